@@ -1,0 +1,124 @@
+import BinaryReading
+
+/// Apple's LZVN: a byte-oriented LZ77 used on its own (catalog compression 3), inside LZFSE
+/// containers (`bvxn` blocks) and in deepmap streams.
+///
+/// The decoder writes into caller-provided memory so that LZFSE can place a block directly after
+/// the previous one and matches can reach back across block boundaries, as Apple's decoder allows.
+public enum LZVN {
+    /// Decodes the whole raw stream in `input` (which ends with the end-of-stream opcode) into a
+    /// new buffer of at most `limit` bytes.
+    public static func decompress(_ input: UnsafeRawBufferPointer, limit: Int) throws -> [UInt8] {
+        try makeBytes(capacity: limit) { output throws in
+            try decode(input, into: output, start: 0, capacity: limit)
+        }
+    }
+
+    public static func decompress(_ input: [UInt8], limit: Int) throws -> [UInt8] {
+        try input.withUnsafeBytes { bytes throws in try decompress(bytes, limit: limit) }
+    }
+
+    /// Decodes `input` into `output[start ..< capacity]` until the end-of-stream opcode and
+    /// returns the new end of the output. Matches may refer to anything in `output[0 ..< start]`.
+    static func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutablePointer<UInt8>,
+                       start: Int, capacity: Int) throws -> Int {
+        guard let source = input.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            throw FormatError("LZVN stream", at: 0, "empty stream has no end-of-stream opcode")
+        }
+        let end = input.count
+        var position = 0
+        var produced = start
+        var distance = 0
+
+        func failure(_ reason: String) -> FormatError { FormatError("LZVN stream", at: position, reason) }
+
+        while true {
+            guard position < end else { throw failure("stream ends without an end-of-stream opcode") }
+            let op = source[position]
+            var literalCount = 0
+            var matchCount = 0
+            var opcodeLength = 1
+
+            switch op {
+            case 0x06:
+                return produced
+            case 0x0E, 0x16:
+                position += 1
+                continue
+            case 0x1E, 0x26, 0x2E, 0x36, 0x3E, 0x70...0x7F, 0xD0...0xDF:
+                throw failure("invalid opcode 0x\(String(op, radix: 16))")
+            case 0xA0...0xBF:
+                opcodeLength = 3
+                guard position + 3 <= end else { throw failure("medium-distance opcode is cut off") }
+                let operand = Int(source[position + 1]) | Int(source[position + 2]) << 8
+                literalCount = Int((op >> 3) & 3)
+                matchCount = ((Int(op & 7) << 2) | (operand & 3)) + 3
+                distance = operand >> 2
+            case 0xE0:
+                opcodeLength = 2
+                guard position + 2 <= end else { throw failure("large-literal opcode is cut off") }
+                literalCount = Int(source[position + 1]) + 16
+            case 0xE1...0xEF:
+                literalCount = Int(op & 0x0F)
+            case 0xF0:
+                opcodeLength = 2
+                guard position + 2 <= end else { throw failure("large-match opcode is cut off") }
+                matchCount = Int(source[position + 1]) + 16
+            case 0xF1...0xFF:
+                matchCount = Int(op & 0x0F)
+            default:
+                literalCount = Int(op >> 6)
+                matchCount = Int((op >> 3) & 7) + 3
+                switch op & 7 {
+                case 7:
+                    opcodeLength = 3
+                    guard position + 3 <= end else { throw failure("large-distance opcode is cut off") }
+                    distance = Int(source[position + 1]) | Int(source[position + 2]) << 8
+                case 6:
+                    break
+                default:
+                    opcodeLength = 2
+                    guard position + 2 <= end else { throw failure("small-distance opcode is cut off") }
+                    distance = Int(op & 7) << 8 | Int(source[position + 1])
+                }
+            }
+
+            position += opcodeLength
+            if literalCount > 0 {
+                guard literalCount <= end - position else { throw failure("\(literalCount) literal bytes run past the stream") }
+                guard literalCount <= capacity - produced else { throw failure("output exceeds the expected \(capacity) bytes") }
+                (output + produced).update(from: source + position, count: literalCount)
+                position += literalCount
+                produced += literalCount
+            }
+            if matchCount > 0 {
+                guard distance > 0, distance <= produced else {
+                    throw failure("match distance \(distance) reaches before the start of the output (\(produced) bytes)")
+                }
+                guard matchCount <= capacity - produced else { throw failure("output exceeds the expected \(capacity) bytes") }
+                copyMatch(output, at: produced, distance: distance, count: matchCount)
+                produced += matchCount
+            }
+        }
+    }
+}
+
+/// Copies `count` bytes from `distance` bytes back; overlapping copies repeat the pattern.
+@inline(__always)
+func copyMatch(_ output: UnsafeMutablePointer<UInt8>, at position: Int, distance: Int, count: Int) {
+    let destination = output + position
+    let source = destination - distance
+    if distance >= count {
+        destination.update(from: source, count: count)
+    } else if distance >= 8 {
+        var index = 0
+        while index + 8 <= count {
+            UnsafeMutableRawPointer(destination + index).storeBytes(
+                of: UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self), as: UInt64.self)
+            index += 8
+        }
+        while index < count { destination[index] = source[index]; index += 1 }
+    } else {
+        for index in 0..<count { destination[index] = source[index] }
+    }
+}
