@@ -22,16 +22,18 @@ let package = Package(
         .target(name: "BOM", dependencies: ["BinaryReading"]),
         // Pixel and byte codecs: LZFSE, LZVN, RLE, palette, deepmap, zlib, PNG.
         .target(name: "Codecs", dependencies: ["BinaryReading", "CZlib"]),
+        // Ordered JSON values, shared by reports and the server.
+        .target(name: "JSON"),
         // The CoreUI catalog layer on top of BOM: keys, facets, renditions, colours, images.
-        .target(name: "AssetCatalog", dependencies: ["BOM", "Codecs", "BinaryReading"]),
+        .target(name: "AssetCatalog", dependencies: ["BOM", "Codecs", "BinaryReading", "JSON"]),
         .executableTarget(name: "themed", dependencies: [
-            "AssetCatalog", "Codecs",
+            "AssetCatalog", "Codecs", "JSON",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "BinaryReading"],
                     resources: [.copy("Vectors")]),
         .testTarget(name: "BOMTests", dependencies: ["BOM", "BinaryReading"]),
-        .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "Codecs"]),
+        .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "JSON"]),
     ]
 )

@@ -1,0 +1,207 @@
+import BinaryReading
+import BOM
+import Codecs
+import Synchronization
+
+/// A compiled asset catalog (`.car`), read without any Apple API.
+///
+/// Opening parses the structure (header, key format, facets, appearances, every rendition's
+/// header and content kind); pixels are decoded on demand by `image(for:)`. A rendition that cannot
+/// be parsed is listed in `renditionErrors` and the others are still available; only a file that
+/// is not a catalog at all makes `init` throw.
+public final class AssetCatalog: Sendable {
+    public let path: String
+    public let store: BOMStore
+    public let header: CatalogHeader
+    public let metadata: ExtendedMetadata?
+    public let keyFormat: KeyFormat
+    /// Asset names by facet identifier.
+    public let facetNames: [Int: String]
+    /// Appearance names by id (attribute 7).
+    public let appearanceNames: [Int: String]
+    public let renditions: [Rendition]
+    /// Renditions (or optional trees) that could not be read; the rest of the catalog is fine.
+    public let renditionErrors: [CatalogError]
+    /// Named colours of the legacy COLORS tree (macOS system themes).
+    public let legacyColors: [LegacyColor]
+    private let renditionIndexByKey: [[UInt16]: Int]
+    private let atlases = Mutex<[Int: Bitmap]>([:])
+
+    /// Opens and parses the catalog at `path` (memory-mapped).
+    public convenience init(path: String) throws {
+        let storage: ByteStorage
+        do { storage = try ByteStorage(mapping: path) } catch { throw CatalogError(file: path, error) }
+        try self.init(ByteSpan(storage), path: path)
+    }
+
+    /// Parses catalog bytes; `path` names them in errors.
+    public init(_ file: ByteSpan, path: String) throws {
+        self.path = path
+        let store: BOMStore
+        do {
+            store = try BOMStore(file)
+            guard let headerBlock = try store.variable("CARHEADER") else { throw FormatError("BOM vars", at: store.header.varsOffset, "no CARHEADER variable") }
+            header = try CatalogHeader(headerBlock)
+            metadata = try store.variable("EXTENDED_METADATA").map(ExtendedMetadata.init)
+            guard let keyFormatBlock = try store.variable("KEYFORMAT") else { throw FormatError("BOM vars", at: store.header.varsOffset, "no KEYFORMAT variable") }
+            keyFormat = try KeyFormat(keyFormatBlock, workaround: try store.variable("KEYFORMATWORKAROUND"))
+        } catch {
+            throw CatalogError(file: path, error)
+        }
+        self.store = store
+        let attributeIDs = keyFormat.attributeIDs
+
+        var errors: [CatalogError] = []
+        func optionalTree(_ name: String, inlineKeys: Bool = false, _ body: (BOMTree.Item) throws -> Void) {
+            do {
+                try store.tree(name, inlineKeys: inlineKeys)?.forEach(body)
+            } catch {
+                errors.append(CatalogError(file: path, rendition: nil, FormatError("\(name) tree", at: 0, "\(error)")))
+            }
+        }
+
+        var facets: [Int: String] = [:]
+        optionalTree("FACETKEYS") { item in
+            let name = item.key.utf8String
+            let count = Int(try item.value.u16le(4))
+            for index in 0..<count where try item.value.u16le(6 + 4 * index) == UInt16(RenditionAttribute.identifier.rawValue) {
+                facets[Int(try item.value.u16le(8 + 4 * index))] = name
+            }
+        }
+        facetNames = facets
+
+        var appearances: [Int: String] = [:]
+        optionalTree("APPEARANCEKEYS") { item in
+            appearances[Int(try item.value.u16le(0))] = item.key.utf8String
+        }
+        appearanceNames = appearances
+
+        var legacy: [LegacyColor] = []
+        optionalTree("COLORS") { item in legacy.append(try LegacyColor(key: item.key, value: item.value)) }
+        legacyColors = legacy
+
+        var parsed: [Rendition] = []
+        var byKey: [[UInt16]: Int] = [:]
+        var position = 0
+        optionalTree("RENDITIONS") { item in
+            defer { position += 1 }
+            let keySpan = item.key.named("rendition key")
+            guard keySpan.count == attributeIDs.count * 2 else {
+                errors.append(CatalogError(file: path, rendition: "#\(position)",
+                                           keySpan.error(at: 0, "key of \(keySpan.count) bytes, KEYFORMAT has \(attributeIDs.count) attributes")))
+                return
+            }
+            var values: [UInt16] = []
+            for index in 0..<attributeIDs.count { values.append(try keySpan.u16le(index * 2)) }
+            let key = RenditionKey(values: values, attributeIDs: attributeIDs)
+            do {
+                var rendition = try Rendition(index: parsed.count, key: key, value: item.value)
+                if let facet = facets[key.identifier], key.identifier != 0 { rendition.name = facet }
+                byKey[values] = parsed.count
+                parsed.append(rendition)
+            } catch {
+                errors.append(CatalogError(file: path, rendition: "#\(position)", error))
+            }
+        }
+        renditions = parsed
+        renditionIndexByKey = byKey
+        renditionErrors = errors
+    }
+
+    /// The appearance name of a rendition ("UIAppearanceDark"), or its number when the catalog has
+    /// no name for it; nil for appearance 0 without a name ("any").
+    public func appearanceName(of rendition: Rendition) -> String? {
+        let id = rendition.key.appearance
+        return appearanceNames[id] ?? (id == 0 ? nil : String(id))
+    }
+
+    // MARK: - Images
+
+    /// What an image rendition decodes to.
+    public enum Image: Sendable {
+        case bitmap(Bitmap)
+        /// Bytes served as they are (PDF, SVG, JPEG, HEIC, data), with the sniffed format.
+        case data([UInt8], ImageFormat?)
+    }
+
+    /// Decodes the image or data of `rendition`, following internal links into their atlas.
+    public func image(for rendition: Rendition) throws -> Image {
+        do {
+            switch rendition.content {
+            case .bitmap:
+                return .bitmap(try bitmap(for: rendition))
+            case .link(let link):
+                return .bitmap(try crop(link, of: rendition))
+            case .rawData(let bytes, let compressed):
+                let data = compressed ? try LZFSE.decompress(bytes.buffer) : bytes.bytes
+                return .data(data, ImageFormat.sniff(data))
+            default:
+                throw UnsupportedRendition(reason: "\(rendition.assetType.lowercased()) renditions hold no image")
+            }
+        } catch let error as UnsupportedRendition {
+            throw error
+        } catch let error as CatalogError {
+            throw error
+        } catch {
+            throw CatalogError(file: path, rendition: rendition.header.name, error)
+        }
+    }
+
+    /// Decodes a CELM bitmap, caching atlases since many links share one.
+    private func bitmap(for rendition: Rendition) throws -> Bitmap {
+        if rendition.isPackedAtlas, let cached = atlases.withLock({ $0[rendition.index] }) { return cached }
+        let bitmap = try BitmapDecoder.decode(rendition)
+        if rendition.isPackedAtlas { atlases.withLock { $0[rendition.index] = bitmap } }
+        return bitmap
+    }
+
+    /// The rendition an internal link points at.
+    public func target(of link: InternalLink) throws -> Rendition {
+        var values = [UInt16](repeating: 0, count: keyFormat.attributeIDs.count)
+        for (attribute, value) in link.keyAttributes {
+            guard let position = keyFormat.attributeIDs.firstIndex(of: attribute) else {
+                throw FormatError("internal link", at: 0, "link key names attribute \(attribute), which KEYFORMAT lacks")
+            }
+            values[position] = value
+        }
+        guard let index = renditionIndexByKey[values] else {
+            throw FormatError("internal link", at: 0, "no rendition has the linked key \(values)")
+        }
+        return renditions[index]
+    }
+
+    /// Cuts a link's rectangle out of its atlas. The rectangle's `y` counts from the bottom.
+    private func crop(_ link: InternalLink, of rendition: Rendition) throws -> Bitmap {
+        let atlas = try target(of: link)
+        guard atlas.isPackedAtlas, case .bitmap = atlas.content else {
+            throw FormatError("internal link", at: 0, "link target '\(atlas.header.name)' is not a packed atlas (layout \(atlas.header.layout))")
+        }
+        let pixels = try bitmap(for: atlas)
+        let top = pixels.height - link.y - link.height
+        guard let cropped = pixels.cropped(x: link.x, y: top, width: link.width, height: link.height) else {
+            throw FormatError("internal link", at: 0, "rectangle \(link.x),\(link.y) \(link.width)x\(link.height) leaves the \(pixels.width)x\(pixels.height) atlas")
+        }
+        return cropped
+    }
+
+    // MARK: - Colours
+
+    /// Every named colour rendition with its value.
+    public var namedColors: [(rendition: Rendition, color: ColorValue)] {
+        renditions.compactMap { rendition in
+            if case .color(let value) = rendition.content { (rendition, value) } else { nil }
+        }
+    }
+}
+
+/// A colour of the legacy COLORS tree: a name and 8-bit straight B, G, R, A.
+public struct LegacyColor: Sendable, Equatable {
+    public var name: String
+    public var color: ColorValue
+
+    init(key: ByteSpan, value: ByteSpan) throws {
+        name = try key.paddedString(4, length: key.count - 4)
+        let blue = try value.u8(8), green = try value.u8(9), red = try value.u8(10), alpha = try value.u8(11)
+        color = ColorValue(colorSpaceID: 1, components: [red, green, blue, alpha].map { Double($0) / 255 })
+    }
+}

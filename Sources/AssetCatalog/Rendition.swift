@@ -1,0 +1,55 @@
+import BinaryReading
+
+/// One concrete variant of an asset: its key, CSI header, TLVs and content.
+public struct Rendition: Sendable {
+    /// Position in RENDITIONS order.
+    public var index: Int
+    public var key: RenditionKey
+    /// The asset name: the facet's name, or the CSI name where no facet links to it.
+    public var name: String
+    public var header: CSIHeader
+    public var tlvs: [TLV]
+    public var content: RenditionContent
+    /// Payload bytes after the TLVs, bounded by the block (never by `renditionLength`).
+    public var payload: ByteSpan
+    /// Size of the whole rendition block in the file.
+    public var sizeOnDisk: Int
+
+    init(index: Int, key: RenditionKey, value: ByteSpan) throws {
+        let value = value.named("CSI header")
+        self.index = index
+        self.key = key
+        header = try CSIHeader(value)
+        let tlvBytes = try value.slice(CSIHeader.size, header.tlvLength, as: "CSI TLVs")
+        tlvs = try TLV.parse(tlvBytes)
+        payload = try value.suffix(from: CSIHeader.size + header.tlvLength, as: "rendition payload")
+        content = try RenditionContent.parse(payload, layout: header.layout, tlvs: tlvs)
+        sizeOnDisk = value.count
+        name = header.name
+    }
+
+    /// The TLV 1007 row stride, if present.
+    public var bytesPerRow: Int? {
+        tlvs.first { $0.type == TLV.bytesPerRow }.flatMap { try? $0.value.int32le(0) }
+    }
+
+    public var isPackedAtlas: Bool { header.layout == 1004 }
+
+    /// The kind of asset, in assetutil's words.
+    public var assetType: String {
+        switch header.layout {
+        case 6: "Gradient"
+        case 7: "Effect"
+        case 9: "Vector"
+        case 1000: "Data"
+        case 1004: "PackedImage"
+        case 1009: "Color"
+        case 1010: "MultiSized Image"
+        case 1019: "Icon Image Stack"
+        case 1020: "Icon Group"
+        case 1021: "Named Gradient"
+        default:
+            if case .rawData = content, header.pixelFormat == "DATA" { "Data" } else { "Image" }
+        }
+    }
+}

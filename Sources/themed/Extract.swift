@@ -1,0 +1,92 @@
+import ArgumentParser
+import AssetCatalog
+import Codecs
+import Foundation
+import JSON
+
+/// `themed extract FILE.car -o DIR`: every image as a file, and the colours as JSON.
+struct Extract: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write every image of a catalog as PNG (vectors, JPEG, HEIC and data as stored) and its colours as colors.json.",
+        discussion: "Files are named NAME[@Nx][~idiom][-appearance].ext; packed atlases are not written, the images linked into them are.")
+
+    @Argument(help: "The .car file.")
+    var file: String
+
+    @Option(name: .shortAndLong, help: "Directory to write into (created if missing).")
+    var output: String
+
+    func run() throws {
+        let catalog: AssetCatalog
+        do {
+            catalog = try AssetCatalog(path: file)
+        } catch {
+            FileHandle.standardError.write(Data("themed: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+        var used: Set<String> = []
+        var written = 0, failed = 0
+        for rendition in catalog.renditions where !rendition.isPackedAtlas {
+            let image: AssetCatalog.Image
+            switch rendition.content {
+            case .bitmap, .link, .rawData: break
+            default: continue
+            }
+            do {
+                image = try catalog.image(for: rendition)
+            } catch {
+                FileHandle.standardError.write(Data("themed: \(file): \(rendition.name): \(error)\n".utf8))
+                failed += 1
+                continue
+            }
+            let (bytes, fileExtension): ([UInt8], String) = switch image {
+            case .bitmap(let bitmap): (PNG.encode(bitmap), "png")
+            case .data(let data, let format): (data, format?.fileExtension ?? "data")
+            }
+            let name = uniqueName(for: rendition, in: catalog, extension: fileExtension, used: &used)
+            FileManager.default.createFile(atPath: "\(output)/\(name)", contents: Data(bytes))
+            written += 1
+        }
+        let colors = JSONValue.array(catalog.namedColors.map { entry in
+            var members: [(String, JSONValue)] = [("name", .string(entry.rendition.name))]
+            if let appearance = catalog.appearanceName(of: entry.rendition) { members.append(("appearance", .string(appearance))) }
+            members += [
+                ("idiom", .string(Idiom.name(entry.rendition.key.idiom))),
+                ("gamut", .string(entry.rendition.key.displayGamut == 1 ? "P3" : "sRGB")),
+                ("colorSpace", .string(entry.color.colorSpaceName)),
+                ("components", .array(entry.color.components.map(JSONValue.double))),
+                ("hex", .string(entry.color.hex)),
+            ]
+            return .object(members)
+        } + catalog.legacyColors.map { color in
+            .object([("name", .string(color.name)), ("colorSpace", .string(color.color.colorSpaceName)),
+                     ("components", .array(color.color.components.map(JSONValue.double))), ("hex", .string(color.color.hex))])
+        })
+        FileManager.default.createFile(atPath: "\(output)/colors.json", contents: Data((colors.serialized(pretty: true) + "\n").utf8))
+        print("\(written) files written to \(output), \(failed) renditions could not be decoded")
+    }
+
+    /// NAME[@Nx][~idiom][-appearance].ext, made safe as a file name and unique in the folder.
+    private func uniqueName(for rendition: Rendition, in catalog: AssetCatalog, extension fileExtension: String, used: inout Set<String>) -> String {
+        var base = rendition.name
+        if let dot = base.lastIndex(of: "."), ["png", "jpg", "jpeg", "pdf", "svg", "heic", "psd"].contains(base[base.index(after: dot)...].lowercased()) {
+            base = String(base[..<dot])
+        }
+        base = String(base.map { $0 == "/" || $0 == "\0" ? "_" : $0 })
+        if base.hasPrefix(".") { base = "_" + base }
+        if base.isEmpty { base = "rendition-\(rendition.index)" }
+        let key = rendition.key
+        if key.scale > 1 && !base.hasSuffix("@\(key.scale)x") { base += "@\(key.scale)x" }
+        if key.idiom != 0 { base += "~\(Idiom.name(key.idiom))" }
+        if let appearance = catalog.appearanceName(of: rendition), key.appearance != 0 { base += "-\(appearance)" }
+        var name = "\(base).\(fileExtension)"
+        var counter = 2
+        while used.contains(name) {
+            name = "\(base)-\(counter).\(fileExtension)"
+            counter += 1
+        }
+        used.insert(name)
+        return name
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import AssetCatalog
+import Foundation
+import JSON
+
+/// `themed inspect FILE.car`: what a catalog holds, like `assetutil --info`.
+struct Inspect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List a compiled asset catalog's header and renditions.",
+        discussion: "Exit status 1 when the file cannot be read as a catalog; renditions that fail to decode are listed with their error.")
+
+    @Argument(help: "The .car file.")
+    var file: String
+
+    @Flag(help: "Print assetutil-style JSON instead of a table.")
+    var json = false
+
+    @Flag(help: "Only parse; do not decode images.")
+    var noDecode = false
+
+    func run() throws {
+        let catalog: AssetCatalog
+        do {
+            catalog = try AssetCatalog(path: file)
+        } catch {
+            FileHandle.standardError.write(Data("themed: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        let report = CatalogReport(catalog, decodeImages: !noDecode)
+        let listing = report.json
+        if json {
+            print(listing.serialized(pretty: true))
+            return
+        }
+        guard case .array(let entries) = listing, let header = entries.first else { return }
+        printHeader(header, catalog: catalog)
+        var failures = 0
+        for entry in entries.dropFirst() {
+            let decoded = entry["Decoded"] == .bool(true)
+            if !decoded { failures += 1 }
+            let fields = ["AssetType", "Name", "Idiom", "Scale", "Appearance", "PixelWidth", "PixelHeight", "Compression", "Encoding"]
+                .compactMap { key -> String? in
+                    guard let value = entry[key] else { return nil }
+                    return "\(key)=\(text(value))"
+                }
+            print((decoded ? "  ok   " : "  FAIL ") + fields.joined(separator: " ") + (entry["Error"].map { "  error: \(text($0))" } ?? ""))
+        }
+        print("\(entries.count - 1) renditions, \(failures) not decoded")
+    }
+
+    private func printHeader(_ header: JSONValue, catalog: AssetCatalog) {
+        print("\(file)")
+        for key in ["MainVersion", "AssetStorageVersion", "StorageVersion", "RenditionCount", "Platform", "PlatformVersion", "ThinningParameters", "Key Format"] {
+            if let value = header[key] { print("  \(key): \(text(value))") }
+        }
+    }
+
+    private func text(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let string): string
+        default: value.serialized()
+        }
+    }
+}

@@ -1,0 +1,9 @@
+import ArgumentParser
+
+@main
+struct Themed: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "themed",
+        abstract: "A theme resource server for Apple asset catalogs, on Linux.",
+        subcommands: [Inspect.self, Extract.self])
+}
