@@ -31,9 +31,12 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "BinaryReading"],
+        // Helpers shared by the test targets: SHA-256 and the location of the shared corpus.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "BinaryReading", "TestSupport"],
                     resources: [.copy("Vectors")]),
         .testTarget(name: "BOMTests", dependencies: ["BOM", "BinaryReading"]),
-        .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "JSON"]),
+        .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "JSON", "TestSupport"],
+                    resources: [.copy("Fixtures")]),
     ]
 )

@@ -95,7 +95,7 @@ public final class AssetCatalog: Sendable {
             for index in 0..<attributeIDs.count { values.append(try keySpan.u16le(index * 2)) }
             let key = RenditionKey(values: values, attributeIDs: attributeIDs)
             do {
-                var rendition = try Rendition(index: parsed.count, key: key, value: item.value)
+                var rendition = try Rendition(index: position, key: key, value: item.value)
                 if let facet = facets[key.identifier], key.identifier != 0 { rendition.name = facet }
                 byKey[values] = parsed.count
                 parsed.append(rendition)

@@ -2,7 +2,7 @@ import BinaryReading
 
 /// One concrete variant of an asset: its key, CSI header, TLVs and content.
 public struct Rendition: Sendable {
-    /// Position in RENDITIONS order.
+    /// Position in the RENDITIONS tree (key order), counting unreadable renditions too.
     public var index: Int
     public var key: RenditionKey
     /// The asset name: the facet's name, or the CSI name where no facet links to it.

@@ -135,7 +135,7 @@ public enum Deepmap {
             do {
                 decoded = LZFSE.isContainer(stream.buffer)
                     ? try decodeContainer(stream, limit: budget - total)
-                    : try LZVN.decompress(stream.buffer, limit: budget - total)
+                    : try LZVN.decompress(stream.buffer, limit: budget - total, exact: true)
             } catch let error as FormatError {
                 throw FormatError("deepmap stream: \(error.structure)", at: stream.origin + error.offset, error.reason)
             }

@@ -26,7 +26,7 @@ public enum LZFSE {
                     let stream = UnsafeRawBufferPointer(rebasing: body[12...])
                     let end: Int
                     do {
-                        end = try LZVN.decode(stream, into: output, start: produced, capacity: produced + block.rawBytes)
+                        end = try LZVN.decode(stream, into: output, start: produced, capacity: produced + block.rawBytes).produced
                     } catch let error as FormatError {
                         throw FormatError("LZFSE bvxn block", at: block.offset + 12 + error.offset, error.reason)
                     }

@@ -6,22 +6,27 @@ import BinaryReading
 /// The decoder writes into caller-provided memory so that LZFSE can place a block directly after
 /// the previous one and matches can reach back across block boundaries, as Apple's decoder allows.
 public enum LZVN {
-    /// Decodes the whole raw stream in `input` (which ends with the end-of-stream opcode) into a
-    /// new buffer of at most `limit` bytes.
-    public static func decompress(_ input: UnsafeRawBufferPointer, limit: Int) throws -> [UInt8] {
+    /// Decodes the raw stream in `input` into a new buffer of at most `limit` bytes. The stream
+    /// must end with the 8-byte end-of-stream marker; with `exact`, nothing may follow it.
+    public static func decompress(_ input: UnsafeRawBufferPointer, limit: Int, exact: Bool = false) throws -> [UInt8] {
         try makeBytes(capacity: limit) { output throws in
-            try decode(input, into: output, start: 0, capacity: limit)
+            let (produced, consumed) = try decode(input, into: output, start: 0, capacity: limit)
+            guard !exact || consumed == input.count else {
+                throw FormatError("LZVN stream", at: consumed, "\(input.count - consumed) bytes follow the end-of-stream marker")
+            }
+            return produced
         }
     }
 
-    public static func decompress(_ input: [UInt8], limit: Int) throws -> [UInt8] {
-        try input.withUnsafeBytes { bytes throws in try decompress(bytes, limit: limit) }
+    public static func decompress(_ input: [UInt8], limit: Int, exact: Bool = false) throws -> [UInt8] {
+        try input.withUnsafeBytes { bytes throws in try decompress(bytes, limit: limit, exact: exact) }
     }
 
-    /// Decodes `input` into `output[start ..< capacity]` until the end-of-stream opcode and
-    /// returns the new end of the output. Matches may refer to anything in `output[0 ..< start]`.
+    /// Decodes `input` into `output[start ..< capacity]` until the end-of-stream marker and
+    /// returns the new end of the output and the bytes consumed. Matches may refer to anything in
+    /// `output[0 ..< start]`.
     static func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutablePointer<UInt8>,
-                       start: Int, capacity: Int) throws -> Int {
+                       start: Int, capacity: Int) throws -> (produced: Int, consumed: Int) {
         guard let source = input.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             throw FormatError("LZVN stream", at: 0, "empty stream has no end-of-stream opcode")
         }
@@ -41,7 +46,8 @@ public enum LZVN {
 
             switch op {
             case 0x06:
-                return produced
+                guard end - position >= 8 else { throw failure("end-of-stream marker is cut off") }
+                return (produced, position + 8)
             case 0x0E, 0x16:
                 position += 1
                 continue

@@ -45,7 +45,7 @@ struct Extract: ParsableCommand {
             case .data(let data, let format): (data, format?.fileExtension ?? "data")
             }
             let name = uniqueName(for: rendition, in: catalog, extension: fileExtension, used: &used)
-            FileManager.default.createFile(atPath: "\(output)/\(name)", contents: Data(bytes))
+            try Data(bytes).write(to: URL(fileURLWithPath: "\(output)/\(name)"))
             written += 1
         }
         let colors = JSONValue.array(catalog.namedColors.map { entry in
@@ -63,7 +63,7 @@ struct Extract: ParsableCommand {
             .object([("name", .string(color.name)), ("colorSpace", .string(color.color.colorSpaceName)),
                      ("components", .array(color.color.components.map(JSONValue.double))), ("hex", .string(color.color.hex))])
         })
-        FileManager.default.createFile(atPath: "\(output)/colors.json", contents: Data((colors.serialized(pretty: true) + "\n").utf8))
+        try Data((colors.serialized(pretty: true) + "\n").utf8).write(to: URL(fileURLWithPath: "\(output)/colors.json"))
         print("\(written) files written to \(output), \(failed) renditions could not be decoded")
     }
 

@@ -1,0 +1,108 @@
+@testable import AssetCatalog
+import Codecs
+import Testing
+import TestSupport
+
+/// The reader against the 32 real catalogs of ../shared/corpus and what independent reference
+/// decoders recorded about them.
+@Suite("real catalogs")
+struct CorpusTests {
+    static let catalogs = Corpus.catalogNames
+
+    @Test("the shared corpus is present (otherwise the corpus tests below are skipped)")
+    func corpusIsPresent() {
+        if Corpus.announceIfMissing("real catalogs") { return }
+        #expect(Self.catalogs.count == 32)
+    }
+
+    @Test("opens, and agrees with the oracle's rendition count and colour names", arguments: catalogs)
+    func opensAndCounts(_ name: String) throws {
+        let catalog = try AssetCatalog(path: Corpus.path(name))
+        let scan = try #require(Corpus.scan(name))
+        #expect(catalog.renditionErrors.isEmpty, "\(catalog.renditionErrors)")
+        #expect(catalog.renditions.count == scan["renditionsFound"] as? Int)
+        #expect(catalog.renditions.count == catalog.header.renditionCount)
+        let colorNames = Set(catalog.namedColors.map(\.rendition.name))
+        #expect(colorNames.count == scan["namedColorNames"] as? Int)
+    }
+
+    @Test("every image decodes to the reference renderer's pixels, and data to its bytes", arguments: catalogs)
+    func imagesMatchReference(_ name: String) throws {
+        let catalog = try AssetCatalog(path: Corpus.path(name))
+        let byPosition = Dictionary(uniqueKeysWithValues: catalog.renditions.map { ($0.index, $0) })
+        let references = ReferenceDigests.images[name] ?? []
+        var mismatches: [String] = []
+        for reference in references {
+            guard let rendition = byPosition[reference.position] else {
+                mismatches.append("#\(reference.position) missing")
+                continue
+            }
+            do {
+                switch try catalog.image(for: rendition) {
+                case .bitmap(let bitmap):
+                    if reference.isData || bitmap.width != reference.width || bitmap.height != reference.height
+                        || SHA256.hex(premultipliedRGBA(bitmap)) != reference.sha256 {
+                        mismatches.append("#\(reference.position) \(rendition.name): pixels differ")
+                    }
+                case .data(let bytes, _):
+                    if !reference.isData || SHA256.hex(bytes) != reference.sha256 {
+                        mismatches.append("#\(reference.position) \(rendition.name): data differs")
+                    }
+                }
+            } catch {
+                mismatches.append("#\(reference.position) \(rendition.name): \(error)")
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.count) of \(references.count): \(mismatches.prefix(5))")
+    }
+
+    @Test("LZFSE payloads decode to what Apple's decoder produces", arguments: catalogs)
+    func lzfseMatchesReference(_ name: String) throws {
+        let catalog = try AssetCatalog(path: Corpus.path(name))
+        let byPosition = Dictionary(uniqueKeysWithValues: catalog.renditions.map { ($0.index, $0) })
+        for reference in ReferenceDigests.lzfsePayloads[name] ?? [] {
+            let rendition = try #require(byPosition[reference.position])
+            let data = switch rendition.content {
+            case .rawData(let bytes, _): bytes
+            default: try BitmapDecoder.chunks(rendition.payload, height: rendition.header.height)[reference.chunk].data
+            }
+            let decoded = try LZFSE.decompress(data.buffer)
+            #expect(decoded.count == reference.length)
+            #expect(SHA256.hex(decoded) == reference.sha256, "#\(reference.position) chunk \(reference.chunk)")
+        }
+    }
+
+    @Test("every bitmap decodes to exactly its size, premultiplied, whatever its codec", arguments: catalogs)
+    func bitmapsKeepInvariants(_ name: String) throws {
+        let catalog = try AssetCatalog(path: Corpus.path(name))
+        for rendition in catalog.renditions {
+            guard case .bitmap = rendition.content else { continue }
+            guard case .bitmap(let bitmap) = try catalog.image(for: rendition) else {
+                Issue.record("\(rendition.name) is not a bitmap")
+                continue
+            }
+            #expect(bitmap.pixels.count == rendition.header.width * rendition.header.height * bitmap.layout.bytesPerPixel)
+            #expect(bitmap.isValidPremultiplied, "\(rendition.name)")
+        }
+    }
+
+    /// What the reference renderer hashes: R, G, B, A premultiplied, gray expanded.
+    func premultipliedRGBA(_ bitmap: Bitmap) -> [UInt8] {
+        var rgba = [UInt8]()
+        rgba.reserveCapacity(bitmap.width * bitmap.height * 4)
+        switch bitmap.layout {
+        case .bgra8:
+            for index in stride(from: 0, to: bitmap.pixels.count, by: 4) {
+                rgba += [bitmap.pixels[index + 2], bitmap.pixels[index + 1], bitmap.pixels[index], bitmap.pixels[index + 3]]
+            }
+        case .grayAlpha8:
+            for index in stride(from: 0, to: bitmap.pixels.count, by: 2) {
+                let gray = bitmap.pixels[index]
+                rgba += [gray, gray, gray, bitmap.pixels[index + 1]]
+            }
+        default:
+            rgba = bitmap.pixels
+        }
+        return rgba
+    }
+}
