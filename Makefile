@@ -33,7 +33,7 @@ test: deps
 
 ## Benchmarks (not tests): LZFSE/deepmap decode MB/s against Apple's C lzfse, catalog open/decode times.
 bench: release py-deps
-	python3 scripts/bench.py --themed .build/release/themed --corpus $(CORPUS)
+	python3 scripts/bench.py --themed-bench .build/release/themed-bench --corpus $(CORPUS)
 
 run: release
 	@echo "themed serve is not built yet; inspecting the sample catalogs instead"

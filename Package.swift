@@ -30,6 +30,8 @@ let package = Package(
             "AssetCatalog", "Codecs", "JSON",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
+        // Measurements for `make bench` (not part of the product).
+        .executableTarget(name: "themed-bench", dependencies: ["AssetCatalog", "Codecs", "BinaryReading"]),
 
         // Helpers shared by the test targets: SHA-256 and the location of the shared corpus.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

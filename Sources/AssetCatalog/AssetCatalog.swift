@@ -150,7 +150,7 @@ public final class AssetCatalog: Sendable {
     /// Decodes a CELM bitmap, caching atlases since many links share one.
     private func bitmap(for rendition: Rendition) throws -> Bitmap {
         if rendition.isPackedAtlas, let cached = atlases.withLock({ $0[rendition.index] }) { return cached }
-        let bitmap = try BitmapDecoder.decode(rendition)
+        let bitmap = try CELM.decode(rendition)
         if rendition.isPackedAtlas { atlases.withLock { $0[rendition.index] = bitmap } }
         return bitmap
     }

@@ -280,7 +280,7 @@ struct BlockDecoder {
                             guard literalLength + matchLength <= outputEnd - produced else {
                                 throw FormatError("LZFSE matches", at: reader.position, "output exceeds the block's \(header.rawBytes) bytes")
                             }
-                            (output + produced).update(from: literals + literalPosition, count: literalLength)
+                            copyLiterals(output + produced, from: literals + literalPosition, count: literalLength)
                             produced += literalLength
                             literalPosition += literalLength
                             if matchLength > 0 {

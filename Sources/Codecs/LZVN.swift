@@ -110,21 +110,45 @@ public enum LZVN {
 }
 
 /// Copies `count` bytes from `distance` bytes back; overlapping copies repeat the pattern.
+/// May write up to 7 bytes past `position + count` (see `outputSlack`).
 @inline(__always)
 func copyMatch(_ output: UnsafeMutablePointer<UInt8>, at position: Int, distance: Int, count: Int) {
     let destination = output + position
     let source = destination - distance
-    if distance >= count {
-        destination.update(from: source, count: count)
-    } else if distance >= 8 {
-        var index = 0
-        while index + 8 <= count {
-            UnsafeMutableRawPointer(destination + index).storeBytes(
-                of: UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self), as: UInt64.self)
-            index += 8
-        }
-        while index < count { destination[index] = source[index]; index += 1 }
+    if distance >= 8 {
+        copyWide(destination, distance: distance, from: 0, to: count)
+    } else if distance == 1 {
+        destination.update(repeating: source[0], count: count)
     } else {
-        for index in 0..<count { destination[index] = source[index] }
+        // The output repeats with period `distance`, so it also repeats with any multiple of it:
+        // write one multiple >= 8 byte by byte, then copy eight bytes at a time from that far back.
+        let period = distance * ((8 + distance - 1) / distance)
+        let head = min(count, period)
+        for index in 0..<head { destination[index] = source[index] }
+        if count > head { copyWide(destination, distance: period, from: head, to: count) }
+    }
+}
+
+/// `destination[i] = destination[i - distance]` for i in `start ..< end`, eight bytes at a time
+/// (distance >= 8, so each load reads only bytes already written).
+@inline(__always)
+private func copyWide(_ destination: UnsafeMutablePointer<UInt8>, distance: Int, from start: Int, to end: Int) {
+    var index = start
+    repeat {
+        UnsafeMutableRawPointer(destination + index).storeBytes(
+            of: UnsafeRawPointer(destination + index - distance).loadUnaligned(as: UInt64.self), as: UInt64.self)
+        index &+= 8
+    } while index < end
+}
+
+/// Copies `count` literal bytes; may write up to 7 bytes past the end, and read up to 7 past
+/// the source's end (callers keep slack in both buffers).
+@inline(__always)
+func copyLiterals(_ destination: UnsafeMutablePointer<UInt8>, from source: UnsafePointer<UInt8>, count: Int) {
+    var index = 0
+    while index < count {
+        UnsafeMutableRawPointer(destination + index).storeBytes(
+            of: UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self), as: UInt64.self)
+        index &+= 8
     }
 }

@@ -27,7 +27,7 @@ struct Extract: ParsableCommand {
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         var used: Set<String> = []
         var written = 0, failed = 0
-        for rendition in catalog.renditions where !rendition.isPackedAtlas {
+        for rendition in newestPerDeploymentTarget(catalog.renditions) where !rendition.isPackedAtlas {
             let image: AssetCatalog.Image
             switch rendition.content {
             case .bitmap, .link, .rawData: break
@@ -65,6 +65,20 @@ struct Extract: ParsableCommand {
         })
         try Data((colors.serialized(pretty: true) + "\n").utf8).write(to: URL(fileURLWithPath: "\(output)/colors.json"))
         print("\(written) files written to \(output), \(failed) renditions could not be decoded")
+    }
+
+    /// Modern catalogs store an image up to three times, keyed by deployment target (lzfse,
+    /// deepmap, deepmap2 copies of the same pixels); keep only the newest copy of each.
+    private func newestPerDeploymentTarget(_ renditions: [Rendition]) -> [Rendition] {
+        var newest: [[UInt16]: Rendition] = [:]
+        for rendition in renditions {
+            var key = rendition.key
+            if let position = key.attributeIDs.firstIndex(of: RenditionAttribute.deploymentTarget.rawValue) { key.values[position] = 0 }
+            if let kept = newest[key.values], kept.key.deploymentTarget >= rendition.key.deploymentTarget { continue }
+            newest[key.values] = rendition
+        }
+        let kept = Set(newest.values.map(\.index))
+        return renditions.filter { kept.contains($0.index) }
     }
 
     /// NAME[@Nx][~idiom][-appearance].ext, made safe as a file name and unique in the folder.

@@ -1,4 +1,4 @@
-@testable import AssetCatalog
+import AssetCatalog
 import Codecs
 import Testing
 import TestSupport
@@ -64,7 +64,7 @@ struct CorpusTests {
             let rendition = try #require(byPosition[reference.position])
             let data = switch rendition.content {
             case .rawData(let bytes, _): bytes
-            default: try BitmapDecoder.chunks(rendition.payload, height: rendition.header.height)[reference.chunk].data
+            default: try CELM.chunks(of: rendition)[reference.chunk].data
             }
             let decoded = try LZFSE.decompress(data.buffer)
             #expect(decoded.count == reference.length)

@@ -1,12 +1,18 @@
 import BinaryReading
 import Codecs
 
-/// Decodes a rendition's CELM payload: unchunked or a list of KCBC chunks, each compressed on
-/// its own, joined top to bottom into one tight bitmap.
-enum BitmapDecoder {
-    struct Chunk {
-        var rows: Int
-        var data: ByteSpan
+/// A rendition's CELM bitmap payload: unchunked or a list of KCBC chunks, each compressed on its
+/// own, joined top to bottom into one tight bitmap.
+public enum CELM {
+    /// One independently compressed band of rows.
+    public struct Chunk: Sendable {
+        public var rows: Int
+        public var data: ByteSpan
+    }
+
+    /// The compressed chunks of a bitmap rendition, top to bottom.
+    public static func chunks(of rendition: Rendition) throws -> [Chunk] {
+        try chunks(rendition.payload.named("CELM payload"), height: rendition.header.height)
     }
 
     static func decode(_ rendition: Rendition) throws -> Bitmap {
