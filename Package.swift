@@ -10,6 +10,10 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.4.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
     ],
     targets: [
         // System libraries, linked from Debian's -dev packages (see `make deps`).
@@ -26,9 +30,29 @@ let package = Package(
         .target(name: "JSON"),
         // The CoreUI catalog layer on top of BOM: keys, facets, renditions, colours, images.
         .target(name: "AssetCatalog", dependencies: ["BOM", "Codecs", "BinaryReading", "JSON"]),
+        // A thin wrapper of the system libsqlite3.
+        .target(name: "SQLite", dependencies: ["CSQLite"]),
+        // Bundle layouts and .xcassets source folders.
+        .target(name: "ThemeBundle"),
+        // The SQLite index of themes and variants, lookups by trait, cached content.
+        .target(name: "ThemeIndex", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "SQLite", "ThemeBundle"]),
+        // A small HTTP/1.1 server on Dispatch and sockets.
+        .target(name: "HTTPServer", dependencies: [
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The theme API: routes, JSON, ETags.
+        .target(name: "ThemeServer", dependencies: [
+            "HTTPServer", "ThemeIndex", "JSON", "AssetCatalog",
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+        ]),
         .executableTarget(name: "themed", dependencies: [
-            "AssetCatalog", "Codecs", "JSON",
+            "AssetCatalog", "Codecs", "JSON", "ThemeIndex", "ThemeServer", "HTTPServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         // Measurements for `make bench` (not part of the product).
         .executableTarget(name: "themed-bench", dependencies: ["AssetCatalog", "Codecs", "BinaryReading"]),

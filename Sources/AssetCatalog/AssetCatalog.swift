@@ -108,6 +108,18 @@ public final class AssetCatalog: Sendable {
         renditionErrors = errors
     }
 
+    /// The rendition at a position of the RENDITIONS tree (see `Rendition.index`).
+    public func rendition(atPosition position: Int) -> Rendition? {
+        var low = 0, high = renditions.count - 1
+        while low <= high {
+            let middle = (low + high) / 2
+            let index = renditions[middle].index
+            if index == position { return renditions[middle] }
+            if index < position { low = middle + 1 } else { high = middle - 1 }
+        }
+        return nil
+    }
+
     /// The appearance name of a rendition ("UIAppearanceDark"), or its number when the catalog has
     /// no name for it; nil for appearance 0 without a name ("any").
     public func appearanceName(of rendition: Rendition) -> String? {

@@ -5,6 +5,11 @@ public struct ColorValue: Sendable, Equatable {
     public var colorSpaceID: Int
     public var components: [Double]
 
+    public init(colorSpaceID: Int, components: [Double]) {
+        self.colorSpaceID = colorSpaceID
+        self.components = components
+    }
+
     /// Name of the colour space (car-format.md 5.5).
     public var colorSpaceName: String {
         switch colorSpaceID {

@@ -1,0 +1,83 @@
+import HTTPTypes
+
+/// A parsed request, as handlers see it.
+public struct Request: Sendable {
+    public var method: HTTPRequest.Method
+    /// The request target as sent (`/themes/dark/colors/primary?appearance=dark`).
+    public var target: String
+    /// The decoded path, without the query.
+    public var path: String
+    /// Query parameters, decoded; the last occurrence of a name wins.
+    public var query: [String: String]
+    public var headers: HTTPFields
+    public var body: [UInt8]
+    public var remoteAddress: String
+
+    /// The path split at `/`, empty segments dropped.
+    public var pathSegments: [Substring] { path.split(separator: "/") }
+}
+
+/// A response: status, headers and either bytes or a stream the handler keeps writing to.
+public struct Response: Sendable {
+    public var status: HTTPResponse.Status
+    public var headers: HTTPFields
+    public var body: Body
+
+    public enum Body: Sendable {
+        case bytes([UInt8])
+        /// Server-sent events and the like: the connection stays open and `start` is given a
+        /// writer once the head has been sent.
+        case stream(@Sendable (ResponseStream) -> Void)
+    }
+
+    public init(status: HTTPResponse.Status, headers: HTTPFields = [:], body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = .bytes(body)
+    }
+
+    public init(status: HTTPResponse.Status, headers: HTTPFields = [:], stream: @escaping @Sendable (ResponseStream) -> Void) {
+        self.status = status
+        self.headers = headers
+        self.body = .stream(stream)
+    }
+}
+
+/// The open end of a streaming response.
+public protocol ResponseStream: Sendable {
+    /// Queues bytes for the client; false once the client has gone.
+    @discardableResult func write(_ bytes: [UInt8]) -> Bool
+    /// Ends the response and closes the connection.
+    func close()
+    /// Called once when the client disconnects or the server shuts down.
+    func onClose(_ handler: @escaping @Sendable () -> Void)
+}
+
+/// Percent-decoding for paths and query strings (`+` is a space only in queries).
+enum PercentDecoding {
+    static func decode(_ text: Substring, plusIsSpace: Bool) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case UInt8(ascii: "%"):
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+                bytes.append(high << 4 | low)
+            case UInt8(ascii: "+") where plusIsSpace:
+                bytes.append(UInt8(ascii: " "))
+            default:
+                bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

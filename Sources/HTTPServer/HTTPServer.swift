@@ -1,0 +1,166 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import HTTPTypes
+import Logging
+import Synchronization
+
+/// A small HTTP/1.1 server on plain sockets and Dispatch, with the limits a public daemon needs.
+///
+/// Each connection reads on its own serial queue, answers requests in order (pipelining
+/// included), and writes each response with one `send` (TCP_NODELAY is set, so small responses
+/// leave at once). Limits: request line, header and body sizes (414, 431, 413), a header-read
+/// timeout for a client that stalls mid-request (408), an idle timeout between requests, and a
+/// maximum number of connections (503 past it). `shutdown()` stops accepting, lets requests in
+/// progress finish and closes idle connections.
+public final class HTTPServer: @unchecked Sendable {
+    public struct Configuration: Sendable {
+        public var host = "127.0.0.1"
+        public var port = 8080
+        public var maxConnections = 1024
+        public var maxRequestLineBytes = 8 * 1024
+        public var maxHeaderBytes = 16 * 1024
+        public var maxBodyBytes = 1024 * 1024
+        /// How long a started request may take to arrive completely.
+        public var headerTimeout: Duration = .seconds(10)
+        /// How long a keep-alive connection may sit idle between requests.
+        public var idleTimeout: Duration = .seconds(60)
+
+        public init() {}
+    }
+
+    public typealias Handler = @Sendable (Request) -> Response
+
+    public let configuration: Configuration
+    let handler: Handler
+    let logger: Logger
+    private let state = Mutex(State())
+    private let acceptQueue = DispatchQueue(label: "themed.http.accept")
+    let connectionQueue = DispatchQueue(label: "themed.http.connections", attributes: .concurrent)
+
+    /// Touched only on `acceptQueue`.
+    private var acceptSource: DispatchSourceRead?
+
+    private struct State {
+        var connections: [ObjectIdentifier: Connection] = [:]
+        var boundPort = 0
+        var shuttingDown = false
+    }
+
+    public init(configuration: Configuration, logger: Logger = Logger(label: "themed.http"), handler: @escaping Handler) {
+        self.configuration = configuration
+        self.handler = handler
+        self.logger = logger
+    }
+
+    /// The port actually bound (useful with port 0).
+    public var port: Int { state.withLock { $0.boundPort } }
+
+    public var connectionCount: Int { state.withLock { $0.connections.count } }
+
+    /// Binds and starts accepting.
+    public func start() throws {
+        signal(SIGPIPE, SIG_IGN)
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard listener >= 0 else { throw SocketError("socket", errno) }
+        var yes: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(configuration.port).bigEndian)
+        guard inet_pton(AF_INET, configuration.host == "localhost" ? "127.0.0.1" : configuration.host, &address.sin_addr) == 1 else {
+            close(listener)
+            throw SocketError("address \(configuration.host) is not an IPv4 address", EINVAL)
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            let error = errno
+            close(listener)
+            throw SocketError("bind \(configuration.host):\(configuration.port)", error)
+        }
+        guard listen(listener, 1024) == 0 else {
+            let error = errno
+            close(listener)
+            throw SocketError("listen", error)
+        }
+        _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
+        var actual = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &actual) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        let source = DispatchSource.makeReadSource(fileDescriptor: listener, queue: acceptQueue)
+        source.setEventHandler { [weak self] in self?.acceptAll(listener) }
+        source.setCancelHandler { close(listener) }
+        state.withLock { $0.boundPort = Int(UInt16(bigEndian: actual.sin_port)) }
+        acceptQueue.sync { acceptSource = source }
+        source.resume()
+        logger.info("listening", metadata: ["address": "\(configuration.host):\(port)"])
+    }
+
+    private func acceptAll(_ listener: Int32) {
+        while true {
+            var address = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let fd = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listener, $0, &length) }
+            }
+            guard fd >= 0 else { return } // EAGAIN: all pending connections taken
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            var yes: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
+            var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+            inet_ntop(AF_INET, &address.sin_addr, &text, socklen_t(INET_ADDRSTRLEN))
+            let remote = "\(String(cString: text)):\(UInt16(bigEndian: address.sin_port))"
+            let (admitted, shuttingDown) = state.withLock { ($0.connections.count < configuration.maxConnections, $0.shuttingDown) }
+            guard admitted, !shuttingDown else {
+                let body = Array("{\"error\":{\"code\":\"unavailable\",\"message\":\"too many connections\"}}".utf8)
+                let response = ResponseWriter.head(status: .serviceUnavailable, headers: [.contentType: "application/json", .connection: "close"], bodyLength: body.count) + body
+                _ = response.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                close(fd)
+                continue
+            }
+            let connection = Connection(fd: fd, remoteAddress: remote, server: self)
+            state.withLock { $0.connections[ObjectIdentifier(connection)] = connection }
+            connection.start()
+        }
+    }
+
+    func connectionClosed(_ connection: Connection) {
+        state.withLock { _ = $0.connections.removeValue(forKey: ObjectIdentifier(connection)) }
+    }
+
+    /// Stops accepting; idle connections close now, busy ones after their current response.
+    /// Returns when every connection has closed or `timeout` has passed.
+    public func shutdown(timeout: Duration = .seconds(5)) {
+        acceptQueue.sync {
+            acceptSource?.cancel()
+            acceptSource = nil
+        }
+        let connections = state.withLock { state -> [Connection] in
+            state.shuttingDown = true
+            return Array(state.connections.values)
+        }
+        for connection in connections { connection.shutdown() }
+        let deadline = ContinuousClock.now + timeout
+        while connectionCount > 0 && ContinuousClock.now < deadline {
+            usleep(10_000)
+        }
+        logger.info("stopped")
+    }
+}
+
+/// A socket call that failed.
+public struct SocketError: Error, CustomStringConvertible {
+    public var operation: String
+    public var code: Int32
+    init(_ operation: String, _ code: Int32) {
+        self.operation = operation
+        self.code = code
+    }
+    public var description: String { "\(operation): \(String(cString: strerror(code)))" }
+}

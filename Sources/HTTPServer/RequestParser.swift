@@ -1,0 +1,115 @@
+import HTTPTypes
+
+/// Incremental HTTP/1.1 request parsing with limits: takes the bytes received so far and
+/// returns a complete request, "need more", or the error status to answer with.
+struct RequestParser {
+    struct Limits {
+        var requestLineBytes: Int
+        var headerBytes: Int
+        var bodyBytes: Int
+    }
+
+    enum Outcome {
+        case request(Request, keepAlive: Bool, consumed: Int)
+        case incomplete
+        /// Answer with this status and close the connection.
+        case failure(HTTPResponse.Status, String)
+    }
+
+    let limits: Limits
+
+    func parse(_ buffer: ArraySlice<UInt8>, remoteAddress: String) -> Outcome {
+        guard let headEnd = Self.find([13, 10, 13, 10], in: buffer) else {
+            let firstLineEnd = Self.find([13, 10], in: buffer)
+            if firstLineEnd == nil, buffer.count > limits.requestLineBytes { return .failure(.uriTooLong, "request line too long") }
+            if buffer.count > limits.requestLineBytes + limits.headerBytes { return .failure(.requestHeaderFieldsTooLarge, "headers too large") }
+            return .incomplete
+        }
+        let head = buffer[buffer.startIndex ..< headEnd]
+        var lines = head.split(separator: 10, omittingEmptySubsequences: false).map { line in
+            line.last == 13 ? line.dropLast() : line
+        }
+        guard !lines.isEmpty else { return .failure(.badRequest, "empty request") }
+        let requestLine = lines.removeFirst()
+        guard requestLine.count <= limits.requestLineBytes else { return .failure(.uriTooLong, "request line too long") }
+        guard head.count - requestLine.count <= limits.headerBytes else { return .failure(.requestHeaderFieldsTooLarge, "headers too large") }
+        let parts = requestLine.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        guard parts.count == 3,
+              let methodName = String(validating: parts[0], as: UTF8.self), let method = HTTPRequest.Method(methodName),
+              let target = String(validating: parts[1], as: UTF8.self), target.hasPrefix("/"),
+              let version = String(validating: parts[2], as: UTF8.self) else {
+            return .failure(.badRequest, "malformed request line")
+        }
+        guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
+            return .failure(version.hasPrefix("HTTP/") ? .httpVersionNotSupported : .badRequest, "unsupported version")
+        }
+        var headers = HTTPFields()
+        for line in lines {
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")),
+                  let nameText = String(validating: line[line.startIndex ..< colon], as: UTF8.self),
+                  let name = HTTPField.Name(nameText),
+                  let value = String(validating: line[line.index(after: colon)...], as: UTF8.self) else {
+                return .failure(.badRequest, "malformed header line")
+            }
+            headers.append(HTTPField(name: name, value: value.trimmingSpaces()))
+        }
+        if headers[.transferEncoding] != nil { return .failure(.notImplemented, "transfer encodings are not supported") }
+        var bodyLength = 0
+        if let lengthText = headers[.contentLength] {
+            guard let length = Int(lengthText), length >= 0 else { return .failure(.badRequest, "bad Content-Length") }
+            guard length <= limits.bodyBytes else { return .failure(.contentTooLarge, "body too large") }
+            bodyLength = length
+        }
+        let bodyStart = headEnd + 4
+        guard buffer.endIndex - bodyStart >= bodyLength else { return .incomplete }
+        let (pathPart, queryPart) = Self.splitTarget(target)
+        guard let path = PercentDecoding.decode(pathPart, plusIsSpace: false) else { return .failure(.badRequest, "bad percent-encoding in path") }
+        var query: [String: String] = [:]
+        for pair in queryPart.split(separator: "&") where !pair.isEmpty {
+            let keyValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let key = PercentDecoding.decode(keyValue[0], plusIsSpace: true),
+                  let value = PercentDecoding.decode(keyValue.count > 1 ? keyValue[1] : "", plusIsSpace: true) else {
+                return .failure(.badRequest, "bad percent-encoding in query")
+            }
+            query[key] = value
+        }
+        let connection = headers[.connection]?.lowercased() ?? ""
+        let keepAlive = version == "HTTP/1.1" ? !connection.contains("close") : connection.contains("keep-alive")
+        let request = Request(method: method, target: target, path: path, query: query, headers: headers,
+                              body: Array(buffer[bodyStart ..< bodyStart + bodyLength]), remoteAddress: remoteAddress)
+        return .request(request, keepAlive: keepAlive, consumed: bodyStart + bodyLength - buffer.startIndex)
+    }
+
+    static func splitTarget(_ target: String) -> (Substring, Substring) {
+        guard let question = target.firstIndex(of: "?") else { return (Substring(target), "") }
+        return (target[..<question], target[target.index(after: question)...])
+    }
+
+    /// The index where `pattern` starts in `buffer`.
+    static func find(_ pattern: [UInt8], in buffer: ArraySlice<UInt8>) -> Int? {
+        guard buffer.count >= pattern.count else { return nil }
+        var index = buffer.startIndex
+        let last = buffer.endIndex - pattern.count
+        while index <= last {
+            if buffer[index] == pattern[0] {
+                var matches = true
+                for offset in 1 ..< pattern.count where buffer[index + offset] != pattern[offset] {
+                    matches = false
+                    break
+                }
+                if matches { return index }
+            }
+            index += 1
+        }
+        return nil
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        var text = Substring(self)
+        while text.first == " " || text.first == "\t" { text = text.dropFirst() }
+        while text.last == " " || text.last == "\t" { text = text.dropLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,207 @@
+import CSQLite
+import Foundation
+
+/// An SQLite error with the statement that caused it.
+public struct SQLiteError: Error, CustomStringConvertible, Sendable {
+    public var code: Int32
+    public var message: String
+    public var sql: String?
+
+    public var description: String {
+        "SQLite error \(code): \(message)" + (sql.map { " in \($0)" } ?? "")
+    }
+}
+
+/// One connection to an SQLite database file, through the system libsqlite3.
+///
+/// A thin wrapper on purpose: themed needs prepared statements, transactions and a handful of
+/// column types, and a wrapper this small is easy to audit. A connection is used from one thread
+/// at a time (callers serialise, see `ThemeIndex`); SQLite's WAL mode lets separate connections
+/// read while one writes.
+public final class Database: @unchecked Sendable {
+    let handle: OpaquePointer
+    public let path: String
+
+    public init(path: String, readOnly: Bool = false) throws {
+        var connection: OpaquePointer?
+        let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+        let status = sqlite3_open_v2(path, &connection, flags | SQLITE_OPEN_NOMUTEX, nil)
+        guard status == SQLITE_OK, let connection else {
+            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            if let connection { sqlite3_close_v2(connection) }
+            throw SQLiteError(code: status, message: "\(path): \(message)")
+        }
+        handle = connection
+        self.path = path
+        sqlite3_busy_timeout(handle, 5000)
+        if !readOnly {
+            try execute("PRAGMA journal_mode = WAL")
+            try execute("PRAGMA synchronous = NORMAL")
+        }
+        try execute("PRAGMA foreign_keys = ON")
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Runs one or more statements that return no rows.
+    public func execute(_ sql: String) throws {
+        var error: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &error)
+        if status != SQLITE_OK {
+            let message = error.map { String(cString: $0) } ?? "error"
+            sqlite3_free(error)
+            throw SQLiteError(code: status, message: message, sql: sql)
+        }
+    }
+
+    public func prepare(_ sql: String) throws -> Statement {
+        try Statement(database: self, sql: sql)
+    }
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    func error(_ status: Int32, _ sql: String?) -> SQLiteError {
+        SQLiteError(code: status, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+}
+
+/// A value SQLite can store.
+public enum SQLiteValue: Sendable, Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+}
+
+/// A prepared statement. Bind values by position (1-based), step through rows, read columns.
+public final class Statement {
+    let database: Database
+    let handle: OpaquePointer
+    let sql: String
+
+    init(database: Database, sql: String) throws {
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v2(database.handle, sql, -1, &statement, nil)
+        guard status == SQLITE_OK, let statement else { throw database.error(status, sql) }
+        self.database = database
+        self.handle = statement
+        self.sql = sql
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    /// Clears earlier bindings and binds `values` to ?1, ?2, ...
+    @discardableResult
+    public func bind(_ values: [SQLiteValue]) throws -> Statement {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let status: Int32 = switch value {
+            case .null: sqlite3_bind_null(handle, index)
+            case .integer(let number): sqlite3_bind_int64(handle, index, number)
+            case .real(let number): sqlite3_bind_double(handle, index, number)
+            case .text(let text): sqlite3_bind_text(handle, index, text, -1, transient)
+            case .blob(let bytes): bytes.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), transient) }
+            }
+            guard status == SQLITE_OK else { throw database.error(status, sql) }
+        }
+        return self
+    }
+
+    /// Advances to the next row; false when there are no more.
+    public func step() throws -> Bool {
+        let status = sqlite3_step(handle)
+        switch status {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw database.error(status, sql)
+        }
+    }
+
+    /// Runs a statement that returns no rows.
+    public func run(_ values: [SQLiteValue] = []) throws {
+        try bind(values)
+        while try step() {}
+        sqlite3_reset(handle)
+    }
+
+    /// Every row, each as its column values.
+    public func rows(_ values: [SQLiteValue] = []) throws -> [Row] {
+        try bind(values)
+        var rows: [Row] = []
+        while try step() { rows.append(row) }
+        sqlite3_reset(handle)
+        return rows
+    }
+
+    /// The current row.
+    public var row: Row {
+        let count = sqlite3_column_count(handle)
+        var values: [String: SQLiteValue] = [:]
+        for column in 0..<count {
+            let name = String(cString: sqlite3_column_name(handle, column))
+            values[name] = value(at: column)
+        }
+        return Row(values: values)
+    }
+
+    func value(at column: Int32) -> SQLiteValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, column))
+        case SQLITE_TEXT: return .text(String(cString: sqlite3_column_text(handle, column)))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard count > 0, let bytes = sqlite3_column_blob(handle, column) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+        default: return .null
+        }
+    }
+}
+
+/// One result row, by column name.
+public struct Row: Sendable {
+    public var values: [String: SQLiteValue]
+
+    public func int(_ column: String) -> Int {
+        switch values[column] {
+        case .integer(let number): Int(number)
+        case .real(let number): Int(number)
+        default: 0
+        }
+    }
+
+    public func double(_ column: String) -> Double {
+        switch values[column] {
+        case .integer(let number): Double(number)
+        case .real(let number): number
+        default: 0
+        }
+    }
+
+    public func string(_ column: String) -> String? {
+        if case .text(let text) = values[column] { return text }
+        return nil
+    }
+
+    public func blob(_ column: String) -> [UInt8] {
+        if case .blob(let bytes) = values[column] { return bytes }
+        return []
+    }
+}

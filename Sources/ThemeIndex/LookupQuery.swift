@@ -1,0 +1,68 @@
+import SQLite
+
+/// The one query that picks a variant (lookup-rules.md 6).
+///
+/// Every ORDER BY term is a position in one trait's fallback chain, and the terms follow the
+/// priority of lookup-rules.md 4.4 (appearance, localization, memory, subtype, graphics, scale,
+/// deployment target, direction, gamut, idiom, size classes), so the first row is the key that
+/// CoreUI's nested search would reach first. Theme depth and source rank come before the traits:
+/// the nearest theme with any acceptable variant wins.
+struct LookupQuery {
+    let sql: String
+    let parameters: [SQLiteValue]
+
+    init(kind: AssetKind, name: String, chain: [ThemeIndex.ThemeInfo], request: TraitRequest) {
+        var parameters: [SQLiteValue] = []
+        func bind(_ value: SQLiteValue) -> String {
+            parameters.append(value)
+            return "?\(parameters.count)"
+        }
+        func bind(_ value: Int) -> String { bind(.integer(Int64(value))) }
+
+        let themeIDs = chain.map { bind(.integer($0.id)) }
+        let themeDepth = chain.enumerated().map { "WHEN \(themeIDs[$0.offset]) THEN \($0.offset)" }.joined(separator: " ")
+        let appearances = request.appearanceChain.map { appearance in
+            "(v.luminosity = \(bind(appearance.luminosity.rawValue)) AND v.contrast = \(bind(appearance.highContrast ? 1 : 0)) AND v.appearance_name = \(bind(.text(appearance.name))))"
+        }
+        let appearanceRank = appearances.enumerated().map { "WHEN \($0.element) THEN \($0.offset)" }.joined(separator: " ")
+        let language = request.languages.first.map { String($0.prefix { $0 != "-" && $0 != "_" }) } ?? ""
+        let locales = [request.languages.first ?? "", language].map { bind(.text($0)) }
+        let gamut = bind(request.gamut), idiom = bind(request.idiom), subtype = bind(request.subtype)
+        let horizontal = bind(request.sizeClassHorizontal), vertical = bind(request.sizeClassVertical)
+        let direction = bind(request.direction), opposite = bind(request.oppositeDirection)
+        let memory = bind(request.memoryGB), graphics = bind(request.graphics), deployment = bind(request.deploymentTarget)
+        let scale = bind(request.scale)
+
+        sql = """
+        SELECT v.*, s.path AS source_path, s.kind AS source_kind FROM variant v JOIN source s ON s.id = v.source_id
+        WHERE v.name = \(bind(.text(name))) AND v.kind = \(bind(.text(kind.rawValue)))
+          AND v.theme_id IN (\(themeIDs.joined(separator: ", ")))
+          AND (\(appearances.joined(separator: " OR ")))
+          AND v.locale IN (\(locales.joined(separator: ", ")), '')
+          AND v.gamut IN (\(gamut), 0, 1)
+          AND v.idiom IN (\(idiom), 0) AND v.subtype IN (\(subtype), 0)
+          AND v.size_h IN (\(horizontal), 0) AND v.size_v IN (\(vertical), 0)
+          AND v.direction IN (\(direction), \(opposite), 0) AND v.dt <= \(deployment)
+          AND (v.memory_gb = 0 OR v.memory_gb <= \(memory)) AND (v.graphics = 0 OR v.graphics <= \(graphics))
+        ORDER BY v.gamut NOT IN (\(gamut), 0),
+          CASE v.theme_id \(themeDepth) END, v.source_rank,
+          CASE \(appearanceRank) END,
+          CASE WHEN v.locale = '' THEN 2 WHEN v.locale = \(locales[0]) THEN 0 ELSE 1 END,
+          v.memory_gb = 0, \(memory) - v.memory_gb,
+          v.subtype <> \(subtype),
+          v.graphics = 0, \(graphics) - v.graphics,
+          CASE WHEN v.kind <> 'image' OR v.scale = \(scale) THEN 0
+               WHEN v.scale BETWEEN 1 AND \(scale) - 1 THEN \(scale) - v.scale
+               WHEN v.scale > \(scale) THEN v.scale - 1 ELSE 1000 END,
+          \(deployment) - v.dt,
+          CASE v.direction WHEN \(direction) THEN 0 WHEN \(opposite) THEN 1 ELSE 2 END,
+          v.gamut <> \(gamut),
+          v.idiom <> \(idiom),
+          CASE WHEN v.size_h = \(horizontal) AND v.size_v = \(vertical) THEN 0 WHEN v.size_h = \(horizontal) THEN 1
+               WHEN v.size_v = \(vertical) THEN 2 ELSE 3 END,
+          v.sort_key
+        LIMIT 1
+        """
+        self.parameters = parameters
+    }
+}

@@ -1,0 +1,71 @@
+import SQLite
+
+/// The index's tables (lookup-rules.md 6). One row per variant, with every trait a column, so
+/// that a lookup is one query over `variant_by_name`.
+enum Schema {
+    static let version = 1
+
+    static let statements = """
+    CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS theme (
+      id INTEGER PRIMARY KEY,
+      name TEXT NOT NULL UNIQUE,
+      path TEXT NOT NULL,
+      parent TEXT,
+      generation INTEGER NOT NULL DEFAULT 0,
+      error TEXT NOT NULL DEFAULT '',
+      updated_at REAL NOT NULL DEFAULT 0
+    );
+    CREATE TABLE IF NOT EXISTS source (
+      id INTEGER PRIMARY KEY,
+      theme_id INTEGER NOT NULL REFERENCES theme(id) ON DELETE CASCADE,
+      path TEXT NOT NULL,
+      kind TEXT NOT NULL,
+      rank INTEGER NOT NULL,
+      size INTEGER NOT NULL,
+      mtime REAL NOT NULL,
+      fingerprint TEXT NOT NULL,
+      content_hash TEXT NOT NULL,
+      generation INTEGER NOT NULL,
+      error TEXT NOT NULL DEFAULT '',
+      UNIQUE (theme_id, path)
+    );
+    CREATE TABLE IF NOT EXISTS variant (
+      id INTEGER PRIMARY KEY,
+      theme_id INTEGER NOT NULL REFERENCES theme(id) ON DELETE CASCADE,
+      source_id INTEGER NOT NULL REFERENCES source(id) ON DELETE CASCADE,
+      source_rank INTEGER NOT NULL,
+      kind TEXT NOT NULL,
+      name TEXT NOT NULL,
+      idiom INTEGER NOT NULL DEFAULT 0,
+      scale INTEGER NOT NULL DEFAULT 0,
+      subtype INTEGER NOT NULL DEFAULT 0,
+      size_h INTEGER NOT NULL DEFAULT 0,
+      size_v INTEGER NOT NULL DEFAULT 0,
+      memory_gb INTEGER NOT NULL DEFAULT 0,
+      graphics INTEGER NOT NULL DEFAULT 0,
+      gamut INTEGER NOT NULL DEFAULT 0,
+      direction INTEGER NOT NULL DEFAULT 0,
+      dt INTEGER NOT NULL DEFAULT 0,
+      luminosity INTEGER NOT NULL DEFAULT 0,
+      contrast INTEGER NOT NULL DEFAULT 0,
+      appearance_name TEXT NOT NULL DEFAULT '',
+      locale TEXT NOT NULL DEFAULT '',
+      color_space TEXT NOT NULL DEFAULT '',
+      components TEXT NOT NULL DEFAULT '',
+      pixel_width INTEGER NOT NULL DEFAULT 0,
+      pixel_height INTEGER NOT NULL DEFAULT 0,
+      format TEXT NOT NULL DEFAULT '',
+      location TEXT NOT NULL,
+      etag TEXT NOT NULL,
+      sort_key TEXT NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS variant_by_name ON variant (name, kind, theme_id);
+    CREATE INDEX IF NOT EXISTS variant_by_source ON variant (source_id);
+    """
+
+    static func create(in database: Database) throws {
+        try database.execute(statements)
+        try database.prepare("INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?1)").run([.text(String(version))])
+    }
+}

@@ -1,0 +1,119 @@
+import HTTPServer
+import HTTPTypes
+import ThemeIndex
+
+/// Reads the traits of a request from its query (which wins) and its client-hint headers.
+enum TraitParser {
+    struct BadParameter: Error {
+        var name: String
+        var value: String
+        var expected: String
+    }
+
+    static let idioms = ["universal": 0, "phone": 1, "iphone": 1, "pad": 2, "ipad": 2, "tv": 3, "car": 4,
+                         "watch": 5, "marketing": 6, "mac": 7, "vision": 8]
+
+    /// The query parameters that select traits; any of them makes `/colors` resolve.
+    static let parameterNames: Set<String> = ["appearance", "contrast", "idiom", "scale", "gamut", "lang", "direction", "subtype"]
+
+    static func traits(of request: Request) throws(BadParameter) -> TraitRequest {
+        var traits = TraitRequest()
+        let headers = request.headers
+        // Client hints first, so that query parameters override them.
+        if let scheme = headers[HTTPField.Name("Sec-CH-Prefers-Color-Scheme")!]?.trimmingQuotes() {
+            if scheme == "dark" || scheme == "light" { traits.appearance = Appearance(name: scheme) }
+        }
+        if headers[HTTPField.Name("Sec-CH-Prefers-Contrast")!]?.trimmingQuotes() == "more" {
+            traits.appearance.highContrast = true
+        }
+        if let dpr = (headers[HTTPField.Name("Sec-CH-DPR")!] ?? headers[HTTPField.Name("DPR")!]).flatMap(Double.init), dpr > 0, dpr.isFinite {
+            traits.scale = min(3, max(1, Int(dpr.rounded())))
+        }
+        if let languages = headers[.acceptLanguage] { traits.languages = AcceptLanguage.parse(languages) }
+
+        let query = request.query
+        if let value = query["appearance"] {
+            guard !value.isEmpty, value.count <= 100 else { throw BadParameter(name: "appearance", value: value, expected: "any, light, dark, tinted or a catalog appearance name") }
+            let contrast = traits.appearance.highContrast
+            traits.appearance = Appearance(name: value)
+            if contrast && value != "any" { traits.appearance.highContrast = true }
+        }
+        if let value = query["contrast"] {
+            switch value {
+            case "high", "more": traits.appearance.highContrast = true
+            case "normal", "standard": traits.appearance.highContrast = false
+            default: throw BadParameter(name: "contrast", value: value, expected: "normal or high")
+            }
+        }
+        if let value = query["idiom"] {
+            guard let idiom = idioms[value] else { throw BadParameter(name: "idiom", value: value, expected: idioms.keys.sorted().joined(separator: ", ")) }
+            traits.idiom = idiom
+        }
+        if let value = query["scale"] {
+            let digits = value.hasSuffix("x") ? String(value.dropLast()) : value
+            guard let scale = Int(digits), (1...3).contains(scale) else { throw BadParameter(name: "scale", value: value, expected: "1, 2 or 3") }
+            traits.scale = scale
+        }
+        if let value = query["gamut"] {
+            switch value.lowercased() {
+            case "srgb": traits.gamut = 0
+            case "p3", "display-p3": traits.gamut = 1
+            default: throw BadParameter(name: "gamut", value: value, expected: "srgb or p3")
+            }
+        }
+        if let value = query["direction"] {
+            switch value {
+            case "ltr", "left-to-right": traits.direction = 4
+            case "rtl", "right-to-left": traits.direction = 5
+            default: throw BadParameter(name: "direction", value: value, expected: "ltr or rtl")
+            }
+        }
+        if let value = query["subtype"] {
+            guard let subtype = Int(value), (0...65535).contains(subtype) else { throw BadParameter(name: "subtype", value: value, expected: "a number") }
+            traits.subtype = subtype
+        }
+        if let value = query["lang"] {
+            let languages = AcceptLanguage.parse(value)
+            guard !languages.isEmpty else { throw BadParameter(name: "lang", value: value, expected: "a language tag such as fr or en-GB") }
+            traits.languages = languages
+        }
+        return traits
+    }
+}
+
+/// `Accept-Language` values: tags ordered by q-value, then by position.
+enum AcceptLanguage {
+    static func parse(_ header: String) -> [String] {
+        var entries: [(tag: String, quality: Double, position: Int)] = []
+        for (position, part) in header.split(separator: ",").enumerated() {
+            let pieces = part.split(separator: ";").map { $0.trimmingCharacters() }
+            guard let tag = pieces.first, !tag.isEmpty, tag != "*", tag.count <= 35,
+                  tag.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else { continue }
+            var quality = 1.0
+            for parameter in pieces.dropFirst() where parameter.hasPrefix("q=") {
+                quality = Double(parameter.dropFirst(2)) ?? 0
+            }
+            if quality > 0 { entries.append((tag, quality, position)) }
+        }
+        return entries.sorted { $0.quality != $1.quality ? $0.quality > $1.quality : $0.position < $1.position }.map(\.tag)
+    }
+}
+
+extension StringProtocol {
+    func trimmingCharacters() -> String {
+        var text = Substring(self)
+        while text.first?.isWhitespace == true { text = text.dropFirst() }
+        while text.last?.isWhitespace == true { text = text.dropLast() }
+        return String(text)
+    }
+
+    func trimmingQuotes() -> String {
+        trimmingCharacters().replacingQuotes()
+    }
+}
+
+extension String {
+    func replacingQuotes() -> String {
+        filter { $0 != "\"" }
+    }
+}

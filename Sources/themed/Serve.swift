@@ -1,0 +1,71 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import HTTPServer
+import Logging
+import ThemeIndex
+import ThemeServer
+
+/// `themed serve`: index the themes and answer lookups over HTTP until SIGTERM or SIGINT.
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the themes folder over HTTP/JSON.",
+        discussion: "Settings come from defaults, then --config (default config/themed.json when present), then flags.")
+
+    @Option(help: "JSON settings file.") var config: String?
+    @Option(help: "Folder of themes.") var themes: String?
+    @Option(help: "SQLite index file (created if missing).") var db: String?
+    @Option(help: "Address to listen on.") var host: String?
+    @Option(help: "Port to listen on (0 picks a free one).") var port: Int?
+
+    func run() throws {
+        var settings = ServerSettings()
+        let configPath = config ?? (FileManager.default.fileExists(atPath: "config/themed.json") ? "config/themed.json" : nil)
+        do {
+            if let configPath { try settings.apply(configFile: configPath) }
+        } catch {
+            FileHandle.standardError.write(Data("themed: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        if let themes { settings.themes = themes }
+        if let db { settings.db = db }
+        if let host { settings.host = host }
+        if let port { settings.port = port }
+
+        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        let logger = Logger(label: "themed")
+        let themesPath = URL(fileURLWithPath: settings.themes).standardizedFileURL.path
+        let databaseFolder = (settings.db as NSString).deletingLastPathComponent
+        if !databaseFolder.isEmpty { try FileManager.default.createDirectory(atPath: databaseFolder, withIntermediateDirectories: true) }
+        let index = try ThemeIndex(databasePath: settings.db)
+        let service = try ThemeService(index: index, themesDirectory: themesPath, logger: logger)
+        let report = try service.reload()
+        let names = try index.themes().map(\.name)
+        logger.info("indexed themes", metadata: ["reindexed": "\(report.reindexedSources.count)", "unchanged": "\(report.unchangedSources)",
+                                                 "themes": "\(names)"])
+
+        var serverConfiguration = HTTPServer.Configuration()
+        serverConfiguration.host = settings.host
+        serverConfiguration.port = settings.port
+        serverConfiguration.maxConnections = settings.maxConnections
+        serverConfiguration.headerTimeout = .milliseconds(Int(settings.headerTimeoutSeconds * 1000))
+        serverConfiguration.idleTimeout = .milliseconds(Int(settings.idleTimeoutSeconds * 1000))
+        let server = HTTPServer(configuration: serverConfiguration, logger: logger) { service.handle($0) }
+        try server.start()
+        print("themed: serving \(themesPath) on http://\(settings.host):\(server.port)")
+
+        let stop = DispatchSemaphore(value: 0)
+        var sources: [DispatchSourceSignal] = []
+        for number in [SIGTERM, SIGINT] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            sources.append(source)
+        }
+        stop.wait()
+        logger.info("shutting down")
+        server.shutdown()
+        sources.forEach { $0.cancel() }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// The daemon's settings: defaults, overridden by the config file, overridden by flags.
+struct ServerSettings: Equatable {
+    var host = "127.0.0.1"
+    var port = 8080
+    var themes = "themes"
+    var db = "var/themed.sqlite"
+    var maxConnections = 1024
+    var headerTimeoutSeconds = 10.0
+    var idleTimeoutSeconds = 60.0
+
+    struct Invalid: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Reads a JSON config file; unknown keys and wrong types are errors naming the key.
+    mutating func apply(configFile path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else { throw Invalid(description: "\(path): cannot be read") }
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: data) } catch { throw Invalid(description: "\(path): not valid JSON") }
+        guard let values = object as? [String: Any] else { throw Invalid(description: "\(path): top level is not an object") }
+        for (key, value) in values {
+            func string() throws -> String {
+                guard let text = value as? String, !text.isEmpty else { throw Invalid(description: "\(path): \"\(key)\" must be a non-empty string") }
+                return text
+            }
+            func number(_ range: ClosedRange<Double>) throws -> Double {
+                guard let number = value as? NSNumber, !(value is Bool), range.contains(number.doubleValue) else {
+                    throw Invalid(description: "\(path): \"\(key)\" must be a number in \(range.lowerBound)...\(range.upperBound)")
+                }
+                return number.doubleValue
+            }
+            switch key {
+            case "host": host = try string()
+            case "port": port = Int(try number(0...65535))
+            case "themes": themes = try string()
+            case "db": db = try string()
+            case "maxConnections": maxConnections = Int(try number(1...100_000))
+            case "headerTimeoutSeconds": headerTimeoutSeconds = try number(0.1...3600)
+            case "idleTimeoutSeconds": idleTimeoutSeconds = try number(0.1...86400)
+            default: throw Invalid(description: "\(path): unknown setting \"\(key)\"")
+            }
+        }
+    }
+}
