@@ -64,5 +64,7 @@ let package = Package(
         .testTarget(name: "BOMTests", dependencies: ["BOM", "BinaryReading"]),
         .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "JSON", "TestSupport"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "ThemeIndexTests", dependencies: ["ThemeIndex", "ThemeBundle", "Codecs", "TestSupport"]),
+        .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemeIndex", "HTTPServer", "Codecs", "BinaryReading", "TestSupport"]),
     ]
 )

@@ -10,7 +10,8 @@ final class Connection: @unchecked Sendable {
     let fd: Int32
     let remoteAddress: String
     unowned let server: HTTPServer
-    let queue: DispatchQueue
+    let loop: EventLoop
+    var queue: DispatchQueue { loop.queue }
     private var readSource: DispatchSourceRead?
     private var writeSource: DispatchSourceWrite?
     private var timer: DispatchSourceTimer?
@@ -24,11 +25,11 @@ final class Connection: @unchecked Sendable {
     private var shuttingDown = false
     private let parser: RequestParser
 
-    init(fd: Int32, remoteAddress: String, server: HTTPServer) {
+    init(fd: Int32, remoteAddress: String, server: HTTPServer, loop: EventLoop) {
         self.fd = fd
         self.remoteAddress = remoteAddress
         self.server = server
-        self.queue = DispatchQueue(label: "themed.http.connection", target: server.connectionQueue)
+        self.loop = loop
         let configuration = server.configuration
         parser = RequestParser(limits: .init(requestLineBytes: configuration.maxRequestLineBytes,
                                              headerBytes: configuration.maxHeaderBytes,
@@ -61,11 +62,11 @@ final class Connection: @unchecked Sendable {
     }
 
     private func readAvailable() {
-        var chunk = [UInt8](repeating: 0, count: 65536)
+        let scratch = loop.scratch
         while !closed {
-            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            let count = recv(fd, scratch.baseAddress, scratch.count, 0)
             if count > 0 {
-                inbox.append(contentsOf: chunk[0..<count])
+                inbox.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
                 lastActivity = .now
                 continue
             }
@@ -136,7 +137,7 @@ final class Connection: @unchecked Sendable {
     private func flush() {
         while outboxOffset < outbox.count {
             let sent = outbox.withUnsafeBytes { buffer in
-                send(fd, buffer.baseAddress! + outboxOffset, buffer.count - outboxOffset, Int32(MSG_NOSIGNAL))
+                send(fd, buffer.baseAddress.map { $0 + outboxOffset }, buffer.count - outboxOffset, Int32(MSG_NOSIGNAL))
             }
             if sent > 0 {
                 outboxOffset += sent

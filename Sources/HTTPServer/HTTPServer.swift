@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Dispatch
+import Foundation
 import HTTPTypes
 import Logging
 import Synchronization
@@ -37,7 +38,9 @@ public final class HTTPServer: @unchecked Sendable {
     let logger: Logger
     private let state = Mutex(State())
     private let acceptQueue = DispatchQueue(label: "themed.http.accept")
-    let connectionQueue = DispatchQueue(label: "themed.http.connections", attributes: .concurrent)
+    /// One serial queue per core; each connection lives on one of them, so a request is read,
+    /// answered and written without hopping threads.
+    let loops: [EventLoop]
 
     /// Touched only on `acceptQueue`.
     private var acceptSource: DispatchSourceRead?
@@ -46,12 +49,14 @@ public final class HTTPServer: @unchecked Sendable {
         var connections: [ObjectIdentifier: Connection] = [:]
         var boundPort = 0
         var shuttingDown = false
+        var nextLoop = 0
     }
 
     public init(configuration: Configuration, logger: Logger = Logger(label: "themed.http"), handler: @escaping Handler) {
         self.configuration = configuration
         self.handler = handler
         self.logger = logger
+        loops = (0..<max(1, ProcessInfo.processInfo.activeProcessorCount)).map { EventLoop(number: $0) }
     }
 
     /// The port actually bound (useful with port 0).
@@ -116,7 +121,10 @@ public final class HTTPServer: @unchecked Sendable {
             var text = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
             inet_ntop(AF_INET, &address.sin_addr, &text, socklen_t(INET_ADDRSTRLEN))
             let remote = "\(String(cString: text)):\(UInt16(bigEndian: address.sin_port))"
-            let (admitted, shuttingDown) = state.withLock { ($0.connections.count < configuration.maxConnections, $0.shuttingDown) }
+            let (admitted, shuttingDown, loopNumber) = state.withLock { state in
+                state.nextLoop = (state.nextLoop + 1) % loops.count
+                return (state.connections.count < configuration.maxConnections, state.shuttingDown, state.nextLoop)
+            }
             guard admitted, !shuttingDown else {
                 let body = Array("{\"error\":{\"code\":\"unavailable\",\"message\":\"too many connections\"}}".utf8)
                 let response = ResponseWriter.head(status: .serviceUnavailable, headers: [.contentType: "application/json", .connection: "close"], bodyLength: body.count) + body
@@ -124,7 +132,7 @@ public final class HTTPServer: @unchecked Sendable {
                 close(fd)
                 continue
             }
-            let connection = Connection(fd: fd, remoteAddress: remote, server: self)
+            let connection = Connection(fd: fd, remoteAddress: remote, server: self, loop: loops[loopNumber])
             state.withLock { $0.connections[ObjectIdentifier(connection)] = connection }
             connection.start()
         }
@@ -152,6 +160,19 @@ public final class HTTPServer: @unchecked Sendable {
         }
         logger.info("stopped")
     }
+}
+
+/// A serial queue and the scratch buffer its connections read into.
+final class EventLoop: @unchecked Sendable {
+    let queue: DispatchQueue
+    /// Used only on `queue`.
+    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+
+    init(number: Int) {
+        queue = DispatchQueue(label: "themed.http.loop\(number)")
+    }
+
+    deinit { scratch.deallocate() }
 }
 
 /// A socket call that failed.

@@ -125,7 +125,7 @@ public final class ThemeService: Sendable {
     private func cached(_ request: Request, chain: [ThemeIndex.ThemeInfo], _ compute: () throws -> Response) throws -> Response {
         let traits = try TraitParser.traits(of: request)
         let epoch = snapshot.withLock { $0.epoch }
-        let key = "\(epoch)|\(request.path)|\(request.query.sorted { $0.key < $1.key })|\(traits.hashValue)|\(traits)"
+        let key = Self.cacheKey(epoch: epoch, path: request.path, query: request.query, traits: traits)
         var response: Response
         if let hit = cache.withLock({ $0[key] }) {
             response = hit
@@ -144,6 +144,25 @@ public final class ThemeService: Sendable {
             return Response(status: .notModified, headers: headers)
         }
         return response
+    }
+
+    /// A key that identifies a response: the index epoch, the path, the query and the traits the
+    /// headers contributed. Written out field by field (no reflection: this runs per request).
+    static func cacheKey(epoch: Int, path: String, query: [String: String], traits: TraitRequest) -> String {
+        var key = String(epoch)
+        key += "|"
+        key += path
+        for name in query.keys.sorted() {
+            key += "|"
+            key += name
+            key += "="
+            key += query[name] ?? ""
+        }
+        key += "|\(traits.idiom),\(traits.scale),\(traits.appearance.luminosity.rawValue),\(traits.appearance.highContrast),"
+        key += traits.appearance.name
+        key += ",\(traits.gamut),\(traits.direction),\(traits.subtype),"
+        key += traits.languages.joined(separator: ";")
+        return key
     }
 
     // MARK: - Themes

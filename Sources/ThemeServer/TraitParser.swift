@@ -16,17 +16,22 @@ enum TraitParser {
     /// The query parameters that select traits; any of them makes `/colors` resolve.
     static let parameterNames: Set<String> = ["appearance", "contrast", "idiom", "scale", "gamut", "lang", "direction", "subtype"]
 
+    static let colorScheme = HTTPField.Name("Sec-CH-Prefers-Color-Scheme")!
+    static let contrast = HTTPField.Name("Sec-CH-Prefers-Contrast")!
+    static let devicePixelRatio = HTTPField.Name("Sec-CH-DPR")!
+    static let legacyDevicePixelRatio = HTTPField.Name("DPR")!
+
     static func traits(of request: Request) throws(BadParameter) -> TraitRequest {
         var traits = TraitRequest()
         let headers = request.headers
         // Client hints first, so that query parameters override them.
-        if let scheme = headers[HTTPField.Name("Sec-CH-Prefers-Color-Scheme")!]?.trimmingQuotes() {
+        if let scheme = headers[colorScheme]?.trimmingQuotes() {
             if scheme == "dark" || scheme == "light" { traits.appearance = Appearance(name: scheme) }
         }
-        if headers[HTTPField.Name("Sec-CH-Prefers-Contrast")!]?.trimmingQuotes() == "more" {
+        if headers[contrast]?.trimmingQuotes() == "more" {
             traits.appearance.highContrast = true
         }
-        if let dpr = (headers[HTTPField.Name("Sec-CH-DPR")!] ?? headers[HTTPField.Name("DPR")!]).flatMap(Double.init), dpr > 0, dpr.isFinite {
+        if let dpr = (headers[devicePixelRatio] ?? headers[legacyDevicePixelRatio]).flatMap(Double.init), dpr > 0, dpr.isFinite {
             traits.scale = min(3, max(1, Int(dpr.rounded())))
         }
         if let languages = headers[.acceptLanguage] { traits.languages = AcceptLanguage.parse(languages) }
