@@ -1,0 +1,47 @@
+import Foundation
+import HTTPServer
+import TestSupport
+import ThemeIndex
+import ThemeServer
+
+/// A real themed server on an ephemeral port, serving themes the test builds.
+final class ServerFixture {
+    let fixtures = ThemeFixtures()
+    var service: ThemeService!
+    var server: HTTPServer!
+    var port: Int { server.port }
+
+    init(configure: (inout HTTPServer.Configuration) -> Void = { _ in }, themes build: (ThemeFixtures) -> Void = ServerFixture.standardThemes) throws {
+        build(fixtures)
+        try FileManager.default.createDirectory(atPath: fixtures.path("themes"), withIntermediateDirectories: true)
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        service = try ThemeService(index: index, themesDirectory: fixtures.path("themes"))
+        try service.reload()
+        var configuration = HTTPServer.Configuration()
+        configuration.port = 0
+        configure(&configuration)
+        let service = self.service!
+        server = HTTPServer(configuration: configuration) { service.handle($0) }
+        try server.start()
+    }
+
+    deinit {
+        server?.shutdown(timeout: .seconds(2))
+        fixtures.remove()
+    }
+
+    func client() throws -> TestClient { try TestClient(port: port) }
+
+    /// `light` and `dark` themes with colours and a logo at 1x/2x/3x with dark variants.
+    static func standardThemes(_ f: ThemeFixtures) {
+        for (theme, red) in [("light", "0.1"), ("dark", "0.9")] {
+            f.colorSet("themes/\(theme)", "primary", [
+                (nil, ["red": red, "green": "0.2", "blue": "0.3", "alpha": "1.000"], [:]),
+                ("dark", ["red": "0x10", "green": "0x20", "blue": "0x30", "alpha": "1.000"], [:]),
+                ("high", ["red": "255", "green": "0", "blue": "0", "alpha": "1.000"], [:]),
+            ])
+            f.colorSet("themes/\(theme)", "background", [(nil, ["red": "1", "green": "1", "blue": "1"], [:])])
+            f.imageSet("themes/\(theme)", "logo", [["scale": "1x"], ["scale": "2x"], ["scale": "3x"], ["scale": "2x", "appearance": "dark"]])
+        }
+    }
+}
