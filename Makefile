@@ -6,7 +6,7 @@ CORPUS ?= ../shared/corpus
 APT_PACKAGES = libsqlite3-dev zlib1g-dev
 PY_PACKAGES = lzfse
 
-.PHONY: deps py-deps build release test bench run inspect-corpus clean
+.PHONY: deps py-deps bench-deps build release test bench bench-http run index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -35,9 +35,21 @@ test: deps
 bench: release py-deps
 	python3 scripts/bench.py --themed-bench .build/release/themed-bench --corpus $(CORPUS)
 
+## Serve the sample themes in themes/ on $(HOST):$(PORT) with the SQLite index in var/.
 run: release
-	@echo "themed serve is not built yet; inspecting the sample catalogs instead"
-	@for f in $(CORPUS)/car/*.car; do .build/release/themed inspect --no-decode "$$f" | tail -1; done
+	.build/release/themed serve --config config/themed.json --host $(HOST) --port $(PORT)
+
+## Index the themes folder without serving it.
+index: release
+	.build/release/themed index --themes themes --db var/themed.sqlite
+
+bench-deps:
+	@command -v wrk >/dev/null && command -v nginx >/dev/null || \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk nginx-light)
+
+## HTTP load (wrk) against themed and against nginx serving the same bytes, on loopback.
+bench-http: release bench-deps
+	scripts/bench-http.sh
 
 clean:
 	$(SWIFT) package clean
