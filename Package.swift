@@ -19,6 +19,8 @@ let package = Package(
         // System libraries, linked from Debian's -dev packages (see `make deps`).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        // Linux epoll and eventfd headers (part of libc; no library to link).
+        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
 
         // Bounds-checked views over untrusted bytes; everything that parses builds on it.
         .target(name: "BinaryReading"),
@@ -36,8 +38,9 @@ let package = Package(
         .target(name: "ThemeBundle"),
         // The SQLite index of themes and variants, lookups by trait, cached content.
         .target(name: "ThemeIndex", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "SQLite", "ThemeBundle"]),
-        // A small HTTP/1.1 server on Dispatch and sockets.
+        // A small HTTP/1.1 server on sockets: epoll event loops, Dispatch for accept and signals.
         .target(name: "HTTPServer", dependencies: [
+            "CEpoll",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -1,23 +1,19 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
 import HTTPTypes
 import Synchronization
 
-/// One client connection. Everything mutable is touched only on `queue`.
+/// One client connection. Everything mutable is touched only on its loop's thread.
 final class Connection: @unchecked Sendable {
     let fd: Int32
     let remoteAddress: String
     unowned let server: HTTPServer
     let loop: EventLoop
-    var queue: DispatchQueue { loop.queue }
-    private var readSource: DispatchSourceRead?
-    private var writeSource: DispatchSourceWrite?
-    private var timer: DispatchSourceTimer?
     private var inbox: [UInt8] = []
     private var outbox: [UInt8] = []
     private var outboxOffset = 0
+    private var waitingToWrite = false
     private var closeWhenFlushed = false
     private var closed = false
     private var streaming: StreamWriter?
@@ -37,21 +33,14 @@ final class Connection: @unchecked Sendable {
     }
 
     func start() {
-        queue.async { [self] in
-            let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-            source.setEventHandler { [weak self] in self?.readAvailable() }
-            readSource = source
-            source.resume()
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
-            timer.setEventHandler { [weak self] in self?.checkTimeouts() }
-            self.timer = timer
-            timer.resume()
+        loop.execute { [self] in
+            loop.register(self)
+            readable()
         }
     }
 
     func shutdown() {
-        queue.async { [self] in
+        loop.execute { [self] in
             shuttingDown = true
             if let streaming {
                 streaming.finish()
@@ -61,24 +50,25 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    private func readAvailable() {
+    func readable() {
         let scratch = loop.scratch
         while !closed {
             let count = recv(fd, scratch.baseAddress, scratch.count, 0)
             if count > 0 {
                 inbox.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
                 lastActivity = .now
+                if count < scratch.count { break }
                 continue
             }
-            if count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
-                close()
-                return
-            }
-            if errno == EINTR { continue }
-            break
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { break }
+            close() // 0: the client closed; other errors: the connection is gone
+            return
         }
         processInbox()
     }
+
+    func writable() { flush() }
 
     private func processInbox() {
         while !closed && !closeWhenFlushed && streaming == nil && !inbox.isEmpty {
@@ -87,8 +77,8 @@ final class Connection: @unchecked Sendable {
                 return
             case .failure(let status, let message):
                 let body = Array("{\"error\":{\"code\":\"\(status.code == 400 ? "bad_request" : "limit_exceeded")\",\"message\":\"\(message)\"}}".utf8)
-                enqueue(Response(status: status, headers: [.contentType: "application/json"], body: body), method: .get, keepAlive: false)
                 inbox.removeAll()
+                enqueue(Response(status: status, headers: [.contentType: "application/json"], body: body), method: .get, keepAlive: false)
             case .request(let request, let keepAlive, let consumed):
                 inbox.removeFirst(consumed)
                 let response = server.handler(request)
@@ -101,8 +91,12 @@ final class Connection: @unchecked Sendable {
         var headers = response.headers
         switch response.body {
         case .bytes(let body):
-            if !keepAlive { headers[.connection] = "close" }
-            outbox += ResponseWriter.head(status: response.status, headers: headers, bodyLength: body.count)
+            if keepAlive {
+                outbox += ResponseWriter.head(status: response.status, headers: headers, encoded: response.encodedHeaders, bodyLength: body.count)
+            } else {
+                headers[.connection] = "close"
+                outbox += ResponseWriter.head(status: response.status, headers: headers, bodyLength: body.count)
+            }
             if method != .head { outbox += body }
             if !keepAlive { closeWhenFlushed = true }
             flush()
@@ -120,7 +114,7 @@ final class Connection: @unchecked Sendable {
 
     /// Queues bytes of a streaming response (from any thread).
     func streamWrite(_ bytes: [UInt8]) {
-        queue.async { [self] in
+        loop.execute { [self] in
             guard !closed else { return }
             outbox += bytes
             flush()
@@ -128,14 +122,15 @@ final class Connection: @unchecked Sendable {
     }
 
     func streamFinish() {
-        queue.async { [self] in
+        loop.execute { [self] in
             closeWhenFlushed = true
             flush()
         }
     }
 
+    /// Writes what is queued; one `send` per response when the socket has room.
     private func flush() {
-        while outboxOffset < outbox.count {
+        while outboxOffset < outbox.count && !closed {
             let sent = outbox.withUnsafeBytes { buffer in
                 send(fd, buffer.baseAddress.map { $0 + outboxOffset }, buffer.count - outboxOffset, Int32(MSG_NOSIGNAL))
             }
@@ -143,15 +138,23 @@ final class Connection: @unchecked Sendable {
                 outboxOffset += sent
                 continue
             }
+            if sent < 0 && errno == EINTR { continue }
             if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                waitForWritable()
+                if !waitingToWrite {
+                    waitingToWrite = true
+                    loop.setWriteInterest(self, true)
+                }
                 return
             }
-            if sent < 0 && errno == EINTR { continue }
             close()
             return
         }
-        outbox.removeAll(keepingCapacity: true)
+        guard !closed else { return }
+        if waitingToWrite {
+            waitingToWrite = false
+            loop.setWriteInterest(self, false)
+        }
+        outbox.removeAll(keepingCapacity: outbox.count < 1 << 20)
         outboxOffset = 0
         lastActivity = .now
         if closeWhenFlushed || (shuttingDown && streaming == nil && inbox.isEmpty) {
@@ -161,22 +164,9 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    private func waitForWritable() {
-        guard writeSource == nil else { return }
-        let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-        source.setEventHandler { [weak self] in
-            guard let self else { return }
-            self.writeSource?.cancel()
-            self.writeSource = nil
-            self.flush()
-        }
-        writeSource = source
-        source.resume()
-    }
-
-    private func checkTimeouts() {
+    func checkTimeouts(now: ContinuousClock.Instant) {
         guard !closed, streaming == nil, outboxOffset >= outbox.count else { return }
-        let idle = ContinuousClock.now - lastActivity
+        let idle = now - lastActivity
         if !inbox.isEmpty && idle > server.configuration.headerTimeout {
             let body = Array("{\"error\":{\"code\":\"timeout\",\"message\":\"request not received in time\"}}".utf8)
             inbox.removeAll()
@@ -189,12 +179,7 @@ final class Connection: @unchecked Sendable {
     func close() {
         guard !closed else { return }
         closed = true
-        readSource?.cancel()
-        writeSource?.cancel()
-        timer?.cancel()
-        readSource = nil
-        writeSource = nil
-        timer = nil
+        loop.unregister(self)
         Glibc.close(fd)
         streaming?.closed()
         streaming = nil
@@ -202,7 +187,7 @@ final class Connection: @unchecked Sendable {
     }
 }
 
-/// The writer a streaming response gets; hops onto the connection's queue.
+/// The writer a streaming response gets; hands bytes to the connection's loop.
 final class StreamWriter: ResponseStream, @unchecked Sendable {
     private weak var connection: Connection?
     private let state = Mutex<(open: Bool, handlers: [@Sendable () -> Void])>((true, []))

@@ -20,8 +20,20 @@ public struct Request: Sendable {
 /// A response: status, headers and either bytes or a stream the handler keeps writing to.
 public struct Response: Sendable {
     public var status: HTTPResponse.Status
-    public var headers: HTTPFields
+    public var headers: HTTPFields {
+        didSet { encodedHeaders = nil }
+    }
     public var body: Body
+    /// The header lines already serialised, for responses that are sent many times.
+    var encodedHeaders: [UInt8]?
+
+    /// The same response with its header lines serialised once: cached responses skip that work
+    /// on every send.
+    public func prepared() -> Response {
+        var copy = self
+        copy.encodedHeaders = ResponseWriter.headerLines(headers)
+        return copy
+    }
 
     public enum Body: Sendable {
         case bytes([UInt8])

@@ -9,9 +9,9 @@ import Synchronization
 
 /// A small HTTP/1.1 server on plain sockets and Dispatch, with the limits a public daemon needs.
 ///
-/// Each connection reads on its own serial queue, answers requests in order (pipelining
-/// included), and writes each response with one `send` (TCP_NODELAY is set, so small responses
-/// leave at once). Limits: request line, header and body sizes (414, 431, 413), a header-read
+/// Connections are spread over one epoll loop per core (`EventLoop`); each answers its requests
+/// in order (pipelining included) and writes each response with one `send` (TCP_NODELAY is set,
+/// so small responses leave at once). Accepting and signals use Dispatch. Limits: request line, header and body sizes (414, 431, 413), a header-read
 /// timeout for a client that stalls mid-request (408), an idle timeout between requests, and a
 /// maximum number of connections (503 past it). `shutdown()` stops accepting, lets requests in
 /// progress finish and closes idle connections.
@@ -38,8 +38,7 @@ public final class HTTPServer: @unchecked Sendable {
     let logger: Logger
     private let state = Mutex(State())
     private let acceptQueue = DispatchQueue(label: "themed.http.accept")
-    /// One serial queue per core; each connection lives on one of them, so a request is read,
-    /// answered and written without hopping threads.
+    /// One epoll loop per core; each connection lives on one of them.
     let loops: [EventLoop]
 
     /// Touched only on `acceptQueue`.
@@ -158,21 +157,9 @@ public final class HTTPServer: @unchecked Sendable {
         while connectionCount > 0 && ContinuousClock.now < deadline {
             usleep(10_000)
         }
+        for loop in loops { loop.stop() }
         logger.info("stopped")
     }
-}
-
-/// A serial queue and the scratch buffer its connections read into.
-final class EventLoop: @unchecked Sendable {
-    let queue: DispatchQueue
-    /// Used only on `queue`.
-    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-
-    init(number: Int) {
-        queue = DispatchQueue(label: "themed.http.loop\(number)")
-    }
-
-    deinit { scratch.deallocate() }
 }
 
 /// A socket call that failed.

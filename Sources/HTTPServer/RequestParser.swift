@@ -25,26 +25,28 @@ struct RequestParser {
             if buffer.count > limits.requestLineBytes + limits.headerBytes { return .failure(.requestHeaderFieldsTooLarge, "headers too large") }
             return .incomplete
         }
-        let head = buffer[buffer.startIndex ..< headEnd]
-        var lines = head.split(separator: 10, omittingEmptySubsequences: false).map { line in
-            line.last == 13 ? line.dropLast() : line
-        }
-        guard !lines.isEmpty else { return .failure(.badRequest, "empty request") }
-        let requestLine = lines.removeFirst()
-        guard requestLine.count <= limits.requestLineBytes else { return .failure(.uriTooLong, "request line too long") }
-        guard head.count - requestLine.count <= limits.headerBytes else { return .failure(.requestHeaderFieldsTooLarge, "headers too large") }
-        let parts = requestLine.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-        guard parts.count == 3,
-              let methodName = String(validating: parts[0], as: UTF8.self), let method = HTTPRequest.Method(methodName),
-              let target = String(validating: parts[1], as: UTF8.self), target.hasPrefix("/"),
-              let version = String(validating: parts[2], as: UTF8.self) else {
+        let start = buffer.startIndex
+        guard let requestLineEnd = Self.find([13, 10], in: buffer[start ..< headEnd + 2]) else { return .failure(.badRequest, "empty request") }
+        guard requestLineEnd - start <= limits.requestLineBytes else { return .failure(.uriTooLong, "request line too long") }
+        guard headEnd - requestLineEnd <= limits.headerBytes else { return .failure(.requestHeaderFieldsTooLarge, "headers too large") }
+        // Request line: METHOD SP target SP version, split by index (no intermediate arrays).
+        guard let firstSpace = buffer[start ..< requestLineEnd].firstIndex(of: 32),
+              let secondSpace = buffer[(firstSpace + 1) ..< requestLineEnd].firstIndex(of: 32),
+              buffer[(secondSpace + 1) ..< requestLineEnd].firstIndex(of: 32) == nil,
+              let methodName = String(validating: buffer[start ..< firstSpace], as: UTF8.self), let method = HTTPRequest.Method(methodName),
+              let target = String(validating: buffer[(firstSpace + 1) ..< secondSpace], as: UTF8.self), target.hasPrefix("/"),
+              let version = String(validating: buffer[(secondSpace + 1) ..< requestLineEnd], as: UTF8.self) else {
             return .failure(.badRequest, "malformed request line")
         }
         guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
             return .failure(version.hasPrefix("HTTP/") ? .httpVersionNotSupported : .badRequest, "unsupported version")
         }
         var headers = HTTPFields()
-        for line in lines {
+        var lineStart = requestLineEnd + 2
+        while lineStart < headEnd {
+            let lineEnd = Self.find([13, 10], in: buffer[lineStart ..< headEnd + 2]) ?? headEnd
+            let line = buffer[lineStart ..< lineEnd]
+            lineStart = lineEnd + 2
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")),
                   let nameText = String(validating: line[line.startIndex ..< colon], as: UTF8.self),
                   let name = HTTPField.Name(nameText),

@@ -9,7 +9,12 @@ import Synchronization
 public final class ServiceMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let factory: PrometheusMetricsFactory
-    private let counters = Mutex<[String: CoreMetrics.Counter]>([:])
+    private struct Key: Hashable {
+        var route: String
+        var status: Int
+    }
+
+    private let counters = Mutex<[Key: CoreMetrics.Counter]>([:])
     private let timers = Mutex<[String: CoreMetrics.Timer]>([:])
 
     public init() {
@@ -17,7 +22,7 @@ public final class ServiceMetrics: Sendable {
     }
 
     func record(route: String, status: Int, duration: Duration) {
-        let key = "\(route) \(status)"
+        let key = Key(route: route, status: status)
         let counter = counters.withLock { counters in
             if let counter = counters[key] { return counter }
             let counter = CoreMetrics.Counter(label: "themed_requests_total", dimensions: [("route", route), ("status", String(status))], factory: factory)

@@ -130,7 +130,7 @@ public final class ThemeService: Sendable {
         if let hit = cache.withLock({ $0[key] }) {
             response = hit
         } else {
-            response = try compute()
+            response = try compute().prepared()
             let cacheable = response.status == .ok
             if cacheable { cache.withLock { cache in
                 if cache.count > 50_000 { cache.removeAll() }
