@@ -19,8 +19,8 @@ let package = Package(
         // System libraries, linked from Debian's -dev packages (see `make deps`).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
-        // Linux epoll and eventfd headers (part of libc; no library to link).
-        .systemLibrary(name: "CEpoll", path: "Sources/CEpoll"),
+        // Linux epoll, eventfd and inotify headers (part of libc; no library to link).
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
         // Bounds-checked views over untrusted bytes; everything that parses builds on it.
         .target(name: "BinaryReading"),
@@ -40,12 +40,13 @@ let package = Package(
         .target(name: "ThemeIndex", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "SQLite", "ThemeBundle"]),
         // A small HTTP/1.1 server on sockets: epoll event loops, Dispatch for accept and signals.
         .target(name: "HTTPServer", dependencies: [
-            "CEpoll",
+            "CLinux",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The theme API: routes, JSON, ETags.
         .target(name: "ThemeServer", dependencies: [
+            "CLinux",
             "HTTPServer", "ThemeIndex", "JSON", "AssetCatalog",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),

@@ -1,4 +1,4 @@
-import CEpoll
+import CLinux
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -66,7 +66,24 @@ public final class ContentStore: Sendable {
         }
     }
 
-    /// The parsed catalog for a source, reopened when its content hash (the ETag prefix) changes.
+    /// Opens the catalog an index generation was built from, while the file still holds it.
+    ///
+    /// Called after every sync: the mapping keeps the indexed bytes alive even when a new file is
+    /// renamed over the path, so requests answered from the old generation until the new one is
+    /// indexed still decode the bytes that generation describes.
+    public func retainCatalog(at path: String, contentHash: String) {
+        let key = "\(path)#\(contentHash.prefix(12))"
+        guard catalogs.withLock({ $0[key] }) == nil, let storage = try? ByteStorage(mapping: path) else { return }
+        var hash = ContentHash()
+        hash.add(storage.buffer)
+        guard hash.hex == contentHash, let catalog = try? AssetCatalog(ByteSpan(storage), path: path) else { return }
+        catalogs.withLock { catalogs in
+            catalogs = catalogs.filter { !$0.key.hasPrefix("\(path)#") }
+            catalogs[key] = catalog
+        }
+    }
+
+    /// The parsed catalog for a source, by its content hash (the ETag prefix).
     private func catalog(at path: String, etag: String) throws -> AssetCatalog {
         let key = "\(path)#\(etag.prefix { $0 != "-" })"
         if let catalog = catalogs.withLock({ $0[key] }) { return catalog }

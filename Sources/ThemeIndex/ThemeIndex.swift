@@ -33,6 +33,10 @@ public final class ThemeIndex: Sendable {
         public var changedThemes: [String] = []
         public var removedThemes: [String] = []
         public var errors: [String] = []
+        /// The same errors with the theme they belong to.
+        public var themeErrors: [(theme: String, message: String)] = []
+        /// Themes seen for the first time.
+        public var addedThemes: [String] = []
     }
 
     /// Indexes every theme under `directory`; with `only`, just that theme.
@@ -54,7 +58,7 @@ public final class ThemeIndex: Sendable {
     }
 
     private func sync(_ folder: ThemeFolder, in database: Database, report: inout SyncReport) throws {
-        let themeID = try themeRow(for: folder, in: database)
+        let themeID = try themeRow(for: folder, in: database, report: &report)
         let stored = try database.prepare("SELECT id, path, fingerprint FROM source WHERE theme_id = ?1").rows([.integer(themeID)])
         var storedByPath = Dictionary(uniqueKeysWithValues: stored.map { ($0.string("path") ?? "", $0) })
         var changed = false
@@ -87,6 +91,7 @@ public final class ThemeIndex: Sendable {
                 let message = "\(error)"
                 errors.append(message)
                 report.errors.append(message)
+                report.themeErrors.append((folder.name, message))
                 if let previous {
                     try database.prepare("UPDATE source SET error = ?1 WHERE id = ?2").run([.text(message), .integer(Int64(previous.int("id")))])
                 }
@@ -105,10 +110,11 @@ public final class ThemeIndex: Sendable {
                       .real(Date().timeIntervalSince1970), .integer(changed || parentChanged ? 1 : 0), .integer(themeID)])
     }
 
-    private func themeRow(for folder: ThemeFolder, in database: Database) throws -> Int64 {
+    private func themeRow(for folder: ThemeFolder, in database: Database, report: inout SyncReport) throws -> Int64 {
         if let row = try database.prepare("SELECT id FROM theme WHERE name = ?1").rows([.text(folder.name)]).first {
             return Int64(row.int("id"))
         }
+        report.addedThemes.append(folder.name)
         try database.prepare("INSERT INTO theme (name, path, parent, generation) VALUES (?1, ?2, ?3, 1)")
             .run([.text(folder.name), .text(folder.path), folder.parent.map { .text($0) } ?? .null])
         return database.lastInsertedRowID
@@ -205,7 +211,7 @@ public final class ThemeIndex: Sendable {
         public var parent: String?
         public var generation: Int
         public var error: String
-        public var sources: [(path: String, kind: String, error: String)]
+        public var sources: [(path: String, kind: String, error: String, contentHash: String)]
         public var colorCount: Int
         public var imageCount: Int
     }
@@ -214,12 +220,12 @@ public final class ThemeIndex: Sendable {
         try reader.withLock { database in
             try database.prepare("SELECT * FROM theme ORDER BY name").rows().map { row in
                 let id = Int64(row.int("id"))
-                let sources = try database.prepare("SELECT path, kind, error FROM source WHERE theme_id = ?1 ORDER BY rank").rows([.integer(id)])
+                let sources = try database.prepare("SELECT path, kind, error, content_hash FROM source WHERE theme_id = ?1 ORDER BY rank").rows([.integer(id)])
                 let counts = try database.prepare("SELECT kind, COUNT(DISTINCT name) AS n FROM variant WHERE theme_id = ?1 GROUP BY kind").rows([.integer(id)])
                 func count(_ kind: AssetKind) -> Int { counts.first { $0.string("kind") == kind.rawValue }?.int("n") ?? 0 }
                 return ThemeInfo(id: id, name: row.string("name") ?? "", path: row.string("path") ?? "", parent: row.string("parent"),
                                  generation: row.int("generation"), error: row.string("error") ?? "",
-                                 sources: sources.map { ($0.string("path") ?? "", $0.string("kind") ?? "", $0.string("error") ?? "") },
+                                 sources: sources.map { ($0.string("path") ?? "", $0.string("kind") ?? "", $0.string("error") ?? "", $0.string("content_hash") ?? "") },
                                  colorCount: count(.color), imageCount: count(.image))
             }
         }

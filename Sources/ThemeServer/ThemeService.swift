@@ -17,36 +17,88 @@ public final class ThemeService: Sendable {
     let content: ContentStore
     let logger: Logger
     public let metrics: ServiceMetrics
+    public let events = EventHub()
+    /// When set, `PUT /active` needs `Authorization: Bearer <token>`; when nil, only clients on
+    /// the loopback interface may change the active theme.
+    public let activeToken: String?
     private let snapshot: Mutex<Snapshot>
+    /// Serialises reloads (watcher, SIGHUP, tests) so that their events come out in order.
+    private let reloading = Mutex(())
     private let cache = Mutex<[String: Response]>([:])
 
     struct Snapshot {
         var epoch = 0
         var themes: [ThemeIndex.ThemeInfo] = []
+        var active: String?
     }
 
-    public init(index: ThemeIndex, themesDirectory: String, logger: Logger = Logger(label: "themed"), metrics: ServiceMetrics = ServiceMetrics()) throws {
+    public init(index: ThemeIndex, themesDirectory: String, activeToken: String? = nil, logger: Logger = Logger(label: "themed"),
+                metrics: ServiceMetrics = ServiceMetrics()) throws {
         self.index = index
         self.themesDirectory = themesDirectory
+        self.activeToken = activeToken
         self.content = ContentStore()
         self.logger = logger
         self.metrics = metrics
-        snapshot = Mutex(Snapshot(epoch: 0, themes: try index.themes()))
+        snapshot = Mutex(Snapshot(epoch: 0, themes: try index.themes(), active: try index.setting("active")))
     }
 
-    /// Re-reads the themes folder into the index (only changed sources are parsed) and makes the
-    /// result visible to requests at once.
+    /// Re-reads the themes folder into the index (only changed sources are parsed; with `only`,
+    /// one theme) and swaps the result in for requests at once: a request sees the old generation
+    /// or the new one. Publishes theme-added/-reloaded/-removed/-error events.
     @discardableResult
     public func reload(only theme: String? = nil) throws -> ThemeIndex.SyncReport {
-        let report = try index.sync(themesDirectory: themesDirectory, only: theme)
-        for error in report.errors { logger.error("theme source failed", metadata: ["error": "\(error)"]) }
-        let themes = try index.themes()
-        snapshot.withLock { $0 = Snapshot(epoch: $0.epoch + 1, themes: themes) }
-        cache.withLock { $0.removeAll() }
-        return report
+        try reloading.withLock { _ in
+            let report = try index.sync(themesDirectory: themesDirectory, only: theme)
+            let themes = try index.themes()
+            for info in themes {
+                for source in info.sources where source.kind == "car" { content.retainCatalog(at: source.path, contentHash: source.contentHash) }
+            }
+            snapshot.withLock { $0 = Snapshot(epoch: $0.epoch + 1, themes: themes, active: $0.active) }
+            cache.withLock { $0.removeAll() }
+            publishEvents(report, themes: themes)
+            return report
+        }
+    }
+
+    private func publishEvents(_ report: ThemeIndex.SyncReport, themes: [ThemeIndex.ThemeInfo]) {
+        func payload(_ name: String, extra: [(String, JSONValue)] = []) -> JSONValue {
+            let generation = themes.first { $0.name == name }?.generation ?? 0
+            return .object([("theme", .string(name)), ("generation", .int(generation)), ("etag", .string(Self.themeETag(name, generation)))] + extra)
+        }
+        for name in report.changedThemes {
+            events.publish(report.addedThemes.contains(name) ? "theme-added" : "theme-reloaded", payload(name))
+            logger.info("theme loaded", metadata: ["theme": "\(name)"])
+        }
+        for name in report.removedThemes {
+            events.publish("theme-removed", .object([("theme", .string(name)), ("generation", .int(0)), ("etag", .string(""))]))
+        }
+        for (name, message) in report.themeErrors {
+            logger.error("theme source rejected", metadata: ["theme": "\(name)", "error": "\(message)"])
+            events.publish("theme-error", payload(name, extra: [("error", .string(message)), ("time", .string(Self.timestamp()))]))
+        }
+    }
+
+    static func themeETag(_ name: String, _ generation: Int) -> String {
+        var hash = ContentHash()
+        hash.add("\(name)\u{0}\(generation)")
+        return hash.hex
+    }
+
+    static func timestamp() -> String {
+        ISO8601DateFormatter().string(from: Date())
     }
 
     var themes: [ThemeIndex.ThemeInfo] { snapshot.withLock { $0.themes } }
+
+    /// The theme `current` stands for: the one set with `PUT /active`, else `light` if present,
+    /// else the first theme.
+    public var activeTheme: String? {
+        snapshot.withLock { snapshot in
+            if let active = snapshot.active, snapshot.themes.contains(where: { $0.name == active }) { return active }
+            return snapshot.themes.first { $0.name == "light" }?.name ?? snapshot.themes.first?.name
+        }
+    }
 
     // MARK: - Routing
 
@@ -58,10 +110,17 @@ public final class ThemeService: Sendable {
     }
 
     private func route(_ request: Request) -> (String, Response) {
+        let segments = request.pathSegments.map(String.init)
+        if segments == ["active"] {
+            switch request.method {
+            case .get, .head: return ("active", json(["theme": activeTheme.map(JSONValue.string) ?? .null], cacheControl: "no-store"))
+            case .put: return ("active", setActive(request))
+            default: break
+            }
+        }
         guard request.method == .get || request.method == .head else {
             return ("other", APIError(status: .methodNotAllowed, code: "method_not_allowed", message: "\(request.method) is not supported here").response)
         }
-        let segments = request.pathSegments.map(String.init)
         if segments.contains(where: { $0 == ".." || $0 == "." }) {
             return ("other", APIError.badRequest("path segments '.' and '..' are not allowed").response)
         }
@@ -72,13 +131,19 @@ public final class ThemeService: Sendable {
             return ("metrics", Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"], body: metrics.exposition()))
         case "themes":
             return routeThemes(Array(segments.dropFirst()), request)
+        case "events" where segments.count == 1:
+            return ("events", eventStream(request))
         default:
             return ("other", APIError.notFound("no route for \(request.path)").response)
         }
     }
 
     private func routeThemes(_ segments: [String], _ request: Request) -> (String, Response) {
-        guard let themeName = segments.first else { return ("themes", themeList()) }
+        guard var themeName = segments.first else { return ("themes", themeList()) }
+        if themeName == "current" {
+            guard let active = activeTheme else { return ("theme", APIError.notFound("no themes are loaded").response) }
+            themeName = active
+        }
         let route = segments.count == 1 ? "theme" : segments[1] == "colors" ? (segments.count == 2 ? "colors" : "color") : segments[1] == "images" ? "image" : "other"
         do {
             let chain = try chain(themeName)
@@ -163,6 +228,41 @@ public final class ThemeService: Sendable {
         key += ",\(traits.gamut),\(traits.direction),\(traits.subtype),"
         key += traits.languages.joined(separator: ";")
         return key
+    }
+
+    // MARK: - Active theme and events
+
+    private func setActive(_ request: Request) -> Response {
+        if let token = activeToken {
+            guard request.headers[.authorization] == "Bearer \(token)" else {
+                return APIError(status: .unauthorized, code: "unauthorized", message: "PUT /active needs Authorization: Bearer <token>").response
+            }
+        } else if !(request.remoteAddress.hasPrefix("127.") || request.remoteAddress.hasPrefix("[::1]")) {
+            return APIError(status: .forbidden, code: "forbidden", message: "without a configured token, only loopback clients may change the active theme").response
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
+              let name = object["theme"] as? String else {
+            return APIError.badRequest("body must be JSON like {\"theme\":\"dark\"}").response
+        }
+        guard let theme = themes.first(where: { $0.name == name }) else { return APIError.notFound("no theme named \(name)").response }
+        do {
+            try index.setSetting("active", to: name)
+        } catch {
+            return APIError(status: .internalServerError, code: "internal", message: "\(error)").response
+        }
+        snapshot.withLock { $0 = Snapshot(epoch: $0.epoch + 1, themes: $0.themes, active: name) }
+        cache.withLock { $0.removeAll() }
+        events.publish("active-changed", .object([("theme", .string(name)), ("generation", .int(theme.generation)),
+                                                  ("etag", .string(Self.themeETag(name, theme.generation)))]))
+        return json(["theme": .string(name)], cacheControl: "no-store")
+    }
+
+    private func eventStream(_ request: Request) -> Response {
+        let lastID = (request.headers[HTTPField.Name("Last-Event-ID")!] ?? request.query["lastEventId"]).flatMap { Int($0) }
+        let events = self.events
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"]) { stream in
+            events.subscribe(stream, after: lastID)
+        }
     }
 
     // MARK: - Themes

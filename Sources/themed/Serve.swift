@@ -38,7 +38,7 @@ struct Serve: ParsableCommand {
         let databaseFolder = (settings.db as NSString).deletingLastPathComponent
         if !databaseFolder.isEmpty { try FileManager.default.createDirectory(atPath: databaseFolder, withIntermediateDirectories: true) }
         let index = try ThemeIndex(databasePath: settings.db)
-        let service = try ThemeService(index: index, themesDirectory: themesPath, logger: logger)
+        let service = try ThemeService(index: index, themesDirectory: themesPath, activeToken: settings.activeToken, logger: logger)
         let report = try service.reload()
         let names = try index.themes().map(\.name)
         logger.info("indexed themes", metadata: ["reindexed": "\(report.reindexedSources.count)", "unchanged": "\(report.unchangedSources)",
@@ -54,17 +54,29 @@ struct Serve: ParsableCommand {
         try server.start()
         print("themed: serving \(themesPath) on http://\(settings.host):\(server.port)")
 
+        let watcher = settings.watch ? try ThemeWatcher(service: service, logger: logger) : nil
+        let heartbeat = DispatchSource.makeTimerSource(queue: .global())
+        heartbeat.schedule(deadline: .now() + settings.heartbeatSeconds, repeating: settings.heartbeatSeconds)
+        heartbeat.setEventHandler { service.events.heartbeat() }
+        heartbeat.resume()
+
         let stop = DispatchSemaphore(value: 0)
         var sources: [DispatchSourceSignal] = []
-        for number in [SIGTERM, SIGINT] {
+        for number in [SIGTERM, SIGINT, SIGHUP] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { stop.signal() }
+            source.setEventHandler {
+                guard number == SIGHUP else { stop.signal(); return }
+                logger.info("SIGHUP: rescanning every theme")
+                do { try service.reload() } catch { logger.error("rescan failed", metadata: ["error": "\(error)"]) }
+            }
             source.resume()
             sources.append(source)
         }
         stop.wait()
         logger.info("shutting down")
+        heartbeat.cancel()
+        watcher?.stop()
         server.shutdown()
         sources.forEach { $0.cancel() }
     }

@@ -9,6 +9,10 @@ struct ServerSettings: Equatable {
     var maxConnections = 1024
     var headerTimeoutSeconds = 10.0
     var idleTimeoutSeconds = 60.0
+    /// Token that `PUT /active` must present; nil: loopback clients only.
+    var activeToken: String?
+    var watch = true
+    var heartbeatSeconds = 15.0
 
     struct Invalid: Error, CustomStringConvertible {
         var description: String
@@ -39,6 +43,11 @@ struct ServerSettings: Equatable {
             case "maxConnections": maxConnections = Int(try number(1...100_000))
             case "headerTimeoutSeconds": headerTimeoutSeconds = try number(0.1...3600)
             case "idleTimeoutSeconds": idleTimeoutSeconds = try number(0.1...86400)
+            case "activeToken": activeToken = try string()
+            case "heartbeatSeconds": heartbeatSeconds = try number(0.1...3600)
+            case "watch":
+                guard let flag = value as? Bool else { throw Invalid(description: "\(path): \"watch\" must be true or false") }
+                watch = flag
             default: throw Invalid(description: "\(path): unknown setting \"\(key)\"")
             }
         }

@@ -1,0 +1,74 @@
+import Foundation
+import HTTPServer
+import JSON
+import Synchronization
+
+/// Change events for `GET /events` (Server-Sent Events): a bounded history, so a client that
+/// reconnects with `Last-Event-ID` gets what it missed, and the open streams to push to.
+public final class EventHub: Sendable {
+    public struct Event: Sendable {
+        public var id: Int
+        public var type: String
+        public var data: JSONValue
+
+        var wireFormat: [UInt8] {
+            Array("id: \(id)\nevent: \(type)\ndata: \(data.serialized())\n\n".utf8)
+        }
+    }
+
+    private struct State {
+        var nextID = 1
+        var history: [Event] = []
+        var subscribers: [Int: any ResponseStream] = [:]
+        var nextSubscriber = 0
+    }
+
+    private let state = Mutex(State())
+    public let historyLimit: Int
+
+    public init(historyLimit: Int = 256) {
+        self.historyLimit = historyLimit
+    }
+
+    /// Records an event and sends it to every open stream.
+    @discardableResult
+    public func publish(_ type: String, _ data: JSONValue) -> Event {
+        let (event, subscribers) = state.withLock { state -> (Event, [any ResponseStream]) in
+            let event = Event(id: state.nextID, type: type, data: data)
+            state.nextID += 1
+            state.history.append(event)
+            if state.history.count > historyLimit { state.history.removeFirst(state.history.count - historyLimit) }
+            return (event, Array(state.subscribers.values))
+        }
+        for subscriber in subscribers { subscriber.write(event.wireFormat) }
+        return event
+    }
+
+    /// Events after `lastID` still in the history.
+    public func events(after lastID: Int) -> [Event] {
+        state.withLock { $0.history.filter { $0.id > lastID } }
+    }
+
+    /// Attaches a stream: first the events it missed, then every new one, until it closes.
+    func subscribe(_ stream: any ResponseStream, after lastID: Int?) {
+        let (key, missed) = state.withLock { state -> (Int, [Event]) in
+            let key = state.nextSubscriber
+            state.nextSubscriber += 1
+            state.subscribers[key] = stream
+            return (key, lastID.map { last in state.history.filter { $0.id > last } } ?? [])
+        }
+        stream.write(Array("retry: 1000\n\n".utf8))
+        for event in missed { stream.write(event.wireFormat) }
+        stream.onClose { [weak self] in
+            self?.state.withLock { _ = $0.subscribers.removeValue(forKey: key) }
+        }
+    }
+
+    /// A comment line to every stream, so that proxies do not close idle connections.
+    public func heartbeat() {
+        let subscribers = state.withLock { Array($0.subscribers.values) }
+        for subscriber in subscribers { subscriber.write(Array(": heartbeat\n\n".utf8)) }
+    }
+
+    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+}
