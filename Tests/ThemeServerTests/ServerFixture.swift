@@ -9,14 +9,17 @@ final class ServerFixture {
     let fixtures = ThemeFixtures()
     var service: ThemeService!
     var server: HTTPServer!
+    var watcher: ThemeWatcher?
     var port: Int { server.port }
 
-    init(configure: (inout HTTPServer.Configuration) -> Void = { _ in }, themes build: (ThemeFixtures) -> Void = ServerFixture.standardThemes) throws {
+    init(configure: (inout HTTPServer.Configuration) -> Void = { _ in }, watch: Bool = false, activeToken: String? = nil,
+         themes build: (ThemeFixtures) -> Void = ServerFixture.standardThemes) throws {
         build(fixtures)
         try FileManager.default.createDirectory(atPath: fixtures.path("themes"), withIntermediateDirectories: true)
         let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
-        service = try ThemeService(index: index, themesDirectory: fixtures.path("themes"))
+        service = try ThemeService(index: index, themesDirectory: fixtures.path("themes"), activeToken: activeToken)
         try service.reload()
+        if watch { watcher = try ThemeWatcher(service: service, settleTime: .milliseconds(200)) }
         var configuration = HTTPServer.Configuration()
         configuration.port = 0
         configure(&configuration)
@@ -26,6 +29,7 @@ final class ServerFixture {
     }
 
     deinit {
+        watcher?.stop()
         server?.shutdown(timeout: .seconds(2))
         fixtures.remove()
     }

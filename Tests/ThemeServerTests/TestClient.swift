@@ -75,6 +75,18 @@ final class TestClient {
         }
     }
 
+    /// Reads a streaming body until `marker` has arrived, and returns everything read so far.
+    func readUntil(_ marker: String, timeout: Double = 5) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !String(decoding: buffer, as: UTF8.self).contains(marker) {
+            guard Date() < deadline else { throw ClientError(description: "timed out waiting for \(marker)") }
+            try receive()
+        }
+        let text = String(decoding: buffer, as: UTF8.self)
+        buffer.removeAll()
+        return text
+    }
+
     /// True when the server has closed the connection (reads return 0).
     func isClosedByServer() -> Bool {
         var byte: UInt8 = 0

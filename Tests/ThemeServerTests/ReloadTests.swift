@@ -1,0 +1,176 @@
+import AssetCatalog
+import Foundation
+import Testing
+import TestSupport
+import ThemeIndex
+import ThemeServer
+
+/// Hot reload, change events and the active theme, with the real server and real files.
+@Suite("reload and events", .serialized)
+struct ReloadTests {
+    static let first = "SMzig__balador-ios__Assets.car"
+    static let second = "thusvill__LiveWallpaperMacOS__Assets.car"
+
+    /// A theme `app` whose Assets.car is a copy of a corpus catalog.
+    static func catalogTheme(_ f: ThemeFixtures) {
+        try? FileManager.default.createDirectory(atPath: f.path("themes/app"), withIntermediateDirectories: true)
+        try? FileManager.default.copyItem(atPath: Corpus.path(first), toPath: f.path("themes/app/Assets.car"))
+        ServerFixture.standardThemes(f)
+    }
+
+    /// Copies `bytes` next to the target, then renames it into place, as careful writers do.
+    static func publish(_ bytes: Data, to path: String) throws {
+        let temporary = (path as NSString).deletingLastPathComponent + "/.incoming.tmp"
+        try bytes.write(to: URL(fileURLWithPath: temporary))
+        guard rename(temporary, path) == 0 else { throw ThemeError("rename failed") }
+    }
+
+    static func colorNames(of catalog: String) throws -> [String] {
+        Array(Set(try AssetCatalog(path: Corpus.path(catalog)).namedColors.map(\.rendition.name))).sorted()
+    }
+
+    static func servedNames(_ client: TestClient) throws -> [String] {
+        ((try client.request("/themes/app/colors").json["colors"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String }
+    }
+
+    @Test("a new catalog renamed into place while clients hammer lookups: no failed request, the new content appears")
+    func reloadUnderLoad() throws {
+        if Corpus.announceIfMissing("reload under load") { return }
+        let server = try ServerFixture(watch: true, themes: Self.catalogTheme)
+        let observer = try server.client()
+        #expect(try Self.servedNames(observer) == (try Self.colorNames(of: Self.first)))
+        let generation = try observer.request("/themes/app").json["generation"] as? Int
+
+        let stop = Flag(), failures = Counter(), requests = Counter()
+        let port = server.port
+        let group = DispatchGroup()
+        for worker in 0..<6 {
+            DispatchQueue.global().async(group: group) {
+                guard let client = try? TestClient(port: port) else { failures.add(); return }
+                while !stop.isSet {
+                    let path = worker % 2 == 0 ? "/themes/app/colors" : "/themes/app"
+                    if (try? client.request(path).status) != 200 { failures.add() }
+                    requests.add()
+                }
+            }
+        }
+        Thread.sleep(forTimeInterval: 0.2)
+        try Self.publish(Data(contentsOf: URL(fileURLWithPath: Corpus.path(Self.second))), to: server.fixtures.path("themes/app/Assets.car"))
+        let expected = try Self.colorNames(of: Self.second)
+        let deadline = Date().addingTimeInterval(5)
+        while try Self.servedNames(observer) != expected && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        Thread.sleep(forTimeInterval: 0.2)
+        stop.set()
+        group.wait()
+        #expect(try Self.servedNames(observer) == expected)
+        #expect((try observer.request("/themes/app").json["generation"] as? Int) == (generation ?? 0) + 1)
+        #expect(failures.value == 0)
+        #expect(requests.value > 50)
+    }
+
+    @Test("a truncated catalog never replaces the serving one; a theme-error event says why")
+    func corruptDrop() throws {
+        if Corpus.announceIfMissing("corrupt drop") { return }
+        let server = try ServerFixture(watch: true, themes: Self.catalogTheme)
+        let events = try server.client()
+        events.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = try events.readUntil("retry:")
+        let client = try server.client()
+        let before = try Self.servedNames(client)
+
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Corpus.path(Self.second)))
+        try Self.publish(bytes.prefix(bytes.count / 2), to: server.fixtures.path("themes/app/Assets.car"))
+        let stream = try events.readUntil("event: theme-error")
+        #expect(stream.contains("\"theme\":\"app\""))
+        #expect(try Self.servedNames(client) == before)
+        let detail = try client.request("/themes/app")
+        #expect(detail.json["status"] as? String == "degraded")
+        #expect((detail.json["errors"] as? [String])?.contains { $0.contains("Assets.car") } == true)
+        // An image from the old generation still decodes from the catalog it was indexed from.
+        #expect(try client.request("/themes/app/images/AppLogo?scale=2").status == 200)
+    }
+
+    @Test("in-place edits of an .xcassets folder are picked up; new theme folders start serving; removed ones answer 404")
+    func folderChanges() throws {
+        let server = try ServerFixture(watch: true)
+        let client = try server.client()
+        #expect(try client.request("/themes/light/colors/background").json["hex"] as? String == "#FFFFFFFF")
+        server.fixtures.colorSet("themes/light", "background", [(nil, ["red": "0", "green": "0", "blue": "0"], [:])])
+        try waitFor { try client.request("/themes/light/colors/background").json["hex"] as? String == "#000000FF" }
+
+        server.fixtures.colorSet("themes/fresh", "primary", [(nil, ["red": "1", "green": "0", "blue": "0"], [:])])
+        try waitFor { try client.request("/themes/fresh/colors/primary").status == 200 }
+
+        try FileManager.default.removeItem(atPath: server.fixtures.path("themes/fresh"))
+        try waitFor { try client.request("/themes/fresh/colors/primary").status == 404 }
+    }
+
+    @Test("SSE clients get events in order; Last-Event-ID resumes from the history")
+    func eventOrder() throws {
+        let server = try ServerFixture()
+        let subscriber = try server.client()
+        subscriber.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        let head = try subscriber.readUntil("retry:")
+        #expect(head.contains("Content-Type: text/event-stream"))
+
+        server.fixtures.colorSet("themes/light", "extra", [(nil, ["red": "1", "green": "0", "blue": "0"], [:])])
+        try server.service.reload()
+        server.fixtures.colorSet("themes/dark", "extra", [(nil, ["red": "1", "green": "0", "blue": "0"], [:])])
+        try server.service.reload()
+        let stream = try subscriber.readUntil("\"theme\":\"dark\"")
+        let ids = stream.split(separator: "\n").filter { $0.hasPrefix("id: ") }.compactMap { Int($0.dropFirst(4)) }
+        #expect(ids.count == 2 && ids[0] < ids[1])
+        #expect(stream.range(of: "\"theme\":\"light\"")?.lowerBound ?? stream.endIndex < stream.range(of: "\"theme\":\"dark\"")?.lowerBound ?? stream.startIndex)
+
+        let resumed = try server.client()
+        resumed.send("GET /events HTTP/1.1\r\nHost: x\r\nLast-Event-ID: \(ids[0])\r\n\r\n")
+        let replay = try resumed.readUntil("id: \(ids[1])")
+        #expect(!replay.contains("id: \(ids[0])\n"))
+        #expect(replay.contains("event: theme-reloaded"))
+    }
+
+    @Test("PUT /active switches what current means, announces it, and survives a restart")
+    func activeTheme() throws {
+        let server = try ServerFixture()
+        let client = try server.client()
+        #expect(try client.request("/active").json["theme"] as? String == "light")
+        let events = try server.client()
+        events.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = try events.readUntil("retry:")
+
+        #expect(try client.request("/themes/current/colors/primary").json["theme"] as? String == "light")
+        let changed = try client.request("/active", method: "PUT", body: "{\"theme\":\"dark\"}")
+        #expect(changed.status == 200)
+        #expect(try client.request("/themes/current/colors/primary").json["theme"] as? String == "dark")
+        #expect(try events.readUntil("event: active-changed").contains("\"theme\":\"dark\""))
+        #expect(try client.request("/active", method: "PUT", body: "{\"theme\":\"nope\"}").status == 404)
+        #expect(try client.request("/active", method: "PUT", body: "not json").status == 400)
+
+        let restarted = try ThemeService(index: ThemeIndex(databasePath: server.fixtures.path("index.sqlite")), themesDirectory: server.fixtures.path("themes"))
+        #expect(restarted.activeTheme == "dark")
+    }
+
+    @Test("with a token configured, PUT /active needs it")
+    func activeToken() throws {
+        let server = try ServerFixture(activeToken: "s3cret")
+        let client = try server.client()
+        #expect(try client.request("/active", method: "PUT", body: "{\"theme\":\"dark\"}").status == 401)
+        #expect(try client.request("/active", method: "PUT", headers: ["Authorization": "Bearer wrong"], body: "{\"theme\":\"dark\"}").status == 401)
+        #expect(try client.request("/active", method: "PUT", headers: ["Authorization": "Bearer s3cret"], body: "{\"theme\":\"dark\"}").status == 200)
+    }
+
+    func waitFor(_ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(5)
+        while try !condition() {
+            guard Date() < deadline else { Issue.record("condition not met within 5 s"); return }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+}
+
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.lock(); value = true; lock.unlock() }
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+}
