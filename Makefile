@@ -6,7 +6,7 @@ CORPUS ?= ../shared/corpus
 APT_PACKAGES = libsqlite3-dev zlib1g-dev
 PY_PACKAGES = lzfse
 
-.PHONY: deps py-deps bench-deps build release test bench bench-http run index clean
+.PHONY: deps py-deps bench-deps build release test bench bench-http bench-reload run index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -50,6 +50,10 @@ bench-deps:
 ## HTTP load (wrk) against themed and against nginx serving the same bytes, on loopback.
 bench-http: release bench-deps
 	scripts/bench-http.sh
+
+## Rename-to-served latency over 50 drops of a 4 MB catalog; throughput with and without reloads.
+bench-reload: release bench-deps
+	python3 scripts/bench-reload.py --themed .build/release/themed --corpus $(CORPUS)
 
 clean:
 	$(SWIFT) package clean

@@ -66,6 +66,15 @@ public final class ContentStore: Sendable {
         }
     }
 
+    /// Keeps a catalog that a sync has just parsed, for serving the generation built from it.
+    public func register(_ catalog: AssetCatalog, contentHash: String) {
+        let path = catalog.path
+        catalogs.withLock { catalogs in
+            catalogs = catalogs.filter { !$0.key.hasPrefix("\(path)#") }
+            catalogs["\(path)#\(contentHash.prefix(12))"] = catalog
+        }
+    }
+
     /// Opens the catalog an index generation was built from, while the file still holds it.
     ///
     /// Called after every sync: the mapping keeps the indexed bytes alive even when a new file is

@@ -37,6 +37,8 @@ public final class ThemeIndex: Sendable {
         public var themeErrors: [(theme: String, message: String)] = []
         /// Themes seen for the first time.
         public var addedThemes: [String] = []
+        /// The catalogs parsed by this sync, with their content hashes, for serving their bytes.
+        public var parsedCatalogs: [(catalog: AssetCatalog, contentHash: String)] = []
     }
 
     /// Indexes every theme under `directory`; with `only`, just that theme.
@@ -85,6 +87,7 @@ public final class ThemeIndex: Sendable {
                 }
                 errors += parsed.problems
                 report.reindexedSources.append(source.path)
+                if let catalog = parsed.catalog { report.parsedCatalogs.append((catalog, parsed.contentHash)) }
                 changed = true
             } catch {
                 // Keep what was indexed before: the theme goes on serving its last good content.
@@ -143,6 +146,7 @@ public final class ThemeIndex: Sendable {
         var variants: [Variant]
         var contentHash: String
         var problems: [String]
+        var catalog: AssetCatalog?
     }
 
     static func parse(_ source: ThemeFolder.Source) throws -> ParsedSource {
@@ -154,7 +158,7 @@ public final class ThemeIndex: Sendable {
             let catalog = try AssetCatalog(ByteSpan(storage), path: source.path)
             let problems = catalog.renditionErrors.map(\.description)
             return ParsedSource(variants: CatalogVariants.variants(of: catalog, sourceKey: source.path, contentHash: hash.hex),
-                                contentHash: hash.hex, problems: problems)
+                                contentHash: hash.hex, problems: problems, catalog: catalog)
         case .xcassets:
             let folder = XCAssets(path: source.path)
             var hash = ContentHash()

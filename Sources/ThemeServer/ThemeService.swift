@@ -51,6 +51,7 @@ public final class ThemeService: Sendable {
         try reloading.withLock { _ in
             let report = try index.sync(themesDirectory: themesDirectory, only: theme)
             let themes = try index.themes()
+            for (catalog, hash) in report.parsedCatalogs { content.register(catalog, contentHash: hash) }
             for info in themes {
                 for source in info.sources where source.kind == "car" { content.retainCatalog(at: source.path, contentHash: source.contentHash) }
             }
