@@ -300,40 +300,41 @@ struct BlockDecoder {
         }
     }
 
-    private static func buildLiteralTable(_ table: inout [LiteralEntry], frequencies: ArraySlice<Int>) throws {
-        let states = 1024
-        for index in table.indices { table[index] = LiteralEntry() }
+    /// The FSE decoding table as Apple's decoder builds it: each symbol with frequency f takes the
+    /// next f states; state j reads `bits` bits and adds `delta` to reach the next state.
+    /// Calls `entry(state, symbol, bits, delta)` for every state; states past the frequencies'
+    /// sum stay as initialised (a malformed table cannot make decoding read outside it).
+    private static func forEachState(states: Int, frequencies: ArraySlice<Int>, table: String,
+                                     _ entry: (_ state: Int, _ symbol: Int, _ bits: Int, _ delta: Int) -> Void) throws {
         var filled = 0
         for (symbol, frequency) in frequencies.enumerated() where frequency > 0 {
-            guard frequency <= states - filled else { throw FormatError("LZFSE literal table", at: 0, "frequencies sum past \(states)") }
+            guard frequency <= states - filled else { throw FormatError("LZFSE \(table) table", at: 0, "frequencies sum past \(states)") }
             let k = frequency.leadingZeroBitCount - states.leadingZeroBitCount
             let j0 = ((2 * states) >> k) - frequency
             for j in 0..<frequency {
                 if j < j0 {
-                    table[filled] = LiteralEntry(bits: UInt8(k), symbol: UInt8(symbol), delta: Int16(((frequency + j) << k) - states))
+                    entry(filled, symbol, k, ((frequency + j) << k) - states)
                 } else {
-                    table[filled] = LiteralEntry(bits: UInt8(k - 1), symbol: UInt8(symbol), delta: Int16((j - j0) << (k - 1)))
+                    entry(filled, symbol, k - 1, (j - j0) << (k - 1))
                 }
                 filled += 1
             }
         }
     }
 
+    private static func buildLiteralTable(_ table: inout [LiteralEntry], frequencies: ArraySlice<Int>) throws {
+        for index in table.indices { table[index] = LiteralEntry() }
+        try forEachState(states: 1024, frequencies: frequencies, table: "literal") { state, symbol, bits, delta in
+            table[state] = LiteralEntry(bits: UInt8(bits), symbol: UInt8(symbol), delta: Int16(delta))
+        }
+    }
+
     private static func buildValueTable(_ table: inout [ValueEntry], states: Int, frequencies: ArraySlice<Int>,
                                         extraBits: [Int], bases: [Int]) throws {
         for index in table.indices { table[index] = ValueEntry() }
-        var filled = 0
-        for (symbol, frequency) in frequencies.enumerated() where frequency > 0 {
-            guard frequency <= states - filled else { throw FormatError("LZFSE value table", at: 0, "frequencies sum past \(states)") }
-            let k = frequency.leadingZeroBitCount - states.leadingZeroBitCount
-            let j0 = ((2 * states) >> k) - frequency
-            let extra = extraBits[symbol]
-            for j in 0..<frequency {
-                let (bits, delta) = j < j0 ? (k, ((frequency + j) << k) - states) : (k - 1, (j - j0) << (k - 1))
-                table[filled] = ValueEntry(totalBits: UInt8(bits + extra), valueBits: UInt8(extra),
-                                           delta: Int16(delta), base: Int32(bases[symbol]))
-                filled += 1
-            }
+        try forEachState(states: states, frequencies: frequencies, table: "value") { state, symbol, bits, delta in
+            table[state] = ValueEntry(totalBits: UInt8(bits + extraBits[symbol]), valueBits: UInt8(extraBits[symbol]),
+                                      delta: Int16(delta), base: Int32(bases[symbol]))
         }
     }
 }

@@ -17,13 +17,7 @@ struct Extract: ParsableCommand {
     var output: String
 
     func run() throws {
-        let catalog: AssetCatalog
-        do {
-            catalog = try AssetCatalog(path: file)
-        } catch {
-            FileHandle.standardError.write(Data("themed: \(error)\n".utf8))
-            throw ExitCode(1)
-        }
+        let catalog = try openCatalog(file)
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         var used: Set<String> = []
         var written = 0, failed = 0

@@ -19,13 +19,7 @@ struct Inspect: ParsableCommand {
     var noDecode = false
 
     func run() throws {
-        let catalog: AssetCatalog
-        do {
-            catalog = try AssetCatalog(path: file)
-        } catch {
-            FileHandle.standardError.write(Data("themed: \(error)\n".utf8))
-            throw ExitCode(1)
-        }
+        let catalog = try openCatalog(file)
         let report = CatalogReport(catalog, decodeImages: !noDecode)
         let listing = report.json
         if json {
