@@ -19,6 +19,10 @@ public final class AssetCatalog: Sendable {
     public let facetNames: [Int: String]
     /// Appearance names by id (attribute 7).
     public let appearanceNames: [Int: String]
+    /// Localization names by id (attribute 13), from LOCALIZATIONKEYS when present.
+    public let localizationNames: [Int: String]
+    /// Entries of the informational BITMAPKEYS tree (one per facet identifier with bitmaps).
+    public let bitmapKeyCount: Int
     public let renditions: [Rendition]
     /// Renditions (or optional trees) that could not be read; the rest of the catalog is fine.
     public let renditionErrors: [CatalogError]
@@ -76,6 +80,17 @@ public final class AssetCatalog: Sendable {
         }
         appearanceNames = appearances
 
+        // Never seen in real files; parsed like APPEARANCEKEYS (name -> u16 id), defensively.
+        var localizations: [Int: String] = [:]
+        optionalTree("LOCALIZATIONKEYS") { item in
+            localizations[Int(try item.value.u16le(0))] = item.key.utf8String
+        }
+        localizationNames = localizations
+
+        var bitmapKeys = 0
+        optionalTree("BITMAPKEYS", inlineKeys: true) { _ in bitmapKeys += 1 }
+        bitmapKeyCount = bitmapKeys
+
         var legacy: [LegacyColor] = []
         optionalTree("COLORS") { item in legacy.append(try LegacyColor(key: item.key, value: item.value)) }
         legacyColors = legacy
@@ -125,6 +140,12 @@ public final class AssetCatalog: Sendable {
     public func appearanceName(of rendition: Rendition) -> String? {
         let id = rendition.key.appearance
         return appearanceNames[id] ?? (id == 0 ? nil : String(id))
+    }
+
+    /// The localization a rendition is for (a LOCALIZATIONKEYS name, or the id), nil when not localized.
+    public func localizationName(of rendition: Rendition) -> String? {
+        let id = rendition.key.localization
+        return id == 0 ? nil : localizationNames[id] ?? String(id)
     }
 
     // MARK: - Images

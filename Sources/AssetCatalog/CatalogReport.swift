@@ -29,6 +29,7 @@ public struct CatalogReport {
             ("Key Format", .array(catalog.keyFormat.attributeNames.map(JSONValue.string))),
             ("MainVersion", .string(header.mainVersionString)),
             ("RenditionCount", .int(header.renditionCount)),
+            ("BitmapKeyCount", .int(catalog.bitmapKeyCount)),
             ("SchemaVersion", .int(header.schemaVersion)),
             ("StorageVersion", .int(header.storageVersion)),
             ("Timestamp", .int(header.storageTimestamp)),
@@ -67,7 +68,7 @@ public struct CatalogReport {
         if key.subtype != 0 { members.append(("Subtype", .int(key.subtype))) }
         if key.deploymentTarget != 0 { members.append(("DeploymentTarget", .int(key.deploymentTarget))) }
         if key.state != 0 { members.append(("State", .int(key.state))) }
-        if key.localization != 0 { members.append(("Localization", .int(key.localization))) }
+        if let localization = catalog.localizationName(of: rendition) { members.append(("Localization", .string(localization))) }
         members += [
             ("PixelWidth", .int(header.width)),
             ("PixelHeight", .int(header.height)),

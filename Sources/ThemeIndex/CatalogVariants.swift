@@ -42,6 +42,7 @@ enum CatalogVariants {
             traits.direction = key[.direction]
             traits.deploymentTarget = key.deploymentTarget
             traits.appearance = Appearance(name: catalog.appearanceName(of: rendition) ?? "")
+            traits.locale = catalog.localizationName(of: rendition) ?? ""
             var variant = Variant(kind: kind, name: rendition.name, traits: traits)
             if case .color(let color) = rendition.content {
                 variant.colorSpace = color.colorSpaceName

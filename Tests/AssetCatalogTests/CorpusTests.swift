@@ -24,6 +24,7 @@ struct CorpusTests {
         #expect(catalog.renditions.count == catalog.header.renditionCount)
         let colorNames = Set(catalog.namedColors.map(\.rendition.name))
         #expect(colorNames.count == scan["namedColorNames"] as? Int)
+        #expect(catalog.bitmapKeyCount == scan["bitmapKeyCount"] as? Int ?? 0)
     }
 
     @Test("every image decodes to the reference renderer's pixels, and data to its bytes", arguments: catalogs)
