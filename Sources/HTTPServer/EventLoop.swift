@@ -18,6 +18,7 @@ final class EventLoop: @unchecked Sendable {
     /// Scratch space for reads, used only on the loop thread.
     let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     private var connections: [Int32: Connection] = [:]
+    private var listeners: [Int32: () -> Void] = [:]
     private let tasks = Mutex<[@Sendable () -> Void]>([])
     private let running = Mutex(true)
     private let finished = DispatchSemaphore(value: 0)
@@ -78,6 +79,20 @@ final class EventLoop: @unchecked Sendable {
         epoll_ctl(epoll, EPOLL_CTL_MOD, connection.fd, &event)
     }
 
+    /// Calls `onReadable` when `fd` (a listening socket) has connections to accept.
+    func watchListener(_ fd: Int32, _ onReadable: @escaping () -> Void) {
+        listeners[fd] = onReadable
+        var event = epoll_event()
+        event.events = EPOLLIN.rawValue
+        event.data.fd = fd
+        epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event)
+    }
+
+    func unwatchListener(_ fd: Int32) {
+        epoll_ctl(epoll, EPOLL_CTL_DEL, fd, nil)
+        listeners.removeValue(forKey: fd)
+    }
+
     func unregister(_ connection: Connection) {
         epoll_ctl(epoll, EPOLL_CTL_DEL, connection.fd, nil)
         connections.removeValue(forKey: connection.fd)
@@ -99,6 +114,10 @@ final class EventLoop: @unchecked Sendable {
                         return tasks
                     }
                     for task in pending { task() }
+                    continue
+                }
+                if let accept = listeners[fd] {
+                    accept()
                     continue
                 }
                 guard let connection = connections[fd] else { continue }

@@ -11,7 +11,7 @@ import Synchronization
 ///
 /// Connections are spread over one epoll loop per core (`EventLoop`); each answers its requests
 /// in order (pipelining included) and writes each response with one `send` (TCP_NODELAY is set,
-/// so small responses leave at once). Accepting and signals use Dispatch. Limits: request line, header and body sizes (414, 431, 413), a header-read
+/// so small responses leave at once). The first loop also accepts. Limits: request line, header and body sizes (414, 431, 413), a header-read
 /// timeout for a client that stalls mid-request (408), an idle timeout between requests, and a
 /// maximum number of connections (503 past it). `shutdown()` stops accepting, lets requests in
 /// progress finish and closes idle connections.
@@ -37,12 +37,10 @@ public final class HTTPServer: @unchecked Sendable {
     let handler: Handler
     let logger: Logger
     private let state = Mutex(State())
-    private let acceptQueue = DispatchQueue(label: "themed.http.accept")
     /// One epoll loop per core; each connection lives on one of them.
     let loops: [EventLoop]
 
-    /// Touched only on `acceptQueue`.
-    private var acceptSource: DispatchSourceRead?
+    private let listener = Mutex<Int32>(-1)
 
     private struct State {
         var connections: [ObjectIdentifier: Connection] = [:]
@@ -96,12 +94,11 @@ public final class HTTPServer: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &actual) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
         }
-        let source = DispatchSource.makeReadSource(fileDescriptor: listener, queue: acceptQueue)
-        source.setEventHandler { [weak self] in self?.acceptAll(listener) }
-        source.setCancelHandler { close(listener) }
         state.withLock { $0.boundPort = Int(UInt16(bigEndian: actual.sin_port)) }
-        acceptQueue.sync { acceptSource = source }
-        source.resume()
+        self.listener.withLock { $0 = listener }
+        // The first loop accepts: no thread pool between a connection and its first answer.
+        let loop = loops[0]
+        loop.execute { [weak self] in loop.watchListener(listener) { self?.acceptAll(listener) } }
         logger.info("listening", metadata: ["address": "\(configuration.host):\(port)"])
     }
 
@@ -144,9 +141,19 @@ public final class HTTPServer: @unchecked Sendable {
     /// Stops accepting; idle connections close now, busy ones after their current response.
     /// Returns when every connection has closed or `timeout` has passed.
     public func shutdown(timeout: Duration = .seconds(5)) {
-        acceptQueue.sync {
-            acceptSource?.cancel()
-            acceptSource = nil
+        let listener = self.listener.withLock { fd -> Int32 in
+            defer { fd = -1 }
+            return fd
+        }
+        if listener >= 0 {
+            let unwatched = DispatchSemaphore(value: 0)
+            let loop = loops[0]
+            loop.execute {
+                loop.unwatchListener(listener)
+                close(listener)
+                unwatched.signal()
+            }
+            unwatched.wait()
         }
         let connections = state.withLock { state -> [Connection] in
             state.shuttingDown = true
