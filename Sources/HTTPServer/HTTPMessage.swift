@@ -14,7 +14,10 @@ public struct Request: Sendable {
     public var remoteAddress: String
 
     /// The path split at `/`, empty segments dropped.
-    public var pathSegments: [Substring] { path.split(separator: "/") }
+    public var pathSegments: [String] {
+        // Split on the UTF-8 bytes: '/' is ASCII, and byte splitting avoids grapheme breaking.
+        path.utf8.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
+    }
 }
 
 /// A response: status, headers and either bytes or a stream the handler keeps writing to.

@@ -75,8 +75,13 @@ struct RequestParser {
             }
             query[key] = value
         }
-        let connection = headers[.connection]?.lowercased() ?? ""
-        let keepAlive = version == "HTTP/1.1" ? !connection.contains("close") : connection.contains("keep-alive")
+        let keepAlive: Bool
+        if let connection = headers[.connection] {
+            let options = connection.utf8.split(separator: UInt8(ascii: ",")).map { String(decoding: $0, as: UTF8.self).trimmingSpaces().lowercased() }
+            keepAlive = version == "HTTP/1.1" ? !options.contains("close") : options.contains("keep-alive")
+        } else {
+            keepAlive = version == "HTTP/1.1"
+        }
         let request = Request(method: method, target: target, path: path, query: query, headers: headers,
                               body: Array(buffer[bodyStart ..< bodyStart + bodyLength]), remoteAddress: remoteAddress)
         return .request(request, keepAlive: keepAlive, consumed: bodyStart + bodyLength - buffer.startIndex)

@@ -111,7 +111,7 @@ public final class ThemeService: Sendable {
     }
 
     private func route(_ request: Request) -> (String, Response) {
-        let segments = request.pathSegments.map(String.init)
+        let segments = request.pathSegments
         if segments == ["active"] {
             switch request.method {
             case .get, .head: return ("active", json(["theme": activeTheme.map(JSONValue.string) ?? .null], cacheControl: "no-store"))
@@ -149,7 +149,7 @@ public final class ThemeService: Sendable {
         do {
             let chain = try chain(themeName)
             guard segments.count > 1 else { return (route, try themeDetail(chain)) }
-            let rest = segments.dropFirst(2).joined(separator: "/")
+            let rest = segments.count == 3 ? segments[2] : segments.dropFirst(2).joined(separator: "/")
             switch (segments[1], rest.isEmpty) {
             case ("colors", true):
                 return (route, try cached(request, chain: chain) { try colorList(chain, request) })
