@@ -6,7 +6,7 @@ CORPUS ?= ../shared/corpus
 APT_PACKAGES = libsqlite3-dev zlib1g-dev
 PY_PACKAGES = lzfse
 
-.PHONY: deps py-deps bench-deps build release test bench bench-http bench-reload run index clean
+.PHONY: deps py-deps bench-deps build release test bench bench-http bench-reload run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -35,8 +35,13 @@ test: deps
 bench: release py-deps
 	python3 scripts/bench.py --themed-bench .build/release/themed-bench --corpus $(CORPUS)
 
+## Compile each sample theme's .xcassets into its Assets.car (which lookups consult first).
+themes: release
+	@for source in themes/*/*.xcassets; do \
+	  .build/release/themed compile "$$source" -o "$$(dirname "$$source")/Assets.car" || exit 1; done
+
 ## Serve the sample themes in themes/ on $(HOST):$(PORT) with the SQLite index in var/.
-run: release
+run: release themes
 	.build/release/themed serve --config config/themed.json --host $(HOST) --port $(PORT)
 
 ## Index the themes folder without serving it.

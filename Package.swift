@@ -32,6 +32,8 @@ let package = Package(
         .target(name: "JSON"),
         // The CoreUI catalog layer on top of BOM: keys, facets, renditions, colours, images.
         .target(name: "AssetCatalog", dependencies: ["BOM", "Codecs", "BinaryReading", "JSON"]),
+        // Writes .car catalogs from .xcassets folders (`themed compile`).
+        .target(name: "CatalogWriter", dependencies: ["BinaryReading", "Codecs", "ThemeBundle"]),
         // A thin wrapper of the system libsqlite3.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         // Bundle layouts and .xcassets source folders.
@@ -54,7 +56,7 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         .executableTarget(name: "themed", dependencies: [
-            "AssetCatalog", "Codecs", "JSON", "ThemeIndex", "ThemeServer", "HTTPServer",
+            "AssetCatalog", "Codecs", "JSON", "ThemeIndex", "ThemeServer", "HTTPServer", "CatalogWriter",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -68,6 +70,7 @@ let package = Package(
         .testTarget(name: "BOMTests", dependencies: ["BOM", "BinaryReading"]),
         .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "JSON", "TestSupport"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "CatalogWriterTests", dependencies: ["CatalogWriter", "AssetCatalog", "Codecs", "TestSupport"]),
         .testTarget(name: "ThemeIndexTests", dependencies: ["ThemeIndex", "ThemeBundle", "Codecs", "TestSupport"]),
         .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemeIndex", "HTTPServer", "Codecs", "BinaryReading", "TestSupport"]),
     ]

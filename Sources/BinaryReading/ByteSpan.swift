@@ -16,6 +16,16 @@ public final class ByteStorage: @unchecked Sendable {
 
     deinit { release() }
 
+    /// Calls `body` with the bytes while this storage is certainly alive. Reading `buffer` after
+    /// the last use of a `ByteStorage` is a use-after-free: Swift may release it right after the
+    /// property access, so go through this (or `bytes`) instead.
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try withExtendedLifetime(self) { try body(buffer) }
+    }
+
+    /// A copy of the bytes.
+    public var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
+
     /// A private copy of `bytes`.
     public convenience init(copying bytes: some Collection<UInt8>) {
         let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)

@@ -50,8 +50,7 @@ public final class ContentStore: Sendable {
     private func load(_ resolution: ThemeIndex.Resolution) throws -> Content {
         let variant = resolution.variant
         if resolution.sourceKind == ThemeFolder.SourceKind.xcassets.rawValue {
-            let storage = try ByteStorage(mapping: variant.location)
-            let bytes = Array(storage.buffer)
+            let bytes = try ByteStorage(mapping: variant.location).bytes
             return Content(bytes: bytes, contentType: ImageFormat.sniff(bytes)?.mimeType ?? "application/octet-stream")
         }
         let catalog = try catalog(at: resolution.sourcePath, etag: variant.etag)
@@ -84,7 +83,7 @@ public final class ContentStore: Sendable {
         let key = "\(path)#\(contentHash.prefix(12))"
         guard catalogs.withLock({ $0[key] }) == nil, let storage = try? ByteStorage(mapping: path) else { return }
         var hash = ContentHash()
-        hash.add(storage.buffer)
+        storage.withUnsafeBytes { hash.add($0) }
         guard hash.hex == contentHash, let catalog = try? AssetCatalog(ByteSpan(storage), path: path) else { return }
         catalogs.withLock { catalogs in
             catalogs = catalogs.filter { !$0.key.hasPrefix("\(path)#") }

@@ -34,10 +34,10 @@ enum FolderVariants {
             }
             if let file = entry.file {
                 variant.location = file
-                if let storage = try? ByteStorage(mapping: file) {
-                    hash.add(storage.buffer)
-                    variant.format = ImageFormat.sniff(storage.buffer)?.fileExtension ?? (file as NSString).pathExtension.lowercased()
-                    if variant.format == "png", let size = pngSize(storage.buffer) { (variant.pixelWidth, variant.pixelHeight) = size }
+                try? ByteStorage(mapping: file).withUnsafeBytes { bytes in
+                    hash.add(bytes)
+                    variant.format = ImageFormat.sniff(bytes)?.fileExtension ?? (file as NSString).pathExtension.lowercased()
+                    if variant.format == "png", let size = pngSize(bytes) { (variant.pixelWidth, variant.pixelHeight) = size }
                 }
             } else {
                 variant.location = "\(entry.name)#\(index)"

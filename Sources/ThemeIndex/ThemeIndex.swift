@@ -154,7 +154,7 @@ public final class ThemeIndex: Sendable {
         case .car:
             let storage = try ByteStorage(mapping: source.path)
             var hash = ContentHash()
-            hash.add(storage.buffer)
+            storage.withUnsafeBytes { hash.add($0) }
             let catalog = try AssetCatalog(ByteSpan(storage), path: source.path)
             let problems = catalog.renditionErrors.map(\.description)
             return ParsedSource(variants: CatalogVariants.variants(of: catalog, sourceKey: source.path, contentHash: hash.hex),

@@ -69,7 +69,6 @@ struct MutationTests {
 
 extension Array where Element == UInt8 {
     init(contentsOf path: String) throws {
-        let storage = try ByteStorage(mapping: path)
-        self = Array(storage.buffer)
+        self = try ByteStorage(mapping: path).bytes
     }
 }

@@ -1,0 +1,147 @@
+import BinaryReading
+import Codecs
+import Foundation
+import ThemeBundle
+
+/// Compiles an `.xcassets` folder into a `.car` catalog, the way Xcode's actool lays one out for
+/// CoreUI 969 (storage version 17): CARHEADER, RENDITIONS, FACETKEYS, APPEARANCEKEYS, KEYFORMAT,
+/// EXTENDED_METADATA.
+///
+/// Colours become COLR renditions; bitmaps become CELM renditions compressed with zip (deflate
+/// through the system zlib: a compression CoreUI reads, id 2, and the one codec here with an
+/// encoder as well tested as its decoder); PDF, SVG and JPEG images and data sets are stored as
+/// RAWD. BITMAPKEYS is not written: its content is not understood (car-format.md 4.6) and no
+/// reader needs it to find renditions.
+public struct CatalogCompiler {
+    public enum Platform: String, CaseIterable, Sendable {
+        case ios, macos, tvos, watchos
+
+        var deploymentPlatform: String {
+            switch self {
+            case .ios: "ios"
+            case .macos: "macosx"
+            case .tvos: "appletvos"
+            case .watchos: "watchos"
+            }
+        }
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public static let coreUIVersion = 969
+    /// KEYFORMAT: the attributes every rendition key holds, in this order.
+    static let keyFormat: [Int] = [7, 13, 12, 15, 16, 20, 21, 24, 25, 17, 1, 2]
+
+    public var platform: Platform
+    public var minimumDeploymentTarget: String
+
+    public init(platform: Platform = .ios, minimumDeploymentTarget: String = "15.0") {
+        self.platform = platform
+        self.minimumDeploymentTarget = minimumDeploymentTarget
+    }
+
+    /// Compiles `source` and writes the catalog to `output` atomically (temporary file, then
+    /// rename): nothing half-written is ever left at `output`.
+    public func compile(_ source: String, to output: String) throws {
+        let bytes = try compile(source)
+        let temporary = "\(output).tmp-\(getpid())"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
+            throw Failure(description: "\(output): cannot write")
+        }
+        guard rename(temporary, output) == 0 else {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw Failure(description: "\(output): cannot rename into place: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// The catalog bytes for `source`. Any problem in the source (malformed Contents.json, an
+    /// unreadable image) is an error naming the file and field.
+    public func compile(_ source: String) throws -> [UInt8] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw Failure(description: "\(source): not an .xcassets folder")
+        }
+        let assets = XCAssets(path: source)
+        if let problem = assets.problems.first { throw Failure(description: problem) }
+
+        let names = Array(Set(assets.entries.map(\.name))).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let identifiers = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0 + 1) })
+        var appearanceIDs: [String: Int] = [:]
+        var renditions: [(key: [UInt8], value: [UInt8])] = []
+        for entry in assets.entries {
+            guard let identifier = identifiers[entry.name] else { continue }
+            let appearanceName = Self.appearanceName(entry)
+            let appearance = appearanceName.map { name in appearanceIDs[name] ?? Self.appearanceIDs[name] ?? 0 } ?? 0
+            if let appearanceName { appearanceIDs[appearanceName] = appearance }
+            let rendition = try Rendition(entry: entry)
+            var values = [Int](repeating: 0, count: Self.keyFormat.count)
+            for (position, attribute) in Self.keyFormat.enumerated() {
+                values[position] = switch attribute {
+                case 7: appearance
+                case 12: rendition.scale
+                case 15: Self.idiom(entry.idiom)
+                case 16: entry.subtype
+                case 20: entry.widthClass == "compact" ? 1 : entry.widthClass == "regular" ? 2 : 0
+                case 21: entry.heightClass == "compact" ? 1 : entry.heightClass == "regular" ? 2 : 0
+                case 24: entry.displayGamut?.lowercased() == "display-p3" ? 1 : 0
+                case 17: identifier
+                case 1: 85
+                case 2: rendition.part
+                default: 0
+                }
+            }
+            renditions.append((values.flatMap { le16($0) }, rendition.bytes))
+        }
+        // Keys in byte order; two entries with the same traits: the first in the source wins.
+        var seen = Set<[UInt8]>()
+        renditions = renditions.filter { seen.insert($0.key).inserted }
+        renditions.sort { $0.key.lexicographicallyPrecedes($1.key) }
+
+        var writer = BOMWriter()
+        writer.addVariable("CARHEADER", bytes: header(renditionCount: renditions.count))
+        writer.addTree("RENDITIONS", items: renditions, keySizeHint: UInt32(Self.keyFormat.count * 2))
+        let facets = names.map { name -> (key: [UInt8], value: [UInt8]) in
+            let part = assets.entries.first { $0.name == name }.map { $0.kind == .color ? 217 : 181 } ?? 181
+            return (Array(name.utf8), le16(0) + le16(0) + le16(3) + le16(1) + le16(85) + le16(2) + le16(part) + le16(17) + le16(identifiers[name] ?? 0))
+        }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+        writer.addTree("FACETKEYS", items: facets, keySizeHint: 0xFFFF_FFFF)
+        let appearances = (appearanceIDs.isEmpty ? ["UIAppearanceAny": 0] : appearanceIDs.merging(["UIAppearanceAny": 0]) { a, _ in a })
+            .map { (key: Array($0.key.utf8), value: le16($0.value)) }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+        writer.addTree("APPEARANCEKEYS", items: appearances, keySizeHint: 0xFFFF_FFFF)
+        writer.addVariable("KEYFORMAT", bytes: tag("kfmt") + le32(0) + le32(Self.keyFormat.count) + Self.keyFormat.flatMap { le32($0) })
+        writer.addVariable("EXTENDED_METADATA", bytes: Array("META".utf8) + fixed("", 256) + fixed(minimumDeploymentTarget, 256)
+                           + fixed(platform.deploymentPlatform, 256) + fixed("themed compile (CoreUI \(Self.coreUIVersion) layout)", 256))
+        return writer.file()
+    }
+
+    private func header(renditionCount: Int) -> [UInt8] {
+        var bytes = tag("CTAR") + le32(Self.coreUIVersion) + le32(17) + le32(0) + le32(renditionCount)
+        bytes += fixed("@(#)PROGRAM:CoreUI  PROJECT:CoreUI-\(Self.coreUIVersion)", 128)
+        bytes += fixed("themed compile", 256)
+        bytes += [UInt8](repeating: 0, count: 16) // uuid
+        bytes += le32(0) + le32(2) + le32(1) + le32(platform == .macos ? 1 : 2)
+        return bytes
+    }
+
+    /// APPEARANCEKEYS ids as iOS catalogs number them (car-format.md 4.5).
+    static let appearanceIDs = ["UIAppearanceAny": 0, "UIAppearanceDark": 1, "UIAppearanceHighContrastAny": 2,
+                                "UIAppearanceHighContrastDark": 3, "UIAppearanceLight": 4, "UIAppearanceHighContrastLight": 5]
+
+    static func appearanceName(_ entry: XCAssets.Entry) -> String? {
+        switch (entry.luminosity, entry.contrast) {
+        case (nil, nil): nil
+        case ("dark", nil): "UIAppearanceDark"
+        case ("light", nil): "UIAppearanceLight"
+        case (nil, "high"): "UIAppearanceHighContrastAny"
+        case ("dark", "high"): "UIAppearanceHighContrastDark"
+        default: "UIAppearanceHighContrastLight"
+        }
+    }
+
+    static func idiom(_ name: String) -> Int {
+        ["universal": 0, "iphone": 1, "ipad": 2, "tv": 3, "car": 4, "watch": 5, "ios-marketing": 6, "watch-marketing": 6,
+         "mac": 7, "vision": 8][name] ?? 0
+    }
+}

@@ -1,0 +1,128 @@
+import AssetCatalog
+import BinaryReading
+import CatalogWriter
+import Codecs
+import Foundation
+import Testing
+import TestSupport
+
+/// `themed compile`: catalogs written from .xcassets read back with the same names, traits,
+/// colour components and pixels, and share the structure of Xcode's catalogs of the same era.
+@Suite("compile")
+struct CompileTests {
+    /// A gradient with translucent pixels, so that premultiplication is exercised.
+    static func bitmap(size: Int, seed: Int) -> Bitmap {
+        var pixels: [UInt8] = []
+        for y in 0..<size {
+            for x in 0..<size {
+                let alpha = (x * 255 / max(size - 1, 1) + seed) % 256
+                pixels += [UInt8(y * alpha / max(size, 1) % (alpha + 1)), UInt8(alpha / 2), UInt8(alpha), UInt8(alpha)]
+            }
+        }
+        return Bitmap(width: size, height: size, layout: .bgra8, pixels: pixels)
+    }
+
+    func makeSource(_ f: ThemeFixtures) {
+        func color(_ components: [String: String], space: String = "srgb", extra: [String: Any] = [:]) -> [String: Any] {
+            ["idiom": "universal", "color": ["color-space": space, "components": components]].merging(extra) { $1 }
+        }
+        f.writeJSON(["colors": [
+            color(["red": "0.5", "green": "0x80", "blue": "128", "alpha": "1.000"]),
+            color(["red": "0.1", "green": "0.2", "blue": "0.3", "alpha": "0.5"], extra: ["appearances": ThemeFixtures.appearances("dark")]),
+            color(["red": "1", "green": "0", "blue": "0", "alpha": "1"], extra: ["appearances": ThemeFixtures.appearances("high")]),
+            color(["red": "1.000", "green": "0.500", "blue": "-0.032", "alpha": "1.000"], space: "extended-srgb", extra: ["display-gamut": "display-P3"]),
+        ]], to: "App.xcassets/brand.colorset")
+        var images: [[String: Any]] = []
+        for scale in 1...3 {
+            let name = "icon@\(scale)x.png"
+            f.write(PNG.encode(Self.bitmap(size: 8 * scale, seed: scale)), to: "App.xcassets/icon.imageset/\(name)")
+            images.append(["idiom": "universal", "scale": "\(scale)x", "filename": name])
+        }
+        f.write(PNG.encode(Self.bitmap(size: 16, seed: 99)), to: "App.xcassets/icon.imageset/icon-pad.png")
+        images.append(["idiom": "ipad", "scale": "2x", "filename": "icon-pad.png", "appearances": [["appearance": "luminosity", "value": "dark"]]])
+        f.writeJSON(["images": images], to: "App.xcassets/icon.imageset")
+        f.write("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"4\" height=\"4\"/>\n", to: "App.xcassets/Glyphs/star.imageset/star.svg")
+        f.writeJSON(["images": [["idiom": "universal", "filename": "star.svg"]]], to: "App.xcassets/Glyphs/star.imageset")
+        f.writeJSON(["properties": ["provides-namespace": true]], to: "App.xcassets/Glyphs")
+        f.write("{\"config\": true}", to: "App.xcassets/settings.dataset/settings.json")
+        f.writeJSON(["data": [["idiom": "universal", "filename": "settings.json"]]], to: "App.xcassets/settings.dataset")
+    }
+
+    @Test("round trip: names, traits, colour components and pixels come back")
+    func roundTrip() throws {
+        let f = ThemeFixtures()
+        defer { f.remove() }
+        makeSource(f)
+        try CatalogCompiler().compile(f.path("App.xcassets"), to: f.path("App.car"))
+        let catalog = try AssetCatalog(path: f.path("App.car"))
+        #expect(catalog.renditionErrors.isEmpty)
+        #expect(Set(catalog.renditions.map(\.name)) == ["brand", "icon", "Glyphs/star", "settings"])
+
+        let colors = catalog.namedColors
+        #expect(colors.count == 4)
+        let any = try #require(colors.first { catalog.appearanceName(of: $0.rendition) == "UIAppearanceAny" && $0.rendition.key.displayGamut == 0 })
+        #expect(any.color.components == [0.5, 128.0 / 255, 128.0 / 255, 1])
+        let dark = try #require(colors.first { catalog.appearanceName(of: $0.rendition) == "UIAppearanceDark" })
+        #expect(dark.color.components == [0.1, 0.2, 0.3, 0.5])
+        #expect(colors.contains { catalog.appearanceName(of: $0.rendition) == "UIAppearanceHighContrastAny" })
+        let wide = try #require(colors.first { $0.rendition.key.displayGamut == 1 })
+        #expect(wide.color.colorSpaceName == "extended-srgb")
+        #expect(wide.color.components == [1, 0.5, -0.032, 1])
+
+        for scale in 1...3 {
+            let rendition = try #require(catalog.renditions.first { $0.name == "icon" && $0.key.scale == scale && $0.key.idiom == 0 })
+            guard case .bitmap(let decoded) = try catalog.image(for: rendition) else { Issue.record("not a bitmap"); continue }
+            let source = try PNG.decode(ByteSpan(copying: PNG.encode(Self.bitmap(size: 8 * scale, seed: scale))))
+            #expect(decoded == source)
+        }
+        let pad = try #require(catalog.renditions.first { $0.name == "icon" && $0.key.idiom == 2 })
+        #expect(pad.key.scale == 2 && catalog.appearanceName(of: pad) == "UIAppearanceDark")
+
+        let star = try #require(catalog.renditions.first { $0.name == "Glyphs/star" })
+        guard case .data(let svg, let format) = try catalog.image(for: star) else { Issue.record("not data"); return }
+        #expect(format == .svg)
+        #expect(String(decoding: svg, as: UTF8.self).hasPrefix("<svg"))
+        let settings = try #require(catalog.renditions.first { $0.name == "settings" })
+        #expect(settings.assetType == "Data")
+    }
+
+    @Test("the structure matches Xcode's catalogs of the same CoreUI era")
+    func structureMatchesXcode() throws {
+        let f = ThemeFixtures()
+        defer { f.remove() }
+        makeSource(f)
+        let ours = try AssetCatalog(ByteSpan(copying: try CatalogCompiler().compile(f.path("App.xcassets")), structure: "file"), path: "App.car")
+        #expect(ours.header.storageVersion == 17)
+        #expect(ours.header.coreUIVersion == CatalogCompiler.coreUIVersion)
+        #expect(ours.header.renditionCount == ours.renditions.count)
+        #expect(ours.metadata?.deploymentPlatform == "ios")
+        #expect(try ours.store.variable("CARHEADER")?.count == 436)
+        #expect(try ours.store.variable("EXTENDED_METADATA")?.count == 1028)
+        #expect(ours.keyFormat.attributeIDs.allSatisfy { RenditionAttribute(rawValue: $0) != nil })
+        guard Corpus.carDirectory != nil else { print("SKIPPED structure comparison: no corpus"); return }
+        // se2crid's catalog was written by Xcode 26 with CoreUI 969, the version we emulate.
+        let xcode = try AssetCatalog(path: Corpus.path("se2crid__idevice_pair__Assets.car"))
+        #expect(xcode.header.coreUIVersion == ours.header.coreUIVersion)
+        #expect(xcode.header.storageVersion == ours.header.storageVersion)
+        #expect(xcode.header.schemaVersion == ours.header.schemaVersion)
+        #expect(Set(ours.store.vars.map(\.name)) == Set(xcode.store.vars.map(\.name)).subtracting(["BITMAPKEYS"]))
+        for name in ["RENDITIONS", "FACETKEYS", "APPEARANCEKEYS"] {
+            #expect(try ours.store.block(ours.store.varBlock(name) ?? 0).count == (try xcode.store.block(xcode.store.varBlock(name) ?? 0).count), "\(name) tree header size")
+        }
+    }
+
+    @Test("bad sources are errors naming the file and field; nothing is left at the output")
+    func badSources() throws {
+        let f = ThemeFixtures()
+        defer { f.remove() }
+        f.write("{ not json", to: "Bad.xcassets/broken.colorset/Contents.json")
+        #expect { try CatalogCompiler().compile(f.path("Bad.xcassets"), to: f.path("Bad.car")) } throws: { "\($0)".contains("broken.colorset/Contents.json") }
+        #expect(!FileManager.default.fileExists(atPath: f.path("Bad.car")))
+
+        f.write("not a png at all", to: "Image.xcassets/logo.imageset/logo.png")
+        f.writeJSON(["images": [["idiom": "universal", "scale": "1x", "filename": "logo.png"]]], to: "Image.xcassets/logo.imageset")
+        #expect { try CatalogCompiler().compile(f.path("Image.xcassets"), to: f.path("Image.car")) } throws: { "\($0)".contains("logo.png") && "\($0)".contains("filename") }
+        #expect(!FileManager.default.fileExists(atPath: f.path("Image.car")))
+        #expect(throws: CatalogCompiler.Failure.self) { try CatalogCompiler().compile(f.path("Missing.xcassets"), to: f.path("Missing.car")) }
+    }
+}
