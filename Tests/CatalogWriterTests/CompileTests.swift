@@ -126,3 +126,24 @@ struct CompileTests {
         #expect(throws: CatalogCompiler.Failure.self) { try CatalogCompiler().compile(f.path("Missing.xcassets"), to: f.path("Missing.car")) }
     }
 }
+
+@Suite("compile: large catalogs")
+struct LargeCatalogTests {
+    @Test("past 510 renditions the trees get an index node with count + 1 children, and every item reads back")
+    func indexNodes() throws {
+        let f = ThemeFixtures()
+        defer { f.remove() }
+        for number in 0..<600 {
+            f.writeJSON(["colors": [["idiom": "universal", "color": ["color-space": "srgb",
+                "components": ["red": "\(number % 256)", "green": "0", "blue": "0", "alpha": "1"]]]]], to: "Big.xcassets/c\(number).colorset")
+        }
+        let bytes = try CatalogCompiler().compile(f.path("Big.xcassets"))
+        let catalog = try AssetCatalog(ByteSpan(copying: bytes, structure: "file"), path: "Big.car")
+        #expect(catalog.renditions.count == 600)
+        #expect(Set(catalog.namedColors.map(\.rendition.name)).count == 600)
+        let tree = try #require(try catalog.store.tree("RENDITIONS"))
+        let root = try catalog.store.block(tree.rootBlock)
+        #expect(try root.u16be(0) == 0, "the root is an index node")
+        #expect(try root.u16be(2) == 1, "two leaves: one separator and the extra child")
+    }
+}
