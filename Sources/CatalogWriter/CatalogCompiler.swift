@@ -1,4 +1,5 @@
 import BinaryReading
+import BOM
 import Codecs
 import Foundation
 import ThemeBundle

@@ -1,17 +1,11 @@
 import BinaryReading
 import BOM
+import Foundation
 import Testing
 
-/// Writes small BOMStore files: numbered blocks, named vars, big-endian as Apple writes them.
-struct BOMWriter {
-    var blocks: [[UInt8]] = [[]] // id 0 is "none"
-    var vars: [(String, Int)] = []
-
-    mutating func add(_ bytes: [UInt8]) -> Int {
-        blocks.append(bytes)
-        return blocks.count - 1
-    }
-
+/// Tree nodes written by hand, so that tests can build malformed trees (loops, bad counts)
+/// that `BOMWriter.addTree` never produces.
+enum Nodes {
     /// A tree node: leaf or index, with (value, key) entries and a forward link.
     static func node(leaf: Bool, entries: [(Int, Int)], forward: Int = 0, extraChild: Int? = nil) -> [UInt8] {
         var bytes = be16(leaf ? 1 : 0) + be16(entries.count) + be32(forward) + be32(0)
@@ -22,25 +16,6 @@ struct BOMWriter {
 
     static func treeHeader(root: Int, count: Int) -> [UInt8] {
         Array("tree".utf8) + be32(1) + be32(root) + be32(4096) + be32(count) + [0]
-    }
-
-    func file() -> [UInt8] {
-        var data = Array("BOMStore".utf8) + be32(1) + be32(blocks.count - 1) + [UInt8](repeating: 0, count: 16)
-        var offsets: [(Int, Int)] = [(0, 0)]
-        for block in blocks.dropFirst() {
-            offsets.append((data.count, block.count))
-            data += block
-        }
-        let varsOffset = data.count
-        data += be32(vars.count)
-        for (name, block) in vars { data += be32(block) + [UInt8(name.utf8.count)] + Array(name.utf8) }
-        let varsLength = data.count - varsOffset
-        let indexOffset = data.count
-        data += be32(offsets.count)
-        for (offset, length) in offsets { data += be32(offset) + be32(length) }
-        let indexLength = data.count - indexOffset
-        data.replaceSubrange(16..<32, with: be32(indexOffset) + be32(indexLength) + be32(varsOffset) + be32(varsLength))
-        return data
     }
 }
 
@@ -54,11 +29,12 @@ struct BOMStoreTests {
         var writer = BOMWriter()
         let items = (1...5).map { index in (writer.add(Array("value\(index)".utf8)), writer.add(Array("key\(index)".utf8))) }
         let secondLeafID = writer.blocks.count + 1
-        let firstLeaf = writer.add(BOMWriter.node(leaf: true, entries: Array(items[0..<3]), forward: secondLeafID))
-        let secondLeaf = writer.add(BOMWriter.node(leaf: true, entries: Array(items[3..<5]), forward: cycle ? firstLeaf : 0))
+        let firstLeaf = writer.add(Nodes.node(leaf: true, entries: Array(items[0..<3]), forward: secondLeafID))
+        let secondLeaf = writer.add(Nodes.node(leaf: true, entries: Array(items[3..<5]), forward: cycle ? firstLeaf : 0))
         // count = 1: one separator entry, and the second child in the extra slot.
-        let root = writer.add(BOMWriter.node(leaf: false, entries: [(firstLeaf, items[2].1)], extraChild: secondLeaf))
-        writer.vars = [("PLAIN", writer.add([1, 2, 3])), ("ITEMS", writer.add(BOMWriter.treeHeader(root: root, count: 5)))]
+        let root = writer.add(Nodes.node(leaf: false, entries: [(firstLeaf, items[2].1)], extraChild: secondLeaf))
+        writer.addVariable("PLAIN", bytes: [1, 2, 3])
+        writer.name("ITEMS", block: writer.add(Nodes.treeHeader(root: root, count: 5)))
         return writer.file()
     }
 
@@ -68,6 +44,17 @@ struct BOMStoreTests {
         #expect(store.vars.map(\.name) == ["PLAIN", "ITEMS"])
         #expect(try store.variable("PLAIN")?.bytes == [1, 2, 3])
         #expect(try store.variable("MISSING") == nil)
+    }
+
+    @Test("trees from BOMWriter.addTree read back in order, with an index root past one leaf")
+    func writtenTrees() throws {
+        var writer = BOMWriter()
+        let items = (0..<1200).map { (key: Array(String(format: "%05d", $0).utf8), value: [UInt8(truncatingIfNeeded: $0)]) }
+        writer.addTree("BIG", items: items, keySizeHint: 5)
+        let store = try BOMStore(ByteSpan(copying: writer.file()))
+        let read = try #require(try store.tree("BIG")).items()
+        #expect(read.map(\.key.bytes) == items.map(\.key))
+        #expect(read.map(\.value.bytes) == items.map(\.value))
     }
 
     @Test("a tree iterates every leaf through the forward chain, in key order")

@@ -1,24 +1,34 @@
 /// Writes BOMStore containers: numbered blocks, named variables and B+trees, big-endian as
 /// Apple's writer lays them out (header, blocks, vars, block index).
-struct BOMWriter {
-    private(set) var blocks: [[UInt8]] = [[]] // id 0 is "none"
+public struct BOMWriter {
+    public private(set) var blocks: [[UInt8]] = [[]] // id 0 is "none"
     private var vars: [(String, Int)] = []
 
     /// Leaves hold at most this many items, as in catalogs Xcode writes with 4096-byte nodes.
-    static let itemsPerLeaf = (4096 - 12) / 8
+    public static let itemsPerLeaf = (4096 - 12) / 8
 
-    mutating func add(_ bytes: [UInt8]) -> Int {
+    public init() {}
+
+    /// Adds a block and returns its id.
+    @discardableResult
+    public mutating func add(_ bytes: [UInt8]) -> Int {
         blocks.append(bytes)
         return blocks.count - 1
     }
 
-    mutating func addVariable(_ name: String, bytes: [UInt8]) {
+    /// Names an existing block.
+    public mutating func name(_ name: String, block: Int) {
+        vars.append((name, block))
+    }
+
+    /// Adds a plain block under a variable name.
+    public mutating func addVariable(_ name: String, bytes: [UInt8]) {
         vars.append((name, add(bytes)))
     }
 
     /// A tree of `items`, which must already be in key order. `inlineKeys` stores each key as the
     /// entry's 32-bit key field (BITMAPKEYS) instead of a block.
-    mutating func addTree(_ name: String, items: [(key: [UInt8], value: [UInt8])], keySizeHint: UInt32) {
+    public mutating func addTree(_ name: String, items: [(key: [UInt8], value: [UInt8])], keySizeHint: UInt32) {
         let headerID = add([]) // filled once the root is known
         var leafIDs: [Int] = []
         var lastKeys: [Int] = []
@@ -59,7 +69,7 @@ struct BOMWriter {
     }
 
     /// The file: header, block data, vars, block index.
-    func file() -> [UInt8] {
+    public func file() -> [UInt8] {
         var data = Array("BOMStore".utf8) + be32(1) + be32(blocks.count - 1) + [UInt8](repeating: 0, count: 16)
         var ranges: [(Int, Int)] = [(0, 0)]
         for block in blocks.dropFirst() {
@@ -82,15 +92,3 @@ struct BOMWriter {
 
 func be16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
 func be32(_ value: Int) -> [UInt8] { (0..<4).reversed().map { UInt8(value >> (8 * $0) & 0xFF) } }
-func le16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
-func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(value >> (8 * $0) & 0xFF) } }
-func le64(_ value: UInt64) -> [UInt8] { (0..<8).map { UInt8(value >> (8 * UInt64($0)) & 0xFF) } }
-
-/// A NUL-padded fixed-size string field.
-func fixed(_ text: String, _ size: Int) -> [UInt8] {
-    let bytes = Array(text.utf8.prefix(size - 1))
-    return bytes + [UInt8](repeating: 0, count: size - bytes.count)
-}
-
-/// A CoreUI tag: the name's bytes reversed (stored as a little-endian number of its big-endian reading).
-func tag(_ name: String) -> [UInt8] { Array(name.utf8).reversed() }
