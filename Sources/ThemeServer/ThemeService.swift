@@ -25,6 +25,9 @@ public final class ThemeService: Sendable {
     /// Serialises reloads (watcher, SIGHUP, tests) so that their events come out in order.
     private let reloading = Mutex(())
     private let cache = Mutex<[String: Response]>([:])
+    /// Resolved responses by the request's raw target and trait headers: a repeated request skips
+    /// routing, trait parsing and key building. Emptied with `cache`.
+    private let rawCache = Mutex<[String: (route: String, response: Response)]>([:])
 
     struct Snapshot {
         var epoch = 0
@@ -57,6 +60,7 @@ public final class ThemeService: Sendable {
             }
             snapshot.withLock { $0 = Snapshot(epoch: $0.epoch + 1, themes: themes, active: $0.active) }
             cache.withLock { $0.removeAll() }
+            rawCache.withLock { $0.removeAll() }
             publishEvents(report, themes: themes)
             return report
         }
@@ -105,9 +109,45 @@ public final class ThemeService: Sendable {
 
     public func handle(_ request: Request) -> Response {
         let start = ContinuousClock.now
-        let (route, response) = route(request)
+        let (route, response) = fastRoute(request)
         metrics.record(route: route, status: response.status.code, duration: ContinuousClock.now - start)
         return response
+    }
+
+    /// Answers a lookup seen before (same target, same trait headers, same epoch) from `rawCache`;
+    /// otherwise routes it and remembers cacheable answers.
+    private func fastRoute(_ request: Request) -> (String, Response) {
+        guard request.method == .get || request.method == .head, request.path.hasPrefix("/themes/") else { return route(request) }
+        let headers = request.headers
+        var key = String(snapshot.withLock { $0.epoch })
+        key += request.target
+        for name in [TraitParser.colorScheme, TraitParser.contrast, TraitParser.devicePixelRatio, TraitParser.legacyDevicePixelRatio, .acceptLanguage] {
+            key += "\u{0}"
+            key += headers[name] ?? ""
+        }
+        if let hit = rawCache.withLock({ $0[key] }) {
+            return (hit.route, Self.conditional(hit.response, request))
+        }
+        let (route, response) = self.route(request)
+        if response.status == .ok, response.headers[.eTag] != nil, ["color", "colors", "image", "image-json"].contains(route) {
+            let stored = response.prepared()
+            rawCache.withLock { cache in
+                if cache.count > 50_000 { cache.removeAll() }
+                cache[key] = (route, stored)
+            }
+        }
+        return (route, response)
+    }
+
+    /// `304 Not Modified` when the request's If-None-Match names the response's ETag.
+    static func conditional(_ response: Response, _ request: Request) -> Response {
+        guard let etag = response.headers[.eTag], let match = request.headers[.ifNoneMatch],
+              match.split(separator: ",").contains(where: { $0.trimmingCharacters() == etag || $0.trimmingCharacters() == "*" }) else {
+            return response
+        }
+        var headers = response.headers
+        headers[.contentType] = nil
+        return Response(status: .notModified, headers: headers)
     }
 
     private func route(_ request: Request) -> (String, Response) {
@@ -203,13 +243,7 @@ public final class ThemeService: Sendable {
                 cache[key] = response
             } }
         }
-        if let etag = response.headers[.eTag], let match = request.headers[.ifNoneMatch],
-           match.split(separator: ",").contains(where: { $0.trimmingCharacters() == etag || $0.trimmingCharacters() == "*" }) {
-            var headers = response.headers
-            headers[.contentType] = nil
-            return Response(status: .notModified, headers: headers)
-        }
-        return response
+        return Self.conditional(response, request)
     }
 
     /// A key that identifies a response: the index epoch, the path, the query and the traits the
@@ -253,6 +287,7 @@ public final class ThemeService: Sendable {
         }
         snapshot.withLock { $0 = Snapshot(epoch: $0.epoch + 1, themes: $0.themes, active: name) }
         cache.withLock { $0.removeAll() }
+        rawCache.withLock { $0.removeAll() }
         events.publish("active-changed", .object([("theme", .string(name)), ("generation", .int(theme.generation)),
                                                   ("etag", .string(Self.themeETag(name, theme.generation)))]))
         return json(["theme": .string(name)], cacheControl: "no-store")
