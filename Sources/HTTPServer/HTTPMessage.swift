@@ -71,6 +71,9 @@ public protocol ResponseStream: Sendable {
 /// Percent-decoding for paths and query strings (`+` is a space only in queries).
 enum PercentDecoding {
     static func decode(_ text: Substring, plusIsSpace: Bool) -> String? {
+        if !text.utf8.contains(UInt8(ascii: "%")) && !(plusIsSpace && text.utf8.contains(UInt8(ascii: "+"))) {
+            return String(text) // nothing to decode: the common case
+        }
         var bytes: [UInt8] = []
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
