@@ -63,6 +63,31 @@ struct LookupRulesTests {
         Example(id: "C34 scale-less as last resort", request: request(phone, 2), variants: [[:]], expected: 0),
     ]
 
+    static func with(_ request: TraitRequest, _ change: (inout TraitRequest) -> Void) -> TraitRequest {
+        var copy = request
+        change(&copy)
+        return copy
+    }
+
+    static let mac = 7
+
+    static let moreExamples: [Example] = [
+        Example(id: "C17 macOS names follow the same chain", request: request(mac, 2, "NSAppearanceNameAccessibilityHighContrastDarkAqua"),
+                variants: [[:], ["appearance": "dark"]], expected: 1),
+        Example(id: "C27 largest memory class not above the request", request: with(request(phone, 2)) { $0.memoryGB = 4 },
+                variants: [["memory": "2GB"], [:]], expected: 0),
+        Example(id: "C28 never a larger memory class", request: with(request(phone, 2)) { $0.memoryGB = 2 },
+                variants: [["memory": "4GB"], [:]], expected: 1),
+        Example(id: "C29 the opposite direction before none", request: with(request(phone, 2)) { $0.direction = 5 },
+                variants: [["scale": "2x", "language-direction": "left-to-right"]], expected: 0),
+        Example(id: "C30 exact direction", request: with(request(phone, 2)) { $0.direction = 5 },
+                variants: [["scale": "2x"], ["scale": "2x", "language-direction": "right-to-left"]], expected: 1),
+        Example(id: "C31 localization by language code", request: with(request(phone, 2)) { $0.languages = ["fr-CA"] },
+                variants: [["scale": "2x"], ["scale": "2x", "locale": "fr"]], expected: 1),
+        Example(id: "C32 no matching localization: unlocalized", request: with(request(phone, 2)) { $0.languages = ["ja"] },
+                variants: [["scale": "2x"], ["scale": "2x", "locale": "fr"]], expected: 0),
+    ]
+
     static let colorExamples: [Example] = [
         Example(id: "C19 exact gamut", request: request(phone, gamut: 1), kind: .color, variants: [[:], ["display-gamut": "display-P3"]], expected: 1),
         Example(id: "C20 P3 falls back to sRGB", request: request(phone, gamut: 1), kind: .color, variants: [[:]], expected: 0),
@@ -92,7 +117,7 @@ struct LookupRulesTests {
         return Int(resolution.variant.location.split(separator: "-").last?.split(separator: ".").first ?? "")
     }
 
-    @Test("asset catalog examples (7.1)", arguments: catalogExamples + colorExamples)
+    @Test("asset catalog examples (7.1)", arguments: catalogExamples + moreExamples + colorExamples)
     func catalogExample(_ example: Example) throws {
         #expect(try resolve(example) == example.expected)
     }
