@@ -61,7 +61,7 @@ public final class ThemeIndex: Sendable {
 
     private func sync(_ folder: ThemeFolder, in database: Database, report: inout SyncReport) throws {
         let themeID = try themeRow(for: folder, in: database, report: &report)
-        let stored = try database.prepare("SELECT id, path, fingerprint FROM source WHERE theme_id = ?1").rows([.integer(themeID)])
+        let stored = try database.prepare("SELECT id, path, fingerprint, rank, error FROM source WHERE theme_id = ?1").rows([.integer(themeID)])
         var storedByPath = Dictionary(uniqueKeysWithValues: stored.map { ($0.string("path") ?? "", $0) })
         var changed = false
         var errors: [String] = folder.error.map { [$0] } ?? []
@@ -69,12 +69,14 @@ public final class ThemeIndex: Sendable {
             let previous = storedByPath.removeValue(forKey: source.path)
             let fingerprint = Self.fingerprint(source)
             if let previous, previous.string("fingerprint") == fingerprint {
-                try database.prepare("UPDATE source SET rank = ?1 WHERE id = ?2").run([.integer(Int64(rank)), .integer(Int64(previous.int("id")))])
-                try database.prepare("UPDATE variant SET source_rank = ?1 WHERE source_id = ?2").run([.integer(Int64(rank)), .integer(Int64(previous.int("id")))])
-                report.unchangedSources += 1
-                if let error = try database.prepare("SELECT error FROM source WHERE id = ?1").rows([.integer(Int64(previous.int("id")))]).first?.string("error"), !error.isEmpty {
-                    errors.append(error)
+                // Unchanged: only its place among the theme's sources may have moved.
+                if previous.int("rank") != rank {
+                    let id = SQLiteValue.integer(Int64(previous.int("id")))
+                    try database.prepare("UPDATE source SET rank = ?1 WHERE id = ?2").run([.integer(Int64(rank)), id])
+                    try database.prepare("UPDATE variant SET source_rank = ?1 WHERE source_id = ?2").run([.integer(Int64(rank)), id])
                 }
+                report.unchangedSources += 1
+                if let error = previous.string("error"), !error.isEmpty { errors.append(error) }
                 continue
             }
             do {
