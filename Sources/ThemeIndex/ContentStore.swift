@@ -67,10 +67,15 @@ public final class ContentStore: Sendable {
 
     /// Keeps a catalog that a sync has just parsed, for serving the generation built from it.
     public func register(_ catalog: AssetCatalog, contentHash: String) {
+        keep(catalog, as: "\(catalog.path)#\(contentHash.prefix(12))")
+    }
+
+    /// Stores `catalog` under `key` (path#hash), dropping older generations of the same path.
+    private func keep(_ catalog: AssetCatalog, as key: String) {
         let path = catalog.path
         catalogs.withLock { catalogs in
             catalogs = catalogs.filter { !$0.key.hasPrefix("\(path)#") }
-            catalogs["\(path)#\(contentHash.prefix(12))"] = catalog
+            catalogs[key] = catalog
         }
     }
 
@@ -85,10 +90,7 @@ public final class ContentStore: Sendable {
         var hash = ContentHash()
         storage.withUnsafeBytes { hash.add($0) }
         guard hash.hex == contentHash, let catalog = try? AssetCatalog(ByteSpan(storage), path: path) else { return }
-        catalogs.withLock { catalogs in
-            catalogs = catalogs.filter { !$0.key.hasPrefix("\(path)#") }
-            catalogs[key] = catalog
-        }
+        keep(catalog, as: key)
     }
 
     /// The parsed catalog for a source, by its content hash (the ETag prefix).
@@ -96,10 +98,7 @@ public final class ContentStore: Sendable {
         let key = "\(path)#\(etag.prefix { $0 != "-" })"
         if let catalog = catalogs.withLock({ $0[key] }) { return catalog }
         let catalog = try AssetCatalog(path: path)
-        catalogs.withLock { catalogs in
-            catalogs = catalogs.filter { !$0.key.hasPrefix("\(path)#") }
-            catalogs[key] = catalog
-        }
+        keep(catalog, as: key)
         return catalog
     }
 }
