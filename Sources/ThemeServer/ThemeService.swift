@@ -192,14 +192,14 @@ public final class ThemeService: Sendable {
             let rest = segments.count == 3 ? segments[2] : segments.dropFirst(2).joined(separator: "/")
             switch (segments[1], rest.isEmpty) {
             case ("colors", true):
-                return (route, try cached(request, chain: chain) { try colorList(chain, request) })
+                return (route, try cached(request, chain: chain) { try colorList(chain, request, $0) })
             case ("colors", false):
-                return (route, try cached(request, chain: chain) { try color(rest, chain, request) })
+                return (route, try cached(request, chain: chain) { try color(rest, chain, $0) })
             case ("images", false):
                 if rest.hasSuffix(".json") {
-                    return ("image-json", try cached(request, chain: chain) { try imageMetadata(String(rest.dropLast(5)), chain, request) })
+                    return ("image-json", try cached(request, chain: chain) { try imageMetadata(String(rest.dropLast(5)), chain, $0) })
                 }
-                return (route, try cached(request, chain: chain) { try image(rest, chain, request) })
+                return (route, try cached(request, chain: chain) { try image(rest, chain, $0) })
             default:
                 throw APIError.notFound("no route for \(request.path)")
             }
@@ -228,7 +228,7 @@ public final class ThemeService: Sendable {
 
     /// Serves from the response cache, or computes and caches. Conditional requests are answered
     /// from the cached ETag.
-    private func cached(_ request: Request, chain: [ThemeIndex.ThemeInfo], _ compute: () throws -> Response) throws -> Response {
+    private func cached(_ request: Request, chain: [ThemeIndex.ThemeInfo], _ compute: (TraitRequest) throws -> Response) throws -> Response {
         let traits = try TraitParser.traits(of: request)
         let epoch = snapshot.withLock { $0.epoch }
         let key = Self.cacheKey(epoch: epoch, path: request.path, query: request.query, traits: traits)
@@ -236,7 +236,7 @@ public final class ThemeService: Sendable {
         if let hit = cache.withLock({ $0[key] }) {
             response = hit
         } else {
-            response = try compute().prepared()
+            response = try compute(traits).prepared()
             let cacheable = response.status == .ok
             if cacheable { cache.withLock { cache in
                 if cache.count > 50_000 { cache.removeAll() }
@@ -343,12 +343,11 @@ public final class ThemeService: Sendable {
 
     // MARK: - Colours
 
-    private func colorList(_ chain: [ThemeIndex.ThemeInfo], _ request: Request) throws -> Response {
+    private func colorList(_ chain: [ThemeIndex.ThemeInfo], _ request: Request, _ traits: TraitRequest) throws -> Response {
         let names = try index.names(.color, in: chain)
         let resolve = !Set(request.query.keys).isDisjoint(with: TraitParser.parameterNames) || request.query["resolve"] != nil
         guard let theme = chain.first else { throw APIError.notFound("no theme") }
         if resolve {
-            let traits = try TraitParser.traits(of: request)
             var colors: [(String, JSONValue)] = []
             for name in names {
                 guard let resolution = try index.resolve(.color, named: name, in: chain, for: traits) else { continue }
@@ -372,8 +371,7 @@ public final class ThemeService: Sendable {
         return json(.object([("theme", .string(theme.name)), ("colors", .array(colors))]), etagged: true)
     }
 
-    private func color(_ name: String, _ chain: [ThemeIndex.ThemeInfo], _ request: Request) throws -> Response {
-        let traits = try TraitParser.traits(of: request)
+    private func color(_ name: String, _ chain: [ThemeIndex.ThemeInfo], _ traits: TraitRequest) throws -> Response {
         guard let theme = chain.first else { throw APIError.notFound("no theme") }
         guard let resolution = try index.resolve(.color, named: name, in: chain, for: traits) else {
             throw APIError.notFound("theme \(theme.name) has no color named \(name) for these traits (searched \(chain.map(\.name).joined(separator: ", ")))")
@@ -394,8 +392,8 @@ public final class ThemeService: Sendable {
 
     // MARK: - Images
 
-    private func image(_ name: String, _ chain: [ThemeIndex.ThemeInfo], _ request: Request) throws -> Response {
-        let resolution = try resolveImage(name, chain, request)
+    private func image(_ name: String, _ chain: [ThemeIndex.ThemeInfo], _ traits: TraitRequest) throws -> Response {
+        let resolution = try resolveImage(name, chain, traits)
         let content = try self.content.content(of: resolution)
         let variant = resolution.variant
         let description = "theme=\(resolution.theme); scale=\(variant.traits.scale); idiom=\(Idiom.name(variant.traits.idiom)); appearance=\(variant.traits.appearance.label); gamut=\(variant.traits.gamut == 1 ? "p3" : "srgb"); source=\(relative(resolution.sourcePath))"
@@ -409,16 +407,15 @@ public final class ThemeService: Sendable {
         ], body: content.bytes)
     }
 
-    private func resolveImage(_ name: String, _ chain: [ThemeIndex.ThemeInfo], _ request: Request) throws -> ThemeIndex.Resolution {
-        let traits = try TraitParser.traits(of: request)
+    private func resolveImage(_ name: String, _ chain: [ThemeIndex.ThemeInfo], _ traits: TraitRequest) throws -> ThemeIndex.Resolution {
         for kind in [AssetKind.image, .data] {
             if let resolution = try index.resolve(kind, named: name, in: chain, for: traits) { return resolution }
         }
         throw APIError.notFound("theme \(chain.first?.name ?? "") has no image named \(name) for these traits (searched \(chain.map(\.name).joined(separator: ", ")))")
     }
 
-    private func imageMetadata(_ name: String, _ chain: [ThemeIndex.ThemeInfo], _ request: Request) throws -> Response {
-        let resolution = try resolveImage(name, chain, request)
+    private func imageMetadata(_ name: String, _ chain: [ThemeIndex.ThemeInfo], _ traits: TraitRequest) throws -> Response {
+        let resolution = try resolveImage(name, chain, traits)
         guard let owner = chain.first(where: { $0.name == resolution.theme }) else { throw APIError.notFound("no theme") }
         let all = try index.variants(resolution.variant.kind, in: owner, named: name)
         func describe(_ variant: Variant) -> JSONValue {
