@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import TestSupport
+import ThemeBundle
+
+/// Bundle layouts (lookup-rules.md 1.1), Info.plist in every format (1.2) and what a bundle's
+/// resources folder yields, on folders the tests build.
+@Suite("bundles on disk")
+struct ResourceBundleTests {
+    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    static func plist(_ dictionary: [String: Any], _ format: PropertyListSerialization.PropertyListFormat = .xml) -> [UInt8] {
+        Array((try? PropertyListSerialization.data(fromPropertyList: dictionary, format: format, options: 0)) ?? Data())
+    }
+
+    @Test("each layout finds its resources folder and Info.plist")
+    func layouts() throws {
+        let f = ThemeFixtures()
+        defer { f.remove() }
+        f.write(Self.plist(["CFBundleIdentifier": "ios.app"]), to: "t/Flat.app/Info.plist")
+        f.write(Self.png, to: "t/Flat.app/icon.png")
+        f.write(Self.plist(["CFBundleIdentifier": "mac.app"], .binary), to: "t/Mac.app/Contents/Info.plist")
+        f.write(Self.png, to: "t/Mac.app/Contents/Resources/icon.png")
+        f.write(Self.plist(["CFBundleIdentifier": "kit"]), to: "t/Kit.framework/Versions/A/Resources/Info.plist")
+        f.write(Self.png, to: "t/Kit.framework/Versions/A/Resources/icon.png")
+        try FileManager.default.createSymbolicLink(atPath: f.path("t/Kit.framework/Versions/Current"), withDestinationPath: "A")
+        try FileManager.default.createSymbolicLink(atPath: f.path("t/Kit.framework/Resources"), withDestinationPath: "Versions/Current/Resources")
+        f.write("{ CFBundleIdentifier = unzipped; }", to: "t/Unzipped.framework/Versions/B/Resources/Info.plist")
+        f.write(Self.png, to: "t/Unzipped.framework/Versions/B/Resources/icon.png")
+        f.write(Self.png, to: "t/Plain/icon.png")
+
+        let cases: [(String, BundleLayout.Kind, String, String?)] = [
+            ("Flat.app", .flat, "Flat.app", "ios.app"),
+            ("Mac.app", .contents, "Mac.app/Contents/Resources", "mac.app"),
+            ("Kit.framework", .resourcesAtRoot, "Kit.framework/Resources", "kit"),
+            ("Unzipped.framework", .resourcesAtRoot, "Unzipped.framework/Versions/B/Resources", "unzipped"),
+            ("Plain", .flat, "Plain", nil),
+        ]
+        for (folder, kind, resources, identifier) in cases {
+            let bundle = ResourceBundle(path: f.path("t/\(folder)"), themeRoot: f.path("t"))
+            #expect(bundle.layout.kind == kind, "\(folder)")
+            #expect(bundle.layout.resourcesPath == f.path("t/\(resources)"), "\(folder)")
+            #expect(bundle.info.identifier == identifier, "\(folder)")
+            #expect(bundle.files.map(\.name) == ["icon"], "\(folder)")
+        }
+        #expect(ResourceBundle(path: f.path("t/Unzipped.framework"), themeRoot: f.path("t")).problems.contains { $0.contains("no Resources link") })
+    }
+
+    @Test("Info.plist keys: development region, localizations (non-strings dropped), mixed localizations in any spelling")
+    func infoPlist() {
+        let f = ThemeFixtures()
+        defer { f.remove() }
+        f.write(Self.plist(["CFBundleDevelopmentRegion": "fr", "CFBundleLocalizations": ["de", 3, "", "it"],
+                            "CFBundleAllowMixedLocalizations": "YES"]), to: "b/Info.plist")
+        var info = BundleInfo(path: f.path("b"))
+        info.readInfoPlist(in: f.path("b"))
+        #expect(info.developmentRegion == "fr")
+        #expect(info.declaredLocalizations == ["de", "it"])
+        #expect(info.allowsMixedLocalizations)
+        #expect(info.problem == nil)
+    }
+
+    @Test("a malformed Info.plist reads as an empty dictionary, with the reason")
+    func malformedInfoPlist() {
+        let f = ThemeFixtures()
+        defer { f.remove() }
+        f.write("<?xml version=\"1.0\"?><plist><dict><key>CFBundleIdentifier</key>", to: "b/Info.plist")
+        f.write(Self.png, to: "b/icon.png")
+        let bundle = ResourceBundle(path: f.path("b"), themeRoot: f.path("b"))
+        #expect(bundle.info.identifier == nil)
+        #expect(bundle.problems.contains { $0.contains("Info.plist: not a property list") })
+        #expect(bundle.files.count == 1, "the bundle's resources are still read")
+    }
+
+    @Test("resources: global and .lproj files, sub-folders, strings tables, catalogs; nested bundles kept apart")
+    func resources() throws {
+        let f = ThemeFixtures()
+        defer { f.remove() }
+        f.write(Self.png, to: "b/icon@2x~ipad.png")
+        f.write(Self.png, to: "b/Posters/poster.jpg")
+        f.write(Self.png, to: "b/fr.lproj/flag.png")
+        f.write("\"a\" = \"b\";", to: "b/fr.lproj/Localizable.strings")
+        f.write("\"a\" = \"b\";", to: "b/Main.strings")
+        f.write(Self.png, to: "b/Base.lproj/title.png")
+        f.write([1, 2, 3], to: "b/Assets.car")
+        f.writeJSON(["info": ["version": 1]], to: "b/Extra.xcassets")
+        f.write(Self.png, to: "b/Settings.bundle/inner.png")
+        f.write(Self.png, to: "b/__MACOSX/icon.png")
+        f.write(Self.png, to: "b/.hidden.png")
+        f.write("notes", to: "b/README.txt")
+        f.write(Self.png, to: "outside/secret.png")
+        try FileManager.default.createSymbolicLink(atPath: f.path("b/Leak"), withDestinationPath: f.path("outside"))
+
+        let bundle = ResourceBundle(path: f.path("b"), themeRoot: f.path("b"))
+        #expect(bundle.files.map { "\($0.locale)|\($0.name)|\($0.fileName.scale)|\($0.fileName.device)" }.sorted()
+                == ["Base|title|1|", "fr|flag|1|", "|Posters/poster|1|", "|icon|2|ipad"].sorted())
+        #expect(bundle.info.localizationFolders == ["Base", "fr"])
+        #expect(bundle.strings.map { "\($0.locale)|\($0.table)" }.sorted() == ["fr|Localizable", "|Main"])
+        #expect(bundle.catalogs == [f.path("b/Assets.car"), f.path("b/Extra.xcassets")])
+        #expect(bundle.nestedBundles == [f.path("b/Settings.bundle")])
+        #expect(bundle.problems.contains { $0.contains("Leak: link leaves the theme folder") })
+    }
+
+    @Test("a macOS app's frameworks and plug-ins are nested bundles, found outside Resources")
+    func nestedInContents() {
+        let f = ThemeFixtures()
+        defer { f.remove() }
+        f.write(Self.plist(["CFBundleIdentifier": "app"]), to: "A.app/Contents/Info.plist")
+        f.write(Self.png, to: "A.app/Contents/Resources/icon.png")
+        f.write(Self.png, to: "A.app/Contents/Frameworks/Kit.framework/Resources/icon.png")
+        f.write(Self.png, to: "A.app/Contents/PlugIns/P.bundle/Contents/Resources/icon.png")
+        let bundle = ResourceBundle(path: f.path("A.app"), themeRoot: f.path("A.app"))
+        #expect(bundle.nestedBundles.sorted() == [f.path("A.app/Contents/Frameworks/Kit.framework"), f.path("A.app/Contents/PlugIns/P.bundle")])
+        #expect(bundle.files.map(\.path) == [f.path("A.app/Contents/Resources/icon.png")])
+    }
+}
