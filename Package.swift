@@ -71,7 +71,8 @@ let package = Package(
         .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "JSON", "TestSupport"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CatalogWriterTests", dependencies: ["CatalogWriter", "AssetCatalog", "Codecs", "TestSupport"]),
+        .testTarget(name: "ThemeBundleTests", dependencies: ["ThemeBundle", "TestSupport"]),
         .testTarget(name: "ThemeIndexTests", dependencies: ["ThemeIndex", "ThemeBundle", "Codecs", "TestSupport"]),
-        .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemeIndex", "HTTPServer", "Codecs", "BinaryReading", "TestSupport"]),
+        .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemeIndex", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport"]),
     ]
 )

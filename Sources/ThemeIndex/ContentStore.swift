@@ -49,7 +49,7 @@ public final class ContentStore: Sendable {
 
     private func load(_ resolution: ThemeIndex.Resolution) throws -> Content {
         let variant = resolution.variant
-        if resolution.sourceKind == ThemeFolder.SourceKind.xcassets.rawValue {
+        if resolution.sourceKind != ThemeFolder.SourceKind.car.rawValue { // a file of an .xcassets folder or a bundle
             let bytes = try ByteStorage(mapping: variant.location).bytes
             return Content(bytes: bytes, contentType: ImageFormat.sniff(bytes)?.mimeType ?? "application/octet-stream")
         }

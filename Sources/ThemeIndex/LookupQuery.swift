@@ -1,6 +1,8 @@
 import SQLite
+import ThemeBundle
 
-/// The one query that picks a variant (lookup-rules.md 6).
+/// The one query that picks a variant (lookup-rules.md 6): a catalog variant by its traits,
+/// or a loose file of a bundle by its name, suffixes and folder.
 ///
 /// Every ORDER BY term is a position in one trait's fallback chain, and the terms follow the
 /// priority of lookup-rules.md 4.4 (appearance, localization, memory, subtype, graphics, scale,
@@ -11,7 +13,7 @@ struct LookupQuery {
     let sql: String
     let parameters: [SQLiteValue]
 
-    init(kind: AssetKind, name: String, chain: [ThemeIndex.ThemeInfo], request: TraitRequest) {
+    init(kind: AssetKind, name: String, chain: [ThemeIndex.ThemeInfo], request: TraitRequest, localization: LocalizationPlan) {
         var parameters: [SQLiteValue] = []
         func bind(_ value: SQLiteValue) -> String {
             parameters.append(value)
@@ -25,8 +27,7 @@ struct LookupQuery {
             "(v.luminosity = \(bind(appearance.luminosity.rawValue)) AND v.contrast = \(bind(appearance.highContrast ? 1 : 0)) AND v.appearance_name = \(bind(.text(appearance.name))))"
         }
         let appearanceRank = appearances.enumerated().map { "WHEN \($0.element) THEN \($0.offset)" }.joined(separator: " ")
-        let language = request.languages.first.map { String($0.prefix { $0 != "-" && $0 != "_" }) } ?? ""
-        let locales = [request.languages.first ?? "", language].map { bind(.text($0)) }
+        let localized = localization.commonTableExpression(bind)
         let gamut = bind(request.gamut), idiom = bind(request.idiom), subtype = bind(request.subtype)
         let horizontal = bind(request.sizeClassHorizontal), vertical = bind(request.sizeClassVertical)
         let direction = bind(request.direction), opposite = bind(request.oppositeDirection)
@@ -34,11 +35,12 @@ struct LookupQuery {
         let scale = bind(request.scale)
 
         sql = """
+        \(localized)
         SELECT v.*, s.path AS source_path, s.kind AS source_kind FROM variant v JOIN source s ON s.id = v.source_id
+        JOIN req_loc l ON l.source_id = v.source_id AND l.locale = v.locale
         WHERE v.name = \(bind(.text(name))) AND v.kind = \(bind(.text(kind.rawValue)))
           AND v.theme_id IN (\(themeIDs.joined(separator: ", ")))
           AND (\(appearances.joined(separator: " OR ")))
-          AND v.locale IN (\(locales.joined(separator: ", ")), '')
           AND v.gamut IN (\(gamut), 0, 1)
           AND v.idiom IN (\(idiom), 0) AND v.subtype IN (\(subtype), 0)
           AND v.size_h IN (\(horizontal), 0) AND v.size_v IN (\(vertical), 0)
@@ -47,7 +49,7 @@ struct LookupQuery {
         ORDER BY v.gamut NOT IN (\(gamut), 0),
           CASE v.theme_id \(themeDepth) END, v.source_rank,
           CASE \(appearanceRank) END,
-          CASE WHEN v.locale = '' THEN 2 WHEN v.locale = \(locales[0]) THEN 0 ELSE 1 END,
+          l.rank,
           v.memory_gb = 0, \(memory) - v.memory_gb,
           v.subtype <> \(subtype),
           v.graphics = 0, \(graphics) - v.graphics,
@@ -60,6 +62,42 @@ struct LookupQuery {
           v.idiom <> \(idiom),
           CASE WHEN v.size_h = \(horizontal) AND v.size_v = \(vertical) THEN 0 WHEN v.size_h = \(horizontal) THEN 1
                WHEN v.size_v = \(vertical) THEN 2 ELSE 3 END,
+          v.sort_key
+        LIMIT 1
+        """
+        self.parameters = parameters
+    }
+
+    /// The loose-file query (lookup-rules.md 3.3 and 6): scale outranks folder, folder outranks
+    /// the device and platform suffixes, which outrank the extension. `name` is the base name;
+    /// `fileExtension` is "" when the request names none.
+    init(fileNamed name: String, fileExtension: String, chain: [ThemeIndex.ThemeInfo], request: TraitRequest, localization: LocalizationPlan) {
+        var parameters: [SQLiteValue] = []
+        func bind(_ value: SQLiteValue) -> String {
+            parameters.append(value)
+            return "?\(parameters.count)"
+        }
+        let localized = localization.commonTableExpression(bind)
+        let themeIDs = chain.map { bind(.integer($0.id)) }
+        let themeDepth = chain.enumerated().map { "WHEN \(themeIDs[$0.offset]) THEN \($0.offset)" }.joined(separator: " ")
+        let idiom = bind(.integer(Int64(request.idiom))), scale = bind(.integer(Int64(request.scale)))
+        let platform = bind(.text(ThemeBundle.ResourceFileName.platform(forIdiom: request.idiom)))
+        let ext = bind(.text(fileExtension))
+        let extensionOrder = ThemeBundle.ResourceFileName.imageExtensions.enumerated().map { "WHEN '\($0.element)' THEN \($0.offset + 1)" }.joined(separator: " ")
+
+        sql = """
+        \(localized)
+        SELECT v.*, s.path AS source_path, s.kind AS source_kind FROM variant v JOIN source s ON s.id = v.source_id
+        JOIN req_loc l ON l.source_id = v.source_id AND l.locale = v.locale
+        WHERE v.name = \(bind(.text(name))) AND v.kind = 'file'
+          AND v.theme_id IN (\(themeIDs.joined(separator: ", ")))
+          AND v.idiom IN (\(idiom), 0) AND v.platform IN (\(platform), '')
+          AND (v.ext = \(ext) OR \(ext) = '')
+        ORDER BY CASE v.theme_id \(themeDepth) END, v.source_rank,
+          CASE WHEN v.scale = \(scale) THEN 0 WHEN v.scale < \(scale) THEN \(scale) - v.scale ELSE v.scale - 1 END,
+          l.rank,
+          (v.idiom = 0) * 2 + (v.platform = ''),
+          CASE v.ext WHEN \(ext) THEN 0 \(extensionOrder) ELSE 100 END,
           v.sort_key
         LIMIT 1
         """

@@ -1,23 +1,33 @@
 import Foundation
+import ThemeBundle
 
-/// A theme on disk: `themes/NAME/` with `.car` files and `.xcassets` folders (and an optional
-/// `theme.json` naming a parent), or `themes/NAME.car` alone.
+/// A theme on disk: `themes/NAME/` (a plain folder or a bundle) with `.car` files, `.xcassets`
+/// folders, bundles and loose resources, and an optional `theme.json` naming a parent; or
+/// `themes/NAME.car` alone.
 public struct ThemeFolder: Sendable, Equatable {
-    public enum SourceKind: String, Sendable { case car, xcassets }
+    public enum SourceKind: String, Sendable { case car, xcassets, bundle }
 
     public struct Source: Sendable, Equatable {
         public var path: String
         public var kind: SourceKind
+        /// For `.bundle` sources: what the bundle holds (its loose files and strings tables).
+        public var bundle: ResourceBundle?
     }
 
     public var name: String
     public var path: String
     public var parent: String?
-    /// Sources in lookup order: `Assets.car` first, then the other catalogs and folders in byte
-    /// order of their paths (lookup-rules.md 5).
+    /// Sources in lookup order (lookup-rules.md 5): the `Assets.car` of the theme's resources
+    /// folder, then the other catalogs and `.xcassets` folders in byte order of their paths, then
+    /// the loose files of each bundle: the theme folder's own first, then nested bundles by path.
     public var sources: [Source]
     /// Why the theme's own settings could not be read, if they could not.
     public var error: String?
+    /// Problems met while reading the theme folder outside any indexed source.
+    public var warnings: [String] = []
+
+    /// At most this many bundles are read in one theme.
+    public static let maximumBundles = 256
 
     /// Theme names are used in URLs and paths: letters, digits, `-`, `_`, `.`; not starting with `.`.
     public static func isValidName(_ name: String) -> Bool {
@@ -44,20 +54,36 @@ public struct ThemeFolder: Sendable, Equatable {
 
     static func folderTheme(name: String, path: String) -> ThemeFolder {
         var theme = ThemeFolder(name: name, path: path, parent: nil, sources: [])
-        let entries = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        for entry in entries where !entry.hasPrefix(".") {
-            let child = "\(path)/\(entry)"
-            // Symbolic links that leave the theme folder are not followed.
-            guard staysInside(child, root: path) else { continue }
-            if entry.hasSuffix(".car"), isRegularFile(child) {
-                theme.sources.append(Source(path: child, kind: .car))
-            } else if entry.hasSuffix(".xcassets"), isDirectory(child) {
-                theme.sources.append(Source(path: child, kind: .xcassets))
+        // The theme folder is a bundle (a plain folder reads as a flat one); bundles nested in it
+        // are read breadth first.
+        var bundles: [ResourceBundle] = []
+        var pending = [path]
+        var seen = Set<String>()
+        while !pending.isEmpty, bundles.count < maximumBundles {
+            let next = pending.removeFirst()
+            guard seen.insert(ThemePaths.resolved(next)).inserted else { continue }
+            let bundle = ResourceBundle(path: next, themeRoot: path)
+            bundles.append(bundle)
+            pending += bundle.nestedBundles
+        }
+        if !pending.isEmpty { theme.warnings.append("\(path): more than \(maximumBundles) bundles; the rest is ignored") }
+
+        var catalogs = bundles.flatMap(\.catalogs).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        if let root = bundles.first, let index = catalogs.firstIndex(of: "\(root.layout.resourcesPath)/Assets.car") {
+            catalogs.insert(catalogs.remove(at: index), at: 0)
+        }
+        for catalog in catalogs {
+            theme.sources.append(Source(path: catalog, kind: catalog.hasSuffix(".car") ? .car : .xcassets))
+        }
+        let nested = bundles.dropFirst().sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        for bundle in bundles.prefix(1) + nested {
+            if bundle.isEmpty && bundle.path == path {
+                theme.warnings += bundle.problems
+            } else {
+                theme.sources.append(Source(path: bundle.path, kind: .bundle, bundle: bundle))
             }
         }
-        if let index = theme.sources.firstIndex(where: { $0.path.hasSuffix("/Assets.car") }) {
-            theme.sources.insert(theme.sources.remove(at: index), at: 0)
-        }
+
         let settings = "\(path)/theme.json"
         if FileManager.default.fileExists(atPath: settings) {
             do {
@@ -84,12 +110,6 @@ public struct ThemeFolder: Sendable, Equatable {
     static func isRegularFile(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
-    }
-
-    static func staysInside(_ path: String, root: String) -> Bool {
-        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-        let resolvedRoot = URL(fileURLWithPath: root).resolvingSymlinksInPath().path
-        return resolved == resolvedRoot || resolved.hasPrefix(resolvedRoot + "/")
     }
 }
 

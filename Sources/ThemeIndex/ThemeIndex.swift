@@ -14,7 +14,7 @@ import ThemeBundle
 public final class ThemeIndex: Sendable {
     public let databasePath: String
     private let writer: Mutex<Database>
-    private let reader: Mutex<Database>
+    let reader: Mutex<Database>
 
     public init(databasePath: String) throws {
         self.databasePath = databasePath
@@ -64,7 +64,7 @@ public final class ThemeIndex: Sendable {
         let stored = try database.prepare("SELECT id, path, fingerprint, rank, error FROM source WHERE theme_id = ?1").rows([.integer(themeID)])
         var storedByPath = Dictionary(uniqueKeysWithValues: stored.map { ($0.string("path") ?? "", $0) })
         var changed = false
-        var errors: [String] = folder.error.map { [$0] } ?? []
+        var errors: [String] = (folder.error.map { [$0] } ?? []) + folder.warnings
         for (rank, source) in folder.sources.enumerated() {
             let previous = storedByPath.removeValue(forKey: source.path)
             let fingerprint = Self.fingerprint(source)
@@ -74,6 +74,7 @@ public final class ThemeIndex: Sendable {
                     let id = SQLiteValue.integer(Int64(previous.int("id")))
                     try database.prepare("UPDATE source SET rank = ?1 WHERE id = ?2").run([.integer(Int64(rank)), id])
                     try database.prepare("UPDATE variant SET source_rank = ?1 WHERE source_id = ?2").run([.integer(Int64(rank)), id])
+                    try database.prepare("UPDATE string SET source_rank = ?1 WHERE source_id = ?2").run([.integer(Int64(rank)), id])
                 }
                 report.unchangedSources += 1
                 if let error = previous.string("error"), !error.isEmpty { errors.append(error) }
@@ -83,9 +84,9 @@ public final class ThemeIndex: Sendable {
                 let parsed = try Self.parse(source)
                 try database.transaction {
                     if let previous { try database.prepare("DELETE FROM source WHERE id = ?1").run([.integer(Int64(previous.int("id")))]) }
-                    let sourceID = try insertSource(source, themeID: themeID, rank: rank, fingerprint: fingerprint,
-                                                    contentHash: parsed.contentHash, problems: parsed.problems, in: database)
+                    let sourceID = try insertSource(source, parsed, themeID: themeID, rank: rank, fingerprint: fingerprint, in: database)
                     try insert(parsed.variants, themeID: themeID, sourceID: sourceID, rank: rank, in: database)
+                    try insert(parsed.strings, themeID: themeID, sourceID: sourceID, rank: rank, in: database)
                 }
                 errors += parsed.problems
                 report.reindexedSources.append(source.path)
@@ -125,7 +126,8 @@ public final class ThemeIndex: Sendable {
         return database.lastInsertedRowID
     }
 
-    /// Size and modification time of a file; for folders, of every file inside.
+    /// Size and modification time of a file; for folders, of every file inside; for bundles, of
+    /// Info.plist, the `.lproj` folders and every resource the bundle read.
     static func fingerprint(_ source: ThemeFolder.Source) -> String {
         var hash = ContentHash()
         let paths: [String]
@@ -134,6 +136,8 @@ public final class ThemeIndex: Sendable {
         case .xcassets:
             let enumerator = FileManager.default.enumerator(atPath: source.path)
             paths = [source.path] + ((enumerator?.allObjects as? [String]) ?? []).sorted().map { "\(source.path)/\($0)" }
+        case .bundle:
+            paths = [source.path] + (source.bundle?.watchedPaths ?? [])
         }
         for path in paths {
             let attributes = (try? FileManager.default.attributesOfItem(atPath: path)) ?? [:]
@@ -149,6 +153,16 @@ public final class ThemeIndex: Sendable {
         var contentHash: String
         var problems: [String]
         var catalog: AssetCatalog?
+        var strings: [BundleVariants.StringEntry] = []
+        /// Bundles: what their localization choice needs.
+        var bundle: BundleInfo?
+
+        /// A catalog's distinct localizations; a bundle's available ones.
+        var localizations: [String] {
+            if let bundle { return bundle.declaredLocalizations }
+            var seen = Set<String>()
+            return variants.map(\.traits.locale).filter { !$0.isEmpty && seen.insert($0).inserted }.sorted()
+        }
     }
 
     static func parse(_ source: ThemeFolder.Source) throws -> ParsedSource {
@@ -167,28 +181,54 @@ public final class ThemeIndex: Sendable {
             let variants = FolderVariants.variants(of: folder, sourceKey: source.path)
             for variant in variants { hash.add(variant.etag) }
             return ParsedSource(variants: variants, contentHash: hash.hex, problems: folder.problems)
+        case .bundle:
+            guard let bundle = source.bundle else { throw ThemeError("\(source.path): bundle was not read") }
+            var problems = bundle.problems
+            let variants = BundleVariants.variants(of: bundle)
+            let strings = BundleVariants.strings(of: bundle, problems: &problems)
+            var hash = ContentHash()
+            for variant in variants { hash.add(variant.etag) }
+            for entry in strings { hash.add("\(entry.table)\u{0}\(entry.locale)\u{0}\(entry.key)\u{0}\(entry.value)") }
+            return ParsedSource(variants: variants, contentHash: hash.hex, problems: problems, strings: strings, bundle: bundle.info)
         }
     }
 
-    private func insertSource(_ source: ThemeFolder.Source, themeID: Int64, rank: Int, fingerprint: String,
-                              contentHash: String, problems: [String], in database: Database) throws -> Int64 {
+    private func insertSource(_ source: ThemeFolder.Source, _ parsed: ParsedSource, themeID: Int64, rank: Int, fingerprint: String,
+                              in database: Database) throws -> Int64 {
         let attributes = (try? FileManager.default.attributesOfItem(atPath: source.path)) ?? [:]
+        let bundle = parsed.bundle
         try database.prepare("""
-            INSERT INTO source (theme_id, path, kind, rank, size, mtime, fingerprint, content_hash, generation, error)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, (SELECT generation FROM theme WHERE id = ?1), ?9)
+            INSERT INTO source (theme_id, path, kind, rank, size, mtime, fingerprint, content_hash, generation, error,
+              localizations, localization_folders, development_region, identifier, allow_mixed)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, (SELECT generation FROM theme WHERE id = ?1), ?9, ?10, ?11, ?12, ?13, ?14)
             """).run([.integer(themeID), .text(source.path), .text(source.kind.rawValue), .integer(Int64(rank)),
                       .integer((attributes[.size] as? NSNumber)?.int64Value ?? 0),
                       .real((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0),
-                      .text(fingerprint), .text(contentHash), .text(problems.joined(separator: "\n"))])
+                      .text(fingerprint), .text(parsed.contentHash), .text(parsed.problems.joined(separator: "\n")),
+                      .text(parsed.localizations.joined(separator: "\n")),
+                      .text((bundle?.localizationFolders ?? []).joined(separator: "\n")),
+                      bundle?.developmentRegion.map { .text($0) } ?? .null, bundle?.identifier.map { .text($0) } ?? .null,
+                      .integer(bundle?.allowsMixedLocalizations == true ? 1 : 0)])
         return database.lastInsertedRowID
+    }
+
+    private func insert(_ strings: [BundleVariants.StringEntry], themeID: Int64, sourceID: Int64, rank: Int, in database: Database) throws {
+        guard !strings.isEmpty else { return }
+        let statement = try database.prepare("""
+            INSERT INTO string (theme_id, source_id, source_rank, tbl, key, locale, value, file) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            """)
+        for entry in strings {
+            try statement.run([.integer(themeID), .integer(sourceID), .integer(Int64(rank)), .text(entry.table), .text(entry.key),
+                               .text(entry.locale), .text(entry.value), .text(entry.file)])
+        }
     }
 
     private func insert(_ variants: [Variant], themeID: Int64, sourceID: Int64, rank: Int, in database: Database) throws {
         let statement = try database.prepare("""
             INSERT INTO variant (theme_id, source_id, source_rank, kind, name, idiom, scale, subtype, size_h, size_v,
               memory_gb, graphics, gamut, direction, dt, luminosity, contrast, appearance_name, locale, color_space,
-              components, pixel_width, pixel_height, format, location, etag, sort_key)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)
+              components, pixel_width, pixel_height, format, location, etag, sort_key, ext, platform)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)
             """)
         for variant in variants {
             let t = variant.traits
@@ -202,7 +242,7 @@ public final class ThemeIndex: Sendable {
                 .text(t.appearance.name), .text(t.locale), .text(variant.colorSpace),
                 .text(variant.components.map { "\($0)" }.joined(separator: ",")),
                 .integer(Int64(variant.pixelWidth)), .integer(Int64(variant.pixelHeight)), .text(variant.format),
-                .text(variant.location), .text(variant.etag), .text(variant.sortKey),
+                .text(variant.location), .text(variant.etag), .text(variant.sortKey), .text(t.fileExtension), .text(t.platform),
             ])
         }
     }
@@ -217,24 +257,60 @@ public final class ThemeIndex: Sendable {
         public var parent: String?
         public var generation: Int
         public var error: String
-        public var sources: [(path: String, kind: String, error: String, contentHash: String)]
+        public var sources: [SourceInfo]
         public var colorCount: Int
         public var imageCount: Int
+
+        /// The theme folder read as a bundle, when it has localizations of its own: the bundle
+        /// that plays the main bundle for those nested in it (lookup-rules.md 2.5).
+        public var mainBundle: BundleInfo? {
+            sources.first { $0.bundle?.path == path }?.bundle.flatMap { $0.hasLocalizations ? $0 : nil }
+        }
+    }
+
+    /// One source of a theme as the index knows it.
+    public struct SourceInfo: Sendable {
+        public var id: Int64
+        public var path: String
+        /// `car`, `xcassets` or `bundle`.
+        public var kind: String
+        public var error: String
+        public var contentHash: String
+        /// Catalogs: their distinct localizations.
+        public var localizations: [String]
+        /// Bundles: Info.plist and `.lproj` folders, for choosing a localization.
+        public var bundle: BundleInfo?
     }
 
     public func themes() throws -> [ThemeInfo] {
         try reader.withLock { database in
             try database.prepare("SELECT * FROM theme ORDER BY name").rows().map { row in
                 let id = Int64(row.int("id"))
-                let sources = try database.prepare("SELECT path, kind, error, content_hash FROM source WHERE theme_id = ?1 ORDER BY rank").rows([.integer(id)])
+                let sources = try database.prepare("SELECT * FROM source WHERE theme_id = ?1 ORDER BY rank").rows([.integer(id)]).map(Self.source)
                 let counts = try database.prepare("SELECT kind, COUNT(DISTINCT name) AS n FROM variant WHERE theme_id = ?1 GROUP BY kind").rows([.integer(id)])
                 func count(_ kind: AssetKind) -> Int { counts.first { $0.string("kind") == kind.rawValue }?.int("n") ?? 0 }
                 return ThemeInfo(id: id, name: row.string("name") ?? "", path: row.string("path") ?? "", parent: row.string("parent"),
                                  generation: row.int("generation"), error: row.string("error") ?? "",
-                                 sources: sources.map { ($0.string("path") ?? "", $0.string("kind") ?? "", $0.string("error") ?? "", $0.string("content_hash") ?? "") },
+                                 sources: sources,
                                  colorCount: count(.color), imageCount: count(.image))
             }
         }
+    }
+
+    static func source(from row: Row) -> SourceInfo {
+        func lines(_ column: String) -> [String] { (row.string(column) ?? "").split(separator: "\n").map(String.init) }
+        let kind = row.string("kind") ?? ""
+        var source = SourceInfo(id: Int64(row.int("id")), path: row.string("path") ?? "", kind: kind, error: row.string("error") ?? "",
+                                contentHash: row.string("content_hash") ?? "", localizations: lines("localizations"))
+        if kind == ThemeFolder.SourceKind.bundle.rawValue {
+            var bundle = BundleInfo(path: source.path, developmentRegion: row.string("development_region"), localizationFolders: lines("localization_folders"))
+            bundle.declaredLocalizations = source.localizations
+            bundle.identifier = row.string("identifier")
+            bundle.allowsMixedLocalizations = row.int("allow_mixed") == 1
+            source.bundle = bundle
+            source.localizations = bundle.availableLocalizations
+        }
+        return source
     }
 
     /// The theme and its ancestors, nearest first. A cycle or a missing parent is an error for
@@ -262,23 +338,63 @@ public final class ThemeIndex: Sendable {
     public struct Resolution: Sendable {
         public var variant: Variant
         public var theme: String
+        /// 0 for the requested theme, 1 for its parent, ...
+        public var depth: Int
         public var sourcePath: String
         public var sourceKind: String
+        /// The localization the answering source chose for the client (a bundle's first search
+        /// list entry, a catalog's target), if it has any.
+        public var localization: String?
         /// Traits where the answer differs from the request, e.g. "appearance:any", "scale:1".
         public var fallbacks: [String]
     }
 
-    /// The best variant of `name` for `request` (lookup-rules.md 4.4 and 6), searching the theme
-    /// chain nearest first. One indexed query.
+    /// The best catalog variant of `name` for `request` (lookup-rules.md 4.4 and 6), searching
+    /// the theme chain nearest first. One indexed query.
     public func resolve(_ kind: AssetKind, named name: String, in chain: [ThemeInfo], for request: TraitRequest) throws -> Resolution? {
-        let query = LookupQuery(kind: kind, name: name, chain: chain, request: request)
-        return try reader.withLock { database in
+        let plan = LocalizationPlan(chain: chain, languages: request.languages)
+        return try resolve(LookupQuery(kind: kind, name: name, chain: chain, request: request, localization: plan), kind: kind, chain: chain,
+                           request: request, plan: plan)
+    }
+
+    /// The best loose file of the bundles for `name` (lookup-rules.md 3.3): `icon` or
+    /// `Posters/poster`, or with an image extension (`photo.jpg`) to ask for that format only.
+    public func resolveFile(named name: String, in chain: [ThemeInfo], for request: TraitRequest) throws -> Resolution? {
+        let name = name.precomposedStringWithCanonicalMapping
+        var base = name, fileExtension = ""
+        if let dot = name.lastIndex(of: "."), ResourceFileName.imageExtensions.contains(name[name.index(after: dot)...].lowercased()) {
+            base = String(name[..<dot])
+            fileExtension = name[name.index(after: dot)...].lowercased()
+        }
+        let plan = LocalizationPlan(chain: chain, languages: request.languages)
+        let query = LookupQuery(fileNamed: base, fileExtension: fileExtension, chain: chain, request: request, localization: plan)
+        return try resolve(query, kind: .file, chain: chain, request: request, plan: plan)
+    }
+
+    private func resolve(_ query: LookupQuery, kind: AssetKind, chain: [ThemeInfo], request: TraitRequest, plan: LocalizationPlan) throws -> Resolution? {
+        try reader.withLock { database in
             guard let row = try database.prepare(query.sql).rows(query.parameters).first else { return nil }
             let variant = Self.variant(from: row)
-            let theme = chain.first { $0.id == Int64(row.int("theme_id")) }?.name ?? ""
-            return Resolution(variant: variant, theme: theme, sourcePath: row.string("source_path") ?? "",
-                              sourceKind: row.string("source_kind") ?? "",
-                              fallbacks: Self.fallbacks(variant, request: request, kind: kind, depth: chain.firstIndex { $0.name == theme } ?? 0, theme: theme))
+            let depth = chain.firstIndex { $0.id == Int64(row.int("theme_id")) } ?? 0
+            let theme = chain.indices.contains(depth) ? chain[depth].name : ""
+            var fallbacks = Self.fallbacks(variant, request: request, kind: kind, depth: depth, theme: theme)
+            let localization = plan.chosen[Int64(row.int("source_id"))]
+            if !variant.traits.locale.isEmpty, variant.traits.locale != localization { fallbacks.append("localization:\(variant.traits.locale)") }
+            return Resolution(variant: variant, theme: theme, depth: depth, sourcePath: row.string("source_path") ?? "",
+                              sourceKind: row.string("source_kind") ?? "", localization: localization, fallbacks: fallbacks)
+        }
+    }
+
+    /// A name of `kinds` that differs from `name` only in case, for a 404's hint (lookup-rules.md
+    /// 3.4: names are case-sensitive, so `Icon.png` is not found for `icon`).
+    public func nameDifferingInCase(from name: String, kinds: [AssetKind], in chain: [ThemeInfo]) throws -> String? {
+        try reader.withLock { database in
+            let ids = chain.map { String($0.id) }.joined(separator: ",")
+            let kindList = kinds.map { "'\($0.rawValue)'" }.joined(separator: ",")
+            return try database.prepare("""
+                SELECT name FROM variant WHERE name = ?1 COLLATE NOCASE AND name <> ?1 AND kind IN (\(kindList)) AND theme_id IN (\(ids))
+                ORDER BY name LIMIT 1
+                """).rows([.text(name.precomposedStringWithCanonicalMapping)]).first?.string("name")
         }
     }
 
@@ -319,6 +435,8 @@ public final class ThemeIndex: Sendable {
         traits.appearance = Appearance(Appearance.Luminosity(rawValue: row.int("luminosity")) ?? .other,
                                        highContrast: row.int("contrast") == 1, name: row.string("appearance_name") ?? "")
         traits.locale = row.string("locale") ?? ""
+        traits.fileExtension = row.string("ext") ?? ""
+        traits.platform = row.string("platform") ?? ""
         var variant = Variant(kind: AssetKind(rawValue: row.string("kind") ?? "") ?? .image, name: row.string("name") ?? "", traits: traits)
         variant.id = Int64(row.int("id"))
         variant.colorSpace = row.string("color_space") ?? ""
@@ -336,10 +454,10 @@ public final class ThemeIndex: Sendable {
         var fallbacks: [String] = []
         let traits = variant.traits
         if depth > 0 { fallbacks.append("theme:\(theme)") }
-        if traits.appearance != request.appearance { fallbacks.append("appearance:\(traits.appearance.label)") }
-        if kind == .image && traits.scale != request.scale { fallbacks.append("scale:\(traits.scale)") }
+        if kind != .file, traits.appearance != request.appearance { fallbacks.append("appearance:\(traits.appearance.label)") }
+        if (kind == .image || kind == .file) && traits.scale != request.scale { fallbacks.append("scale:\(traits.scale)") }
         if traits.idiom != request.idiom { fallbacks.append("idiom:\(Idiom.name(traits.idiom))") }
-        if traits.gamut != request.gamut { fallbacks.append("gamut:\(traits.gamut == 1 ? "p3" : "srgb")") }
+        if kind != .file, traits.gamut != request.gamut { fallbacks.append("gamut:\(traits.gamut == 1 ? "p3" : "srgb")") }
         return fallbacks
     }
 

@@ -1,6 +1,7 @@
-/// What a variant is: a colour, an image or a piece of data.
+/// What a variant is: a colour, an image or a piece of data from a catalog, or a loose file of
+/// a bundle.
 public enum AssetKind: String, Sendable, CaseIterable {
-    case color, image, data
+    case color, image, data, file
 }
 
 /// The appearance of a variant or a request as the lookup rules see it: a luminosity and a
@@ -66,8 +67,11 @@ public struct VariantTraits: Sendable, Hashable {
     public var direction = 0
     public var deploymentTarget = 0
     public var appearance = Appearance.any
-    /// Localization ('' = not localized).
+    /// Localization ('' = not localized); for loose files the `.lproj` folder ('' = global).
     public var locale = ""
+    /// Loose files: the lower-cased extension and the platform suffix (`iphoneos`, `macos`, ...).
+    public var fileExtension = ""
+    public var platform = ""
 
     public init() {}
 }

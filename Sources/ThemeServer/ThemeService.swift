@@ -129,7 +129,7 @@ public final class ThemeService: Sendable {
             return (hit.route, Self.conditional(hit.response, request))
         }
         let (route, response) = self.route(request)
-        if response.status == .ok, response.headers[.eTag] != nil, ["color", "colors", "image", "image-json"].contains(route) {
+        if response.status == .ok, response.headers[.eTag] != nil, ["color", "colors", "image", "image-json", "string", "strings"].contains(route) {
             let stored = response.prepared()
             rawCache.withLock { cache in
                 if cache.count > 50_000 { cache.removeAll() }
@@ -162,8 +162,8 @@ public final class ThemeService: Sendable {
         guard request.method == .get || request.method == .head else {
             return ("other", APIError(status: .methodNotAllowed, code: "method_not_allowed", message: "\(request.method) is not supported here").response)
         }
-        if segments.contains(where: { $0 == ".." || $0 == "." }) {
-            return ("other", APIError.badRequest("path segments '.' and '..' are not allowed").response)
+        if segments.contains(where: { $0 == ".." || $0 == "." || $0.contains("\\") || $0.contains("\u{0}") }) {
+            return ("other", APIError.badRequest("path segments '.' and '..', backslashes and NUL are not allowed").response)
         }
         switch segments.first {
         case "healthz":
@@ -185,7 +185,15 @@ public final class ThemeService: Sendable {
             guard let active = activeTheme else { return ("theme", APIError.notFound("no themes are loaded").response) }
             themeName = active
         }
-        let route = segments.count == 1 ? "theme" : segments[1] == "colors" ? (segments.count == 2 ? "colors" : "color") : segments[1] == "images" ? "image" : "other"
+        let route = switch (segments.count, segments.count > 1 ? segments[1] : "") {
+        case (1, _): "theme"
+        case (2, "colors"): "colors"
+        case (_, "colors"): "color"
+        case (_, "images"): "image"
+        case (2, "strings"), (3, "strings"): "strings"
+        case (_, "strings"): "string"
+        default: "other"
+        }
         do {
             let chain = try chain(themeName)
             guard segments.count > 1 else { return (route, try themeDetail(chain)) }
@@ -200,6 +208,13 @@ public final class ThemeService: Sendable {
                     return ("image-json", try cached(request, chain: chain) { try imageMetadata(String(rest.dropLast(5)), chain, $0) })
                 }
                 return (route, try cached(request, chain: chain) { try image(rest, chain, $0) })
+            case ("strings", true):
+                return (route, try cached(request, chain: chain) { try stringTables(chain, $0) })
+            case ("strings", false) where segments.count == 3:
+                return (route, try cached(request, chain: chain) { try stringTable(segments[2], chain, $0) })
+            case ("strings", false):
+                let key = segments.dropFirst(3).joined(separator: "/")
+                return (route, try cached(request, chain: chain) { try string(key, table: segments[2], chain, $0) })
             default:
                 throw APIError.notFound("no route for \(request.path)")
             }
@@ -323,7 +338,12 @@ public final class ThemeService: Sendable {
         guard let theme = chain.first else { throw APIError.notFound("no theme") }
         let sources = theme.sources.map { source -> JSONValue in
             var members: [(String, JSONValue)] = [("path", .string(relative(source.path))), ("kind", .string(source.kind))]
-            if !source.error.isEmpty { members.append(("error", .string(source.error))) }
+            if let bundle = source.bundle {
+                members.append(("identifier", bundle.identifier.map(JSONValue.string) ?? .null))
+                members.append(("developmentRegion", bundle.developmentRegion.map(JSONValue.string) ?? .null))
+            }
+            if !source.localizations.isEmpty { members.append(("localizations", .array(source.localizations.map(JSONValue.string)))) }
+            if !source.error.isEmpty { members.append(("errors", .array(source.error.split(separator: "\n").map { .string(String($0)) }))) }
             return .object(members)
         }
         let body: JSONValue = .object([
@@ -337,6 +357,8 @@ public final class ThemeService: Sendable {
             ("colors", .array(try index.names(.color, in: chain).map(JSONValue.string))),
             ("images", .array(try index.names(.image, in: chain).map(JSONValue.string))),
             ("data", .array(try index.names(.data, in: chain).map(JSONValue.string))),
+            ("files", .array(try index.names(.file, in: chain).map(JSONValue.string))),
+            ("strings", .array(try index.stringTables(in: chain).map(JSONValue.string))),
         ])
         return json(body, cacheControl: "no-cache")
     }
@@ -387,7 +409,7 @@ public final class ThemeService: Sendable {
             ("traits", ColorRendering.traits(resolution.variant.traits)),
             ("fallbacks", .array(resolution.fallbacks.map(JSONValue.string))),
             ("source", .object([("theme", .string(resolution.theme)), ("path", .string(relative(resolution.sourcePath)))])),
-        ]
+        ] + (resolution.localization.map { [("localization", JSONValue.string($0))] } ?? [])
     }
 
     // MARK: - Images
@@ -396,8 +418,10 @@ public final class ThemeService: Sendable {
         let resolution = try resolveImage(name, chain, traits)
         let content = try self.content.content(of: resolution)
         let variant = resolution.variant
-        let description = "theme=\(resolution.theme); scale=\(variant.traits.scale); idiom=\(Idiom.name(variant.traits.idiom)); appearance=\(variant.traits.appearance.label); gamut=\(variant.traits.gamut == 1 ? "p3" : "srgb"); source=\(relative(resolution.sourcePath))"
-        return Response(status: .ok, headers: [
+        var description = "theme=\(resolution.theme); scale=\(variant.traits.scale); idiom=\(Idiom.name(variant.traits.idiom)); appearance=\(variant.traits.appearance.label); gamut=\(variant.traits.gamut == 1 ? "p3" : "srgb"); source=\(relative(resolution.sourcePath))"
+        if variant.kind == .file { description += "; file=\(relative(variant.location))" }
+        if let localization = resolution.localization { description += "; localization=\(localization)" }
+        var response = Response(status: .ok, headers: [
             .contentType: content.contentType,
             .eTag: "\"\(variant.etag)\"",
             .cacheControl: "public, max-age=60",
@@ -405,19 +429,41 @@ public final class ThemeService: Sendable {
             HTTPField.Name("Accept-CH")!: "Sec-CH-DPR, Sec-CH-Prefers-Color-Scheme, Sec-CH-Prefers-Contrast",
             HTTPField.Name("X-Themed-Variant")!: description,
         ], body: content.bytes)
+        if let localization = resolution.localization { response.headers[.contentLanguage] = Self.languageTag(localization) }
+        return response
     }
 
+    /// A localization folder name as a BCP 47 tag for Content-Language (`en_GB` -> `en-GB`).
+    static func languageTag(_ localization: String) -> String {
+        localization.replacingOccurrences(of: "_", with: "-")
+    }
+
+    /// A catalog image (or data) and a bundle's loose file compete: inside one theme the catalog
+    /// answers first (lookup-rules.md 5, T5), a loose file answers when no catalog variant is
+    /// acceptable (T6) or when it comes from a nearer theme, or when the catalog's answer is the
+    /// sRGB-to-P3 last resort.
     private func resolveImage(_ name: String, _ chain: [ThemeIndex.ThemeInfo], _ traits: TraitRequest) throws -> ThemeIndex.Resolution {
-        for kind in [AssetKind.image, .data] {
-            if let resolution = try index.resolve(kind, named: name, in: chain, for: traits) { return resolution }
+        let catalog = try index.resolve(.image, named: name, in: chain, for: traits) ?? index.resolve(.data, named: name, in: chain, for: traits)
+        let file = try index.resolveFile(named: name, in: chain, for: traits)
+        switch (catalog, file) {
+        case let (catalog?, file?):
+            let lastResort = catalog.variant.kind != .data && catalog.variant.traits.gamut != traits.gamut && catalog.variant.traits.gamut != 0
+            return file.depth < catalog.depth || lastResort ? file : catalog
+        case let (catalog?, nil): return catalog
+        case let (nil, file?): return file
+        case (nil, nil):
+            var message = "theme \(chain.first?.name ?? "") has no image named \(name) for these traits (searched \(chain.map(\.name).joined(separator: ", ")))"
+            if let other = try index.nameDifferingInCase(from: name, kinds: [.image, .data, .file], in: chain) {
+                message += "; names are case-sensitive: did you mean \"\(other)\"?"
+            }
+            throw APIError.notFound(message)
         }
-        throw APIError.notFound("theme \(chain.first?.name ?? "") has no image named \(name) for these traits (searched \(chain.map(\.name).joined(separator: ", ")))")
     }
 
     private func imageMetadata(_ name: String, _ chain: [ThemeIndex.ThemeInfo], _ traits: TraitRequest) throws -> Response {
         let resolution = try resolveImage(name, chain, traits)
         guard let owner = chain.first(where: { $0.name == resolution.theme }) else { throw APIError.notFound("no theme") }
-        let all = try index.variants(resolution.variant.kind, in: owner, named: name)
+        let all = try index.variants(resolution.variant.kind, in: owner, named: resolution.variant.name)
         func describe(_ variant: Variant) -> JSONValue {
             .object([
                 ("scale", .int(variant.traits.scale)),
@@ -430,16 +476,75 @@ public final class ThemeService: Sendable {
                 ("etag", .string(variant.etag)),
             ])
         }
+        var chosen = describe(resolution.variant)
+        if case .object(var members) = chosen {
+            if resolution.variant.kind == .file {
+                members += [("file", .string(relative(resolution.variant.location))), ("folder", .string(resolution.variant.traits.locale.isEmpty ? "" : resolution.variant.traits.locale + ".lproj"))]
+            }
+            chosen = .object(members)
+        }
         let body: JSONValue = .object([
             ("theme", .string(chain.first?.name ?? "")),
             ("name", .string(name)),
-            ("chosen", describe(resolution.variant)),
+            ("chosen", chosen),
+            ("localization", resolution.localization.map(JSONValue.string) ?? .null),
             ("fallbacks", .array(resolution.fallbacks.map(JSONValue.string))),
             ("source", .object([("theme", .string(resolution.theme)), ("path", .string(relative(resolution.sourcePath)))])),
             ("href", .string("/themes/\(chain.first?.name ?? "")/images/\(name)")),
             ("variants", .array(all.map(describe))),
         ])
         return json(body, etagged: true)
+    }
+
+    // MARK: - Strings
+
+    private func stringTables(_ chain: [ThemeIndex.ThemeInfo], _ traits: TraitRequest) throws -> Response {
+        let localization = index.chosenLocalization(in: chain, languages: traits.languages)
+        return localized(json(.object([
+            ("theme", .string(chain.first?.name ?? "")),
+            ("localization", localization.map(JSONValue.string) ?? .null),
+            ("tables", .array(try index.stringTables(in: chain).map(JSONValue.string))),
+        ]), etagged: true), localization)
+    }
+
+    private func stringTable(_ table: String, _ chain: [ThemeIndex.ThemeInfo], _ traits: TraitRequest) throws -> Response {
+        let entries = try index.localizedTable(table, in: chain, languages: traits.languages)
+        guard !entries.isEmpty else {
+            throw APIError.notFound("theme \(chain.first?.name ?? "") has no strings table named \(table) (searched \(chain.map(\.name).joined(separator: ", ")))")
+        }
+        let localization = entries.first?.localization
+        return localized(json(.object([
+            ("theme", .string(chain.first?.name ?? "")),
+            ("table", .string(table)),
+            ("localization", localization.map(JSONValue.string) ?? .null),
+            ("strings", .object(entries.map { ($0.key, .string($0.value)) })),
+        ]), etagged: true), localization)
+    }
+
+    private func string(_ key: String, table: String, _ chain: [ThemeIndex.ThemeInfo], _ traits: TraitRequest) throws -> Response {
+        guard let entry = try index.localizedString(key, table: table, in: chain, languages: traits.languages) else {
+            throw APIError.notFound("theme \(chain.first?.name ?? "") has no string \(key) in table \(table) (searched \(chain.map(\.name).joined(separator: ", ")))")
+        }
+        var fallbacks: [String] = []
+        if entry.theme != chain.first?.name { fallbacks.append("theme:\(entry.theme)") }
+        if entry.locale != entry.localization { fallbacks.append("localization:\(entry.locale.isEmpty ? "global" : entry.locale)") }
+        return localized(json(.object([
+            ("theme", .string(chain.first?.name ?? "")),
+            ("table", .string(table)),
+            ("key", .string(key)),
+            ("value", .string(entry.value)),
+            ("localization", entry.localization.map(JSONValue.string) ?? .null),
+            ("fallbacks", .array(fallbacks.map(JSONValue.string))),
+            ("source", .object([("theme", .string(entry.theme)), ("path", .string(relative(entry.file)))])),
+        ]), etagged: true), entry.localization)
+    }
+
+    /// Marks a response as depending on the client's languages and names the one chosen.
+    private func localized(_ response: Response, _ localization: String?) -> Response {
+        var response = response
+        response.headers[HTTPField.Name("Vary")!] = "Accept-Language"
+        if let localization { response.headers[.contentLanguage] = Self.languageTag(localization) }
+        return response
     }
 
     // MARK: - Helpers

@@ -30,6 +30,22 @@ public final class ThemeFixtures {
 
     public func write(_ text: String, to relative: String) { write(Array(text.utf8), to: relative) }
 
+    public func makeDirectory(_ relative: String) {
+        try? FileManager.default.createDirectory(atPath: path(relative), withIntermediateDirectories: true)
+    }
+
+    /// Writes a property list (an Info.plist) in XML or binary form.
+    public func writePlist(_ dictionary: [String: Any], to relative: String, binary: Bool = false) {
+        let data = try? PropertyListSerialization.data(fromPropertyList: dictionary, format: binary ? .binary : .xml, options: 0)
+        write(Array(data ?? Data()), to: relative)
+    }
+
+    /// A stand-in image file: a PNG signature followed by its own path, so that every file's
+    /// bytes are different and a response shows which file answered.
+    public func looseImage(_ relative: String) {
+        write([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(relative.utf8), to: relative)
+    }
+
     /// A colour set: each variant is (appearances, components, extra keys).
     public func colorSet(_ theme: String, _ name: String, _ variants: [(appearance: String?, components: [String: String], extra: [String: Any])]) {
         let colors: [[String: Any]] = variants.map { variant in

@@ -1,0 +1,57 @@
+import BinaryReading
+import Codecs
+import Foundation
+import ThemeBundle
+
+/// The loose files and `.strings` entries a bundle offers (lookup-rules.md 3).
+enum BundleVariants {
+    /// One entry of a `.strings` table.
+    struct StringEntry {
+        var table: String
+        var key: String
+        var value: String
+        var locale: String
+        var file: String
+    }
+
+    static func variants(of bundle: ResourceBundle) -> [Variant] {
+        bundle.files.map { file in
+            var traits = VariantTraits()
+            traits.idiom = file.fileName.idiom
+            traits.scale = file.fileName.scale
+            traits.locale = file.locale
+            traits.fileExtension = file.fileName.pathExtension
+            traits.platform = file.fileName.platform
+            var variant = Variant(kind: .file, name: file.name, traits: traits)
+            variant.location = file.path
+            variant.sortKey = file.path
+            var hash = ContentHash()
+            hash.add(file.path)
+            try? ByteStorage(mapping: file.path).withUnsafeBytes { bytes in
+                hash.add(bytes)
+                variant.format = ImageFormat.sniff(bytes)?.fileExtension ?? file.fileName.pathExtension
+                if variant.format == "png", let size = FolderVariants.pngSize(bytes) { (variant.pixelWidth, variant.pixelHeight) = size }
+            }
+            variant.etag = hash.hex
+            return variant
+        }
+    }
+
+    /// Every entry of every `.strings` table; a table that cannot be read is left out and named
+    /// in `problems`, the others still load.
+    static func strings(of bundle: ResourceBundle, problems: inout [String]) -> [StringEntry] {
+        var entries: [StringEntry] = []
+        for table in bundle.strings {
+            do {
+                guard let data = FileManager.default.contents(atPath: table.path) else { throw ThemeError("cannot be read") }
+                let file = try StringsFile(bytes: Array(data))
+                for (key, value) in file.entries.sorted(by: { $0.key < $1.key }) {
+                    entries.append(StringEntry(table: table.table, key: key, value: value, locale: table.locale, file: table.path))
+                }
+            } catch {
+                problems.append("\(table.path): \(error)")
+            }
+        }
+        return entries
+    }
+}

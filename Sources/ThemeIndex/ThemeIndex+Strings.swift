@@ -1,0 +1,82 @@
+import SQLite
+
+/// Localized strings: the `.strings` tables of a theme's bundles, looked up like loose files.
+///
+/// A key is searched in the folders of the bundle's search list in the order of lookup-rules.md
+/// 3.2 (global, chosen localization, Base, the rest), then in the next bundle, then in the parent
+/// theme. Per key rather than per table: a key missing from `fr.lproj` is answered from the
+/// development region's table instead of failing.
+extension ThemeIndex {
+    /// One resolved string.
+    public struct LocalizedString: Sendable {
+        public var key: String
+        public var value: String
+        public var theme: String
+        /// The `.lproj` the value came from ("" for the global folder).
+        public var locale: String
+        /// The bundle's chosen localization for the client.
+        public var localization: String?
+        public var file: String
+    }
+
+    /// The value of `key` in `table` for the client's languages, or nil.
+    public func localizedString(_ key: String, table: String, in chain: [ThemeInfo], languages: [String]) throws -> LocalizedString? {
+        try localizedStrings(table: table, key: key, in: chain, languages: languages).first
+    }
+
+    /// Every key of `table` across the chain, each resolved as `localizedString` would, by key.
+    public func localizedTable(_ table: String, in chain: [ThemeInfo], languages: [String]) throws -> [LocalizedString] {
+        try localizedStrings(table: table, key: nil, in: chain, languages: languages)
+    }
+
+    /// The localization the first bundle of the chain chooses for the client.
+    public func chosenLocalization(in chain: [ThemeInfo], languages: [String]) -> String? {
+        let plan = LocalizationPlan(chain: chain, languages: languages)
+        for theme in chain {
+            for source in theme.sources where source.bundle != nil {
+                if let chosen = plan.chosen[source.id] { return chosen }
+            }
+        }
+        return nil
+    }
+
+    /// The names of the strings tables across a theme chain.
+    public func stringTables(in chain: [ThemeInfo]) throws -> [String] {
+        try reader.withLock { database in
+            let ids = chain.map { String($0.id) }.joined(separator: ",")
+            return try database.prepare("SELECT DISTINCT tbl FROM string WHERE theme_id IN (\(ids)) ORDER BY tbl").rows().compactMap { $0.string("tbl") }
+        }
+    }
+
+    private func localizedStrings(table: String, key: String?, in chain: [ThemeInfo], languages: [String]) throws -> [LocalizedString] {
+        let plan = LocalizationPlan(chain: chain, languages: languages)
+        var parameters: [SQLiteValue] = []
+        func bind(_ value: SQLiteValue) -> String {
+            parameters.append(value)
+            return "?\(parameters.count)"
+        }
+        let localized = plan.commonTableExpression(bind)
+        let themeIDs = chain.map { bind(.integer($0.id)) }
+        let depth = chain.enumerated().map { "WHEN \(themeIDs[$0.offset]) THEN \($0.offset)" }.joined(separator: " ")
+        let keyFilter = key.map { "AND s.key = \(bind(.text($0)))" } ?? ""
+        let sql = """
+            \(localized)
+            SELECT s.key, s.value, s.locale, s.file, s.theme_id, s.source_id FROM string s
+            JOIN req_loc l ON l.source_id = s.source_id AND l.locale = s.locale
+            WHERE s.tbl = \(bind(.text(table))) \(keyFilter) AND s.theme_id IN (\(themeIDs.joined(separator: ", ")))
+            ORDER BY s.key, CASE s.theme_id \(depth) END, s.source_rank, l.rank
+            """
+        return try reader.withLock { database in
+            var results: [LocalizedString] = []
+            for row in try database.prepare(sql).rows(parameters) {
+                let key = row.string("key") ?? ""
+                guard results.last?.key != key else { continue }
+                let themeID = Int64(row.int("theme_id"))
+                results.append(LocalizedString(key: key, value: row.string("value") ?? "", theme: chain.first { $0.id == themeID }?.name ?? "",
+                                               locale: row.string("locale") ?? "", localization: plan.chosen[Int64(row.int("source_id"))],
+                                               file: row.string("file") ?? ""))
+            }
+            return results
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import CatalogWriter
+import Codecs
+import Foundation
+import Testing
+import TestSupport
+@testable import ThemeServer
+
+/// Themes made of bundles: every layout served, catalogs against loose files, inheritance of
+/// strings and files, and broken bundles that still serve what is intact.
+@Suite("bundle themes", .serialized)
+struct BundleThemeTests {
+    @Test("every bundle layout in one theme: flat iOS app, macOS app, framework with links, loadable bundle")
+    func layouts() throws {
+        let server = try ServerFixture(themes: { f in
+            f.writePlist(["CFBundleIdentifier": "com.example.ios", "CFBundleDevelopmentRegion": "en"], to: "themes/apps/Phone.app/Info.plist", binary: true)
+            f.looseImage("themes/apps/Phone.app/phone@2x.png")
+            f.write("\"hello\" = \"Hello from the phone\";", to: "themes/apps/Phone.app/en.lproj/Phone.strings")
+            f.writePlist(["CFBundleIdentifier": "com.example.mac", "CFBundleDevelopmentRegion": "en"], to: "themes/apps/Desk.app/Contents/Info.plist")
+            f.looseImage("themes/apps/Desk.app/Contents/Resources/desk.png")
+            f.looseImage("themes/apps/Desk.app/Contents/MacOS/not-a-resource.png")
+            f.writePlist(["CFBundleIdentifier": "com.example.kit"], to: "themes/apps/Kit.framework/Versions/A/Resources/Info.plist")
+            f.looseImage("themes/apps/Kit.framework/Versions/A/Resources/kit.png")
+            try? FileManager.default.createSymbolicLink(atPath: f.path("themes/apps/Kit.framework/Versions/Current"), withDestinationPath: "A")
+            try? FileManager.default.createSymbolicLink(atPath: f.path("themes/apps/Kit.framework/Resources"), withDestinationPath: "Versions/Current/Resources")
+            f.writePlist(["CFBundleIdentifier": "com.example.plugin"], to: "themes/apps/Filter.bundle/Contents/Info.plist")
+            f.looseImage("themes/apps/Filter.bundle/Contents/Resources/filter.gif")
+        })
+        let client = try server.client()
+        for (name, file) in [("phone", "Phone.app/phone@2x.png"), ("desk", "Desk.app/Contents/Resources/desk.png"),
+                             ("kit", "Kit.framework/Resources/kit.png"), ("filter", "Filter.bundle/Contents/Resources/filter.gif")] {
+            let response = try client.request("/themes/apps/images/\(name).json?scale=2")
+            #expect(response.status == 200, "\(name): \(response.text)")
+            #expect((response.json["chosen"] as? [String: Any])?["file"] as? String == "apps/\(file)")
+        }
+        #expect(try client.request("/themes/apps/images/not-a-resource").status == 404, "Contents/MacOS is not a resources folder")
+        let detail = try client.request("/themes/apps").json
+        let sources = detail["sources"] as? [[String: Any]] ?? []
+        #expect(Set(sources.compactMap { $0["identifier"] as? String }) == ["com.example.ios", "com.example.mac", "com.example.kit", "com.example.plugin"])
+        #expect(sources.allSatisfy { $0["kind"] as? String == "bundle" })
+        #expect(detail["files"] as? [String] == ["desk", "filter", "kit", "phone"])
+        #expect(detail["strings"] as? [String] == ["Phone"])
+        let hello = try client.request("/themes/apps/strings/Phone/hello?lang=de")
+        #expect(hello.json["value"] as? String == "Hello from the phone")
+        #expect(hello.json["localization"] as? String == "en")
+    }
+
+    /// A compiled catalog with `icon` at the given scales and idiom.
+    static func compileCatalog(_ f: ThemeFixtures, to relative: String, scales: [Int], idiom: String) throws {
+        var images: [[String: Any]] = []
+        for scale in scales {
+            let bitmap = Bitmap(width: scale, height: scale, layout: .bgra8, pixels: Array(repeating: 0x80, count: scale * scale * 4))
+            f.write(PNG.encode(bitmap), to: "src/\(relative).xcassets/icon.imageset/icon@\(scale)x.png")
+            images.append(["idiom": idiom, "scale": "\(scale)x", "filename": "icon@\(scale)x.png"])
+        }
+        f.writeJSON(["images": images], to: "src/\(relative).xcassets/icon.imageset")
+        f.makeDirectory((relative as NSString).deletingLastPathComponent)
+        try CatalogCompiler().compile(f.path("src/\(relative).xcassets"), to: f.path(relative))
+    }
+
+    @Test("T5 and T6: inside a theme the catalog answers before loose files; loose files answer what it cannot")
+    func catalogBeforeLooseFiles() throws {
+        let server = try ServerFixture(themes: { f in
+            try? Self.compileCatalog(f, to: "themes/t5/Assets.car", scales: [1], idiom: "universal")
+            f.looseImage("themes/t5/icon@2x.png")
+            try? Self.compileCatalog(f, to: "themes/t6/Assets.car", scales: [2], idiom: "iphone")
+            f.looseImage("themes/t6/icon@2x.png")
+        })
+        let client = try server.client()
+        let t5 = try client.request("/themes/t5/images/icon.json?idiom=phone&scale=2").json
+        #expect((t5["source"] as? [String: Any])?["path"] as? String == "t5/Assets.car")
+        #expect((t5["chosen"] as? [String: Any])?["scale"] as? Int == 1)
+        let t6 = try client.request("/themes/t6/images/icon.json?idiom=pad&scale=2").json
+        #expect((t6["chosen"] as? [String: Any])?["file"] as? String == "t6/icon@2x.png")
+        let t6phone = try client.request("/themes/t6/images/icon.json?idiom=phone&scale=2").json
+        #expect((t6phone["source"] as? [String: Any])?["path"] as? String == "t6/Assets.car")
+    }
+
+    @Test("inheritance: strings and loose files fall through to the parent; the nearest theme answers")
+    func inheritance() throws {
+        let server = try ServerFixture(themes: { f in
+            f.writePlist(["CFBundleDevelopmentRegion": "en"], to: "themes/base/Info.plist")
+            f.write("\"ok\" = \"OK\";\n\"cancel\" = \"Cancel\";", to: "themes/base/en.lproj/Localizable.strings")
+            f.write("\"ok\" = \"D'accord\";\n\"cancel\" = \"Annuler\";", to: "themes/base/fr.lproj/Localizable.strings")
+            f.looseImage("themes/base/badge.png")
+            f.looseImage("themes/base/icon.png")
+            f.write("{\"parent\": \"base\"}", to: "themes/brand/theme.json")
+            f.writePlist(["CFBundleDevelopmentRegion": "en"], to: "themes/brand/Info.plist")
+            f.write("\"ok\" = \"Let's go\";", to: "themes/brand/en.lproj/Localizable.strings")
+            f.looseImage("themes/brand/icon.png")
+        })
+        let client = try server.client()
+        let ok = try client.request("/themes/brand/strings/Localizable/ok?lang=en").json
+        #expect(ok["value"] as? String == "Let's go")
+        let cancel = try client.request("/themes/brand/strings/Localizable/cancel?lang=fr").json
+        #expect(cancel["value"] as? String == "Annuler")
+        #expect(cancel["fallbacks"] as? [String] == ["theme:base"])
+        let table = try client.request("/themes/brand/strings/Localizable?lang=en").json
+        #expect(table["strings"] as? [String: String] == ["ok": "Let's go", "cancel": "Cancel"])
+        let icon = try client.request("/themes/brand/images/icon.json").json
+        #expect((icon["chosen"] as? [String: Any])?["file"] as? String == "brand/icon.png")
+        let badge = try client.request("/themes/brand/images/badge.json").json
+        #expect((badge["chosen"] as? [String: Any])?["file"] as? String == "base/badge.png")
+        #expect(badge["fallbacks"] as? [String] == ["theme:base"])
+        #expect(try client.request("/themes/brand/strings/Localizable/missing").status == 404)
+        #expect(try client.request("/themes/brand/strings/Nope").status == 404)
+    }
+
+    @Test("a malformed Info.plist, .strings or Contents.json is reported; the rest of the theme serves")
+    func brokenSources() throws {
+        let server = try ServerFixture(themes: { f in
+            f.write("<?xml version=\"1.0\"?><plist><dict><key>oops", to: "themes/broken/Info.plist")
+            f.looseImage("themes/broken/icon.png")
+            f.write("\"fine\" = \"yes\";", to: "themes/broken/en.lproj/Good.strings")
+            f.write("\"a\" = \"b\"\n\"c\" = \"d\";", to: "themes/broken/en.lproj/Bad.strings")
+            f.writeJSON(["colors": [["idiom": "universal", "color": ["components": ["red": "1", "green": "0", "blue": "0"]]]]],
+                        to: "themes/broken/Skin.bundle/Skin.xcassets/red.colorset")
+            f.write("{ not json", to: "themes/broken/Skin.bundle/Skin.xcassets/blue.colorset/Contents.json")
+            f.looseImage("outside/secret.png")
+            try? FileManager.default.createSymbolicLink(atPath: f.path("themes/broken/secret.png"), withDestinationPath: f.path("outside/secret.png"))
+        })
+        let client = try server.client()
+        let detail = try client.request("/themes/broken").json
+        let errors = (detail["errors"] as? [String] ?? []).joined(separator: "\n")
+        #expect(detail["status"] as? String == "degraded")
+        #expect(errors.contains("Info.plist: not a property list"))
+        #expect(errors.contains("Bad.strings: line 2: expected ';' after the entry for \"a\""))
+        #expect(errors.contains("blue.colorset/Contents.json: not valid JSON"))
+        #expect(errors.contains("secret.png: link leaves the theme folder"))
+        #expect(try client.request("/themes/broken/images/icon").status == 200)
+        #expect(try client.request("/themes/broken/images/secret").status == 404)
+        #expect(try client.request("/themes/broken/strings/Good/fine").json["value"] as? String == "yes")
+        #expect(try client.request("/themes/broken/strings/Bad/a").status == 404)
+        #expect(try client.request("/themes/broken/colors/red").status == 200)
+    }
+
+    @Test("names with '..', backslashes or encoded separators are rejected or stay inside the theme")
+    func hostileNames() throws {
+        let server = try ServerFixture(themes: { f in f.looseImage("themes/t/icon.png") })
+        let client = try server.client()
+        #expect(try client.request("/themes/t/images/../../etc/passwd").status == 400)
+        #expect(try client.request("/themes/t/images/%2E%2E/icon").status == 400)
+        #expect(try client.request("/themes/t/images/a%5Cb").status == 400)
+        #expect(try client.request("/themes/t/strings/..%2F..%2Fx/y").status == 400)
+    }
+
+    @Test("Accept-Language: q-values order, ties keep their order, * and q=0 are dropped")
+    func acceptLanguage() {
+        #expect(AcceptLanguage.parse("fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5") == ["fr-CH", "fr", "en", "de"])
+        #expect(AcceptLanguage.parse("en;q=0.5, fr, de") == ["fr", "de", "en"])
+        #expect(AcceptLanguage.parse("ja;q=0, it;q=bogus, es") == ["es"])
+        #expect(AcceptLanguage.parse("") == [])
+    }
+}
