@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Writes the sample themes in themes/ (light and dark) as .xcassets sources: colour sets with
 light/dark/high-contrast variants in several component notations, image sets at 1x/2x/3x with
-dark variants (PNGs drawn here), and an SVG vector. Everything is generated, so the project owns
-it. Run again to regenerate; the output is deterministic.
+dark variants (PNGs drawn here), and an SVG vector; and `brand`, a child of `light` made of a
+resource bundle: Info.plist, loose images with @2x and .lproj variants, and Localizable.strings
+in UTF-8 and UTF-16. Everything is generated, so the project owns it. Run again to regenerate;
+the output is deterministic.
 
     python3 scripts/make-sample-themes.py
 """
@@ -125,6 +127,49 @@ def main():
     contents = json.load(open(path))
     contents["colors"][1]["display-gamut"] = "display-P3"
     write_json(path, contents)
+    brand()
+
+
+def brand():
+    """A theme that inherits from light and ships a resource bundle."""
+    folder = os.path.join(ROOT, "brand")
+    os.makedirs(folder, exist_ok=True)
+    write_json(os.path.join(folder, "theme.json"), {"parent": "light"})
+    bundle = os.path.join(folder, "Brand.bundle")
+    for sub in ("en.lproj", "fr.lproj", "de.lproj"):
+        os.makedirs(os.path.join(bundle, sub), exist_ok=True)
+    with open(os.path.join(bundle, "Info.plist"), "w") as out:
+        out.write("""<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0">
+<dict>
+\t<key>CFBundleIdentifier</key>
+\t<string>com.example.brand</string>
+\t<key>CFBundleDevelopmentRegion</key>
+\t<string>en</string>
+\t<key>CFBundlePackageType</key>
+\t<string>BNDL</string>
+</dict>
+</plist>
+""")
+    strings = {
+        "en": {"welcome": "Welcome", "sign_in": "Sign in", "sign_out": "Sign out"},
+        "fr": {"welcome": "Bienvenue", "sign_in": "Se connecter"},
+        "de": {"welcome": "Willkommen", "sign_in": "Anmelden", "sign_out": "Abmelden"},
+    }
+    for language, table in strings.items():
+        text = "/* Brand strings, %s. */\n" % language + "".join('"%s" = "%s";\n' % item for item in table.items())
+        path = os.path.join(bundle, language + ".lproj", "Localizable.strings")
+        # Xcode writes UTF-8 today; older projects have UTF-16 with a byte-order mark.
+        data = text.encode("utf-16") if language == "de" else text.encode("utf-8")
+        with open(path, "wb") as out:
+            out.write(data)
+    for scale in (1, 2):
+        with open(os.path.join(bundle, "badge%s.png" % ("" if scale == 1 else "@2x")), "wb") as out:
+            out.write(logo(16 * scale, (255, 45, 85), (255, 255, 255)))
+    for language, colour in (("en", (0, 40, 104)), ("fr", (0, 85, 164)), ("de", (0, 0, 0))):
+        with open(os.path.join(bundle, language + ".lproj", "flag.png"), "wb") as out:
+            out.write(logo(16, colour, (255, 255, 255)))
 
 
 if __name__ == "__main__":
