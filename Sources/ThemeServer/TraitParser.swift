@@ -14,7 +14,10 @@ enum TraitParser {
                          "watch": 5, "marketing": 6, "mac": 7, "vision": 8]
 
     /// The query parameters that select traits; any of them makes `/colors` resolve.
-    static let parameterNames: Set<String> = ["appearance", "contrast", "idiom", "scale", "gamut", "lang", "direction", "subtype"]
+    static let parameterNames: Set<String> = ["appearance", "contrast", "idiom", "scale", "gamut", "lang", "direction", "subtype",
+                                              "widthClass", "heightClass", "memory", "graphics"]
+
+    static let sizeClasses = ["any": 0, "compact": 1, "regular": 2]
 
     static let colorScheme = HTTPField.Name("Sec-CH-Prefers-Color-Scheme")!
     static let contrast = HTTPField.Name("Sec-CH-Prefers-Contrast")!
@@ -76,6 +79,20 @@ enum TraitParser {
         if let value = query["subtype"] {
             guard let subtype = Int(value), (0...65535).contains(subtype) else { throw BadParameter(name: "subtype", value: value, expected: "a number") }
             traits.subtype = subtype
+        }
+        for (name, keyPath) in [("widthClass", \TraitRequest.sizeClassHorizontal), ("heightClass", \TraitRequest.sizeClassVertical)] {
+            guard let value = query[name] else { continue }
+            guard let sizeClass = sizeClasses[value] else { throw BadParameter(name: name, value: value, expected: "any, compact or regular") }
+            traits[keyPath: keyPath] = sizeClass
+        }
+        if let value = query["memory"] {
+            let digits = value.hasSuffix("GB") ? String(value.dropLast(2)) : value
+            guard let memory = Int(digits), (1...1024).contains(memory) else { throw BadParameter(name: "memory", value: value, expected: "a size in GB such as 4 or 4GB") }
+            traits.memoryGB = memory
+        }
+        if let value = query["graphics"] {
+            guard let graphics = Int(value), (1...1000).contains(graphics) else { throw BadParameter(name: "graphics", value: value, expected: "a graphics family number") }
+            traits.graphics = graphics
         }
         if let value = query["lang"] {
             let languages = AcceptLanguage.parse(value)
