@@ -37,9 +37,10 @@ enum BundleVariants {
         }
     }
 
-    /// Every entry of every `.strings` table; a table that cannot be read is left out and named
-    /// in `problems`, the others still load.
-    static func strings(of bundle: ResourceBundle, problems: inout [String]) -> [StringEntry] {
+    /// Every entry of every `.strings` table; a table that cannot be read is left out, named in
+    /// `problems` and listed in `unreadable` (so that sync can keep what it had), the others
+    /// still load.
+    static func strings(of bundle: ResourceBundle, problems: inout [String], unreadable: inout [String]) -> [StringEntry] {
         var entries: [StringEntry] = []
         for table in bundle.strings {
             do {
@@ -50,6 +51,7 @@ enum BundleVariants {
                 }
             } catch {
                 problems.append("\(table.path): \(error)")
+                unreadable.append(table.path)
             }
         }
         return entries

@@ -83,10 +83,22 @@ public final class ThemeIndex: Sendable {
             do {
                 let parsed = try Self.parse(source)
                 try database.transaction {
-                    if let previous { try database.prepare("DELETE FROM source WHERE id = ?1").run([.integer(Int64(previous.int("id")))]) }
+                    var strings = parsed.strings
+                    if let previous {
+                        let id = SQLiteValue.integer(Int64(previous.int("id")))
+                        // A .strings file that no longer parses keeps the entries it had.
+                        for file in parsed.unreadableStringFiles {
+                            strings += try database.prepare("SELECT tbl, key, locale, value FROM string WHERE source_id = ?1 AND file = ?2")
+                                .rows([id, .text(file)]).map { row in
+                                    BundleVariants.StringEntry(table: row.string("tbl") ?? "", key: row.string("key") ?? "", value: row.string("value") ?? "",
+                                                               locale: row.string("locale") ?? "", file: file)
+                                }
+                        }
+                        try database.prepare("DELETE FROM source WHERE id = ?1").run([id])
+                    }
                     let sourceID = try insertSource(source, parsed, themeID: themeID, rank: rank, fingerprint: fingerprint, in: database)
                     try insert(parsed.variants, themeID: themeID, sourceID: sourceID, rank: rank, in: database)
-                    try insert(parsed.strings, themeID: themeID, sourceID: sourceID, rank: rank, in: database)
+                    try insert(strings, themeID: themeID, sourceID: sourceID, rank: rank, in: database)
                 }
                 errors += parsed.problems
                 report.reindexedSources.append(source.path)
@@ -154,6 +166,8 @@ public final class ThemeIndex: Sendable {
         var problems: [String]
         var catalog: AssetCatalog?
         var strings: [BundleVariants.StringEntry] = []
+        /// `.strings` files that could not be read this time; their previous entries are kept.
+        var unreadableStringFiles: [String] = []
         /// Bundles: what their localization choice needs.
         var bundle: BundleInfo?
 
@@ -184,12 +198,14 @@ public final class ThemeIndex: Sendable {
         case .bundle:
             guard let bundle = source.bundle else { throw ThemeError("\(source.path): bundle was not read") }
             var problems = bundle.problems
+            var unreadable: [String] = []
             let variants = BundleVariants.variants(of: bundle)
-            let strings = BundleVariants.strings(of: bundle, problems: &problems)
+            let strings = BundleVariants.strings(of: bundle, problems: &problems, unreadable: &unreadable)
             var hash = ContentHash()
             for variant in variants { hash.add(variant.etag) }
             for entry in strings { hash.add("\(entry.table)\u{0}\(entry.locale)\u{0}\(entry.key)\u{0}\(entry.value)") }
-            return ParsedSource(variants: variants, contentHash: hash.hex, problems: problems, strings: strings, bundle: bundle.info)
+            return ParsedSource(variants: variants, contentHash: hash.hex, problems: problems, strings: strings,
+                                unreadableStringFiles: unreadable, bundle: bundle.info)
         }
     }
 

@@ -9,7 +9,7 @@ import TestSupport
 /// strings and files, and broken bundles that still serve what is intact.
 @Suite("bundle themes", .serialized)
 struct BundleThemeTests {
-    @Test("every bundle layout in one theme: flat iOS app, macOS app, framework with links, loadable bundle")
+    @Test("every bundle layout in one theme: flat iOS app, macOS app (with its Assets.car), framework with links, loadable bundle")
     func layouts() throws {
         let server = try ServerFixture(themes: { f in
             f.writePlist(["CFBundleIdentifier": "com.example.ios", "CFBundleDevelopmentRegion": "en"], to: "themes/apps/Phone.app/Info.plist", binary: true)
@@ -18,6 +18,7 @@ struct BundleThemeTests {
             f.writePlist(["CFBundleIdentifier": "com.example.mac", "CFBundleDevelopmentRegion": "en"], to: "themes/apps/Desk.app/Contents/Info.plist")
             f.looseImage("themes/apps/Desk.app/Contents/Resources/desk.png")
             f.looseImage("themes/apps/Desk.app/Contents/MacOS/not-a-resource.png")
+            try? Self.compileCatalog(f, to: "themes/apps/Desk.app/Contents/Resources/Assets.car", scales: [1, 2], idiom: "universal")
             f.writePlist(["CFBundleIdentifier": "com.example.kit"], to: "themes/apps/Kit.framework/Versions/A/Resources/Info.plist")
             f.looseImage("themes/apps/Kit.framework/Versions/A/Resources/kit.png")
             try? FileManager.default.createSymbolicLink(atPath: f.path("themes/apps/Kit.framework/Versions/Current"), withDestinationPath: "A")
@@ -33,10 +34,12 @@ struct BundleThemeTests {
             #expect((response.json["chosen"] as? [String: Any])?["file"] as? String == "apps/\(file)")
         }
         #expect(try client.request("/themes/apps/images/not-a-resource").status == 404, "Contents/MacOS is not a resources folder")
+        let catalogIcon = try client.request("/themes/apps/images/icon.json?scale=2").json
+        #expect((catalogIcon["source"] as? [String: Any])?["path"] as? String == "apps/Desk.app/Contents/Resources/Assets.car")
         let detail = try client.request("/themes/apps").json
         let sources = detail["sources"] as? [[String: Any]] ?? []
         #expect(Set(sources.compactMap { $0["identifier"] as? String }) == ["com.example.ios", "com.example.mac", "com.example.kit", "com.example.plugin"])
-        #expect(sources.allSatisfy { $0["kind"] as? String == "bundle" })
+        #expect(sources.map { $0["kind"] as? String } == ["car", "bundle", "bundle", "bundle", "bundle"])
         #expect(detail["files"] as? [String] == ["desk", "filter", "kit", "phone"])
         #expect(detail["strings"] as? [String] == ["Phone"])
         let hello = try client.request("/themes/apps/strings/Phone/hello?lang=de")

@@ -112,6 +112,29 @@ struct ReloadTests {
         try waitFor { try client.request("/themes/fresh/colors/primary").status == 404 }
     }
 
+    @Test("bundles reload too: an edited .strings table serves its new values, a broken one keeps its old ones, a new .lproj appears")
+    func bundleChanges() throws {
+        let server = try ServerFixture(watch: true, themes: { f in
+            f.writePlist(["CFBundleDevelopmentRegion": "en"], to: "themes/app/Info.plist")
+            f.write("\"title\" = \"Title\";", to: "themes/app/en.lproj/Localizable.strings")
+            f.write("\"title\" = \"Titre\";", to: "themes/app/fr.lproj/Localizable.strings")
+        })
+        let client = try server.client()
+        func title(_ language: String) throws -> String? {
+            try client.request("/themes/app/strings/Localizable/title?lang=\(language)").json["value"] as? String
+        }
+        #expect(try title("fr") == "Titre")
+        server.fixtures.write("\"title\" = \"Le titre\";", to: "themes/app/fr.lproj/Localizable.strings")
+        try waitFor { try title("fr") == "Le titre" }
+
+        server.fixtures.write("\"title\" = \"Broken", to: "themes/app/fr.lproj/Localizable.strings")
+        try waitFor { ((try client.request("/themes/app").json["errors"] as? [String]) ?? []).contains { $0.contains("string is not closed") } }
+        #expect(try title("fr") == "Le titre", "a table that no longer parses keeps its entries")
+
+        server.fixtures.write("\"title\" = \"Titel\";", to: "themes/app/de.lproj/Localizable.strings")
+        try waitFor { try title("de") == "Titel" }
+    }
+
     @Test("SSE clients get events in order; Last-Event-ID resumes from the history")
     func eventOrder() throws {
         let server = try ServerFixture()
