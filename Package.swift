@@ -33,7 +33,7 @@ let package = Package(
         // The CoreUI catalog layer on top of BOM: keys, facets, renditions, colours, images.
         .target(name: "AssetCatalog", dependencies: ["BOM", "Codecs", "BinaryReading", "JSON"]),
         // Writes .car catalogs from .xcassets folders (`themed compile`).
-        .target(name: "CatalogWriter", dependencies: ["BinaryReading", "BOM", "Codecs", "ThemeBundle"]),
+        .target(name: "CatalogWriter", dependencies: ["AssetCatalog", "BinaryReading", "BOM", "Codecs", "ThemeBundle"]),
         // A thin wrapper of the system libsqlite3.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         // Bundle layouts and .xcassets source folders.

@@ -21,8 +21,9 @@ public final class AssetCatalog: Sendable {
     public let appearanceNames: [Int: String]
     /// Localization names by id (attribute 13), from LOCALIZATIONKEYS when present.
     public let localizationNames: [Int: String]
-    /// Entries of the informational BITMAPKEYS tree (one per facet identifier with bitmaps).
-    public let bitmapKeyCount: Int
+    /// The BITMAPKEYS tree: per facet identifier, the values each key attribute takes.
+    public let bitmapKeySummaries: [BitmapKeySummary]
+    public var bitmapKeyCount: Int { bitmapKeySummaries.count }
     public let renditions: [Rendition]
     /// Renditions (or optional trees) that could not be read; the rest of the catalog is fine.
     public let renditionErrors: [CatalogError]
@@ -87,9 +88,11 @@ public final class AssetCatalog: Sendable {
         }
         localizationNames = localizations
 
-        var bitmapKeys = 0
-        optionalTree("BITMAPKEYS", inlineKeys: true) { _ in bitmapKeys += 1 }
-        bitmapKeyCount = bitmapKeys
+        var bitmapKeys: [BitmapKeySummary] = []
+        optionalTree("BITMAPKEYS", inlineKeys: true) { item in
+            bitmapKeys.append(try BitmapKeySummary(identifier: Int(item.inlineKey), value: item.value))
+        }
+        bitmapKeySummaries = bitmapKeys
 
         var legacy: [LegacyColor] = []
         optionalTree("COLORS") { item in legacy.append(try LegacyColor(key: item.key, value: item.value)) }

@@ -4,9 +4,6 @@ public struct BOMWriter {
     public private(set) var blocks: [[UInt8]] = [[]] // id 0 is "none"
     private var vars: [(String, Int)] = []
 
-    /// Leaves hold at most this many items, as in catalogs Xcode writes with 4096-byte nodes.
-    public static let itemsPerLeaf = (4096 - 12) / 8
-
     public init() {}
 
     /// Adds a block and returns its id.
@@ -26,44 +23,65 @@ public struct BOMWriter {
         vars.append((name, add(bytes)))
     }
 
-    /// A tree of `items`, which must already be in key order. `inlineKeys` stores each key as the
-    /// entry's 32-bit key field (BITMAPKEYS) instead of a block.
+    /// A tree of `items`, which must already be in key order, each key in a block of its own,
+    /// in 4096-byte nodes as Xcode writes RENDITIONS, FACETKEYS and APPEARANCEKEYS.
     public mutating func addTree(_ name: String, items: [(key: [UInt8], value: [UInt8])], keySizeHint: UInt32) {
+        addTree(name, values: items.map(\.value), keys: .blocks(items.map(\.key)), blockSize: 4096, keySizeHint: keySizeHint)
+    }
+
+    /// A tree whose keys are 32-bit numbers stored in the entries themselves (BITMAPKEYS: the
+    /// facet identifier), in 1024-byte nodes, as Xcode writes it.
+    public mutating func addInlineKeyTree(_ name: String, items: [(key: UInt32, value: [UInt8])]) {
+        addTree(name, values: items.map(\.value), keys: .inline(items.map(\.key)), blockSize: 1024, keySizeHint: 0)
+    }
+
+    private enum Keys {
+        case blocks([[UInt8]])
+        case inline([UInt32])
+    }
+
+    /// Leaves of `blockSize` bytes hold (blockSize - 12) / 8 entries; more leaves get one index
+    /// node above them (count separators, the last child in the extra slot).
+    private mutating func addTree(_ name: String, values: [[UInt8]], keys: Keys, blockSize: Int, keySizeHint: UInt32) {
         let headerID = add([]) // filled once the root is known
-        var leafIDs: [Int] = []
-        var lastKeys: [Int] = []
-        let chunks = stride(from: 0, to: max(items.count, 1), by: Self.itemsPerLeaf).map { Array(items[$0 ..< min(items.count, $0 + Self.itemsPerLeaf)]) }
+        let itemsPerLeaf = (blockSize - 12) / 8
+        let ranges = stride(from: 0, to: max(values.count, 1), by: itemsPerLeaf).map { $0 ..< min(values.count, $0 + itemsPerLeaf) }
         let firstLeaf = blocks.count
-        // Leaf ids are allocated in order, so forward links can be written directly.
-        var pendingLeaves: [[UInt8]] = []
-        var nextID = firstLeaf + chunks.count
-        for (number, chunk) in chunks.enumerated() {
-            var entries: [UInt8] = []
-            for _ in chunk {
-                let valueID = nextID, keyID = nextID + 1
-                nextID += 2
-                entries += be32(valueID) + be32(keyID)
+        // Leaf ids are allocated first and in order, so forward links can be written directly;
+        // then each item's value block, and its key block unless keys are inline.
+        var nextID = firstLeaf + ranges.count
+        var valueIDs: [Int] = [], entryKeys: [Int] = []
+        for index in values.indices {
+            valueIDs.append(nextID)
+            switch keys {
+            case .blocks: entryKeys.append(nextID + 1); nextID += 2
+            case .inline(let inline): entryKeys.append(Int(inline[index])); nextID += 1
             }
-            let forward = number + 1 < chunks.count ? firstLeaf + number + 1 : 0
-            let backward = number > 0 ? firstLeaf + number - 1 : 0
-            pendingLeaves.append(be16(1) + be16(chunk.count) + be32(forward) + be32(backward) + entries)
-            leafIDs.append(firstLeaf + number)
-            lastKeys.append(nextID - 1)
         }
-        for leaf in pendingLeaves { _ = add(leaf) }
-        for item in chunks.joined() {
-            _ = add(item.value)
-            _ = add(item.key)
+        var leafIDs: [Int] = []
+        var separators: [Int] = []
+        for (number, range) in ranges.enumerated() {
+            var entries: [UInt8] = []
+            for index in range { entries += be32(valueIDs[index]) + be32(entryKeys[index]) }
+            let forward = number + 1 < ranges.count ? firstLeaf + number + 1 : 0
+            let backward = number > 0 ? firstLeaf + number - 1 : 0
+            add(be16(1) + be16(range.count) + be32(forward) + be32(backward) + entries)
+            leafIDs.append(firstLeaf + number)
+            separators.append(range.isEmpty ? 0 : entryKeys[range.upperBound - 1])
+        }
+        for index in values.indices {
+            add(values[index])
+            if case .blocks(let keyBytes) = keys { add(keyBytes[index]) }
         }
         var root = leafIDs.first ?? 0
         if leafIDs.count > 1 {
-            // An index node: count separators, and the last child in the extra slot.
             var entries: [UInt8] = []
-            for (child, key) in zip(leafIDs.dropLast(), lastKeys.dropLast()) { entries += be32(child) + be32(key) }
+            for (child, key) in zip(leafIDs.dropLast(), separators.dropLast()) { entries += be32(child) + be32(key) }
             entries += be32(leafIDs[leafIDs.count - 1]) + be32(0)
             root = add(be16(0) + be16(leafIDs.count - 1) + be32(0) + be32(0) + entries)
         }
-        blocks[headerID] = Array("tree".utf8) + be32(1) + be32(root) + be32(4096) + be32(items.count) + [0]
+        let inlineFlag: UInt8 = if case .inline = keys { 1 } else { 0 }
+        blocks[headerID] = Array("tree".utf8) + be32(1) + be32(root) + be32(blockSize) + be32(values.count) + [inlineFlag]
             + be32(Int(keySizeHint)) + be32(0)
         vars.append((name, headerID))
     }

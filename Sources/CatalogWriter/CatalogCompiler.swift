@@ -1,3 +1,4 @@
+import AssetCatalog
 import BinaryReading
 import BOM
 import Codecs
@@ -6,13 +7,13 @@ import ThemeBundle
 
 /// Compiles an `.xcassets` folder into a `.car` catalog, the way Xcode's actool lays one out for
 /// CoreUI 969 (storage version 17): CARHEADER, RENDITIONS, FACETKEYS, APPEARANCEKEYS, KEYFORMAT,
-/// EXTENDED_METADATA.
+/// EXTENDED_METADATA, BITMAPKEYS.
 ///
 /// Colours become COLR renditions; bitmaps become CELM renditions compressed with zip (deflate
 /// through the system zlib: a compression CoreUI reads, id 2, and the one codec here with an
 /// encoder as well tested as its decoder); PDF, SVG and JPEG images and data sets are stored as
-/// RAWD. BITMAPKEYS is not written: its content is not understood (car-format.md 4.6) and no
-/// reader needs it to find renditions.
+/// RAWD. BITMAPKEYS summarizes, per facet, the values each key attribute takes
+/// (`BitmapKeySummary`, the layout read off the corpus).
 public struct CatalogCompiler {
     public enum Platform: String, CaseIterable, Sendable {
         case ios, macos, tvos, watchos
@@ -70,7 +71,7 @@ public struct CatalogCompiler {
         let names = Array(Set(assets.entries.map(\.name))).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let identifiers = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0 + 1) })
         var appearanceIDs: [String: Int] = [:]
-        var renditions: [(key: [UInt8], value: [UInt8])] = []
+        var renditions: [(values: [Int], bytes: [UInt8])] = []
         for entry in assets.entries {
             guard let identifier = identifiers[entry.name] else { continue }
             let appearanceName = Self.appearanceName(entry)
@@ -93,16 +94,23 @@ public struct CatalogCompiler {
                 default: 0
                 }
             }
-            renditions.append((values.flatMap { le16($0) }, rendition.bytes))
+            renditions.append((values, rendition.bytes))
         }
         // Keys in byte order; two entries with the same traits: the first in the source wins.
-        var seen = Set<[UInt8]>()
-        renditions = renditions.filter { seen.insert($0.key).inserted }
-        renditions.sort { $0.key.lexicographicallyPrecedes($1.key) }
+        var seen = Set<[Int]>()
+        let items = renditions.filter { seen.insert($0.values).inserted }
+            .map { (key: $0.values.flatMap { le16($0) }, value: $0.bytes, values: $0.values) }
+            .sorted { $0.key.lexicographicallyPrecedes($1.key) }
+        let identifierPosition = Self.keyFormat.firstIndex(of: RenditionAttribute.identifier.rawValue) ?? 0
+        let bitmapKeys = Dictionary(grouping: items.map(\.values)) { $0[identifierPosition] }
+            .sorted { $0.key < $1.key }
+            .map { identifier, keys in
+                (key: UInt32(identifier), value: BitmapKeySummary(identifier: identifier, keys: keys, keyFormat: Self.keyFormat).bytes)
+            }
 
         var writer = BOMWriter()
-        writer.addVariable("CARHEADER", bytes: header(renditionCount: renditions.count))
-        writer.addTree("RENDITIONS", items: renditions, keySizeHint: UInt32(Self.keyFormat.count * 2))
+        writer.addVariable("CARHEADER", bytes: header(renditionCount: items.count))
+        writer.addTree("RENDITIONS", items: items.map { ($0.key, $0.value) }, keySizeHint: UInt32(Self.keyFormat.count * 2))
         let facets = names.map { name -> (key: [UInt8], value: [UInt8]) in
             let part = assets.entries.first { $0.name == name }.map { $0.kind == .color ? 217 : 181 } ?? 181
             return (Array(name.utf8), le16(0) + le16(0) + le16(3) + le16(1) + le16(85) + le16(2) + le16(part) + le16(17) + le16(identifiers[name] ?? 0))
@@ -114,6 +122,7 @@ public struct CatalogCompiler {
         writer.addVariable("KEYFORMAT", bytes: tag("kfmt") + le32(0) + le32(Self.keyFormat.count) + Self.keyFormat.flatMap { le32($0) })
         writer.addVariable("EXTENDED_METADATA", bytes: Array("META".utf8) + fixed("", 256) + fixed(minimumDeploymentTarget, 256)
                            + fixed(platform.deploymentPlatform, 256) + fixed("themed compile (CoreUI \(Self.coreUIVersion) layout)", 256))
+        writer.addInlineKeyTree("BITMAPKEYS", items: bitmapKeys)
         return writer.file()
     }
 

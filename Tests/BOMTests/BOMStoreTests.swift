@@ -57,6 +57,22 @@ struct BOMStoreTests {
         #expect(read.map(\.value.bytes) == items.map(\.value))
     }
 
+    @Test("inline-key trees (BITMAPKEYS) keep their 32-bit keys in the entries, in 1024-byte nodes")
+    func inlineKeyTrees() throws {
+        var writer = BOMWriter()
+        let items = (0..<300).map { (key: UInt32($0 * 7 + 1), value: [UInt8(truncatingIfNeeded: $0), 9]) }
+        writer.addInlineKeyTree("BITS", items: items)
+        let store = try BOMStore(ByteSpan(copying: writer.file()))
+        let tree = try #require(try store.tree("BITS", inlineKeys: true))
+        let read = try tree.items()
+        #expect(read.map(\.inlineKey) == items.map(\.key))
+        #expect(read.map(\.value.bytes) == items.map(\.value))
+        let header = try #require(try store.variable("BITS"))
+        #expect(try header.u32be(12) == 1024, "node size")
+        #expect(try header.u8(20) == 1, "the inline-key flag Xcode sets")
+        #expect(try store.block(tree.rootBlock).u16be(0) == 0, "300 items need an index node over 126-item leaves")
+    }
+
     @Test("a tree iterates every leaf through the forward chain, in key order")
     func iteratesTree() throws {
         let store = try BOMStore(ByteSpan(copying: sampleStore()))

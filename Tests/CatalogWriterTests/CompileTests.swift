@@ -105,10 +105,44 @@ struct CompileTests {
         #expect(xcode.header.coreUIVersion == ours.header.coreUIVersion)
         #expect(xcode.header.storageVersion == ours.header.storageVersion)
         #expect(xcode.header.schemaVersion == ours.header.schemaVersion)
-        #expect(Set(ours.store.vars.map(\.name)) == Set(xcode.store.vars.map(\.name)).subtracting(["BITMAPKEYS"]))
-        for name in ["RENDITIONS", "FACETKEYS", "APPEARANCEKEYS"] {
+        #expect(Set(ours.store.vars.map(\.name)) == Set(xcode.store.vars.map(\.name)))
+        for name in ["RENDITIONS", "FACETKEYS", "APPEARANCEKEYS", "BITMAPKEYS"] {
             #expect(try ours.store.block(ours.store.varBlock(name) ?? 0).count == (try xcode.store.block(xcode.store.varBlock(name) ?? 0).count), "\(name) tree header size")
         }
+        // BITMAPKEYS: 1024-byte nodes and the inline-key flag, like Xcode's; one entry per facet
+        // with one set per KEYFORMAT attribute, identifying attributes untracked.
+        let ourBits = try #require(try ours.store.variable("BITMAPKEYS")), xcodeBits = try #require(try xcode.store.variable("BITMAPKEYS"))
+        #expect(try ourBits.u32be(12) == (try xcodeBits.u32be(12)))
+        #expect(try ourBits.u8(20) == (try xcodeBits.u8(20)))
+        for catalog in [ours, xcode] {
+            #expect(Set(catalog.bitmapKeySummaries.map(\.identifier)) == Set(catalog.facetNames.keys))
+            for summary in catalog.bitmapKeySummaries {
+                #expect(summary.masks.count == catalog.keyFormat.attributeIDs.count)
+                for (attribute, mask) in zip(catalog.keyFormat.attributeIDs, summary.masks) where BitmapKeySummary.untrackedAttributes.contains(attribute) {
+                    #expect(mask == BitmapKeySummary.untracked)
+                }
+            }
+        }
+    }
+
+    @Test("BITMAPKEYS of a compiled catalog summarize each facet's renditions: scales, idioms, appearances")
+    func bitmapKeys() throws {
+        let f = ThemeFixtures()
+        defer { f.remove() }
+        makeSource(f)
+        let catalog = try AssetCatalog(ByteSpan(copying: try CatalogCompiler().compile(f.path("App.xcassets")), structure: "file"), path: "App.car")
+        let attributes = catalog.keyFormat.attributeIDs
+        func mask(_ name: String, _ attribute: RenditionAttribute) throws -> UInt32 {
+            let identifier = try #require(catalog.facetNames.first { $0.value == name }?.key)
+            let summary = try #require(catalog.bitmapKeySummaries.first { $0.identifier == identifier })
+            return summary.masks[try #require(attributes.firstIndex(of: attribute.rawValue))]
+        }
+        #expect(try mask("icon", .scale) == 0b1110, "1x, 2x, 3x")
+        #expect(try mask("icon", .idiom) == 0b101, "universal and ipad")
+        #expect(try mask("brand", .scale) == 0b1, "colours have scale 0")
+        #expect(try mask("brand", .displayGamut) == 0b11, "sRGB and P3")
+        #expect(try mask("brand", .appearance) == BitmapKeySummary.untracked)
+        #expect(try mask("settings", .identifier) == BitmapKeySummary.untracked)
     }
 
     @Test("bad sources are errors naming the file and field; nothing is left at the output")
