@@ -4,7 +4,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 CORPUS ?= ../shared/corpus
 APT_PACKAGES = libsqlite3-dev zlib1g-dev
-PY_PACKAGES = lzfse
+PY_PACKAGES = lzfse numpy pillow
 
 .PHONY: deps py-deps bench-deps build release test bench bench-http bench-reload run themes index clean
 
@@ -14,9 +14,10 @@ deps:
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) || exit 1; fi
 
-## Python reference decoder used by benchmarks and vector generators (not by the product).
+## Python packages of the shared oracle tools, used by benchmarks, vector generators and the
+## test that reads compiled catalogs with the reference renderer (not by the product).
 py-deps:
-	@python3 -c "import lzfse" 2>/dev/null || pip install -q $(PY_PACKAGES)
+	@python3 -c "import lzfse, numpy, PIL" 2>/dev/null || pip install -q $(PY_PACKAGES)
 
 build: deps
 	$(SWIFT) build

@@ -63,8 +63,8 @@ let package = Package(
         // Measurements for `make bench` (not part of the product).
         .executableTarget(name: "themed-bench", dependencies: ["AssetCatalog", "Codecs", "BinaryReading"]),
 
-        // Helpers shared by the test targets: SHA-256 and the location of the shared corpus.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Helpers shared by the test targets: SHA-256, fixtures, the shared corpus and oracle tools.
+        .target(name: "TestSupport", dependencies: ["Codecs"], path: "Tests/TestSupport"),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "BinaryReading", "TestSupport"],
                     resources: [.copy("Vectors")]),
         .testTarget(name: "BOMTests", dependencies: ["BOM", "BinaryReading"]),

@@ -64,7 +64,7 @@ struct CorpusTests {
                 switch try catalog.image(for: rendition) {
                 case .bitmap(let bitmap):
                     if reference.isData || bitmap.width != reference.width || bitmap.height != reference.height
-                        || SHA256.hex(premultipliedRGBA(bitmap)) != reference.sha256 {
+                        || SHA256.hex(ReferencePixels.premultipliedRGBA(bitmap)) != reference.sha256 {
                         mismatches.append("#\(reference.position) \(rendition.name): pixels differ")
                     }
                 case .data(let bytes, _):
@@ -109,23 +109,4 @@ struct CorpusTests {
         }
     }
 
-    /// What the reference renderer hashes: R, G, B, A premultiplied, gray expanded.
-    func premultipliedRGBA(_ bitmap: Bitmap) -> [UInt8] {
-        var rgba = [UInt8]()
-        rgba.reserveCapacity(bitmap.width * bitmap.height * 4)
-        switch bitmap.layout {
-        case .bgra8:
-            for index in stride(from: 0, to: bitmap.pixels.count, by: 4) {
-                rgba += [bitmap.pixels[index + 2], bitmap.pixels[index + 1], bitmap.pixels[index], bitmap.pixels[index + 3]]
-            }
-        case .grayAlpha8:
-            for index in stride(from: 0, to: bitmap.pixels.count, by: 2) {
-                let gray = bitmap.pixels[index]
-                rgba += [gray, gray, gray, bitmap.pixels[index + 1]]
-            }
-        default:
-            rgba = bitmap.pixels
-        }
-        return rgba
-    }
 }

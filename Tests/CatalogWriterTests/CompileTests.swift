@@ -145,6 +145,32 @@ struct CompileTests {
         #expect(try mask("settings", .identifier) == BitmapKeySummary.untracked)
     }
 
+    @Test("an independent reader, the reference renderer carref.py, reads a compiled catalog: every rendition, our pixels, bytes and colours")
+    func independentReader() throws {
+        if let reason = ReferenceTools.unavailableReason { print("SKIPPED independent reader: \(reason)"); return }
+        let f = ThemeFixtures()
+        defer { f.remove() }
+        makeSource(f)
+        try CatalogCompiler().compile(f.path("App.xcassets"), to: f.path("App.car"))
+        let catalog = try AssetCatalog(path: f.path("App.car"))
+        let records = try ReferenceTools.referenceRecords(of: f.path("App.car"), in: f.path("reference"))
+        #expect(records.count == catalog.renditions.count)
+        for (record, rendition) in zip(records, catalog.renditions) {
+            #expect(record["status"] as? String == "ok", "\(record)")
+            #expect(record["name"] as? String == rendition.name)
+            if let components = record["components"] as? [Double] {
+                let ours = try #require(catalog.namedColors.first { $0.rendition.index == rendition.index })
+                #expect(zip(components, ours.color.components).allSatisfy { abs($0 - $1) < 1e-6 })
+            } else if let digest = record["premulSha256"] as? String, case .bitmap(let bitmap) = try catalog.image(for: rendition) {
+                #expect(SHA256.hex(ReferencePixels.premultipliedRGBA(bitmap)) == digest, "\(rendition.name)")
+            } else if let digest = record["dataSha256"] as? String, case .data(let bytes, _) = try catalog.image(for: rendition) {
+                #expect(SHA256.hex(bytes) == digest, "\(rendition.name)")
+            } else {
+                Issue.record("\(rendition.name): the reference gave neither colour, pixels nor data: \(record)")
+            }
+        }
+    }
+
     @Test("bad sources are errors naming the file and field; nothing is left at the output")
     func badSources() throws {
         let f = ThemeFixtures()
