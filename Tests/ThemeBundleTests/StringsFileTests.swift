@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import ThemeBundle
 
 /// `.strings` tables in every form Xcode and older tools write them, and the errors a broken
@@ -59,6 +60,36 @@ struct StringsFileTests {
     ])
     func errors(_ text: String, _ line: Int, _ message: String) {
         #expect(throws: StringsFile.ParseError(line: line, message: message)) { try StringsFile(bytes: Array(text.utf8)) }
+    }
+
+    /// Bytes that matter to the grammar, for insertion.
+    static let syntax = Array("\"\\;=/*{}'\n".utf8)
+
+    @Test("5,000 mutated tables (flipped, dropped and inserted bytes): a table or a ParseError, never a crash")
+    func mutations() {
+        var random = SplitMix(seed: 0x5751)
+        let utf16: [UInt8] = [0xFF, 0xFE] + Self.sample.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let seeds: [[UInt8]] = [Array(Self.sample.utf8), utf16]
+        var parsed = 0, rejected = 0
+        for round in 0..<5_000 {
+            var bytes = seeds[round % 2]
+            for _ in 0...(random.next() % 4) {
+                let position = Int(random.next() % UInt64(bytes.count))
+                switch random.next() % 3 {
+                case 0: bytes[position] ^= UInt8(truncatingIfNeeded: random.next() | 1)
+                case 1: bytes.remove(at: position)
+                default: bytes.insert(Self.syntax[Int(random.next() % UInt64(Self.syntax.count))], at: position)
+                }
+            }
+            do {
+                _ = try StringsFile(bytes: bytes)
+                parsed += 1
+            } catch {
+                rejected += 1
+            }
+        }
+        #expect(parsed + rejected == 5_000)
+        #expect(parsed > 0 && rejected > 0, "the mutations reach both outcomes: \(parsed) parsed, \(rejected) rejected")
     }
 
     @Test("bytes that are neither UTF-8 nor UTF-16 are an error, not a crash")
