@@ -73,6 +73,7 @@ let package = Package(
         .testTarget(name: "CatalogWriterTests", dependencies: ["CatalogWriter", "AssetCatalog", "Codecs", "TestSupport"]),
         .testTarget(name: "ThemeBundleTests", dependencies: ["ThemeBundle", "TestSupport"]),
         .testTarget(name: "ThemeIndexTests", dependencies: ["ThemeIndex", "ThemeBundle", "Codecs", "TestSupport"]),
-        .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemeIndex", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport"]),
+        .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemeIndex", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport",
+                                                            .product(name: "Logging", package: "swift-log")]),
     ]
 )

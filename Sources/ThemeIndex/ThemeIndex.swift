@@ -35,6 +35,9 @@ public final class ThemeIndex: Sendable {
         public var errors: [String] = []
         /// The same errors with the theme they belong to.
         public var themeErrors: [(theme: String, message: String)] = []
+        /// Problems inside sources that were indexed anyway (a malformed Info.plist, .strings or
+        /// Contents.json, a link leaving the theme), reported when the source is read.
+        public var problems: [(theme: String, message: String)] = []
         /// Themes seen for the first time.
         public var addedThemes: [String] = []
         /// The catalogs parsed by this sync, with their content hashes, for serving their bytes.
@@ -101,6 +104,7 @@ public final class ThemeIndex: Sendable {
                     try insert(strings, themeID: themeID, sourceID: sourceID, rank: rank, in: database)
                 }
                 errors += parsed.problems
+                report.problems += parsed.problems.map { (folder.name, $0) }
                 report.reindexedSources.append(source.path)
                 if let catalog = parsed.catalog { report.parsedCatalogs.append((catalog, parsed.contentHash)) }
                 changed = true
@@ -119,6 +123,7 @@ public final class ThemeIndex: Sendable {
             try database.prepare("DELETE FROM source WHERE id = ?1").run([.integer(Int64(removed.int("id")))])
             changed = true
         }
+        if changed { report.problems += folder.warnings.map { (folder.name, $0) } }
         let parentChanged = try database.prepare("SELECT parent FROM theme WHERE id = ?1").rows([.integer(themeID)]).first?.string("parent") != folder.parent
         if changed || parentChanged { report.changedThemes.append(folder.name) }
         try database.prepare("""

@@ -78,6 +78,9 @@ public final class ThemeService: Sendable {
         for name in report.removedThemes {
             events.publish("theme-removed", .object([("theme", .string(name)), ("generation", .int(0)), ("etag", .string(""))]))
         }
+        for (name, message) in report.problems {
+            logger.warning("theme source problem", metadata: ["theme": "\(name)", "problem": "\(message)"])
+        }
         for (name, message) in report.themeErrors {
             logger.error("theme source rejected", metadata: ["theme": "\(name)", "error": "\(message)"])
             events.publish("theme-error", payload(name, extra: [("error", .string(message)), ("time", .string(Self.timestamp()))]))

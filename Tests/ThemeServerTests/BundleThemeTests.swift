@@ -110,7 +110,8 @@ struct BundleThemeTests {
 
     @Test("a malformed Info.plist, .strings or Contents.json is reported; the rest of the theme serves")
     func brokenSources() throws {
-        let server = try ServerFixture(themes: { f in
+        let (logger, log) = RecordingLogHandler.logger()
+        let server = try ServerFixture(logger: logger, themes: { f in
             f.write("<?xml version=\"1.0\"?><plist><dict><key>oops", to: "themes/broken/Info.plist")
             f.looseImage("themes/broken/icon.png")
             f.write("\"fine\" = \"yes\";", to: "themes/broken/en.lproj/Good.strings")
@@ -129,6 +130,9 @@ struct BundleThemeTests {
         #expect(errors.contains("Bad.strings: line 2: expected ';' after the entry for \"a\""))
         #expect(errors.contains("blue.colorset/Contents.json: not valid JSON"))
         #expect(errors.contains("secret.png: link leaves the theme folder"))
+        for problem in ["Info.plist: not a property list", "Bad.strings: line 2", "blue.colorset/Contents.json", "secret.png: link leaves"] {
+            #expect(log.all.contains { $0.hasPrefix("warning theme source problem") && $0.contains(problem) }, "\(problem) is logged")
+        }
         #expect(try client.request("/themes/broken/images/icon").status == 200)
         #expect(try client.request("/themes/broken/images/secret").status == 404)
         #expect(try client.request("/themes/broken/strings/Good/fine").json["value"] as? String == "yes")

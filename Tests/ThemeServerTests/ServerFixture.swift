@@ -1,5 +1,7 @@
 import Foundation
 import HTTPServer
+import Logging
+import Synchronization
 import TestSupport
 import ThemeIndex
 import ThemeServer
@@ -13,11 +15,11 @@ final class ServerFixture {
     var port: Int { server.port }
 
     init(configure: (inout HTTPServer.Configuration) -> Void = { _ in }, watch: Bool = false, activeToken: String? = nil,
-         themes build: (ThemeFixtures) -> Void = ServerFixture.standardThemes) throws {
+         logger: Logger = Logger(label: "themed"), themes build: (ThemeFixtures) -> Void = ServerFixture.standardThemes) throws {
         build(fixtures)
         try FileManager.default.createDirectory(atPath: fixtures.path("themes"), withIntermediateDirectories: true)
         let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
-        service = try ThemeService(index: index, themesDirectory: fixtures.path("themes"), activeToken: activeToken)
+        service = try ThemeService(index: index, themesDirectory: fixtures.path("themes"), activeToken: activeToken, logger: logger)
         try service.reload()
         if watch { watcher = try ThemeWatcher(service: service, settleTime: .milliseconds(200)) }
         var configuration = HTTPServer.Configuration()
@@ -47,5 +49,33 @@ final class ServerFixture {
             f.colorSet("themes/\(theme)", "background", [(nil, ["red": "1", "green": "1", "blue": "1"], [:])])
             f.imageSet("themes/\(theme)", "logo", [["scale": "1x"], ["scale": "2x"], ["scale": "3x"], ["scale": "2x", "appearance": "dark"]])
         }
+    }
+}
+
+/// A log handler that keeps what is logged, so that tests can read the log.
+struct RecordingLogHandler: LogHandler {
+    final class Records: Sendable {
+        let lines = Mutex<[String]>([])
+        var all: [String] { lines.withLock { $0 } }
+    }
+
+    let records: Records
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+        let details = (metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        records.lines.withLock { $0.append("\(level) \(message) \(details)") }
+    }
+
+    /// A logger whose lines end up in the returned records.
+    static func logger() -> (Logger, Records) {
+        let records = Records()
+        return (Logger(label: "test") { _ in RecordingLogHandler(records: records) }, records)
     }
 }
