@@ -43,7 +43,12 @@ public struct ResourceBundle: Sendable, Equatable {
 
     public init(path: String, themeRoot: String) {
         self.path = path
-        layout = BundleLayout.detect(path)
+        // An iOS app wrapped for the Mac (`Wrapper/X.app` and a `WrappedBundle` link to it) is
+        // read as the bundle the link points to, when the link stays inside the theme.
+        let wrapped = "\(path)/WrappedBundle"
+        let root = ThemePaths.resolved(themeRoot)
+        let bundlePath = FileSystem.isDirectory(wrapped) && ThemePaths.stays(wrapped, inside: root) ? ThemePaths.resolved(wrapped) : path
+        layout = BundleLayout.detect(bundlePath)
         info = BundleInfo(path: path)
         info.readInfoPlist(in: layout.infoFolderPath)
         if let problem = info.problem { problems.append(problem) }
@@ -51,9 +56,9 @@ public struct ResourceBundle: Sendable, Equatable {
         if let plist = FileSystem.entries(of: layout.infoFolderPath).first(where: { $0.lowercased() == "info.plist" }) {
             watchedPaths.append("\(layout.infoFolderPath)/\(plist)")
         }
-        var walker = Walker(root: ThemePaths.resolved(themeRoot))
+        var walker = Walker(root: root)
         walker.walkResources(layout.resourcesPath, into: &self)
-        if layout.kind != .flat { walker.findBundles(path, skipping: layout.resourcesPath, depth: 0, into: &self) }
+        if layout.kind != .flat { walker.findBundles(bundlePath, skipping: layout.resourcesPath, depth: 0, into: &self) }
         if walker.entries >= Self.maximumEntries { problems.append("\(path): more than \(Self.maximumEntries) entries; the rest is ignored") }
         info.localizationFolders.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }

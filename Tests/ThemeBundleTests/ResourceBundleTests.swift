@@ -13,7 +13,7 @@ struct ResourceBundleTests {
         Array((try? PropertyListSerialization.data(fromPropertyList: dictionary, format: format, options: 0)) ?? Data())
     }
 
-    @Test("each layout finds its resources folder and Info.plist")
+    @Test("each layout finds its resources folder and Info.plist: flat, Contents, framework with and without links, Support Files")
     func layouts() throws {
         let f = ThemeFixtures()
         defer { f.remove() }
@@ -28,6 +28,8 @@ struct ResourceBundleTests {
         f.write("{ CFBundleIdentifier = unzipped; }", to: "t/Unzipped.framework/Versions/B/Resources/Info.plist")
         f.write(Self.png, to: "t/Unzipped.framework/Versions/B/Resources/icon.png")
         f.write(Self.png, to: "t/Plain/icon.png")
+        f.write(Self.plist(["CFBundleIdentifier": "classic"]), to: "t/Old.bundle/Support Files/Info.plist")
+        f.write(Self.png, to: "t/Old.bundle/Support Files/Resources/icon.png")
 
         let cases: [(String, BundleLayout.Kind, String, String?)] = [
             ("Flat.app", .flat, "Flat.app", "ios.app"),
@@ -35,6 +37,7 @@ struct ResourceBundleTests {
             ("Kit.framework", .resourcesAtRoot, "Kit.framework/Resources", "kit"),
             ("Unzipped.framework", .resourcesAtRoot, "Unzipped.framework/Versions/B/Resources", "unzipped"),
             ("Plain", .flat, "Plain", nil),
+            ("Old.bundle", .supportFiles, "Old.bundle/Support Files/Resources", "classic"),
         ]
         for (folder, kind, resources, identifier) in cases {
             let bundle = ResourceBundle(path: f.path("t/\(folder)"), themeRoot: f.path("t"))
@@ -99,6 +102,19 @@ struct ResourceBundleTests {
         #expect(bundle.catalogs == [f.path("b/Assets.car"), f.path("b/Extra.xcassets")])
         #expect(bundle.nestedBundles == [f.path("b/Settings.bundle")])
         #expect(bundle.problems.contains { $0.contains("Leak: link leaves the theme folder") })
+    }
+
+    @Test("an iOS app wrapped for the Mac is read through its WrappedBundle link")
+    func wrappedBundle() throws {
+        let f = ThemeFixtures()
+        defer { f.remove() }
+        f.write(Self.plist(["CFBundleIdentifier": "wrapped"]), to: "W.app/Wrapper/Inner.app/Info.plist")
+        f.write(Self.png, to: "W.app/Wrapper/Inner.app/icon@2x.png")
+        try FileManager.default.createSymbolicLink(atPath: f.path("W.app/WrappedBundle"), withDestinationPath: "Wrapper/Inner.app")
+        let bundle = ResourceBundle(path: f.path("W.app"), themeRoot: f.path("W.app"))
+        #expect(bundle.info.identifier == "wrapped")
+        #expect(bundle.files.map(\.name) == ["icon"])
+        #expect(bundle.nestedBundles.isEmpty)
     }
 
     @Test("a macOS app's frameworks and plug-ins are nested bundles, found outside Resources")
