@@ -140,6 +140,18 @@ struct BundleThemeTests {
         #expect(try client.request("/themes/broken/colors/red").status == 200)
     }
 
+    @Test("names compare after NFC: a file named in NFD (as HFS+ wrote it) answers an NFC request, and the other way round")
+    func unicodeNormalization() throws {
+        let decomposed = "cafe\u{301}", composed = "caf\u{E9}"
+        let server = try ServerFixture(themes: { f in
+            f.looseImage("themes/t/\(decomposed).png")
+            f.looseImage("themes/t/\(composed)-2.png")
+        })
+        let client = try server.client()
+        #expect(try client.request("/themes/t/images/caf%C3%A9").status == 200, "NFC request, NFD file")
+        #expect(try client.request("/themes/t/images/cafe%CC%81-2").status == 200, "NFD request, NFC file")
+    }
+
     @Test("names with '..', backslashes or encoded separators are rejected or stay inside the theme")
     func hostileNames() throws {
         let server = try ServerFixture(themes: { f in f.looseImage("themes/t/icon.png") })
