@@ -36,7 +36,7 @@ struct LookupQuery {
 
         sql = """
         \(localized)
-        SELECT v.*, s.path AS source_path, s.kind AS source_kind FROM variant v JOIN source s ON s.id = v.source_id
+        SELECT v.*, s.path AS source_path, s.kind AS source_kind FROM variant v INDEXED BY variant_by_name JOIN source s ON s.id = v.source_id
         JOIN req_loc l ON l.source_id = v.source_id AND l.locale = v.locale
         WHERE v.name = \(bind(.text(name))) AND v.kind = \(bind(.text(kind.rawValue)))
           AND v.theme_id IN (\(themeIDs.joined(separator: ", ")))
@@ -87,7 +87,7 @@ struct LookupQuery {
 
         sql = """
         \(localized)
-        SELECT v.*, s.path AS source_path, s.kind AS source_kind FROM variant v JOIN source s ON s.id = v.source_id
+        SELECT v.*, s.path AS source_path, s.kind AS source_kind FROM variant v INDEXED BY variant_by_name JOIN source s ON s.id = v.source_id
         JOIN req_loc l ON l.source_id = v.source_id AND l.locale = v.locale
         WHERE v.name = \(bind(.text(name))) AND v.kind = 'file'
           AND v.theme_id IN (\(themeIDs.joined(separator: ", ")))

@@ -61,7 +61,7 @@ extension ThemeIndex {
         let keyFilter = key.map { "AND s.key = \(bind(.text($0)))" } ?? ""
         let sql = """
             \(localized)
-            SELECT s.key, s.value, s.locale, s.file, s.theme_id, s.source_id FROM string s
+            SELECT s.key, s.value, s.locale, s.file, s.theme_id, s.source_id FROM string s INDEXED BY string_by_key
             JOIN req_loc l ON l.source_id = s.source_id AND l.locale = s.locale
             WHERE s.tbl = \(bind(.text(table))) \(keyFilter) AND s.theme_id IN (\(themeIDs.joined(separator: ", ")))
             ORDER BY s.key, CASE s.theme_id \(depth) END, s.source_rank, l.rank
