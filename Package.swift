@@ -61,7 +61,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Measurements for `make bench` (not part of the product).
-        .executableTarget(name: "themed-bench", dependencies: ["AssetCatalog", "Codecs", "BinaryReading"]),
+        .executableTarget(name: "themed-bench", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "SQLite", "ThemeIndex"]),
 
         // Helpers shared by the test targets: SHA-256, fixtures, the shared corpus and oracle tools.
         .target(name: "TestSupport", dependencies: ["Codecs"], path: "Tests/TestSupport"),

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """`make bench`: themed's decoders against Apple's C LZFSE decoder, timed in one run on the same
-bytes, reported as ratios.
+bytes, reported as ratios; and uncached index lookups against a primary-key SELECT.
 
 Apple's decoder is measured twice: built with -O2 from the lzfse sources in the PyPI `lzfse` sdist
 (downloaded into a temporary folder, never committed), calling lzfse_decode_buffer with the known
@@ -88,6 +88,12 @@ def main():
     print("  themed                %8.1f MB/s   (%.2f x our LZFSE rate)" % (deepmap["mbPerSecond"], deepmap["mbPerSecond"] / ours["mbPerSecond"]))
     print("open + enumerate + decode all 32 catalogs (%d renditions, %.1f MB out, best of 3):" % (catalogs["items"], catalogs["bytes"] / 1e6))
     print("  themed                %8.3f s      peak RSS %.0f MB" % (catalogs["seconds"], catalogs["peakRSSMB"]))
+    lookups = run(args.themed_bench, "lookups", args.corpus)
+    reference = lookups["referenceMicroseconds"]
+    print("uncached lookups (a response-cache miss), 2,000 each, best of 3; %s + a localized bundle + a child theme:" % lookups["catalog"])
+    print("  primary-key SELECT    %8.1f us     (reference)" % reference)
+    for label, key in (("catalog image", "catalogMicroseconds"), ("loose file", "fileMicroseconds"), ("localized string", "stringMicroseconds")):
+        print("  %-21s %8.1f us     %5.1f x reference" % (label, lookups[key], lookups[key] / reference))
     return 0
 
 

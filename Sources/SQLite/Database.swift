@@ -21,6 +21,9 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
 public final class Database: @unchecked Sendable {
     let handle: OpaquePointer
     public let path: String
+    /// Prepared statements kept by `cachedStatement`, by SQL text.
+    private var statements: [String: Statement] = [:]
+    public static let statementCacheCapacity = 128
 
     public init(path: String, readOnly: Bool = false) throws {
         var connection: OpaquePointer?
@@ -58,6 +61,16 @@ public final class Database: @unchecked Sendable {
         try Statement(database: self, sql: sql)
     }
 
+    /// A prepared statement kept for reuse: lookups build the same few SQL texts again and again,
+    /// and compiling them costs more than running them. The cache is emptied when it fills.
+    public func cachedStatement(_ sql: String) throws -> Statement {
+        if let statement = statements[sql] { return statement }
+        if statements.count >= Self.statementCacheCapacity { statements.removeAll() }
+        let statement = try prepare(sql)
+        statements[sql] = statement
+        return statement
+    }
+
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         try execute("BEGIN IMMEDIATE")
@@ -89,7 +102,9 @@ public enum SQLiteValue: Sendable, Equatable {
 
 /// A prepared statement. Bind values by position (1-based), step through rows, read columns.
 public final class Statement {
-    let database: Database
+    /// Unowned: the connection's statement cache holds its statements, which must not keep the
+    /// connection alive in turn.
+    unowned let database: Database
     let handle: OpaquePointer
     let sql: String
 

@@ -68,7 +68,7 @@ extension ThemeIndex {
             """
         return try reader.withLock { database in
             var results: [LocalizedString] = []
-            for row in try database.prepare(sql).rows(parameters) {
+            for row in try database.cachedStatement(sql).rows(parameters) {
                 let key = row.string("key") ?? ""
                 guard results.last?.key != key else { continue }
                 let themeID = Int64(row.int("theme_id"))

@@ -394,7 +394,7 @@ public final class ThemeIndex: Sendable {
 
     private func resolve(_ query: LookupQuery, kind: AssetKind, chain: [ThemeInfo], request: TraitRequest, plan: LocalizationPlan) throws -> Resolution? {
         try reader.withLock { database in
-            guard let row = try database.prepare(query.sql).rows(query.parameters).first else { return nil }
+            guard let row = try database.cachedStatement(query.sql).rows(query.parameters).first else { return nil }
             let variant = Self.variant(from: row)
             let depth = chain.firstIndex { $0.id == Int64(row.int("theme_id")) } ?? 0
             let theme = chain.indices.contains(depth) ? chain[depth].name : ""

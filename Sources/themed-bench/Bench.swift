@@ -9,6 +9,7 @@ import Foundation
 ///                                      to DUMP so the reference decoder times the same bytes
 ///     themed-bench deepmap CORPUS      decode every deepmap / deepmap2 chunk
 ///     themed-bench catalogs CORPUS     open, enumerate and decode all catalogs
+///     themed-bench lookups CORPUS      uncached trait, file and string lookups (LookupBench)
 ///
 /// Each prints one JSON object: bytes decoded, best-of-N seconds, MB/s, peak RSS.
 @main
@@ -16,7 +17,7 @@ enum Bench {
     static func main() throws {
         let arguments = CommandLine.arguments
         guard arguments.count >= 3 else {
-            print("usage: themed-bench lzfse|deepmap|catalogs CORPUS [DUMP]")
+            print("usage: themed-bench lzfse|deepmap|catalogs|lookups CORPUS [DUMP]")
             exit(2)
         }
         let catalogs = try FileManager.default.contentsOfDirectory(atPath: "\(arguments[2])/car")
@@ -25,6 +26,7 @@ enum Bench {
         case "lzfse": try lzfse(catalogs, dump: arguments.count > 3 ? arguments[3] : nil)
         case "deepmap": try deepmap(catalogs)
         case "catalogs": try wholeCatalogs(catalogs)
+        case "lookups": try LookupBench.run(corpus: catalogs)
         default: print("unknown benchmark \(arguments[1])"); exit(2)
         }
     }
