@@ -61,26 +61,26 @@ public struct BundleLayout: Sendable, Equatable {
     }
 }
 
-/// File-system questions the bundle readers ask, in one place.
-enum FileSystem {
+/// File-system questions the theme readers ask, in one place.
+public enum FileSystem {
     /// Names of the sub-directories (or links to directories) of `path`, in byte order.
-    static func directories(in path: String) -> [String] {
+    public static func directories(in path: String) -> [String] {
         entries(of: path).filter { isDirectory("\(path)/\($0)") }
     }
 
     /// Names of the entries of `path` in byte order, without dot-files.
-    static func entries(of path: String) -> [String] {
+    public static func entries(of path: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
             .filter { !$0.hasPrefix(".") }
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
-    static func isDirectory(_ path: String) -> Bool {
+    public static func isDirectory(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
-    static func isRegularFile(_ path: String) -> Bool {
+    public static func isRegularFile(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
     }

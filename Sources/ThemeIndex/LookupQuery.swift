@@ -14,15 +14,11 @@ struct LookupQuery {
     let parameters: [SQLiteValue]
 
     init(kind: AssetKind, name: String, chain: [ThemeIndex.ThemeInfo], request: TraitRequest, localization: LocalizationPlan) {
-        var parameters: [SQLiteValue] = []
-        func bind(_ value: SQLiteValue) -> String {
-            parameters.append(value)
-            return "?\(parameters.count)"
-        }
-        func bind(_ value: Int) -> String { bind(.integer(Int64(value))) }
+        var bindings = QueryBindings()
+        func bind(_ value: SQLiteValue) -> String { bindings.bind(value) }
+        func bind(_ value: Int) -> String { bindings.bind(value) }
 
-        let themeIDs = chain.map { bind(.integer($0.id)) }
-        let themeDepth = chain.enumerated().map { "WHEN \(themeIDs[$0.offset]) THEN \($0.offset)" }.joined(separator: " ")
+        let themes = bindings.themes(chain, column: "v.theme_id")
         let appearances = request.appearanceChain.map { appearance in
             "(v.luminosity = \(bind(appearance.luminosity.rawValue)) AND v.contrast = \(bind(appearance.highContrast ? 1 : 0)) AND v.appearance_name = \(bind(.text(appearance.name))))"
         }
@@ -39,7 +35,7 @@ struct LookupQuery {
         SELECT v.*, s.path AS source_path, s.kind AS source_kind FROM variant v INDEXED BY variant_by_name JOIN source s ON s.id = v.source_id
         JOIN req_loc l ON l.source_id = v.source_id AND l.locale = v.locale
         WHERE v.name = \(bind(.text(name))) AND v.kind = \(bind(.text(kind.rawValue)))
-          AND v.theme_id IN (\(themeIDs.joined(separator: ", ")))
+          AND v.theme_id IN (\(themes.ids))
           AND (\(appearances.joined(separator: " OR ")))
           AND v.gamut IN (\(gamut), 0, 1)
           AND v.idiom IN (\(idiom), 0) AND v.subtype IN (\(subtype), 0)
@@ -47,7 +43,7 @@ struct LookupQuery {
           AND v.direction IN (\(direction), \(opposite), 0) AND v.dt <= \(deployment)
           AND (v.memory_gb = 0 OR v.memory_gb <= \(memory)) AND (v.graphics = 0 OR v.graphics <= \(graphics))
         ORDER BY v.gamut NOT IN (\(gamut), 0),
-          CASE v.theme_id \(themeDepth) END, v.source_rank,
+          \(themes.depth), v.source_rank,
           CASE \(appearanceRank) END,
           l.rank,
           v.memory_gb = 0, \(memory) - v.memory_gb,
@@ -65,21 +61,17 @@ struct LookupQuery {
           v.sort_key
         LIMIT 1
         """
-        self.parameters = parameters
+        parameters = bindings.values
     }
 
     /// The loose-file query (lookup-rules.md 3.3 and 6): scale outranks folder, folder outranks
     /// the device and platform suffixes, which outrank the extension. `name` is the base name;
     /// `fileExtension` is "" when the request names none.
     init(fileNamed name: String, fileExtension: String, chain: [ThemeIndex.ThemeInfo], request: TraitRequest, localization: LocalizationPlan) {
-        var parameters: [SQLiteValue] = []
-        func bind(_ value: SQLiteValue) -> String {
-            parameters.append(value)
-            return "?\(parameters.count)"
-        }
+        var bindings = QueryBindings()
+        func bind(_ value: SQLiteValue) -> String { bindings.bind(value) }
         let localized = localization.commonTableExpression(bind)
-        let themeIDs = chain.map { bind(.integer($0.id)) }
-        let themeDepth = chain.enumerated().map { "WHEN \(themeIDs[$0.offset]) THEN \($0.offset)" }.joined(separator: " ")
+        let themes = bindings.themes(chain, column: "v.theme_id")
         let idiom = bind(.integer(Int64(request.idiom))), scale = bind(.integer(Int64(request.scale)))
         let platform = bind(.text(ThemeBundle.ResourceFileName.platform(forIdiom: request.idiom)))
         let ext = bind(.text(fileExtension))
@@ -90,10 +82,10 @@ struct LookupQuery {
         SELECT v.*, s.path AS source_path, s.kind AS source_kind FROM variant v INDEXED BY variant_by_name JOIN source s ON s.id = v.source_id
         JOIN req_loc l ON l.source_id = v.source_id AND l.locale = v.locale
         WHERE v.name = \(bind(.text(name))) AND v.kind = 'file'
-          AND v.theme_id IN (\(themeIDs.joined(separator: ", ")))
+          AND v.theme_id IN (\(themes.ids))
           AND v.idiom IN (\(idiom), 0) AND v.platform IN (\(platform), '')
           AND (v.ext = \(ext) OR \(ext) = '')
-        ORDER BY CASE v.theme_id \(themeDepth) END, v.source_rank,
+        ORDER BY \(themes.depth), v.source_rank,
           CASE WHEN v.scale = \(scale) THEN 0 WHEN v.scale < \(scale) THEN \(scale) - v.scale ELSE v.scale - 1 END,
           l.rank,
           (v.idiom = 0) * 2 + (v.platform = ''),
@@ -101,6 +93,6 @@ struct LookupQuery {
           v.sort_key
         LIMIT 1
         """
-        self.parameters = parameters
+        parameters = bindings.values
     }
 }

@@ -43,9 +43,9 @@ public struct ThemeFolder: Sendable, Equatable {
             let path = "\(directory)/\(entry)"
             if entry.hasSuffix(".car") {
                 let name = String(entry.dropLast(4))
-                guard isValidName(name), isRegularFile(path) else { continue }
+                guard isValidName(name), FileSystem.isRegularFile(path) else { continue }
                 themes.append(ThemeFolder(name: name, path: path, parent: nil, sources: [Source(path: path, kind: .car)]))
-            } else if isDirectory(path), isValidName(entry) {
+            } else if FileSystem.isDirectory(path), isValidName(entry) {
                 themes.append(folderTheme(name: entry, path: path))
             }
         }
@@ -100,16 +100,6 @@ public struct ThemeFolder: Sendable, Equatable {
             }
         }
         return theme
-    }
-
-    static func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-    }
-
-    static func isRegularFile(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
     }
 }
 

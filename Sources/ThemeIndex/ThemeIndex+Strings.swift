@@ -50,25 +50,21 @@ extension ThemeIndex {
 
     private func localizedStrings(table: String, key: String?, in chain: [ThemeInfo], languages: [String]) throws -> [LocalizedString] {
         let plan = LocalizationPlan(chain: chain, languages: languages)
-        var parameters: [SQLiteValue] = []
-        func bind(_ value: SQLiteValue) -> String {
-            parameters.append(value)
-            return "?\(parameters.count)"
-        }
-        let localized = plan.commonTableExpression(bind)
-        let themeIDs = chain.map { bind(.integer($0.id)) }
-        let depth = chain.enumerated().map { "WHEN \(themeIDs[$0.offset]) THEN \($0.offset)" }.joined(separator: " ")
-        let keyFilter = key.map { "AND s.key = \(bind(.text($0)))" } ?? ""
+        var bindings = QueryBindings()
+        let localized = plan.commonTableExpression { bindings.bind($0) }
+        let themes = bindings.themes(chain, column: "s.theme_id")
+        let keyFilter = key.map { "AND s.key = \(bindings.bind(.text($0)))" } ?? ""
+        let tableName = bindings.bind(.text(table))
         let sql = """
             \(localized)
             SELECT s.key, s.value, s.locale, s.file, s.theme_id, s.source_id FROM string s INDEXED BY string_by_key
             JOIN req_loc l ON l.source_id = s.source_id AND l.locale = s.locale
-            WHERE s.tbl = \(bind(.text(table))) \(keyFilter) AND s.theme_id IN (\(themeIDs.joined(separator: ", ")))
-            ORDER BY s.key, CASE s.theme_id \(depth) END, s.source_rank, l.rank
+            WHERE s.tbl = \(tableName) \(keyFilter) AND s.theme_id IN (\(themes.ids))
+            ORDER BY s.key, \(themes.depth), s.source_rank, l.rank
             """
         return try reader.withLock { database in
             var results: [LocalizedString] = []
-            for row in try database.cachedStatement(sql).rows(parameters) {
+            for row in try database.cachedStatement(sql).rows(bindings.values) {
                 let key = row.string("key") ?? ""
                 guard results.last?.key != key else { continue }
                 let themeID = Int64(row.int("theme_id"))
