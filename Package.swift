@@ -56,7 +56,7 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         .executableTarget(name: "themed", dependencies: [
-            "AssetCatalog", "Codecs", "JSON", "ThemeIndex", "ThemeServer", "HTTPServer", "CatalogWriter",
+            "AssetCatalog", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeServer", "HTTPServer", "CatalogWriter",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -2,15 +2,25 @@ import ArgumentParser
 import AssetCatalog
 import Foundation
 import JSON
+import ThemeBundle
 
-/// `themed inspect FILE.car`: what a catalog holds, like `assetutil --info`.
+/// `themed inspect FILE.car`: what a catalog holds, like `assetutil --info`; `themed inspect
+/// BUNDLE`: how a bundle directory is read.
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List a compiled asset catalog's header and renditions.",
-        discussion: "Exit status 1 when the file cannot be read as a catalog; renditions that fail to decode are listed with their error.")
+        abstract: "List a compiled asset catalog's header and renditions, or what a bundle directory holds.",
+        discussion: """
+            For a .car file: exit status 1 when it cannot be read as a catalog; renditions that fail to decode are \
+            listed with their error. For a directory (an .app, .framework, .bundle or plain folder): its layout, \
+            Info.plist, localizations, loose files, strings tables, catalogs and nested bundles; with --lang, the \
+            localization search list a client with those languages gets.
+            """)
 
-    @Argument(help: "The .car file.")
+    @Argument(help: "The .car file or bundle directory.")
     var file: String
+
+    @Option(help: "For a bundle: the client's languages, best first (fr-CA,en), to show its search list.")
+    var lang: String?
 
     @Flag(help: "Print assetutil-style JSON instead of a table.")
     var json = false
@@ -19,6 +29,12 @@ struct Inspect: ParsableCommand {
     var noDecode = false
 
     func run() throws {
+        if FileSystem.isDirectory(file) {
+            let report = BundleReport(bundle: ResourceBundle(path: file, themeRoot: file),
+                                      languages: lang.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } })
+            print(json ? report.json.serialized(pretty: true) : report.text)
+            return
+        }
         let catalog = try openCatalog(file)
         let report = CatalogReport(catalog, decodeImages: !noDecode)
         let listing = report.json
