@@ -26,6 +26,23 @@ def run(binary, *args):
     return json.loads(out.strip().splitlines()[0])
 
 
+def reference_encode(dump, rounds=3):
+    """Apple's encoder (through the Python wrapper) on the payloads themed-bench encoded."""
+    data = open(dump, "rb").read()
+    inputs, p = [], 0
+    while p < len(data):
+        n = struct.unpack("<I", data[p:p + 4])[0]
+        inputs.append(data[p + 4:p + 4 + n])
+        p += 4 + n
+    best, size = float("inf"), 0
+    for _ in range(rounds):
+        start = time.perf_counter()
+        size = sum(len(lzfse.compress(x)) for x in inputs)
+        best = min(best, time.perf_counter() - start)
+    raw = sum(len(x) for x in inputs)
+    return {"bytes": raw, "compressedBytes": size, "mbPerSecond": raw / best / 1e6}
+
+
 def reference_lzfse(dump, rounds=5):
     data = open(dump, "rb").read()
     payloads, p = [], 0
@@ -73,6 +90,9 @@ def main():
         apple = reference_lzfse(dump)
         c_binary = build_c_reference(scratch)
         apple_c = run(c_binary, dump) if c_binary else None
+        encode_dump = os.path.join(scratch, "encode.payloads")
+        encoded = run(args.themed_bench, "encode", args.corpus, encode_dump)
+        apple_encoded = reference_encode(encode_dump)
     deepmap = run(args.themed_bench, "deepmap", args.corpus)
     catalogs = run(args.themed_bench, "catalogs", args.corpus)
     assert ours["bytes"] == apple["bytes"], "the two decoders disagree on the output size"
@@ -88,6 +108,12 @@ def main():
     print("  themed                %8.1f MB/s   (%.2f x our LZFSE rate)" % (deepmap["mbPerSecond"], deepmap["mbPerSecond"] / ours["mbPerSecond"]))
     print("open + enumerate + decode all 32 catalogs (%d renditions, %.1f MB out, best of 3):" % (catalogs["items"], catalogs["bytes"] / 1e6))
     print("  themed                %8.3f s      peak RSS %.0f MB" % (catalogs["seconds"], catalogs["peakRSSMB"]))
+    assert encoded["bytes"] == apple_encoded["bytes"]
+    print("LZFSE encode (themed compile), the first %d decoded corpus payloads, %.1f MB in (best of 3):" % (encoded["items"], encoded["bytes"] / 1e6))
+    print("  themed (Swift)        %8.1f MB/s   %.2f MB out" % (encoded["mbPerSecond"], encoded["compressedBytes"] / 1e6))
+    print("  Apple lzfse (Python)  %8.1f MB/s   %.2f MB out" % (apple_encoded["mbPerSecond"], apple_encoded["compressedBytes"] / 1e6))
+    print("  size themed / Apple   %8.3f       speed themed / Apple %.2f" % (
+        encoded["compressedBytes"] / apple_encoded["compressedBytes"], encoded["mbPerSecond"] / apple_encoded["mbPerSecond"]))
     lookups = run(args.themed_bench, "lookups", args.corpus)
     reference = lookups["referenceMicroseconds"]
     print("uncached lookups (a response-cache miss), 2,000 each, best of 3; %s + a localized bundle + a child theme:" % lookups["catalog"])

@@ -44,8 +44,8 @@ struct Rendition {
                     throw CatalogCompiler.Failure(description: "\(file): field \"filename\": the PNG cannot be decoded (\(error))")
                 }
                 scale = max(entry.scale, 1)
-                let compressed = bitmap.pixels.withUnsafeBytes { Zlib.compress($0, level: 9) }
-                let payload = tag("CELM") + le32(0) + le32(2) + le32(compressed.count) + compressed
+                let compressed = LZFSEEncoder.compress(bitmap.pixels)
+                let payload = tag("CELM") + le32(0) + le32(4) + le32(compressed.count) + compressed
                 let tlvs = Self.commonTLVs + Self.tlv(1007, le32(bitmap.width * 4))
                 bytes = Self.csi(name: fileName, layout: 12, pixelFormat: "ARGB", colorSpace: 1, width: bitmap.width, height: bitmap.height,
                                  scale: scale, flags: 1 << 4, tlvs: tlvs, payload: payload)

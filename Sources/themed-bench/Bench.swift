@@ -10,6 +10,8 @@ import Foundation
 ///     themed-bench deepmap CORPUS      decode every deepmap / deepmap2 chunk
 ///     themed-bench catalogs CORPUS     open, enumerate and decode all catalogs
 ///     themed-bench lookups CORPUS      uncached trait, file and string lookups (LookupBench)
+///     themed-bench encode CORPUS DUMP  LZFSE-encode the decoded corpus payloads (the first 64 MB);
+///                                      DUMP gets them too, for Apple's encoder to compress
 ///
 /// Each prints one JSON object: bytes decoded, best-of-N seconds, MB/s, peak RSS.
 @main
@@ -17,7 +19,7 @@ enum Bench {
     static func main() throws {
         let arguments = CommandLine.arguments
         guard arguments.count >= 3 else {
-            print("usage: themed-bench lzfse|deepmap|catalogs|lookups CORPUS [DUMP]")
+            print("usage: themed-bench lzfse|deepmap|catalogs|lookups|encode CORPUS [DUMP]")
             exit(2)
         }
         let catalogs = try FileManager.default.contentsOfDirectory(atPath: "\(arguments[2])/car")
@@ -27,6 +29,7 @@ enum Bench {
         case "deepmap": try deepmap(catalogs)
         case "catalogs": try wholeCatalogs(catalogs)
         case "lookups": try LookupBench.run(corpus: catalogs)
+        case "encode": try encode(catalogs, dump: arguments.count > 3 ? arguments[3] : nil)
         default: print("unknown benchmark \(arguments[1])"); exit(2)
         }
     }
@@ -81,6 +84,40 @@ enum Bench {
             for payload in payloads { decoded += try LZFSE.decompress(payload.buffer).count }
         }
         report("lzfse", bytes: decoded, items: payloads.count, seconds: seconds)
+    }
+
+    /// What Xcode compresses: the decoded contents of the corpus's LZFSE payloads, re-encoded.
+    static func encode(_ paths: [String], dump: String?) throws {
+        var inputs: [[UInt8]] = []
+        var total = 0
+        search: for path in paths {
+            let catalog = try AssetCatalog(path: path)
+            for rendition in catalog.renditions {
+                guard case .bitmap(4) = rendition.content else { continue }
+                for chunk in try CELM.chunks(of: rendition) {
+                    let decoded = try LZFSE.decompress(chunk.data.buffer)
+                    inputs.append(decoded)
+                    total += decoded.count
+                    if total > 64 << 20 { break search }
+                }
+            }
+        }
+        if let dump {
+            var file = Data()
+            for input in inputs {
+                var length = UInt32(input.count).littleEndian
+                file.append(Data(bytes: &length, count: 4))
+                file.append(contentsOf: input)
+            }
+            try file.write(to: URL(fileURLWithPath: dump))
+        }
+        var compressed = 0
+        let seconds = best(3) {
+            compressed = 0
+            for input in inputs { compressed += LZFSEEncoder.compress(input).count }
+        }
+        print("{\"benchmark\":\"encode\",\"items\":\(inputs.count),\"bytes\":\(total),\"compressedBytes\":\(compressed),"
+              + "\"seconds\":\(seconds),\"mbPerSecond\":\(Double(total) / seconds / 1e6)}")
     }
 
     static func deepmap(_ paths: [String]) throws {

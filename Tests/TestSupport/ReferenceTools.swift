@@ -36,18 +36,24 @@ public enum ReferenceTools {
         guard let directory, FileManager.default.fileExists(atPath: directory.appendingPathComponent("carref.py").path) else {
             return "../shared/tools not found"
         }
-        guard (try? run(["-c", "import lzfse, numpy, PIL"]))?.status == 0 else { return "python3 with lzfse, numpy and pillow not found (make py-deps)" }
-        return nil
+        return pythonUnavailableReason(modules: ["lzfse", "numpy", "PIL"])
     }()
 
-    /// Runs `python3 arguments...` and returns its exit status and standard output.
+    /// Why python3 with `modules` cannot run here, or nil when it can.
+    public static func pythonUnavailableReason(modules: [String]) -> String? {
+        (try? run(["-c", "import " + modules.joined(separator: ", ")]))?.status == 0
+            ? nil : "python3 with \(modules.joined(separator: ", ")) not found (make py-deps)"
+    }
+
+    /// Runs `python3 arguments...` and returns its exit status and its output (standard output
+    /// and error together, so that a failure explains itself).
     public static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3"] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
+        process.standardError = pipe
         try process.run()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
