@@ -47,6 +47,8 @@ public struct CSIHeader: Sendable {
     }
 
     public var isTemplate: Bool { flags & (1 << 3) != 0 }
+    /// Drawn mirrored for the opposite layout direction (car-format.md 5.2, bit 6).
+    public var isFlippable: Bool { flags & (1 << 6) != 0 }
     public var isVectorBased: Bool { flags & (1 << 2) != 0 }
 }
 

@@ -58,6 +58,20 @@ public struct Bitmap: Sendable, Equatable {
         return Bitmap(width: cropWidth, height: cropHeight, layout: layout, pixels: result)
     }
 
+    /// The bitmap mirrored left to right: how a flippable rendition is drawn for the opposite
+    /// layout direction.
+    public func mirroredHorizontally() -> Bitmap {
+        let bpp = layout.bytesPerPixel
+        var result = pixels
+        for row in 0..<height {
+            for column in 0..<width {
+                let from = (row * width + column) * bpp, to = (row * width + width - 1 - column) * bpp
+                for byte in 0..<bpp { result[to + byte] = pixels[from + byte] }
+            }
+        }
+        return Bitmap(width: width, height: height, layout: layout, pixels: result)
+    }
+
     /// Does every colour sample stay at or below its alpha, as premultiplied pixels must?
     /// (Layouts without alpha, and float layouts, trivially pass.)
     public var isValidPremultiplied: Bool {

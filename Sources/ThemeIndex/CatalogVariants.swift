@@ -48,6 +48,7 @@ enum CatalogVariants {
                 variant.colorSpace = color.colorSpaceName
                 variant.components = color.components
             }
+            variant.isFlippable = rendition.header.isFlippable
             variant.pixelWidth = rendition.header.width
             variant.pixelHeight = rendition.header.height
             variant.format = kind == .color ? "" : format

@@ -13,6 +13,9 @@ public final class ContentStore: Sendable {
     public struct Content: Sendable {
         public var bytes: [UInt8]
         public var contentType: String
+        /// The bitmap was mirrored for the opposite direction (vectors and other formats are
+        /// served as stored).
+        public var isMirrored = false
     }
 
     private struct Cache {
@@ -29,11 +32,12 @@ public final class ContentStore: Sendable {
         self.capacityBytes = capacityBytes
     }
 
-    /// The content of a resolved image or data variant.
+    /// The content of a resolved image or data variant, mirrored when the resolution says so.
     public func content(of resolution: ThemeIndex.Resolution) throws -> Content {
-        let key = resolution.variant.etag
+        let key = resolution.variant.etag + (resolution.isMirrored ? "-mirrored" : "")
         if let cached = cache.withLock({ $0.entries[key] }) { return cached }
-        let content = try load(resolution)
+        var content = try load(resolution)
+        if resolution.isMirrored { content = Self.mirrored(content) }
         cache.withLock { cache in
             guard content.bytes.count <= capacityBytes / 4, cache.entries[key] == nil else { return }
             cache.entries[key] = content
@@ -63,6 +67,12 @@ public final class ContentStore: Sendable {
         case .data(let bytes, let format):
             return Content(bytes: bytes, contentType: format?.mimeType ?? "application/octet-stream")
         }
+    }
+
+    /// A PNG mirrored left to right; other formats unchanged.
+    static func mirrored(_ content: Content) -> Content {
+        guard ImageFormat.sniff(content.bytes) == .png, let bitmap = try? PNG.decode(ByteSpan(copying: content.bytes)) else { return content }
+        return Content(bytes: PNG.encode(bitmap.mirroredHorizontally()), contentType: content.contentType, isMirrored: true)
     }
 
     /// Keeps a catalog that a sync has just parsed, for serving the generation built from it.

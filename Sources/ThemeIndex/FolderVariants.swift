@@ -26,6 +26,9 @@ enum FolderVariants {
             case .data: .data
             }
             var variant = Variant(kind: kind, name: entry.name, traits: traits)
+            // Xcode's "Left to Right, Mirrors" direction: the image is drawn mirrored for the other
+            // direction unless the set also has a variant for it.
+            variant.isFlippable = traits.direction != 0
             var hash = ContentHash()
             if let color = entry.color {
                 variant.colorSpace = color.systemReference.map { "system:\($0)" } ?? colorSpace(color.colorSpace)

@@ -7,7 +7,7 @@ import SQLite
 /// The index is derived from the themes folder, so a new schema version simply rebuilds it: the
 /// tables are dropped and every theme is read again (the settings in `meta` are kept).
 enum Schema {
-    static let version = 2
+    static let version = 3
 
     static let statements = """
     CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -71,6 +71,7 @@ enum Schema {
       format TEXT NOT NULL DEFAULT '',
       location TEXT NOT NULL,
       etag TEXT NOT NULL,
+      flippable INTEGER NOT NULL DEFAULT 0,
       sort_key TEXT NOT NULL
     );
     CREATE INDEX IF NOT EXISTS variant_by_name ON variant (name, kind, theme_id);

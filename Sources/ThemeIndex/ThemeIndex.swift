@@ -248,8 +248,8 @@ public final class ThemeIndex: Sendable {
         let statement = try database.prepare("""
             INSERT INTO variant (theme_id, source_id, source_rank, kind, name, idiom, scale, subtype, size_h, size_v,
               memory_gb, graphics, gamut, direction, dt, luminosity, contrast, appearance_name, locale, color_space,
-              components, pixel_width, pixel_height, format, location, etag, sort_key, ext, platform)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29)
+              components, pixel_width, pixel_height, format, location, etag, sort_key, ext, platform, flippable)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28, ?29, ?30)
             """)
         for variant in variants {
             let t = variant.traits
@@ -264,6 +264,7 @@ public final class ThemeIndex: Sendable {
                 .text(variant.components.map { "\($0)" }.joined(separator: ",")),
                 .integer(Int64(variant.pixelWidth)), .integer(Int64(variant.pixelHeight)), .text(variant.format),
                 .text(variant.location), .text(variant.etag), .text(variant.sortKey), .text(t.fileExtension), .text(t.platform),
+                .integer(variant.isFlippable ? 1 : 0),
             ])
         }
     }
@@ -368,6 +369,12 @@ public final class ThemeIndex: Sendable {
         public var localization: String?
         /// Traits where the answer differs from the request, e.g. "appearance:any", "scale:1".
         public var fallbacks: [String]
+        /// A flippable variant of the opposite direction answers: it is drawn mirrored
+        /// (lookup-rules.md 4.3, example C29).
+        public var isMirrored: Bool {
+            variant.isFlippable && variant.traits.direction != 0 && variant.traits.direction != requestedDirection
+        }
+        var requestedDirection: Int
     }
 
     /// The best catalog variant of `name` for `request` (lookup-rules.md 4.4 and 6), searching
@@ -402,7 +409,8 @@ public final class ThemeIndex: Sendable {
             let localization = plan.chosen[Int64(row.int("source_id"))]
             if !variant.traits.locale.isEmpty, variant.traits.locale != localization { fallbacks.append("localization:\(variant.traits.locale)") }
             return Resolution(variant: variant, theme: theme, depth: depth, sourcePath: row.string("source_path") ?? "",
-                              sourceKind: row.string("source_kind") ?? "", localization: localization, fallbacks: fallbacks)
+                              sourceKind: row.string("source_kind") ?? "", localization: localization, fallbacks: fallbacks,
+                              requestedDirection: request.direction)
         }
     }
 
@@ -468,6 +476,7 @@ public final class ThemeIndex: Sendable {
         variant.location = row.string("location") ?? ""
         variant.etag = row.string("etag") ?? ""
         variant.sortKey = row.string("sort_key") ?? ""
+        variant.isFlippable = row.int("flippable") == 1
         return variant
     }
 
@@ -478,6 +487,7 @@ public final class ThemeIndex: Sendable {
         if kind != .file, traits.appearance != request.appearance { fallbacks.append("appearance:\(traits.appearance.label)") }
         if (kind == .image || kind == .file) && traits.scale != request.scale { fallbacks.append("scale:\(traits.scale)") }
         if traits.idiom != request.idiom { fallbacks.append("idiom:\(Idiom.name(traits.idiom))") }
+        if traits.direction != 0, traits.direction != request.direction { fallbacks.append("direction:\(traits.direction == 5 ? "rtl" : "ltr")") }
         if kind != .file, traits.gamut != request.gamut { fallbacks.append("gamut:\(traits.gamut == 1 ? "p3" : "srgb")") }
         return fallbacks
     }

@@ -93,6 +93,8 @@ public struct Variant: Sendable {
     public var location = ""
     /// Changes exactly when the variant's content changes.
     public var etag = ""
+    /// Drawn mirrored when it answers a request for the opposite direction.
+    public var isFlippable = false
     /// The final tie-break between otherwise equal variants.
     public var sortKey = ""
 

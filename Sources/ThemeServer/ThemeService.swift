@@ -424,9 +424,10 @@ public final class ThemeService: Sendable {
         var description = "theme=\(resolution.theme); scale=\(variant.traits.scale); idiom=\(Idiom.name(variant.traits.idiom)); appearance=\(variant.traits.appearance.label); gamut=\(variant.traits.gamut == 1 ? "p3" : "srgb"); source=\(relative(resolution.sourcePath))"
         if variant.kind == .file { description += "; file=\(relative(variant.location))" }
         if let localization = resolution.localization { description += "; localization=\(localization)" }
+        if content.isMirrored { description += "; mirrored" }
         var response = Response(status: .ok, headers: [
             .contentType: content.contentType,
-            .eTag: "\"\(variant.etag)\"",
+            .eTag: "\"\(variant.etag)\(content.isMirrored ? "-mirrored" : "")\"",
             .cacheControl: "public, max-age=60",
             HTTPField.Name("Vary")!: "Accept-Language, Sec-CH-DPR, Sec-CH-Prefers-Color-Scheme, Sec-CH-Prefers-Contrast",
             HTTPField.Name("Accept-CH")!: "Sec-CH-DPR, Sec-CH-Prefers-Color-Scheme, Sec-CH-Prefers-Contrast",
@@ -491,6 +492,7 @@ public final class ThemeService: Sendable {
             ("name", .string(name)),
             ("chosen", chosen),
             ("localization", resolution.localization.map(JSONValue.string) ?? .null),
+            ("mirrored", .bool(resolution.isMirrored)),
             ("fallbacks", .array(resolution.fallbacks.map(JSONValue.string))),
             ("source", .object([("theme", .string(resolution.theme)), ("path", .string(relative(resolution.sourcePath)))])),
             ("href", .string("/themes/\(chain.first?.name ?? "")/images/\(name)")),

@@ -1,3 +1,5 @@
+import BinaryReading
+import Codecs
 import Foundation
 import Testing
 import TestSupport
@@ -105,6 +107,29 @@ struct LookupExamplesTests {
         } else {
             #expect(response.body.dropFirst(8).elementsEqual("variant \(expected)".utf8))
         }
+    }
+
+    @Test("C29 drawn mirrored: a flippable left-to-right image answers a right-to-left request mirrored")
+    func mirroredForOppositeDirection() throws {
+        // A 3x1 image: red, green, blue (premultiplied BGRA, opaque).
+        let bitmap = Bitmap(width: 3, height: 1, layout: .bgra8, pixels: [0, 0, 255, 255, 0, 255, 0, 255, 255, 0, 0, 255])
+        let server = try ServerFixture(themes: { f in
+            f.write(PNG.encode(bitmap), to: "themes/t/Theme.xcassets/arrow.imageset/arrow.png")
+            f.writeJSON(["images": [["idiom": "universal", "scale": "2x", "filename": "arrow.png", "language-direction": "left-to-right"]]],
+                        to: "themes/t/Theme.xcassets/arrow.imageset")
+        })
+        let client = try server.client()
+        let rtl = try client.request("/themes/t/images/arrow?scale=2&direction=rtl")
+        #expect(rtl.status == 200)
+        #expect(try PNG.decode(ByteSpan(copying: rtl.body)) == bitmap.mirroredHorizontally())
+        #expect(rtl.headers["x-themed-variant"]?.contains("mirrored") == true)
+        #expect(rtl.headers["etag"]?.hasSuffix("-mirrored\"") == true)
+        let ltr = try client.request("/themes/t/images/arrow?scale=2&direction=ltr")
+        #expect(try PNG.decode(ByteSpan(copying: ltr.body)) == bitmap)
+        #expect(ltr.headers["etag"] != rtl.headers["etag"])
+        let metadata = try client.request("/themes/t/images/arrow.json?scale=2&direction=rtl").json
+        #expect(metadata["mirrored"] as? Bool == true)
+        #expect(metadata["fallbacks"] as? [String] == ["appearance:any", "direction:ltr"])
     }
 
     @Test("theme examples T1-T4 and T7: the nearest theme with an acceptable variant; broken chains are the theme's own error")
