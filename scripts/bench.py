@@ -26,36 +26,40 @@ def run(binary, *args):
     return json.loads(out.strip().splitlines()[0])
 
 
-def reference_encode(dump, rounds=3):
-    """Apple's encoder (through the Python wrapper) on the payloads themed-bench encoded."""
+def read_records(dump, header):
+    """The byte strings of a themed-bench dump: records of a u32 length, `header` bytes in all,
+    then that many bytes."""
     data = open(dump, "rb").read()
-    inputs, p = [], 0
+    records, p = [], 0
     while p < len(data):
         n = struct.unpack("<I", data[p:p + 4])[0]
-        inputs.append(data[p + 4:p + 4 + n])
-        p += 4 + n
-    best, size = float("inf"), 0
+        records.append(data[p + header:p + header + n])
+        p += header + n
+    return records
+
+
+def best_of(rounds, body):
+    """(fastest time, result) of `rounds` calls of body()."""
+    best, result = float("inf"), None
     for _ in range(rounds):
         start = time.perf_counter()
-        size = sum(len(lzfse.compress(x)) for x in inputs)
+        result = body()
         best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def reference_encode(dump, rounds=3):
+    """Apple's encoder (through the Python wrapper) on the payloads themed-bench encoded."""
+    inputs = read_records(dump, 4)
+    seconds, size = best_of(rounds, lambda: sum(len(lzfse.compress(x)) for x in inputs))
     raw = sum(len(x) for x in inputs)
-    return {"bytes": raw, "compressedBytes": size, "mbPerSecond": raw / best / 1e6}
+    return {"bytes": raw, "compressedBytes": size, "mbPerSecond": raw / seconds / 1e6}
 
 
 def reference_lzfse(dump, rounds=5):
-    data = open(dump, "rb").read()
-    payloads, p = [], 0
-    while p < len(data):
-        n = struct.unpack("<I", data[p:p + 4])[0]
-        payloads.append(data[p + 8:p + 8 + n])
-        p += 8 + n
-    best, total = float("inf"), 0
-    for _ in range(rounds):
-        start = time.perf_counter()
-        total = sum(len(lzfse.decompress(x)) for x in payloads)
-        best = min(best, time.perf_counter() - start)
-    return {"items": len(payloads), "bytes": total, "seconds": best, "mbPerSecond": total / best / 1e6}
+    payloads = read_records(dump, 8)
+    seconds, total = best_of(rounds, lambda: sum(len(lzfse.decompress(x)) for x in payloads))
+    return {"items": len(payloads), "bytes": total, "seconds": seconds, "mbPerSecond": total / seconds / 1e6}
 
 
 def build_c_reference(scratch):
