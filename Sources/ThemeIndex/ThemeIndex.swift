@@ -380,21 +380,40 @@ public final class ThemeIndex: Sendable {
     /// The best catalog variant of `name` for `request` (lookup-rules.md 4.4 and 6), searching
     /// the theme chain nearest first. One indexed query.
     public func resolve(_ kind: AssetKind, named name: String, in chain: [ThemeInfo], for request: TraitRequest) throws -> Resolution? {
+        try resolve(kind, named: name, in: chain, for: request, plan: LocalizationPlan(chain: chain, languages: request.languages))
+    }
+
+    private func resolve(_ kind: AssetKind, named name: String, in chain: [ThemeInfo], for request: TraitRequest, plan: LocalizationPlan) throws -> Resolution? {
+        try resolve(LookupQuery(kind: kind, name: name, chain: chain, request: request, localization: plan), kind: kind, chain: chain,
+                    request: request, plan: plan)
+    }
+
+    /// An image by name, where a catalog's image (or data) and a bundle's loose file compete:
+    /// inside one theme the catalog answers first (lookup-rules.md 5, T5); a loose file answers
+    /// when no catalog variant is acceptable (T6), when it comes from a nearer theme, or when the
+    /// catalog's answer is only the sRGB-to-P3 last resort (6, "Combining").
+    public func resolveImage(named name: String, in chain: [ThemeInfo], for request: TraitRequest) throws -> Resolution? {
         let plan = LocalizationPlan(chain: chain, languages: request.languages)
-        return try resolve(LookupQuery(kind: kind, name: name, chain: chain, request: request, localization: plan), kind: kind, chain: chain,
-                           request: request, plan: plan)
+        let catalog = try resolve(.image, named: name, in: chain, for: request, plan: plan) ?? resolve(.data, named: name, in: chain, for: request, plan: plan)
+        let file = try resolveFile(named: name, in: chain, for: request, plan: plan)
+        guard let catalog, let file else { return catalog ?? file }
+        let lastResort = catalog.variant.kind != .data && catalog.variant.traits.gamut != request.gamut && catalog.variant.traits.gamut != 0
+        return file.depth < catalog.depth || lastResort ? file : catalog
     }
 
     /// The best loose file of the bundles for `name` (lookup-rules.md 3.3): `icon` or
     /// `Posters/poster`, or with an image extension (`photo.jpg`) to ask for that format only.
     public func resolveFile(named name: String, in chain: [ThemeInfo], for request: TraitRequest) throws -> Resolution? {
+        try resolveFile(named: name, in: chain, for: request, plan: LocalizationPlan(chain: chain, languages: request.languages))
+    }
+
+    private func resolveFile(named name: String, in chain: [ThemeInfo], for request: TraitRequest, plan: LocalizationPlan) throws -> Resolution? {
         let name = name.precomposedStringWithCanonicalMapping
         var base = name, fileExtension = ""
         if let dot = name.lastIndex(of: "."), ResourceFileName.imageExtensions.contains(name[name.index(after: dot)...].lowercased()) {
             base = String(name[..<dot])
             fileExtension = name[name.index(after: dot)...].lowercased()
         }
-        let plan = LocalizationPlan(chain: chain, languages: request.languages)
         let query = LookupQuery(fileNamed: base, fileExtension: fileExtension, chain: chain, request: request, localization: plan)
         return try resolve(query, kind: .file, chain: chain, request: request, plan: plan)
     }

@@ -442,26 +442,14 @@ public final class ThemeService: Sendable {
         localization.replacingOccurrences(of: "_", with: "-")
     }
 
-    /// A catalog image (or data) and a bundle's loose file compete: inside one theme the catalog
-    /// answers first (lookup-rules.md 5, T5), a loose file answers when no catalog variant is
-    /// acceptable (T6) or when it comes from a nearer theme, or when the catalog's answer is the
-    /// sRGB-to-P3 last resort.
+    /// The image (catalog or loose file) for a request, or a 404 that names a near miss in case.
     private func resolveImage(_ name: String, _ chain: [ThemeIndex.ThemeInfo], _ traits: TraitRequest) throws -> ThemeIndex.Resolution {
-        let catalog = try index.resolve(.image, named: name, in: chain, for: traits) ?? index.resolve(.data, named: name, in: chain, for: traits)
-        let file = try index.resolveFile(named: name, in: chain, for: traits)
-        switch (catalog, file) {
-        case let (catalog?, file?):
-            let lastResort = catalog.variant.kind != .data && catalog.variant.traits.gamut != traits.gamut && catalog.variant.traits.gamut != 0
-            return file.depth < catalog.depth || lastResort ? file : catalog
-        case let (catalog?, nil): return catalog
-        case let (nil, file?): return file
-        case (nil, nil):
-            var message = "theme \(chain.first?.name ?? "") has no image named \(name) for these traits (searched \(chain.map(\.name).joined(separator: ", ")))"
-            if let other = try index.nameDifferingInCase(from: name, kinds: [.image, .data, .file], in: chain) {
-                message += "; names are case-sensitive: did you mean \"\(other)\"?"
-            }
-            throw APIError.notFound(message)
+        if let resolution = try index.resolveImage(named: name, in: chain, for: traits) { return resolution }
+        var message = "theme \(chain.first?.name ?? "") has no image named \(name) for these traits (searched \(chain.map(\.name).joined(separator: ", ")))"
+        if let other = try index.nameDifferingInCase(from: name, kinds: [.image, .data, .file], in: chain) {
+            message += "; names are case-sensitive: did you mean \"\(other)\"?"
         }
+        throw APIError.notFound(message)
     }
 
     private func imageMetadata(_ name: String, _ chain: [ThemeIndex.ThemeInfo], _ traits: TraitRequest) throws -> Response {
