@@ -176,7 +176,9 @@ public final class ThemeIndex: Sendable {
         /// Bundles: what their localization choice needs.
         var bundle: BundleInfo?
 
-        /// A catalog's distinct localizations; a bundle's available ones.
+        /// What the source row's `localizations` column holds: a catalog's distinct
+        /// localizations; a bundle's `CFBundleLocalizations` (its `.lproj` folders have a column
+        /// of their own, and `source(from:)` puts the two together again).
         var localizations: [String] {
             if let bundle { return bundle.declaredLocalizations }
             var seen = Set<String>()
