@@ -6,8 +6,8 @@ import ThemeBundle
 /// each is.
 ///
 /// A bundle ranks the global folder, its chosen localization, `Base`, then the rest of its search
-/// list (3.2). A catalog ranks its target localization (the best of its own for the client, 4.5),
-/// then unlocalized variants.
+/// list (3.2). A catalog ranks its target localization (the best of its own for the client, else
+/// the localization its bundle chose if the catalog has it, 4.5), then unlocalized variants.
 struct LocalizationPlan {
     struct Row {
         var sourceID: Int64
@@ -22,15 +22,23 @@ struct LocalizationPlan {
     init(chain: [ThemeIndex.ThemeInfo], languages: [String]) {
         for theme in chain {
             let main = theme.mainBundle
+            // Bundles first: catalogs fall back to the choice of the bundle they are in.
+            var searchLists: [Int64: [String]] = [:]
+            var chosenByBundle: [String: String] = [:]
             for source in theme.sources {
-                if let bundle = source.bundle {
-                    let list = Localization.searchList(for: bundle, preferences: languages, main: main)
+                guard let bundle = source.bundle else { continue }
+                let list = Localization.searchList(for: bundle, preferences: languages, main: main)
+                searchLists[source.id] = list
+                chosenByBundle[bundle.path] = list.first
+            }
+            for source in theme.sources {
+                if let list = searchLists[source.id] {
                     chosen[source.id] = list.first
-                    var ordered = [""] + list.prefix(1) + ["Base"] + list.dropFirst()
                     var seen = Set<String>()
-                    ordered = ordered.filter { seen.insert($0).inserted }
+                    let ordered = ([""] + list.prefix(1) + ["Base"] + list.dropFirst()).filter { seen.insert($0).inserted }
                     rows += ordered.enumerated().map { Row(sourceID: source.id, locale: $0.element, rank: $0.offset) }
-                } else if let target = Localization.localizationsToUse(languages, source.localizations).first {
+                } else if let target = Localization.localizationsToUse(languages, source.localizations).first
+                            ?? source.owner.flatMap({ chosenByBundle[$0] }).flatMap({ source.localizations.contains($0) ? $0 : nil }) {
                     chosen[source.id] = target
                     rows += [Row(sourceID: source.id, locale: target, rank: 0), Row(sourceID: source.id, locale: "", rank: 1)]
                 } else {

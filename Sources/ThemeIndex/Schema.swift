@@ -7,7 +7,7 @@ import SQLite
 /// The index is derived from the themes folder, so a new schema version simply rebuilds it: the
 /// tables are dropped and every theme is read again (the settings in `meta` are kept).
 enum Schema {
-    static let version = 3
+    static let version = 4
 
     static let statements = """
     CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -39,6 +39,8 @@ enum Schema {
       development_region TEXT,
       identifier TEXT,
       allow_mixed INTEGER NOT NULL DEFAULT 0,
+      -- Catalogs: the bundle they belong to (its path), for their localization fallback.
+      owner TEXT,
       UNIQUE (theme_id, path)
     );
     CREATE TABLE IF NOT EXISTS variant (

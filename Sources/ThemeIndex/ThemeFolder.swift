@@ -12,6 +12,13 @@ public struct ThemeFolder: Sendable, Equatable {
         public var kind: SourceKind
         /// For `.bundle` sources: what the bundle holds (its loose files and strings tables).
         public var bundle: ResourceBundle?
+        /// For catalogs: the bundle they were found in, whose chosen localization they fall back
+        /// to (lookup-rules.md 4.5).
+        public var owner: String?
+
+        public init(path: String, kind: SourceKind, bundle: ResourceBundle? = nil, owner: String? = nil) {
+            (self.path, self.kind, self.bundle, self.owner) = (path, kind, bundle, owner)
+        }
     }
 
     public var name: String
@@ -68,12 +75,13 @@ public struct ThemeFolder: Sendable, Equatable {
         }
         if !pending.isEmpty { theme.warnings.append("\(path): more than \(maximumBundles) bundles; the rest is ignored") }
 
-        var catalogs = bundles.flatMap(\.catalogs).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        if let root = bundles.first, let index = catalogs.firstIndex(of: "\(root.layout.resourcesPath)/Assets.car") {
+        var catalogs = bundles.flatMap { bundle in bundle.catalogs.map { (path: $0, owner: bundle.path) } }
+            .sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        if let root = bundles.first, let index = catalogs.firstIndex(where: { $0.path == "\(root.layout.resourcesPath)/Assets.car" }) {
             catalogs.insert(catalogs.remove(at: index), at: 0)
         }
         for catalog in catalogs {
-            theme.sources.append(Source(path: catalog, kind: catalog.hasSuffix(".car") ? .car : .xcassets))
+            theme.sources.append(Source(path: catalog.path, kind: catalog.path.hasSuffix(".car") ? .car : .xcassets, owner: catalog.owner))
         }
         let nested = bundles.dropFirst().sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         for bundle in bundles.prefix(1) + nested {

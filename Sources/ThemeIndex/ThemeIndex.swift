@@ -222,8 +222,8 @@ public final class ThemeIndex: Sendable {
         let bundle = parsed.bundle
         try database.prepare("""
             INSERT INTO source (theme_id, path, kind, rank, size, mtime, fingerprint, content_hash, generation, error,
-              localizations, localization_folders, development_region, identifier, allow_mixed)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, (SELECT generation FROM theme WHERE id = ?1), ?9, ?10, ?11, ?12, ?13, ?14)
+              localizations, localization_folders, development_region, identifier, allow_mixed, owner)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, (SELECT generation FROM theme WHERE id = ?1), ?9, ?10, ?11, ?12, ?13, ?14, ?15)
             """).run([.integer(themeID), .text(source.path), .text(source.kind.rawValue), .integer(Int64(rank)),
                       .integer((attributes[.size] as? NSNumber)?.int64Value ?? 0),
                       .real((attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0),
@@ -231,7 +231,7 @@ public final class ThemeIndex: Sendable {
                       .text(parsed.localizations.joined(separator: "\n")),
                       .text((bundle?.localizationFolders ?? []).joined(separator: "\n")),
                       bundle?.developmentRegion.map { .text($0) } ?? .null, bundle?.identifier.map { .text($0) } ?? .null,
-                      .integer(bundle?.allowsMixedLocalizations == true ? 1 : 0)])
+                      .integer(bundle?.allowsMixedLocalizations == true ? 1 : 0), source.owner.map { .text($0) } ?? .null])
         return database.lastInsertedRowID
     }
 
@@ -304,6 +304,8 @@ public final class ThemeIndex: Sendable {
         public var localizations: [String]
         /// Bundles: Info.plist and `.lproj` folders, for choosing a localization.
         public var bundle: BundleInfo?
+        /// Catalogs: the path of the bundle they were found in.
+        public var owner: String?
     }
 
     public func themes() throws -> [ThemeInfo] {
@@ -325,7 +327,7 @@ public final class ThemeIndex: Sendable {
         func lines(_ column: String) -> [String] { (row.string(column) ?? "").split(separator: "\n").map(String.init) }
         let kind = row.string("kind") ?? ""
         var source = SourceInfo(id: Int64(row.int("id")), path: row.string("path") ?? "", kind: kind, error: row.string("error") ?? "",
-                                contentHash: row.string("content_hash") ?? "", localizations: lines("localizations"))
+                                contentHash: row.string("content_hash") ?? "", localizations: lines("localizations"), owner: row.string("owner"))
         if kind == ThemeFolder.SourceKind.bundle.rawValue {
             var bundle = BundleInfo(path: source.path, developmentRegion: row.string("development_region"), localizationFolders: lines("localization_folders"))
             bundle.declaredLocalizations = source.localizations

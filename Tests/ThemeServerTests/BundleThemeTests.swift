@@ -78,6 +78,24 @@ struct BundleThemeTests {
         #expect((t6phone["source"] as? [String: Any])?["path"] as? String == "t6/Assets.car")
     }
 
+    @Test("a catalog inside a bundle takes the bundle's localization when the client's languages match none of its own (4.5)")
+    func catalogFollowsItsBundle() throws {
+        let server = try ServerFixture(themes: { f in
+            f.writePlist(["CFBundleDevelopmentRegion": "en"], to: "themes/t/Kit.bundle/Info.plist")
+            for folder in ["en", "fr"] { f.makeDirectory("themes/t/Kit.bundle/\(folder).lproj") }
+            f.imageSet("themes/t/Kit.bundle", "banner", [["scale": "1x"], ["scale": "1x", "locale": "en"], ["scale": "1x", "locale": "de"]])
+        })
+        let client = try server.client()
+        func variant(_ language: String) throws -> String {
+            String(decoding: try client.request("/themes/t/images/banner?lang=\(language)").body.dropFirst(8), as: UTF8.self)
+        }
+        #expect(try variant("de") == "variant 2", "the catalog's own match")
+        #expect(try variant("ja") == "variant 1", "no match: the bundle chose en (its development region), and the catalog has en")
+        #expect(try variant("fr") == "variant 0", "the bundle chose fr, which the catalog lacks: unlocalized")
+        let metadata = try client.request("/themes/t/images/banner.json?lang=ja").json
+        #expect(metadata["localization"] as? String == "en")
+    }
+
     @Test("inheritance: strings and loose files fall through to the parent; the nearest theme answers")
     func inheritance() throws {
         let server = try ServerFixture(themes: { f in
