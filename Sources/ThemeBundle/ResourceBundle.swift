@@ -71,8 +71,12 @@ public struct ResourceBundle: Sendable, Equatable {
     private struct Walker {
         let root: String
         var entries = 0
+        /// Folders already walked, by resolved path: a link back to an enclosing folder is
+        /// walked once, not until the depth cap.
+        var walked: Set<String> = []
 
         mutating func walkResources(_ folder: String, into bundle: inout ResourceBundle, relative: String = "", locale: String = "", depth: Int = 0) {
+            guard walked.insert(ThemePaths.resolved(folder)).inserted else { return }
             for entry in FileSystem.entries(of: folder) {
                 entries += 1
                 guard entries < ResourceBundle.maximumEntries else { return }

@@ -104,6 +104,17 @@ struct ResourceBundleTests {
         #expect(bundle.problems.contains { $0.contains("Leak: link leaves the theme folder") })
     }
 
+    @Test("a link back to an enclosing folder is walked once, not until the depth cap")
+    func linkLoops() throws {
+        let f = ThemeFixtures()
+        defer { f.remove() }
+        f.write(Self.png, to: "b/icon.png")
+        f.write(Self.png, to: "b/Art/poster.png")
+        try FileManager.default.createSymbolicLink(atPath: f.path("b/Art/again"), withDestinationPath: "..")
+        let bundle = ResourceBundle(path: f.path("b"), themeRoot: f.path("b"))
+        #expect(bundle.files.map(\.name).sorted() == ["Art/poster", "icon"])
+    }
+
     @Test("an iOS app wrapped for the Mac is read through its WrappedBundle link")
     func wrappedBundle() throws {
         let f = ThemeFixtures()
