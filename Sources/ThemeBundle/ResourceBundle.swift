@@ -25,11 +25,19 @@ public struct ResourceBundle: Sendable, Equatable {
         public var locale: String
     }
 
+    /// A String Catalog (`Localizable.xcstrings`) of the resources folder: the table of that name
+    /// in every language it has, as the `.lproj` tables Xcode would build from it.
+    public struct StringCatalogFile: Sendable, Equatable {
+        public var path: String
+        public var table: String
+    }
+
     public var path: String
     public var layout: BundleLayout
     public var info: BundleInfo
     public var files: [File] = []
     public var strings: [StringsTable] = []
+    public var stringCatalogs: [StringCatalogFile] = []
     /// `.car` files of the resources folder and `.xcassets` folders anywhere in the bundle.
     public var catalogs: [String] = []
     public var nestedBundles: [String] = []
@@ -65,7 +73,7 @@ public struct ResourceBundle: Sendable, Equatable {
 
     /// Whether the bundle offers anything to index.
     public var isEmpty: Bool {
-        files.isEmpty && strings.isEmpty && !info.hasLocalizations && info.identifier == nil
+        files.isEmpty && strings.isEmpty && stringCatalogs.isEmpty && !info.hasLocalizations && info.identifier == nil
     }
 
     private struct Walker {
@@ -103,6 +111,20 @@ public struct ResourceBundle: Sendable, Equatable {
                 }
                 if pathExtension == "car" {
                     if relative.isEmpty, locale.isEmpty { bundle.catalogs.append(path) }
+                } else if pathExtension == "xcstrings" {
+                    guard relative.isEmpty, locale.isEmpty else { continue }
+                    bundle.stringCatalogs.append(StringCatalogFile(path: path, table: (entry as NSString).deletingPathExtension))
+                    bundle.watchedPaths.append(path)
+                    // Its languages are localizations of the bundle, as the .lproj folders Xcode
+                    // would make of them.
+                    do {
+                        let catalog = try StringCatalog(bytes: Array(FileManager.default.contents(atPath: path) ?? Data()))
+                        for language in catalog.languages where !bundle.info.localizationFolders.contains(language) {
+                            bundle.info.localizationFolders.append(language)
+                        }
+                    } catch {
+                        bundle.problems.append("\(path): \(error)")
+                    }
                 } else if pathExtension == "strings" {
                     guard relative.isEmpty else { continue }
                     bundle.strings.append(StringsTable(path: path, table: (entry as NSString).deletingPathExtension, locale: locale))

@@ -54,6 +54,18 @@ enum BundleVariants {
                 unreadable.append(table.path)
             }
         }
+        for file in bundle.stringCatalogs {
+            // A catalog that does not parse was reported when the bundle was read.
+            guard let data = FileManager.default.contents(atPath: file.path), let catalog = try? StringCatalog(bytes: Array(data)) else {
+                unreadable.append(file.path)
+                continue
+            }
+            for language in catalog.languages {
+                for (key, value) in (catalog.values[language] ?? [:]).sorted(by: { $0.key < $1.key }) {
+                    entries.append(StringEntry(table: file.table, key: key, value: value, locale: language, file: file.path))
+                }
+            }
+        }
         return entries
     }
 }

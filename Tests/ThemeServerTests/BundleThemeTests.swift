@@ -96,6 +96,34 @@ struct BundleThemeTests {
         #expect(metadata["localization"] as? String == "en")
     }
 
+    @Test("a String Catalog (.xcstrings) serves its languages like the .lproj tables Xcode builds from it")
+    func stringCatalog() throws {
+        let catalog = """
+            {"sourceLanguage": "en", "strings": {
+              "title": {"localizations": {"en": {"stringUnit": {"state": "translated", "value": "Settings"}},
+                                          "fr": {"stringUnit": {"state": "translated", "value": "Réglages"}},
+                                          "de": {"stringUnit": {"state": "translated", "value": "Einstellungen"}}}},
+              "Done": {"localizations": {"de": {"stringUnit": {"state": "translated", "value": "Fertig"}}}}}}
+            """
+        let server = try ServerFixture(themes: { f in
+            f.writePlist(["CFBundleDevelopmentRegion": "en"], to: "themes/t/Info.plist")
+            f.write(catalog, to: "themes/t/Localizable.xcstrings")
+        })
+        let client = try server.client()
+        func string(_ key: String, _ languages: String) throws -> [String: Any] {
+            try client.request("/themes/t/strings/Localizable/\(key)", headers: ["Accept-Language": languages]).json
+        }
+        #expect(try string("title", "fr-CA")["value"] as? String == "Réglages")
+        #expect(try string("title", "de-CH, fr;q=0.5")["value"] as? String == "Einstellungen")
+        #expect(try string("title", "ja")["value"] as? String == "Settings")
+        let done = try string("Done", "fr")
+        #expect(done["value"] as? String == "Done", "missing in fr: the development region's value, the key itself")
+        #expect(done["localization"] as? String == "fr")
+        #expect(done["fallbacks"] as? [String] == ["localization:en"])
+        let detail = try client.request("/themes/t").json
+        #expect((detail["sources"] as? [[String: Any]])?.first?["localizations"] as? [String] == ["de", "en", "fr"])
+    }
+
     @Test("inheritance: strings and loose files fall through to the parent; the nearest theme answers")
     func inheritance() throws {
         let server = try ServerFixture(themes: { f in
