@@ -43,6 +43,7 @@ struct BundleReport {
             }
             return .object(entry)
         })))
+        members.append(("stringCatalogs", .array(bundle.stringCatalogs.map { JSONValue.string($0.path) })))
         members.append(("catalogs", .array(bundle.catalogs.map(JSONValue.string))))
         members.append(("nestedBundles", .array(bundle.nestedBundles.map(JSONValue.string))))
         members.append(("problems", .array(bundle.problems.map(JSONValue.string))))
@@ -66,6 +67,7 @@ struct BundleReport {
         }
         let tables = bundle.strings.map { "\($0.locale.isEmpty ? "" : "\($0.locale).lproj/")\($0.table)" }
         lines.append("  strings: \(tables.isEmpty ? "-" : tables.joined(separator: ", "))")
+        if !bundle.stringCatalogs.isEmpty { lines.append("  string catalogs: \(bundle.stringCatalogs.map(\.path).joined(separator: ", "))") }
         if !bundle.catalogs.isEmpty { lines.append("  catalogs: \(bundle.catalogs.joined(separator: ", "))") }
         if !bundle.nestedBundles.isEmpty { lines.append("  nested bundles: \(bundle.nestedBundles.joined(separator: ", "))") }
         for problem in bundle.problems { lines.append("  problem: \(problem)") }
