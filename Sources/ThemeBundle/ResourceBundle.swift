@@ -125,7 +125,7 @@ public struct ResourceBundle: Sendable, Equatable {
                     } catch {
                         bundle.problems.append("\(path): \(error)")
                     }
-                } else if pathExtension == "strings" {
+                } else if pathExtension == "strings" || pathExtension == "stringsdict" {
                     guard relative.isEmpty else { continue }
                     bundle.strings.append(StringsTable(path: path, table: (entry as NSString).deletingPathExtension, locale: locale))
                     bundle.watchedPaths.append(path)

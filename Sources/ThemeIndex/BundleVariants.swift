@@ -42,11 +42,16 @@ enum BundleVariants {
     /// still load.
     static func strings(of bundle: ResourceBundle, problems: inout [String], unreadable: inout [String]) -> [StringEntry] {
         var entries: [StringEntry] = []
-        for table in bundle.strings {
+        // A .stringsdict entry wins over the .strings entry of the same table, folder and key.
+        var pluralKeys = Set<String>()
+        for table in bundle.strings.sorted(by: { $0.path.hasSuffix(".stringsdict") && !$1.path.hasSuffix(".stringsdict") }) {
             do {
                 guard let data = FileManager.default.contents(atPath: table.path) else { throw ThemeError("cannot be read") }
-                let file = try StringsFile(bytes: Array(data))
-                for (key, value) in file.entries.sorted(by: { $0.key < $1.key }) {
+                let isDictionary = table.path.hasSuffix(".stringsdict")
+                let values = isDictionary ? try StringsDictionary(bytes: Array(data)).entries : try StringsFile(bytes: Array(data)).entries
+                for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+                    let identity = "\(table.table)\u{0}\(table.locale)\u{0}\(key)"
+                    if isDictionary { pluralKeys.insert(identity) } else if pluralKeys.contains(identity) { continue }
                     entries.append(StringEntry(table: table.table, key: key, value: value, locale: table.locale, file: table.path))
                 }
             } catch {

@@ -124,6 +124,20 @@ struct BundleThemeTests {
         #expect((detail["sources"] as? [[String: Any]])?.first?["localizations"] as? [String] == ["de", "en", "fr"])
     }
 
+    @Test("a .stringsdict entry wins over the .strings entry of the same key; its other forms are served")
+    func stringsDictionary() throws {
+        let rule: [String: Any] = ["NSStringLocalizedFormatKey": "%#@count@",
+                                   "count": ["NSStringFormatSpecTypeKey": "NSStringPluralRuleType", "one": "%d fichier", "other": "%d fichiers"]]
+        let server = try ServerFixture(themes: { f in
+            f.writePlist(["CFBundleDevelopmentRegion": "en"], to: "themes/t/Info.plist")
+            f.write("\"%d files\" = \"%d fichier(s)\";\n\"hello\" = \"Bonjour\";", to: "themes/t/fr.lproj/Localizable.strings")
+            f.writePlist(["%d files": rule], to: "themes/t/fr.lproj/Localizable.stringsdict")
+        })
+        let client = try server.client()
+        let table = try client.request("/themes/t/strings/Localizable?lang=fr").json
+        #expect(table["strings"] as? [String: String] == ["%d files": "%d fichiers", "hello": "Bonjour"])
+    }
+
     @Test("inheritance: strings and loose files fall through to the parent; the nearest theme answers")
     func inheritance() throws {
         let server = try ServerFixture(themes: { f in
