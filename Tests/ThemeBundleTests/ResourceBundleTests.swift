@@ -9,26 +9,22 @@ import ThemeBundle
 struct ResourceBundleTests {
     static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
-    static func plist(_ dictionary: [String: Any], _ format: PropertyListSerialization.PropertyListFormat = .xml) -> [UInt8] {
-        Array((try? PropertyListSerialization.data(fromPropertyList: dictionary, format: format, options: 0)) ?? Data())
-    }
-
     @Test("each layout finds its resources folder and Info.plist: flat, Contents, framework with and without links, Support Files")
     func layouts() throws {
         let f = ThemeFixtures()
         defer { f.remove() }
-        f.write(Self.plist(["CFBundleIdentifier": "ios.app"]), to: "t/Flat.app/Info.plist")
+        f.writePlist(["CFBundleIdentifier": "ios.app"], to: "t/Flat.app/Info.plist")
         f.write(Self.png, to: "t/Flat.app/icon.png")
-        f.write(Self.plist(["CFBundleIdentifier": "mac.app"], .binary), to: "t/Mac.app/Contents/Info.plist")
+        f.writePlist(["CFBundleIdentifier": "mac.app"], to: "t/Mac.app/Contents/Info.plist", binary: true)
         f.write(Self.png, to: "t/Mac.app/Contents/Resources/icon.png")
-        f.write(Self.plist(["CFBundleIdentifier": "kit"]), to: "t/Kit.framework/Versions/A/Resources/Info.plist")
+        f.writePlist(["CFBundleIdentifier": "kit"], to: "t/Kit.framework/Versions/A/Resources/Info.plist")
         f.write(Self.png, to: "t/Kit.framework/Versions/A/Resources/icon.png")
         try FileManager.default.createSymbolicLink(atPath: f.path("t/Kit.framework/Versions/Current"), withDestinationPath: "A")
         try FileManager.default.createSymbolicLink(atPath: f.path("t/Kit.framework/Resources"), withDestinationPath: "Versions/Current/Resources")
         f.write("{ CFBundleIdentifier = unzipped; }", to: "t/Unzipped.framework/Versions/B/Resources/Info.plist")
         f.write(Self.png, to: "t/Unzipped.framework/Versions/B/Resources/icon.png")
         f.write(Self.png, to: "t/Plain/icon.png")
-        f.write(Self.plist(["CFBundleIdentifier": "classic"]), to: "t/Old.bundle/Support Files/Info.plist")
+        f.writePlist(["CFBundleIdentifier": "classic"], to: "t/Old.bundle/Support Files/Info.plist")
         f.write(Self.png, to: "t/Old.bundle/Support Files/Resources/icon.png")
 
         let cases: [(String, BundleLayout.Kind, String, String?)] = [
@@ -53,8 +49,8 @@ struct ResourceBundleTests {
     func infoPlist() {
         let f = ThemeFixtures()
         defer { f.remove() }
-        f.write(Self.plist(["CFBundleDevelopmentRegion": "fr", "CFBundleLocalizations": ["de", 3, "", "it"],
-                            "CFBundleAllowMixedLocalizations": "YES"]), to: "b/Info.plist")
+        f.writePlist(["CFBundleDevelopmentRegion": "fr", "CFBundleLocalizations": ["de", 3, "", "it"],
+                      "CFBundleAllowMixedLocalizations": "YES"], to: "b/Info.plist")
         var info = BundleInfo(path: f.path("b"))
         info.readInfoPlist(in: f.path("b"))
         #expect(info.developmentRegion == "fr")
@@ -119,7 +115,7 @@ struct ResourceBundleTests {
     func wrappedBundle() throws {
         let f = ThemeFixtures()
         defer { f.remove() }
-        f.write(Self.plist(["CFBundleIdentifier": "wrapped"]), to: "W.app/Wrapper/Inner.app/Info.plist")
+        f.writePlist(["CFBundleIdentifier": "wrapped"], to: "W.app/Wrapper/Inner.app/Info.plist")
         f.write(Self.png, to: "W.app/Wrapper/Inner.app/icon@2x.png")
         try FileManager.default.createSymbolicLink(atPath: f.path("W.app/WrappedBundle"), withDestinationPath: "Wrapper/Inner.app")
         let bundle = ResourceBundle(path: f.path("W.app"), themeRoot: f.path("W.app"))
@@ -132,7 +128,7 @@ struct ResourceBundleTests {
     func nestedInContents() {
         let f = ThemeFixtures()
         defer { f.remove() }
-        f.write(Self.plist(["CFBundleIdentifier": "app"]), to: "A.app/Contents/Info.plist")
+        f.writePlist(["CFBundleIdentifier": "app"], to: "A.app/Contents/Info.plist")
         f.write(Self.png, to: "A.app/Contents/Resources/icon.png")
         f.write(Self.png, to: "A.app/Contents/Frameworks/Kit.framework/Resources/icon.png")
         f.write(Self.png, to: "A.app/Contents/PlugIns/P.bundle/Contents/Resources/icon.png")
