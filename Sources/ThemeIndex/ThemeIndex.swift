@@ -284,6 +284,8 @@ public final class ThemeIndex: Sendable {
         public var sources: [SourceInfo]
         public var colorCount: Int
         public var imageCount: Int
+        /// Loose files of its bundles, by name.
+        public var fileCount: Int
 
         /// The theme folder read as a bundle, when it has localizations of its own: the bundle
         /// that plays the main bundle for those nested in it (lookup-rules.md 2.5).
@@ -318,7 +320,7 @@ public final class ThemeIndex: Sendable {
                 return ThemeInfo(id: id, name: row.string("name") ?? "", path: row.string("path") ?? "", parent: row.string("parent"),
                                  generation: row.int("generation"), error: row.string("error") ?? "",
                                  sources: sources,
-                                 colorCount: count(.color), imageCount: count(.image))
+                                 colorCount: count(.color), imageCount: count(.image), fileCount: count(.file))
             }
         }
     }

@@ -328,6 +328,7 @@ public final class ThemeService: Sendable {
                 ("generation", .int(theme.generation)),
                 ("colors", .int(theme.colorCount)),
                 ("images", .int(theme.imageCount)),
+                ("files", .int(theme.fileCount)),
                 ("href", .string("/themes/\(theme.name)")),
             ]
             if let parent = theme.parent { members.insert(("parent", .string(parent)), at: 1) }

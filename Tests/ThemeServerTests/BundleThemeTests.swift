@@ -41,6 +41,8 @@ struct BundleThemeTests {
         #expect(Set(sources.compactMap { $0["identifier"] as? String }) == ["com.example.ios", "com.example.mac", "com.example.kit", "com.example.plugin"])
         #expect(sources.map { $0["kind"] as? String } == ["car", "bundle", "bundle", "bundle", "bundle"])
         #expect(detail["files"] as? [String] == ["desk", "filter", "kit", "phone"])
+        let listed = (try client.request("/themes").json["themes"] as? [[String: Any]])?.first { $0["name"] as? String == "apps" }
+        #expect(listed?["files"] as? Int == 4)
         #expect(detail["strings"] as? [String] == ["Phone"])
         let hello = try client.request("/themes/apps/strings/Phone/hello?lang=de")
         #expect(hello.json["value"] as? String == "Hello from the phone")
