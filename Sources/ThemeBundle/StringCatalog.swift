@@ -11,6 +11,8 @@ public struct StringCatalog: Sendable, Equatable {
     public var sourceLanguage: String
     /// language -> key -> value
     public var values: [String: [String: String]]
+    /// language -> key -> plural category -> value, for keys with plural variations.
+    public var forms: [String: [String: [String: String]]] = [:]
 
     public struct ParseError: Error, CustomStringConvertible, Equatable {
         public var description: String
@@ -39,6 +41,9 @@ public struct StringCatalog: Sendable, Equatable {
             let localizations = (entry as? [String: Any])?["localizations"] as? [String: Any] ?? [:]
             for (language, localization) in localizations {
                 if let value = Self.value(localization) { values[language, default: [:]][key] = value }
+                let plural = ((localization as? [String: Any])?["variations"] as? [String: Any])?["plural"] as? [String: Any] ?? [:]
+                let byCategory = plural.compactMapValues { Self.value($0) }
+                if !byCategory.isEmpty { forms[language, default: [:]][key] = byCategory }
             }
             if values[source]?[key] == nil { values[source, default: [:]][key] = key }
         }

@@ -12,6 +12,19 @@ enum BundleVariants {
         var value: String
         var locale: String
         var file: String
+        /// Plural forms by category (`one`, `few`, `other`, ...), for a request that gives a count.
+        var forms: [String: String] = [:]
+
+        /// The forms as stored: a JSON object, or "" without forms.
+        var encodedForms: String {
+            guard !forms.isEmpty, let data = try? JSONSerialization.data(withJSONObject: forms, options: [.sortedKeys]) else { return "" }
+            return String(decoding: data, as: UTF8.self)
+        }
+
+        static func decodeForms(_ text: String) -> [String: String] {
+            guard !text.isEmpty else { return [:] }
+            return ((try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: String]) ?? [:]
+        }
     }
 
     static func variants(of bundle: ResourceBundle) -> [Variant] {
@@ -48,11 +61,13 @@ enum BundleVariants {
             do {
                 guard let data = FileManager.default.contents(atPath: table.path) else { throw ThemeError("cannot be read") }
                 let isDictionary = table.path.hasSuffix(".stringsdict")
-                let values = isDictionary ? try StringsDictionary(bytes: Array(data)).entries : try StringsFile(bytes: Array(data)).entries
+                let dictionary = isDictionary ? try StringsDictionary(bytes: Array(data)) : nil
+                let values = try dictionary?.entries ?? StringsFile(bytes: Array(data)).entries
                 for (key, value) in values.sorted(by: { $0.key < $1.key }) {
                     let identity = "\(table.table)\u{0}\(table.locale)\u{0}\(key)"
                     if isDictionary { pluralKeys.insert(identity) } else if pluralKeys.contains(identity) { continue }
-                    entries.append(StringEntry(table: table.table, key: key, value: value, locale: table.locale, file: table.path))
+                    entries.append(StringEntry(table: table.table, key: key, value: value, locale: table.locale, file: table.path,
+                                               forms: dictionary?.forms[key] ?? [:]))
                 }
             } catch {
                 problems.append("\(table.path): \(error)")
@@ -67,7 +82,8 @@ enum BundleVariants {
             }
             for language in catalog.languages {
                 for (key, value) in (catalog.values[language] ?? [:]).sorted(by: { $0.key < $1.key }) {
-                    entries.append(StringEntry(table: file.table, key: key, value: value, locale: language, file: file.path))
+                    entries.append(StringEntry(table: file.table, key: key, value: value, locale: language, file: file.path,
+                                               forms: catalog.forms[language]?[key] ?? [:]))
                 }
             }
         }

@@ -7,7 +7,7 @@ import SQLite
 /// The index is derived from the themes folder, so a new schema version simply rebuilds it: the
 /// tables are dropped and every theme is read again (the settings in `meta` are kept).
 enum Schema {
-    static let version = 4
+    static let version = 5
 
     static let statements = """
     CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -86,6 +86,8 @@ enum Schema {
       key TEXT NOT NULL,
       locale TEXT NOT NULL,
       value TEXT NOT NULL,
+      -- Plural forms by category as a JSON object ('' when the key has none).
+      forms TEXT NOT NULL DEFAULT '',
       file TEXT NOT NULL
     );
     CREATE INDEX IF NOT EXISTS string_by_key ON string (tbl, key, theme_id);

@@ -1,4 +1,5 @@
 import SQLite
+import ThemeBundle
 
 /// Localized strings: the `.strings` tables of a theme's bundles, looked up like loose files.
 ///
@@ -17,6 +18,14 @@ extension ThemeIndex {
         /// The bundle's chosen localization for the client.
         public var localization: String?
         public var file: String
+        /// Plural forms by category, when the key has them (`.stringsdict`, `.xcstrings`).
+        public var forms: [String: String]
+
+        /// The form for `count` in the language the value came from (CLDR categories), else
+        /// the value.
+        public func value(forCount count: Int) -> String {
+            forms[PluralRules.category(of: count, language: locale.isEmpty ? localization ?? "" : locale)] ?? forms["other"] ?? value
+        }
     }
 
     /// The value of `key` in `table` for the client's languages, or nil.
@@ -57,7 +66,7 @@ extension ThemeIndex {
         let tableName = bindings.bind(.text(table))
         let sql = """
             \(localized)
-            SELECT s.key, s.value, s.locale, s.file, s.theme_id, s.source_id FROM string s INDEXED BY string_by_key
+            SELECT s.key, s.value, s.locale, s.file, s.forms, s.theme_id, s.source_id FROM string s INDEXED BY string_by_key
             JOIN req_loc l ON l.source_id = s.source_id AND l.locale = s.locale
             WHERE s.tbl = \(tableName) \(keyFilter) AND s.theme_id IN (\(themes.ids))
             ORDER BY s.key, \(themes.depth), s.source_rank, l.rank
@@ -70,7 +79,7 @@ extension ThemeIndex {
                 let themeID = Int64(row.int("theme_id"))
                 results.append(LocalizedString(key: key, value: row.string("value") ?? "", theme: chain.first { $0.id == themeID }?.name ?? "",
                                                locale: row.string("locale") ?? "", localization: plan.chosen[Int64(row.int("source_id"))],
-                                               file: row.string("file") ?? ""))
+                                               file: row.string("file") ?? "", forms: BundleVariants.StringEntry.decodeForms(row.string("forms") ?? "")))
             }
             return results
         }

@@ -91,10 +91,11 @@ public final class ThemeIndex: Sendable {
                         let id = SQLiteValue.integer(Int64(previous.int("id")))
                         // A .strings file that no longer parses keeps the entries it had.
                         for file in parsed.unreadableStringFiles {
-                            strings += try database.prepare("SELECT tbl, key, locale, value FROM string WHERE source_id = ?1 AND file = ?2")
+                            strings += try database.prepare("SELECT tbl, key, locale, value, forms FROM string WHERE source_id = ?1 AND file = ?2")
                                 .rows([id, .text(file)]).map { row in
                                     BundleVariants.StringEntry(table: row.string("tbl") ?? "", key: row.string("key") ?? "", value: row.string("value") ?? "",
-                                                               locale: row.string("locale") ?? "", file: file)
+                                                               locale: row.string("locale") ?? "", file: file,
+                                                               forms: BundleVariants.StringEntry.decodeForms(row.string("forms") ?? ""))
                                 }
                         }
                         try database.prepare("DELETE FROM source WHERE id = ?1").run([id])
@@ -238,11 +239,11 @@ public final class ThemeIndex: Sendable {
     private func insert(_ strings: [BundleVariants.StringEntry], themeID: Int64, sourceID: Int64, rank: Int, in database: Database) throws {
         guard !strings.isEmpty else { return }
         let statement = try database.prepare("""
-            INSERT INTO string (theme_id, source_id, source_rank, tbl, key, locale, value, file) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            INSERT INTO string (theme_id, source_id, source_rank, tbl, key, locale, value, file, forms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
             """)
         for entry in strings {
             try statement.run([.integer(themeID), .integer(sourceID), .integer(Int64(rank)), .text(entry.table), .text(entry.key),
-                               .text(entry.locale), .text(entry.value), .text(entry.file)])
+                               .text(entry.locale), .text(entry.value), .text(entry.file), .text(entry.encodedForms)])
         }
     }
 

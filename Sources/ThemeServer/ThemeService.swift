@@ -214,10 +214,12 @@ public final class ThemeService: Sendable {
             case ("strings", true):
                 return (route, try cached(request, chain: chain) { try stringTables(chain, $0) })
             case ("strings", false) where segments.count == 3:
-                return (route, try cached(request, chain: chain) { try stringTable(segments[2], chain, $0) })
+                let count = try Self.pluralCount(request)
+                return (route, try cached(request, chain: chain) { try stringTable(segments[2], chain, $0, count: count) })
             case ("strings", false):
                 let key = segments.dropFirst(3).joined(separator: "/")
-                return (route, try cached(request, chain: chain) { try string(key, table: segments[2], chain, $0) })
+                let count = try Self.pluralCount(request)
+                return (route, try cached(request, chain: chain) { try string(key, table: segments[2], chain, $0, count: count) })
             default:
                 throw APIError.notFound("no route for \(request.path)")
             }
@@ -501,7 +503,16 @@ public final class ThemeService: Sendable {
         ]), etagged: true), localization)
     }
 
-    private func stringTable(_ table: String, _ chain: [ThemeIndex.ThemeInfo], _ traits: TraitRequest) throws -> Response {
+    /// `?count=N`: the number a plural string is for.
+    static func pluralCount(_ request: Request) throws -> Int? {
+        guard let value = request.query["count"] else { return nil }
+        guard let count = Int(value), (0...Int(Int32.max)).contains(count) else {
+            throw TraitParser.BadParameter(name: "count", value: value, expected: "a whole number from 0")
+        }
+        return count
+    }
+
+    private func stringTable(_ table: String, _ chain: [ThemeIndex.ThemeInfo], _ traits: TraitRequest, count: Int?) throws -> Response {
         let entries = try index.localizedTable(table, in: chain, languages: traits.languages)
         guard !entries.isEmpty else {
             throw APIError.notFound("theme \(chain.first?.name ?? "") has no strings table named \(table) (searched \(chain.map(\.name).joined(separator: ", ")))")
@@ -511,26 +522,30 @@ public final class ThemeService: Sendable {
             ("theme", .string(chain.first?.name ?? "")),
             ("table", .string(table)),
             ("localization", localization.map(JSONValue.string) ?? .null),
-            ("strings", .object(entries.map { ($0.key, .string($0.value)) })),
+            ("strings", .object(entries.map { ($0.key, .string(count.map($0.value(forCount:)) ?? $0.value)) })),
         ]), etagged: true), localization)
     }
 
-    private func string(_ key: String, table: String, _ chain: [ThemeIndex.ThemeInfo], _ traits: TraitRequest) throws -> Response {
+    private func string(_ key: String, table: String, _ chain: [ThemeIndex.ThemeInfo], _ traits: TraitRequest, count: Int?) throws -> Response {
         guard let entry = try index.localizedString(key, table: table, in: chain, languages: traits.languages) else {
             throw APIError.notFound("theme \(chain.first?.name ?? "") has no string \(key) in table \(table) (searched \(chain.map(\.name).joined(separator: ", ")))")
         }
         var fallbacks: [String] = []
         if entry.theme != chain.first?.name { fallbacks.append("theme:\(entry.theme)") }
         if entry.locale != entry.localization { fallbacks.append("localization:\(entry.locale.isEmpty ? "global" : entry.locale)") }
-        return localized(json(.object([
+        var members: [(String, JSONValue)] = [
             ("theme", .string(chain.first?.name ?? "")),
             ("table", .string(table)),
             ("key", .string(key)),
-            ("value", .string(entry.value)),
+            ("value", .string(count.map(entry.value(forCount:)) ?? entry.value)),
             ("localization", entry.localization.map(JSONValue.string) ?? .null),
             ("fallbacks", .array(fallbacks.map(JSONValue.string))),
             ("source", .object([("theme", .string(entry.theme)), ("path", .string(relative(entry.file)))])),
-        ]), etagged: true), entry.localization)
+        ]
+        if !entry.forms.isEmpty {
+            members.append(("forms", .object(entry.forms.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
+        }
+        return localized(json(.object(members), etagged: true), entry.localization)
     }
 
     /// Marks a response as depending on the client's languages and names the one chosen.

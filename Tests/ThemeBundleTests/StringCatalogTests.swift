@@ -43,6 +43,8 @@ struct StringCatalogTests {
         #expect(catalog.values["fr"] == ["Cancel": "Annuler", "%lld items": "%lld éléments"])
         #expect(catalog.values["en"] == ["Cancel": "Cancel", "greeting": "Hello", "%lld items": "%lld items"])
         #expect(catalog.values["de"] == ["greeting": "Hallo"])
+        #expect(catalog.forms["fr"] == ["%lld items": ["one": "%lld élément", "other": "%lld éléments"]])
+        #expect(catalog.forms["de"] == nil)
     }
 
     @Test("malformed catalogs are errors that say what is wrong", arguments: [

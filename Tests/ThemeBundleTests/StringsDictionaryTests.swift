@@ -24,6 +24,12 @@ struct StringsDictionaryTests {
         #expect(table.entries == ["%d files in %d folders": "%d files in %d folders", "plain": "no variables"])
     }
 
+    @Test("forms per category of the first variable, the other variables in their other form")
+    func forms() throws {
+        let table = try StringsDictionary(bytes: Self.plist(["%d files in %d folders": Self.files]))
+        #expect(table.forms["%d files in %d folders"] == ["one": "%d file in %d folders", "other": "%d files in %d folders"])
+    }
+
     @Test("a variable without an other form stays as written")
     func missingOther() throws {
         let rule: [String: Any] = ["NSStringLocalizedFormatKey": "%#@n@!", "n": ["one": "one"]]

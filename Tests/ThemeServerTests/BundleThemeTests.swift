@@ -105,7 +105,12 @@ struct BundleThemeTests {
               "title": {"localizations": {"en": {"stringUnit": {"state": "translated", "value": "Settings"}},
                                           "fr": {"stringUnit": {"state": "translated", "value": "Réglages"}},
                                           "de": {"stringUnit": {"state": "translated", "value": "Einstellungen"}}}},
-              "Done": {"localizations": {"de": {"stringUnit": {"state": "translated", "value": "Fertig"}}}}}}
+              "Done": {"localizations": {"de": {"stringUnit": {"state": "translated", "value": "Fertig"}}}},
+              "%lld items": {"localizations": {"ru": {"variations": {"plural": {
+                "one": {"stringUnit": {"state": "translated", "value": "%lld элемент"}},
+                "few": {"stringUnit": {"state": "translated", "value": "%lld элемента"}},
+                "many": {"stringUnit": {"state": "translated", "value": "%lld элементов"}},
+                "other": {"stringUnit": {"state": "translated", "value": "%lld элемента"}}}}}}}}}
             """
         let server = try ServerFixture(themes: { f in
             f.writePlist(["CFBundleDevelopmentRegion": "en"], to: "themes/t/Info.plist")
@@ -123,7 +128,11 @@ struct BundleThemeTests {
         #expect(done["localization"] as? String == "fr")
         #expect(done["fallbacks"] as? [String] == ["localization:en"])
         let detail = try client.request("/themes/t").json
-        #expect((detail["sources"] as? [[String: Any]])?.first?["localizations"] as? [String] == ["de", "en", "fr"])
+        #expect((detail["sources"] as? [[String: Any]])?.first?["localizations"] as? [String] == ["de", "en", "fr", "ru"])
+        for (count, value) in [(1, "%lld элемент"), (3, "%lld элемента"), (5, "%lld элементов"), (21, "%lld элемент")] {
+            let entry = try client.request("/themes/t/strings/Localizable/%25lld%20items?lang=ru&count=\(count)").json
+            #expect(entry["value"] as? String == value, "ru \(count)")
+        }
     }
 
     @Test("a .stringsdict entry wins over the .strings entry of the same key; its other forms are served")
@@ -138,6 +147,15 @@ struct BundleThemeTests {
         let client = try server.client()
         let table = try client.request("/themes/t/strings/Localizable?lang=fr").json
         #expect(table["strings"] as? [String: String] == ["%d files": "%d fichiers", "hello": "Bonjour"])
+        // With a count, the form French uses for it (0 and 1 are "one" in French).
+        for (count, value) in [(0, "%d fichier"), (1, "%d fichier"), (2, "%d fichiers")] {
+            let entry = try client.request("/themes/t/strings/Localizable/%25d%20files?lang=fr&count=\(count)").json
+            #expect(entry["value"] as? String == value, "count \(count)")
+            #expect(entry["forms"] as? [String: String] == ["one": "%d fichier", "other": "%d fichiers"])
+        }
+        #expect(try client.request("/themes/t/strings/Localizable?lang=fr&count=1").json["strings"] as? [String: String]
+                == ["%d files": "%d fichier", "hello": "Bonjour"])
+        #expect(try client.request("/themes/t/strings/Localizable/hello?count=-1").status == 400)
     }
 
     @Test("inheritance: strings and loose files fall through to the parent; the nearest theme answers")
