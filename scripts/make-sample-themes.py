@@ -2,8 +2,8 @@
 """Writes the sample themes in themes/ (light and dark) as .xcassets sources: colour sets with
 light/dark/high-contrast variants in several component notations, image sets at 1x/2x/3x with
 dark variants (PNGs drawn here), and an SVG vector; and `brand`, a child of `light` made of a
-resource bundle: Info.plist, loose images with @2x and .lproj variants, and Localizable.strings
-in UTF-8 and UTF-16. Everything is generated, so the project owns it. Run again to regenerate;
+resource bundle: Info.plist, loose images with @2x and .lproj variants, Localizable.strings
+in UTF-8 and UTF-16, and a plural .stringsdict. Everything is generated, so the project owns it. Run again to regenerate;
 the output is deterministic.
 
     python3 scripts/make-sample-themes.py
@@ -164,6 +164,33 @@ def brand():
         data = text.encode("utf-16") if language == "de" else text.encode("utf-8")
         with open(path, "wb") as out:
             out.write(data)
+    # Plural rules: "%d new messages" by count, in English and French (French counts 0 as one).
+    plurals = {"en": ("%d new message", "%d new messages"), "fr": ("%d nouveau message", "%d nouveaux messages")}
+    for language, (one, other) in plurals.items():
+        with open(os.path.join(bundle, language + ".lproj", "Localizable.stringsdict"), "w") as out:
+            out.write("""<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+<plist version="1.0">
+<dict>
+\t<key>%%d new messages</key>
+\t<dict>
+\t\t<key>NSStringLocalizedFormatKey</key>
+\t\t<string>%%#@messages@</string>
+\t\t<key>messages</key>
+\t\t<dict>
+\t\t\t<key>NSStringFormatSpecTypeKey</key>
+\t\t\t<string>NSStringPluralRuleType</string>
+\t\t\t<key>NSStringFormatValueTypeKey</key>
+\t\t\t<string>d</string>
+\t\t\t<key>one</key>
+\t\t\t<string>%s</string>
+\t\t\t<key>other</key>
+\t\t\t<string>%s</string>
+\t\t</dict>
+\t</dict>
+</dict>
+</plist>
+""" % (one, other))
     for scale in (1, 2):
         with open(os.path.join(bundle, "badge%s.png" % ("" if scale == 1 else "@2x")), "wb") as out:
             out.write(logo(16 * scale, (255, 45, 85), (255, 255, 255)))
