@@ -25,16 +25,7 @@ struct PropertyListMutationTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var read = 0, rejected = 0
         for round in 0..<3_000 {
-            var bytes = seeds[round % 2]
-            for _ in 0...(random.next() % 6) {
-                let position = Int(random.next() % UInt64(bytes.count))
-                switch random.next() % 3 {
-                case 0: bytes[position] ^= UInt8(truncatingIfNeeded: random.next() | 1)
-                case 1: bytes[position] = [0x00, 0xFF, 0x7F, 0x80, 0x0F][Int(random.next() % 5)]
-                default: bytes.removeSubrange(position...)
-                }
-                if bytes.isEmpty { break }
-            }
+            let bytes = random.mutated(seeds[round % 2], by: [.flip, .overwrite([0x00, 0xFF, 0x7F, 0x80, 0x0F]), .truncate], maximum: 7)
             try Data(bytes).write(to: URL(fileURLWithPath: "\(folder)/Info.plist"))
             var info = BundleInfo(path: folder)
             info.readInfoPlist(in: folder)

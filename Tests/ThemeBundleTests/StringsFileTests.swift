@@ -72,15 +72,7 @@ struct StringsFileTests {
         let seeds: [[UInt8]] = [Array(Self.sample.utf8), utf16]
         var parsed = 0, rejected = 0
         for round in 0..<5_000 {
-            var bytes = seeds[round % 2]
-            for _ in 0...(random.next() % 4) {
-                let position = Int(random.next() % UInt64(bytes.count))
-                switch random.next() % 3 {
-                case 0: bytes[position] ^= UInt8(truncatingIfNeeded: random.next() | 1)
-                case 1: bytes.remove(at: position)
-                default: bytes.insert(Self.syntax[Int(random.next() % UInt64(Self.syntax.count))], at: position)
-                }
-            }
+            let bytes = random.mutated(seeds[round % 2], by: [.flip, .delete, .insert(Self.syntax)], maximum: 5)
             do {
                 _ = try StringsFile(bytes: bytes)
                 parsed += 1
