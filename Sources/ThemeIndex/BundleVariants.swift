@@ -1,5 +1,3 @@
-import BinaryReading
-import Codecs
 import Foundation
 import ThemeBundle
 
@@ -36,15 +34,10 @@ enum BundleVariants {
             traits.fileExtension = file.fileName.pathExtension
             traits.platform = file.fileName.platform
             var variant = Variant(kind: .file, name: file.name, traits: traits)
-            variant.location = file.path
             variant.sortKey = file.path
             var hash = ContentHash()
             hash.add(file.path)
-            try? ByteStorage(mapping: file.path).withUnsafeBytes { bytes in
-                hash.add(bytes)
-                variant.format = ImageFormat.sniff(bytes)?.fileExtension ?? file.fileName.pathExtension
-                if variant.format == "png", let size = FolderVariants.pngSize(bytes) { (variant.pixelWidth, variant.pixelHeight) = size }
-            }
+            FolderVariants.describeFile(file.path, in: &variant, hash: &hash)
             variant.etag = hash.hex
             return variant
         }

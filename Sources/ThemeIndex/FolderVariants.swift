@@ -36,12 +36,7 @@ enum FolderVariants {
                 hash.add("\(variant.colorSpace) \(color.components)")
             }
             if let file = entry.file {
-                variant.location = file
-                try? ByteStorage(mapping: file).withUnsafeBytes { bytes in
-                    hash.add(bytes)
-                    variant.format = ImageFormat.sniff(bytes)?.fileExtension ?? (file as NSString).pathExtension.lowercased()
-                    if variant.format == "png", let size = pngSize(bytes) { (variant.pixelWidth, variant.pixelHeight) = size }
-                }
+                describeFile(file, in: &variant, hash: &hash)
             } else {
                 variant.location = "\(entry.name)#\(index)"
             }
@@ -76,6 +71,17 @@ enum FolderVariants {
         case "gray-gamma-22": "gray"
         case "extended-srgb", "extended-linear-srgb", "extended-gray": name
         default: "srgb"
+        }
+    }
+
+    /// Points `variant` at an image or data file: its bytes go into `hash`, and its format
+    /// (sniffed, else the extension) and PNG pixel size into the variant.
+    static func describeFile(_ path: String, in variant: inout Variant, hash: inout ContentHash) {
+        variant.location = path
+        try? ByteStorage(mapping: path).withUnsafeBytes { bytes in
+            hash.add(bytes)
+            variant.format = ImageFormat.sniff(bytes)?.fileExtension ?? (path as NSString).pathExtension.lowercased()
+            if variant.format == "png", let size = pngSize(bytes) { (variant.pixelWidth, variant.pixelHeight) = size }
         }
     }
 
