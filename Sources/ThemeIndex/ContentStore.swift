@@ -36,8 +36,7 @@ public final class ContentStore: Sendable {
     public func content(of resolution: ThemeIndex.Resolution) throws -> Content {
         let key = resolution.variant.etag + (resolution.isMirrored ? "-mirrored" : "")
         if let cached = cache.withLock({ $0.entries[key] }) { return cached }
-        var content = try load(resolution)
-        if resolution.isMirrored { content = Self.mirrored(content) }
+        let content = try load(resolution)
         cache.withLock { cache in
             guard content.bytes.count <= capacityBytes / 4, cache.entries[key] == nil else { return }
             cache.entries[key] = content
@@ -55,7 +54,8 @@ public final class ContentStore: Sendable {
         let variant = resolution.variant
         if resolution.sourceKind != ThemeFolder.SourceKind.car.rawValue { // a file of an .xcassets folder or a bundle
             let bytes = try ByteStorage(mapping: variant.location).bytes
-            return Content(bytes: bytes, contentType: ImageFormat.sniff(bytes)?.mimeType ?? "application/octet-stream")
+            let content = Content(bytes: bytes, contentType: ImageFormat.sniff(bytes)?.mimeType ?? "application/octet-stream")
+            return resolution.isMirrored ? Self.mirrored(content) : content
         }
         let catalog = try catalog(at: resolution.sourcePath, etag: variant.etag)
         guard let position = Int(variant.location), let rendition = catalog.rendition(atPosition: position) else {
@@ -63,13 +63,15 @@ public final class ContentStore: Sendable {
         }
         switch try catalog.image(for: rendition) {
         case .bitmap(let bitmap):
-            return Content(bytes: PNG.encode(bitmap), contentType: ImageFormat.png.mimeType)
+            // Mirrored before encoding: a catalog bitmap is never decoded from PNG again.
+            return Content(bytes: PNG.encode(resolution.isMirrored ? bitmap.mirroredHorizontally() : bitmap),
+                           contentType: ImageFormat.png.mimeType, isMirrored: resolution.isMirrored)
         case .data(let bytes, let format):
             return Content(bytes: bytes, contentType: format?.mimeType ?? "application/octet-stream")
         }
     }
 
-    /// A PNG mirrored left to right; other formats unchanged.
+    /// A PNG file mirrored left to right; other formats unchanged.
     static func mirrored(_ content: Content) -> Content {
         guard ImageFormat.sniff(content.bytes) == .png, let bitmap = try? PNG.decode(ByteSpan(copying: content.bytes)) else { return content }
         return Content(bytes: PNG.encode(bitmap.mirroredHorizontally()), contentType: content.contentType, isMirrored: true)
