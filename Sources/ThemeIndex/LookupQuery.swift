@@ -13,6 +13,14 @@ struct LookupQuery {
     let sql: String
     let parameters: [SQLiteValue]
 
+    /// The rows both queries rank: variants with their source, joined to the request's
+    /// localization ranks. `INDEXED BY` keeps SQLite on the name index: with the `req_loc` join it
+    /// would otherwise walk every variant of each source.
+    static let candidates = """
+        SELECT v.*, s.path AS source_path, s.kind AS source_kind FROM variant v INDEXED BY variant_by_name JOIN source s ON s.id = v.source_id
+        JOIN req_loc l ON l.source_id = v.source_id AND l.locale = v.locale
+        """
+
     init(kind: AssetKind, name: String, chain: [ThemeIndex.ThemeInfo], request: TraitRequest, localization: LocalizationPlan) {
         var bindings = QueryBindings()
         func bind(_ value: SQLiteValue) -> String { bindings.bind(value) }
@@ -32,8 +40,7 @@ struct LookupQuery {
 
         sql = """
         \(localized)
-        SELECT v.*, s.path AS source_path, s.kind AS source_kind FROM variant v INDEXED BY variant_by_name JOIN source s ON s.id = v.source_id
-        JOIN req_loc l ON l.source_id = v.source_id AND l.locale = v.locale
+        \(Self.candidates)
         WHERE v.name = \(bind(.text(name))) AND v.kind = \(bind(.text(kind.rawValue)))
           AND v.theme_id IN (\(themes.ids))
           AND (\(appearances.joined(separator: " OR ")))
@@ -79,8 +86,7 @@ struct LookupQuery {
 
         sql = """
         \(localized)
-        SELECT v.*, s.path AS source_path, s.kind AS source_kind FROM variant v INDEXED BY variant_by_name JOIN source s ON s.id = v.source_id
-        JOIN req_loc l ON l.source_id = v.source_id AND l.locale = v.locale
+        \(Self.candidates)
         WHERE v.name = \(bind(.text(name))) AND v.kind = 'file'
           AND v.theme_id IN (\(themes.ids))
           AND v.idiom IN (\(idiom), 0) AND v.platform IN (\(platform), '')
