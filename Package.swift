@@ -22,6 +22,10 @@ let package = Package(
         // Linux epoll, eventfd and inotify headers (part of libc; no library to link).
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
+        // The one vocabulary of traits and formats: idiom, scale, appearance, gamut, direction,
+        // size and memory classes, colour spaces, CSI layouts, TLV types, source kinds, image
+        // formats. Enums and typed codes that own their names, numbers and parsing.
+        .target(name: "ThemeVocabulary"),
         // Bounds-checked views over untrusted bytes; everything that parses builds on it.
         .target(name: "BinaryReading"),
         // The BOMStore container: blocks, vars and B+trees.
@@ -31,49 +35,55 @@ let package = Package(
         // Ordered JSON values, shared by reports and the server.
         .target(name: "JSON"),
         // The CoreUI catalog layer on top of BOM: keys, facets, renditions, colours, images.
-        .target(name: "AssetCatalog", dependencies: ["BOM", "Codecs", "BinaryReading", "JSON"]),
+        .target(name: "AssetCatalog", dependencies: ["BOM", "Codecs", "BinaryReading", "JSON", "ThemeVocabulary"]),
         // Writes .car catalogs from .xcassets folders (`themed compile`).
-        .target(name: "CatalogWriter", dependencies: ["AssetCatalog", "BinaryReading", "BOM", "Codecs", "ThemeBundle"]),
+        .target(name: "CatalogWriter", dependencies: ["AssetCatalog", "BinaryReading", "BOM", "Codecs", "ThemeBundle", "ThemeVocabulary"]),
         // A thin wrapper of the system libsqlite3.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         // Bundle layouts and .xcassets source folders.
-        .target(name: "ThemeBundle"),
-        // The SQLite index of themes and variants, lookups by trait, cached content.
-        .target(name: "ThemeIndex", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "SQLite", "ThemeBundle"]),
+        .target(name: "ThemeBundle", dependencies: ["ThemeVocabulary"]),
+        // The SQLite index of themes, variants and strings: a writer that syncs it with the themes
+        // folder (diff, parse, one transaction) and a reader whose lookups use a connection pool.
+        .target(name: "ThemeIndex", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "SQLite", "ThemeBundle", "ThemeVocabulary"]),
+        // What is served: the bytes behind variants (decoded once, cached within a budget), the
+        // catalogs sync parsed, and the library that reloads the index and swaps snapshots.
+        .target(name: "ThemeContent", dependencies: ["ThemeIndex", "AssetCatalog", "Codecs", "BinaryReading", "ThemeVocabulary"]),
         // A small HTTP/1.1 server on sockets: epoll event loops, Dispatch for accept and signals.
         .target(name: "HTTPServer", dependencies: [
             "CLinux",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        // The theme API: routes, JSON, ETags.
+        // The theme API: a route table behind metrics, 304 and response-cache middleware; events.
         .target(name: "ThemeServer", dependencies: [
             "CLinux",
-            "HTTPServer", "ThemeIndex", "JSON", "AssetCatalog",
+            "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeVocabulary", "JSON",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         .executableTarget(name: "themed", dependencies: [
-            "AssetCatalog", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeServer", "HTTPServer", "CatalogWriter",
+            "AssetCatalog", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Measurements for `make bench` (not part of the product).
-        .executableTarget(name: "themed-bench", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "SQLite", "ThemeIndex"]),
+        .executableTarget(name: "themed-bench", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "SQLite", "ThemeIndex", "ThemeVocabulary"]),
 
         // Helpers shared by the test targets: SHA-256, fixtures, the shared corpus and oracle tools.
         .target(name: "TestSupport", dependencies: ["Codecs"], path: "Tests/TestSupport"),
-        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "BinaryReading", "TestSupport"],
+        .testTarget(name: "ThemeVocabularyTests", dependencies: ["ThemeVocabulary"]),
+        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "BinaryReading", "TestSupport", "ThemeVocabulary"],
                     resources: [.copy("Vectors")]),
         .testTarget(name: "BOMTests", dependencies: ["BOM", "BinaryReading"]),
-        .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "JSON", "TestSupport"],
+        .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "JSON", "TestSupport", "ThemeVocabulary"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "CatalogWriterTests", dependencies: ["CatalogWriter", "AssetCatalog", "Codecs", "TestSupport"]),
-        .testTarget(name: "ThemeBundleTests", dependencies: ["ThemeBundle", "TestSupport"]),
-        .testTarget(name: "ThemeIndexTests", dependencies: ["ThemeIndex", "ThemeBundle", "Codecs", "TestSupport"]),
-        .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemeIndex", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport",
+        .testTarget(name: "CatalogWriterTests", dependencies: ["CatalogWriter", "AssetCatalog", "Codecs", "TestSupport", "ThemeVocabulary"]),
+        .testTarget(name: "ThemeBundleTests", dependencies: ["ThemeBundle", "TestSupport", "ThemeVocabulary"]),
+        .testTarget(name: "ThemeIndexTests", dependencies: ["ThemeIndex", "ThemeBundle", "Codecs", "SQLite", "TestSupport", "ThemeVocabulary"]),
+        .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemeIndex", "ThemeContent", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport",
+                                                            "ThemeVocabulary", .product(name: "HTTPTypes", package: "swift-http-types"),
                                                             .product(name: "Logging", package: "swift-log")]),
     ]
 )

@@ -2,6 +2,7 @@ import BinaryReading
 import BOM
 import Codecs
 import Synchronization
+import ThemeVocabulary
 
 /// A compiled asset catalog (`.car`), read without any Apple API.
 ///
@@ -210,7 +211,7 @@ public final class AssetCatalog: Sendable {
     private func crop(_ link: InternalLink, of rendition: Rendition) throws -> Bitmap {
         let atlas = try target(of: link)
         guard atlas.isPackedAtlas, case .bitmap = atlas.content else {
-            throw FormatError("internal link", at: 0, "link target '\(atlas.header.name)' is not a packed atlas (layout \(atlas.header.layout))")
+            throw FormatError("internal link", at: 0, "link target '\(atlas.header.name)' is not a packed atlas (layout \(atlas.header.layout.rawValue))")
         }
         let pixels = try bitmap(for: atlas)
         let top = pixels.height - link.y - link.height
@@ -238,6 +239,6 @@ public struct LegacyColor: Sendable, Equatable {
     init(key: ByteSpan, value: ByteSpan) throws {
         name = try key.paddedString(4, length: key.count - 4)
         let blue = try value.u8(8), green = try value.u8(9), red = try value.u8(10), alpha = try value.u8(11)
-        color = ColorValue(colorSpaceID: 1, components: [red, green, blue, alpha].map { Double($0) / 255 })
+        color = ColorValue(colorSpace: .sRGB, components: [red, green, blue, alpha].map { Double($0) / 255 })
     }
 }

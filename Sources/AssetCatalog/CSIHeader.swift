@@ -1,4 +1,5 @@
 import BinaryReading
+import ThemeVocabulary
 
 /// The 184-byte header that starts every rendition (tag `CTSI`, stored `ISTC`), its TLVs and payload.
 public struct CSIHeader: Sendable {
@@ -8,8 +9,8 @@ public struct CSIHeader: Sendable {
     public var scaleFactor: Int
     /// Pixel format tag as a readable four-character code (`ARGB`, `GA8 `, `PDF `, ...), empty for 0.
     public var pixelFormat: String
-    public var colorSpaceID: Int
-    public var layout: Int
+    public var colorSpace: ColorSpace
+    public var layout: CSILayout
     /// The original file name (`icon@2x.png`, `ZZZZPackedAsset-2.0.1-gamut0`).
     public var name: String
     public var tlvLength: Int
@@ -27,8 +28,8 @@ public struct CSIHeader: Sendable {
         let format = try value.u32le(24)
         // Tags are little-endian numbers whose big-endian reading is the name.
         pixelFormat = format == 0 ? "" : String(decoding: [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: format >> $0) }, as: UTF8.self)
-        colorSpaceID = Int(try value.u32le(28) & 0x0F)
-        layout = Int(try value.u16le(36))
+        colorSpace = ColorSpace(Int(try value.u32le(28) & 0x0F))
+        layout = CSILayout(Int(try value.u16le(36)))
         name = try value.paddedString(40, length: 128)
         tlvLength = try value.int32le(168)
         renditionLength = try value.int32le(180)
@@ -54,12 +55,8 @@ public struct CSIHeader: Sendable {
 
 /// One TLV record after the CSI header.
 public struct TLV: Sendable {
-    public var type: Int
+    public var type: TLVType
     public var value: ByteSpan
-
-    /// The known TLV types by their CoreUI meaning.
-    public static let slices = 1001, metrics = 1003, composition = 1004, uti = 1005, exifOrientation = 1006
-    public static let bytesPerRow = 1007, internalLink = 1010, layerReferences = 1012
 
     static func parse(_ span: ByteSpan) throws -> [TLV] {
         var records: [TLV] = []
@@ -67,7 +64,7 @@ public struct TLV: Sendable {
         while cursor < span.count {
             let type = try span.int32le(cursor)
             let length = try span.int32le(cursor + 4)
-            records.append(TLV(type: type, value: try span.slice(cursor + 8, length, as: "TLV \(type)")))
+            records.append(TLV(type: TLVType(type), value: try span.slice(cursor + 8, length, as: "TLV \(type)")))
             cursor += 8 + length
         }
         return records

@@ -59,11 +59,11 @@ public struct CatalogReport {
             ("AssetType", .string(rendition.assetType)),
             ("Name", .string(rendition.name)),
             ("RenditionName", .string(header.name)),
-            ("Idiom", .string(Idiom.name(key.idiom))),
+            ("Idiom", .string(key.idiom.name)),
             ("Scale", .int(key.scale)),
         ]
         if let appearance = catalog.appearanceName(of: rendition) { members.append(("Appearance", .string(appearance))) }
-        members.append(("DisplayGamut", .string(key.displayGamut == 1 ? "P3" : "sRGB")))
+        members.append(("DisplayGamut", .string(key.displayGamut.assetutilName)))
         if key.identifier != 0 { members.append(("NameIdentifier", .int(key.identifier))) }
         if key.subtype != 0 { members.append(("Subtype", .int(key.subtype))) }
         if key.deploymentTarget != 0 { members.append(("DeploymentTarget", .int(key.deploymentTarget))) }
@@ -72,7 +72,7 @@ public struct CatalogReport {
         members += [
             ("PixelWidth", .int(header.width)),
             ("PixelHeight", .int(header.height)),
-            ("Layout", .int(header.layout)),
+            ("Layout", .int(header.layout.rawValue)),
             ("SizeOnDisk", .int(rendition.sizeOnDisk)),
         ]
         if !header.pixelFormat.isEmpty { members.append(("Encoding", .string(header.pixelFormat.trimmingCharacters(in: " ")))) }
@@ -82,9 +82,9 @@ public struct CatalogReport {
         switch rendition.content {
         case .bitmap(let compression):
             members.append(("Compression", .string(Compression.name(compression))))
-            members.append(("Colorspace", .string(ColorValue(colorSpaceID: header.colorSpaceID, components: []).colorSpaceName)))
+            members.append(("Colorspace", .string(header.colorSpace.name)))
         case .color(let color):
-            members.append(("Colorspace", .string(color.colorSpaceName)))
+            members.append(("Colorspace", .string(color.colorSpace.name)))
             members.append(("Color components", .array(color.components.map(JSONValue.double))))
             members.append(("Hex", .string(color.hex)))
         case .link(let link):

@@ -1,4 +1,5 @@
 import BinaryReading
+import ThemeVocabulary
 
 /// One concrete variant of an asset: its key, CSI header, TLVs and content.
 public struct Rendition: Sendable {
@@ -30,24 +31,16 @@ public struct Rendition: Sendable {
 
     /// The TLV 1007 row stride, if present.
     public var bytesPerRow: Int? {
-        tlvs.first { $0.type == TLV.bytesPerRow }.flatMap { try? $0.value.int32le(0) }
+        tlvs.first { $0.type == .bytesPerRow }.flatMap { try? $0.value.int32le(0) }
     }
 
-    public var isPackedAtlas: Bool { header.layout == 1004 }
+    public var isPackedAtlas: Bool { header.layout == .packedImage }
 
     /// The kind of asset, in assetutil's words.
     public var assetType: String {
         switch header.layout {
-        case 6: "Gradient"
-        case 7: "Effect"
-        case 9: "Vector"
-        case 1000: "Data"
-        case 1004: "PackedImage"
-        case 1009: "Color"
-        case 1010: "MultiSized Image"
-        case 1019: "Icon Image Stack"
-        case 1020: "Icon Group"
-        case 1021: "Named Gradient"
+        case .gradient, .effect, .vector, .data, .packedImage, .color, .multisizeImage, .iconImageStack, .iconGroup, .namedGradient:
+            header.layout.name
         default:
             if case .rawData = content, header.pixelFormat == "DATA" { "Data" } else { "Image" }
         }

@@ -40,15 +40,3 @@ public enum RenditionAttribute: Int, Sendable, CaseIterable {
         return "kCRTheme\(base)Name"
     }
 }
-
-/// Idiom values (attribute 15); unknown values pass through as numbers.
-public enum Idiom {
-    public static func name(_ value: Int) -> String {
-        ["universal", "phone", "pad", "tv", "car", "watch", "marketing", "mac", "vision"].indices.contains(value)
-            ? ["universal", "phone", "pad", "tv", "car", "watch", "marketing", "mac", "vision"][value] : String(value)
-    }
-
-    public static func value(named name: String) -> Int? {
-        ["universal", "phone", "pad", "tv", "car", "watch", "marketing", "mac", "vision"].firstIndex(of: name)
-    }
-}

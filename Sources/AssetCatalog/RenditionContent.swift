@@ -1,51 +1,11 @@
 import BinaryReading
-
-/// A colour as stored: a colour-space id and straight (not premultiplied) components.
-public struct ColorValue: Sendable, Equatable {
-    public var colorSpaceID: Int
-    public var components: [Double]
-
-    public init(colorSpaceID: Int, components: [Double]) {
-        self.colorSpaceID = colorSpaceID
-        self.components = components
-    }
-
-    /// Name of the colour space (car-format.md 5.5).
-    public var colorSpaceName: String {
-        switch colorSpaceID {
-        case 0: "generic"
-        case 1: "srgb"
-        case 2: "gray"
-        case 3: "display-p3"
-        case 4: "extended-srgb"
-        case 5: "extended-linear-srgb"
-        case 6: "extended-gray"
-        default: "colorspace-\(colorSpaceID)"
-        }
-    }
-
-    /// Red, green, blue, alpha in 0...1 (gray expanded; extended values clipped).
-    public var rgba: [Double] {
-        let clipped = components.map { min(max($0, 0), 1) }
-        switch clipped.count {
-        case 2: return [clipped[0], clipped[0], clipped[0], clipped[1]]
-        case 4: return clipped
-        case 3: return clipped + [1]
-        default: return [0, 0, 0, 1]
-        }
-    }
-
-    /// `#RRGGBBAA`.
-    public var hex: String {
-        "#" + rgba.map { String(format2: UInt8(($0 * 255).rounded())) }.joined().uppercased()
-    }
-}
+import ThemeVocabulary
 
 /// A link from a rendition to a rectangle of a packed atlas.
 public struct InternalLink: Sendable, Equatable {
     /// Rectangle in the atlas, with `y` measured from the atlas's bottom edge.
     public var x: Int, y: Int, width: Int, height: Int
-    public var originalLayout: Int
+    public var originalLayout: CSILayout
     /// Attributes of the atlas rendition's key, as (attribute id, value) pairs.
     public var keyAttributes: [(Int, UInt16)]
 
@@ -60,7 +20,7 @@ public struct InternalLink: Sendable, Equatable {
         y = try body.int32le(12)
         width = try body.int32le(16)
         height = try body.int32le(20)
-        originalLayout = Int(try body.u16le(24))
+        originalLayout = CSILayout(Int(try body.u16le(24)))
         let keyLength = try body.int32le(26)
         let key = try body.slice(30, keyLength, as: "link key")
         var pairs: [(Int, UInt16)] = []
@@ -92,9 +52,9 @@ public enum RenditionContent: Sendable {
 }
 
 extension RenditionContent {
-    static func parse(_ payload: ByteSpan, layout: Int, tlvs: [TLV]) throws -> RenditionContent {
-        if layout == 1003 {
-            guard let linkTLV = tlvs.first(where: { $0.type == TLV.internalLink }) else {
+    static func parse(_ payload: ByteSpan, layout: CSILayout, tlvs: [TLV]) throws -> RenditionContent {
+        if layout == .internalLink {
+            guard let linkTLV = tlvs.first(where: { $0.type == .internalLink }) else {
                 throw payload.error(at: 0, "internal link without TLV 1010")
             }
             return .link(try InternalLink(linkTLV.value))
@@ -114,7 +74,7 @@ extension RenditionContent {
             guard count <= 16 else { throw payload.error(at: 12, "\(count) colour components") }
             var components: [Double] = []
             for index in 0..<count { components.append(try payload.f64le(16 + 8 * index)) }
-            return .color(ColorValue(colorSpaceID: space, components: components))
+            return .color(ColorValue(colorSpace: ColorSpace(space), components: components))
         }
         if payload.has("SISM") {
             let count = try payload.int32le(8)

@@ -1,3 +1,5 @@
+import ThemeVocabulary
+
 /// A rendition key: one 16-bit value per KEYFORMAT position, with named access to the traits.
 public struct RenditionKey: Sendable, Hashable {
     /// Values in KEYFORMAT order; this is also the key's identity in RENDITIONS.
@@ -15,10 +17,14 @@ public struct RenditionKey: Sendable, Hashable {
     public var part: Int { self[.part] }
     public var identifier: Int { self[.identifier] }
     public var scale: Int { self[.scale] }
-    public var idiom: Int { self[.idiom] }
+    public var idiom: Idiom { Idiom(self[.idiom]) }
     public var subtype: Int { self[.subtype] }
     public var appearance: Int { self[.appearance] }
-    public var displayGamut: Int { self[.displayGamut] }
+    public var displayGamut: Gamut { Gamut(self[.displayGamut]) }
+    public var direction: LayoutDirection { LayoutDirection(self[.direction]) }
+    public var sizeClassHorizontal: SizeClass { SizeClass(self[.sizeClassHorizontal]) }
+    public var sizeClassVertical: SizeClass { SizeClass(self[.sizeClassVertical]) }
+    public var memoryClass: MemoryClass { MemoryClass(self[.memoryClass]) }
     public var localization: Int { self[.localization] }
     public var deploymentTarget: Int { self[.deploymentTarget] }
     public var state: Int { self[.state] }

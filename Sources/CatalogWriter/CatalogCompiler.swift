@@ -4,6 +4,7 @@ import BOM
 import Codecs
 import Foundation
 import ThemeBundle
+import ThemeVocabulary
 
 /// Compiles an `.xcassets` folder into a `.car` catalog, the way Xcode's actool lays one out for
 /// CoreUI 969 (storage version 17): CARHEADER, RENDITIONS, FACETKEYS, APPEARANCEKEYS, KEYFORMAT,
@@ -70,24 +71,23 @@ public struct CatalogCompiler {
 
         let names = Array(Set(assets.entries.map(\.name))).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let identifiers = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0 + 1) })
-        var appearanceIDs: [String: Int] = [:]
+        var appearances: Set<Appearance> = [.any]
         var renditions: [(values: [Int], bytes: [UInt8])] = []
         for entry in assets.entries {
             guard let identifier = identifiers[entry.name] else { continue }
-            let appearanceName = Self.appearanceName(entry)
-            let appearance = appearanceName.map { name in appearanceIDs[name] ?? Self.appearanceIDs[name] ?? 0 } ?? 0
-            if let appearanceName { appearanceIDs[appearanceName] = appearance }
+            let appearance = Self.appearanceIDs[entry.appearance] ?? 0
+            appearances.insert(entry.appearance)
             let rendition = try Rendition(entry: entry)
             var values = [Int](repeating: 0, count: Self.keyFormat.count)
             for (position, attribute) in Self.keyFormat.enumerated() {
                 values[position] = switch attribute {
                 case 7: appearance
                 case 12: rendition.scale
-                case 15: Self.idiom(entry.idiom)
+                case 15: entry.idiom.rawValue
                 case 16: entry.subtype
-                case 20: entry.widthClass == "compact" ? 1 : entry.widthClass == "regular" ? 2 : 0
-                case 21: entry.heightClass == "compact" ? 1 : entry.heightClass == "regular" ? 2 : 0
-                case 24: entry.displayGamut?.lowercased() == "display-p3" ? 1 : 0
+                case 20: entry.widthClass.rawValue
+                case 21: entry.heightClass.rawValue
+                case 24: entry.gamut.rawValue
                 case 17: identifier
                 case 1: 85
                 case 2: rendition.part
@@ -116,9 +116,10 @@ public struct CatalogCompiler {
             return (Array(name.utf8), le16(0) + le16(0) + le16(3) + le16(1) + le16(85) + le16(2) + le16(part) + le16(17) + le16(identifiers[name] ?? 0))
         }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
         writer.addTree("FACETKEYS", items: facets, keySizeHint: 0xFFFF_FFFF)
-        let appearances = (appearanceIDs.isEmpty ? ["UIAppearanceAny": 0] : appearanceIDs.merging(["UIAppearanceAny": 0]) { a, _ in a })
-            .map { (key: Array($0.key.utf8), value: le16($0.value)) }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
-        writer.addTree("APPEARANCEKEYS", items: appearances, keySizeHint: 0xFFFF_FFFF)
+        let appearanceKeys = appearances.compactMap { appearance in
+            appearance.uiKitName.map { (key: Array($0.utf8), value: le16(Self.appearanceIDs[appearance] ?? 0)) }
+        }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+        writer.addTree("APPEARANCEKEYS", items: appearanceKeys, keySizeHint: 0xFFFF_FFFF)
         writer.addVariable("KEYFORMAT", bytes: tag("kfmt") + le32(0) + le32(Self.keyFormat.count) + Self.keyFormat.flatMap { le32($0) })
         writer.addVariable("EXTENDED_METADATA", bytes: Array("META".utf8) + fixed("", 256) + fixed(minimumDeploymentTarget, 256)
                            + fixed(platform.deploymentPlatform, 256) + fixed("themed compile (CoreUI \(Self.coreUIVersion) layout)", 256))
@@ -136,22 +137,8 @@ public struct CatalogCompiler {
     }
 
     /// APPEARANCEKEYS ids as iOS catalogs number them (car-format.md 4.5).
-    static let appearanceIDs = ["UIAppearanceAny": 0, "UIAppearanceDark": 1, "UIAppearanceHighContrastAny": 2,
-                                "UIAppearanceHighContrastDark": 3, "UIAppearanceLight": 4, "UIAppearanceHighContrastLight": 5]
-
-    static func appearanceName(_ entry: XCAssets.Entry) -> String? {
-        switch (entry.luminosity, entry.contrast) {
-        case (nil, nil): nil
-        case ("dark", nil): "UIAppearanceDark"
-        case ("light", nil): "UIAppearanceLight"
-        case (nil, "high"): "UIAppearanceHighContrastAny"
-        case ("dark", "high"): "UIAppearanceHighContrastDark"
-        default: "UIAppearanceHighContrastLight"
-        }
-    }
-
-    static func idiom(_ name: String) -> Int {
-        ["universal": 0, "iphone": 1, "ipad": 2, "tv": 3, "car": 4, "watch": 5, "ios-marketing": 6, "watch-marketing": 6,
-         "mac": 7, "vision": 8][name] ?? 0
-    }
+    static let appearanceIDs: [Appearance: Int] = [
+        .any: 0, Appearance(.dark): 1, Appearance(.any, highContrast: true): 2,
+        Appearance(.dark, highContrast: true): 3, Appearance(.light): 4, Appearance(.light, highContrast: true): 5,
+    ]
 }

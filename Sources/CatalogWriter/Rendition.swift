@@ -2,6 +2,7 @@ import BinaryReading
 import Codecs
 import Foundation
 import ThemeBundle
+import ThemeVocabulary
 
 /// One rendition as CoreUI stores it: a 184-byte CSI header, TLVs and a payload
 /// (car-format.md 5), built from an `.xcassets` entry.
@@ -19,9 +20,9 @@ struct Rendition {
             }
             part = 217
             scale = 0
-            let payload = tag("COLR") + le32(1) + le32(Self.colorSpaceID(color.colorSpace)) + le32(color.components.count)
+            let payload = tag("COLR") + le32(1) + le32(color.colorSpace.rawValue) + le32(color.components.count)
                 + color.components.flatMap { le64($0.bitPattern) }
-            bytes = Self.csi(name: entry.name, layout: 1009, pixelFormat: nil, colorSpace: 0, width: 0, height: 0, scale: 0, flags: 0,
+            bytes = Self.csi(name: entry.name, layout: .color, pixelFormat: nil, colorSpace: .generic, width: 0, height: 0, scale: 0, flags: 0,
                              tlvs: Self.commonTLVs, payload: payload)
         case .image, .data:
             guard let file = entry.file else { throw CatalogCompiler.Failure(description: "\(entry.name): entry without a file") }
@@ -33,7 +34,7 @@ struct Rendition {
             part = 181
             if entry.kind == .data {
                 scale = 0
-                bytes = Self.csi(name: fileName, layout: 1000, pixelFormat: "DATA", colorSpace: 0, width: 0, height: 0, scale: 0, flags: 0,
+                bytes = Self.csi(name: fileName, layout: .data, pixelFormat: "DATA", colorSpace: .generic, width: 0, height: 0, scale: 0, flags: 0,
                                  tlvs: Self.commonTLVs, payload: Self.rawData(data))
                 return
             }
@@ -46,16 +47,16 @@ struct Rendition {
                 scale = max(entry.scale, 1)
                 let compressed = LZFSEEncoder.compress(bitmap.pixels)
                 let payload = tag("CELM") + le32(0) + le32(4) + le32(compressed.count) + compressed
-                let tlvs = Self.commonTLVs + Self.tlv(1007, le32(bitmap.width * 4))
-                bytes = Self.csi(name: fileName, layout: 12, pixelFormat: "ARGB", colorSpace: 1, width: bitmap.width, height: bitmap.height,
+                let tlvs = Self.commonTLVs + Self.tlv(.bytesPerRow, le32(bitmap.width * 4))
+                bytes = Self.csi(name: fileName, layout: .image, pixelFormat: "ARGB", colorSpace: .sRGB, width: bitmap.width, height: bitmap.height,
                                  scale: scale, flags: 1 << 4, tlvs: tlvs, payload: payload)
             case .pdf, .svg:
                 scale = entry.scale
-                bytes = Self.csi(name: fileName, layout: 9, pixelFormat: ImageFormat.sniff(data) == .pdf ? "PDF " : "SVG ", colorSpace: 0,
+                bytes = Self.csi(name: fileName, layout: .vector, pixelFormat: ImageFormat.sniff(data) == .pdf ? "PDF " : "SVG ", colorSpace: .generic,
                                  width: 0, height: 0, scale: 0, flags: 1 << 2, tlvs: Self.commonTLVs, payload: Self.rawData(data))
             case .jpeg, .heic:
                 scale = max(entry.scale, 1)
-                bytes = Self.csi(name: fileName, layout: 12, pixelFormat: ImageFormat.sniff(data) == .jpeg ? "JPEG" : "HEIF", colorSpace: 1,
+                bytes = Self.csi(name: fileName, layout: .image, pixelFormat: ImageFormat.sniff(data) == .jpeg ? "JPEG" : "HEIF", colorSpace: .sRGB,
                                  width: 0, height: 0, scale: scale, flags: 1 << 4, tlvs: Self.commonTLVs, payload: Self.rawData(data))
             default:
                 throw CatalogCompiler.Failure(description: "\(file): field \"filename\": not a PNG, JPEG, HEIC, PDF or SVG image")
@@ -64,22 +65,18 @@ struct Rendition {
     }
 
     /// Composition (normal blending, opacity 1) and EXIF orientation 1, as every rendition has.
-    static let commonTLVs = tlv(1004, le32(0) + le32(Int(Float(1).bitPattern))) + tlv(1006, le32(1))
+    static let commonTLVs = tlv(.composition, le32(0) + le32(Int(Float(1).bitPattern))) + tlv(.exifOrientation, le32(1))
 
-    static func tlv(_ type: Int, _ value: [UInt8]) -> [UInt8] { le32(type) + le32(value.count) + value }
+    static func tlv(_ type: TLVType, _ value: [UInt8]) -> [UInt8] { le32(type.rawValue) + le32(value.count) + value }
 
     static func rawData(_ data: [UInt8]) -> [UInt8] { tag("RAWD") + le32(0) + le32(data.count) + data }
 
-    static func csi(name: String, layout: Int, pixelFormat: String?, colorSpace: Int, width: Int, height: Int, scale: Int,
+    static func csi(name: String, layout: CSILayout, pixelFormat: String?, colorSpace: ColorSpace, width: Int, height: Int, scale: Int,
                     flags: Int, tlvs: [UInt8], payload: [UInt8]) -> [UInt8] {
         var header = tag("CTSI") + le32(1) + le32(flags) + le32(width) + le32(height) + le32(scale * 100)
         header += pixelFormat.map(tag) ?? le32(0)
-        header += le32(colorSpace) + le32(0) + le16(layout) + le16(0) + fixed(name, 128)
+        header += le32(colorSpace.rawValue) + le32(0) + le16(layout.rawValue) + le16(0) + fixed(name, 128)
         header += le32(tlvs.count) + le32(1) + le32(0) + le32(payload.count)
         return header + tlvs + payload
-    }
-
-    static func colorSpaceID(_ name: String) -> Int {
-        ["srgb": 1, "gray-gamma-22": 2, "display-p3": 3, "extended-srgb": 4, "extended-linear-srgb": 5, "extended-gray": 6][name] ?? 1
     }
 }

@@ -13,6 +13,35 @@ public struct Request: Sendable {
     public var body: [UInt8]
     public var remoteAddress: String
 
+    /// A request with its target decoded into path and query: how the parser builds one, and how
+    /// tests hand one straight to a handler. Throws when the target's percent-encoding is broken.
+    public init(method: HTTPRequest.Method = .get, target: String, headers: HTTPFields = [:], body: [UInt8] = [],
+                remoteAddress: String = "127.0.0.1:0") throws(TargetError) {
+        let (pathPart, queryPart) = Self.splitTarget(target)
+        guard let path = PercentDecoding.decode(pathPart, plusIsSpace: false) else { throw TargetError(description: "bad percent-encoding in path") }
+        var query: [String: String] = [:]
+        for pair in queryPart.split(separator: "&") where !pair.isEmpty {
+            let keyValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let key = PercentDecoding.decode(keyValue[0], plusIsSpace: true),
+                  let value = PercentDecoding.decode(keyValue.count > 1 ? keyValue[1] : "", plusIsSpace: true) else {
+                throw TargetError(description: "bad percent-encoding in query")
+            }
+            query[key] = value
+        }
+        (self.method, self.target, self.path, self.query, self.headers, self.body, self.remoteAddress) =
+            (method, target, path, query, headers, body, remoteAddress)
+    }
+
+    /// A request target that cannot be decoded.
+    public struct TargetError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    static func splitTarget(_ target: String) -> (Substring, Substring) {
+        guard let question = target.firstIndex(of: "?") else { return (Substring(target), "") }
+        return (target[..<question], target[target.index(after: question)...])
+    }
+
     /// The path split at `/`, empty segments dropped.
     public var pathSegments: [String] {
         // Split on the UTF-8 bytes: '/' is ASCII, and byte splitting avoids grapheme breaking.

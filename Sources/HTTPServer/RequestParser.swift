@@ -64,17 +64,6 @@ struct RequestParser {
         }
         let bodyStart = headEnd + 4
         guard buffer.endIndex - bodyStart >= bodyLength else { return .incomplete }
-        let (pathPart, queryPart) = Self.splitTarget(target)
-        guard let path = PercentDecoding.decode(pathPart, plusIsSpace: false) else { return .failure(.badRequest, "bad percent-encoding in path") }
-        var query: [String: String] = [:]
-        for pair in queryPart.split(separator: "&") where !pair.isEmpty {
-            let keyValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let key = PercentDecoding.decode(keyValue[0], plusIsSpace: true),
-                  let value = PercentDecoding.decode(keyValue.count > 1 ? keyValue[1] : "", plusIsSpace: true) else {
-                return .failure(.badRequest, "bad percent-encoding in query")
-            }
-            query[key] = value
-        }
         let keepAlive: Bool
         if let connection = headers[.connection] {
             let options = connection.utf8.split(separator: UInt8(ascii: ",")).map { String(decoding: $0, as: UTF8.self).trimmingSpaces().lowercased() }
@@ -82,14 +71,13 @@ struct RequestParser {
         } else {
             keepAlive = version == "HTTP/1.1"
         }
-        let request = Request(method: method, target: target, path: path, query: query, headers: headers,
-                              body: Array(buffer[bodyStart ..< bodyStart + bodyLength]), remoteAddress: remoteAddress)
-        return .request(request, keepAlive: keepAlive, consumed: bodyStart + bodyLength - buffer.startIndex)
-    }
-
-    static func splitTarget(_ target: String) -> (Substring, Substring) {
-        guard let question = target.firstIndex(of: "?") else { return (Substring(target), "") }
-        return (target[..<question], target[target.index(after: question)...])
+        do {
+            let request = try Request(method: method, target: target, headers: headers,
+                                      body: Array(buffer[bodyStart ..< bodyStart + bodyLength]), remoteAddress: remoteAddress)
+            return .request(request, keepAlive: keepAlive, consumed: bodyStart + bodyLength - buffer.startIndex)
+        } catch {
+            return .failure(.badRequest, error.description)
+        }
     }
 
     /// The index where `pattern` starts in `buffer`.

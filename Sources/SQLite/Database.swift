@@ -16,8 +16,8 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable {
 ///
 /// A thin wrapper on purpose: themed needs prepared statements, transactions and a handful of
 /// column types, and a wrapper this small is easy to audit. A connection is used from one thread
-/// at a time (callers serialise, see `ThemeIndex`); SQLite's WAL mode lets separate connections
-/// read while one writes.
+/// at a time: the index's writer holds one behind a lock, and readers borrow theirs from a
+/// `DatabasePool`; SQLite's WAL mode lets those connections read while the writer writes.
 public final class Database: @unchecked Sendable {
     let handle: OpaquePointer
     public let path: String
@@ -191,32 +191,67 @@ public final class Statement {
 }
 
 /// One result row, by column name.
+///
+/// Reading a column the row does not have is an error, never a silent zero: a misspelt name in
+/// a record mapping fails the first query that uses it.
 public struct Row: Sendable {
     public var values: [String: SQLiteValue]
 
-    public func int(_ column: String) -> Int {
-        switch values[column] {
-        case .integer(let number): Int(number)
-        case .real(let number): Int(number)
-        default: 0
+    private func value(_ column: String) throws(SQLiteError) -> SQLiteValue {
+        guard let value = values[column] else {
+            throw SQLiteError(code: SQLITE_ERROR, message: "no column named \(column) (the row has \(values.keys.sorted().joined(separator: ", ")))")
+        }
+        return value
+    }
+
+    private func mismatch(_ column: String, _ value: SQLiteValue, _ expected: String) -> SQLiteError {
+        SQLiteError(code: SQLITE_MISMATCH, message: "column \(column) holds \(value), not \(expected)")
+    }
+
+    public func int(_ column: String) throws(SQLiteError) -> Int {
+        switch try value(column) {
+        case .integer(let number): return Int(number)
+        case .real(let number) where number.isFinite && abs(number) < 9e18: return Int(number)
+        case let other: throw mismatch(column, other, "an integer")
         }
     }
 
-    public func double(_ column: String) -> Double {
-        switch values[column] {
-        case .integer(let number): Double(number)
-        case .real(let number): number
-        default: 0
+    public func int64(_ column: String) throws(SQLiteError) -> Int64 {
+        Int64(try int(column))
+    }
+
+    public func double(_ column: String) throws(SQLiteError) -> Double {
+        switch try value(column) {
+        case .integer(let number): return Double(number)
+        case .real(let number): return number
+        case let other: throw mismatch(column, other, "a number")
         }
     }
 
-    public func string(_ column: String) -> String? {
-        if case .text(let text) = values[column] { return text }
-        return nil
+    public func bool(_ column: String) throws(SQLiteError) -> Bool {
+        try int(column) != 0
     }
 
-    public func blob(_ column: String) -> [UInt8] {
-        if case .blob(let bytes) = values[column] { return bytes }
-        return []
+    public func string(_ column: String) throws(SQLiteError) -> String {
+        switch try value(column) {
+        case .text(let text): return text
+        case let other: throw mismatch(column, other, "text")
+        }
+    }
+
+    /// Text, or nil for NULL.
+    public func optionalString(_ column: String) throws(SQLiteError) -> String? {
+        switch try value(column) {
+        case .null: return nil
+        case .text(let text): return text
+        case let other: throw mismatch(column, other, "text or NULL")
+        }
+    }
+
+    public func blob(_ column: String) throws(SQLiteError) -> [UInt8] {
+        switch try value(column) {
+        case .blob(let bytes): return bytes
+        case let other: throw mismatch(column, other, "a blob")
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ThemeVocabulary
 
 /// A loose resource file name split into its lookup parts (lookup-rules.md 3.1):
 /// `base ["@" N "x"] ["-" platform] ["~" device] "." ext`.
@@ -17,7 +18,6 @@ public struct ResourceFileName: Sendable, Equatable {
     /// Lower-cased.
     public var pathExtension: String
 
-    public static let devices = ["iphone", "ipad", "appletv", "applewatch"]
     public static let platforms = ["iphoneos": "iphoneos", "macos": "macos", "macosx": "macos", "tvos": "tvos", "watchos": "watchos"]
     /// Image formats served from loose files, in the order an extension-less request tries them
     /// (3.3); webp comes after them all.
@@ -34,7 +34,7 @@ public struct ResourceFileName: Sendable, Equatable {
         (scale, platform, device) = (1, "", "")
         if let tilde = stem.lastIndex(of: "~") {
             let suffix = String(stem[stem.index(after: tilde)...])
-            guard Self.devices.contains(suffix) else {
+            guard Idiom(deviceSuffix: suffix) != nil else {
                 base = stem
                 return
             }
@@ -54,26 +54,6 @@ public struct ResourceFileName: Sendable, Equatable {
         base = stem
     }
 
-    /// The idiom number (lookup-rules.md 4.1) a device suffix stands for; 0 without one.
-    public var idiom: Int {
-        switch device {
-        case "iphone": 1
-        case "ipad": 2
-        case "appletv": 3
-        case "applewatch": 5
-        default: 0
-        }
-    }
-
-    /// The platform suffix a request for `idiom` accepts (3.1): phone and pad `iphoneos`, tv
-    /// `tvos`, watch `watchos`, mac `macos`; the others accept none.
-    public static func platform(forIdiom idiom: Int) -> String {
-        switch idiom {
-        case 1, 2: "iphoneos"
-        case 3: "tvos"
-        case 5: "watchos"
-        case 7: "macos"
-        default: ""
-        }
-    }
+    /// The idiom (lookup-rules.md 4.1) the device suffix stands for; universal without one.
+    public var idiom: Idiom { Idiom(deviceSuffix: device) ?? .universal }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ThemeVocabulary
 
 /// An `.xcassets` source folder, read from its `Contents.json` files as Xcode writes them.
 ///
@@ -11,8 +12,9 @@ public struct XCAssets: Sendable {
     /// A colour as written in a colour set: a colour space and straight components, or a
     /// reference to a system colour.
     public struct Color: Sendable, Equatable {
-        public var colorSpace: String
+        public var colorSpace: ColorSpace
         public var components: [Double]
+        /// A named system colour (`labelColor`) instead of components.
         public var systemReference: String?
     }
 
@@ -21,17 +23,15 @@ public struct XCAssets: Sendable {
         public var kind: Kind
         /// The asset name, with namespace folders joined by `/`.
         public var name: String
-        public var idiom: String = "universal"
+        public var idiom = Idiom.universal
         /// 1, 2, 3, or 0 for scale-less (vectors, single-scale images, colours, data).
         public var scale = 0
         public var subtype = 0
-        /// "light", "dark" or nil (any); "high" or nil (normal).
-        public var luminosity: String?
-        public var contrast: String?
-        public var displayGamut: String?
-        public var widthClass: String?
-        public var heightClass: String?
-        public var direction: String?
+        public var appearance = Appearance.any
+        public var gamut = Gamut.sRGB
+        public var widthClass = SizeClass.any
+        public var heightClass = SizeClass.any
+        public var direction = LayoutDirection.neutral
         public var memoryGB = 0
         public var graphicsFamily = 0
         public var locale: String?
@@ -112,28 +112,30 @@ public struct XCAssets: Sendable {
     static func entry(_ item: [String: Any], kind: Kind, name: String, folder: String) throws -> Entry? {
         if item["unassigned"] as? Bool == true { return nil }
         var entry = Entry(kind: kind, name: name)
-        entry.idiom = item["idiom"] as? String ?? "universal"
+        entry.idiom = Idiom(assetCatalogName: item["idiom"] as? String ?? "universal")
         if let scale = item["scale"] as? String {
-            guard let value = Int(scale.dropLast()), scale.hasSuffix("x"), (1...3).contains(value) else {
+            guard let value = Scale.parseAssetCatalogName(scale) else {
                 throw FieldError(description: "field \"scale\": \"\(scale)\" is not 1x, 2x or 3x")
             }
             entry.scale = value
         }
+        var luminosity: String?, contrast: String?
         for appearance in item["appearances"] as? [[String: Any]] ?? [] {
             switch (appearance["appearance"] as? String, appearance["value"] as? String) {
-            case ("luminosity", let value?) where ["light", "dark", "any"].contains(value): entry.luminosity = value == "any" ? nil : value
-            case ("contrast", "high"): entry.contrast = "high"
+            case ("luminosity", let value?) where Appearance(luminosityName: value, contrastName: nil) != nil: luminosity = value
+            case ("contrast", "high"): contrast = "high"
             case let (trait, value):
                 throw FieldError(description: "field \"appearances\": unknown \(trait ?? "?")=\(value ?? "?")")
             }
         }
-        entry.displayGamut = item["display-gamut"] as? String
-        entry.widthClass = item["width-class"] as? String
-        entry.heightClass = item["height-class"] as? String
-        entry.direction = item["language-direction"] as? String
+        entry.appearance = Appearance(luminosityName: luminosity, contrastName: contrast) ?? .any
+        entry.gamut = (item["display-gamut"] as? String).flatMap(Gamut.init(requestName:)) ?? .sRGB
+        entry.widthClass = (item["width-class"] as? String).flatMap(SizeClass.init(name:)) ?? .any
+        entry.heightClass = (item["height-class"] as? String).flatMap(SizeClass.init(name:)) ?? .any
+        entry.direction = (item["language-direction"] as? String).flatMap(LayoutDirection.init(requestName:)) ?? .neutral
         entry.locale = item["locale"] as? String
         if let subtype = item["subtype"] as? String { entry.subtype = Self.subtype(subtype) }
-        if let memory = item["memory"] as? String { entry.memoryGB = Int(memory.replacingOccurrences(of: "GB", with: "")) ?? 0 }
+        if let memory = item["memory"] as? String { entry.memoryGB = MemoryClass.parseGigabytes(memory) ?? 0 }
         if kind == .color {
             guard let color = item["color"] as? [String: Any] else { throw FieldError(description: "field \"color\" is missing") }
             entry.color = try Self.color(color)
@@ -155,9 +157,9 @@ public struct XCAssets: Sendable {
 
     static func color(_ color: [String: Any]) throws -> Color {
         if let reference = color["reference"] as? String {
-            return Color(colorSpace: "system", components: [], systemReference: reference)
+            return Color(colorSpace: .sRGB, components: [], systemReference: reference)
         }
-        let space = color["color-space"] as? String ?? "srgb"
+        let space = ColorSpace(assetCatalogName: color["color-space"] as? String ?? "srgb")
         guard let components = color["components"] as? [String: Any] else {
             throw FieldError(description: "field \"color.components\" is missing")
         }
@@ -171,7 +173,7 @@ public struct XCAssets: Sendable {
             guard let value = component(raw) else {
                 throw FieldError(description: "field \"color.components.\(name)\": \(raw) is not a colour component")
             }
-            values.append(space.hasPrefix("extended") ? value : min(max(value, 0), 1))
+            values.append(space.isExtended ? value : min(max(value, 0), 1))
         }
         return Color(colorSpace: space, components: values, systemReference: nil)
     }

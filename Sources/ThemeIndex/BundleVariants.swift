@@ -3,28 +3,6 @@ import ThemeBundle
 
 /// The loose files and `.strings` entries a bundle offers (lookup-rules.md 3).
 enum BundleVariants {
-    /// One entry of a `.strings` table.
-    struct StringEntry {
-        var table: String
-        var key: String
-        var value: String
-        var locale: String
-        var file: String
-        /// Plural forms by category (`one`, `few`, `other`, ...), for a request that gives a count.
-        var forms: [String: String] = [:]
-
-        /// The forms as stored: a JSON object, or "" without forms.
-        var encodedForms: String {
-            guard !forms.isEmpty, let data = try? JSONSerialization.data(withJSONObject: forms, options: [.sortedKeys]) else { return "" }
-            return String(decoding: data, as: UTF8.self)
-        }
-
-        static func decodeForms(_ text: String) -> [String: String] {
-            guard !text.isEmpty else { return [:] }
-            return ((try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: String]) ?? [:]
-        }
-    }
-
     static func variants(of bundle: ResourceBundle) -> [Variant] {
         bundle.files.map { file in
             var traits = VariantTraits()

@@ -1,5 +1,6 @@
 import AssetCatalog
 import Codecs
+import ThemeVocabulary
 
 /// The variants a compiled catalog offers by name (lookup-rules.md 4.7).
 ///
@@ -25,7 +26,7 @@ enum CatalogVariants {
                 guard !rendition.isPackedAtlas else { continue }
                 kind = .image
             case .rawData(let bytes, let compressed):
-                kind = rendition.header.layout == 1000 ? .data : .image
+                kind = rendition.header.layout == .data ? .data : .image
                 let head = compressed ? ((try? LZFSE.decompress(bytes.buffer, limit: maximumDecodedBytes)) ?? []) : Array(bytes.buffer.prefix(1024))
                 format = ImageFormat.sniff(head)?.fileExtension ?? "data"
             default: continue
@@ -34,43 +35,36 @@ enum CatalogVariants {
             traits.idiom = key.idiom
             traits.scale = kind == .image ? key.scale : 0
             traits.subtype = key.subtype
-            traits.sizeClassHorizontal = key[.sizeClassHorizontal]
-            traits.sizeClassVertical = key[.sizeClassVertical]
-            traits.memoryGB = memoryGB(key[.memoryClass])
+            traits.sizeClassHorizontal = key.sizeClassHorizontal
+            traits.sizeClassVertical = key.sizeClassVertical
+            traits.memoryGB = key.memoryClass.gigabytes
             traits.graphics = key[.graphicsClass]
             traits.gamut = key.displayGamut
-            traits.direction = key[.direction]
+            traits.direction = key.direction
             traits.deploymentTarget = key.deploymentTarget
             traits.appearance = Appearance(name: catalog.appearanceName(of: rendition) ?? "")
             traits.locale = catalog.localizationName(of: rendition) ?? ""
             var variant = Variant(kind: kind, name: rendition.name, traits: traits)
             if case .color(let color) = rendition.content {
-                variant.colorSpace = color.colorSpaceName
-                variant.components = color.components
+                variant.color = color
             }
             variant.isFlippable = rendition.header.isFlippable
             variant.pixelWidth = rendition.header.width
             variant.pixelHeight = rendition.header.height
             variant.format = kind == .color ? "" : format
-            variant.location = String(rendition.index)
+            variant.location = .rendition(rendition.index)
             variant.etag = "\(contentHash.prefix(12))-\(rendition.index)"
             variant.sortKey = "\(sourceKey)#\(String(repeating: "0", count: max(0, 8 - String(rendition.index).count)))\(rendition.index)"
             result.append(variant)
         }
         for (index, legacy) in catalog.legacyColors.enumerated() {
             var variant = Variant(kind: .color, name: legacy.name, traits: VariantTraits())
-            variant.colorSpace = legacy.color.colorSpaceName
-            variant.components = legacy.color.components
-            variant.location = "COLORS/\(index)"
+            variant.color = legacy.color
+            variant.location = .legacyColor(index)
             variant.etag = "\(contentHash.prefix(12))-c\(index)"
             variant.sortKey = "\(sourceKey)#c\(index)"
             result.append(variant)
         }
         return result
-    }
-
-    /// Memory class values (car-format.md 4.2) as whole gigabytes.
-    static func memoryGB(_ value: Int) -> Int {
-        [0: 0, 1: 1, 2: 2, 3: 4, 4: 3, 5: 6, 6: 8, 7: 16][value] ?? value
     }
 }

@@ -3,22 +3,22 @@ import BinaryReading
 import Codecs
 import Foundation
 import ThemeBundle
+import ThemeVocabulary
 
 /// The variants an `.xcassets` source folder offers (lookup-rules.md 4.6).
 enum FolderVariants {
     static func variants(of folder: XCAssets, sourceKey: String) -> [Variant] {
         folder.entries.enumerated().map { index, entry in
             var traits = VariantTraits()
-            traits.idiom = idiom(entry.idiom)
+            traits.idiom = entry.idiom
             traits.scale = entry.kind == .image ? entry.scale : 0
             traits.subtype = entry.subtype
-            traits.sizeClassHorizontal = sizeClass(entry.widthClass)
-            traits.sizeClassVertical = sizeClass(entry.heightClass)
+            traits.sizeClassHorizontal = entry.widthClass
+            traits.sizeClassVertical = entry.heightClass
             traits.memoryGB = entry.memoryGB
-            traits.gamut = entry.displayGamut?.lowercased() == "display-p3" ? 1 : 0
-            traits.direction = entry.direction == "left-to-right" ? 4 : entry.direction == "right-to-left" ? 5 : 0
-            let luminosity: Appearance.Luminosity = entry.luminosity == "light" ? .light : entry.luminosity == "dark" ? .dark : .any
-            traits.appearance = Appearance(luminosity, highContrast: entry.contrast == "high")
+            traits.gamut = entry.gamut
+            traits.direction = entry.direction
+            traits.appearance = entry.appearance
             traits.locale = entry.locale ?? ""
             let kind: AssetKind = switch entry.kind {
             case .color: .color
@@ -28,56 +28,24 @@ enum FolderVariants {
             var variant = Variant(kind: kind, name: entry.name, traits: traits)
             // Xcode's "Left to Right, Mirrors" direction: the image is drawn mirrored for the other
             // direction unless the set also has a variant for it.
-            variant.isFlippable = traits.direction != 0
+            variant.isFlippable = traits.direction != .neutral
             var hash = ContentHash()
             if let color = entry.color {
-                variant.colorSpace = color.systemReference.map { "system:\($0)" } ?? colorSpace(color.colorSpace)
-                variant.components = color.components
-                hash.add("\(variant.colorSpace) \(color.components)")
+                variant.color = ColorValue(colorSpace: color.colorSpace, components: color.components)
+                variant.systemColor = color.systemReference
+                hash.add("\(color.systemReference.map { "system:\($0)" } ?? color.colorSpace.name) \(color.components)")
             }
-            if let file = entry.file {
-                describeFile(file, in: &variant, hash: &hash)
-            } else {
-                variant.location = "\(entry.name)#\(index)"
-            }
+            if let file = entry.file { describeFile(file, in: &variant, hash: &hash) }
             variant.etag = hash.hex
             variant.sortKey = "\(sourceKey)#\(String(repeating: "0", count: max(0, 8 - String(index).count)))\(index)"
             return variant
         }
     }
 
-    static func idiom(_ name: String) -> Int {
-        switch name {
-        case "iphone": 1
-        case "ipad": 2
-        case "tv": 3
-        case "car": 4
-        case "watch": 5
-        case "ios-marketing", "watch-marketing": 6
-        case "mac": 7
-        case "vision": 8
-        default: 0
-        }
-    }
-
-    static func sizeClass(_ name: String?) -> Int {
-        name == "compact" ? 1 : name == "regular" ? 2 : 0
-    }
-
-    /// Contents.json colour-space names in the catalog's spelling (car-format.md 5.5).
-    static func colorSpace(_ name: String) -> String {
-        switch name {
-        case "display-p3": "display-p3"
-        case "gray-gamma-22": "gray"
-        case "extended-srgb", "extended-linear-srgb", "extended-gray": name
-        default: "srgb"
-        }
-    }
-
     /// Points `variant` at an image or data file: its bytes go into `hash`, and its format
     /// (sniffed, else the extension) and PNG pixel size into the variant.
     static func describeFile(_ path: String, in variant: inout Variant, hash: inout ContentHash) {
-        variant.location = path
+        variant.location = .file(path)
         try? ByteStorage(mapping: path).withUnsafeBytes { bytes in
             hash.add(bytes)
             variant.format = ImageFormat.sniff(bytes)?.fileExtension ?? (path as NSString).pathExtension.lowercased()

@@ -19,7 +19,7 @@ struct LocalizationPlan {
     /// The chosen localization of each source that has one, reported in responses.
     private(set) var chosen: [Int64: String] = [:]
 
-    init(chain: [ThemeIndex.ThemeInfo], languages: [String]) {
+    init(chain: [ThemeInfo], languages: [String]) {
         for theme in chain {
             let main = theme.mainBundle
             // Bundles first: catalogs fall back to the choice of the bundle they are in.

@@ -1,5 +1,6 @@
 import SQLite
 import ThemeBundle
+import ThemeVocabulary
 
 /// The one query that picks a variant (lookup-rules.md 6): a catalog variant by its traits,
 /// or a loose file of a bundle by its name, suffixes and folder.
@@ -17,11 +18,11 @@ struct LookupQuery {
     /// localization ranks. `INDEXED BY` keeps SQLite on the name index: with the `req_loc` join it
     /// would otherwise walk every variant of each source.
     static let candidates = """
-        SELECT v.*, s.path AS source_path, s.kind AS source_kind FROM variant v INDEXED BY variant_by_name JOIN source s ON s.id = v.source_id
+        SELECT v.*, s.path AS source_path, s.kind AS source_kind, s.content_hash AS source_hash FROM variant v INDEXED BY variant_by_name JOIN source s ON s.id = v.source_id
         JOIN req_loc l ON l.source_id = v.source_id AND l.locale = v.locale
         """
 
-    init(kind: AssetKind, name: String, chain: [ThemeIndex.ThemeInfo], request: TraitRequest, localization: LocalizationPlan) {
+    init(kind: AssetKind, name: String, chain: [ThemeInfo], request: TraitRequest, localization: LocalizationPlan) {
         var bindings = QueryBindings()
         func bind(_ value: SQLiteValue) -> String { bindings.bind(value) }
         func bind(_ value: Int) -> String { bindings.bind(value) }
@@ -32,9 +33,9 @@ struct LookupQuery {
         }
         let appearanceRank = appearances.enumerated().map { "WHEN \($0.element) THEN \($0.offset)" }.joined(separator: " ")
         let localized = localization.commonTableExpression(bind)
-        let gamut = bind(request.gamut), idiom = bind(request.idiom), subtype = bind(request.subtype)
-        let horizontal = bind(request.sizeClassHorizontal), vertical = bind(request.sizeClassVertical)
-        let direction = bind(request.direction), opposite = bind(request.oppositeDirection)
+        let gamut = bind(request.gamut.rawValue), idiom = bind(request.idiom.rawValue), subtype = bind(request.subtype)
+        let horizontal = bind(request.sizeClassHorizontal.rawValue), vertical = bind(request.sizeClassVertical.rawValue)
+        let direction = bind(request.direction.rawValue), opposite = bind(request.direction.opposite.rawValue)
         let memory = bind(request.memoryGB), graphics = bind(request.graphics), deployment = bind(request.deploymentTarget)
         let scale = bind(request.scale)
 
@@ -74,13 +75,13 @@ struct LookupQuery {
     /// The loose-file query (lookup-rules.md 3.3 and 6): scale outranks folder, folder outranks
     /// the device and platform suffixes, which outrank the extension. `name` is the base name;
     /// `fileExtension` is "" when the request names none.
-    init(fileNamed name: String, fileExtension: String, chain: [ThemeIndex.ThemeInfo], request: TraitRequest, localization: LocalizationPlan) {
+    init(fileNamed name: String, fileExtension: String, chain: [ThemeInfo], request: TraitRequest, localization: LocalizationPlan) {
         var bindings = QueryBindings()
         func bind(_ value: SQLiteValue) -> String { bindings.bind(value) }
         let localized = localization.commonTableExpression(bind)
         let themes = bindings.themes(chain, column: "v.theme_id")
-        let idiom = bind(.integer(Int64(request.idiom))), scale = bind(.integer(Int64(request.scale)))
-        let platform = bind(.text(ThemeBundle.ResourceFileName.platform(forIdiom: request.idiom)))
+        let idiom = bind(.integer(Int64(request.idiom.rawValue))), scale = bind(.integer(Int64(request.scale)))
+        let platform = bind(.text(request.idiom.platformSuffix))
         let ext = bind(.text(fileExtension))
         let extensionOrder = ThemeBundle.ResourceFileName.imageExtensions.enumerated().map { "WHEN '\($0.element)' THEN \($0.offset + 1)" }.joined(separator: " ")
 

@@ -14,7 +14,7 @@ struct QueryBindings {
 
     /// The chain's theme ids as placeholders, and a `CASE <column> ... END` giving each theme's
     /// depth (0 for the requested theme, 1 for its parent, ...).
-    mutating func themes(_ chain: [ThemeIndex.ThemeInfo], column: String) -> (ids: String, depth: String) {
+    mutating func themes(_ chain: [ThemeInfo], column: String) -> (ids: String, depth: String) {
         let ids = chain.map { bind(.integer($0.id)) }
         let cases = ids.enumerated().map { "WHEN \($0.element) THEN \($0.offset)" }.joined(separator: " ")
         return (ids.joined(separator: ", "), "CASE \(column) \(cases) END")

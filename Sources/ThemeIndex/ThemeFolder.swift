@@ -1,12 +1,11 @@
 import Foundation
 import ThemeBundle
+import ThemeVocabulary
 
 /// A theme on disk: `themes/NAME/` (a plain folder or a bundle) with `.car` files, `.xcassets`
 /// folders, bundles and loose resources, and an optional `theme.json` naming a parent; or
 /// `themes/NAME.car` alone.
 public struct ThemeFolder: Sendable, Equatable {
-    public enum SourceKind: String, Sendable { case car, xcassets, bundle }
-
     public struct Source: Sendable, Equatable {
         public var path: String
         public var kind: SourceKind

@@ -1,14 +1,15 @@
+import ThemeVocabulary
+
 /// What a client asks for (lookup-rules.md 4.3): the traits of its screen and preferences.
 /// Unset traits take the rules' defaults: universal, 1x, light, normal contrast, sRGB, ltr.
 public struct TraitRequest: Sendable, Hashable {
-    public var idiom = 0
+    public var idiom = Idiom.universal
     public var scale = 1
     public var appearance = Appearance(.light)
-    public var gamut = 0
-    public var sizeClassHorizontal = 0
-    public var sizeClassVertical = 0
-    /// 4 left-to-right, 5 right-to-left.
-    public var direction = 4
+    public var gamut = Gamut.sRGB
+    public var sizeClassHorizontal = SizeClass.any
+    public var sizeClassVertical = SizeClass.any
+    public var direction = LayoutDirection.leftToRight
     public var subtype = 0
     /// Unlimited unless the client says otherwise.
     public var memoryGB = Int(Int32.max)
@@ -25,7 +26,7 @@ public struct TraitRequest: Sendable, Hashable {
     public var appearanceChain: [Appearance] {
         let wanted = appearance
         var chain: [Appearance]
-        if idiom == 8 { // vision ignores luminosity
+        if idiom == .vision { // vision ignores luminosity
             chain = [Appearance(.any, highContrast: wanted.highContrast), .any]
         } else if wanted.luminosity == .tinted || wanted.luminosity == .other {
             chain = [Appearance(wanted.luminosity, name: wanted.name), .any]
@@ -38,7 +39,4 @@ public struct TraitRequest: Sendable, Hashable {
         for appearance in chain where !unique.contains(appearance) { unique.append(appearance) }
         return unique
     }
-
-    /// The direction tried after the requested one (a flippable rendition is drawn mirrored).
-    var oppositeDirection: Int { direction == 5 ? 4 : 5 }
 }

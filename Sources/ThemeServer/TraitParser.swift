@@ -1,6 +1,7 @@
 import HTTPServer
 import HTTPTypes
 import ThemeIndex
+import ThemeVocabulary
 
 /// Reads the traits of a request from its query (which wins) and its client-hint headers.
 enum TraitParser {
@@ -10,14 +11,9 @@ enum TraitParser {
         var expected: String
     }
 
-    static let idioms = ["universal": 0, "phone": 1, "iphone": 1, "pad": 2, "ipad": 2, "tv": 3, "car": 4,
-                         "watch": 5, "marketing": 6, "mac": 7, "vision": 8]
-
     /// The query parameters that select traits; any of them makes `/colors` resolve.
     static let parameterNames: Set<String> = ["appearance", "contrast", "idiom", "scale", "gamut", "lang", "direction", "subtype",
                                               "widthClass", "heightClass", "memory", "graphics"]
-
-    static let sizeClasses = ["any": 0, "compact": 1, "regular": 2]
 
     static let colorScheme = HTTPField.Name("Sec-CH-Prefers-Color-Scheme")!
     static let contrast = HTTPField.Name("Sec-CH-Prefers-Contrast")!
@@ -47,34 +43,26 @@ enum TraitParser {
             if contrast && value != "any" { traits.appearance.highContrast = true }
         }
         if let value = query["contrast"] {
-            switch value {
-            case "high", "more": traits.appearance.highContrast = true
-            case "normal", "standard": traits.appearance.highContrast = false
-            default: throw BadParameter(name: "contrast", value: value, expected: "normal or high")
-            }
+            guard let contrast = Contrast(name: value) else { throw BadParameter(name: "contrast", value: value, expected: "normal or high") }
+            traits.appearance.highContrast = contrast == .high
         }
         if let value = query["idiom"] {
-            guard let idiom = idioms[value] else { throw BadParameter(name: "idiom", value: value, expected: idioms.keys.sorted().joined(separator: ", ")) }
+            guard let idiom = Idiom(requestName: value) else {
+                throw BadParameter(name: "idiom", value: value, expected: Idiom.requestNames.joined(separator: ", "))
+            }
             traits.idiom = idiom
         }
         if let value = query["scale"] {
-            let digits = value.hasSuffix("x") ? String(value.dropLast()) : value
-            guard let scale = Int(digits), (1...3).contains(scale) else { throw BadParameter(name: "scale", value: value, expected: "1, 2 or 3") }
+            guard let scale = Scale.parse(value) else { throw BadParameter(name: "scale", value: value, expected: "1, 2 or 3") }
             traits.scale = scale
         }
         if let value = query["gamut"] {
-            switch value.lowercased() {
-            case "srgb": traits.gamut = 0
-            case "p3", "display-p3": traits.gamut = 1
-            default: throw BadParameter(name: "gamut", value: value, expected: "srgb or p3")
-            }
+            guard let gamut = Gamut(requestName: value) else { throw BadParameter(name: "gamut", value: value, expected: "srgb or p3") }
+            traits.gamut = gamut
         }
         if let value = query["direction"] {
-            switch value {
-            case "ltr", "left-to-right": traits.direction = 4
-            case "rtl", "right-to-left": traits.direction = 5
-            default: throw BadParameter(name: "direction", value: value, expected: "ltr or rtl")
-            }
+            guard let direction = LayoutDirection(requestName: value) else { throw BadParameter(name: "direction", value: value, expected: "ltr or rtl") }
+            traits.direction = direction
         }
         if let value = query["subtype"] {
             guard let subtype = Int(value), (0...65535).contains(subtype) else { throw BadParameter(name: "subtype", value: value, expected: "a number") }
@@ -82,12 +70,11 @@ enum TraitParser {
         }
         for (name, keyPath) in [("widthClass", \TraitRequest.sizeClassHorizontal), ("heightClass", \TraitRequest.sizeClassVertical)] {
             guard let value = query[name] else { continue }
-            guard let sizeClass = sizeClasses[value] else { throw BadParameter(name: name, value: value, expected: "any, compact or regular") }
+            guard let sizeClass = SizeClass(name: value) else { throw BadParameter(name: name, value: value, expected: "any, compact or regular") }
             traits[keyPath: keyPath] = sizeClass
         }
         if let value = query["memory"] {
-            let digits = value.hasSuffix("GB") ? String(value.dropLast(2)) : value
-            guard let memory = Int(digits), (1...1024).contains(memory) else { throw BadParameter(name: "memory", value: value, expected: "a size in GB such as 4 or 4GB") }
+            guard let memory = MemoryClass.parseGigabytes(value), (1...1024).contains(memory) else { throw BadParameter(name: "memory", value: value, expected: "a size in GB such as 4 or 4GB") }
             traits.memoryGB = memory
         }
         if let value = query["graphics"] {

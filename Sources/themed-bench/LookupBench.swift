@@ -2,6 +2,7 @@ import AssetCatalog
 import Foundation
 import SQLite
 import ThemeIndex
+import ThemeVocabulary
 
 /// `themed-bench lookups CORPUS`: uncached lookups through `ThemeIndex` (what a response-cache miss
 /// costs) on a theme made of the corpus's largest catalog, a bundle with localized loose files and
@@ -16,10 +17,10 @@ enum LookupBench {
         let largest = catalogs.max { imageNameCount($0) < imageNameCount($1) } ?? ""
         try makeThemes(in: "\(root)/themes", catalog: largest)
         let index = try ThemeIndex(databasePath: "\(root)/index.sqlite")
-        try index.sync(themesDirectory: "\(root)/themes")
-        let themes = try index.themes()
-        let chain = try index.chain(of: "child", in: themes)
-        let imageNames = try index.names(.image, in: chain)
+        try index.writer.sync(themesDirectory: "\(root)/themes")
+        let reader = index.reader
+        let chain = try ThemeInfo.chain(of: "child", in: try reader.themes())
+        let imageNames = try reader.names(.image, in: chain)
         guard !imageNames.isEmpty else { throw ThemeError("\(largest): no named images to look up") }
         let languages = [["fr"], ["de-CH", "en"], ["ja"], ["en-GB"], []]
 
@@ -27,7 +28,7 @@ enum LookupBench {
             (0..<count).map { number in
                 var request = TraitRequest()
                 request.scale = 1 + number % 3
-                request.idiom = number % 2 == 0 ? 1 : 0
+                request.idiom = number % 2 == 0 ? .phone : .universal
                 request.appearance = Appearance(name: number % 4 == 0 ? "dark" : "light")
                 request.languages = languages[number % languages.count]
                 return request
@@ -37,15 +38,15 @@ enum LookupBench {
         var found = 0
         let catalogSeconds = try Bench.best(3) {
             found = 0
-            for (number, request) in catalogRequests.enumerated() where try index.resolve(.image, named: imageNames[number % imageNames.count], in: chain, for: request) != nil {
+            for (number, request) in catalogRequests.enumerated() where try reader.resolve(.image, named: imageNames[number % imageNames.count], in: chain, for: request) != nil {
                 found += 1
             }
         }
         let fileSeconds = try Bench.best(3) {
-            for (number, request) in fileRequests.enumerated() { _ = try index.resolveFile(named: "icon\(number % 50)", in: chain, for: request) }
+            for (number, request) in fileRequests.enumerated() { _ = try reader.resolveFile(named: "icon\(number % 50)", in: chain, for: request) }
         }
         let stringSeconds = try Bench.best(3) {
-            for (number, request) in stringRequests.enumerated() { _ = try index.localizedString("key\(number % 200)", table: "Localizable", in: chain, languages: request.languages) }
+            for (number, request) in stringRequests.enumerated() { _ = try reader.localizedString("key\(number % 200)", table: "Localizable", in: chain, languages: request.languages) }
         }
         let database = try Database(path: "\(root)/index.sqlite", readOnly: true)
         let referenceSeconds = try Bench.best(3) {

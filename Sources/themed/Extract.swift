@@ -46,15 +46,15 @@ struct Extract: ParsableCommand {
             var members: [(String, JSONValue)] = [("name", .string(entry.rendition.name))]
             if let appearance = catalog.appearanceName(of: entry.rendition) { members.append(("appearance", .string(appearance))) }
             members += [
-                ("idiom", .string(Idiom.name(entry.rendition.key.idiom))),
-                ("gamut", .string(entry.rendition.key.displayGamut == 1 ? "P3" : "sRGB")),
-                ("colorSpace", .string(entry.color.colorSpaceName)),
+                ("idiom", .string(entry.rendition.key.idiom.name)),
+                ("gamut", .string(entry.rendition.key.displayGamut.assetutilName)),
+                ("colorSpace", .string(entry.color.colorSpace.name)),
                 ("components", .array(entry.color.components.map(JSONValue.double))),
                 ("hex", .string(entry.color.hex)),
             ]
             return .object(members)
         } + catalog.legacyColors.map { color in
-            .object([("name", .string(color.name)), ("colorSpace", .string(color.color.colorSpaceName)),
+            .object([("name", .string(color.name)), ("colorSpace", .string(color.color.colorSpace.name)),
                      ("components", .array(color.color.components.map(JSONValue.double))), ("hex", .string(color.color.hex))])
         })
         try Data((colors.serialized(pretty: true) + "\n").utf8).write(to: URL(fileURLWithPath: "\(output)/colors.json"))
@@ -86,7 +86,7 @@ struct Extract: ParsableCommand {
         if base.isEmpty { base = "rendition-\(rendition.index)" }
         let key = rendition.key
         if key.scale > 1 && !base.hasSuffix("@\(key.scale)x") { base += "@\(key.scale)x" }
-        if key.idiom != 0 { base += "~\(Idiom.name(key.idiom))" }
+        if key.idiom != .universal { base += "~\(key.idiom.name)" }
         if let appearance = catalog.appearanceName(of: rendition), key.appearance != 0 { base += "-\(appearance)" }
         var name = "\(base).\(fileExtension)"
         var counter = 2

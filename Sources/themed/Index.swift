@@ -13,8 +13,8 @@ struct Index: ParsableCommand {
         let folder = (db as NSString).deletingLastPathComponent
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         let index = try ThemeIndex(databasePath: db)
-        let report = try index.sync(themesDirectory: URL(fileURLWithPath: themes).standardizedFileURL.path)
-        for theme in try index.themes() {
+        let report = try index.writer.sync(themesDirectory: URL(fileURLWithPath: themes).standardizedFileURL.path)
+        for theme in try index.reader.themes() {
             print("\(theme.name): generation \(theme.generation), \(theme.colorCount) colors, \(theme.imageCount) images\(theme.error.isEmpty ? "" : "\n  errors: \(theme.error)")")
         }
         print("\(report.reindexedSources.count) sources indexed, \(report.unchangedSources) unchanged")

@@ -40,7 +40,7 @@ struct Serve: ParsableCommand {
         let index = try ThemeIndex(databasePath: settings.db)
         let service = try ThemeService(index: index, themesDirectory: themesPath, activeToken: settings.activeToken, logger: logger)
         let report = try service.reload()
-        let names = try index.themes().map(\.name)
+        let names = service.library.themes.map(\.name)
         logger.info("indexed themes", metadata: ["reindexed": "\(report.reindexedSources.count)", "unchanged": "\(report.unchangedSources)",
                                                  "themes": "\(names)"])
 

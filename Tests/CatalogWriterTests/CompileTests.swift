@@ -60,22 +60,22 @@ struct CompileTests {
 
         let colors = catalog.namedColors
         #expect(colors.count == 4)
-        let any = try #require(colors.first { catalog.appearanceName(of: $0.rendition) == "UIAppearanceAny" && $0.rendition.key.displayGamut == 0 })
+        let any = try #require(colors.first { catalog.appearanceName(of: $0.rendition) == "UIAppearanceAny" && $0.rendition.key.displayGamut == .sRGB })
         #expect(any.color.components == [0.5, 128.0 / 255, 128.0 / 255, 1])
         let dark = try #require(colors.first { catalog.appearanceName(of: $0.rendition) == "UIAppearanceDark" })
         #expect(dark.color.components == [0.1, 0.2, 0.3, 0.5])
         #expect(colors.contains { catalog.appearanceName(of: $0.rendition) == "UIAppearanceHighContrastAny" })
-        let wide = try #require(colors.first { $0.rendition.key.displayGamut == 1 })
-        #expect(wide.color.colorSpaceName == "extended-srgb")
+        let wide = try #require(colors.first { $0.rendition.key.displayGamut == .displayP3 })
+        #expect(wide.color.colorSpace == .extendedSRGB)
         #expect(wide.color.components == [1, 0.5, -0.032, 1])
 
         for scale in 1...3 {
-            let rendition = try #require(catalog.renditions.first { $0.name == "icon" && $0.key.scale == scale && $0.key.idiom == 0 })
+            let rendition = try #require(catalog.renditions.first { $0.name == "icon" && $0.key.scale == scale && $0.key.idiom == .universal })
             guard case .bitmap(let decoded) = try catalog.image(for: rendition) else { Issue.record("not a bitmap"); continue }
             let source = try PNG.decode(ByteSpan(copying: PNG.encode(Self.bitmap(size: 8 * scale, seed: scale))))
             #expect(decoded == source)
         }
-        let pad = try #require(catalog.renditions.first { $0.name == "icon" && $0.key.idiom == 2 })
+        let pad = try #require(catalog.renditions.first { $0.name == "icon" && $0.key.idiom == .pad })
         #expect(pad.key.scale == 2 && catalog.appearanceName(of: pad) == "UIAppearanceDark")
 
         let star = try #require(catalog.renditions.first { $0.name == "Glyphs/star" })

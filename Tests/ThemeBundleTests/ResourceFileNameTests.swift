@@ -1,4 +1,5 @@
 import Testing
+import ThemeVocabulary
 import ThemeBundle
 
 /// The file-name grammar of lookup-rules.md 3.1.
@@ -30,10 +31,10 @@ struct ResourceFileNameTests {
 
     @Test("device suffixes map to idioms; idioms to platform suffixes")
     func idioms() {
-        #expect(ResourceFileName("a~ipad.png")?.idiom == 2)
-        #expect(ResourceFileName("a~applewatch.png")?.idiom == 5)
-        #expect(ResourceFileName.platform(forIdiom: 2) == "iphoneos")
-        #expect(ResourceFileName.platform(forIdiom: 7) == "macos")
-        #expect(ResourceFileName.platform(forIdiom: 0) == "")
+        #expect(ResourceFileName("a~ipad.png")?.idiom == .pad)
+        #expect(ResourceFileName("a~applewatch.png")?.idiom == .watch)
+        #expect(Idiom.pad.platformSuffix == "iphoneos")
+        #expect(Idiom.mac.platformSuffix == "macos")
+        #expect(Idiom.universal.platformSuffix == "")
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import ThemeVocabulary
 @testable import ThemeBundle
 @testable import ThemeIndex
 
@@ -26,23 +27,23 @@ struct IndexingTests {
         fixtures.colorSet("light", "primary", [(nil, ["red": "1", "green": "0", "blue": "0"], [:])])
         fixtures.colorSet("dark", "primary", [(nil, ["red": "0", "green": "0", "blue": "1"], [:])])
         let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
-        let first = try index.sync(themesDirectory: fixtures.root)
+        let first = try index.writer.sync(themesDirectory: fixtures.root)
         #expect(first.reindexedSources.count == 2)
-        let generation = try index.themes().first { $0.name == "light" }?.generation
+        let generation = try index.reader.themes().first { $0.name == "light" }?.generation
 
-        let second = try index.sync(themesDirectory: fixtures.root)
+        let second = try index.writer.sync(themesDirectory: fixtures.root)
         #expect(second.reindexedSources.isEmpty)
         #expect(second.unchangedSources == 2)
 
         // A reopened index (a restart) also sees nothing to do.
         let reopened = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
-        #expect(try reopened.sync(themesDirectory: fixtures.root).reindexedSources.isEmpty)
+        #expect(try reopened.writer.sync(themesDirectory: fixtures.root).reindexedSources.isEmpty)
 
         Thread.sleep(forTimeInterval: 0.01)
         fixtures.colorSet("light", "primary", [(nil, ["red": "0.5", "green": "0", "blue": "0"], [:])])
-        let third = try index.sync(themesDirectory: fixtures.root)
+        let third = try index.writer.sync(themesDirectory: fixtures.root)
         #expect(third.reindexedSources == [fixtures.path("light/Theme.xcassets")])
-        #expect(try index.themes().first { $0.name == "light" }?.generation == (generation ?? 0) + 1)
+        #expect(try index.reader.themes().first { $0.name == "light" }?.generation == (generation ?? 0) + 1)
     }
 
     @Test("a malformed Contents.json skips that set, names the file and field, and the rest still loads")
@@ -53,8 +54,8 @@ struct IndexingTests {
         fixtures.write("{ not json", to: "light/Theme.xcassets/broken.colorset/Contents.json")
         fixtures.colorSet("light", "badValue", [(nil, ["red": "lots", "green": "0", "blue": "0"], [:])])
         let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
-        try index.sync(themesDirectory: fixtures.root)
-        let theme = try #require(try index.themes().first)
+        try index.writer.sync(themesDirectory: fixtures.root)
+        let theme = try #require(try index.reader.themes().first)
         #expect(theme.colorCount == 1)
         #expect(theme.error.contains("broken.colorset/Contents.json: not valid JSON"))
         #expect(theme.error.contains("badValue.colorset/Contents.json: colors[0]: field \"color.components.red\""))
@@ -68,15 +69,15 @@ struct IndexingTests {
         try FileManager.default.createDirectory(atPath: fixtures.path("app"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: corpus.appendingPathComponent("SMzig__balador-ios__Assets.car").path, toPath: fixtures.path("app/Assets.car"))
         let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
-        try index.sync(themesDirectory: fixtures.root)
-        let before = try #require(try index.themes().first)
+        try index.writer.sync(themesDirectory: fixtures.root)
+        let before = try #require(try index.reader.themes().first)
         #expect(before.colorCount == 15)
 
         let truncated = try Data(contentsOf: URL(fileURLWithPath: fixtures.path("app/Assets.car"))).prefix(1000)
         try Data(truncated).write(to: URL(fileURLWithPath: fixtures.path("app/Assets.car")))
-        let report = try index.sync(themesDirectory: fixtures.root)
+        let report = try index.writer.sync(themesDirectory: fixtures.root)
         #expect(report.errors.count == 1)
-        let after = try #require(try index.themes().first)
+        let after = try #require(try index.reader.themes().first)
         #expect(after.colorCount == 15)
         #expect(after.generation == before.generation)
         #expect(after.error.contains("Assets.car"))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import ThemeVocabulary
 @testable import ThemeIndex
 
 /// Themes and inheritance (lookup-rules.md 7.4): the nearest theme with an acceptable variant wins.
@@ -10,15 +11,15 @@ struct InheritanceTests {
         let fixtures = ThemeFixtures()
         build(fixtures)
         let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
-        try index.sync(themesDirectory: fixtures.root)
+        try index.writer.sync(themesDirectory: fixtures.root)
         return (index, fixtures)
     }
 
     func resolveColor(_ index: ThemeIndex, _ name: String, appearance: String = "light") throws -> (theme: String, red: Double)? {
-        let chain = try index.chain(of: "child", in: try index.themes())
+        let chain = try ThemeInfo.chain(of: "child", in: try index.reader.themes())
         var request = TraitRequest()
         request.appearance = Appearance(name: appearance)
-        return try index.resolve(.color, named: name, in: chain, for: request).map { ($0.theme, $0.variant.components[0]) }
+        return try index.reader.resolve(.color, named: name, in: chain, for: request).map { ($0.theme, $0.variant.color?.components.first ?? -1) }
     }
 
     @Test("T1 the child owns a name it defines; T3 a miss falls through to the parent")
@@ -55,10 +56,10 @@ struct InheritanceTests {
             f.imageSet("base", "icon", [["scale": "2x"]])
         }
         defer { fixtures.remove() }
-        let chain = try index.chain(of: "child", in: try index.themes())
+        let chain = try ThemeInfo.chain(of: "child", in: try index.reader.themes())
         var request = TraitRequest()
         request.scale = 2
-        let resolution = try #require(try index.resolve(.image, named: "icon", in: chain, for: request))
+        let resolution = try #require(try index.reader.resolve(.image, named: "icon", in: chain, for: request))
         #expect(resolution.theme == "child")
         #expect(resolution.fallbacks == ["appearance:any", "scale:1"])
     }
@@ -72,9 +73,9 @@ struct InheritanceTests {
             f.colorSet("fine", "primary", [(nil, ["red": "1", "green": "0", "blue": "0"], [:])])
         }
         defer { fixtures.remove() }
-        let themes = try index.themes()
-        #expect(throws: ThemeError.self) { try index.chain(of: "child", in: themes) }
-        #expect(throws: ThemeError.self) { try index.chain(of: "orphan", in: themes) }
-        #expect(try index.chain(of: "fine", in: themes).map(\.name) == ["fine"])
+        let themes = try index.reader.themes()
+        #expect(throws: ThemeError.self) { try ThemeInfo.chain(of: "child", in: themes) }
+        #expect(throws: ThemeError.self) { try ThemeInfo.chain(of: "orphan", in: themes) }
+        #expect(try ThemeInfo.chain(of: "fine", in: themes).map(\.name) == ["fine"])
     }
 }

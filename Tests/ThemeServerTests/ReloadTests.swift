@@ -177,7 +177,7 @@ struct ReloadTests {
         #expect(try client.request("/active", method: "PUT", body: "not json").status == 400)
 
         let restarted = try ThemeService(index: ThemeIndex(databasePath: server.fixtures.path("index.sqlite")), themesDirectory: server.fixtures.path("themes"))
-        #expect(restarted.activeTheme == "dark")
+        #expect(restarted.library.activeTheme == "dark")
     }
 
     @Test("with a token configured, PUT /active needs it")

@@ -7,7 +7,7 @@ import ThemeBundle
 /// 3.2 (global, chosen localization, Base, the rest), then in the next bundle, then in the parent
 /// theme. Per key rather than per table: a key missing from `fr.lproj` is answered from the
 /// development region's table instead of failing.
-extension ThemeIndex {
+extension IndexReader {
     /// One resolved string.
     public struct LocalizedString: Sendable {
         public var key: String
@@ -51,10 +51,10 @@ extension ThemeIndex {
 
     /// The names of the strings tables across a theme chain.
     public func stringTables(in chain: [ThemeInfo]) throws -> [String] {
-        try reader.withLock { database in
-            let ids = chain.map { String($0.id) }.joined(separator: ",")
-            return try database.prepare("SELECT DISTINCT tbl FROM string WHERE theme_id IN (\(ids)) ORDER BY tbl").rows().compactMap { $0.string("tbl") }
-        }
+        var bindings = QueryBindings()
+        let themes = bindings.themes(chain, column: "theme_id")
+        let sql = "SELECT DISTINCT tbl FROM string WHERE theme_id IN (\(themes.ids)) ORDER BY tbl"
+        return try pool.read { try $0.cachedStatement(sql).rows(bindings.values).map { try $0.string("tbl") } }
     }
 
     private func localizedStrings(table: String, key: String?, in chain: [ThemeInfo], languages: [String]) throws -> [LocalizedString] {
@@ -66,20 +66,19 @@ extension ThemeIndex {
         let tableName = bindings.bind(.text(table))
         let sql = """
             \(localized)
-            SELECT s.key, s.value, s.locale, s.file, s.forms, s.theme_id, s.source_id FROM string s INDEXED BY string_by_key
+            SELECT s.* FROM string s INDEXED BY string_by_key
             JOIN req_loc l ON l.source_id = s.source_id AND l.locale = s.locale
             WHERE s.tbl = \(tableName) \(keyFilter) AND s.theme_id IN (\(themes.ids))
             ORDER BY s.key, \(themes.depth), s.source_rank, l.rank
             """
-        return try reader.withLock { database in
+        return try pool.read { database in
             var results: [LocalizedString] = []
             for row in try database.cachedStatement(sql).rows(bindings.values) {
-                let key = row.string("key") ?? ""
-                guard results.last?.key != key else { continue }
-                let themeID = Int64(row.int("theme_id"))
-                results.append(LocalizedString(key: key, value: row.string("value") ?? "", theme: chain.first { $0.id == themeID }?.name ?? "",
-                                               locale: row.string("locale") ?? "", localization: plan.chosen[Int64(row.int("source_id"))],
-                                               file: row.string("file") ?? "", forms: BundleVariants.StringEntry.decodeForms(row.string("forms") ?? "")))
+                let record = try StringRecord(row: row)
+                let entry = record.entry
+                guard results.last?.key != entry.key else { continue }
+                results.append(LocalizedString(key: entry.key, value: entry.value, theme: chain.first { $0.id == record.themeID }?.name ?? "",
+                                               locale: entry.locale, localization: plan.chosen[record.sourceID], file: entry.file, forms: entry.forms))
             }
             return results
         }

@@ -1,0 +1,40 @@
+import Dispatch
+import Synchronization
+
+/// Read connections to one database, lent out one per caller (GRDB's `DatabasePool` idea).
+///
+/// In WAL mode readers do not block each other or the writer, so every event loop can run its
+/// lookup at once instead of queueing on one connection. Connections are opened on demand up to
+/// `capacity`; a caller past that waits for one to come back. Each keeps its own statement cache.
+public final class DatabasePool: Sendable {
+    public let path: String
+    public let capacity: Int
+    private let idle = Mutex<[Database]>([])
+    private let opened = Mutex(0)
+    private let available: DispatchSemaphore
+
+    public init(path: String, capacity: Int) {
+        self.path = path
+        self.capacity = max(1, capacity)
+        available = DispatchSemaphore(value: self.capacity)
+    }
+
+    /// Runs `body` with a read-only connection of its own.
+    public func read<T>(_ body: (Database) throws -> T) throws -> T {
+        available.wait()
+        defer { available.signal() }
+        let database = try borrow()
+        defer { idle.withLock { $0.append(database) } }
+        return try body(database)
+    }
+
+    /// Connections opened so far (at most `capacity`).
+    public var openedCount: Int { opened.withLock { $0 } }
+
+    private func borrow() throws -> Database {
+        if let database = idle.withLock({ $0.popLast() }) { return database }
+        let database = try Database(path: path, readOnly: true)
+        opened.withLock { $0 += 1 }
+        return database
+    }
+}

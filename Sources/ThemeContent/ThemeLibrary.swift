@@ -1,0 +1,72 @@
+import Synchronization
+import ThemeIndex
+
+/// The themes being served: the index, the content behind it, and a snapshot of the themes and
+/// the active theme that requests read without touching SQLite.
+///
+/// `reload` is the one path from the themes folder to what clients see: it syncs the index,
+/// hands the catalogs the sync parsed to the content store, and swaps the snapshot, bumping the
+/// epoch that response caches are keyed by. A request sees the old generation or the new one.
+public final class ThemeLibrary: Sendable {
+    public let index: ThemeIndex
+    public let content: ContentStore
+    public let themesDirectory: String
+    private let snapshot: Mutex<Snapshot>
+    /// Serialises reloads (watcher, SIGHUP, tests) so that their reports come out in order.
+    private let reloading = Mutex(())
+
+    public struct Snapshot: Sendable {
+        /// Bumped by every reload and every change of the active theme.
+        public var epoch = 0
+        public var themes: [ThemeInfo] = []
+        /// The theme set with `PUT /active`, if any.
+        public var active: String?
+    }
+
+    public init(index: ThemeIndex, themesDirectory: String, content: ContentStore = ContentStore()) throws {
+        self.index = index
+        self.content = content
+        self.themesDirectory = themesDirectory
+        snapshot = Mutex(Snapshot(epoch: 0, themes: try index.reader.themes(), active: try index.reader.setting("active")))
+    }
+
+    /// Re-reads the themes folder into the index (only changed sources are parsed; with `only`,
+    /// one theme) and swaps the result in for requests at once.
+    @discardableResult
+    public func reload(only theme: String? = nil) throws -> SyncReport {
+        try reloading.withLock { _ in
+            let report = try index.writer.sync(themesDirectory: themesDirectory, only: theme)
+            let themes = try index.reader.themes()
+            for (catalog, hash) in report.parsedCatalogs { content.catalogs.keep(catalog, contentHash: hash) }
+            for info in themes {
+                for source in info.sources where source.kind == .car { content.catalogs.retain(source) }
+            }
+            snapshot.withLock { $0 = Snapshot(epoch: $0.epoch + 1, themes: themes, active: $0.active) }
+            return report
+        }
+    }
+
+    public var current: Snapshot { snapshot.withLock { $0 } }
+    public var epoch: Int { snapshot.withLock { $0.epoch } }
+    public var themes: [ThemeInfo] { snapshot.withLock { $0.themes } }
+
+    /// The theme `current` stands for: the one set with `PUT /active`, else `light` if present,
+    /// else the first theme.
+    public var activeTheme: String? {
+        snapshot.withLock { snapshot in
+            if let active = snapshot.active, snapshot.themes.contains(where: { $0.name == active }) { return active }
+            return snapshot.themes.first { $0.name == "light" }?.name ?? snapshot.themes.first?.name
+        }
+    }
+
+    /// Makes `name` the active theme, persisted in the index so that it survives restarts.
+    public func setActive(_ name: String) throws {
+        try index.writer.setSetting("active", to: name)
+        snapshot.withLock { $0 = Snapshot(epoch: $0.epoch + 1, themes: $0.themes, active: name) }
+    }
+
+    /// The theme and its ancestors, from the snapshot.
+    public func chain(of name: String) throws -> [ThemeInfo] {
+        try ThemeInfo.chain(of: name, in: themes)
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import SQLite
+import ThemeBundle
+import ThemeVocabulary
+
+/// Lookups by trait (lookup-rules.md 4 and 6) and listings, each on a read connection of its own
+/// from the pool, so concurrent requests never queue on one lock.
+public final class IndexReader: Sendable {
+    let pool: DatabasePool
+
+    init(pool: DatabasePool) {
+        self.pool = pool
+    }
+
+    // MARK: - Themes
+
+    public func themes() throws -> [ThemeInfo] {
+        try pool.read { database in
+            try database.prepare("SELECT * FROM theme ORDER BY name").rows().map { row in
+                let theme = try ThemeRecord(row: row)
+                let sources = try database.prepare("SELECT * FROM source WHERE theme_id = ?1 ORDER BY rank").rows([.integer(theme.id)])
+                    .map { try SourceRecord(row: $0).info }
+                let counts = try database.prepare("SELECT kind, COUNT(DISTINCT name) AS n FROM variant WHERE theme_id = ?1 GROUP BY kind")
+                    .rows([.integer(theme.id)])
+                func count(_ kind: AssetKind) throws -> Int { try counts.first { try $0.string("kind") == kind.rawValue }?.int("n") ?? 0 }
+                return ThemeInfo(id: theme.id, name: theme.name, path: theme.path, parent: theme.parent, generation: theme.generation,
+                                 error: theme.error, sources: sources,
+                                 colorCount: try count(.color), imageCount: try count(.image), fileCount: try count(.file))
+            }
+        }
+    }
+
+    /// A persisted setting (the active theme).
+    public func setting(_ key: String) throws -> String? {
+        try pool.read { try $0.prepare("SELECT value FROM meta WHERE key = ?1").rows([.text(key)]).first?.string("value") }
+    }
+
+    // MARK: - Lookups
+
+    /// The best catalog variant of `name` for `request` (lookup-rules.md 4.4 and 6), searching
+    /// the theme chain nearest first. One indexed query.
+    public func resolve(_ kind: AssetKind, named name: String, in chain: [ThemeInfo], for request: TraitRequest) throws -> Resolution? {
+        try resolve(kind, named: name, in: chain, for: request, plan: LocalizationPlan(chain: chain, languages: request.languages))
+    }
+
+    private func resolve(_ kind: AssetKind, named name: String, in chain: [ThemeInfo], for request: TraitRequest, plan: LocalizationPlan) throws -> Resolution? {
+        try resolve(LookupQuery(kind: kind, name: name, chain: chain, request: request, localization: plan), kind: kind, chain: chain,
+                    request: request, plan: plan)
+    }
+
+    /// An image by name, where a catalog's image (or data) and a bundle's loose file compete:
+    /// inside one theme the catalog answers first (lookup-rules.md 5, T5); a loose file answers
+    /// when no catalog variant is acceptable (T6), when it comes from a nearer theme, or when the
+    /// catalog's answer is only the sRGB-to-P3 last resort (6, "Combining").
+    public func resolveImage(named name: String, in chain: [ThemeInfo], for request: TraitRequest) throws -> Resolution? {
+        let plan = LocalizationPlan(chain: chain, languages: request.languages)
+        let catalog = try resolve(.image, named: name, in: chain, for: request, plan: plan) ?? resolve(.data, named: name, in: chain, for: request, plan: plan)
+        let file = try resolveFile(named: name, in: chain, for: request, plan: plan)
+        guard let catalog, let file else { return catalog ?? file }
+        let lastResort = catalog.variant.kind != .data && catalog.variant.traits.gamut != request.gamut && catalog.variant.traits.gamut != .sRGB
+        return file.depth < catalog.depth || lastResort ? file : catalog
+    }
+
+    /// The best loose file of the bundles for `name` (lookup-rules.md 3.3): `icon` or
+    /// `Posters/poster`, or with an image extension (`photo.jpg`) to ask for that format only.
+    public func resolveFile(named name: String, in chain: [ThemeInfo], for request: TraitRequest) throws -> Resolution? {
+        try resolveFile(named: name, in: chain, for: request, plan: LocalizationPlan(chain: chain, languages: request.languages))
+    }
+
+    private func resolveFile(named name: String, in chain: [ThemeInfo], for request: TraitRequest, plan: LocalizationPlan) throws -> Resolution? {
+        let name = name.precomposedStringWithCanonicalMapping
+        var base = name, fileExtension = ""
+        if let dot = name.lastIndex(of: "."), ResourceFileName.imageExtensions.contains(name[name.index(after: dot)...].lowercased()) {
+            base = String(name[..<dot])
+            fileExtension = name[name.index(after: dot)...].lowercased()
+        }
+        let query = LookupQuery(fileNamed: base, fileExtension: fileExtension, chain: chain, request: request, localization: plan)
+        return try resolve(query, kind: .file, chain: chain, request: request, plan: plan)
+    }
+
+    private func resolve(_ query: LookupQuery, kind: AssetKind, chain: [ThemeInfo], request: TraitRequest, plan: LocalizationPlan) throws -> Resolution? {
+        try pool.read { database in
+            guard let row = try database.cachedStatement(query.sql).rows(query.parameters).first else { return nil }
+            let record = try VariantRecord(row: row)
+            let variant = record.variant
+            let depth = chain.firstIndex { $0.id == record.themeID } ?? 0
+            let theme = chain.indices.contains(depth) ? chain[depth].name : ""
+            var fallbacks = Self.fallbacks(variant, request: request, kind: kind, depth: depth, theme: theme)
+            let localization = plan.chosen[record.sourceID]
+            if !variant.traits.locale.isEmpty, variant.traits.locale != localization { fallbacks.append("localization:\(variant.traits.locale)") }
+            guard let sourceKind = SourceKind(rawValue: try row.string("source_kind")) else { throw ThemeError("unknown source kind") }
+            let source = SourceReference(path: try row.string("source_path"), kind: sourceKind, contentHash: try row.string("source_hash"))
+            return Resolution(variant: variant, theme: theme, depth: depth, source: source, localization: localization, fallbacks: fallbacks,
+                              requestedDirection: request.direction)
+        }
+    }
+
+    static func fallbacks(_ variant: Variant, request: TraitRequest, kind: AssetKind, depth: Int, theme: String) -> [String] {
+        var fallbacks: [String] = []
+        let traits = variant.traits
+        if depth > 0 { fallbacks.append("theme:\(theme)") }
+        if kind != .file, traits.appearance != request.appearance { fallbacks.append("appearance:\(traits.appearance.label)") }
+        if (kind == .image || kind == .file) && traits.scale != request.scale { fallbacks.append("scale:\(traits.scale)") }
+        if traits.idiom != request.idiom { fallbacks.append("idiom:\(traits.idiom)") }
+        if traits.direction != .neutral, traits.direction != request.direction { fallbacks.append("direction:\(traits.direction)") }
+        if kind != .file, traits.gamut != request.gamut { fallbacks.append("gamut:\(traits.gamut)") }
+        return fallbacks
+    }
+
+    /// A name of `kinds` that differs from `name` only in case, for a 404's hint (lookup-rules.md
+    /// 3.4: names are case-sensitive, so `Icon.png` is not found for `icon`).
+    public func nameDifferingInCase(from name: String, kinds: [AssetKind], in chain: [ThemeInfo]) throws -> String? {
+        var bindings = QueryBindings()
+        let nameValue = bindings.bind(.text(name.precomposedStringWithCanonicalMapping))
+        let kindList = kinds.map { bindings.bind(.text($0.rawValue)) }.joined(separator: ", ")
+        let themes = bindings.themes(chain, column: "theme_id")
+        let sql = """
+            SELECT name FROM variant WHERE name = \(nameValue) COLLATE NOCASE AND name <> \(nameValue) AND kind IN (\(kindList))
+              AND theme_id IN (\(themes.ids)) ORDER BY name LIMIT 1
+            """
+        return try pool.read { try $0.prepare(sql).rows(bindings.values).first?.string("name") }
+    }
+
+    // MARK: - Listings
+
+    /// Every variant of a kind in one theme (not its parents), by name.
+    public func variants(_ kind: AssetKind, in theme: ThemeInfo, named name: String? = nil) throws -> [Variant] {
+        var sql = "SELECT * FROM variant WHERE theme_id = ?1 AND kind = ?2"
+        var parameters: [SQLiteValue] = [.integer(theme.id), .text(kind.rawValue)]
+        if let name {
+            sql += " AND name = ?3"
+            parameters.append(.text(name))
+        }
+        return try pool.read { database in
+            try database.cachedStatement(sql + " ORDER BY name, source_rank, sort_key").rows(parameters).map { try VariantRecord(row: $0).variant }
+        }
+    }
+
+    /// The distinct names of a kind across a theme chain.
+    public func names(_ kind: AssetKind, in chain: [ThemeInfo]) throws -> [String] {
+        var bindings = QueryBindings()
+        let kindValue = bindings.bind(.text(kind.rawValue))
+        let themes = bindings.themes(chain, column: "theme_id")
+        let sql = "SELECT DISTINCT name FROM variant WHERE kind = \(kindValue) AND theme_id IN (\(themes.ids)) ORDER BY name"
+        return try pool.read { try $0.cachedStatement(sql).rows(bindings.values).map { try $0.string("name") } }
+    }
+}

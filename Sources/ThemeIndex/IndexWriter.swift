@@ -1,0 +1,196 @@
+import Foundation
+import SQLite
+import Synchronization
+
+/// Brings the index up to date with the themes folder: the only code that writes it.
+///
+/// A sync runs in stages, each a function of its own: `diff` finds the sources whose fingerprint
+/// changed, `parse` reads them from disk (outside any transaction), and `write` stores everything
+/// in one transaction, so a lookup sees the old themes or the new ones, never a mix. The error
+/// policy (`keepPrevious`): a source that fails to parse keeps its previous rows and records why,
+/// so a broken catalog never replaces a good one. Each change to a theme bumps its generation.
+public final class IndexWriter: Sendable {
+    private let connection: Mutex<Database>
+
+    init(database: Database) {
+        connection = Mutex(database)
+    }
+
+    /// Indexes every theme under `directory`; with `only`, just that theme.
+    @discardableResult
+    public func sync(themesDirectory directory: String, only: String? = nil) throws -> SyncReport {
+        let folders = ThemeFolder.discover(in: directory).filter { only == nil || $0.name == only }
+        return try connection.withLock { database in
+            let stored = try database.prepare("SELECT * FROM theme").rows().map(ThemeRecord.init(row:))
+            var changes: [ThemeChanges] = []
+            for folder in folders {
+                let theme = stored.first { $0.name == folder.name }
+                let sources = try theme.map { try database.prepare("SELECT * FROM source WHERE theme_id = ?1").rows([.integer($0.id)]).map(SourceRecord.init(row:)) } ?? []
+                changes.append(Self.parse(Self.diff(folder, theme: theme, sources: sources)))
+            }
+            let known = Set(folders.map(\.name))
+            let removed = stored.filter { !known.contains($0.name) && (only == nil || only == $0.name) }
+            var report = SyncReport()
+            try database.transaction {
+                for change in changes { try write(change, in: database, report: &report) }
+                for theme in removed {
+                    try database.prepare("DELETE FROM theme WHERE id = ?1").run([.integer(theme.id)])
+                    report.removedThemes.append(theme.name)
+                }
+            }
+            return report
+        }
+    }
+
+    /// Persists a setting (the active theme survives restarts here).
+    public func setSetting(_ key: String, to value: String) throws {
+        try connection.withLock { try $0.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)").run([.text(key), .text(value)]) }
+    }
+
+    // MARK: - Diff
+
+    /// A theme folder against what the index holds for it.
+    struct ThemeChanges {
+        struct Changed {
+            var source: ThemeFolder.Source
+            var rank: Int
+            var fingerprint: String
+            var previous: SourceRecord?
+            /// Set by `parse`: the source as read now, or why it could not be read.
+            var parsed: Result<ParsedSource, any Error>?
+        }
+
+        var folder: ThemeFolder
+        var theme: ThemeRecord?
+        /// Sources whose fingerprint is the same, with their rank now.
+        var unchanged: [(record: SourceRecord, rank: Int)] = []
+        var changed: [Changed] = []
+        var removed: [SourceRecord] = []
+    }
+
+    static func diff(_ folder: ThemeFolder, theme: ThemeRecord?, sources: [SourceRecord]) -> ThemeChanges {
+        var changes = ThemeChanges(folder: folder, theme: theme)
+        var storedByPath = Dictionary(sources.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        for (rank, source) in folder.sources.enumerated() {
+            let previous = storedByPath.removeValue(forKey: source.path)
+            let fingerprint = ParsedSource.fingerprint(source)
+            if let previous, previous.fingerprint == fingerprint {
+                changes.unchanged.append((previous, rank))
+            } else {
+                changes.changed.append(.init(source: source, rank: rank, fingerprint: fingerprint, previous: previous))
+            }
+        }
+        changes.removed = Array(storedByPath.values)
+        return changes
+    }
+
+    // MARK: - Parse
+
+    /// Reads every changed source; a failure is kept, to be handled by the error policy.
+    static func parse(_ changes: ThemeChanges) -> ThemeChanges {
+        var changes = changes
+        for index in changes.changed.indices {
+            changes.changed[index].parsed = Result { try ParsedSource(changes.changed[index].source) }
+        }
+        return changes
+    }
+
+    // MARK: - Write
+
+    /// Stores one theme's changes (inside the sync's transaction) and bumps its generation when
+    /// what it serves changed.
+    private func write(_ changes: ThemeChanges, in database: Database, report: inout SyncReport) throws {
+        let folder = changes.folder
+        var theme = changes.theme ?? ThemeRecord(name: folder.name, path: folder.path, parent: folder.parent, generation: 1)
+        if changes.theme == nil {
+            theme.id = try theme.insert(into: database)
+            report.addedThemes.append(folder.name)
+        }
+        var errors: [String] = (folder.error.map { [$0] } ?? []) + folder.warnings
+        for (record, rank) in changes.unchanged {
+            // Unchanged: only its place among the theme's sources may have moved.
+            if record.rank != rank { try move(record, to: rank, in: database) }
+            if !record.error.isEmpty { errors.append(record.error) }
+        }
+        report.unchangedSources += changes.unchanged.count
+        var changed = !changes.removed.isEmpty
+        for change in changes.changed {
+            switch change.parsed {
+            case .success(let parsed):
+                try replace(change, with: parsed, themeID: theme.id, in: database)
+                errors += parsed.problems
+                report.problems += parsed.problems.map { (folder.name, $0) }
+                report.reindexedSources.append(change.source.path)
+                if let catalog = parsed.catalog { report.parsedCatalogs.append((catalog, parsed.contentHash)) }
+                changed = true
+            case .failure(let error):
+                let message = "\(error)"
+                try keepPrevious(change.previous, after: message, in: database)
+                errors.append(message)
+                report.themeErrors.append((folder.name, message))
+            case nil:
+                preconditionFailure("write(_:) runs after parse(_:)")
+            }
+        }
+        for removed in changes.removed {
+            try database.prepare("DELETE FROM source WHERE id = ?1").run([.integer(removed.id)])
+        }
+        if changed { report.problems += folder.warnings.map { (folder.name, $0) } }
+        let parentChanged = changes.theme.map { $0.parent != folder.parent } ?? false
+        if changed || parentChanged { report.changedThemes.append(folder.name) }
+        try database.prepare("UPDATE theme SET path = ?1, parent = ?2, error = ?3, generation = generation + ?4 WHERE id = ?5")
+            .run([.text(folder.path), .optionalText(folder.parent), .text(errors.joined(separator: "\n")),
+                  .bool(changed || parentChanged), .integer(theme.id)])
+    }
+
+    private func move(_ source: SourceRecord, to rank: Int, in database: Database) throws {
+        let id = SQLiteValue.integer(source.id)
+        try database.prepare("UPDATE source SET rank = ?1 WHERE id = ?2").run([.int(rank), id])
+        try database.prepare("UPDATE variant SET source_rank = ?1 WHERE source_id = ?2").run([.int(rank), id])
+        try database.prepare("UPDATE string SET source_rank = ?1 WHERE source_id = ?2").run([.int(rank), id])
+    }
+
+    /// Replaces a source's rows with what was parsed now.
+    private func replace(_ change: ThemeChanges.Changed, with parsed: ParsedSource, themeID: Int64, in database: Database) throws {
+        var strings = parsed.strings
+        if let previous = change.previous {
+            strings += try keptStrings(of: previous, files: parsed.unreadableStringFiles, in: database)
+            try database.prepare("DELETE FROM source WHERE id = ?1").run([.integer(previous.id)])
+        }
+        var source = SourceRecord(themeID: themeID, path: change.source.path, kind: change.source.kind, rank: change.rank,
+                                  fingerprint: change.fingerprint, contentHash: parsed.contentHash)
+        source.error = parsed.problems.joined(separator: "\n")
+        source.localizations = parsed.localizations
+        source.localizationFolders = parsed.bundle?.localizationFolders ?? []
+        source.developmentRegion = parsed.bundle?.developmentRegion
+        source.identifier = parsed.bundle?.identifier
+        source.allowsMixedLocalizations = parsed.bundle?.allowsMixedLocalizations ?? false
+        source.owner = change.source.owner
+        let sourceID = try source.insert(into: database)
+        for variant in parsed.variants {
+            try VariantRecord(themeID: themeID, sourceID: sourceID, sourceRank: change.rank, variant: variant).insert(into: database)
+        }
+        for entry in strings {
+            try StringRecord(themeID: themeID, sourceID: sourceID, sourceRank: change.rank, entry: entry).insert(into: database)
+        }
+    }
+
+    // MARK: - Error policy
+
+    /// A source that could not be read keeps what was indexed before: the theme goes on serving
+    /// its last good content, and the source's row says why.
+    private func keepPrevious(_ previous: SourceRecord?, after message: String, in database: Database) throws {
+        guard let previous else { return }
+        try database.prepare("UPDATE source SET error = ?1 WHERE id = ?2").run([.text(message), .integer(previous.id)])
+    }
+
+    /// The entries a `.strings` file had, for a file that no longer parses: it keeps them.
+    private func keptStrings(of previous: SourceRecord, files: [String], in database: Database) throws -> [StringEntry] {
+        var kept: [StringEntry] = []
+        for file in files {
+            kept += try database.prepare("SELECT * FROM string WHERE source_id = ?1 AND file = ?2")
+                .rows([.integer(previous.id), .text(file)]).map { try StringRecord(row: $0).entry }
+        }
+        return kept
+    }
+}

@@ -1,0 +1,89 @@
+import AssetCatalog
+import BinaryReading
+import Foundation
+import ThemeBundle
+import ThemeVocabulary
+
+/// A source of a theme read from disk: the variants and strings it offers (the parse stage of a
+/// sync). Parsing writes nothing; the writer stores the result or, when it throws, keeps what the
+/// index had.
+struct ParsedSource {
+    var variants: [Variant]
+    var contentHash: String
+    /// Problems inside the source that did not stop it from being indexed.
+    var problems: [String]
+    /// Catalogs: the parsed catalog, handed to the content layer so that it is not opened twice.
+    var catalog: AssetCatalog?
+    var strings: [StringEntry] = []
+    /// `.strings` files that could not be read this time; their previous entries are kept.
+    var unreadableStringFiles: [String] = []
+    /// Bundles: what their localization choice needs.
+    var bundle: BundleInfo?
+
+    /// What the source row's `localizations` column holds: a catalog's distinct localizations; a
+    /// bundle's `CFBundleLocalizations` (its `.lproj` folders have a column of their own).
+    var localizations: [String] {
+        if let bundle { return bundle.declaredLocalizations }
+        var seen = Set<String>()
+        return variants.map(\.traits.locale).filter { !$0.isEmpty && seen.insert($0).inserted }.sorted()
+    }
+
+    /// Reads `source`; throws when it cannot be indexed at all (a file that is not a catalog).
+    init(_ source: ThemeFolder.Source) throws {
+        switch source.kind {
+        case .car:
+            let storage = try ByteStorage(mapping: source.path)
+            var hash = ContentHash()
+            storage.withUnsafeBytes { hash.add($0) }
+            let catalog = try AssetCatalog(ByteSpan(storage), path: source.path)
+            self.init(variants: CatalogVariants.variants(of: catalog, sourceKey: source.path, contentHash: hash.hex),
+                      contentHash: hash.hex, problems: catalog.renditionErrors.map(\.description), catalog: catalog)
+        case .xcassets:
+            let folder = XCAssets(path: source.path)
+            var hash = ContentHash()
+            let variants = FolderVariants.variants(of: folder, sourceKey: source.path)
+            for variant in variants { hash.add(variant.etag) }
+            self.init(variants: variants, contentHash: hash.hex, problems: folder.problems)
+        case .bundle:
+            guard let bundle = source.bundle else { throw ThemeError("\(source.path): bundle was not read") }
+            var problems = bundle.problems
+            var unreadable: [String] = []
+            let variants = BundleVariants.variants(of: bundle)
+            let strings = BundleVariants.strings(of: bundle, problems: &problems, unreadable: &unreadable)
+            var hash = ContentHash()
+            for variant in variants { hash.add(variant.etag) }
+            for entry in strings { hash.add("\(entry.table)\u{0}\(entry.locale)\u{0}\(entry.key)\u{0}\(entry.value)") }
+            self.init(variants: variants, contentHash: hash.hex, problems: problems, strings: strings,
+                      unreadableStringFiles: unreadable, bundle: bundle.info)
+        }
+    }
+
+    private init(variants: [Variant], contentHash: String, problems: [String], catalog: AssetCatalog? = nil, strings: [StringEntry] = [],
+                 unreadableStringFiles: [String] = [], bundle: BundleInfo? = nil) {
+        (self.variants, self.contentHash, self.problems, self.catalog) = (variants, contentHash, problems, catalog)
+        (self.strings, self.unreadableStringFiles, self.bundle) = (strings, unreadableStringFiles, bundle)
+    }
+
+    /// Size and modification time of a file; for folders, of every file inside; for bundles, of
+    /// Info.plist, the `.lproj` folders and every resource the bundle read. A source whose
+    /// fingerprint is unchanged is not parsed again.
+    static func fingerprint(_ source: ThemeFolder.Source) -> String {
+        var hash = ContentHash()
+        let paths: [String]
+        switch source.kind {
+        case .car: paths = [source.path]
+        case .xcassets:
+            let enumerator = FileManager.default.enumerator(atPath: source.path)
+            paths = [source.path] + ((enumerator?.allObjects as? [String]) ?? []).sorted().map { "\(source.path)/\($0)" }
+        case .bundle:
+            paths = [source.path] + (source.bundle?.watchedPaths ?? [])
+        }
+        for path in paths {
+            let attributes = (try? FileManager.default.attributesOfItem(atPath: path)) ?? [:]
+            let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
+            let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            hash.add("\(path)\0\(size)\0\(modified)\n")
+        }
+        return hash.hex
+    }
+}

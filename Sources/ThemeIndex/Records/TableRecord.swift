@@ -1,0 +1,72 @@
+import SQLite
+
+/// A column of an index table: its name (the raw value) and its SQL type and constraints.
+protocol ColumnDefinition: RawRepresentable<String>, CaseIterable {
+    var definition: String { get }
+}
+
+/// One row of an index table as a value (GRDB's record idea): the table's columns are the cases
+/// of `Columns`, named once; the DDL and the INSERT are derived from them, `value(of:)` writes
+/// each one (an exhaustive switch, so none is forgotten) and `init(row:)` reads them back by the
+/// same cases (a column the row does not have is an error).
+protocol TableRecord {
+    associatedtype Columns: ColumnDefinition
+    static var tableName: String { get }
+    /// Table constraints after the columns (`UNIQUE (...)`).
+    static var constraints: [String] { get }
+    init(row: Row) throws
+    func value(of column: Columns) -> SQLiteValue
+}
+
+extension TableRecord {
+    static var constraints: [String] { [] }
+
+    static var createStatement: String {
+        let lines = Columns.allCases.map { "  \($0.rawValue) \($0.definition)" } + constraints.map { "  \($0)" }
+        return "CREATE TABLE IF NOT EXISTS \(tableName) (\n\(lines.joined(separator: ",\n"))\n);"
+    }
+
+    /// The columns the record writes: all but an `INTEGER PRIMARY KEY`, which SQLite assigns.
+    static var writtenColumns: [Columns] {
+        Columns.allCases.filter { !$0.definition.hasPrefix("INTEGER PRIMARY KEY") }
+    }
+
+    static var insertStatement: String {
+        let columns = writtenColumns
+        let placeholders = columns.indices.map { "?\($0 + 1)" }
+        return "INSERT INTO \(tableName) (\(columns.map(\.rawValue).joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))"
+    }
+
+    /// Inserts the record and returns its row id.
+    @discardableResult
+    func insert(into database: Database) throws -> Int64 {
+        try database.cachedStatement(Self.insertStatement).run(Self.writtenColumns.map(value(of:)))
+        return database.lastInsertedRowID
+    }
+}
+
+extension Row {
+    func int<C: ColumnDefinition>(_ column: C) throws -> Int { try int(column.rawValue) }
+    func int64<C: ColumnDefinition>(_ column: C) throws -> Int64 { try int64(column.rawValue) }
+    func bool<C: ColumnDefinition>(_ column: C) throws -> Bool { try bool(column.rawValue) }
+    func string<C: ColumnDefinition>(_ column: C) throws -> String { try string(column.rawValue) }
+    func optionalString<C: ColumnDefinition>(_ column: C) throws -> String? { try optionalString(column.rawValue) }
+    /// A column holding one value per line.
+    func lines<C: ColumnDefinition>(_ column: C) throws -> [String] {
+        try string(column.rawValue).split(separator: "\n").map(String.init)
+    }
+}
+
+extension SQLiteValue {
+    static func int(_ value: Int) -> SQLiteValue { .integer(Int64(value)) }
+    static func bool(_ value: Bool) -> SQLiteValue { .integer(value ? 1 : 0) }
+    static func optionalText(_ value: String?) -> SQLiteValue { value.map(SQLiteValue.text) ?? .null }
+    static func lines(_ values: [String]) -> SQLiteValue { .text(values.joined(separator: "\n")) }
+}
+
+/// A stored value a record cannot read back (an unknown kind or colour space): the index was
+/// written by something else, or by a version with other names.
+struct RecordError: Error, CustomStringConvertible {
+    var description: String
+    init(_ table: String, _ message: String) { description = "\(table): \(message)" }
+}

@@ -1,0 +1,54 @@
+import SQLite
+
+/// A row of `theme`: one theme folder (or lone `.car`) and its generation.
+struct ThemeRecord: TableRecord {
+    static let tableName = "theme"
+
+    enum Columns: String, ColumnDefinition {
+        case id, name, path, parent, generation, error
+
+        var definition: String {
+            switch self {
+            case .id: "INTEGER PRIMARY KEY"
+            case .name: "TEXT NOT NULL UNIQUE"
+            case .path: "TEXT NOT NULL"
+            case .parent: "TEXT"
+            case .generation: "INTEGER NOT NULL DEFAULT 0"
+            case .error: "TEXT NOT NULL DEFAULT ''"
+            }
+        }
+    }
+
+    var id: Int64 = 0
+    var name: String
+    var path: String
+    var parent: String?
+    /// Bumped by every sync that changes what the theme serves.
+    var generation: Int
+    /// The theme's problems, one per line ("" when it has none).
+    var error = ""
+
+    init(name: String, path: String, parent: String?, generation: Int) {
+        (self.name, self.path, self.parent, self.generation) = (name, path, parent, generation)
+    }
+
+    init(row: Row) throws {
+        id = try row.int64(Columns.id)
+        name = try row.string(Columns.name)
+        path = try row.string(Columns.path)
+        parent = try row.optionalString(Columns.parent)
+        generation = try row.int(Columns.generation)
+        error = try row.string(Columns.error)
+    }
+
+    func value(of column: Columns) -> SQLiteValue {
+        switch column {
+        case .id: .integer(id)
+        case .name: .text(name)
+        case .path: .text(path)
+        case .parent: .optionalText(parent)
+        case .generation: .int(generation)
+        case .error: .text(error)
+        }
+    }
+}

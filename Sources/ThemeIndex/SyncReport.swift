@@ -1,0 +1,22 @@
+import AssetCatalog
+
+/// What one sync did, for logs, events and the content layer.
+public struct SyncReport: Sendable {
+    public var reindexedSources: [String] = []
+    public var unchangedSources = 0
+    /// Themes whose generation moved: a source was re-read, added or removed, or the parent changed.
+    public var changedThemes: [String] = []
+    /// Themes seen for the first time (also in `changedThemes`).
+    public var addedThemes: [String] = []
+    public var removedThemes: [String] = []
+    /// Sources that could not be read this time, with their theme; each keeps what it had.
+    public var themeErrors: [(theme: String, message: String)] = []
+    /// Problems inside sources that were indexed anyway (a malformed Info.plist, .strings or
+    /// Contents.json, a link leaving the theme), reported when the source is read.
+    public var problems: [(theme: String, message: String)] = []
+    /// The catalogs this sync parsed, with their content hashes: the content layer keeps them for
+    /// serving the generation built from them.
+    public var parsedCatalogs: [(catalog: AssetCatalog, contentHash: String)] = []
+
+    public var errors: [String] { themeErrors.map(\.message) }
+}

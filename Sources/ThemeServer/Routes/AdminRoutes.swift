@@ -1,0 +1,52 @@
+import Foundation
+import HTTPServer
+import JSON
+import ThemeContent
+
+/// `GET /healthz`, `GET /metrics`, and `GET`/`PUT /active`: the theme `current` stands for.
+struct AdminRoutes: RouteCollection {
+    let library: ThemeLibrary
+    let metrics: ServiceMetrics
+    let events: EventHub
+    /// When set, `PUT /active` needs `Authorization: Bearer <token>`; when nil, only clients on
+    /// the loopback interface may change the active theme.
+    let activeToken: String?
+
+    var routes: [Route] {
+        [
+            .get("/healthz", label: "healthz") { _ in
+                JSONResponse.make(["status": "ok", "themes": .int(library.themes.count)], cacheControl: "no-store")
+            },
+            .get("/metrics", label: "metrics") { _ in
+                Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"], body: metrics.exposition())
+            },
+            .get("/active", label: "active") { _ in
+                JSONResponse.make(["theme": library.activeTheme.map(JSONValue.string) ?? .null], cacheControl: "no-store")
+            },
+            Route([.put], "/active", label: "active") { try setActive($0) },
+        ]
+    }
+
+    private func setActive(_ context: RequestContext) throws -> Response {
+        let request = context.request
+        if let token = activeToken {
+            guard request.headers[.authorization] == "Bearer \(token)" else {
+                throw APIError(status: .unauthorized, code: "unauthorized", message: "PUT /active needs Authorization: Bearer <token>")
+            }
+        } else if !(request.remoteAddress.hasPrefix("127.") || request.remoteAddress.hasPrefix("[::1]")) {
+            throw APIError(status: .forbidden, code: "forbidden", message: "without a configured token, only loopback clients may change the active theme")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
+              let name = object["theme"] as? String else {
+            throw APIError.badRequest("body must be JSON like {\"theme\":\"dark\"}")
+        }
+        guard let theme = library.themes.first(where: { $0.name == name }) else { throw APIError.notFound("no theme named \(name)") }
+        do {
+            try library.setActive(name)
+        } catch {
+            throw APIError(status: .internalServerError, code: "internal", message: "\(error)")
+        }
+        events.publish("active-changed", ReloadEvents.payload(theme.name, generation: theme.generation))
+        return JSONResponse.make(["theme": .string(name)], cacheControl: "no-store")
+    }
+}

@@ -1,0 +1,38 @@
+import HTTPServer
+import HTTPTypes
+import JSON
+import ThemeIndex
+
+/// How JSON answers are made: the body, its content type and caching, and an ETag that is a hash
+/// of the body itself.
+enum JSONResponse {
+    static func make(_ value: JSONValue, cacheControl: String = "public, max-age=10", etagged: Bool = false) -> Response {
+        let body = Array((value.serialized() + "\n").utf8)
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: cacheControl]
+        if etagged {
+            var hash = ContentHash()
+            body.withUnsafeBytes { hash.add($0) }
+            headers[.eTag] = "\"\(hash.hex)\""
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// Marks a response as depending on the client's languages and names the one chosen.
+    static func localized(_ response: Response, _ localization: String?) -> Response {
+        var response = response
+        response.headers[.vary] = "Accept-Language"
+        if let localization { response.headers[.contentLanguage] = languageTag(localization) }
+        return response
+    }
+
+    /// A localization folder name as a BCP 47 tag for Content-Language (`en_GB` -> `en-GB`).
+    static func languageTag(_ localization: String) -> String {
+        localization.replacingOccurrences(of: "_", with: "-")
+    }
+}
+
+extension HTTPField.Name {
+    static let acceptCH = HTTPField.Name("Accept-CH")!
+    static let themedVariant = HTTPField.Name("X-Themed-Variant")!
+    static let lastEventID = HTTPField.Name("Last-Event-ID")!
+}

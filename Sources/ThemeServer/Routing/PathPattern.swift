@@ -1,0 +1,44 @@
+/// A route's path, as written in the route table: literal segments, `{name}` for one segment,
+/// and a last `{name...}` for the rest of the path (one or more segments joined by `/`),
+/// optionally with a suffix the rest must end with (`{name...}.json`).
+struct PathPattern: Sendable, CustomStringConvertible {
+    enum Segment: Sendable {
+        case literal(String)
+        case parameter(String)
+        case rest(String, suffix: String)
+    }
+
+    let segments: [Segment]
+    let description: String
+
+    init(_ pattern: String) {
+        description = pattern
+        segments = pattern.split(separator: "/").map { part in
+            guard part.hasPrefix("{"), let close = part.firstIndex(of: "}") else { return .literal(String(part)) }
+            let name = part[part.index(after: part.startIndex)..<close]
+            let suffix = String(part[part.index(after: close)...])
+            return name.hasSuffix("...") ? .rest(String(name.dropLast(3)), suffix: suffix) : .parameter(String(name))
+        }
+    }
+
+    /// The parameters captured from `path` (its segments), or nil when the path does not match.
+    func match(_ path: [String]) -> [String: String]? {
+        var parameters: [String: String] = [:]
+        for (index, segment) in segments.enumerated() {
+            switch segment {
+            case .literal(let text):
+                guard index < path.count, path[index] == text else { return nil }
+            case .parameter(let name):
+                guard index < path.count else { return nil }
+                parameters[name] = path[index]
+            case .rest(let name, let suffix):
+                guard index < path.count else { return nil }
+                let rest = path[index...].joined(separator: "/")
+                guard rest.hasSuffix(suffix), rest.count > suffix.count else { return nil }
+                parameters[name] = String(rest.dropLast(suffix.count))
+                return parameters
+            }
+        }
+        return segments.count == path.count ? parameters : nil
+    }
+}

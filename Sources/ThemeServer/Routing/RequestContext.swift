@@ -1,0 +1,45 @@
+import HTTPServer
+import ThemeContent
+import ThemeIndex
+
+/// What a route handler is given: the request, the parameters its pattern captured, and the
+/// themes being served.
+struct RequestContext {
+    let request: Request
+    let parameters: [String: String]
+    let library: ThemeLibrary
+
+    /// A captured parameter (the route's pattern guarantees it).
+    func parameter(_ name: String) -> String {
+        parameters[name] ?? ""
+    }
+
+    /// The theme named by the `theme` parameter (`current` is the active theme) and its
+    /// ancestors; an unknown theme is 404, a broken chain 503 (the theme exists but cannot be
+    /// served until its settings are fixed).
+    func chain() throws -> [ThemeInfo] {
+        var name = parameter("theme")
+        if name == "current" {
+            guard let active = library.activeTheme else { throw APIError.notFound("no themes are loaded") }
+            name = active
+        }
+        let themes = library.themes
+        guard themes.contains(where: { $0.name == name }) else { throw APIError.notFound("no theme named \(name)") }
+        do {
+            return try ThemeInfo.chain(of: name, in: themes)
+        } catch {
+            throw APIError(status: .serviceUnavailable, code: "theme_error", message: "\(error)")
+        }
+    }
+
+    /// The traits the request asks for, from its query and client hints.
+    func traits() throws -> TraitRequest {
+        try TraitParser.traits(of: request)
+    }
+
+    /// A path inside the themes folder as responses show it (`light/Theme.xcassets`).
+    func relative(_ path: String) -> String {
+        let directory = library.themesDirectory
+        return path.hasPrefix(directory + "/") ? String(path.dropFirst(directory.count + 1)) : path
+    }
+}

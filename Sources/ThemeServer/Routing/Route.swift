@@ -1,0 +1,41 @@
+import HTTPServer
+import HTTPTypes
+
+/// One entry of the route table: which requests it answers and the handler that answers them.
+struct Route: Sendable {
+    var methods: [HTTPRequest.Method]
+    var pattern: PathPattern
+    /// The route's name in metrics (`themed_requests_total{route="color"}`).
+    var label: String
+    /// Its 200 answers with an ETag may be kept by the response cache: they depend only on the
+    /// target, the trait headers and the index epoch.
+    var cacheable: Bool
+    var handler: @Sendable (RequestContext) throws -> Response
+
+    init(_ methods: [HTTPRequest.Method], _ pattern: String, label: String, cacheable: Bool = false,
+         handler: @escaping @Sendable (RequestContext) throws -> Response) {
+        self.methods = methods
+        self.pattern = PathPattern(pattern)
+        self.label = label
+        self.cacheable = cacheable
+        self.handler = handler
+    }
+
+    static func get(_ pattern: String, label: String, cacheable: Bool = false,
+                    handler: @escaping @Sendable (RequestContext) throws -> Response) -> Route {
+        Route([.get, .head], pattern, label: label, cacheable: cacheable, handler: handler)
+    }
+}
+
+/// A group of routes that belong together (Hummingbird's RouteCollection).
+protocol RouteCollection: Sendable {
+    var routes: [Route] { get }
+}
+
+/// What a request became: the route that answered it (its label, for metrics) and the response.
+public struct RoutedResponse: Sendable {
+    public var route: String
+    public var response: Response
+    /// The response cache may keep it.
+    var cacheable = false
+}

@@ -1,0 +1,76 @@
+import Testing
+import ThemeVocabulary
+
+/// The vocabulary owns every name, code and parse of a trait or format; each layer asks it.
+@Suite("vocabulary")
+struct VocabularyTests {
+    @Test("formats are recognised by their first bytes", arguments: [
+        ([0xFF, 0xD8, 0xFF, 0xE0], ImageFormat.jpeg),
+        (Array("GIF89a..".utf8), .gif),
+        (Array("RIFF\0\0\0\0WEBPVP8 ".utf8), .webp),
+        ([0, 0, 0, 24] + Array("ftypheic".utf8), .heic),
+        (Array("%PDF-1.4".utf8), .pdf),
+        (Array("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8), .svg),
+        (Array("bplist00".utf8), .binaryPlist),
+    ] as [([UInt8], ImageFormat)])
+    func sniffs(bytes: [UInt8], format: ImageFormat) {
+        #expect(ImageFormat.sniff(bytes) == format)
+    }
+
+    @Test("unknown bytes are not given a format")
+    func sniffsNothing() {
+        #expect(ImageFormat.sniff(Array("hello".utf8)) == nil)
+        #expect(ImageFormat.sniff([]) == nil)
+    }
+
+    @Test("a code prints its name, or its number when it has none; names parse back")
+    func namedCodes() {
+        #expect(Idiom.pad.description == "pad")
+        #expect(Idiom(42).description == "42")
+        #expect(Idiom(name: "vision") == .vision)
+        #expect(Idiom(requestName: "iphone") == .phone)
+        #expect(Idiom(requestName: "toaster") == nil)
+        #expect(Idiom(assetCatalogName: "watch-marketing") == .marketing)
+        #expect(Idiom(assetCatalogName: "unknown-device") == .universal)
+        #expect(Idiom(deviceSuffix: "appletv") == .tv)
+        #expect(Idiom.mac.platformSuffix == "macos")
+        #expect(CSILayout(1009).description == "Color")
+        #expect(TLVType.internalLink.rawValue == 1010)
+        #expect(Gamut(requestName: "Display-P3") == .displayP3)
+        #expect(Gamut.displayP3.name == "p3")
+        #expect(LayoutDirection(requestName: "right-to-left")?.opposite == .leftToRight)
+        #expect(SizeClass(name: "compact") == .compact)
+    }
+
+    @Test("colour spaces: stored names read back to the same id, unknown ids included")
+    func colorSpaces() {
+        for id in 0...9 {
+            #expect(ColorSpace(storedName: ColorSpace(id).name) == ColorSpace(id))
+        }
+        #expect(ColorSpace(assetCatalogName: "gray-gamma-22") == .gray)
+        #expect(ColorSpace(assetCatalogName: "adobe-rgb") == .sRGB)
+        #expect(ColorSpace(storedName: "cmyk") == nil)
+    }
+
+    @Test("appearances: catalog, request and Contents.json names meet in one value")
+    func appearances() {
+        #expect(Appearance(name: "UIAppearanceHighContrastDark") == Appearance(.dark, highContrast: true))
+        #expect(Appearance(name: "NSAppearanceNameAccessibilityHighContrastAqua") == Appearance(.light, highContrast: true))
+        #expect(Appearance(name: "Graphite").luminosity == .other)
+        #expect(Appearance(luminosityName: "dark", contrastName: "high")?.uiKitName == "UIAppearanceHighContrastDark")
+        #expect(Appearance(luminosityName: "dim", contrastName: nil) == nil)
+        #expect(Appearance(.dark, highContrast: true).label == "dark+high-contrast")
+    }
+
+    @Test("scales and memory classes parse as requests and Contents.json write them")
+    func scalesAndMemory() {
+        #expect(Scale.parse("2x") == 2)
+        #expect(Scale.parse("3") == 3)
+        #expect(Scale.parse("4x") == nil)
+        #expect(Scale.parseAssetCatalogName("2") == nil)
+        #expect(MemoryClass(3).gigabytes == 4)
+        #expect(MemoryClass(4).gigabytes == 3)
+        #expect(MemoryClass(0).gigabytes == 0)
+        #expect(MemoryClass.parseGigabytes("4GB") == 4)
+    }
+}
