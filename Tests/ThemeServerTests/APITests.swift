@@ -2,146 +2,168 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Every route of the API through a real server and real sockets.
-@Suite("API", .serialized)
+/// Every route of the API against its handler, with typed bodies. (What needs a socket, such as
+/// HEAD framing, is in ConnectionTests.)
+@Suite("API")
 struct APITests {
-    @Test("GET /healthz and /metrics")
+    @Test("GET /healthz and /metrics: every request is counted by route and status")
     func healthAndMetrics() throws {
-        let server = try ServerFixture()
-        let client = try server.client()
-        let health = try client.request("/healthz")
+        let api = try APIFixture()
+        let health = try api.request("/healthz")
         #expect(health.status == 200)
-        #expect(health.json["status"] as? String == "ok")
-        let metrics = try client.request("/metrics")
+        struct Health: Decodable { var status: String; var themes: Int }
+        #expect(try health.decode(Health.self).status == "ok")
+        #expect(try api.request("/themes/light/colors/nothing").status == 404)
+        let metrics = try api.request("/metrics")
         #expect(metrics.status == 200)
-        #expect(metrics.headers["content-type"]?.hasPrefix("text/plain") == true)
+        #expect(metrics.header("Content-Type")?.hasPrefix("text/plain") == true)
         #expect(metrics.text.contains("themed_requests_total{route=\"healthz\",status=\"200\"} 1"))
+        #expect(metrics.text.contains("themed_requests_total{route=\"color\",status=\"404\"} 1"))
     }
 
     @Test("GET /themes lists themes; GET /themes/{theme} describes one; unknown theme is a 404 JSON error")
     func themes() throws {
-        let server = try ServerFixture()
-        let client = try server.client()
-        let list = try client.request("/themes")
-        let names = (list.json["themes"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
-        #expect(names == ["dark", "light"])
-        let detail = try client.request("/themes/light")
-        #expect(detail.json["colors"] as? [String] == ["background", "primary"])
-        #expect(detail.json["images"] as? [String] == ["logo"])
-        let missing = try client.request("/themes/nope")
+        let api = try APIFixture()
+        let list = try api.request("/themes").decode(ThemeListBody.self)
+        #expect(list.themes.map(\.name) == ["dark", "light"])
+        #expect(list.themes.first?.href == "/themes/dark")
+        let detail = try api.request("/themes/light").decode(ThemeDetailBody.self)
+        #expect(detail.colors == ["background", "primary"])
+        #expect(detail.images == ["logo"])
+        #expect(detail.chain == ["light"])
+        #expect(detail.status == "ok")
+        let current = try api.request("/themes/current").decode(ThemeDetailBody.self)
+        #expect(current.name == "light", "current is light when no theme was made active")
+        let missing = try api.request("/themes/nope")
         #expect(missing.status == 404)
-        #expect((missing.json["error"] as? [String: Any])?["code"] as? String == "not_found")
+        #expect(try missing.decode(ErrorBody.self).error.code == "not_found")
     }
 
     @Test("a colour resolves by appearance and contrast, with hex, css, traits and source")
     func colorLookup() throws {
-        let server = try ServerFixture()
-        let client = try server.client()
-        let light = try client.request("/themes/dark/colors/primary")
-        #expect(light.status == 200)
-        #expect(light.json["hex"] as? String == "#E6334DFF")
-        #expect(light.json["css"] as? String == "rgb(230 51 77 / 1)")
-        #expect((light.json["source"] as? [String: Any])?["theme"] as? String == "dark")
-        let dark = try client.request("/themes/dark/colors/primary?appearance=dark")
-        #expect(dark.json["hex"] as? String == "#102030FF")
-        #expect((dark.json["traits"] as? [String: Any])?["appearance"] as? String == "dark")
-        let contrast = try client.request("/themes/dark/colors/primary?contrast=high")
-        #expect(contrast.json["hex"] as? String == "#FF0000FF")
-        #expect(try client.request("/themes/dark/colors/nothing").status == 404)
+        let api = try APIFixture()
+        let light = try api.request("/themes/dark/colors/primary").decode(ColorBody.self)
+        #expect(light.hex == "#E6334DFF")
+        #expect(light.css == "rgb(230 51 77 / 1)")
+        #expect(light.source.theme == "dark")
+        let dark = try api.request("/themes/dark/colors/primary?appearance=dark").decode(ColorBody.self)
+        #expect(dark.hex == "#102030FF")
+        #expect(dark.traits.appearance == "dark")
+        let contrast = try api.request("/themes/dark/colors/primary?contrast=high").decode(ColorBody.self)
+        #expect(contrast.hex == "#FF0000FF")
+        #expect(try api.request("/themes/dark/colors/nothing").status == 404)
     }
 
     @Test("traits come from client hints; query parameters win")
     func clientHints() throws {
-        let server = try ServerFixture()
-        let client = try server.client()
-        let hinted = try client.request("/themes/light/colors/primary", headers: ["Sec-CH-Prefers-Color-Scheme": "\"dark\""])
-        #expect(hinted.json["hex"] as? String == "#102030FF")
-        let overridden = try client.request("/themes/light/colors/primary?appearance=light", headers: ["Sec-CH-Prefers-Color-Scheme": "dark"])
-        #expect(overridden.json["hex"] as? String == "#1A334DFF")
-        let image = try client.request("/themes/light/images/logo", headers: ["Sec-CH-DPR": "2.6"])
-        #expect(image.headers["x-themed-variant"]?.contains("scale=3") == true)
+        let api = try APIFixture()
+        let hinted = try api.request("/themes/light/colors/primary", headers: ["Sec-CH-Prefers-Color-Scheme": "\"dark\""])
+        #expect(try hinted.decode(ColorBody.self).hex == "#102030FF")
+        let overridden = try api.request("/themes/light/colors/primary?appearance=light", headers: ["Sec-CH-Prefers-Color-Scheme": "dark"])
+        #expect(try overridden.decode(ColorBody.self).hex == "#1A334DFF")
+        let image = try api.request("/themes/light/images/logo", headers: ["Sec-CH-DPR": "2.6"])
+        #expect(image.header("X-Themed-Variant")?.contains("scale=3") == true)
+    }
+
+    @Test("the response cache keys on the trait headers: the same target with other hints gets its own answer")
+    func cacheKeysOnHints() throws {
+        let api = try APIFixture()
+        let plain = try api.request("/themes/light/colors/primary").decode(ColorBody.self)
+        let hinted = try api.request("/themes/light/colors/primary", headers: ["Sec-CH-Prefers-Color-Scheme": "dark"]).decode(ColorBody.self)
+        let again = try api.request("/themes/light/colors/primary").decode(ColorBody.self)
+        #expect(plain.hex == "#1A334DFF")
+        #expect(hinted.hex == "#102030FF")
+        #expect(again.hex == plain.hex)
     }
 
     @Test("bad trait values are 400 naming the parameter")
     func badParameters() throws {
-        let server = try ServerFixture()
-        let client = try server.client()
+        let api = try APIFixture()
         for (query, parameter) in [("scale=abc", "scale"), ("idiom=toaster", "idiom"), ("gamut=cmyk", "gamut"), ("contrast=max", "contrast")] {
-            let response = try client.request("/themes/light/images/logo?\(query)")
+            let response = try api.request("/themes/light/images/logo?\(query)")
             #expect(response.status == 400)
-            let message = (response.json["error"] as? [String: Any])?["message"] as? String ?? ""
-            #expect(message.contains("parameter \(parameter)="), "\(message)")
+            let error = try response.decode(ErrorBody.self).error
+            #expect(error.code == "bad_parameter")
+            #expect(error.message.contains("parameter \(parameter)="), "\(error.message)")
         }
     }
 
     @Test("GET /themes/{theme}/colors lists variants, or resolves every colour in one response")
     func colorList() throws {
-        let server = try ServerFixture()
-        let client = try server.client()
-        let list = try client.request("/themes/light/colors")
-        let colors = try #require(list.json["colors"] as? [[String: Any]])
-        #expect(colors.map { $0["name"] as? String } == ["background", "primary"])
-        #expect((colors[1]["variants"] as? [Any])?.count == 3)
-        let resolved = try client.request("/themes/light/colors?appearance=dark")
-        let palette = try #require(resolved.json["colors"] as? [String: [String: Any]])
-        #expect(palette["primary"]?["hex"] as? String == "#102030FF")
-        #expect(palette["background"]?["hex"] as? String == "#FFFFFFFF")
+        let api = try APIFixture()
+        let list = try api.request("/themes/light/colors").decode(ColorListBody.self)
+        #expect(list.colors.map(\.name) == ["background", "primary"])
+        #expect(list.colors[1].variants.count == 3)
+        let palette = try api.request("/themes/light/colors?appearance=dark").decode(PaletteBody.self)
+        #expect(palette.traits.appearance == "dark")
+        #expect(palette.colors["primary"]?.hex == "#102030FF")
+        #expect(palette.colors["background"]?.hex == "#FFFFFFFF")
     }
 
-    @Test("images: bytes with Content-Type, ETag, Cache-Control, Vary and the chosen variant; 304 on If-None-Match; HEAD")
+    @Test("images: bytes with Content-Type, ETag, Cache-Control, Vary and the chosen variant; 304 on If-None-Match")
     func images() throws {
-        let server = try ServerFixture()
-        let client = try server.client()
-        let image = try client.request("/themes/light/images/logo?scale=2&appearance=dark")
+        let api = try APIFixture()
+        let image = try api.request("/themes/light/images/logo?scale=2&appearance=dark")
         #expect(image.status == 200)
-        #expect(image.headers["content-type"] == "image/png")
+        #expect(image.header("Content-Type") == "image/png")
         #expect(image.text.hasSuffix("variant 3"))
-        let etag = try #require(image.headers["etag"])
-        #expect(image.headers["cache-control"]?.contains("max-age") == true)
-        #expect(image.headers["vary"]?.contains("Sec-CH-DPR") == true)
-        #expect(image.headers["x-themed-variant"]?.contains("appearance=dark") == true)
+        let etag = try #require(image.header("ETag"))
+        #expect(image.header("Cache-Control")?.contains("max-age") == true)
+        #expect(image.header("Vary")?.contains("Sec-CH-DPR") == true)
+        #expect(image.header("X-Themed-Variant")?.contains("appearance=dark") == true)
 
-        let notModified = try client.request("/themes/light/images/logo?scale=2&appearance=dark", headers: ["If-None-Match": etag])
+        let notModified = try api.request("/themes/light/images/logo?scale=2&appearance=dark", headers: ["If-None-Match": etag])
         #expect(notModified.status == 304)
         #expect(notModified.body.isEmpty)
-        #expect(notModified.headers["etag"] == etag)
+        #expect(notModified.header("ETag") == etag)
+        let otherTag = try api.request("/themes/light/images/logo?scale=2&appearance=dark", headers: ["If-None-Match": "\"other\""])
+        #expect(otherTag.status == 200)
 
-        let head = try client.request("/themes/light/images/logo?scale=2&appearance=dark", method: "HEAD")
-        #expect(head.status == 200)
-        #expect(head.headers["content-length"] == String(image.body.count))
-
-        let fallback = try client.request("/themes/light/images/logo?scale=3&appearance=dark")
+        let fallback = try api.request("/themes/light/images/logo?scale=3&appearance=dark")
         #expect(fallback.text.hasSuffix("variant 3"), "dark 2x beats any 3x")
-        #expect(try client.request("/themes/light/images/nothing").status == 404)
+        #expect(try api.request("/themes/light/images/nothing").status == 404)
     }
 
     @Test("GET /themes/{theme}/images/{name}.json: the chosen variant and all variants")
     func imageMetadata() throws {
-        let server = try ServerFixture()
-        let client = try server.client()
-        let metadata = try client.request("/themes/light/images/logo.json?scale=3")
-        #expect((metadata.json["chosen"] as? [String: Any])?["scale"] as? Int == 3)
-        #expect((metadata.json["variants"] as? [Any])?.count == 4)
+        let api = try APIFixture()
+        let metadata = try api.request("/themes/light/images/logo.json?scale=3").decode(ImageMetadataBody.self)
+        #expect(metadata.chosen.scale == 3)
+        #expect(metadata.variants.count == 4)
+        #expect(metadata.href == "/themes/light/images/logo")
     }
 
-    @Test("paths with '..' are 400; other methods are 405")
+    @Test("paths with '..' are 400; other methods are 405; unknown paths 404")
     func badPaths() throws {
-        let server = try ServerFixture()
-        let client = try server.client()
-        #expect(try client.request("/themes/light/images/../../etc/passwd").status == 400)
-        #expect(try client.request("/themes/light", method: "DELETE").status == 405)
+        let api = try APIFixture()
+        #expect(try api.request("/themes/light/images/../../etc/passwd").status == 400)
+        #expect(try api.request("/themes/light", method: .delete).status == 405)
+        #expect(try api.request("/nowhere", method: .post).status == 405)
+        let unknown = try api.request("/nowhere")
+        #expect(unknown.status == 404)
+        #expect(try unknown.decode(ErrorBody.self).error.message == "no route for /nowhere")
     }
 
     @Test("a theme with a broken source reports it and still serves the rest")
     func degradedTheme() throws {
-        let server = try ServerFixture(themes: { f in
+        let api = try APIFixture(themes: { f in
             ServerFixture.standardThemes(f)
             f.write("{ broken", to: "themes/light/Theme.xcassets/bad.colorset/Contents.json")
         })
-        let client = try server.client()
-        let detail = try client.request("/themes/light")
-        #expect(detail.json["status"] as? String == "degraded")
-        #expect((detail.json["errors"] as? [String])?.first?.contains("bad.colorset/Contents.json") == true)
-        #expect(try client.request("/themes/light/colors/primary").status == 200)
+        let detail = try api.request("/themes/light").decode(ThemeDetailBody.self)
+        #expect(detail.status == "degraded")
+        #expect(detail.errors.first?.contains("bad.colorset/Contents.json") == true)
+        #expect(try api.request("/themes/light/colors/primary").status == 200)
+    }
+
+    @Test("PUT /active: loopback clients only without a token; the body names a theme that exists")
+    func activeTheme() throws {
+        let api = try APIFixture()
+        #expect(try api.request("/active", method: .put, body: #"{"theme":"dark"}"#, from: "10.0.0.5:4000").status == 403)
+        #expect(try api.request("/active", method: .put, body: "not json").status == 400)
+        #expect(try api.request("/active", method: .put, body: #"{"theme":"nope"}"#).status == 404)
+        #expect(try api.request("/active", method: .put, body: #"{"theme":"dark"}"#).status == 200)
+        #expect(try api.request("/themes/current").decode(ThemeDetailBody.self).name == "dark")
+        #expect(try api.request("/active", method: .delete).status == 405)
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The loose-file and localization examples of ../shared/docs/lookup-rules.md (7.2, 7.3) through
-/// the real server: one theme per example, built on disk by the test, asked over HTTP.
+/// The loose-file and localization examples of ../shared/docs/lookup-rules.md (7.2, 7.3) against
+/// the API's handler: one theme per example, built on disk by the test, answers decoded as typed
+/// bodies.
 @Suite("bundle lookups", .serialized)
 struct BundleLookupTests {
     /// F1-F22: a request, the files of a bundle whose development region is en with en, fr, de and
@@ -57,9 +58,9 @@ struct BundleLookupTests {
 
     static func themeName(_ id: String) -> String { String(id.prefix { $0 != " " }).lowercased() }
 
-    /// One server for all of F1-F22.
-    static func fileServer() throws -> ServerFixture {
-        try ServerFixture(themes: { f in
+    /// One API for all of F1-F22.
+    static func fileAPI() throws -> APIFixture {
+        try APIFixture(themes: { f in
             for example in fileExamples {
                 let theme = "themes/\(themeName(example.id))"
                 if !example.folders.isEmpty { f.writePlist(["CFBundleDevelopmentRegion": "en", "CFBundleIdentifier": "test.\(themeName(example.id))"], to: "\(theme)/Info.plist") }
@@ -71,22 +72,21 @@ struct BundleLookupTests {
 
     @Test("worked examples F1-F22", arguments: fileExamples)
     func fileExample(_ example: FileExample) throws {
-        let server = try Self.fileServer()
-        let client = try server.client()
+        let api = try Self.fileAPI()
         let theme = Self.themeName(example.id)
-        let response = try client.request("/themes/\(theme)/images/\(example.name)?\(example.query)")
+        let response = try api.request("/themes/\(theme)/images/\(example.name)?\(example.query)")
         guard let expected = example.expected else {
             #expect(response.status == 404, "\(response.text)")
-            if example.id.hasPrefix("F20") { #expect(response.text.contains("did you mean \\\"Icon\\\"")) }
+            if example.id.hasPrefix("F20") { #expect(try response.decode(ErrorBody.self).error.message.contains("did you mean \"Icon\"")) }
             return
         }
         #expect(response.status == 200, "\(response.text)")
         #expect(response.body == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array("themes/\(theme)/\(expected)".utf8))
-        let metadata = try client.request("/themes/\(theme)/images/\(example.name).json?\(example.query)")
-        #expect((metadata.json["chosen"] as? [String: Any])?["file"] as? String == "\(theme)/\(expected)")
+        let metadata = try api.request("/themes/\(theme)/images/\(example.name).json?\(example.query)").decode(ImageMetadataBody.self)
+        #expect(metadata.chosen.file == "\(theme)/\(expected)")
     }
 
-    /// L1-L23 over HTTP: every folder's Localizable.strings says which folder it is; "fallback"
+    /// L1-L23: every folder's Localizable.strings says which folder it is; "fallback"
     /// is in every folder but the chosen one, so it shows the search list's second entry.
     struct LanguageExample: CustomTestStringConvertible, Sendable {
         var id: String
@@ -123,8 +123,8 @@ struct BundleLookupTests {
         LanguageExample(id: "L22", languages: nil, folders: ["en", "fr"], developmentRegion: "fr", chosen: "fr"),
     ]
 
-    static func languageServer() throws -> ServerFixture {
-        try ServerFixture(themes: { f in
+    static func languageAPI() throws -> APIFixture {
+        try APIFixture(themes: { f in
             for example in languageExamples {
                 let theme = "themes/\(example.id.lowercased())"
                 var info: [String: Any] = ["CFBundleIdentifier": "test.\(example.id)"]
@@ -150,21 +150,21 @@ struct BundleLookupTests {
 
     @Test("worked examples L1-L22: the chosen localization and its fallback", arguments: languageExamples)
     func languageExample(_ example: LanguageExample) throws {
-        let server = try Self.languageServer()
-        let client = try server.client()
+        let api = try Self.languageAPI()
         let theme = example.id.lowercased()
         // L2 comes as an Accept-Language header with q-values; the others as lang=.
         let headers = example.id == "L2" ? ["Accept-Language": example.languages ?? ""] : [:]
         let query = example.id == "L2" ? "" : example.languages.map { "?lang=\($0.replacingOccurrences(of: " ", with: ""))" } ?? ""
-        let which = try client.request("/themes/\(theme)/strings/Localizable/which\(query)", headers: headers)
-        #expect(which.status == 200, "\(which.text)")
-        #expect(which.json["value"] as? String == example.chosen)
-        #expect(which.json["localization"] as? String == example.chosen)
-        #expect(which.headers["content-language"] == example.chosen.replacingOccurrences(of: "_", with: "-"))
-        let fallback = try client.request("/themes/\(theme)/strings/Localizable/fallback\(query)", headers: headers)
+        let response = try api.request("/themes/\(theme)/strings/Localizable/which\(query)", headers: headers)
+        let which = try response.decode(StringBody.self)
+        #expect(which.value == example.chosen)
+        #expect(which.localization == example.chosen)
+        #expect(response.header("Content-Language") == example.chosen.replacingOccurrences(of: "_", with: "-"))
+        let fallback = try api.request("/themes/\(theme)/strings/Localizable/fallback\(query)", headers: headers)
         if let second = example.second {
-            #expect(fallback.json["value"] as? String == second)
-            #expect(fallback.json["fallbacks"] as? [String] == ["localization:\(second)"])
+            let body = try fallback.decode(StringBody.self)
+            #expect(body.value == second)
+            #expect(body.fallbacks == ["localization:\(second)"])
         } else {
             #expect(fallback.status == 404, "only the chosen folder is searched: \(fallback.text)")
         }
@@ -172,9 +172,8 @@ struct BundleLookupTests {
 
     @Test("L23: a plain theme folder is no main bundle; a theme folder with localizations is")
     func plainFolderIsNoMainBundle() throws {
-        let server = try Self.languageServer()
-        let client = try server.client()
-        #expect(try client.request("/themes/l23/strings/Localizable/which?lang=fr").json["value"] as? String == "fr")
-        #expect(try client.request("/themes/l23-main/strings/Localizable/which?lang=fr").json["value"] as? String == "en")
+        let api = try Self.languageAPI()
+        #expect(try api.request("/themes/l23/strings/Localizable/which?lang=fr").decode(StringBody.self).value == "fr")
+        #expect(try api.request("/themes/l23-main/strings/Localizable/which?lang=fr").decode(StringBody.self).value == "en")
     }
 }

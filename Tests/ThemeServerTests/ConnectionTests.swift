@@ -16,6 +16,21 @@ struct ConnectionTests {
         #expect(try client.request("/healthz").status == 200)
     }
 
+    @Test("HEAD sends the GET's Content-Length and no body; a 304 has no body and the connection goes on")
+    func headAndNotModified() throws {
+        let server = try ServerFixture()
+        let client = try server.client()
+        let image = try client.request("/themes/light/images/logo?scale=2&appearance=dark")
+        let etag = try #require(image.headers["etag"])
+        let head = try client.request("/themes/light/images/logo?scale=2&appearance=dark", method: "HEAD")
+        #expect(head.status == 200)
+        #expect(head.headers["content-length"] == String(image.body.count))
+        let notModified = try client.request("/themes/light/images/logo?scale=2&appearance=dark", headers: ["If-None-Match": etag])
+        #expect(notModified.status == 304)
+        #expect(notModified.body.isEmpty)
+        #expect(try client.request("/healthz").status == 200, "the connection is still in step")
+    }
+
     @Test("Connection: close is honoured")
     func connectionClose() throws {
         let server = try ServerFixture()

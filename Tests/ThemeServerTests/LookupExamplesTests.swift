@@ -4,10 +4,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The asset-catalog and theme examples of ../shared/docs/lookup-rules.md (7.1, 7.4) through the
-/// real server: each example is a theme of its own, built as an `.xcassets` folder, indexed, and
-/// asked over HTTP with the example's traits as query parameters. (The loose-file and
-/// localization examples are in BundleLookupTests.)
+/// The asset-catalog and theme examples of ../shared/docs/lookup-rules.md (7.1, 7.4) against the
+/// API's handler: each example is a theme of its own, built as an `.xcassets` folder, indexed,
+/// and asked with the example's traits as query parameters; answers are decoded as typed bodies.
+/// (The loose-file and localization examples are in BundleLookupTests.)
 @Suite("lookup examples", .serialized)
 struct LookupExamplesTests {
     struct Example: CustomTestStringConvertible, Sendable {
@@ -74,10 +74,10 @@ struct LookupExamplesTests {
 
     static func themeName(_ id: String) -> String { String(id.prefix { $0 != " " }).lowercased() }
 
-    /// One server for every example; colour variants are told apart by their red component
+    /// One API for every example; colour variants are told apart by their red component
     /// (variant i has red i), images by their bytes (`variant i`).
-    static func server() throws -> ServerFixture {
-        try ServerFixture(themes: { f in
+    static func api() throws -> APIFixture {
+        try APIFixture(themes: { f in
             for example in examples {
                 let theme = "themes/\(themeName(example.id))"
                 if example.color {
@@ -93,17 +93,17 @@ struct LookupExamplesTests {
 
     @Test("asset catalog examples C1-C35", arguments: examples)
     func example(_ example: Example) throws {
-        let server = try Self.server()
-        let client = try server.client()
+        let api = try Self.api()
         let theme = Self.themeName(example.id)
-        let response = try client.request("/themes/\(theme)/\(example.color ? "colors/tint" : "images/icon")?\(example.query)")
+        let response = try api.request("/themes/\(theme)/\(example.color ? "colors/tint" : "images/icon")?\(example.query)")
         guard let expected = example.expected else {
             #expect(response.status == 404, "\(response.text)")
+            #expect(try response.decode(ErrorBody.self).error.code == "not_found")
             return
         }
         #expect(response.status == 200, "\(response.text)")
         if example.color {
-            #expect((response.json["components"] as? [Double])?.first == Double(expected))
+            #expect(try response.decode(ColorBody.self).components.first == Double(expected))
         } else {
             #expect(response.body.dropFirst(8).elementsEqual("variant \(expected)".utf8))
         }
@@ -113,28 +113,27 @@ struct LookupExamplesTests {
     func mirroredForOppositeDirection() throws {
         // A 3x1 image: red, green, blue (premultiplied BGRA, opaque).
         let bitmap = Bitmap(width: 3, height: 1, layout: .bgra8, pixels: [0, 0, 255, 255, 0, 255, 0, 255, 255, 0, 0, 255])
-        let server = try ServerFixture(themes: { f in
+        let api = try APIFixture(themes: { f in
             f.write(PNG.encode(bitmap), to: "themes/t/Theme.xcassets/arrow.imageset/arrow.png")
             f.writeJSON(["images": [["idiom": "universal", "scale": "2x", "filename": "arrow.png", "language-direction": "left-to-right"]]],
                         to: "themes/t/Theme.xcassets/arrow.imageset")
         })
-        let client = try server.client()
-        let rtl = try client.request("/themes/t/images/arrow?scale=2&direction=rtl")
+        let rtl = try api.request("/themes/t/images/arrow?scale=2&direction=rtl")
         #expect(rtl.status == 200)
         #expect(try PNG.decode(ByteSpan(copying: rtl.body)) == bitmap.mirroredHorizontally())
-        #expect(rtl.headers["x-themed-variant"]?.contains("mirrored") == true)
-        #expect(rtl.headers["etag"]?.hasSuffix("-mirrored\"") == true)
-        let ltr = try client.request("/themes/t/images/arrow?scale=2&direction=ltr")
+        #expect(rtl.header("X-Themed-Variant")?.contains("mirrored") == true)
+        #expect(rtl.header("ETag")?.hasSuffix("-mirrored\"") == true)
+        let ltr = try api.request("/themes/t/images/arrow?scale=2&direction=ltr")
         #expect(try PNG.decode(ByteSpan(copying: ltr.body)) == bitmap)
-        #expect(ltr.headers["etag"] != rtl.headers["etag"])
-        let metadata = try client.request("/themes/t/images/arrow.json?scale=2&direction=rtl").json
-        #expect(metadata["mirrored"] as? Bool == true)
-        #expect(metadata["fallbacks"] as? [String] == ["appearance:any", "direction:ltr"])
+        #expect(ltr.header("ETag") != rtl.header("ETag"))
+        let metadata = try api.request("/themes/t/images/arrow.json?scale=2&direction=rtl").decode(ImageMetadataBody.self)
+        #expect(metadata.mirrored)
+        #expect(metadata.fallbacks == ["appearance:any", "direction:ltr"])
     }
 
     @Test("theme examples T1-T4 and T7: the nearest theme with an acceptable variant; broken chains are the theme's own error")
     func themeExamples() throws {
-        let server = try ServerFixture(themes: { f in
+        let api = try APIFixture(themes: { f in
             f.write("{\"parent\": \"base\"}", to: "themes/child/theme.json")
             f.colorSet("themes/child", "primary", [(nil, ["red": "1", "green": "0", "blue": "0"], [:])])
             f.colorSet("themes/child", "secondary", [("dark", ["red": "1", "green": "0", "blue": "0"], [:])])
@@ -147,18 +146,21 @@ struct LookupExamplesTests {
             f.write("{\"parent\": \"loop-a\"}", to: "themes/loop-b/theme.json")
             f.colorSet("themes/loop-a", "primary", [(nil, ["red": "1", "green": "0", "blue": "0"], [:])])
         })
-        let client = try server.client()
-        func source(_ target: String) throws -> String? {
-            (try client.request(target).json["source"] as? [String: Any])?["theme"] as? String
+        func colorSource(_ target: String) throws -> String {
+            try api.request(target).decode(ColorBody.self).source.theme
         }
-        #expect(try source("/themes/child/colors/primary") == "child", "T1 the child owns the name")
-        #expect(try source("/themes/child/colors/secondary") == "base", "T2 dark-only child: light comes from the parent")
-        #expect(try source("/themes/child/colors/secondary?appearance=dark") == "child")
-        #expect(try source("/themes/child/colors/accent") == "base", "T3 a miss falls through")
-        #expect(try source("/themes/child/images/icon.json?scale=2") == "child", "T4 nearest theme, worse scale")
-        let loop = try client.request("/themes/loop-a/colors/primary")
+        #expect(try colorSource("/themes/child/colors/primary") == "child", "T1 the child owns the name")
+        #expect(try colorSource("/themes/child/colors/secondary") == "base", "T2 dark-only child: light comes from the parent")
+        #expect(try colorSource("/themes/child/colors/secondary?appearance=dark") == "child")
+        #expect(try colorSource("/themes/child/colors/accent") == "base", "T3 a miss falls through")
+        let icon = try api.request("/themes/child/images/icon.json?scale=2").decode(ImageMetadataBody.self)
+        #expect(icon.source.theme == "child", "T4 nearest theme, worse scale")
+        #expect(icon.chosen.scale == 1)
+        let loop = try api.request("/themes/loop-a/colors/primary")
         #expect(loop.status == 503, "T7 a cycle is a load error for that theme")
-        #expect(loop.text.contains("loops"))
-        #expect(try client.request("/themes/child/colors/primary").status == 200, "other themes still serve")
+        let error = try loop.decode(ErrorBody.self).error
+        #expect(error.code == "theme_error")
+        #expect(error.message.contains("loops"))
+        #expect(try api.request("/themes/child/colors/primary").status == 200, "other themes still serve")
     }
 }

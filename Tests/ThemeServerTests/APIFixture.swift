@@ -1,0 +1,69 @@
+import Foundation
+import HTTPServer
+import HTTPTypes
+import Logging
+import TestSupport
+import ThemeIndex
+import ThemeServer
+
+/// The theme API without a socket: themes the test builds on disk, indexed, and asked through
+/// `ThemeService.handle` (a `Request` in, a `Response` out). Lookup behaviour is tested here;
+/// `ServerFixture` keeps what needs sockets.
+final class APIFixture {
+    let fixtures = ThemeFixtures()
+    let service: ThemeService
+
+    init(activeToken: String? = nil, logger: Logger = Logger(label: "themed"),
+         themes build: (ThemeFixtures) -> Void = ServerFixture.standardThemes) throws {
+        build(fixtures)
+        try FileManager.default.createDirectory(atPath: fixtures.path("themes"), withIntermediateDirectories: true)
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        service = try ThemeService(index: index, themesDirectory: fixtures.path("themes"), activeToken: activeToken, logger: logger)
+        try service.reload()
+    }
+
+    deinit { fixtures.remove() }
+
+    /// Sends one request to the handler.
+    func request(_ target: String, method: HTTPRequest.Method = .get, headers: [String: String] = [:], body: String = "",
+                 from remoteAddress: String = "127.0.0.1:40000") throws -> APIResponse {
+        var fields = HTTPFields()
+        for (name, value) in headers {
+            guard let name = HTTPField.Name(name) else { throw APIResponse.Failure(description: "bad header name \(name)") }
+            fields[name] = value
+        }
+        let request = try Request(method: method, target: target, headers: fields, body: Array(body.utf8), remoteAddress: remoteAddress)
+        return APIResponse(service.handle(request))
+    }
+}
+
+/// A handler's answer, read as a client would: status, headers, bytes, and the body decoded into
+/// the typed shapes of `APIBodies.swift`.
+struct APIResponse {
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    let response: Response
+    init(_ response: Response) { self.response = response }
+
+    var status: Int { response.status.code }
+
+    func header(_ name: String) -> String? {
+        HTTPField.Name(name).flatMap { response.headers[$0] }
+    }
+
+    var body: [UInt8] {
+        guard case .bytes(let bytes) = response.body else { return [] }
+        return bytes
+    }
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The body as `T`; a body of another shape fails the test with the body in the message.
+    func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(body))
+        } catch {
+            throw Failure(description: "\(status) \(text) is not a \(T.self): \(error)")
+        }
+    }
+}
