@@ -77,6 +77,7 @@ let package = Package(
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "BinaryReading", "TestSupport", "ThemeVocabulary"],
                     resources: [.copy("Vectors")]),
         .testTarget(name: "BOMTests", dependencies: ["BOM", "BinaryReading"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "JSON", "TestSupport", "ThemeVocabulary"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CatalogWriterTests", dependencies: ["CatalogWriter", "AssetCatalog", "Codecs", "TestSupport", "ThemeVocabulary"]),

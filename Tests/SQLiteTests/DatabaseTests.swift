@@ -1,0 +1,78 @@
+import Dispatch
+import Foundation
+import SQLite
+import Synchronization
+import Testing
+
+@Suite("SQLite")
+struct DatabaseTests {
+    func temporaryPath() -> String {
+        NSTemporaryDirectory() + "themed-sqlite-\(UUID().uuidString).sqlite"
+    }
+
+    @Test("a row read by a column it does not have is an error naming the column, never a zero")
+    func missingColumn() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let database = try Database(path: path)
+        try database.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL, note TEXT)")
+        try database.prepare("INSERT INTO t (name) VALUES (?1)").run([.text("first")])
+        let row = try #require(try database.prepare("SELECT * FROM t").rows().first)
+        #expect(try row.int("id") == 1)
+        #expect(try row.string("name") == "first")
+        #expect(try row.optionalString("note") == nil)
+        let misspelt = #expect(throws: SQLiteError.self) { try row.int("idd") }
+        #expect(misspelt?.description.contains("no column named idd") == true)
+        #expect(throws: SQLiteError.self) { try row.int("name") }
+        #expect(throws: SQLiteError.self) { try row.string("note") }
+    }
+
+    @Test("the pool lends each concurrent reader a connection of its own, up to its capacity")
+    func poolReadsConcurrently() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try Database(path: path)
+        try writer.execute("CREATE TABLE t (n INTEGER); INSERT INTO t VALUES (42);")
+        let pool = DatabasePool(path: path, capacity: 3)
+        // Three readers hold their connections at the same time: none waits for another.
+        let inside = Mutex(0), most = Mutex(0)
+        let group = DispatchGroup()
+        let failures = Mutex<[String]>([])
+        for _ in 0..<3 {
+            group.enter()
+            // Threads of their own: the global queue may run blocked work one at a time.
+            Thread {
+                defer { group.leave() }
+                do {
+                    let value = try pool.read { database -> Int in
+                        let now = inside.withLock { $0 += 1; return $0 }
+                        most.withLock { $0 = max($0, now) }
+                        Thread.sleep(forTimeInterval: 0.2)
+                        inside.withLock { $0 -= 1 }
+                        return try database.prepare("SELECT n FROM t").rows().first?.int("n") ?? 0
+                    }
+                    if value != 42 { failures.withLock { $0.append("read \(value)") } }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }.start()
+        }
+        group.wait()
+        #expect(failures.withLock { $0 }.isEmpty)
+        #expect(most.withLock { $0 } == 3)
+        #expect(pool.openedCount == 3)
+        // Returned connections are reused; the pool never opens more than its capacity.
+        for _ in 0..<10 { _ = try pool.read { try $0.prepare("SELECT n FROM t").rows() } }
+        #expect(pool.openedCount == 3)
+    }
+
+    @Test("pool connections are read-only")
+    func poolIsReadOnly() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try Database(path: path)
+        try writer.execute("CREATE TABLE t (n INTEGER)")
+        let pool = DatabasePool(path: path, capacity: 1)
+        #expect(throws: SQLiteError.self) { try pool.read { try $0.execute("INSERT INTO t VALUES (1)") } }
+    }
+}
