@@ -7,11 +7,12 @@ import HTTPTypes
 import Logging
 import Synchronization
 
-/// A small HTTP/1.1 server on plain sockets and Dispatch, with the limits a public daemon needs.
+/// A small HTTP/1.1 server on plain sockets and epoll, with the limits a public daemon needs.
 ///
 /// Connections are spread over one epoll loop per core (`EventLoop`); each answers its requests
 /// in order (pipelining included) and writes each response with one `send` (TCP_NODELAY is set,
-/// so small responses leave at once). The first loop also accepts. Limits: request line, header and body sizes (414, 431, 413), a header-read
+/// so small responses leave at once). The first loop also accepts, from the listening socket it
+/// watches with epoll. Limits: request line, header and body sizes (414, 431, 413), a header-read
 /// timeout for a client that stalls mid-request (408), an idle timeout between requests, and a
 /// maximum number of connections (503 past it). `shutdown()` stops accepting, lets requests in
 /// progress finish and closes idle connections.
