@@ -112,7 +112,7 @@ public struct CatalogCompiler {
         writer.addVariable("CARHEADER", bytes: header(renditionCount: items.count))
         writer.addTree("RENDITIONS", items: items.map { ($0.key, $0.value) }, keySizeHint: UInt32(Self.keyFormat.count * 2))
         let facets = names.map { name -> (key: [UInt8], value: [UInt8]) in
-            let part = assets.entries.first { $0.name == name }.map { $0.kind == .color ? 217 : 181 } ?? 181
+            let part = assets.entries.first { $0.name == name }.map { $0.kind == .color ? Rendition.colorPart : Rendition.imagePart } ?? Rendition.imagePart
             return (Array(name.utf8), le16(0) + le16(0) + le16(3) + le16(1) + le16(85) + le16(2) + le16(part) + le16(17) + le16(identifiers[name] ?? 0))
         }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
         writer.addTree("FACETKEYS", items: facets, keySizeHint: 0xFFFF_FFFF)

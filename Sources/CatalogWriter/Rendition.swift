@@ -7,6 +7,9 @@ import ThemeVocabulary
 /// One rendition as CoreUI stores it: a 184-byte CSI header, TLVs and a payload
 /// (car-format.md 5), built from an `.xcassets` entry.
 struct Rendition {
+    /// The part (key attribute 2) Xcode gives named colours and named images or data.
+    static let colorPart = 217, imagePart = 181
+
     var part: Int
     var scale: Int
     var bytes: [UInt8]
@@ -18,7 +21,7 @@ struct Rendition {
             if let reference = color.systemReference {
                 throw CatalogCompiler.Failure(description: "\(entry.name).colorset: field \"color.reference\" (\(reference)): system colour references cannot be compiled")
             }
-            part = 217
+            part = Self.colorPart
             scale = 0
             let payload = tag("COLR") + le32(1) + le32(color.colorSpace.rawValue) + le32(color.components.count)
                 + color.components.flatMap { le64($0.bitPattern) }
@@ -31,7 +34,7 @@ struct Rendition {
                 throw CatalogCompiler.Failure(description: "\(file): cannot be read (\(error))")
             }
             let fileName = (file as NSString).lastPathComponent
-            part = 181
+            part = Self.imagePart
             if entry.kind == .data {
                 scale = 0
                 bytes = Self.csi(name: fileName, layout: .data, pixelFormat: "DATA", colorSpace: .generic, width: 0, height: 0, scale: 0, flags: 0,
