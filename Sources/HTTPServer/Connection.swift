@@ -17,7 +17,21 @@ final class Connection: @unchecked Sendable {
     private var closeWhenFlushed = false
     private var closed = false
     private var streaming: StreamWriter?
+    /// A deferred response is being worked out: nothing after it is answered until it arrives.
+    private var awaitingResponse = false
     private var lastActivity = ContinuousClock.now
+    /// When the request now arriving sent its first byte, and when its head was complete.
+    private var requestStarted: ContinuousClock.Instant?
+    private var bodyStarted: ContinuousClock.Instant?
+    private var sentContinue = false
+    /// While answers wait to be written: when the current measuring window began, and how many
+    /// bytes reached the socket in it (the minimum send rate is checked per window).
+    private var sendWindowStarted: ContinuousClock.Instant?
+    private var bytesWritten = 0
+    /// Reading stops while a client has more unread answers or unparsed requests than this; it
+    /// resumes when they have gone (back-pressure for pipelining clients that do not read).
+    static let pendingLimit = 1 << 20
+    private var readingPaused = false
     private var shuttingDown = false
     private let parser: RequestParser
 
@@ -52,9 +66,14 @@ final class Connection: @unchecked Sendable {
 
     func readable() {
         let scratch = loop.scratch
-        while !closed {
+        while !closed && !readingPaused {
+            if inbox.count > Self.pendingLimit + server.configuration.maxBodyBytes {
+                pauseReading()
+                break
+            }
             let count = recv(fd, scratch.baseAddress, scratch.count, 0)
             if count > 0 {
+                if inbox.isEmpty && requestStarted == nil { requestStarted = .now }
                 inbox.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
                 lastActivity = .now
                 if count < scratch.count { break }
@@ -70,40 +89,81 @@ final class Connection: @unchecked Sendable {
 
     func writable() { flush() }
 
+    private func pauseReading() {
+        readingPaused = true
+        loop.setInterest(self, read: false, write: waitingToWrite)
+    }
+
     private func processInbox() {
-        while !closed && !closeWhenFlushed && streaming == nil && !inbox.isEmpty {
+        while !closed && !closeWhenFlushed && streaming == nil && !awaitingResponse && !inbox.isEmpty {
+            guard outbox.count - outboxOffset < Self.pendingLimit else {
+                if !readingPaused { pauseReading() }
+                return
+            }
             switch parser.parse(inbox[...], remoteAddress: remoteAddress) {
-            case .incomplete:
+            case .incomplete(.receivingHead):
+                return
+            case .incomplete(.receivingBody(let expectsContinue)):
+                if bodyStarted == nil { bodyStarted = .now }
+                // RFC 9110 10.1.1: a client that expects 100-continue waits for it before the body.
+                if expectsContinue && !sentContinue {
+                    sentContinue = true
+                    queue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+                    flush()
+                }
                 return
             case .failure(let status, let message):
-                let body = Array("{\"error\":{\"code\":\"\(status.code == 400 ? "bad_request" : "limit_exceeded")\",\"message\":\"\(message)\"}}".utf8)
                 inbox.removeAll()
-                enqueue(Response(status: status, headers: [.contentType: "application/json"], body: body), method: .get, keepAlive: false)
-            case .request(let request, let keepAlive, let consumed):
+                enqueue(Self.errorResponse(status, code: status.code == 400 ? "bad_request" : "limit_exceeded", message: message),
+                        method: .get, keepAlive: false)
+            case .request(let request, let keepAlive, let version, let consumed):
                 inbox.removeFirst(consumed)
+                (requestStarted, bodyStarted, sentContinue) = (inbox.isEmpty ? nil : .now, nil, false)
                 let response = server.handler(request)
-                enqueue(response, method: request.method, keepAlive: keepAlive && !shuttingDown)
+                enqueue(response, method: request.method, keepAlive: keepAlive && !shuttingDown, version: version)
             }
         }
     }
 
-    private func enqueue(_ response: Response, method: HTTPRequest.Method, keepAlive: Bool) {
+    /// `{"error":{"code":...,"message":...}}` for answers the server gives before any handler.
+    static func errorResponse(_ status: HTTPResponse.Status, code: String, message: String) -> Response {
+        let body = Array("{\"error\":{\"code\":\"\(code)\",\"message\":\"\(message)\"}}".utf8)
+        return Response(status: status, headers: [.contentType: "application/json"], body: body)
+    }
+
+    private func queue(_ bytes: [UInt8]) {
+        if outboxOffset >= outbox.count { (sendWindowStarted, bytesWritten) = (.now, 0) }
+        outbox += bytes
+    }
+
+    private func enqueue(_ response: Response, method: HTTPRequest.Method, keepAlive: Bool, version: HTTPVersion = .http11) {
         var headers = response.headers
         switch response.body {
         case .bytes(let body):
-            if keepAlive {
-                outbox += ResponseWriter.head(status: response.status, headers: headers, encoded: response.encodedHeaders, bodyLength: body.count)
+            if keepAlive && version == .http11 {
+                queue(ResponseWriter.head(status: response.status, headers: headers, encoded: response.encodedHeaders, bodyLength: body.count))
             } else {
-                headers[.connection] = "close"
-                outbox += ResponseWriter.head(status: response.status, headers: headers, bodyLength: body.count)
+                // HTTP/1.0 keeps a connection open only when the answer says so (RFC 9112 9.3).
+                headers[.connection] = keepAlive ? "keep-alive" : "close"
+                queue(ResponseWriter.head(status: response.status, headers: headers, bodyLength: body.count))
             }
             if method != .head { outbox += body }
             if !keepAlive { closeWhenFlushed = true }
             flush()
+        case .deferred(let start):
+            awaitingResponse = true
+            start { [self] response in
+                loop.execute { [self] in
+                    guard !closed else { return }
+                    awaitingResponse = false
+                    enqueue(response, method: method, keepAlive: keepAlive, version: version)
+                    processInbox()
+                }
+            }
         case .stream(let start):
             headers[.connection] = "close"
             headers[.cacheControl] = headers[.cacheControl] ?? "no-cache"
-            outbox += ResponseWriter.head(status: response.status, headers: headers, bodyLength: nil)
+            queue(ResponseWriter.head(status: response.status, headers: headers, bodyLength: nil))
             let writer = StreamWriter(connection: self)
             streaming = writer
             flush()
@@ -116,7 +176,7 @@ final class Connection: @unchecked Sendable {
     func streamWrite(_ bytes: [UInt8]) {
         loop.execute { [self] in
             guard !closed else { return }
-            outbox += bytes
+            queue(bytes)
             flush()
         }
     }
@@ -136,13 +196,14 @@ final class Connection: @unchecked Sendable {
             }
             if sent > 0 {
                 outboxOffset += sent
+                bytesWritten += sent
                 continue
             }
             if sent < 0 && errno == EINTR { continue }
             if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
                 if !waitingToWrite {
                     waitingToWrite = true
-                    loop.setWriteInterest(self, true)
+                    loop.setInterest(self, read: !readingPaused, write: true)
                 }
                 return
             }
@@ -150,12 +211,13 @@ final class Connection: @unchecked Sendable {
             return
         }
         guard !closed else { return }
-        if waitingToWrite {
-            waitingToWrite = false
-            loop.setWriteInterest(self, false)
+        if waitingToWrite || readingPaused {
+            (waitingToWrite, readingPaused) = (false, false)
+            loop.setInterest(self, read: true, write: false)
         }
         outbox.removeAll(keepingCapacity: outbox.count < 1 << 20)
         outboxOffset = 0
+        sendWindowStarted = nil
         lastActivity = .now
         if closeWhenFlushed || (shuttingDown && streaming == nil && inbox.isEmpty) {
             close()
@@ -164,14 +226,35 @@ final class Connection: @unchecked Sendable {
         }
     }
 
+    /// The deadlines, checked on every tick of the loop: a response being written must keep the
+    /// minimum rate; a request's head and body must arrive within their timeouts (totals, not per
+    /// read); an idle keep-alive connection is closed.
     func checkTimeouts(now: ContinuousClock.Instant) {
-        guard !closed, streaming == nil, outboxOffset >= outbox.count else { return }
-        let idle = now - lastActivity
-        if !inbox.isEmpty && idle > server.configuration.headerTimeout {
-            let body = Array("{\"error\":{\"code\":\"timeout\",\"message\":\"request not received in time\"}}".utf8)
+        guard !closed else { return }
+        let configuration = server.configuration
+        if outboxOffset < outbox.count {
+            if let started = sendWindowStarted, now - started > configuration.sendGrace {
+                let seconds = Double((now - started).components.seconds) + Double((now - started).components.attoseconds) / 1e18
+                guard Double(bytesWritten) / seconds >= Double(configuration.minimumSendRate) else {
+                    close()
+                    return
+                }
+                (sendWindowStarted, bytesWritten) = (now, 0)
+            }
+            return
+        }
+        guard streaming == nil, !awaitingResponse, !closeWhenFlushed else { return }
+        let late: String? = if let started = bodyStarted {
+            now - started > configuration.bodyTimeout ? "request body not received in time" : nil
+        } else if let started = requestStarted {
+            now - started > configuration.headerTimeout ? "request head not received in time" : nil
+        } else {
+            nil
+        }
+        if let late {
             inbox.removeAll()
-            enqueue(Response(status: .requestTimeout, headers: [.contentType: "application/json"], body: body), method: .get, keepAlive: false)
-        } else if inbox.isEmpty && idle > server.configuration.idleTimeout {
+            enqueue(Self.errorResponse(.requestTimeout, code: "timeout", message: late), method: .get, keepAlive: false)
+        } else if inbox.isEmpty && requestStarted == nil && now - lastActivity > configuration.idleTimeout {
             close()
         }
     }

@@ -72,9 +72,11 @@ final class EventLoop: @unchecked Sendable {
         epoll_ctl(epoll, EPOLL_CTL_ADD, connection.fd, &event)
     }
 
-    func setWriteInterest(_ connection: Connection, _ wanted: Bool) {
+    /// Which readiness wakes the loop for `connection`: reading pauses under back-pressure,
+    /// writing is watched while answers wait for room in the socket.
+    func setInterest(_ connection: Connection, read: Bool, write: Bool) {
         var event = epoll_event()
-        event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue | (wanted ? EPOLLOUT.rawValue : 0)
+        event.events = (read ? EPOLLIN.rawValue | EPOLLRDHUP.rawValue : 0) | (write ? EPOLLOUT.rawValue : 0)
         event.data.fd = connection.fd
         epoll_ctl(epoll, EPOLL_CTL_MOD, connection.fd, &event)
     }
@@ -121,6 +123,11 @@ final class EventLoop: @unchecked Sendable {
                     continue
                 }
                 guard let connection = connections[fd] else { continue }
+                // Hung up both ways (reported even while reading is paused): nothing more to say.
+                if flags & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 && flags & EPOLLIN.rawValue == 0 {
+                    connection.close()
+                    continue
+                }
                 if flags & EPOLLOUT.rawValue != 0 { connection.writable() }
                 if flags & (EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue | EPOLLRDHUP.rawValue) != 0 { connection.readable() }
             }

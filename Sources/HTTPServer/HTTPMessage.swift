@@ -1,4 +1,6 @@
+import Dispatch
 import HTTPTypes
+import Synchronization
 
 /// A parsed request, as handlers see it.
 public struct Request: Sendable {
@@ -72,6 +74,38 @@ public struct Response: Sendable {
         /// Server-sent events and the like: the connection stays open and `start` is given a
         /// writer once the head has been sent.
         case stream(@Sendable (ResponseStream) -> Void)
+        /// An answer that is worked out elsewhere (a decode on a worker thread): `start` is given
+        /// the function to call, from any thread, with the response once it is ready. The
+        /// connection answers nothing after it meanwhile, so pipelined answers stay in order.
+        case deferred(@Sendable (@escaping @Sendable (Response) -> Void) -> Void)
+    }
+
+    /// A response that comes later, from `start`.
+    public init(deferred start: @escaping @Sendable (@escaping @Sendable (Response) -> Void) -> Void) {
+        self.status = .ok
+        self.headers = [:]
+        self.body = .deferred(start)
+    }
+
+    /// The response itself, or for a deferred one the response it turns into, waited for on the
+    /// calling thread (for tools and tests; the server never waits).
+    public func waitForCompletion() -> Response {
+        guard case .deferred(let start) = body else { return self }
+        let arrived = Mutex<Response?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        start { response in
+            arrived.withLock { $0 = response }
+            done.signal()
+        }
+        done.wait()
+        return arrived.withLock { $0 ?? Response(status: .internalServerError) }.waitForCompletion()
+    }
+
+    /// The response after `transform`: now, or when a deferred response arrives. Middleware that
+    /// looks at the final answer (metrics, 304s, caching) works the same for both.
+    public func map(_ transform: @escaping @Sendable (Response) -> Response) -> Response {
+        guard case .deferred(let start) = body else { return transform(self) }
+        return Response(deferred: { complete in start { complete(transform($0)) } })
     }
 
     public init(status: HTTPResponse.Status, headers: HTTPFields = [:], body: [UInt8] = []) {

@@ -24,10 +24,17 @@ public final class HTTPServer: @unchecked Sendable {
         public var maxRequestLineBytes = 8 * 1024
         public var maxHeaderBytes = 16 * 1024
         public var maxBodyBytes = 1024 * 1024
-        /// How long a started request may take to arrive completely.
+        /// How long a request's head may take to arrive, from its first byte to its blank line: a
+        /// total deadline, so a client that trickles a byte at a time is cut off all the same.
         public var headerTimeout: Duration = .seconds(10)
+        /// How long a request's body may take to arrive once its head is complete.
+        public var bodyTimeout: Duration = .seconds(30)
         /// How long a keep-alive connection may sit idle between requests.
         public var idleTimeout: Duration = .seconds(60)
+        /// Answers waiting to be written must reach the client at this many bytes per second,
+        /// measured over windows of `sendGrace`; a client that stops reading is disconnected.
+        public var minimumSendRate = 1024
+        public var sendGrace: Duration = .seconds(10)
 
         public init() {}
     }

@@ -1,7 +1,12 @@
 import HTTPTypes
 
-/// Incremental HTTP/1.1 request parsing with limits: takes the bytes received so far and
-/// returns a complete request, "need more", or the error status to answer with.
+/// Incremental HTTP/1.1 request parsing (RFC 9112, with the checks RFC 9110 asks of a server):
+/// takes the bytes received so far and returns a complete request, "need more", or the error
+/// status to answer with before closing.
+///
+/// Bytes are checked as they arrive, so a client that sends garbage (or a TLS handshake to the
+/// plain port) is answered at once instead of waiting for a blank line that never comes. Lines end
+/// with CRLF or a bare LF (9112 2.2); a bare CR elsewhere is an error.
 struct RequestParser {
     struct Limits {
         var requestLineBytes: Int
@@ -10,94 +15,377 @@ struct RequestParser {
     }
 
     enum Outcome {
-        case request(Request, keepAlive: Bool, consumed: Int)
-        case incomplete
+        case request(Request, keepAlive: Bool, version: HTTPVersion, consumed: Int)
+        /// More bytes are needed; `head` says whether the head is complete and the body is being
+        /// waited for (and whether the client waits for `100 Continue` before sending it).
+        case incomplete(HeadProgress)
         /// Answer with this status and close the connection.
         case failure(HTTPResponse.Status, String)
+    }
+
+    enum HeadProgress: Equatable {
+        case receivingHead
+        case receivingBody(expectsContinue: Bool)
     }
 
     let limits: Limits
 
     func parse(_ buffer: ArraySlice<UInt8>, remoteAddress: String) -> Outcome {
-        guard let headEnd = Self.find([13, 10, 13, 10], in: buffer) else {
-            let firstLineEnd = Self.find([13, 10], in: buffer)
-            if firstLineEnd == nil, buffer.count > limits.requestLineBytes { return .failure(.uriTooLong, "request line too long") }
-            if buffer.count > limits.requestLineBytes + limits.headerBytes { return .failure(.requestHeaderFieldsTooLarge, "headers too large") }
-            return .incomplete
+        var cursor = buffer.startIndex
+        // 9112 2.2: empty lines before the request line are ignored.
+        while cursor < buffer.endIndex, buffer[cursor] == .cr || buffer[cursor] == .lf {
+            if buffer[cursor] == .cr, cursor + 1 < buffer.endIndex, buffer[cursor + 1] != .lf { return .failure(.badRequest, "bare CR") }
+            cursor += 1
         }
-        let start = buffer.startIndex
-        guard let requestLineEnd = Self.find([13, 10], in: buffer[start ..< headEnd + 2]) else { return .failure(.badRequest, "empty request") }
-        guard requestLineEnd - start <= limits.requestLineBytes else { return .failure(.uriTooLong, "request line too long") }
-        guard headEnd - requestLineEnd <= limits.headerBytes else { return .failure(.requestHeaderFieldsTooLarge, "headers too large") }
-        // Request line: METHOD SP target SP version, split by index (no intermediate arrays).
-        guard let firstSpace = buffer[start ..< requestLineEnd].firstIndex(of: 32),
-              let secondSpace = buffer[(firstSpace + 1) ..< requestLineEnd].firstIndex(of: 32),
-              buffer[(secondSpace + 1) ..< requestLineEnd].firstIndex(of: 32) == nil,
-              let methodName = String(validating: buffer[start ..< firstSpace], as: UTF8.self), let method = HTTPRequest.Method(methodName),
-              let target = String(validating: buffer[(firstSpace + 1) ..< secondSpace], as: UTF8.self), target.hasPrefix("/"),
-              let version = String(validating: buffer[(secondSpace + 1) ..< requestLineEnd], as: UTF8.self) else {
-            return .failure(.badRequest, "malformed request line")
+        let start = cursor
+        guard let lineEnd = buffer[start...].firstIndex(of: .lf) else {
+            if let problem = Self.checkPartialRequestLine(buffer[start...]) { return .failure(.badRequest, problem) }
+            if buffer.endIndex - start > limits.requestLineBytes { return .failure(.uriTooLong, "request line too long") }
+            return .incomplete(.receivingHead)
         }
-        guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
-            return .failure(version.hasPrefix("HTTP/") ? .httpVersionNotSupported : .badRequest, "unsupported version")
+        guard lineEnd - start <= limits.requestLineBytes + 1 else { return .failure(.uriTooLong, "request line too long") }
+        let requestLine: RequestLine
+        switch RequestLine.parse(Self.line(buffer, from: start, to: lineEnd)) {
+        case .success(let line): requestLine = line
+        case .failure(let failure): return .failure(failure.status, failure.message)
         }
-        var headers = HTTPFields()
-        var lineStart = requestLineEnd + 2
-        while lineStart < headEnd {
-            let lineEnd = Self.find([13, 10], in: buffer[lineStart ..< headEnd + 2]) ?? headEnd
-            let line = buffer[lineStart ..< lineEnd]
-            lineStart = lineEnd + 2
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")),
-                  let nameText = String(validating: line[line.startIndex ..< colon], as: UTF8.self),
-                  let name = HTTPField.Name(nameText),
-                  let value = String(validating: line[line.index(after: colon)...], as: UTF8.self) else {
-                return .failure(.badRequest, "malformed header line")
+
+        // Header fields, up to the empty line that ends the head.
+        var fields = HTTPFields()
+        cursor = lineEnd + 1
+        let headStart = cursor
+        while true {
+            guard let end = buffer[cursor...].firstIndex(of: .lf) else {
+                if buffer.endIndex - headStart > limits.headerBytes { return .failure(.requestHeaderFieldsTooLarge, "headers too large") }
+                if let problem = Self.checkPartialField(buffer[cursor...]) { return .failure(.badRequest, problem) }
+                return .incomplete(.receivingHead)
             }
-            headers.append(HTTPField(name: name, value: value.trimmingSpaces()))
+            guard end - headStart <= limits.headerBytes else { return .failure(.requestHeaderFieldsTooLarge, "headers too large") }
+            let line = Self.line(buffer, from: cursor, to: end)
+            cursor = end + 1
+            if line.isEmpty { break }
+            switch Self.field(line) {
+            case .success(let field): fields.append(field)
+            case .failure(let failure): return .failure(.badRequest, failure.message)
+            }
         }
-        if headers[.transferEncoding] != nil { return .failure(.notImplemented, "transfer encodings are not supported") }
-        var bodyLength = 0
-        if let lengthText = headers[.contentLength] {
-            guard let length = Int(lengthText), length >= 0 else { return .failure(.badRequest, "bad Content-Length") }
-            guard length <= limits.bodyBytes else { return .failure(.contentTooLarge, "body too large") }
-            bodyLength = length
+
+        let framing: BodyFraming
+        switch BodyFraming.of(fields, limit: limits.bodyBytes) {
+        case .success(let value): framing = value
+        case .failure(let failure): return .failure(failure.status, failure.message)
         }
-        let bodyStart = headEnd + 4
-        guard buffer.endIndex - bodyStart >= bodyLength else { return .incomplete }
-        let keepAlive: Bool
-        if let connection = headers[.connection] {
-            let options = connection.utf8.split(separator: UInt8(ascii: ",")).map { String(decoding: $0, as: UTF8.self).trimmingSpaces().lowercased() }
-            keepAlive = version == "HTTP/1.1" ? !options.contains("close") : options.contains("keep-alive")
-        } else {
-            keepAlive = version == "HTTP/1.1"
+        var target = requestLine.target
+        switch Self.checkHost(fields, requestLine: requestLine) {
+        case .success(let originForm): target = originForm
+        case .failure(let failure): return .failure(.badRequest, failure.message)
         }
+        let expectation = fields[.expect]?.lowercased()
+        guard expectation == nil || expectation == "100-continue" else { return .failure(.expectationFailed, "only Expect: 100-continue is supported") }
+
+        let bodyStart = cursor
+        let body: [UInt8]
+        let consumedEnd: Int
+        switch framing.read(buffer[bodyStart...], limit: limits.bodyBytes) {
+        case .complete(let bytes, let end):
+            (body, consumedEnd) = (bytes, end)
+        case .incomplete:
+            return .incomplete(.receivingBody(expectsContinue: expectation == "100-continue"))
+        case .failure(let failure):
+            return .failure(failure.status, failure.message)
+        }
+
+        let keepAlive = Self.keepAlive(fields, version: requestLine.version)
         do {
-            let request = try Request(method: method, target: target, headers: headers,
-                                      body: Array(buffer[bodyStart ..< bodyStart + bodyLength]), remoteAddress: remoteAddress)
-            return .request(request, keepAlive: keepAlive, consumed: bodyStart + bodyLength - buffer.startIndex)
+            let request = try Request(method: requestLine.method, target: target, headers: fields, body: body, remoteAddress: remoteAddress)
+            return .request(request, keepAlive: keepAlive, version: requestLine.version, consumed: consumedEnd - buffer.startIndex)
         } catch {
             return .failure(.badRequest, error.description)
         }
     }
 
-    /// The index where `pattern` starts in `buffer`.
-    static func find(_ pattern: [UInt8], in buffer: ArraySlice<UInt8>) -> Int? {
-        guard buffer.count >= pattern.count else { return nil }
-        var index = buffer.startIndex
-        let last = buffer.endIndex - pattern.count
-        while index <= last {
-            if buffer[index] == pattern[0] {
-                var matches = true
-                for offset in 1 ..< pattern.count where buffer[index + offset] != pattern[offset] {
-                    matches = false
-                    break
-                }
-                if matches { return index }
+    /// A line without its LF and the CR before it.
+    static func line(_ buffer: ArraySlice<UInt8>, from start: Int, to lineFeed: Int) -> ArraySlice<UInt8> {
+        lineFeed > start && buffer[lineFeed - 1] == .cr ? buffer[start ..< lineFeed - 1] : buffer[start ..< lineFeed]
+    }
+
+    /// Whether the start of a request line already cannot become a valid one (garbage, a TLS
+    /// ClientHello): a token, a space, a target without control characters, a space, and the
+    /// beginning of `HTTP/1.x`.
+    static func checkPartialRequestLine(_ bytes: ArraySlice<UInt8>) -> String? {
+        var part = 0, version: [UInt8] = []
+        for (offset, byte) in bytes.enumerated() {
+            if byte == .space {
+                part += 1
+                if part > 2 || offset == 0 { return "malformed request line" }
+                continue
             }
-            index += 1
+            switch part {
+            case 0 where !byte.isTokenCharacter: return "malformed request line"
+            case 1 where byte < 0x21 || byte == 0x7F: return "control character in the request target"
+            case 2:
+                if byte == .cr && offset == bytes.count - 1 { return nil }
+                version.append(byte)
+                let pattern = Array("HTTP/".utf8)
+                let matches = version.count <= 5 ? version.elementsEqual(pattern.prefix(version.count))
+                    : version.count <= 8 && version.dropFirst(5).enumerated().allSatisfy { index, byte in
+                        index == 1 ? byte == .dot : byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+                    }
+                if !matches { return "malformed request line" }
+            default: continue
+            }
         }
         return nil
     }
+
+    /// Whether the start of a header line already cannot become a valid one.
+    static func checkPartialField(_ bytes: ArraySlice<UInt8>) -> String? {
+        var inName = true
+        for (offset, byte) in bytes.enumerated() {
+            if inName {
+                if byte == .colon, offset > 0 { inName = false; continue }
+                if offset == 0 && (byte == .space || byte == .tab) { return "obsolete line folding is not accepted" }
+                if !byte.isTokenCharacter && !(byte == .cr && offset == bytes.count - 1) { return "malformed header line" }
+            } else if byte.isForbiddenInFieldValue && !(byte == .cr && offset == bytes.count - 1) {
+                return "control character in a header value"
+            }
+        }
+        return nil
+    }
+
+    struct Failure: Error {
+        var status: HTTPResponse.Status = .badRequest
+        var message: String
+    }
+
+    /// `name: value`, the name a token with no space before the colon (9112 5.1), the value free
+    /// of control characters (9110 5.5).
+    static func field(_ line: ArraySlice<UInt8>) -> Result<HTTPField, Failure> {
+        if let first = line.first, first == .space || first == .tab { return .failure(Failure(message: "obsolete line folding is not accepted")) }
+        guard let colon = line.firstIndex(of: .colon), colon > line.startIndex,
+              line[line.startIndex ..< colon].allSatisfy(\.isTokenCharacter),
+              let name = HTTPField.Name(String(decoding: line[line.startIndex ..< colon], as: UTF8.self)) else {
+            return .failure(Failure(message: "malformed header line"))
+        }
+        let rawValue = line[(colon + 1)...]
+        guard !rawValue.contains(where: \.isForbiddenInFieldValue) else { return .failure(Failure(message: "control character in a header value")) }
+        guard let value = String(validating: rawValue, as: UTF8.self) else { return .failure(Failure(message: "header value is not UTF-8")) }
+        return .success(HTTPField(name: name, value: value.trimmingSpaces()))
+    }
+
+    /// 9112 3.2: an HTTP/1.1 request has exactly one valid Host; with an absolute-form target the
+    /// target's authority is the host. Returns the target in origin form.
+    static func checkHost(_ fields: HTTPFields, requestLine: RequestLine) -> Result<String, Failure> {
+        let hosts = fields[values: .hostField]
+        guard hosts.count <= 1 else { return .failure(Failure(message: "more than one Host header")) }
+        if let host = hosts.first, !isValidHost(host) { return .failure(Failure(message: "invalid Host header")) }
+        if let authority = requestLine.authority {
+            guard isValidHost(authority), !authority.isEmpty else { return .failure(Failure(message: "invalid authority in the request target")) }
+            return .success(requestLine.target)
+        }
+        guard requestLine.version == .http10 || !hosts.isEmpty else { return .failure(Failure(message: "HTTP/1.1 request without Host")) }
+        return .success(requestLine.target)
+    }
+
+    /// `host [":" port]`: a registered name, an IPv4 address or a bracketed IPv6 literal.
+    static func isValidHost(_ text: String) -> Bool {
+        var host = Substring(text), port: Substring = ""
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { return false }
+            let literal = host[host.index(after: host.startIndex) ..< close]
+            guard !literal.isEmpty, literal.utf8.allSatisfy({ $0.isHexDigit || $0 == .colon || $0 == .dot }) else { return false }
+            let rest = host[host.index(after: close)...]
+            guard rest.isEmpty || rest.hasPrefix(":") else { return false }
+            port = rest.dropFirst()
+            host = ""
+        } else if let colon = host.lastIndex(of: ":") {
+            port = host[host.index(after: colon)...]
+            host = host[..<colon]
+            guard !port.isEmpty else { return false }
+        }
+        guard port.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), port.utf8.count <= 5 else { return false }
+        // reg-name: unreserved, sub-delims and percent-encodings.
+        return host.utf8.allSatisfy { $0.isUnreserved || $0.isSubDelimiter || $0 == UInt8(ascii: "%") }
+    }
+
+    /// 9112 9.3: HTTP/1.1 stays open unless `close`; HTTP/1.0 closes unless `keep-alive`.
+    static func keepAlive(_ fields: HTTPFields, version: HTTPVersion) -> Bool {
+        let options = fields[values: .connection].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters().lowercased() }
+        return version == .http11 ? !options.contains("close") : options.contains("keep-alive")
+    }
+}
+
+/// The protocol versions a request may use.
+public enum HTTPVersion: Sendable {
+    case http10, http11
+}
+
+/// `method SP request-target SP HTTP-version` (9112 3).
+struct RequestLine {
+    var method: HTTPRequest.Method
+    /// In origin form (`/path?query`); an absolute-form target is reduced to it.
+    var target: String
+    /// The authority of an absolute-form target (9112 3.2.2), which stands for the Host.
+    var authority: String?
+    var version: HTTPVersion
+
+    static func parse(_ line: ArraySlice<UInt8>) -> Result<RequestLine, RequestParser.Failure> {
+        let malformed = RequestParser.Failure(message: "malformed request line")
+        let parts = line.split(separator: .space, omittingEmptySubsequences: false)
+        guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(\.isTokenCharacter),
+              let method = HTTPRequest.Method(String(decoding: parts[0], as: UTF8.self)) else { return .failure(malformed) }
+        let versionText = String(decoding: parts[2], as: UTF8.self)
+        let version: HTTPVersion
+        switch versionText {
+        case "HTTP/1.1": version = .http11
+        case "HTTP/1.0": version = .http10
+        default:
+            let isVersion = versionText.hasPrefix("HTTP/") && versionText.count == 8
+            return .failure(isVersion ? .init(status: .httpVersionNotSupported, message: "unsupported version") : malformed)
+        }
+        // The target: visible ASCII and UTF-8; no control characters, no spaces (9112 3.2).
+        let rawTarget = parts[1]
+        guard !rawTarget.isEmpty, !rawTarget.contains(where: { $0 < 0x21 || $0 == 0x7F }),
+              let target = String(validating: rawTarget, as: UTF8.self) else {
+            return .failure(RequestParser.Failure(message: "control character or space in the request target"))
+        }
+        if target.hasPrefix("/") { return .success(RequestLine(method: method, target: target, version: version)) }
+        // Absolute form: http://authority/path?query (9112 3.2.2), which a server MUST accept.
+        let lowered = target.lowercased()
+        for scheme in ["http://", "https://"] where lowered.hasPrefix(scheme) {
+            let rest = target.dropFirst(scheme.count)
+            let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+            let authority = String(rest[..<authorityEnd])
+            var path = String(rest[authorityEnd...])
+            if !path.hasPrefix("/") { path = "/" + path }
+            return .success(RequestLine(method: method, target: path, authority: authority, version: version))
+        }
+        if target == "*" && method == .options { return .success(RequestLine(method: method, target: "*", version: version)) }
+        return .failure(malformed)
+    }
+}
+
+/// How the body of a request is delimited (9112 6).
+enum BodyFraming {
+    case none
+    case length(Int)
+    case chunked
+
+    enum Read {
+        case complete([UInt8], end: Int)
+        case incomplete
+        case failure(RequestParser.Failure)
+    }
+
+    static func of(_ fields: HTTPFields, limit: Int) -> Result<BodyFraming, RequestParser.Failure> {
+        let lengths = fields[values: .contentLength]
+        let encodings = fields[values: .transferEncoding]
+        if !encodings.isEmpty {
+            // 6.1: Transfer-Encoding with Content-Length is a smuggling attempt; only chunked is read.
+            guard lengths.isEmpty else { return .failure(.init(message: "Transfer-Encoding and Content-Length together")) }
+            let codings = encodings.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters().lowercased() }
+            guard codings == ["chunked"] else { return .failure(.init(status: .notImplemented, message: "only the chunked transfer coding is supported")) }
+            return .success(.chunked)
+        }
+        guard let first = lengths.first else { return .success(.none) }
+        // 6.3: digits only (no sign, no spaces inside), and every copy the same.
+        guard lengths.allSatisfy({ $0 == first }), !first.isEmpty, first.utf8.count <= 18,
+              first.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let length = Int(first) else {
+            return .failure(.init(message: "bad Content-Length"))
+        }
+        guard length <= limit else { return .failure(.init(status: .contentTooLarge, message: "body too large")) }
+        return .success(length == 0 ? .none : .length(length))
+    }
+
+    func read(_ bytes: ArraySlice<UInt8>, limit: Int) -> Read {
+        switch self {
+        case .none:
+            return .complete([], end: bytes.startIndex)
+        case .length(let length):
+            guard bytes.count >= length else { return .incomplete }
+            return .complete(Array(bytes.prefix(length)), end: bytes.startIndex + length)
+        case .chunked:
+            return Self.readChunks(bytes, limit: limit)
+        }
+    }
+
+    /// `size [;ext] CRLF data CRLF ... 0 CRLF [trailers] CRLF` (9112 7.1).
+    static func readChunks(_ bytes: ArraySlice<UInt8>, limit: Int) -> Read {
+        var body: [UInt8] = []
+        var cursor = bytes.startIndex
+        while true {
+            guard let lineEnd = bytes[cursor...].firstIndex(of: .lf) else {
+                return bytes.endIndex - cursor > 1024 ? .failure(.init(message: "chunk size line too long")) : .incomplete
+            }
+            let line = RequestParser.line(bytes, from: cursor, to: lineEnd)
+            let sizeText = line.prefix { $0 != UInt8(ascii: ";") }
+            guard !sizeText.isEmpty, sizeText.count <= 8, sizeText.allSatisfy(\.isHexDigit),
+                  let size = Int(String(decoding: sizeText, as: UTF8.self), radix: 16) else {
+                return .failure(.init(message: "bad chunk size"))
+            }
+            cursor = lineEnd + 1
+            if size == 0 {
+                // Trailer fields are read and dropped, up to the empty line.
+                while true {
+                    guard let end = bytes[cursor...].firstIndex(of: .lf) else { return .incomplete }
+                    let trailer = RequestParser.line(bytes, from: cursor, to: end)
+                    cursor = end + 1
+                    if trailer.isEmpty { return .complete(body, end: cursor) }
+                    if case .failure(let failure) = RequestParser.field(trailer) { return .failure(failure) }
+                }
+            }
+            guard body.count + size <= limit else { return .failure(.init(status: .contentTooLarge, message: "body too large")) }
+            guard bytes.endIndex - cursor >= size + 1 else { return .incomplete }
+            body += bytes[cursor ..< cursor + size]
+            cursor += size
+            if bytes[cursor] == .cr {
+                guard cursor + 1 < bytes.endIndex else { return .incomplete }
+                cursor += 1
+            }
+            guard bytes[cursor] == .lf else { return .failure(.init(message: "chunk data not followed by CRLF")) }
+            cursor += 1
+        }
+    }
+}
+
+extension HTTPField.Name {
+    /// `Host`: swift-http-types models it as the `:authority` pseudo-header of HTTP/2, but in an
+    /// HTTP/1.1 head it is a field like any other.
+    static let hostField = HTTPField.Name("Host")!
+}
+
+extension UInt8 {
+    static let cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n"), space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
+    static let colon = UInt8(ascii: ":"), dot = UInt8(ascii: ".")
+
+    /// tchar (RFC 9110 5.6.2).
+    var isTokenCharacter: Bool {
+        switch self {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(self)
+        }
+    }
+
+    /// Control characters other than HTAB, NUL included (9110 5.5).
+    var isForbiddenInFieldValue: Bool { (self < 0x20 && self != .tab) || self == 0x7F }
+
+    var isHexDigit: Bool {
+        switch self {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
+        default: false
+        }
+    }
+
+    /// unreserved (RFC 3986 2.3).
+    var isUnreserved: Bool {
+        switch self {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: "-._~".utf8.contains(self)
+        }
+    }
+
+    /// sub-delims (RFC 3986 2.2).
+    var isSubDelimiter: Bool { "!$&'()*+,;=".utf8.contains(self) }
 }
 
 extension String {
@@ -105,6 +393,15 @@ extension String {
         var text = Substring(self)
         while text.first == " " || text.first == "\t" { text = text.dropFirst() }
         while text.last == " " || text.last == "\t" { text = text.dropLast() }
+        return String(text)
+    }
+}
+
+extension StringProtocol {
+    func trimmingCharacters() -> String {
+        var text = Substring(self)
+        while text.first?.isWhitespace == true { text = text.dropFirst() }
+        while text.last?.isWhitespace == true { text = text.dropLast() }
         return String(text)
     }
 }

@@ -50,6 +50,9 @@ struct Serve: ParsableCommand {
         serverConfiguration.maxConnections = settings.maxConnections
         serverConfiguration.headerTimeout = .milliseconds(Int(settings.headerTimeoutSeconds * 1000))
         serverConfiguration.idleTimeout = .milliseconds(Int(settings.idleTimeoutSeconds * 1000))
+        serverConfiguration.bodyTimeout = .milliseconds(Int(settings.bodyTimeoutSeconds * 1000))
+        serverConfiguration.minimumSendRate = settings.minimumSendRate
+        serverConfiguration.sendGrace = .milliseconds(Int(settings.sendGraceSeconds * 1000))
         let server = HTTPServer(configuration: serverConfiguration, logger: logger) { service.handle($0) }
         try server.start()
         print("themed: serving \(themesPath) on http://\(settings.host):\(server.port)")

@@ -8,7 +8,11 @@ struct ServerSettings: Equatable {
     var db = "var/themed.sqlite"
     var maxConnections = 1024
     var headerTimeoutSeconds = 10.0
+    var bodyTimeoutSeconds = 30.0
     var idleTimeoutSeconds = 60.0
+    var minimumSendRate = 1024
+    var sendGraceSeconds = 10.0
+    var decodeThreads = 0
     /// Token that `PUT /active` must present; nil: loopback clients only.
     var activeToken: String?
     var watch = true
@@ -43,6 +47,10 @@ struct ServerSettings: Equatable {
             case "maxConnections": maxConnections = Int(try number(1...100_000))
             case "headerTimeoutSeconds": headerTimeoutSeconds = try number(0.1...3600)
             case "idleTimeoutSeconds": idleTimeoutSeconds = try number(0.1...86400)
+            case "bodyTimeoutSeconds": bodyTimeoutSeconds = try number(0.1...3600)
+            case "minimumSendRate": minimumSendRate = Int(try number(0...1_000_000_000))
+            case "sendGraceSeconds": sendGraceSeconds = try number(0.1...3600)
+            case "decodeThreads": decodeThreads = Int(try number(0...256))
             case "activeToken": activeToken = try string()
             case "heartbeatSeconds": heartbeatSeconds = try number(0.1...3600)
             case "watch":

@@ -33,7 +33,7 @@ final class APIFixture {
             fields[name] = value
         }
         let request = try Request(method: method, target: target, headers: fields, body: Array(body.utf8), remoteAddress: remoteAddress)
-        return APIResponse(service.handle(request))
+        return APIResponse(service.handle(request).waitForCompletion())
     }
 }
 

@@ -36,7 +36,7 @@ final class ServerFixture {
         fixtures.remove()
     }
 
-    func client() throws -> TestClient { try TestClient(port: port) }
+    func client(receiveBuffer: Int32? = nil) throws -> TestClient { try TestClient(port: port, receiveBuffer: receiveBuffer) }
 
     /// `light` and `dark` themes with colours and a logo at 1x/2x/3x with dark variants.
     static func standardThemes(_ f: ThemeFixtures) {

@@ -17,8 +17,9 @@ final class TestClient {
     let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(port: Int, timeout: Double = 5) throws {
+    init(port: Int, timeout: Double = 5, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -85,6 +86,13 @@ final class TestClient {
         let text = String(decoding: buffer, as: UTF8.self)
         buffer.removeAll()
         return text
+    }
+
+    /// True when bytes (or the end of the stream) wait to be read, without reading them.
+    func hasPendingData() -> Bool {
+        if !buffer.isEmpty { return true }
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, 0) > 0
     }
 
     /// True when the server has closed the connection (reads return 0).
