@@ -8,9 +8,11 @@ import ThemeVocabulary
 
 /// The bytes behind image and data variants, decoded once and kept within a byte budget.
 ///
-/// Catalog renditions are decoded and PNG-encoded on first use; later requests get the cached
-/// bytes. The cache key is the variant's ETag, which changes exactly when the content does, so a
-/// reload never serves stale bytes and unchanged variants stay cached across reloads.
+/// Catalog renditions are decoded and PNG-encoded on first use, on the worker pool (never on an
+/// event loop); later requests get the cached bytes. Concurrent misses for the same content share
+/// one decode (single flight). The cache key is the variant's ETag, which changes exactly when the
+/// content does, so a reload never serves stale bytes and unchanged variants stay cached across
+/// reloads.
 public final class ContentStore: Sendable {
     public struct Content: Sendable {
         public var bytes: [UInt8]
@@ -25,36 +27,116 @@ public final class ContentStore: Sendable {
         public var description: String
     }
 
+    /// The worker pool's queue is full: the load was not started.
+    public struct Busy: Error, CustomStringConvertible {
+        public var description: String { "the decoder queue is full; try again" }
+    }
+
+    /// What `/metrics` reports of the cache.
+    public struct Statistics: Sendable {
+        public var bytes = 0
+        public var entries = 0
+        public var hits = 0
+        /// Contents loaded (decoded or read from a file) because the cache did not have them.
+        public var loads = 0
+        public var evictions = 0
+    }
+
+    public typealias Completion = @Sendable (Result<Content, any Error>) -> Void
+
     private struct Cache {
         var entries: [String: Content] = [:]
         var order: [String] = []
-        var bytes = 0
+        var statistics = Statistics()
+        /// Loads under way, with whoever waits for them.
+        var flights: [String: [Completion]] = [:]
     }
 
     public let catalogs = CatalogCache()
-    private let cache = Mutex(Cache())
     public let capacityBytes: Int
+    private let workers: WorkerPool
+    private let cache = Mutex(Cache())
 
-    public init(capacityBytes: Int = 256 << 20) {
+    public init(capacityBytes: Int = 256 << 20, workers: WorkerPool = WorkerPool()) {
         self.capacityBytes = capacityBytes
+        self.workers = workers
     }
 
-    /// The content of a resolved image or data variant, mirrored when the resolution says so.
+    /// The content of a resolved variant if it is cached: the cheap path, fine on an event loop.
+    public func cached(_ resolution: Resolution) -> Content? {
+        let key = Self.key(resolution)
+        return cache.withLock { cache in
+            guard let content = cache.entries[key] else { return nil }
+            cache.statistics.hits += 1
+            return content
+        }
+    }
+
+    /// Loads the content of a resolved image or data variant on the worker pool (mirrored when
+    /// the resolution says so) and calls `completion` there. A load already under way for the
+    /// same content is joined, not repeated.
+    public func load(_ resolution: Resolution, completion: @escaping Completion) {
+        let key = Self.key(resolution)
+        enum Next { case done(Content), joined, start }
+        let next = cache.withLock { cache -> Next in
+            if let content = cache.entries[key] {
+                cache.statistics.hits += 1
+                return .done(content)
+            }
+            if cache.flights[key] != nil {
+                cache.flights[key]?.append(completion)
+                return .joined
+            }
+            cache.flights[key] = [completion]
+            return .start
+        }
+        switch next {
+        case .done(let content): completion(.success(content))
+        case .joined: break
+        case .start:
+            let accepted = workers.submit { [self] in
+                let result = Result { try load(resolution) }
+                finish(key, result)
+            }
+            if !accepted { finish(key, .failure(Busy())) }
+        }
+    }
+
+    /// The content of a resolved variant, loaded on the calling thread if it is not cached (for
+    /// tools and tests; the server uses `cached` and `load`).
     public func content(of resolution: Resolution) throws -> Content {
-        let key = resolution.variant.etag + (resolution.isMirrored ? "-mirrored" : "")
-        if let cached = cache.withLock({ $0.entries[key] }) { return cached }
+        if let content = cached(resolution) { return content }
         let content = try load(resolution)
+        store(content, as: Self.key(resolution))
+        return content
+    }
+
+    public var statistics: Statistics { cache.withLock { $0.statistics } }
+
+    static func key(_ resolution: Resolution) -> String {
+        resolution.variant.etag + (resolution.isMirrored ? "-mirrored" : "")
+    }
+
+    private func finish(_ key: String, _ result: Result<Content, any Error>) {
+        if case .success(let content) = result { store(content, as: key) }
+        let waiting = cache.withLock { $0.flights.removeValue(forKey: key) ?? [] }
+        for completion in waiting { completion(result) }
+    }
+
+    private func store(_ content: Content, as key: String) {
         cache.withLock { cache in
+            cache.statistics.loads += 1
             guard content.bytes.count <= capacityBytes / 4, cache.entries[key] == nil else { return }
             cache.entries[key] = content
             cache.order.append(key)
-            cache.bytes += content.bytes.count
-            while cache.bytes > capacityBytes, !cache.order.isEmpty {
+            cache.statistics.bytes += content.bytes.count
+            while cache.statistics.bytes > capacityBytes, !cache.order.isEmpty {
                 let evicted = cache.order.removeFirst()
-                cache.bytes -= cache.entries.removeValue(forKey: evicted)?.bytes.count ?? 0
+                cache.statistics.bytes -= cache.entries.removeValue(forKey: evicted)?.bytes.count ?? 0
+                cache.statistics.evictions += 1
             }
+            cache.statistics.entries = cache.entries.count
         }
-        return content
     }
 
     private func load(_ resolution: Resolution) throws -> Content {

@@ -26,7 +26,7 @@ public final class ThemeService: Sendable {
             EventRoutes(events: events),
             ThemeRoutes(library: library),
             ColorRoutes(library: library),
-            ImageRoutes(library: library),
+            ImageRoutes(library: library, logger: logger),
             StringRoutes(library: library),
         ], library: library, logger: logger)
         responder = Responder(middleware: [

@@ -6,7 +6,7 @@ import HTTPTypes
 struct ConditionalRequestMiddleware: Middleware {
     func respond(to request: Request, next: (Request) -> RoutedResponse) -> RoutedResponse {
         var routed = next(request)
-        routed.response = Self.conditional(routed.response, request)
+        routed.response = routed.response.map { Self.conditional($0, request) }
         return routed
     }
 

@@ -6,8 +6,12 @@ struct MetricsMiddleware: Middleware {
 
     func respond(to request: Request, next: (Request) -> RoutedResponse) -> RoutedResponse {
         let start = ContinuousClock.now
-        let routed = next(request)
-        metrics.record(route: routed.route, status: routed.response.status.code, duration: ContinuousClock.now - start)
+        var routed = next(request)
+        let (route, metrics) = (routed.route, self.metrics)
+        routed.response = routed.response.map { response in
+            metrics.record(route: route, status: response.status.code, duration: ContinuousClock.now - start)
+            return response
+        }
         return routed
     }
 }

@@ -35,12 +35,17 @@ final class ResponseCacheMiddleware: Middleware {
         let key = Self.key(request)
         if let hit = state.withLock({ $0.epoch == epoch ? $0.entries[key] : nil }) { return hit }
         var routed = next(request)
-        guard routed.cacheable, routed.response.status == .ok, routed.response.headers[.eTag] != nil else { return routed }
-        routed.response = routed.response.prepared()
-        state.withLock { state in
-            guard epoch >= state.epoch else { return } // computed before a reload: never stored over newer answers
-            if epoch > state.epoch || state.entries.count >= maximumEntries { state = State(epoch: epoch) }
-            state.entries[key] = routed
+        guard routed.cacheable else { return routed }
+        let route = routed.route
+        routed.response = routed.response.map { [self] response in
+            guard response.status == .ok, response.headers[.eTag] != nil else { return response }
+            let prepared = response.prepared()
+            state.withLock { state in
+                guard epoch >= state.epoch else { return } // computed before a reload: never stored over newer answers
+                if epoch > state.epoch || state.entries.count >= maximumEntries { state = State(epoch: epoch) }
+                state.entries[key] = RoutedResponse(route: route, response: prepared, cacheable: true)
+            }
+            return prepared
         }
         return routed
     }

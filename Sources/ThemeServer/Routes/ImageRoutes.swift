@@ -1,6 +1,7 @@
 import HTTPServer
 import HTTPTypes
 import JSON
+import Logging
 import ThemeContent
 import ThemeIndex
 
@@ -8,6 +9,7 @@ import ThemeIndex
 /// request's traits; `.../{name}.json`: which variant that is and every variant there is.
 struct ImageRoutes: RouteCollection {
     let library: ThemeLibrary
+    let logger: Logger
 
     var routes: [Route] {
         [
@@ -16,9 +18,31 @@ struct ImageRoutes: RouteCollection {
         ]
     }
 
+    /// Cached bytes are answered at once; anything else is loaded on the worker pool and answered
+    /// from there, so a cold decode never holds up the event loop's other connections.
     private func image(_ context: RequestContext) throws -> Response {
         let (resolution, _) = try resolve(context)
-        let content = try library.content.content(of: resolution)
+        let store = library.content
+        if let content = store.cached(resolution) { return Self.response(resolution, content, context) }
+        let logger = self.logger
+        return Response(deferred: { complete in
+            store.load(resolution) { result in
+                switch result {
+                case .success(let content):
+                    complete(Self.response(resolution, content, context))
+                case .failure(let error as ContentStore.Busy):
+                    var response = APIError(status: .serviceUnavailable, code: "busy", message: error.description).response
+                    response.headers[.retryAfter] = "1"
+                    complete(response)
+                case .failure(let error):
+                    logger.error("request failed", metadata: ["path": "\(context.request.path)", "error": "\(error)"])
+                    complete(APIError(status: .internalServerError, code: "internal", message: "\(error)").response)
+                }
+            }
+        })
+    }
+
+    private static func response(_ resolution: Resolution, _ content: ContentStore.Content, _ context: RequestContext) -> Response {
         let variant = resolution.variant
         let traits = variant.traits
         var description = "theme=\(resolution.theme); scale=\(traits.scale); idiom=\(traits.idiom); appearance=\(traits.appearance.label); "

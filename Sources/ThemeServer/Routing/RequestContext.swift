@@ -4,7 +4,7 @@ import ThemeIndex
 
 /// What a route handler is given: the request, the parameters its pattern captured, and the
 /// themes being served.
-struct RequestContext {
+struct RequestContext: Sendable {
     let request: Request
     let parameters: [String: String]
     let library: ThemeLibrary

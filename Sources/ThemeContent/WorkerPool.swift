@@ -1,0 +1,66 @@
+import Foundation
+import Synchronization
+
+/// A fixed set of threads for work that must not run on an event loop (decoding a rendition,
+/// encoding a PNG). Bounded twice: `threads` jobs run at once, and at most `queueLimit` wait; past
+/// that `submit` refuses, so a flood of cold requests cannot pile up without end. The threads end
+/// when the pool is released.
+public final class WorkerPool: Sendable {
+    /// What the threads share; they hold this, not the pool, so that the pool can be released.
+    private final class Jobs: Sendable {
+        let waiting = Mutex<(jobs: [@Sendable () -> Void], head: Int, stopped: Bool)>(([], 0, false))
+        let available = DispatchSemaphore(value: 0)
+
+        func next() -> (@Sendable () -> Void)? {
+            while true {
+                available.wait()
+                let (job, stopped) = waiting.withLock { state -> ((@Sendable () -> Void)?, Bool) in
+                    guard state.head < state.jobs.count else { return (nil, state.stopped) }
+                    let job = state.jobs[state.head]
+                    state.head += 1
+                    if state.head == state.jobs.count { (state.jobs, state.head) = ([], 0) }
+                    return (job, false)
+                }
+                if let job { return job }
+                if stopped { return nil }
+            }
+        }
+    }
+
+    public let threads: Int
+    public let queueLimit: Int
+    private let jobs = Jobs()
+
+    public init(threads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount), queueLimit: Int = 10_000) {
+        self.threads = max(1, threads)
+        self.queueLimit = queueLimit
+        for number in 0..<self.threads {
+            let jobs = self.jobs
+            let thread = Thread {
+                while let job = jobs.next() { job() }
+            }
+            thread.name = "themed-worker-\(number)"
+            thread.start()
+        }
+    }
+
+    deinit {
+        jobs.waiting.withLock { $0.stopped = true }
+        for _ in 0..<threads { jobs.available.signal() }
+    }
+
+    /// Queues `job`; false when the queue is full.
+    @discardableResult
+    public func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
+        let accepted = jobs.waiting.withLock { state -> Bool in
+            guard state.jobs.count - state.head < queueLimit else { return false }
+            state.jobs.append(job)
+            return true
+        }
+        if accepted { jobs.available.signal() }
+        return accepted
+    }
+
+    /// Jobs waiting for a thread.
+    public var queued: Int { jobs.waiting.withLock { $0.jobs.count - $0.head } }
+}
