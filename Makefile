@@ -6,7 +6,7 @@ CORPUS ?= ../shared/corpus
 APT_PACKAGES = libsqlite3-dev zlib1g-dev
 PY_PACKAGES = lzfse numpy pillow
 
-.PHONY: deps py-deps bench-deps build release test bench bench-http bench-reload run themes index clean
+.PHONY: deps py-deps bench-deps build release test bench bench-http bench-reload bench-cold run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -60,6 +60,10 @@ bench-http: release bench-deps
 ## Rename-to-served latency over 50 drops of a 4 MB catalog; throughput with and without reloads.
 bench-reload: release bench-deps
 	python3 scripts/bench-reload.py --themed .build/release/themed --corpus $(CORPUS)
+
+## Palette latency while every image of the shared corpus is decoded for the first time.
+bench-cold: release
+	python3 scripts/bench-cold.py --themed .build/release/themed --corpus $(CORPUS)
 
 clean:
 	$(SWIFT) package clean

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""`make bench-cold`: does a cold sweep of images stall the other clients?
+
+Every catalog of the shared corpus becomes a theme of its own. While 4 clients request every
+image of every theme at scales 1, 2 and 3 (first requests: each is a decode and a PNG encode),
+one client asks for resolved palettes (answers already cached, so all they need is an event loop
+that is free) and records how long each takes. Prints the palette p50, p99 and max against the
+goal (p99 <= 5 ms, max <= 20 ms), the sweep's size and time, and the server's peak RSS.
+
+    python3 scripts/bench-cold.py --themed .build/release/themed --corpus ../shared/corpus
+"""
+import argparse
+import http.client
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+
+
+def get(connection, path):
+    connection.request("GET", path)
+    response = connection.getresponse()
+    return response.status, response.read()
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def peak_rss_mb(pid):
+    try:
+        with open("/proc/%d/status" % pid) as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--themed", default=".build/release/themed")
+    parser.add_argument("--corpus", default="../shared/corpus")
+    parser.add_argument("--port", type=int, default=18095)
+    parser.add_argument("--sweepers", type=int, default=4)
+    args = parser.parse_args()
+    catalogs = sorted(name for name in os.listdir(os.path.join(args.corpus, "car")) if name.endswith(".car")) \
+        if os.path.isdir(os.path.join(args.corpus, "car")) else []
+    if not catalogs:
+        print("bench-cold: SKIPPED (no catalogs under %s)" % args.corpus)
+        return 0
+    work = tempfile.mkdtemp()
+    themes = os.path.join(work, "themes")
+    os.makedirs(themes)
+    for number, name in enumerate(catalogs):
+        shutil.copyfile(os.path.join(args.corpus, "car", name), os.path.join(themes, "c%02d.car" % number))
+    log = open(os.path.join(work, "themed.log"), "w")
+    server = subprocess.Popen([args.themed, "serve", "--themes", themes, "--db", os.path.join(work, "index.sqlite"),
+                               "--port", str(args.port)], stdout=log, stderr=log)
+    try:
+        deadline = time.time() + 120
+        while True:
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", args.port, timeout=10)
+                if get(connection, "/healthz")[0] == 200:
+                    break
+            except OSError:
+                pass
+            if time.time() > deadline or server.poll() is not None:
+                print("bench-cold: themed did not start")
+                return 1
+            time.sleep(0.1)
+
+        # What there is to sweep, and palettes to ask for (warmed, so they are cache hits).
+        tasks, palettes = [], []
+        for number in range(len(catalogs)):
+            theme = "c%02d" % number
+            status, body = get(connection, "/themes/" + theme)
+            detail = json.loads(body)
+            for name in detail.get("images", []) + detail.get("data", []):
+                for scale in (1, 2, 3):
+                    tasks.append("/themes/%s/images/%s?scale=%d" % (theme, urllib.parse.quote(name), scale))
+            if detail.get("colors"):
+                palettes.append("/themes/%s/colors?appearance=dark" % theme)
+        if not palettes:
+            palettes = ["/healthz"]
+        for path in palettes:
+            get(connection, path)
+
+        lock = threading.Lock()
+        sweep_statuses = {}
+        done = threading.Event()
+
+        def sweeper(share):
+            client = http.client.HTTPConnection("127.0.0.1", args.port, timeout=60)
+            for path in share:
+                status, _ = get(client, path)
+                with lock:
+                    sweep_statuses[status] = sweep_statuses.get(status, 0) + 1
+
+        latencies = []
+
+        def prober():
+            client = http.client.HTTPConnection("127.0.0.1", args.port, timeout=60)
+            index = 0
+            while not done.is_set():
+                path = palettes[index % len(palettes)]
+                index += 1
+                start = time.perf_counter()
+                status, _ = get(client, path)
+                latencies.append((time.perf_counter() - start) * 1000)
+                if status != 200:
+                    print("palette %s answered %d" % (path, status))
+                time.sleep(0.002)
+
+        shares = [tasks[index::args.sweepers] for index in range(args.sweepers)]
+        probe = threading.Thread(target=prober)
+        probe.start()
+        started = time.time()
+        threads = [threading.Thread(target=sweeper, args=(share,)) for share in shares]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        sweep_seconds = time.time() - started
+        done.set()
+        probe.join()
+
+        p50, p99, worst = percentile(latencies, 0.5), percentile(latencies, 0.99), max(latencies)
+        print("cold sweep: %d image requests over %d catalogs (%d clients) in %.1f s; statuses %s"
+              % (len(tasks), len(catalogs), args.sweepers, sweep_seconds, dict(sorted(sweep_statuses.items()))))
+        print("palette requests meanwhile: %d, p50 %.2f ms, p99 %.2f ms, max %.2f ms   (goal: p99 <= 5 ms, max <= 20 ms: %s)"
+              % (len(latencies), p50, p99, worst, "met" if p99 <= 5 and worst <= 20 else "NOT met"))
+        print("themed peak RSS: %.0f MB" % peak_rss_mb(server.pid))
+        return 0
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
