@@ -64,7 +64,7 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         .executableTarget(name: "themed", dependencies: [
-            "AssetCatalog", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary",
+            "AssetCatalog", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -83,6 +83,7 @@ let package = Package(
         .testTarget(name: "CatalogWriterTests", dependencies: ["CatalogWriter", "AssetCatalog", "Codecs", "TestSupport", "ThemeVocabulary"]),
         .testTarget(name: "ThemeBundleTests", dependencies: ["ThemeBundle", "TestSupport", "ThemeVocabulary"]),
         .testTarget(name: "ThemeIndexTests", dependencies: ["ThemeIndex", "ThemeBundle", "Codecs", "SQLite", "TestSupport", "ThemeVocabulary"]),
+        .testTarget(name: "ThemeContentTests", dependencies: ["ThemeContent", "ThemeIndex", "TestSupport"]),
         .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemeIndex", "ThemeContent", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport",
                                                             "ThemeVocabulary", .product(name: "HTTPTypes", package: "swift-http-types"),
                                                             .product(name: "Logging", package: "swift-log")]),

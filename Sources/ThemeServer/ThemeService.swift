@@ -16,8 +16,8 @@ public final class ThemeService: Sendable {
     private let responder: Responder
 
     public init(index: ThemeIndex, themesDirectory: String, activeToken: String? = nil, logger: Logger = Logger(label: "themed"),
-                metrics: ServiceMetrics = ServiceMetrics()) throws {
-        let library = try ThemeLibrary(index: index, themesDirectory: themesDirectory)
+                metrics: ServiceMetrics = ServiceMetrics(), content: ContentStore = ContentStore()) throws {
+        let library = try ThemeLibrary(index: index, themesDirectory: themesDirectory, content: content)
         self.library = library
         self.logger = logger
         self.metrics = metrics

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import HTTPServer
 import Logging
+import ThemeContent
 import ThemeIndex
 import ThemeServer
 
@@ -38,7 +39,9 @@ struct Serve: ParsableCommand {
         let databaseFolder = (settings.db as NSString).deletingLastPathComponent
         if !databaseFolder.isEmpty { try FileManager.default.createDirectory(atPath: databaseFolder, withIntermediateDirectories: true) }
         let index = try ThemeIndex(databasePath: settings.db)
-        let service = try ThemeService(index: index, themesDirectory: themesPath, activeToken: settings.activeToken, logger: logger)
+        let workers = settings.decodeThreads > 0 ? WorkerPool(threads: settings.decodeThreads) : WorkerPool()
+        let service = try ThemeService(index: index, themesDirectory: themesPath, activeToken: settings.activeToken, logger: logger,
+                                       content: ContentStore(workers: workers))
         let report = try service.reload()
         let names = service.library.themes.map(\.name)
         logger.info("indexed themes", metadata: ["reindexed": "\(report.reindexedSources.count)", "unchanged": "\(report.unchangedSources)",

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import ThemeContent
 
 /// HTTP/1.1 behaviour: keep-alive, pipelining, limits, timeouts, concurrency, shutdown.
 @Suite("HTTP connections", .serialized)
@@ -29,6 +30,27 @@ struct ConnectionTests {
         #expect(notModified.status == 304)
         #expect(notModified.body.isEmpty)
         #expect(try client.request("/healthz").status == 200, "the connection is still in step")
+    }
+
+    @Test("a cold image waits for a worker off the event loop; other requests on the same loop are answered meanwhile")
+    func decodingOffTheLoop() throws {
+        let workers = WorkerPool(threads: 1)
+        let gate = DispatchSemaphore(value: 0)
+        workers.submit { gate.wait() } // the only worker is busy until the gate opens
+        let server = try ServerFixture(configure: { _ in }, content: ContentStore(workers: workers))
+        let cold = try server.client()
+        cold.send("GET /themes/light/images/logo?scale=2 HTTP/1.1\r\nHost: x\r\n\r\n")
+        Thread.sleep(forTimeInterval: 0.1)
+        #expect(!cold.hasPendingData(), "the image waits for the worker")
+        for _ in 0..<20 {
+            let other = try server.client()
+            #expect(try other.request("/themes/light/colors/primary").status == 200)
+        }
+        gate.signal()
+        let image = try cold.readResponse()
+        #expect(image.status == 200)
+        #expect(image.text.hasSuffix("variant 1"))
+        #expect(try cold.request("/healthz").status == 200, "the connection goes on after the deferred answer")
     }
 
     @Test("Connection: close is honoured")

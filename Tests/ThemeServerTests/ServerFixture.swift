@@ -3,6 +3,7 @@ import HTTPServer
 import Logging
 import Synchronization
 import TestSupport
+import ThemeContent
 import ThemeIndex
 import ThemeServer
 
@@ -15,11 +16,12 @@ final class ServerFixture {
     var port: Int { server.port }
 
     init(configure: (inout HTTPServer.Configuration) -> Void = { _ in }, watch: Bool = false, activeToken: String? = nil,
-         logger: Logger = Logger(label: "themed"), themes build: (ThemeFixtures) -> Void = ServerFixture.standardThemes) throws {
+         logger: Logger = Logger(label: "themed"), content: ContentStore = ContentStore(),
+         themes build: (ThemeFixtures) -> Void = ServerFixture.standardThemes) throws {
         build(fixtures)
         try FileManager.default.createDirectory(atPath: fixtures.path("themes"), withIntermediateDirectories: true)
         let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
-        service = try ThemeService(index: index, themesDirectory: fixtures.path("themes"), activeToken: activeToken, logger: logger)
+        service = try ThemeService(index: index, themesDirectory: fixtures.path("themes"), activeToken: activeToken, logger: logger, content: content)
         try service.reload()
         if watch { watcher = try ThemeWatcher(service: service, settleTime: .milliseconds(200)) }
         var configuration = HTTPServer.Configuration()
