@@ -26,6 +26,8 @@ let package = Package(
         // size and memory classes, colour spaces, CSI layouts, TLV types, source kinds, image
         // formats. Enums and typed codes that own their names, numbers and parsing.
         .target(name: "ThemeVocabulary"),
+        // Caches with byte budgets and the statistics /metrics reports of them.
+        .target(name: "Caching"),
         // Bounds-checked views over untrusted bytes; everything that parses builds on it.
         .target(name: "BinaryReading"),
         // The BOMStore container: blocks, vars and B+trees.
@@ -35,7 +37,7 @@ let package = Package(
         // Ordered JSON values, shared by reports and the server.
         .target(name: "JSON"),
         // The CoreUI catalog layer on top of BOM: keys, facets, renditions, colours, images.
-        .target(name: "AssetCatalog", dependencies: ["BOM", "Codecs", "BinaryReading", "JSON", "ThemeVocabulary"]),
+        .target(name: "AssetCatalog", dependencies: ["BOM", "Codecs", "BinaryReading", "JSON", "ThemeVocabulary", "Caching"]),
         // Writes .car catalogs from .xcassets folders (`themed compile`).
         .target(name: "CatalogWriter", dependencies: ["AssetCatalog", "BinaryReading", "BOM", "Codecs", "ThemeBundle", "ThemeVocabulary"]),
         // A thin wrapper of the system libsqlite3.
@@ -47,7 +49,7 @@ let package = Package(
         .target(name: "ThemeIndex", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "SQLite", "ThemeBundle", "ThemeVocabulary"]),
         // What is served: the bytes behind variants (decoded once, cached within a budget), the
         // catalogs sync parsed, and the library that reloads the index and swaps snapshots.
-        .target(name: "ThemeContent", dependencies: ["ThemeIndex", "AssetCatalog", "Codecs", "BinaryReading", "ThemeVocabulary"]),
+        .target(name: "ThemeContent", dependencies: ["ThemeIndex", "AssetCatalog", "Codecs", "BinaryReading", "ThemeVocabulary", "Caching"]),
         // A small HTTP/1.1 server on sockets: epoll event loops, Dispatch for accept and signals.
         .target(name: "HTTPServer", dependencies: [
             "CLinux",
@@ -57,7 +59,7 @@ let package = Package(
         // The theme API: a route table behind metrics, 304 and response-cache middleware; events.
         .target(name: "ThemeServer", dependencies: [
             "CLinux",
-            "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeVocabulary", "JSON",
+            "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeVocabulary", "JSON", "Caching",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
@@ -74,6 +76,7 @@ let package = Package(
         // Helpers shared by the test targets: SHA-256, fixtures, the shared corpus and oracle tools.
         .target(name: "TestSupport", dependencies: ["Codecs"], path: "Tests/TestSupport"),
         .testTarget(name: "ThemeVocabularyTests", dependencies: ["ThemeVocabulary"]),
+        .testTarget(name: "CachingTests", dependencies: ["Caching"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "BinaryReading", "TestSupport", "ThemeVocabulary"],
                     resources: [.copy("Vectors")]),
         .testTarget(name: "BOMTests", dependencies: ["BOM", "BinaryReading"]),

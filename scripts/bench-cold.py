@@ -5,7 +5,8 @@ Every catalog of the shared corpus becomes a theme of its own. While 4 clients r
 image of every theme at scales 1, 2 and 3 (first requests: each is a decode and a PNG encode),
 one client asks for resolved palettes (answers already cached, so all they need is an event loop
 that is free) and records how long each takes. Prints the palette p50, p99 and max against the
-goal (p99 <= 5 ms, max <= 20 ms), the sweep's size and time, and the server's peak RSS.
+goal (p99 <= 5 ms, max <= 20 ms), the sweep's size and time, and the server's peak RSS against the
+cache budgets it was given (goal: at most their sum + 64 MB).
 
     python3 scripts/bench-cold.py --themed .build/release/themed --corpus ../shared/corpus
 """
@@ -51,6 +52,8 @@ def main():
     parser.add_argument("--corpus", default="../shared/corpus")
     parser.add_argument("--port", type=int, default=18095)
     parser.add_argument("--sweepers", type=int, default=4)
+    parser.add_argument("--budget-mb", type=int, nargs=4, default=[16, 32, 32, 64], metavar=("RESPONSES", "CONTENT", "ATLASES", "CATALOGS"),
+                        help="cache budgets in MB")
     args = parser.parse_args()
     catalogs = sorted(name for name in os.listdir(os.path.join(args.corpus, "car")) if name.endswith(".car")) \
         if os.path.isdir(os.path.join(args.corpus, "car")) else []
@@ -62,8 +65,12 @@ def main():
     os.makedirs(themes)
     for number, name in enumerate(catalogs):
         shutil.copyfile(os.path.join(args.corpus, "car", name), os.path.join(themes, "c%02d.car" % number))
+    budgets = dict(zip(["responseCacheBytes", "contentCacheBytes", "atlasCacheBytes", "catalogCacheBytes"], [mb << 20 for mb in args.budget_mb]))
+    config = os.path.join(work, "themed.json")
+    with open(config, "w") as file:
+        json.dump(dict(budgets, watch=False), file)
     log = open(os.path.join(work, "themed.log"), "w")
-    server = subprocess.Popen([args.themed, "serve", "--themes", themes, "--db", os.path.join(work, "index.sqlite"),
+    server = subprocess.Popen([args.themed, "serve", "--config", config, "--themes", themes, "--db", os.path.join(work, "index.sqlite"),
                                "--port", str(args.port)], stdout=log, stderr=log)
     try:
         deadline = time.time() + 120
@@ -139,7 +146,13 @@ def main():
               % (len(tasks), len(catalogs), args.sweepers, sweep_seconds, dict(sorted(sweep_statuses.items()))))
         print("palette requests meanwhile: %d, p50 %.2f ms, p99 %.2f ms, max %.2f ms   (goal: p99 <= 5 ms, max <= 20 ms: %s)"
               % (len(latencies), p50, p99, worst, "met" if p99 <= 5 and worst <= 20 else "NOT met"))
-        print("themed peak RSS: %.0f MB" % peak_rss_mb(server.pid))
+        rss, allowed = peak_rss_mb(server.pid), sum(args.budget_mb) + 64
+        print("themed peak RSS: %.0f MB; cache budgets %s MB, sum + 64 = %d MB (%s)"
+              % (rss, "/".join(map(str, args.budget_mb)), allowed, "within" if rss <= allowed else "OVER"))
+        status, metrics = get(connection, "/metrics")
+        for line in metrics.decode().splitlines():
+            if line.startswith(("themed_cache_bytes", "themed_cache_evictions_total", "themed_decodes_total")):
+                print("  " + line)
         return 0
     finally:
         server.send_signal(signal.SIGTERM)

@@ -1,5 +1,6 @@
 import BinaryReading
 import BOM
+import Caching
 import Codecs
 import Synchronization
 import ThemeVocabulary
@@ -31,7 +32,20 @@ public final class AssetCatalog: Sendable {
     /// Named colours of the legacy COLORS tree (macOS system themes).
     public let legacyColors: [LegacyColor]
     private let renditionIndexByKey: [[UInt16]: Int]
-    private let atlases = Mutex<[Int: Bitmap]>([:])
+
+    /// Which atlas of which open catalog a decoded bitmap is.
+    public struct AtlasKey: Hashable, Sendable {
+        var catalog: Int
+        var rendition: Int
+    }
+
+    /// Decoded packed atlases of every open catalog, within one byte budget: many links share an
+    /// atlas, so it is decoded once while it stays in the cache.
+    public static let decodedAtlases = BoundedCache<AtlasKey, Bitmap>(name: "atlases", capacityBytes: 128 << 20) { $0.pixels.count }
+    private static let serials = Atomic<Int>(0)
+    /// Tells this catalog's atlases from those of another catalog (or another generation of the
+    /// same file) in `decodedAtlases`.
+    private let serial = AssetCatalog.serials.wrappingAdd(1, ordering: .relaxed).newValue
 
     /// Opens and parses the catalog at `path` (memory-mapped).
     public convenience init(path: String) throws {
@@ -186,11 +200,21 @@ public final class AssetCatalog: Sendable {
 
     /// Decodes a CELM bitmap, caching atlases since many links share one.
     private func bitmap(for rendition: Rendition) throws -> Bitmap {
-        if rendition.isPackedAtlas, let cached = atlases.withLock({ $0[rendition.index] }) { return cached }
+        guard rendition.isPackedAtlas else { return try CELM.decode(rendition) }
+        let key = AtlasKey(catalog: serial, rendition: rendition.index)
+        if let cached = Self.decodedAtlases.value(for: key) { return cached }
         let bitmap = try CELM.decode(rendition)
-        if rendition.isPackedAtlas { atlases.withLock { $0[rendition.index] = bitmap } }
+        Self.decodedAtlases.insert(bitmap, for: key)
         return bitmap
     }
+
+    deinit {
+        let serial = self.serial
+        Self.decodedAtlases.removeAll { $0.catalog == serial }
+    }
+
+    /// Bytes of the file this catalog reads (mapped, so they are in memory once touched).
+    public var fileSize: Int { store.file.count }
 
     /// The rendition an internal link points at.
     public func target(of link: InternalLink) throws -> Rendition {

@@ -1,35 +1,39 @@
 import AssetCatalog
 import BinaryReading
-import Synchronization
+import Caching
 import ThemeIndex
 
-/// The parsed catalogs that index generations were built from, by path and content hash.
+/// The parsed catalogs that index generations were built from, by path and content hash, within
+/// a budget of mapped bytes.
 ///
 /// Filled by each sync with the catalogs it parsed (`ThemeLibrary.reload`), so a catalog is not
 /// opened twice. A catalog keeps its file mapped: when a new file is renamed over the path, the
 /// generation still being served keeps decoding the bytes it describes until the new one is
-/// indexed. Only the newest generation of each path is kept.
+/// indexed. Only the newest generation of each path is kept; a catalog evicted by the budget is
+/// opened again from its file when it is next needed.
 public final class CatalogCache: Sendable {
-    private struct Key: Hashable {
+    public struct Key: Hashable, Sendable {
         var path: String
         var contentHash: String
     }
 
-    private let catalogs = Mutex<[Key: AssetCatalog]>([:])
+    public let cache: BoundedCache<Key, AssetCatalog>
+
+    init(capacityBytes: Int) {
+        cache = BoundedCache(name: "catalogs", capacityBytes: capacityBytes) { $0.fileSize }
+    }
 
     /// Keeps a catalog a sync has just parsed, dropping older generations of its path.
     func keep(_ catalog: AssetCatalog, contentHash: String) {
-        catalogs.withLock { catalogs in
-            catalogs = catalogs.filter { $0.key.path != catalog.path }
-            catalogs[Key(path: catalog.path, contentHash: contentHash)] = catalog
-        }
+        cache.removeAll { $0.path == catalog.path && $0.contentHash != contentHash }
+        cache.insert(catalog, for: Key(path: catalog.path, contentHash: contentHash))
     }
 
     /// Opens the catalog an index generation was built from, while the file still holds those
     /// bytes (a sync that found the source unchanged parsed nothing, so at start-up the index's
     /// catalogs are opened here).
     func retain(_ source: SourceInfo) {
-        guard catalogs.withLock({ $0[Key(path: source.path, contentHash: source.contentHash)] }) == nil,
+        guard !cache.contains(Key(path: source.path, contentHash: source.contentHash)),
               let storage = try? ByteStorage(mapping: source.path) else { return }
         var hash = ContentHash()
         storage.withUnsafeBytes { hash.add($0) }
@@ -37,14 +41,19 @@ public final class CatalogCache: Sendable {
         keep(catalog, contentHash: source.contentHash)
     }
 
-    /// The catalog a resolution's rendition position refers to; opened from the file when no
-    /// sync kept it (it was replaced since, or could not be read then).
+    /// The catalog a resolution's rendition position refers to; opened from the file again when
+    /// the budget evicted it, if the file still holds the bytes that were indexed.
     func catalog(for source: SourceReference) throws -> AssetCatalog {
-        if let catalog = catalogs.withLock({ $0[Key(path: source.path, contentHash: source.contentHash)] }) { return catalog }
-        let catalog = try AssetCatalog(path: source.path)
+        let key = Key(path: source.path, contentHash: source.contentHash)
+        if let catalog = cache.value(for: key) { return catalog }
+        let storage = try ByteStorage(mapping: source.path)
+        var hash = ContentHash()
+        storage.withUnsafeBytes { hash.add($0) }
+        guard hash.hex == source.contentHash else {
+            throw ContentStore.Unavailable(description: "\(source.path) changed since it was indexed; it is being indexed again")
+        }
+        let catalog = try AssetCatalog(ByteSpan(storage), path: source.path)
         keep(catalog, contentHash: source.contentHash)
         return catalog
     }
-
-    public var count: Int { catalogs.withLock { $0.count } }
 }

@@ -1,5 +1,6 @@
 import AssetCatalog
 import BinaryReading
+import Caching
 import Codecs
 import Foundation
 import Synchronization
@@ -32,62 +33,51 @@ public final class ContentStore: Sendable {
         public var description: String { "the decoder queue is full; try again" }
     }
 
-    /// What `/metrics` reports of the cache.
-    public struct Statistics: Sendable {
-        public var bytes = 0
-        public var entries = 0
-        public var hits = 0
-        /// Contents loaded (decoded or read from a file) because the cache did not have them.
-        public var loads = 0
-        public var evictions = 0
-    }
-
     public typealias Completion = @Sendable (Result<Content, any Error>) -> Void
 
-    private struct Cache {
-        var entries: [String: Content] = [:]
-        var order: [String] = []
-        var statistics = Statistics()
-        /// Loads under way, with whoever waits for them.
-        var flights: [String: [Completion]] = [:]
-    }
-
-    public let catalogs = CatalogCache()
-    public let capacityBytes: Int
+    public let catalogs: CatalogCache
+    /// Encoded bytes by ETag, within the content budget.
+    public let cache: BoundedCache<String, Content>
     private let workers: WorkerPool
-    private let cache = Mutex(Cache())
+    /// Loads under way, with whoever waits for them.
+    private let flights = Mutex<[String: [Completion]]>([:])
+    private let loadCount = Mutex(0)
 
-    public init(capacityBytes: Int = 256 << 20, workers: WorkerPool = WorkerPool()) {
-        self.capacityBytes = capacityBytes
+    public init(capacityBytes: Int = 128 << 20, catalogBytes: Int = 1 << 30, workers: WorkerPool = WorkerPool()) {
+        cache = BoundedCache(name: "content", capacityBytes: capacityBytes) { $0.bytes.count }
+        catalogs = CatalogCache(capacityBytes: catalogBytes)
         self.workers = workers
     }
 
     /// The content of a resolved variant if it is cached: the cheap path, fine on an event loop.
     public func cached(_ resolution: Resolution) -> Content? {
-        let key = Self.key(resolution)
-        return cache.withLock { cache in
-            guard let content = cache.entries[key] else { return nil }
-            cache.statistics.hits += 1
-            return content
-        }
+        cache.value(for: Self.key(resolution))
     }
+
+    /// The caches behind content, for `/metrics`: encoded bytes, mapped catalogs, decoded atlases.
+    public var caches: [any CacheReporting] { [cache, catalogs.cache, AssetCatalog.decodedAtlases] }
+
+    /// How many contents were loaded (decoded or read from a file) because no cache had them.
+    public var loads: Int { loadCount.withLock { $0 } }
 
     /// Loads the content of a resolved image or data variant on the worker pool (mirrored when
     /// the resolution says so) and calls `completion` there. A load already under way for the
     /// same content is joined, not repeated.
     public func load(_ resolution: Resolution, completion: @escaping Completion) {
         let key = Self.key(resolution)
+        if let content = cache.value(for: key) {
+            completion(.success(content))
+            return
+        }
         enum Next { case done(Content), joined, start }
-        let next = cache.withLock { cache -> Next in
-            if let content = cache.entries[key] {
-                cache.statistics.hits += 1
-                return .done(content)
-            }
-            if cache.flights[key] != nil {
-                cache.flights[key]?.append(completion)
+        let next = flights.withLock { flights -> Next in
+            // Checked again under the lock: a load may have finished since.
+            if cache.contains(key), let content = cache.value(for: key) { return .done(content) }
+            if flights[key] != nil {
+                flights[key]?.append(completion)
                 return .joined
             }
-            cache.flights[key] = [completion]
+            flights[key] = [completion]
             return .start
         }
         switch next {
@@ -111,32 +101,21 @@ public final class ContentStore: Sendable {
         return content
     }
 
-    public var statistics: Statistics { cache.withLock { $0.statistics } }
-
     static func key(_ resolution: Resolution) -> String {
         resolution.variant.etag + (resolution.isMirrored ? "-mirrored" : "")
     }
 
     private func finish(_ key: String, _ result: Result<Content, any Error>) {
-        if case .success(let content) = result { store(content, as: key) }
-        let waiting = cache.withLock { $0.flights.removeValue(forKey: key) ?? [] }
+        let waiting = flights.withLock { flights in
+            if case .success(let content) = result { store(content, as: key) }
+            return flights.removeValue(forKey: key) ?? []
+        }
         for completion in waiting { completion(result) }
     }
 
     private func store(_ content: Content, as key: String) {
-        cache.withLock { cache in
-            cache.statistics.loads += 1
-            guard content.bytes.count <= capacityBytes / 4, cache.entries[key] == nil else { return }
-            cache.entries[key] = content
-            cache.order.append(key)
-            cache.statistics.bytes += content.bytes.count
-            while cache.statistics.bytes > capacityBytes, !cache.order.isEmpty {
-                let evicted = cache.order.removeFirst()
-                cache.statistics.bytes -= cache.entries.removeValue(forKey: evicted)?.bytes.count ?? 0
-                cache.statistics.evictions += 1
-            }
-            cache.statistics.entries = cache.entries.count
-        }
+        loadCount.withLock { $0 += 1 }
+        cache.insert(content, for: key)
     }
 
     private func load(_ resolution: Resolution) throws -> Content {

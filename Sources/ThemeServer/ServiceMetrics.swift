@@ -1,3 +1,4 @@
+import Caching
 import CoreMetrics
 import Prometheus
 import Synchronization
@@ -39,10 +40,29 @@ public final class ServiceMetrics: Sendable {
         timer.recordNanoseconds(Int64(duration.components.seconds) * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
-    /// The Prometheus text exposition of every metric.
-    public func exposition() -> [UInt8] {
+    /// The Prometheus text exposition of every metric, then of `caches` (their bytes, budget,
+    /// entries, hits, misses and evictions) and of `gauges`.
+    public func exposition(caches: [(name: String, statistics: CacheStatistics)] = [], gauges: [(name: String, help: String, value: Int)] = []) -> [UInt8] {
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)
+        var text = ""
+        let families: [(String, String, String, KeyPath<CacheStatistics, Int>)] = [
+            ("themed_cache_bytes", "gauge", "Bytes held by each cache.", \.bytes),
+            ("themed_cache_capacity_bytes", "gauge", "Each cache's byte budget.", \.capacityBytes),
+            ("themed_cache_entries", "gauge", "Entries in each cache.", \.entries),
+            ("themed_cache_hits_total", "counter", "Lookups a cache answered.", \.hits),
+            ("themed_cache_misses_total", "counter", "Lookups a cache could not answer.", \.misses),
+            ("themed_cache_evictions_total", "counter", "Entries dropped to stay within the budget.", \.evictions),
+        ]
+        for (name, type, help, value) in families where !caches.isEmpty {
+            text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+            for cache in caches { text += "\(name){cache=\"\(cache.name)\"} \(cache.statistics[keyPath: value])\n" }
+        }
+        for gauge in gauges {
+            text += "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) \(gauge.name.hasSuffix("_total") ? "counter" : "gauge")\n"
+            text += "\(gauge.name) \(gauge.value)\n"
+        }
+        buffer += Array(text.utf8)
         return buffer
     }
 }

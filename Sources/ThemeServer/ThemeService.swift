@@ -1,3 +1,4 @@
+import Caching
 import HTTPServer
 import Logging
 import ThemeContent
@@ -16,13 +17,15 @@ public final class ThemeService: Sendable {
     private let responder: Responder
 
     public init(index: ThemeIndex, themesDirectory: String, activeToken: String? = nil, logger: Logger = Logger(label: "themed"),
-                metrics: ServiceMetrics = ServiceMetrics(), content: ContentStore = ContentStore()) throws {
+                metrics: ServiceMetrics = ServiceMetrics(), content: ContentStore = ContentStore(), responseCacheBytes: Int = 64 << 20) throws {
         let library = try ThemeLibrary(index: index, themesDirectory: themesDirectory, content: content)
         self.library = library
         self.logger = logger
         self.metrics = metrics
+        let responseCache = ResponseCacheMiddleware(library: library, capacityBytes: responseCacheBytes)
+        let caches: [any CacheReporting] = [responseCache.cache] + content.caches
         let router = Router([
-            AdminRoutes(library: library, metrics: metrics, events: events, activeToken: activeToken),
+            AdminRoutes(library: library, metrics: metrics, caches: caches, events: events, activeToken: activeToken),
             EventRoutes(events: events),
             ThemeRoutes(library: library),
             ColorRoutes(library: library),
@@ -32,7 +35,7 @@ public final class ThemeService: Sendable {
         responder = Responder(middleware: [
             MetricsMiddleware(metrics: metrics),
             ConditionalRequestMiddleware(),
-            ResponseCacheMiddleware(library: library),
+            responseCache,
         ], router: router)
     }
 

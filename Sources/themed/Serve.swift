@@ -1,4 +1,5 @@
 import ArgumentParser
+import AssetCatalog
 import Dispatch
 import Foundation
 import HTTPServer
@@ -40,8 +41,10 @@ struct Serve: ParsableCommand {
         if !databaseFolder.isEmpty { try FileManager.default.createDirectory(atPath: databaseFolder, withIntermediateDirectories: true) }
         let index = try ThemeIndex(databasePath: settings.db)
         let workers = settings.decodeThreads > 0 ? WorkerPool(threads: settings.decodeThreads) : WorkerPool()
+        AssetCatalog.decodedAtlases.setCapacity(settings.atlasCacheBytes)
+        let content = ContentStore(capacityBytes: settings.contentCacheBytes, catalogBytes: settings.catalogCacheBytes, workers: workers)
         let service = try ThemeService(index: index, themesDirectory: themesPath, activeToken: settings.activeToken, logger: logger,
-                                       content: ContentStore(workers: workers))
+                                       content: content, responseCacheBytes: settings.responseCacheBytes)
         let report = try service.reload()
         let names = service.library.themes.map(\.name)
         logger.info("indexed themes", metadata: ["reindexed": "\(report.reindexedSources.count)", "unchanged": "\(report.unchangedSources)",

@@ -13,6 +13,11 @@ struct ServerSettings: Equatable {
     var minimumSendRate = 1024
     var sendGraceSeconds = 10.0
     var decodeThreads = 0
+    /// Byte budgets of the caches.
+    var responseCacheBytes = 64 << 20
+    var contentCacheBytes = 128 << 20
+    var atlasCacheBytes = 128 << 20
+    var catalogCacheBytes = 1 << 30
     /// Token that `PUT /active` must present; nil: loopback clients only.
     var activeToken: String?
     var watch = true
@@ -51,6 +56,10 @@ struct ServerSettings: Equatable {
             case "minimumSendRate": minimumSendRate = Int(try number(0...1_000_000_000))
             case "sendGraceSeconds": sendGraceSeconds = try number(0.1...3600)
             case "decodeThreads": decodeThreads = Int(try number(0...256))
+            case "responseCacheBytes": responseCacheBytes = Int(try number(0...1e12))
+            case "contentCacheBytes": contentCacheBytes = Int(try number(0...1e12))
+            case "atlasCacheBytes": atlasCacheBytes = Int(try number(0...1e12))
+            case "catalogCacheBytes": catalogCacheBytes = Int(try number(0...1e12))
             case "activeToken": activeToken = try string()
             case "heartbeatSeconds": heartbeatSeconds = try number(0.1...3600)
             case "watch":

@@ -45,9 +45,9 @@ struct ContentStoreTests {
         #expect(answers.count == 20)
         #expect(Set(answers).count == 1)
         #expect(answers.first?.suffix(9).elementsEqual("variant 0".utf8) == true)
-        #expect(store.statistics.loads == 1)
+        #expect(store.loads == 1)
         #expect(store.cached(resolution)?.bytes == answers.first)
-        #expect(store.statistics.hits == 1)
+        #expect(store.cache.statistics.hits == 1)
     }
 
     @Test("a full queue refuses the load, saying so; the next load after it drains works")

@@ -21,6 +21,20 @@ struct APITests {
         #expect(metrics.text.contains("themed_requests_total{route=\"color\",status=\"404\"} 1"))
     }
 
+    @Test("/metrics reports every cache's bytes, budget, hits and evictions, and the decodes")
+    func cacheMetrics() throws {
+        let api = try APIFixture()
+        #expect(try api.request("/themes/light/images/logo?scale=2").status == 200)
+        #expect(try api.request("/themes/light/images/logo?scale=2").status == 200)
+        #expect(try api.request("/themes/light/images/logo?scale=3").status == 200)
+        let text = try api.request("/metrics").text
+        for cache in ["responses", "content", "catalogs", "atlases"] {
+            #expect(text.contains("themed_cache_capacity_bytes{cache=\"\(cache)\"}"), "\(cache)")
+        }
+        #expect(text.contains("themed_cache_hits_total{cache=\"responses\"} 1"), "the repeated request was a cache hit")
+        #expect(text.contains("themed_decodes_total 2"), "two images loaded, each once")
+    }
+
     @Test("GET /themes lists themes; GET /themes/{theme} describes one; unknown theme is a 404 JSON error")
     func themes() throws {
         let api = try APIFixture()

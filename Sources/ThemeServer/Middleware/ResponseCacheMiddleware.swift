@@ -1,3 +1,4 @@
+import Caching
 import HTTPServer
 import HTTPTypes
 import Synchronization
@@ -6,45 +7,49 @@ import ThemeContent
 /// Keeps the answers of cacheable routes, so a repeated lookup is a dictionary probe: no routing,
 /// trait parsing or SQL.
 ///
-/// One cache, keyed one way: the library's epoch, the raw request target and the headers that
-/// carry traits. The epoch moves with every reload and active-theme change, which empties the
-/// cache; a stored response has its header lines serialised once.
+/// One cache, keyed one way: the raw request target and the headers that carry traits, for the
+/// library's current epoch. The epoch moves with every reload and active-theme change, which
+/// empties the cache; a stored response has its header lines serialised once. The cache holds at
+/// most its byte budget.
 final class ResponseCacheMiddleware: Middleware {
     /// Headers a lookup's answer depends on besides its target.
     static let varyingHeaders: [HTTPField.Name] = [
         TraitParser.colorScheme, TraitParser.contrast, TraitParser.devicePixelRatio, TraitParser.legacyDevicePixelRatio, .acceptLanguage,
     ]
 
-    private struct State {
-        var epoch = -1
-        var entries: [String: RoutedResponse] = [:]
-    }
-
     let library: ThemeLibrary
-    let maximumEntries: Int
-    private let state = Mutex(State())
+    let cache: BoundedCache<String, RoutedResponse>
+    /// The epoch the cached answers belong to.
+    private let epoch = Mutex(-1)
 
-    init(library: ThemeLibrary, maximumEntries: Int = 50_000) {
+    init(library: ThemeLibrary, capacityBytes: Int) {
         self.library = library
-        self.maximumEntries = maximumEntries
+        cache = BoundedCache(name: "responses", capacityBytes: capacityBytes) { routed in
+            guard case .bytes(let body) = routed.response.body else { return 0 }
+            return body.count + 512 // the body and, roughly, the serialised head and the key
+        }
     }
 
     func respond(to request: Request, next: (Request) -> RoutedResponse) -> RoutedResponse {
         guard request.method == .get || request.method == .head else { return next(request) }
-        let epoch = library.epoch
+        let current = library.epoch
         let key = Self.key(request)
-        if let hit = state.withLock({ $0.epoch == epoch ? $0.entries[key] : nil }) { return hit }
+        if epoch.withLock({ $0 == current }), let hit = cache.value(for: key) { return hit }
         var routed = next(request)
         guard routed.cacheable else { return routed }
         let route = routed.route
         routed.response = routed.response.map { [self] response in
             guard response.status == .ok, response.headers[.eTag] != nil else { return response }
             let prepared = response.prepared()
-            state.withLock { state in
-                guard epoch >= state.epoch else { return } // computed before a reload: never stored over newer answers
-                if epoch > state.epoch || state.entries.count >= maximumEntries { state = State(epoch: epoch) }
-                state.entries[key] = RoutedResponse(route: route, response: prepared, cacheable: true)
+            let fresh = epoch.withLock { stored -> Bool in
+                guard current >= stored else { return false } // computed before a reload: never stored over newer answers
+                if current > stored {
+                    cache.removeAll { _ in true }
+                    stored = current
+                }
+                return true
             }
+            if fresh { cache.insert(RoutedResponse(route: route, response: prepared, cacheable: true), for: key) }
             return prepared
         }
         return routed
@@ -59,6 +64,4 @@ final class ResponseCacheMiddleware: Middleware {
         }
         return key
     }
-
-    var count: Int { state.withLock { $0.entries.count } }
 }

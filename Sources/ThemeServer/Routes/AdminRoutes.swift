@@ -1,3 +1,4 @@
+import Caching
 import Foundation
 import HTTPServer
 import JSON
@@ -7,6 +8,8 @@ import ThemeContent
 struct AdminRoutes: RouteCollection {
     let library: ThemeLibrary
     let metrics: ServiceMetrics
+    /// The caches `/metrics` reports.
+    let caches: [any CacheReporting]
     let events: EventHub
     /// When set, `PUT /active` needs `Authorization: Bearer <token>`; when nil, only clients on
     /// the loopback interface may change the active theme.
@@ -18,7 +21,11 @@ struct AdminRoutes: RouteCollection {
                 JSONResponse.make(["status": "ok", "themes": .int(library.themes.count)], cacheControl: "no-store")
             },
             .get("/metrics", label: "metrics") { _ in
-                Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"], body: metrics.exposition())
+                let exposition = metrics.exposition(caches: caches.map { ($0.name, $0.statistics) }, gauges: [
+                    ("themed_decodes_total", "Images and data loaded because no cache had them.", library.content.loads),
+                    ("themed_subscribers", "Open event streams.", events.subscriberCount),
+                ])
+                return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"], body: exposition)
             },
             .get("/active", label: "active") { _ in
                 JSONResponse.make(["theme": library.activeTheme.map(JSONValue.string) ?? .null], cacheControl: "no-store")
