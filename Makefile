@@ -6,7 +6,7 @@ CORPUS ?= ../shared/corpus
 APT_PACKAGES = libsqlite3-dev zlib1g-dev
 PY_PACKAGES = lzfse numpy pillow
 
-.PHONY: deps py-deps bench-deps build release test bench bench-http bench-reload bench-cold run themes index clean
+.PHONY: deps py-deps bench-deps build release test bench bench-http bench-reload bench-cold fuzz fuzz-build run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -60,6 +60,18 @@ bench-http: release bench-deps
 ## Rename-to-served latency over 50 drops of a 4 MB catalog; throughput with and without reloads.
 bench-reload: release bench-deps
 	python3 scripts/bench-reload.py --themed .build/release/themed --corpus $(CORPUS)
+
+## The fuzzer build: libFuzzer and AddressSanitizer, linked with lld (SwiftPM's default linker
+## fails on it); a build folder of its own.
+FUZZ_FLAGS = -c release --scratch-path .build-fuzz --product themed-fuzz -Xswiftc -DFUZZING \
+	-Xswiftc -sanitize=fuzzer,address -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
+FUZZ_SECONDS ?= 120
+fuzz-build: deps
+	$(SWIFT) build $(FUZZ_FLAGS)
+
+## Every fuzz target for FUZZ_SECONDS each (CI runs them for a few seconds: FUZZ_SECONDS=5).
+fuzz: fuzz-build
+	CORPUS=$(CORPUS) scripts/fuzz.sh $(FUZZ_SECONDS)
 
 ## Palette latency while every image of the shared corpus is decoded for the first time.
 bench-cold: release

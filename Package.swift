@@ -70,6 +70,10 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // What the fuzzers and their regression tests feed untrusted bytes to.
+        .target(name: "FuzzTargets", dependencies: ["AssetCatalog", "BinaryReading", "BOM", "CatalogWriter", "Codecs", "HTTPServer", "ThemeBundle"]),
+        // libFuzzer's driver (`make fuzz` builds it with -sanitize=fuzzer,address -DFUZZING).
+        .executableTarget(name: "themed-fuzz", dependencies: ["FuzzTargets"]),
         // Measurements for `make bench` (not part of the product).
         .executableTarget(name: "themed-bench", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "SQLite", "ThemeIndex", "ThemeVocabulary"]),
 
@@ -86,6 +90,7 @@ let package = Package(
         .testTarget(name: "CatalogWriterTests", dependencies: ["CatalogWriter", "AssetCatalog", "Codecs", "TestSupport", "ThemeVocabulary"]),
         .testTarget(name: "ThemeBundleTests", dependencies: ["ThemeBundle", "TestSupport", "ThemeVocabulary"]),
         .testTarget(name: "ThemeIndexTests", dependencies: ["ThemeIndex", "ThemeBundle", "Codecs", "SQLite", "TestSupport", "ThemeVocabulary"]),
+        .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"], resources: [.copy("Inputs")]),
         .testTarget(name: "ThemeContentTests", dependencies: ["ThemeContent", "ThemeIndex", "TestSupport"]),
         .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemeIndex", "ThemeContent", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport",
                                                             "ThemeVocabulary", .product(name: "HTTPTypes", package: "swift-http-types"),

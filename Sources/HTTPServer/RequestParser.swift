@@ -7,14 +7,18 @@ import HTTPTypes
 /// Bytes are checked as they arrive, so a client that sends garbage (or a TLS handshake to the
 /// plain port) is answered at once instead of waiting for a blank line that never comes. Lines end
 /// with CRLF or a bare LF (9112 2.2); a bare CR elsewhere is an error.
-struct RequestParser {
-    struct Limits {
-        var requestLineBytes: Int
-        var headerBytes: Int
-        var bodyBytes: Int
+public struct RequestParser: Sendable {
+    public struct Limits: Sendable {
+        public var requestLineBytes: Int
+        public var headerBytes: Int
+        public var bodyBytes: Int
+
+        public init(requestLineBytes: Int, headerBytes: Int, bodyBytes: Int) {
+            (self.requestLineBytes, self.headerBytes, self.bodyBytes) = (requestLineBytes, headerBytes, bodyBytes)
+        }
     }
 
-    enum Outcome {
+    public enum Outcome {
         case request(Request, keepAlive: Bool, version: HTTPVersion, consumed: Int)
         /// More bytes are needed; `head` says whether the head is complete and the body is being
         /// waited for (and whether the client waits for `100 Continue` before sending it).
@@ -23,14 +27,18 @@ struct RequestParser {
         case failure(HTTPResponse.Status, String)
     }
 
-    enum HeadProgress: Equatable {
+    public enum HeadProgress: Equatable, Sendable {
         case receivingHead
         case receivingBody(expectsContinue: Bool)
     }
 
-    let limits: Limits
+    public let limits: Limits
 
-    func parse(_ buffer: ArraySlice<UInt8>, remoteAddress: String) -> Outcome {
+    public init(limits: Limits) {
+        self.limits = limits
+    }
+
+    public func parse(_ buffer: ArraySlice<UInt8>, remoteAddress: String) -> Outcome {
         var cursor = buffer.startIndex
         // 9112 2.2: empty lines before the request line are ignored.
         while cursor < buffer.endIndex, buffer[cursor] == .cr || buffer[cursor] == .lf {

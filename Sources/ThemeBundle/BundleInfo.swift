@@ -48,9 +48,14 @@ public struct BundleInfo: Sendable, Hashable {
             problem = "\(file): unreadable or larger than 4 MiB"
             return
         }
+        read(infoPlist: data, file: file)
+    }
+
+    /// Takes the keys themed uses from Info.plist bytes; `file` names them in `problem`.
+    public mutating func read(infoPlist data: Data, file: String) {
         let dictionary: [String: Any]
         do {
-            guard let root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any] else {
+            guard let root = try PropertyList.parse(Array(data)) as? [String: Any] else {
                 problem = "\(file): the root is not a dictionary; read as empty"
                 return
             }

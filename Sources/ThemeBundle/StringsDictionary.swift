@@ -18,7 +18,7 @@ public struct StringsDictionary: Sendable, Equatable {
         guard bytes.count <= StringsFile.maximumBytes else { throw ParseError(description: "larger than \(StringsFile.maximumBytes >> 20) MiB") }
         let root: Any
         do {
-            root = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+            root = try PropertyList.parse(bytes)
         } catch {
             throw ParseError(description: "not a property list")
         }

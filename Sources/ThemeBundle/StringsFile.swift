@@ -36,7 +36,7 @@ public struct StringsFile: Sendable, Equatable {
     private static func propertyList(_ bytes: [UInt8]) throws(ParseError) -> [String: String] {
         let root: Any
         do {
-            root = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
+            root = try PropertyList.parse(bytes)
         } catch {
             throw ParseError(line: 0, message: "not a valid property list")
         }

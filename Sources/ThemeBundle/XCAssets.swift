@@ -79,18 +79,25 @@ public struct XCAssets: Sendable {
             problems.append("\(file): \(error)")
             return
         }
+        let set = Self.set(contents, kind: kind, name: name, folder: folder)
+        entries += set.entries
+        problems += set.problems.map { "\(file): \($0)" }
+    }
+
+    /// The entries of one set's Contents.json (already decoded from JSON), and a problem for each
+    /// entry that could not be read. Files it names must be in `folder`.
+    public static func set(_ contents: [String: Any], kind: Kind, name: String, folder: String) -> (entries: [Entry], problems: [String]) {
         let key = kind == .color ? "colors" : kind == .data ? "data" : "images"
-        guard let items = contents[key] as? [[String: Any]] else {
-            problems.append("\(file): field \"\(key)\" is missing or not an array")
-            return
-        }
+        guard let items = contents[key] as? [[String: Any]] else { return ([], ["field \"\(key)\" is missing or not an array"]) }
+        var entries: [Entry] = [], problems: [String] = []
         for (index, item) in items.enumerated() {
             do {
-                if let entry = try Self.entry(item, kind: kind, name: name, folder: folder) { entries.append(entry) }
+                if let entry = try entry(item, kind: kind, name: name, folder: folder) { entries.append(entry) }
             } catch {
-                problems.append("\(file): \(key)[\(index)]: \(error)")
+                problems.append("\(key)[\(index)]: \(error)")
             }
         }
+        return (entries, problems)
     }
 
     struct FieldError: Error, CustomStringConvertible {

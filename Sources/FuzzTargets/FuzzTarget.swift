@@ -1,0 +1,96 @@
+import AssetCatalog
+import BinaryReading
+import BOM
+import Codecs
+import Foundation
+import HTTPServer
+import ThemeBundle
+
+/// A function that takes untrusted bytes the way themed does, for libFuzzer and the regression
+/// tests. A target may throw (bad input is expected to be an error); it must never crash, hang or
+/// allocate without bound.
+public struct FuzzTarget: Sendable {
+    public let name: String
+    /// Which of themed's readers it exercises.
+    public let summary: String
+    public let run: @Sendable ([UInt8]) -> Void
+
+    /// Every target, by name.
+    public static let all: [FuzzTarget] = [
+        FuzzTarget(name: "catalog", summary: "AssetCatalog: a .car file opened, and the images of its first renditions decoded") { bytes in
+            guard let catalog = try? AssetCatalog(ByteSpan(copying: bytes), path: "fuzz.car") else { return }
+            for rendition in catalog.renditions.prefix(8) { _ = try? catalog.image(for: rendition) }
+            _ = catalog.legacyColors
+        },
+        FuzzTarget(name: "bom", summary: "BOMStore: header, block index, vars and every tree walked") { bytes in
+            guard let store = try? BOMStore(ByteSpan(copying: bytes)) else { return }
+            for (name, _) in store.vars.prefix(16) {
+                _ = try? store.variable(name)
+                _ = try? store.tree(name)?.items()
+                _ = try? store.tree(name, inlineKeys: true)?.items()
+            }
+        },
+        FuzzTarget(name: "lzfse", summary: "LZFSE decompression (bvx1, bvx2, bvxn, bvx- blocks)") { bytes in
+            _ = try? LZFSE.decompress(bytes, limit: 1 << 22)
+        },
+        FuzzTarget(name: "lzvn", summary: "LZVN decompression") { bytes in
+            _ = try? LZVN.decompress(bytes, limit: 1 << 22)
+        },
+        FuzzTarget(name: "zlib", summary: "zlib inflation with an output limit") { bytes in
+            _ = bytes.withUnsafeBytes { try? Zlib.decompress($0, limit: 1 << 22) }
+        },
+        FuzzTarget(name: "png", summary: "PNG decoding") { bytes in
+            _ = try? PNG.decode(ByteSpan(copying: bytes))
+        },
+        FuzzTarget(name: "deepmap", summary: "deepmap and deepmap2 chunks (the first two bytes pick width and rows)") { bytes in
+            let (width, rows, chunk) = Self.dimensions(bytes)
+            _ = try? Deepmap.decode(ByteSpan(copying: chunk), width: width, rows: rows)
+        },
+        FuzzTarget(name: "rle", summary: "RLE chunks (the first two bytes pick width and rows)") { bytes in
+            let (width, rows, chunk) = Self.dimensions(bytes)
+            _ = try? RLE.decode(ByteSpan(copying: chunk), width: width, rows: rows, bytesPerPixel: 4)
+        },
+        FuzzTarget(name: "palette", summary: "palette-img chunks (the first two bytes pick width and rows)") { bytes in
+            let (width, rows, chunk) = Self.dimensions(bytes)
+            _ = try? PaletteImage.decode(ByteSpan(copying: chunk), width: width, rows: rows)
+        },
+        FuzzTarget(name: "http", summary: "the HTTP/1.1 request parser") { bytes in
+            let parser = RequestParser(limits: .init(requestLineBytes: 8192, headerBytes: 16384, bodyBytes: 1 << 20))
+            var rest = bytes[...]
+            // Pipelined requests: parse as the connection would, request after request.
+            for _ in 0..<64 {
+                guard case .request(_, _, _, let consumed) = parser.parse(rest, remoteAddress: "127.0.0.1:1"), consumed > 0 else { return }
+                rest = rest.dropFirst(consumed)
+            }
+        },
+        FuzzTarget(name: "strings", summary: ".strings tables (UTF-8 and UTF-16, comments, escapes)") { bytes in
+            _ = try? StringsFile(bytes: bytes)
+        },
+        FuzzTarget(name: "stringsdict", summary: ".stringsdict plural tables (property lists)") { bytes in
+            _ = try? StringsDictionary(bytes: bytes)
+        },
+        FuzzTarget(name: "xcstrings", summary: "Xcode String Catalogs (JSON)") { bytes in
+            _ = try? StringCatalog(bytes: bytes)
+        },
+        FuzzTarget(name: "infoplist", summary: "Info.plist (XML, binary or OpenStep)") { bytes in
+            var info = BundleInfo(path: "/fuzz.bundle")
+            info.read(infoPlist: Data(bytes), file: "Info.plist")
+        },
+        FuzzTarget(name: "contentsjson", summary: "an .xcassets set's Contents.json (colour, image and data sets)") { bytes in
+            guard let contents = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else { return }
+            for kind in [XCAssets.Kind.color, .image, .data] {
+                _ = XCAssets.set(contents, kind: kind, name: "fuzz", folder: "/nonexistent/fuzz.imageset")
+            }
+        },
+    ]
+
+    public static func named(_ name: String) -> FuzzTarget? {
+        all.first { $0.name == name }
+    }
+
+    /// Codec chunks need a size: the first two bytes give width and rows (1...64 each).
+    static func dimensions(_ bytes: [UInt8]) -> (width: Int, rows: Int, chunk: [UInt8]) {
+        guard bytes.count >= 2 else { return (1, 1, bytes) }
+        return (Int(bytes[0] % 64) + 1, Int(bytes[1] % 64) + 1, Array(bytes.dropFirst(2)))
+    }
+}

@@ -1,0 +1,55 @@
+import CatalogWriter
+import Codecs
+import Foundation
+
+/// Small valid inputs for each target, made here rather than kept as files: libFuzzer mutates
+/// them into the shapes a reader must survive. (`make fuzz` adds the shared corpus catalogs.)
+public enum FuzzSeeds {
+    public static func seeds(for target: String) -> [[UInt8]] {
+        let bitmap = Bitmap(width: 3, height: 2, layout: .bgra8, pixels: (0..<24).map { UInt8($0 * 10) })
+        switch target {
+        case "catalog", "bom": return (try? compiledCatalog()).map { [$0] } ?? []
+        case "lzfse": return [LZFSEEncoder.compress(Array(repeating: 7, count: 300) + Array("themed themed themed".utf8))]
+        case "zlib": return [Array("themed themed themed".utf8).withUnsafeBytes { Zlib.compress($0) }]
+        case "png": return [PNG.encode(bitmap)]
+        case "deepmap", "rle", "palette": return [[2, 1, 0x64, 0x6D, 0x70, 0x32, 1, 0, 0, 0, 1, 2, 3, 4]]
+        case "http":
+            return [Array("GET /themes/light/colors/primary?appearance=dark HTTP/1.1\r\nHost: localhost\r\nAccept-Language: fr;q=0.5\r\n\r\n".utf8),
+                    Array("PUT /active HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n4\r\n{\"a\"\r\n1;x\r\n}\r\n0\r\n\r\n".utf8),
+                    Array("GET http://h:80/ HTTP/1.0\nConnection: keep-alive\n\n".utf8)]
+        case "strings": return [Array("/* c */ \"a\" = \"b\\n\\U00e9\";\n// x\nkey = value;\n".utf8)]
+        case "stringsdict", "infoplist":
+            let plist: [String: Any] = ["CFBundleIdentifier": "x", "%d files": ["NSStringLocalizedFormatKey": "%#@n@",
+                                                                                  "n": ["NSStringFormatSpecTypeKey": "NSStringPluralRuleType", "one": "%d file", "other": "%d files"]]]
+            return [.xml, .binary].compactMap { format in (try? PropertyListSerialization.data(fromPropertyList: plist, format: format, options: 0)).map(Array.init) }
+        case "xcstrings":
+            return [Array(#"{"sourceLanguage":"en","strings":{"a":{"localizations":{"fr":{"stringUnit":{"state":"translated","value":"b"}},"ru":{"variations":{"plural":{"one":{"stringUnit":{"value":"x"}}}}}}}}}"#.utf8)]
+        case "contentsjson":
+            return [Array(#"{"colors":[{"idiom":"iphone","appearances":[{"appearance":"luminosity","value":"dark"}],"color":{"color-space":"display-p3","components":{"red":"0x10","green":"0.5","blue":"128","alpha":"1"}}}],"images":[{"idiom":"universal","scale":"2x","filename":"a.png","display-gamut":"display-P3"}]}"#.utf8)]
+        default: return []
+        }
+    }
+
+    /// A small catalog as `themed compile` writes it: a colour with a dark variant, a 2x bitmap
+    /// (LZFSE CELM) and a data asset.
+    static func compiledCatalog() throws -> [UInt8] {
+        let folder = NSTemporaryDirectory() + "themed-fuzz-seed-\(UUID().uuidString).xcassets"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func write(_ bytes: [UInt8], _ relative: String) throws {
+            let path = "\(folder)/\(relative)"
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        }
+        let color: [String: Any] = ["color-space": "srgb", "components": ["red": "1", "green": "0.5", "blue": "0", "alpha": "1"]]
+        let colors: [[String: Any]] = [["idiom": "universal", "color": color],
+                                       ["idiom": "universal", "color": color, "appearances": [["appearance": "luminosity", "value": "dark"]]]]
+        try write(Array(try JSONSerialization.data(withJSONObject: ["colors": colors])), "tint.colorset/Contents.json")
+        let bitmap = Bitmap(width: 4, height: 4, layout: .bgra8, pixels: (0..<64).map { UInt8($0 * 4) })
+        try write(PNG.encode(bitmap), "icon.imageset/icon@2x.png")
+        try write(Array(try JSONSerialization.data(withJSONObject: ["images": [["idiom": "universal", "scale": "2x", "filename": "icon@2x.png"]]])),
+                  "icon.imageset/Contents.json")
+        try write(Array("{\"k\": 1}".utf8), "blob.dataset/blob.json")
+        try write(Array(try JSONSerialization.data(withJSONObject: ["data": [["idiom": "universal", "filename": "blob.json"]]])), "blob.dataset/Contents.json")
+        return try CatalogCompiler().compile(folder)
+    }
+}
