@@ -11,11 +11,11 @@ CORPUS=${CORPUS:-../shared/corpus}
 work=var/fuzz
 mkdir -p "$work"
 "$FUZZER" seeds "$work/seeds"
-# The shared corpus's small catalogs (up to 128 KB) seed the catalog and BOM readers: big
+# The shared corpus's small catalogs (up to 40 KB) seed the catalog and BOM readers: big
 # inputs make every execution slow.
 if [ -d "$CORPUS/car" ]; then
   mkdir -p "$work/seeds/catalog" "$work/seeds/bom"
-  find "$CORPUS/car" -name '*.car' -size -129k -exec cp {} "$work/seeds/catalog/" \;
+  find "$CORPUS/car" -name '*.car' -size -41k -exec cp {} "$work/seeds/catalog/" \;
   cp "$work"/seeds/catalog/*.car "$work/seeds/bom/" 2>/dev/null || true
 fi
 
