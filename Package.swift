@@ -19,7 +19,7 @@ let package = Package(
         // System libraries, linked from Debian's -dev packages (see `make deps`).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
-        // Linux epoll, eventfd and inotify headers (part of libc; no library to link).
+        // Linux epoll, eventfd, inotify and thread-priority calls (part of libc; no library to link).
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
         // The one vocabulary of traits and formats: idiom, scale, appearance, gamut, direction,
@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "ThemeIndex", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "SQLite", "ThemeBundle", "ThemeVocabulary"]),
         // What is served: the bytes behind variants (decoded once, cached within a budget), the
         // catalogs sync parsed, and the library that reloads the index and swaps snapshots.
-        .target(name: "ThemeContent", dependencies: ["ThemeIndex", "AssetCatalog", "Codecs", "BinaryReading", "ThemeVocabulary", "Caching"]),
+        .target(name: "ThemeContent", dependencies: ["ThemeIndex", "AssetCatalog", "Codecs", "BinaryReading", "ThemeVocabulary", "Caching", "CLinux"]),
         // A small HTTP/1.1 server on sockets: epoll event loops, Dispatch for accept and signals.
         .target(name: "HTTPServer", dependencies: [
             "CLinux",

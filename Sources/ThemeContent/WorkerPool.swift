@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 import Synchronization
 
@@ -37,6 +38,9 @@ public final class WorkerPool: Sendable {
         for number in 0..<self.threads {
             let jobs = self.jobs
             let thread = Thread {
+                // Below the event loops: when every core is busy decoding, a loop that wakes up
+                // to answer a cheap request gets the core first.
+                _ = themed_lower_thread_priority(10)
                 while let job = jobs.next() { job() }
             }
             thread.name = "themed-worker-\(number)"

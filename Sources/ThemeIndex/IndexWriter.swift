@@ -4,9 +4,10 @@ import Synchronization
 
 /// Brings the index up to date with the themes folder: the only code that writes it.
 ///
-/// A sync runs in stages, each a function of its own: `diff` finds the sources whose fingerprint
-/// changed, `parse` reads them from disk (outside any transaction), and `write` stores everything
-/// in one transaction, so a lookup sees the old themes or the new ones, never a mix. The error
+/// A sync runs in stages, each a function of its own, theme by theme: `diff` finds the sources
+/// whose fingerprint changed, `parse` reads them from disk (outside any transaction), and `write`
+/// stores the theme in one transaction, so a lookup sees a theme's old generation or its new one,
+/// never a mix (and only one theme's parsed sources are in memory at a time). The error
 /// policy (`keepPrevious`): a source that fails to parse keeps its previous rows and records why,
 /// so a broken catalog never replaces a good one. Each change to a theme bumps its generation.
 public final class IndexWriter: Sendable {
@@ -22,17 +23,16 @@ public final class IndexWriter: Sendable {
         let folders = ThemeFolder.discover(in: directory).filter { only == nil || $0.name == only }
         return try connection.withLock { database in
             let stored = try database.prepare("SELECT * FROM theme").rows().map(ThemeRecord.init(row:))
-            var changes: [ThemeChanges] = []
+            var report = SyncReport()
             for folder in folders {
                 let theme = stored.first { $0.name == folder.name }
                 let sources = try theme.map { try database.prepare("SELECT * FROM source WHERE theme_id = ?1").rows([.integer($0.id)]).map(SourceRecord.init(row:)) } ?? []
-                changes.append(Self.parse(Self.diff(folder, theme: theme, sources: sources)))
+                let changes = Self.parse(Self.diff(folder, theme: theme, sources: sources))
+                try database.transaction { try write(changes, in: database, report: &report) }
             }
             let known = Set(folders.map(\.name))
             let removed = stored.filter { !known.contains($0.name) && (only == nil || only == $0.name) }
-            var report = SyncReport()
             try database.transaction {
-                for change in changes { try write(change, in: database, report: &report) }
                 for theme in removed {
                     try database.prepare("DELETE FROM theme WHERE id = ?1").run([.integer(theme.id)])
                     report.removedThemes.append(theme.name)
