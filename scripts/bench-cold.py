@@ -13,6 +13,7 @@ cache budgets it was given (goal: at most their sum + 64 MB).
 import argparse
 import http.client
 import json
+import multiprocessing
 import os
 import shutil
 import signal
@@ -28,6 +29,17 @@ def get(connection, path):
     connection.request("GET", path)
     response = connection.getresponse()
     return response.status, response.read()
+
+
+def sweep(port, share):
+    """One sweeping client, in a process of its own: in one process with the prober, Python's
+    global interpreter lock would add its own waits to the latencies measured."""
+    client = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    statuses = {}
+    for path in share:
+        status, _ = get(client, path)
+        statuses[status] = statuses.get(status, 0) + 1
+    return statuses
 
 
 def percentile(values, fraction):
@@ -55,6 +67,7 @@ def main():
     parser.add_argument("--sweepers", type=int, default=4)
     parser.add_argument("--budget-mb", type=int, nargs=4, default=[16, 32, 32, 64], metavar=("RESPONSES", "CONTENT", "ATLASES", "CATALOGS"),
                         help="cache budgets in MB")
+    parser.add_argument("--defaults", action="store_true", help="no config file: the server's own settings (for builds that predate the budgets)")
     args = parser.parse_args()
     catalogs = sorted(name for name in os.listdir(os.path.join(args.corpus, "car")) if name.endswith(".car")) \
         if os.path.isdir(os.path.join(args.corpus, "car")) else []
@@ -71,8 +84,9 @@ def main():
     with open(config, "w") as file:
         json.dump(dict(budgets, watch=False), file)
     log = open(os.path.join(work, "themed.log"), "w")
-    server = subprocess.Popen([args.themed, "serve", "--config", config, "--themes", themes, "--db", os.path.join(work, "index.sqlite"),
-                               "--port", str(args.port)], stdout=log, stderr=log)
+    settings = [] if args.defaults else ["--config", config]
+    server = subprocess.Popen([args.themed, "serve"] + settings + ["--themes", themes, "--db", os.path.join(work, "index.sqlite"),
+                                                                  "--port", str(args.port)], stdout=log, stderr=log, cwd=work)
     try:
         deadline = time.time() + 120
         while True:
@@ -102,19 +116,9 @@ def main():
             palettes = ["/healthz"]
         for path in palettes:
             get(connection, path)
-        started_rss = rss_mb(server.pid, "VmRSS")
+        started_rss, started_peak = rss_mb(server.pid, "VmRSS"), rss_mb(server.pid)
 
-        lock = threading.Lock()
-        sweep_statuses = {}
         done = threading.Event()
-
-        def sweeper(share):
-            client = http.client.HTTPConnection("127.0.0.1", args.port, timeout=60)
-            for path in share:
-                status, _ = get(client, path)
-                with lock:
-                    sweep_statuses[status] = sweep_statuses.get(status, 0) + 1
-
         latencies = []
 
         def prober():
@@ -134,14 +138,15 @@ def main():
         probe = threading.Thread(target=prober)
         probe.start()
         started = time.time()
-        threads = [threading.Thread(target=sweeper, args=(share,)) for share in shares]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        with multiprocessing.Pool(args.sweepers) as pool:
+            results = pool.starmap(sweep, [(args.port, share) for share in shares])
         sweep_seconds = time.time() - started
         done.set()
         probe.join()
+        sweep_statuses = {}
+        for result in results:
+            for status, count in result.items():
+                sweep_statuses[status] = sweep_statuses.get(status, 0) + count
 
         p50, p99, worst = percentile(latencies, 0.5), percentile(latencies, 0.99), max(latencies)
         print("cold sweep: %d image requests over %d catalogs (%d clients) in %.1f s; statuses %s"
@@ -149,9 +154,10 @@ def main():
         print("palette requests meanwhile: %d, p50 %.2f ms, p99 %.2f ms, max %.2f ms   (goal: p99 <= 5 ms, max <= 20 ms: %s)"
               % (len(latencies), p50, p99, worst, "met" if p99 <= 5 and worst <= 20 else "NOT met"))
         rss, allowed = rss_mb(server.pid, "VmRSS"), sum(args.budget_mb) + 64
-        print("themed RSS: %.0f MB once indexed, %.0f MB after the sweep (peak %.0f MB, indexing included); "
+        print("themed RSS: %.0f MB once indexed (peak while indexing %.0f MB), %.0f MB after the sweep (peak %.0f MB); "
               "cache budgets %s MB, sum + 64 = %d MB: after the sweep %s"
-              % (started_rss, rss, rss_mb(server.pid), "/".join(map(str, args.budget_mb)), allowed, "within" if rss <= allowed else "OVER"))
+              % (started_rss, started_peak, rss, rss_mb(server.pid), "/".join(map(str, args.budget_mb)), allowed,
+                 "within" if rss <= allowed else "OVER"))
         status, metrics = get(connection, "/metrics")
         for line in metrics.decode().splitlines():
             if line.startswith(("themed_cache_bytes", "themed_cache_evictions_total", "themed_decodes_total")):
