@@ -406,7 +406,8 @@ extension String {
 }
 
 extension StringProtocol {
-    func trimmingCharacters() -> String {
+    /// The text without white space at either end (header values, list items).
+    public func trimmingCharacters() -> String {
         var text = Substring(self)
         while text.first?.isWhitespace == true { text = text.dropFirst() }
         while text.last?.isWhitespace == true { text = text.dropLast() }

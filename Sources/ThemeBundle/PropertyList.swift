@@ -12,9 +12,13 @@ public enum PropertyList {
         public var description: String
     }
 
-    /// The property list in `bytes` (binary `bplist00`, XML or OpenStep).
+    /// The property list in `bytes` (binary `bplist00`, XML or OpenStep). Every file that starts
+    /// like a binary one is read here, never by Foundation (which takes any `bplist0?` header).
     public static func parse(_ bytes: [UInt8]) throws(Malformed) -> Any {
-        if bytes.starts(with: Array("bplist00".utf8)) { return try BinaryPropertyList(bytes).root() }
+        if bytes.starts(with: Array("bplist".utf8)) {
+            guard bytes.starts(with: Array("bplist00".utf8)) else { throw Malformed(description: "binary property list of an unknown version") }
+            return try BinaryPropertyList(bytes).root()
+        }
         do {
             return try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
         } catch {

@@ -11,7 +11,7 @@ import Synchronization
 /// A file renamed into place (how careful writers publish: copy, then rename) is picked up at
 /// once; in-place writes are debounced until the file has been quiet for `settleTime`, so a
 /// catalog being copied is not parsed half-written. Whatever happens, a reload that fails keeps
-/// the previous generation serving (see `ThemeIndex.sync`).
+/// the previous generation serving (see `IndexWriter`).
 public final class ThemeWatcher: @unchecked Sendable {
     public let directory: String
     public let settleTime: Duration

@@ -109,13 +109,6 @@ enum AcceptLanguage {
 }
 
 extension StringProtocol {
-    func trimmingCharacters() -> String {
-        var text = Substring(self)
-        while text.first?.isWhitespace == true { text = text.dropFirst() }
-        while text.last?.isWhitespace == true { text = text.dropLast() }
-        return String(text)
-    }
-
     func trimmingQuotes() -> String {
         trimmingCharacters().replacingQuotes()
     }

@@ -52,6 +52,7 @@ struct PropertyListTests {
             ("dictionary key not a string", Self.binary([[0xD1, 1, 1], [0x10, 1]])),
             ("truncated", Array(Self.binary([[0x51, 0x61]]).dropLast(3))),
             ("unknown marker", Self.binary([[0x70]])),
+            ("another binary version (Foundation would read it, and crash on its sets)", Array("bplist08".utf8) + Self.binary([[0x51, 0x61]]).dropFirst(8)),
         ]
         for (name, bytes) in cases {
             #expect(throws: PropertyList.Malformed.self, "\(name)") { try PropertyList.parse(bytes) }
