@@ -170,15 +170,17 @@ public struct RequestParser: Sendable {
     /// of control characters (9110 5.5).
     static func field(_ line: ArraySlice<UInt8>) -> Result<HTTPField, Failure> {
         if let first = line.first, first == .space || first == .tab { return .failure(Failure(message: "obsolete line folding is not accepted")) }
+        // HTTPField.Name checks that the name is a token (no space before the colon, 9112 5.1).
         guard let colon = line.firstIndex(of: .colon), colon > line.startIndex,
-              line[line.startIndex ..< colon].allSatisfy(\.isTokenCharacter),
               let name = HTTPField.Name(String(decoding: line[line.startIndex ..< colon], as: UTF8.self)) else {
             return .failure(Failure(message: "malformed header line"))
         }
-        let rawValue = line[(colon + 1)...]
+        var rawValue = line[(colon + 1)...]
         guard !rawValue.contains(where: \.isForbiddenInFieldValue) else { return .failure(Failure(message: "control character in a header value")) }
+        while let first = rawValue.first, first == .space || first == .tab { rawValue = rawValue.dropFirst() }
+        while let last = rawValue.last, last == .space || last == .tab { rawValue = rawValue.dropLast() }
         guard let value = String(validating: rawValue, as: UTF8.self) else { return .failure(Failure(message: "header value is not UTF-8")) }
-        return .success(HTTPField(name: name, value: value.trimmingSpaces()))
+        return .success(HTTPField(name: name, value: value))
     }
 
     /// 9112 3.2: an HTTP/1.1 request has exactly one valid Host; with an absolute-form target the
@@ -197,23 +199,26 @@ public struct RequestParser: Sendable {
 
     /// `host [":" port]`: a registered name, an IPv4 address or a bracketed IPv6 literal.
     static func isValidHost(_ text: String) -> Bool {
-        var host = Substring(text), port: Substring = ""
-        if host.hasPrefix("[") {
-            guard let close = host.firstIndex(of: "]") else { return false }
-            let literal = host[host.index(after: host.startIndex) ..< close]
-            guard !literal.isEmpty, literal.utf8.allSatisfy({ $0.isHexDigit || $0 == .colon || $0 == .dot }) else { return false }
-            let rest = host[host.index(after: close)...]
-            guard rest.isEmpty || rest.hasPrefix(":") else { return false }
-            port = rest.dropFirst()
-            host = ""
-        } else if let colon = host.lastIndex(of: ":") {
-            port = host[host.index(after: colon)...]
-            host = host[..<colon]
-            guard !port.isEmpty else { return false }
+        var text = text
+        return text.withUTF8 { bytes in
+            var host = bytes[...], port: Slice<UnsafeBufferPointer<UInt8>> = bytes[bytes.endIndex...]
+            if host.first == UInt8(ascii: "[") {
+                guard let close = host.firstIndex(of: UInt8(ascii: "]")) else { return false }
+                let literal = host[(host.startIndex + 1) ..< close]
+                guard !literal.isEmpty, literal.allSatisfy({ $0.isHexDigit || $0 == .colon || $0 == .dot }) else { return false }
+                let rest = host[(close + 1)...]
+                guard rest.isEmpty || rest.first == .colon else { return false }
+                port = rest.dropFirst()
+                host = host[host.startIndex ..< host.startIndex]
+            } else if let colon = host.lastIndex(of: .colon) {
+                port = host[(colon + 1)...]
+                host = host[..<colon]
+                guard !port.isEmpty else { return false }
+            }
+            guard port.count <= 5, port.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return false }
+            // reg-name: unreserved, sub-delims and percent-encodings.
+            return host.allSatisfy { $0.isUnreserved || $0.isSubDelimiter || $0 == UInt8(ascii: "%") }
         }
-        guard port.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), port.utf8.count <= 5 else { return false }
-        // reg-name: unreserved, sub-delims and percent-encodings.
-        return host.utf8.allSatisfy { $0.isUnreserved || $0.isSubDelimiter || $0 == UInt8(ascii: "%") }
     }
 
     /// 9112 9.3: HTTP/1.1 stays open unless `close`; HTTP/1.0 closes unless `keep-alive`.
@@ -237,22 +242,25 @@ struct RequestLine {
     var authority: String?
     var version: HTTPVersion
 
+    static let http11 = Array("HTTP/1.1".utf8), http10 = Array("HTTP/1.0".utf8)
+
     static func parse(_ line: ArraySlice<UInt8>) -> Result<RequestLine, RequestParser.Failure> {
         let malformed = RequestParser.Failure(message: "malformed request line")
-        let parts = line.split(separator: .space, omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(\.isTokenCharacter),
-              let method = HTTPRequest.Method(String(decoding: parts[0], as: UTF8.self)) else { return .failure(malformed) }
-        let versionText = String(decoding: parts[2], as: UTF8.self)
+        guard let firstSpace = line.firstIndex(of: .space), let secondSpace = line[(firstSpace + 1)...].firstIndex(of: .space),
+              !line[(secondSpace + 1)...].contains(.space), firstSpace > line.startIndex,
+              let method = HTTPRequest.Method(String(decoding: line[..<firstSpace], as: UTF8.self)) else { return .failure(malformed) }
+        let versionBytes = line[(secondSpace + 1)...]
         let version: HTTPVersion
-        switch versionText {
-        case "HTTP/1.1": version = .http11
-        case "HTTP/1.0": version = .http10
-        default:
-            let isVersion = versionText.hasPrefix("HTTP/") && versionText.count == 8
+        if versionBytes.elementsEqual(Self.http11) {
+            version = .http11
+        } else if versionBytes.elementsEqual(Self.http10) {
+            version = .http10
+        } else {
+            let isVersion = versionBytes.starts(with: Self.http11.prefix(5)) && versionBytes.count == 8
             return .failure(isVersion ? .init(status: .httpVersionNotSupported, message: "unsupported version") : malformed)
         }
         // The target: visible ASCII and UTF-8; no control characters, no spaces (9112 3.2).
-        let rawTarget = parts[1]
+        let rawTarget = line[(firstSpace + 1) ..< secondSpace]
         guard !rawTarget.isEmpty, !rawTarget.contains(where: { $0 < 0x21 || $0 == 0x7F }),
               let target = String(validating: rawTarget, as: UTF8.self) else {
             return .failure(RequestParser.Failure(message: "control character or space in the request target"))
@@ -370,7 +378,10 @@ extension UInt8 {
     var isTokenCharacter: Bool {
         switch self {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        default: "!#$%&'*+-.^_`|~".utf8.contains(self)
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"),
+             UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"),
+             UInt8(ascii: "~"): true
+        default: false
         }
     }
 
@@ -387,21 +398,19 @@ extension UInt8 {
     /// unreserved (RFC 3986 2.3).
     var isUnreserved: Bool {
         switch self {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        default: "-._~".utf8.contains(self)
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
+        default: false
         }
     }
 
     /// sub-delims (RFC 3986 2.2).
-    var isSubDelimiter: Bool { "!$&'()*+,;=".utf8.contains(self) }
-}
-
-extension String {
-    func trimmingSpaces() -> String {
-        var text = Substring(self)
-        while text.first == " " || text.first == "\t" { text = text.dropFirst() }
-        while text.last == " " || text.last == "\t" { text = text.dropLast() }
-        return String(text)
+    var isSubDelimiter: Bool {
+        switch self {
+        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
+             UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="): true
+        default: false
+        }
     }
 }
 
