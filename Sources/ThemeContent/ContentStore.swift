@@ -92,14 +92,6 @@ public final class ContentStore: Sendable {
         }
     }
 
-    /// The content of a resolved variant, loaded on the calling thread if it is not cached (for
-    /// tools and tests; the server uses `cached` and `load`).
-    public func content(of resolution: Resolution) throws -> Content {
-        if let content = cached(resolution) { return content }
-        let content = try load(resolution)
-        store(content, as: Self.key(resolution))
-        return content
-    }
 
     static func key(_ resolution: Resolution) -> String {
         resolution.variant.etag + (resolution.isMirrored ? "-mirrored" : "")
