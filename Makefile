@@ -6,7 +6,7 @@ CORPUS ?= ../shared/corpus
 APT_PACKAGES = libsqlite3-dev zlib1g-dev
 PY_PACKAGES = lzfse numpy pillow
 
-.PHONY: deps py-deps bench-deps build release test bench bench-http bench-reload bench-cold fuzz fuzz-build run themes index clean
+.PHONY: deps py-deps bench-deps build release test bench bench-http bench-reload bench-cold fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -69,9 +69,14 @@ FUZZ_SECONDS ?= 120
 fuzz-build: deps
 	$(SWIFT) build $(FUZZ_FLAGS)
 
-## Every fuzz target for FUZZ_SECONDS each (CI runs them for a few seconds: FUZZ_SECONDS=5).
+## Every fuzz target for FUZZ_SECONDS each. CI runs a short, repeatable form: at most
+## FUZZ_RUNS executions from seed FUZZ_SEED, with a fresh corpus.
 fuzz: fuzz-build
-	CORPUS=$(CORPUS) scripts/fuzz.sh $(FUZZ_SECONDS)
+	CORPUS=$(CORPUS) FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_SEED=$(FUZZ_SEED) scripts/fuzz.sh $(FUZZ_SECONDS)
+
+fuzz-ci: fuzz-build
+	rm -rf var/fuzz
+	CORPUS=$(CORPUS) FUZZ_RUNS=50000 FUZZ_SEED=1 scripts/fuzz.sh 8
 
 ## Palette latency while every image of the shared corpus is decoded for the first time.
 bench-cold: release

@@ -3,6 +3,8 @@
 # targets' own seeds, plus the shared corpus catalogs for the catalog and BOM readers). Prints
 # each target's executions; any crash is kept under var/fuzz/ and fails the run (copy the input
 # to Tests/FuzzRegressionTests/Inputs/TARGET/ once fixed, so it stays a regression test).
+# FUZZ_RUNS and FUZZ_SEED make a run repeatable (CI): the same seed gives the same mutations, so
+# CI fails only when the code changed, not by the luck of the draw.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 FUZZER=${FUZZER:-.build-fuzz/release/themed-fuzz}
@@ -19,6 +21,9 @@ if [ -d "$CORPUS/car" ]; then
   cp "$work"/seeds/catalog/*.car "$work/seeds/bom/" 2>/dev/null || true
 fi
 
+repeatable=()
+[ -n "${FUZZ_RUNS:-}" ] && repeatable+=("-runs=$FUZZ_RUNS")
+[ -n "${FUZZ_SEED:-}" ] && repeatable+=("-seed=$FUZZ_SEED")
 failed=0
 printf '%-14s %14s %10s  %s\n' target executions "exec/s" result
 for target in $("$FUZZER" list | cut -f1); do
@@ -28,7 +33,7 @@ for target in $("$FUZZER" list | cut -f1); do
   # leak detection is off for the two targets that go through it.
   case "$target" in stringsdict|infoplist) leaks=0 ;; *) leaks=1 ;; esac
   if ASAN_OPTIONS="detect_leaks=$leaks" "$FUZZER" "$target" -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 -timeout=10 -max_len=262144 -detect_leaks=$leaks \
-       -print_final_stats=1 -artifact_prefix="$work/$target-" "$work/corpus/$target" "$work/seeds/$target" >"$log" 2>&1; then
+       "${repeatable[@]}" -print_final_stats=1 -artifact_prefix="$work/$target-" "$work/corpus/$target" "$work/seeds/$target" >"$log" 2>&1; then
     result=ok
   else
     result="CRASH (see $log and $work/$target-*)"
