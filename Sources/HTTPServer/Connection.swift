@@ -58,8 +58,8 @@ final class Connection: @unchecked Sendable {
             shuttingDown = true
             if let streaming {
                 streaming.finish()
-            } else if inbox.isEmpty && outboxOffset >= outbox.count {
-                close()
+            } else if inbox.isEmpty && outboxOffset >= outbox.count && !awaitingResponse {
+                close() // idle; a deferred answer still coming closes the connection once sent
             }
         }
     }

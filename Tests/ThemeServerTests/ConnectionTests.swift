@@ -53,6 +53,30 @@ struct ConnectionTests {
         #expect(try cold.request("/healthz").status == 200, "the connection goes on after the deferred answer")
     }
 
+    @Test("shutdown waits for a deferred answer still being worked out, then closes")
+    func shutdownFinishesDeferredAnswers() throws {
+        let workers = WorkerPool(threads: 1)
+        let gate = DispatchSemaphore(value: 0)
+        workers.submit { gate.wait() }
+        let server = try ServerFixture(configure: { _ in }, content: ContentStore(workers: workers))
+        let client = try server.client()
+        client.send("GET /themes/light/images/logo?scale=3 HTTP/1.1\r\nHost: x\r\n\r\n")
+        Thread.sleep(forTimeInterval: 0.1)
+        let stopped = DispatchSemaphore(value: 0)
+        let http = server.server!
+        Thread {
+            http.shutdown(timeout: .seconds(5))
+            stopped.signal()
+        }.start()
+        Thread.sleep(forTimeInterval: 0.2)
+        gate.signal()
+        let image = try client.readResponse()
+        #expect(image.status == 200)
+        #expect(image.text.hasSuffix("variant 2"))
+        #expect(client.isClosedByServer())
+        stopped.wait()
+    }
+
     @Test("Connection: close is honoured")
     func connectionClose() throws {
         let server = try ServerFixture()
