@@ -62,16 +62,12 @@ public final class ContentStore: Sendable {
 
     /// Loads the content of a resolved image or data variant on the worker pool (mirrored when
     /// the resolution says so) and calls `completion` there. A load already under way for the
-    /// same content is joined, not repeated.
+    /// same content is joined, not repeated. Callers ask `cached` first (which counts the miss);
+    /// here the cache is looked at only under the lock, for a load that finished since.
     public func load(_ resolution: Resolution, completion: @escaping Completion) {
         let key = Self.key(resolution)
-        if let content = cache.value(for: key) {
-            completion(.success(content))
-            return
-        }
         enum Next { case done(Content), joined, start }
         let next = flights.withLock { flights -> Next in
-            // Checked again under the lock: a load may have finished since.
             if cache.contains(key), let content = cache.value(for: key) { return .done(content) }
             if flights[key] != nil {
                 flights[key]?.append(completion)

@@ -33,6 +33,7 @@ struct APITests {
         }
         #expect(text.contains("themed_cache_hits_total{cache=\"responses\"} 1"), "the repeated request was a cache hit")
         #expect(text.contains("themed_decodes_total 2"), "two images loaded, each once")
+        #expect(text.contains("themed_cache_misses_total{cache=\"content\"} 2"), "one miss per cold image, not one per look")
     }
 
     @Test("GET /themes lists themes; GET /themes/{theme} describes one; unknown theme is a 404 JSON error")
