@@ -38,7 +38,11 @@ public final class ThemeLibrary: Sendable {
             let report = try index.writer.sync(themesDirectory: themesDirectory, only: theme)
             let themes = try index.reader.themes()
             for (catalog, hash) in report.parsedCatalogs { content.catalogs.keep(catalog, contentHash: hash) }
-            for info in themes {
+            // At start-up the sync parsed nothing unchanged, so the indexed catalogs are opened
+            // now; later only those of changed themes (re-opening every catalog the budget
+            // evicted on each reload would undo the budget).
+            let firstReload = epoch == 0
+            for info in themes where firstReload || report.changedThemes.contains(info.name) {
                 for source in info.sources where source.kind == .car { content.catalogs.retain(source) }
             }
             snapshot.withLock { $0 = Snapshot(epoch: $0.epoch + 1, themes: themes, active: $0.active) }
