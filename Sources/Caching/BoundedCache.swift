@@ -84,17 +84,6 @@ public final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Send
         }
     }
 
-    /// Drops `key`.
-    public func remove(_ key: Key) {
-        state.withLock { state in
-            guard let removed = state.entries.removeValue(forKey: key) else { return }
-            state.statistics.bytes -= removed.cost
-            state.statistics.entries = state.entries.count
-            state.order.removeAll { $0 == key }
-            state.head = min(state.head, state.order.count)
-        }
-    }
-
     /// Drops every entry for which `shouldRemove` says so.
     public func removeAll(where shouldRemove: (Key) -> Bool) {
         state.withLock { state in
