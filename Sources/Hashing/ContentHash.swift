@@ -1,0 +1,101 @@
+import CCrypto
+
+/// SHA-256 of content, through OpenSSL's libcrypto (SHA-NI where the CPU has it).
+///
+/// Everything that names content by its bytes uses it: ETags, blob names, the fingerprints of
+/// catalogs in the index. The same bytes give the same name on every machine, which is what lets
+/// two replicas agree on ETags and a CDN keep one copy.
+public struct ContentHash: ~Copyable {
+    private let context: OpaquePointer
+
+    public init() {
+        // EVP_MD_CTX_new fails only when malloc does; there is nothing sensible to go on with.
+        guard let context = EVP_MD_CTX_new() else { fatalError("out of memory: EVP_MD_CTX_new") }
+        EVP_DigestInit_ex(context, EVP_sha256(), nil)
+        self.context = context
+    }
+
+    deinit { EVP_MD_CTX_free(context) }
+
+    public mutating func add(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        EVP_DigestUpdate(context, base, bytes.count)
+    }
+
+    public mutating func add(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { add($0) }
+    }
+
+    public mutating func add(_ text: String) {
+        var copy = text
+        copy.withUTF8 { add(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The digest of what was added so far (more may be added after).
+    public var digest: Digest {
+        var bytes = [UInt8](repeating: 0, count: 32)
+        guard let copy = EVP_MD_CTX_new() else { fatalError("out of memory: EVP_MD_CTX_new") }
+        defer { EVP_MD_CTX_free(copy) }
+        EVP_MD_CTX_copy_ex(copy, context)
+        var length: UInt32 = 0
+        EVP_DigestFinal_ex(copy, &bytes, &length)
+        return Digest(bytes: bytes)
+    }
+
+    public var hex: String { digest.hex }
+
+    /// The digest of `bytes` in one call.
+    public static func of(_ bytes: UnsafeRawBufferPointer) -> Digest {
+        var hash = ContentHash()
+        hash.add(bytes)
+        return hash.digest
+    }
+
+    public static func of(_ bytes: [UInt8]) -> Digest {
+        bytes.withUnsafeBytes { of($0) }
+    }
+}
+
+/// A SHA-256 digest; printed and parsed as 64 lowercase hex digits.
+public struct Digest: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let bytes: [UInt8]
+
+    public init(bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Parses 64 hex digits (either case); nil for anything else.
+    public init?(hex: some StringProtocol) {
+        let utf8 = Array(hex.utf8)
+        guard utf8.count == 64 else { return nil }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(32)
+        for index in stride(from: 0, to: 64, by: 2) {
+            guard let high = Self.value(of: utf8[index]), let low = Self.value(of: utf8[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        self.bytes = bytes
+    }
+
+    public var hex: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(64)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    public var description: String { hex }
+
+    public static func < (lhs: Digest, rhs: Digest) -> Bool { lhs.bytes.lexicographicallyPrecedes(rhs.bytes) }
+
+    private static func value(of digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
