@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinux
 import HTTPTypes
 import Synchronization
 
@@ -11,8 +12,24 @@ final class Connection: @unchecked Sendable {
     unowned let server: HTTPServer
     let loop: EventLoop
     private var inbox: [UInt8] = []
-    private var outbox: [UInt8] = []
+    /// Answers not yet written: bytes, and file regions sent with `sendfile`, in order.
+    private var outbox: [Chunk] = []
+    /// How much of the first chunk is written.
     private var outboxOffset = 0
+    /// Bytes in the outbox not yet written.
+    private var unsent = 0
+
+    private enum Chunk {
+        case bytes([UInt8])
+        case file(FileRegion)
+
+        var count: Int {
+            switch self {
+            case .bytes(let bytes): bytes.count
+            case .file(let region): region.count
+            }
+        }
+    }
     private var waitingToWrite = false
     private var closeWhenFlushed = false
     private var closed = false
@@ -58,7 +75,7 @@ final class Connection: @unchecked Sendable {
             shuttingDown = true
             if let streaming {
                 streaming.finish()
-            } else if inbox.isEmpty && outboxOffset >= outbox.count && !awaitingResponse {
+            } else if inbox.isEmpty && unsent == 0 && !awaitingResponse {
                 close() // idle; a deferred answer still coming closes the connection once sent
             }
         }
@@ -96,7 +113,7 @@ final class Connection: @unchecked Sendable {
 
     private func processInbox() {
         while !closed && !closeWhenFlushed && streaming == nil && !awaitingResponse && !inbox.isEmpty {
-            guard outbox.count - outboxOffset < Self.pendingLimit else {
+            guard unsent < Self.pendingLimit else {
                 if !readingPaused { pauseReading() }
                 return
             }
@@ -132,8 +149,24 @@ final class Connection: @unchecked Sendable {
     }
 
     private func queue(_ bytes: [UInt8]) {
-        if outboxOffset >= outbox.count { (sendWindowStarted, bytesWritten) = (.now, 0) }
-        outbox += bytes
+        guard !bytes.isEmpty else { return }
+        if unsent == 0 { (sendWindowStarted, bytesWritten) = (.now, 0) }
+        unsent += bytes.count
+        // Consecutive bytes go out in one send.
+        if case .bytes(var last)? = outbox.last {
+            outbox.removeLast() // leaves `last` the only reference, so it grows in place
+            last += bytes
+            outbox.append(.bytes(last))
+        } else {
+            outbox.append(.bytes(bytes))
+        }
+    }
+
+    private func queue(_ region: FileRegion) {
+        guard region.count > 0 else { return }
+        if unsent == 0 { (sendWindowStarted, bytesWritten) = (.now, 0) }
+        unsent += region.count
+        outbox.append(.file(region))
     }
 
     private func enqueue(_ response: Response, method: HTTPRequest.Method, keepAlive: Bool, version: HTTPVersion = .http11) {
@@ -147,7 +180,14 @@ final class Connection: @unchecked Sendable {
                 headers[.connection] = keepAlive ? "keep-alive" : "close"
                 queue(ResponseWriter.head(status: response.status, headers: headers, bodyLength: body.count))
             }
-            if method != .head { outbox += body }
+            if method != .head { queue(body) }
+            if !keepAlive { closeWhenFlushed = true }
+            flush()
+        case .file(let region):
+            if !(keepAlive && version == .http11) { headers[.connection] = keepAlive ? "keep-alive" : "close" }
+            let encoded = keepAlive && version == .http11 ? response.encodedHeaders : nil
+            queue(ResponseWriter.head(status: response.status, headers: headers, encoded: encoded, bodyLength: region.count))
+            if method != .head { queue(region) }
             if !keepAlive { closeWhenFlushed = true }
             flush()
         case .deferred(let start):
@@ -188,15 +228,28 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    /// Writes what is queued; one `send` per response when the socket has room.
+    /// Writes what is queued: bytes with `send` (one per response when the socket has room),
+    /// file regions with `sendfile`, the bytes before a file flagged MSG_MORE so that a head and
+    /// a small file leave in one packet.
     private func flush() {
-        while outboxOffset < outbox.count && !closed {
-            let sent = outbox.withUnsafeBytes { buffer in
-                send(fd, buffer.baseAddress.map { $0 + outboxOffset }, buffer.count - outboxOffset, Int32(MSG_NOSIGNAL))
+        while let chunk = outbox.first, !closed {
+            let remaining = chunk.count - outboxOffset
+            let sent: Int
+            switch chunk {
+            case .bytes(let bytes):
+                let flags = Int32(MSG_NOSIGNAL) | (outbox.count > 1 ? Int32(MSG_MORE) : 0)
+                sent = bytes.withUnsafeBytes { buffer in send(fd, buffer.baseAddress.map { $0 + outboxOffset }, remaining, flags) }
+            case .file(let region):
+                var position = off_t(region.offset + outboxOffset)
+                sent = sendfile(fd, region.descriptor, &position, remaining)
+                // A file shorter than its region: the promised length cannot be kept.
+                if sent == 0 { close(); return }
             }
             if sent > 0 {
                 outboxOffset += sent
+                unsent -= sent
                 bytesWritten += sent
+                if outboxOffset == chunk.count { (outboxOffset, _) = (0, outbox.removeFirst()) }
                 continue
             }
             if sent < 0 && errno == EINTR { continue }
@@ -215,8 +268,6 @@ final class Connection: @unchecked Sendable {
             (waitingToWrite, readingPaused) = (false, false)
             loop.setInterest(self, read: true, write: false)
         }
-        outbox.removeAll(keepingCapacity: outbox.count < 1 << 20)
-        outboxOffset = 0
         sendWindowStarted = nil
         lastActivity = .now
         if closeWhenFlushed || (shuttingDown && streaming == nil && inbox.isEmpty) {
@@ -232,7 +283,7 @@ final class Connection: @unchecked Sendable {
     func checkTimeouts(now: ContinuousClock.Instant) {
         guard !closed else { return }
         let configuration = server.configuration
-        if outboxOffset < outbox.count {
+        if unsent > 0 {
             if let started = sendWindowStarted, now - started > configuration.sendGrace {
                 let seconds = Double((now - started).components.seconds) + Double((now - started).components.attoseconds) / 1e18
                 guard Double(bytesWritten) / seconds >= Double(configuration.minimumSendRate) else {

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Dispatch
 import HTTPTypes
 import Synchronization
@@ -71,6 +74,8 @@ public struct Response: Sendable {
 
     public enum Body: Sendable {
         case bytes([UInt8])
+        /// Bytes of an open file, sent with `sendfile` (no copy through user space).
+        case file(FileRegion)
         /// Server-sent events and the like: the connection stays open and `start` is given a
         /// writer once the head has been sent.
         case stream(@Sendable (ResponseStream) -> Void)
@@ -114,10 +119,58 @@ public struct Response: Sendable {
         self.body = .bytes(body)
     }
 
+    public init(status: HTTPResponse.Status, headers: HTTPFields = [:], file: FileRegion) {
+        self.status = status
+        self.headers = headers
+        self.body = .file(file)
+    }
+
+    /// The body's bytes, read from the file for a file body (for tools and tests; the server
+    /// sends files without reading them); empty for streams and deferred answers.
+    public func bodyBytes() -> [UInt8] {
+        switch body {
+        case .bytes(let bytes): bytes
+        case .file(let region): (try? region.read()) ?? []
+        case .stream, .deferred: []
+        }
+    }
+
     public init(status: HTTPResponse.Status, headers: HTTPFields = [:], stream: @escaping @Sendable (ResponseStream) -> Void) {
         self.status = status
         self.headers = headers
         self.body = .stream(stream)
+    }
+}
+
+/// A range of an open file to send as a body.
+public struct FileRegion: Sendable {
+    public var descriptor: Int32
+    public var offset: Int
+    public var count: Int
+    /// Whatever keeps `descriptor` open: held as long as the response, so the file cannot be
+    /// closed while it is being sent.
+    public var owner: any Sendable
+
+    public init(descriptor: Int32, offset: Int, count: Int, owner: any Sendable) {
+        (self.descriptor, self.offset, self.count, self.owner) = (descriptor, offset, count, owner)
+    }
+
+    /// Reads the range (for tools and tests).
+    public func read() throws(FileReadError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let result = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, off_t(offset + done)) }
+            if result < 0 && errno == EINTR { continue }
+            guard result > 0 else { throw FileReadError(offset: offset + done) }
+            done += result
+        }
+        return bytes
+    }
+
+    public struct FileReadError: Error, CustomStringConvertible {
+        public var offset: Int
+        public var description: String { "the file ends or fails before offset \(offset)" }
     }
 }
 
