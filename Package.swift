@@ -19,6 +19,8 @@ let package = Package(
         // System libraries, linked from Debian's -dev packages (see `make deps`).
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CBrotli", path: "Sources/CBrotli", providers: [.apt(["libbrotli-dev"])]),
         // Linux epoll, eventfd, inotify and thread-priority calls (part of libc; no library to link).
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
@@ -28,12 +30,17 @@ let package = Package(
         .target(name: "ThemeVocabulary"),
         // Caches with byte budgets and the statistics /metrics reports of them.
         .target(name: "Caching"),
+        // SHA-256 of content (libcrypto): ETags, blob names, catalog fingerprints.
+        .target(name: "Hashing", dependencies: ["CCrypto"]),
+        // Bytes stored once under their hash in append-only packs, with aliases for content before
+        // it is encoded; checked on first use, collected and compacted.
+        .target(name: "BlobStore", dependencies: ["Hashing"]),
         // Bounds-checked views over untrusted bytes; everything that parses builds on it.
         .target(name: "BinaryReading"),
         // The BOMStore container: blocks, vars and B+trees.
         .target(name: "BOM", dependencies: ["BinaryReading"]),
         // Pixel and byte codecs: LZFSE, LZVN, RLE, palette, deepmap, zlib, PNG.
-        .target(name: "Codecs", dependencies: ["BinaryReading", "CZlib"]),
+        .target(name: "Codecs", dependencies: ["BinaryReading", "CZlib", "CBrotli"]),
         // Ordered JSON values, shared by reports and the server.
         .target(name: "JSON"),
         // The CoreUI catalog layer on top of BOM: keys, facets, renditions, colours, images.
@@ -46,10 +53,10 @@ let package = Package(
         .target(name: "ThemeBundle", dependencies: ["ThemeVocabulary"]),
         // The SQLite index of themes, variants and strings: a writer that syncs it with the themes
         // folder (diff, parse, one transaction) and a reader whose lookups use a connection pool.
-        .target(name: "ThemeIndex", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "SQLite", "ThemeBundle", "ThemeVocabulary"]),
+        .target(name: "ThemeIndex", dependencies: ["AssetCatalog", "Codecs", "Hashing", "BinaryReading", "SQLite", "ThemeBundle", "ThemeVocabulary"]),
         // What is served: the bytes behind variants (decoded once, cached within a budget), the
         // catalogs sync parsed, and the library that reloads the index and swaps snapshots.
-        .target(name: "ThemeContent", dependencies: ["ThemeIndex", "AssetCatalog", "Codecs", "BinaryReading", "ThemeVocabulary", "Caching", "CLinux"]),
+        .target(name: "ThemeContent", dependencies: ["ThemeIndex", "BlobStore", "Hashing", "AssetCatalog", "Codecs", "BinaryReading", "ThemeVocabulary", "Caching", "CLinux"]),
         // A small HTTP/1.1 server on sockets: epoll event loops, Dispatch for accept and signals.
         .target(name: "HTTPServer", dependencies: [
             "CLinux",
@@ -59,14 +66,14 @@ let package = Package(
         // The theme API: a route table behind metrics, 304 and response-cache middleware; events.
         .target(name: "ThemeServer", dependencies: [
             "CLinux",
-            "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeVocabulary", "JSON", "Caching",
+            "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeVocabulary", "JSON", "Caching", "Hashing", "BlobStore",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         .executableTarget(name: "themed", dependencies: [
-            "AssetCatalog", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary",
+            "AssetCatalog", "BlobStore", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -81,6 +88,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Codecs"], path: "Tests/TestSupport"),
         .testTarget(name: "ThemeVocabularyTests", dependencies: ["ThemeVocabulary"]),
         .testTarget(name: "CachingTests", dependencies: ["Caching"]),
+        .testTarget(name: "BlobStoreTests", dependencies: ["BlobStore", "Hashing", "TestSupport"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "BinaryReading", "TestSupport", "ThemeVocabulary"],
                     resources: [.copy("Vectors")]),
         .testTarget(name: "BOMTests", dependencies: ["BOM", "BinaryReading"]),
@@ -91,8 +99,8 @@ let package = Package(
         .testTarget(name: "ThemeBundleTests", dependencies: ["ThemeBundle", "TestSupport", "ThemeVocabulary"]),
         .testTarget(name: "ThemeIndexTests", dependencies: ["ThemeIndex", "ThemeBundle", "Codecs", "SQLite", "TestSupport", "ThemeVocabulary"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"], resources: [.copy("Inputs")]),
-        .testTarget(name: "ThemeContentTests", dependencies: ["ThemeContent", "ThemeIndex", "TestSupport"]),
-        .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemeIndex", "ThemeContent", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport",
+        .testTarget(name: "ThemeContentTests", dependencies: ["ThemeContent", "ThemeIndex", "BlobStore", "Hashing", "TestSupport"]),
+        .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemeIndex", "ThemeContent", "BlobStore", "Hashing", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport",
                                                             "ThemeVocabulary", .product(name: "HTTPTypes", package: "swift-http-types"),
                                                             .product(name: "Logging", package: "swift-log")]),
     ]

@@ -23,6 +23,29 @@ public enum Zlib {
         return output
     }
 
+    /// Compresses `input` as a gzip member for `Content-Encoding: gzip`. The header carries no
+    /// time or file name, so the same input gives the same bytes on every machine.
+    public static func gzip(_ input: UnsafeRawBufferPointer, level: Int32 = 9) -> [UInt8] {
+        var stream = z_stream()
+        // 15 + 16: gzip framing; memory level 8 is zlib's default.
+        guard deflateInit2_(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                            Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            preconditionFailure("deflateInit2 fails only for bad parameters or no memory")
+        }
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 32)
+        stream.next_in = UnsafeMutablePointer(mutating: input.baseAddress?.assumingMemoryBound(to: Bytef.self))
+        stream.avail_in = uInt(input.count)
+        let status = output.withUnsafeMutableBytes { buffer -> Int32 in
+            stream.next_out = buffer.baseAddress?.assumingMemoryBound(to: Bytef.self)
+            stream.avail_out = uInt(buffer.count)
+            return deflate(&stream, Z_FINISH)
+        }
+        precondition(status == Z_STREAM_END, "deflate cannot fall short of a buffer of deflateBound bytes")
+        output.removeSubrange(Int(stream.total_out)...)
+        return output
+    }
+
     /// CRC-32 as PNG chunks use it.
     public static func crc32(_ bytes: UnsafeRawBufferPointer, initial: UInt32 = 0) -> UInt32 {
         UInt32(CZlib.crc32(uLong(initial), bytes.baseAddress?.assumingMemoryBound(to: Bytef.self), uInt(bytes.count)))

@@ -1,3 +1,4 @@
+import Hashing
 import AssetCatalog
 import BinaryReading
 import Caching

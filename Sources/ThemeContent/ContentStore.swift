@@ -1,26 +1,54 @@
 import AssetCatalog
 import BinaryReading
+import BlobStore
 import Caching
 import Codecs
 import Foundation
+import Hashing
 import Synchronization
 import ThemeIndex
 import ThemeVocabulary
 
-/// The bytes behind image and data variants, decoded once and kept within a byte budget.
+/// The bytes behind image and data variants, encoded once and kept in the blob store under their
+/// hash, where a restart finds them again.
 ///
-/// Catalog renditions are decoded and PNG-encoded on first use, on the worker pool (never on an
-/// event loop); later requests get the cached bytes. Concurrent misses for the same content share
-/// one decode (single flight). The cache key is the variant's ETag, which changes exactly when the
-/// content does, so a reload never serves stale bytes and unchanged variants stay cached across
-/// reloads.
+/// A variant's content key (its file's hash, or its catalog's hash and rendition position) is an
+/// alias in the blob store for the encoded bytes. A lookup whose blob is stored and checked is
+/// answered on the caller's thread; anything else is done on the worker pool (never on an event
+/// loop): the blob checked against its hash on first use, or the rendition decoded and
+/// PNG-encoded and the result stored. Concurrent misses for the same content share one load
+/// (single flight).
 public final class ContentStore: Sendable {
+    /// Served bytes: a stored blob (sent from its pack with `sendfile`), or bytes in memory when
+    /// the blob store could not keep them.
     public struct Content: Sendable {
-        public var bytes: [UInt8]
+        public enum Body: Sendable {
+            case blob(BlobStore.Blob)
+            case bytes([UInt8])
+        }
+
+        public var body: Body
+        /// The SHA-256 of the bytes: their ETag and their name under `/blobs/`.
+        public var digest: Digest
         public var contentType: String
         /// The bitmap was mirrored for the opposite direction (vectors and other formats are
         /// served as stored).
         public var isMirrored = false
+
+        public var count: Int {
+            switch body {
+            case .blob(let blob): blob.count
+            case .bytes(let bytes): bytes.count
+            }
+        }
+
+        public init(_ blob: BlobStore.Blob, isMirrored: Bool = false) {
+            (body, digest, contentType, self.isMirrored) = (.blob(blob), blob.digest, blob.contentType, isMirrored)
+        }
+
+        public init(bytes: [UInt8], contentType: String, isMirrored: Bool = false) {
+            (body, digest, self.contentType, self.isMirrored) = (.bytes(bytes), ContentHash.of(bytes), contentType, isMirrored)
+        }
     }
 
     /// Why a variant has no bytes to serve.
@@ -35,83 +63,215 @@ public final class ContentStore: Sendable {
 
     public typealias Completion = @Sendable (Result<Content, any Error>) -> Void
 
+    public let blobs: BlobStore
     public let catalogs: CatalogCache
-    /// Encoded bytes by ETag, within the content budget.
-    public let cache: BoundedCache<String, Content>
-    private let workers: WorkerPool
+    let workers: WorkerPool
     /// Loads under way, with whoever waits for them.
     private let flights = Mutex<[String: [Completion]]>([:])
-    private let loadCount = Mutex(0)
+    let counters = Mutex(Counters())
 
-    public init(capacityBytes: Int = 128 << 20, catalogBytes: Int = 1 << 30, workers: WorkerPool = WorkerPool()) {
-        cache = BoundedCache(name: "content", capacityBytes: capacityBytes) { $0.bytes.count }
+    struct Counters {
+        var decodes = 0
+        var encodings = 0
+        var storeFailures = 0
+        var hits = 0
+        var misses = 0
+    }
+
+    let warmer = Warmer()
+    /// How long a blob nothing references is kept (a client may still hold its URL).
+    let collectionGrace: Duration
+
+    /// Whether reloads warm changed content in the background (tests of cold loads turn it off).
+    let warmsAfterReload: Bool
+
+    public init(blobs: BlobStore, catalogBytes: Int = 1 << 30, workers: WorkerPool = WorkerPool(), collectionGrace: Duration = .seconds(600),
+                warmsAfterReload: Bool = true) {
+        self.blobs = blobs
+        self.collectionGrace = collectionGrace
+        self.warmsAfterReload = warmsAfterReload
         catalogs = CatalogCache(capacityBytes: catalogBytes)
         self.workers = workers
     }
 
-    /// The content of a resolved variant if it is cached: the cheap path, fine on an event loop.
+    /// The content of a resolved variant if its blob is stored and checked: the cheap path, fine
+    /// on an event loop.
     public func cached(_ resolution: Resolution) -> Content? {
-        cache.value(for: Self.key(resolution))
+        let found = blobs.verifiedBlob(forKey: Self.key(resolution)).map { Content($0, isMirrored: resolution.isMirrored) }
+        counters.withLock { found == nil ? ($0.misses += 1) : ($0.hits += 1) }
+        return found
     }
 
-    /// The caches behind content, for `/metrics`: encoded bytes, mapped catalogs, decoded atlases.
-    public var caches: [any CacheReporting] { [cache, catalogs.cache, AssetCatalog.decodedAtlases] }
+    /// The caches behind content, for `/metrics`: stored blobs, mapped catalogs, decoded atlases.
+    public var caches: [any CacheReporting] { [BlobReport(store: self), catalogs.cache, AssetCatalog.decodedAtlases] }
 
-    /// How many contents were loaded (decoded or read from a file) because no cache had them.
-    public var loads: Int { loadCount.withLock { $0 } }
+    /// How many contents were decoded or read from a theme file because no blob had them.
+    public var decodes: Int { counters.withLock { $0.decodes } }
+    /// How many compressed encodings were made (each once per content).
+    public var encodings: Int { counters.withLock { $0.encodings } }
+    /// Contents the blob store could not keep (served from memory instead).
+    public var storeFailures: Int { counters.withLock { $0.storeFailures } }
 
     /// Loads the content of a resolved image or data variant on the worker pool (mirrored when
     /// the resolution says so) and calls `completion` there. A load already under way for the
-    /// same content is joined, not repeated. Callers ask `cached` first (which counts the miss);
-    /// here the cache is looked at only under the lock, for a load that finished since.
+    /// same content is joined, not repeated.
     public func load(_ resolution: Resolution, completion: @escaping Completion) {
+        load(resolution, onThisThread: false, completion: completion)
+    }
+
+    /// `load`, run on the calling thread when no load of the content is under way (the warmer's).
+    func load(_ resolution: Resolution, onThisThread: Bool, completion: @escaping Completion) {
         let key = Self.key(resolution)
-        enum Next { case done(Content), joined, start }
-        let next = flights.withLock { flights -> Next in
-            if cache.contains(key), let content = cache.value(for: key) { return .done(content) }
-            if flights[key] != nil {
-                flights[key]?.append(completion)
-                return .joined
-            }
-            flights[key] = [completion]
-            return .start
-        }
-        switch next {
-        case .done(let content): completion(.success(content))
-        case .joined: break
-        case .start:
-            let accepted = workers.submit { [self] in
-                let result = Result { try load(resolution) }
-                finish(key, result)
-            }
-            if !accepted { finish(key, .failure(Busy())) }
+        flight(key, onThisThread: onThisThread, completion: completion) { [self] in
+            if let blob = blobs.blob(forKey: key) { return Content(blob, isMirrored: resolution.isMirrored) }
+            let (bytes, contentType) = try decode(resolution)
+            counters.withLock { $0.decodes += 1 }
+            return store(bytes, contentType: contentType, keys: [key], isMirrored: resolution.isMirrored)
         }
     }
 
+    /// The contents of several resolutions if every one is stored and checked (no I/O).
+    public func readyContents(_ resolutions: [Resolution]) -> [Content]? {
+        var contents: [Content] = []
+        for resolution in resolutions {
+            guard let blob = blobs.verifiedBlob(forKey: Self.key(resolution)) else { return nil }
+            contents.append(Content(blob, isMirrored: resolution.isMirrored))
+        }
+        return contents
+    }
 
+    /// The contents of several resolutions, in order, once all are loaded on the worker pool
+    /// (nil for those that failed).
+    public func loadAll(_ resolutions: [Resolution], completion: @escaping @Sendable ([Content?]) -> Void) {
+        let ready = resolutions.map { resolution in
+            blobs.verifiedBlob(forKey: Self.key(resolution)).map { Content($0, isMirrored: resolution.isMirrored) }
+        }
+        let missing = ready.indices.filter { ready[$0] == nil }
+        guard !missing.isEmpty else { return completion(ready) }
+        let gathered = Mutex((contents: ready, waiting: missing.count))
+        for index in missing {
+            load(resolutions[index]) { result in
+                let finished = gathered.withLock { state -> [Content?]? in
+                    state.contents[index] = try? result.get()
+                    state.waiting -= 1
+                    return state.waiting == 0 ? state.contents : nil
+                }
+                if let finished { completion(finished) }
+            }
+        }
+    }
+
+    /// The stored blob named `digest`, checked on the worker pool if this is its first use.
+    public func loadBlob(_ digest: Digest, completion: @escaping Completion) {
+        flight("blob:\(digest)", completion: completion) { [self] in
+            guard let blob = blobs.blob(digest) else { throw Unavailable(description: "no blob \(digest)") }
+            return Content(blob)
+        }
+    }
+
+    /// Whether a resolution's blob is stored (not necessarily checked yet): no I/O.
+    func isStored(_ resolution: Resolution) -> Bool {
+        blobs.target(ofKey: Self.key(resolution)).map(blobs.contains) ?? false
+    }
+
+    // MARK: Warming and collection
+
+    /// Encodes the stored content of `theme` in the background (see `Warmer`).
+    public func warm(_ theme: String, _ resolutions: [Resolution]) {
+        guard warmsAfterReload else { return }
+        warmer.warm(theme, resolutions, with: self)
+    }
+
+    /// Waits until the warming queued so far is done (for tools and tests).
+    public func waitForWarming() {
+        let done = DispatchSemaphore(value: 0)
+        warmer.then { done.signal() }
+        done.wait()
+    }
+
+    /// How far warming `theme` has got, if it was warmed since the start.
+    public func warming(_ theme: String) -> (done: Int, total: Int)? {
+        warmer.progress(of: theme).map { ($0.done, $0.total) }
+    }
+
+    /// Once the warming queued now is done: forgets the progress of themes that are gone, and
+    /// drops the blobs that none of `resolutions` (every theme's stored content), their mirrored
+    /// forms and their compressed encodings use, once they are older than the grace period.
+    public func collect(keeping resolutions: [Resolution], themes: Set<String>, completion: (@Sendable (BlobStore.Collection?) -> Void)? = nil) {
+        warmer.keepOnly(themes)
+        warmer.then { [self] in
+            var keys = Set<String>()
+            for resolution in resolutions {
+                for key in [resolution.variant.contentKey, resolution.variant.contentKey + "#mirrored"] {
+                    guard let digest = blobs.target(ofKey: key) else { continue }
+                    keys.insert(key)
+                    for coding in ContentCoding.allCases { keys.insert(Self.key(of: digest, coding)) }
+                }
+            }
+            // Evaluated first: `completion?(...)` would skip its argument when there is no completion.
+            let collection = try? blobs.collect(keeping: keys, grace: collectionGrace)
+            completion?(collection)
+        }
+    }
+
+    /// The key under which a resolution's encoded bytes are stored.
     static func key(_ resolution: Resolution) -> String {
-        resolution.variant.etag + (resolution.isMirrored ? "-mirrored" : "")
+        resolution.variant.contentKey + (resolution.isMirrored ? "#mirrored" : "")
+    }
+
+    /// Stores `bytes` as a blob named by their hash; if the store cannot keep them, they are
+    /// served from memory this time (and counted, for `/metrics`).
+    func store(_ bytes: [UInt8], contentType: String, keys: [String], isMirrored: Bool = false) -> Content {
+        do {
+            return Content(try blobs.put(bytes, contentType: contentType, keys: keys), isMirrored: isMirrored)
+        } catch {
+            counters.withLock { $0.storeFailures += 1 }
+            return Content(bytes: bytes, contentType: contentType, isMirrored: isMirrored)
+        }
+    }
+
+    /// The bytes of a content, wherever they are kept.
+    public func bytes(of content: Content) throws -> [UInt8] {
+        switch content.body {
+        case .blob(let blob): try blobs.read(blob)
+        case .bytes(let bytes): bytes
+        }
+    }
+
+    /// Runs `work` on the worker pool unless a run for `key` is under way, whose result is then
+    /// shared; calls every waiter's completion there.
+    func flight(_ key: String, onThisThread: Bool = false, completion: @escaping Completion,
+                work: @escaping @Sendable () throws -> Content) {
+        let isFirst = flights.withLock { flights -> Bool in
+            if flights[key] != nil {
+                flights[key]?.append(completion)
+                return false
+            }
+            flights[key] = [completion]
+            return true
+        }
+        guard isFirst else { return }
+        if onThisThread { return finish(key, Result { try work() }) }
+        let accepted = workers.submit { [self] in finish(key, Result { try work() }) }
+        if !accepted { finish(key, .failure(Busy())) }
     }
 
     private func finish(_ key: String, _ result: Result<Content, any Error>) {
-        let waiting = flights.withLock { flights in
-            if case .success(let content) = result { store(content, as: key) }
-            return flights.removeValue(forKey: key) ?? []
-        }
+        let waiting = flights.withLock { $0.removeValue(forKey: key) ?? [] }
         for completion in waiting { completion(result) }
     }
 
-    private func store(_ content: Content, as key: String) {
-        loadCount.withLock { $0 += 1 }
-        cache.insert(content, for: key)
-    }
-
-    private func load(_ resolution: Resolution) throws -> Content {
+    /// The bytes a variant serves: a file as stored, a catalog rendition decoded (a bitmap
+    /// PNG-encoded, data as stored), mirrored when asked.
+    private func decode(_ resolution: Resolution) throws -> ([UInt8], String) {
         switch resolution.variant.location {
         case .file(let path):
             let bytes = try ByteStorage(mapping: path).bytes
-            let content = Content(bytes: bytes, contentType: ImageFormat.sniff(bytes)?.mimeType ?? "application/octet-stream")
-            return resolution.isMirrored ? Self.mirrored(content) : content
+            let contentType = ImageFormat.sniff(bytes)?.mimeType ?? "application/octet-stream"
+            guard resolution.isMirrored, ImageFormat.sniff(bytes) == .png, let bitmap = try? PNG.decode(ByteSpan(copying: bytes)) else {
+                return (bytes, contentType)
+            }
+            return (PNG.encode(bitmap.mirroredHorizontally()), contentType)
         case .rendition(let position):
             let catalog = try catalogs.catalog(for: resolution.source)
             guard let rendition = catalog.rendition(atPosition: position) else {
@@ -120,19 +280,27 @@ public final class ContentStore: Sendable {
             switch try catalog.image(for: rendition) {
             case .bitmap(let bitmap):
                 // Mirrored before encoding: a catalog bitmap is never decoded from PNG again.
-                return Content(bytes: PNG.encode(resolution.isMirrored ? bitmap.mirroredHorizontally() : bitmap),
-                               contentType: ImageFormat.png.mimeType, isMirrored: resolution.isMirrored)
+                return (PNG.encode(resolution.isMirrored ? bitmap.mirroredHorizontally() : bitmap), ImageFormat.png.mimeType)
             case .data(let bytes, let format):
-                return Content(bytes: bytes, contentType: format?.mimeType ?? "application/octet-stream")
+                return (bytes, format?.mimeType ?? "application/octet-stream")
             }
         case .legacyColor, .inline:
             throw Unavailable(description: "\(resolution.variant.name) is a colour: its value is in the index, it has no bytes")
         }
     }
+}
 
-    /// A PNG file mirrored left to right; other formats unchanged.
-    static func mirrored(_ content: Content) -> Content {
-        guard ImageFormat.sniff(content.bytes) == .png, let bitmap = try? PNG.decode(ByteSpan(copying: content.bytes)) else { return content }
-        return Content(bytes: PNG.encode(bitmap.mirroredHorizontally()), contentType: content.contentType, isMirrored: true)
+/// The blob store's lines in `/metrics`, as a cache: stored blobs and their bytes, and how often
+/// a lookup found its blob ready.
+struct BlobReport: CacheReporting {
+    let store: ContentStore
+    var name: String { "blobs" }
+    var statistics: CacheStatistics {
+        let blobs = store.blobs.statistics
+        let counters = store.counters.withLock { $0 }
+        var statistics = CacheStatistics()
+        (statistics.bytes, statistics.entries, statistics.evictions) = (blobs.packBytes, blobs.blobs, blobs.collected)
+        (statistics.hits, statistics.misses) = (counters.hits, counters.misses)
+        return statistics
     }
 }

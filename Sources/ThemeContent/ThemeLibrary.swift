@@ -23,7 +23,7 @@ public final class ThemeLibrary: Sendable {
         public var active: String?
     }
 
-    public init(index: ThemeIndex, themesDirectory: String, content: ContentStore = ContentStore()) throws {
+    public init(index: ThemeIndex, themesDirectory: String, content: ContentStore) throws {
         self.index = index
         self.content = content
         self.themesDirectory = themesDirectory
@@ -46,6 +46,11 @@ public final class ThemeLibrary: Sendable {
                 for source in info.sources where source.kind == .car { content.catalogs.retain(source) }
             }
             snapshot.withLock { $0 = Snapshot(epoch: $0.epoch + 1, themes: themes, active: $0.active) }
+            // Changed content is encoded now, in the background, not by the first request for it.
+            for info in themes where firstReload || report.changedThemes.contains(info.name) {
+                content.warm(info.name, try index.reader.storedContent(of: info))
+            }
+            content.collect(keeping: try themes.flatMap { try index.reader.storedContent(of: $0) }, themes: Set(themes.map(\.name)))
             return report
         }
     }

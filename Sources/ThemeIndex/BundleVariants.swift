@@ -1,3 +1,4 @@
+import Hashing
 import Foundation
 import ThemeBundle
 
@@ -14,9 +15,8 @@ enum BundleVariants {
             var variant = Variant(kind: .file, name: file.name, traits: traits)
             variant.sortKey = file.path
             var hash = ContentHash()
-            hash.add(file.path)
             FolderVariants.describeFile(file.path, in: &variant, hash: &hash)
-            variant.etag = hash.hex
+            variant.contentKey = hash.hex
             return variant
         }
     }

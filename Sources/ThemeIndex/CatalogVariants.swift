@@ -53,7 +53,7 @@ enum CatalogVariants {
             variant.pixelHeight = rendition.header.height
             variant.format = kind == .color ? "" : format
             variant.location = .rendition(rendition.index)
-            variant.etag = "\(contentHash.prefix(12))-\(rendition.index)"
+            variant.contentKey = "\(contentHash)#\(rendition.index)"
             variant.sortKey = "\(sourceKey)#\(String(repeating: "0", count: max(0, 8 - String(rendition.index).count)))\(rendition.index)"
             result.append(variant)
         }
@@ -61,7 +61,7 @@ enum CatalogVariants {
             var variant = Variant(kind: .color, name: legacy.name, traits: VariantTraits())
             variant.color = legacy.color
             variant.location = .legacyColor(index)
-            variant.etag = "\(contentHash.prefix(12))-c\(index)"
+            variant.contentKey = "\(contentHash)#c\(index)"
             variant.sortKey = "\(sourceKey)#c\(index)"
             result.append(variant)
         }

@@ -1,3 +1,4 @@
+import Hashing
 import AssetCatalog
 import BinaryReading
 import Codecs
@@ -36,7 +37,7 @@ enum FolderVariants {
                 hash.add("\(color.systemReference.map { "system:\($0)" } ?? color.colorSpace.name) \(color.components)")
             }
             if let file = entry.file { describeFile(file, in: &variant, hash: &hash) }
-            variant.etag = hash.hex
+            variant.contentKey = hash.hex
             variant.sortKey = "\(sourceKey)#\(String(repeating: "0", count: max(0, 8 - String(index).count)))\(index)"
             return variant
         }

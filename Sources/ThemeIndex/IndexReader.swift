@@ -136,6 +136,32 @@ public final class IndexReader: Sendable {
         }
     }
 
+    /// Every variant of one theme (not its parents) that has bytes to serve (images, data, loose
+    /// files), each as the resolution that serves it as stored: what the content store warms and
+    /// what blob collection keeps.
+    public func storedContent(of theme: ThemeInfo, kind: AssetKind? = nil, named name: String? = nil) throws -> [Resolution] {
+        let sources = Dictionary(theme.sources.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var sql = "SELECT * FROM variant WHERE theme_id = ?1 AND kind IN ('image', 'data', 'file')"
+        var parameters: [SQLiteValue] = [.integer(theme.id)]
+        if let kind, let name {
+            sql += " AND kind = ?2 AND name = ?3"
+            parameters += [.text(kind.rawValue), .text(name)]
+        }
+        let records = try pool.read { database in
+            try database.cachedStatement(sql + " ORDER BY name, source_rank, sort_key").rows(parameters).map { try VariantRecord(row: $0) }
+        }
+        return records.compactMap { record -> Resolution? in
+            guard let source = sources[record.sourceID] else { return nil }
+            switch record.variant.location {
+            case .rendition, .file: break
+            case .legacyColor, .inline: return nil
+            }
+            return Resolution(variant: record.variant, theme: theme.name, depth: 0,
+                              source: SourceReference(path: source.path, kind: source.kind, contentHash: source.contentHash),
+                              localization: nil, fallbacks: [], requestedDirection: record.variant.traits.direction)
+        }
+    }
+
     /// The distinct names of a kind across a theme chain.
     public func names(_ kind: AssetKind, in chain: [ThemeInfo]) throws -> [String] {
         var bindings = QueryBindings()

@@ -1,3 +1,4 @@
+import Hashing
 import AssetCatalog
 import BinaryReading
 import Foundation
@@ -42,7 +43,7 @@ struct ParsedSource {
             let folder = XCAssets(path: source.path)
             var hash = ContentHash()
             let variants = FolderVariants.variants(of: folder, sourceKey: source.path)
-            for variant in variants { hash.add(variant.etag) }
+            for variant in variants { hash.add(variant.contentKey) }
             self.init(variants: variants, contentHash: hash.hex, problems: folder.problems)
         case .bundle:
             guard let bundle = source.bundle else { throw ThemeError("\(source.path): bundle was not read") }
@@ -51,7 +52,7 @@ struct ParsedSource {
             let variants = BundleVariants.variants(of: bundle)
             let strings = BundleVariants.strings(of: bundle, problems: &problems, unreadable: &unreadable)
             var hash = ContentHash()
-            for variant in variants { hash.add(variant.etag) }
+            for variant in variants { hash.add(variant.contentKey) }
             for entry in strings { hash.add("\(entry.table)\u{0}\(entry.locale)\u{0}\(entry.key)\u{0}\(entry.value)") }
             self.init(variants: variants, contentHash: hash.hex, problems: problems, strings: strings,
                       unreadableStringFiles: unreadable, bundle: bundle.info)

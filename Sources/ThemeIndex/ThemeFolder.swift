@@ -115,35 +115,3 @@ public struct ThemeError: Error, CustomStringConvertible, Sendable {
     public var description: String
     public init(_ description: String) { self.description = description }
 }
-
-/// A fast 64-bit fingerprint of file contents for ETags and change detection (not a security
-/// boundary): FNV-1a's multiply-xor step applied to 8-byte words, then to the tail bytes.
-public struct ContentHash {
-    private var state: UInt64 = 0xcbf2_9ce4_8422_2325
-    private static let prime: UInt64 = 0x0000_0100_0000_01b3
-
-    public init() {}
-
-    public mutating func add(_ bytes: UnsafeRawBufferPointer) {
-        var hash = state ^ UInt64(bytes.count)
-        let words = bytes.count / 8
-        for index in 0..<words {
-            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* Self.prime
-            hash ^= hash >> 29
-        }
-        for byte in bytes[(words * 8)...] {
-            hash = (hash ^ UInt64(byte)) &* Self.prime
-        }
-        state = hash
-    }
-
-    public mutating func add(_ text: String) {
-        var copy = text
-        copy.withUTF8 { add(UnsafeRawBufferPointer($0)) }
-    }
-
-    public var hex: String {
-        let digits = String(state, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-}

@@ -1,3 +1,4 @@
+import Hashing
 import ThemeBundle
 import ThemeVocabulary
 
@@ -14,6 +15,15 @@ public struct ThemeInfo: Sendable {
     public var imageCount: Int
     /// Loose files of its bundles, by name.
     public var fileCount: Int
+
+    /// Names what the theme holds, from its parent and its sources' bytes in rank order: the same
+    /// on every machine with the same files, unlike `generation`, which counts this index's syncs.
+    public var revision: String {
+        var hash = ContentHash()
+        hash.add("parent:\(parent ?? "")\n")
+        for source in sources { hash.add("\(source.kind.rawValue):\(source.contentHash)\n") }
+        return String(hash.hex.prefix(32))
+    }
 
     /// The theme folder read as a bundle, when it has localizations of its own: the bundle that
     /// plays the main bundle for those nested in it (lookup-rules.md 2.5).

@@ -57,8 +57,10 @@ public struct Variant: Sendable {
     public var pixelHeight = 0
     public var format = ""
     public var location = ContentLocation.inline
-    /// Changes exactly when the variant's content changes.
-    public var etag = ""
+    /// Names the variant's content before it is encoded, the same on every machine: the SHA-256
+    /// of a loose file's bytes; for a catalog rendition, the catalog's SHA-256 and the rendition's
+    /// position. The content store keeps the encoded bytes under this key.
+    public var contentKey = ""
     /// Drawn mirrored when it answers a request for the opposite direction.
     public var isFlippable = false
     /// The final tie-break between otherwise equal variants.

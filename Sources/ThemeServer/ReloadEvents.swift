@@ -6,32 +6,27 @@ import ThemeIndex
 /// What a reload tells the event stream and the log: theme-added, -reloaded, -removed and -error.
 enum ReloadEvents {
     static func publish(_ report: SyncReport, themes: [ThemeInfo], to events: EventHub, logger: Logger) {
-        func generation(_ name: String) -> Int { themes.first { $0.name == name }?.generation ?? 0 }
+        func theme(_ name: String) -> ThemeInfo? { themes.first { $0.name == name } }
         for name in report.changedThemes {
-            events.publish(report.addedThemes.contains(name) ? "theme-added" : "theme-reloaded", payload(name, generation: generation(name)))
+            events.publish(report.addedThemes.contains(name) ? "theme-added" : "theme-reloaded", payload(name, theme(name)))
             logger.info("theme loaded", metadata: ["theme": "\(name)"])
         }
         for name in report.removedThemes {
-            events.publish("theme-removed", .object([("theme", .string(name)), ("generation", .int(0)), ("etag", .string(""))]))
+            events.publish("theme-removed", payload(name, nil))
         }
         for (name, message) in report.problems {
             logger.warning("theme source problem", metadata: ["theme": "\(name)", "problem": "\(message)"])
         }
         for (name, message) in report.themeErrors {
             logger.error("theme source rejected", metadata: ["theme": "\(name)", "error": "\(message)"])
-            events.publish("theme-error", payload(name, generation: generation(name),
+            events.publish("theme-error", payload(name, theme(name),
                                                   extra: [("error", .string(message)), ("time", .string(ISO8601DateFormatter().string(from: Date())))]))
         }
     }
 
-    /// An event's data: the theme, its generation, and an ETag that changes with the generation.
-    static func payload(_ theme: String, generation: Int, extra: [(String, JSONValue)] = []) -> JSONValue {
-        .object([("theme", .string(theme)), ("generation", .int(generation)), ("etag", .string(themeETag(theme, generation)))] + extra)
-    }
-
-    static func themeETag(_ name: String, _ generation: Int) -> String {
-        var hash = ContentHash()
-        hash.add("\(name)\u{0}\(generation)")
-        return hash.hex
+    /// An event's data: the theme, the generation of this index, and the theme's revision (its
+    /// content's name, the same on every replica; empty once removed).
+    static func payload(_ name: String, _ theme: ThemeInfo?, extra: [(String, JSONValue)] = []) -> JSONValue {
+        .object([("theme", .string(name)), ("generation", .int(theme?.generation ?? 0)), ("revision", .string(theme?.revision ?? ""))] + extra)
     }
 }

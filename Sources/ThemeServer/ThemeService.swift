@@ -1,3 +1,4 @@
+import BlobStore
 import Caching
 import HTTPServer
 import Logging
@@ -7,8 +8,8 @@ import ThemeIndex
 /// The theme API put together: the route table behind its middleware, the themes it serves and
 /// the event stream their changes go to.
 ///
-/// A request passes metrics, conditional requests (304) and the response cache on its way to
-/// the router; a reload goes to the library and its outcome to the event stream.
+/// A request passes metrics, conditional requests (304), the response cache, compression and the
+/// shared-cache headers on its way to the router; a reload goes to the library and its outcome to the event stream.
 public final class ThemeService: Sendable {
     public let library: ThemeLibrary
     public let events = EventHub()
@@ -16,8 +17,12 @@ public final class ThemeService: Sendable {
     let logger: Logger
     private let responder: Responder
 
+    /// `content` defaults to a store whose blobs live in `blobs/` beside the index file.
     public init(index: ThemeIndex, themesDirectory: String, activeToken: String? = nil, logger: Logger = Logger(label: "themed"),
-                metrics: ServiceMetrics = ServiceMetrics(), content: ContentStore = ContentStore(), responseCacheBytes: Int = 64 << 20) throws {
+                metrics: ServiceMetrics = ServiceMetrics(), content: ContentStore? = nil, responseCacheBytes: Int = 64 << 20,
+                cachePolicy: CachePolicy = CachePolicy()) throws {
+        let folder = index.databasePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let content = try content ?? ContentStore(blobs: BlobStore(directory: (folder.isEmpty ? "." : folder) + "/blobs"))
         let library = try ThemeLibrary(index: index, themesDirectory: themesDirectory, content: content)
         self.library = library
         self.logger = logger
@@ -31,11 +36,14 @@ public final class ThemeService: Sendable {
             ColorRoutes(library: library),
             ImageRoutes(library: library, logger: logger),
             StringRoutes(library: library),
+            BlobRoutes(library: library),
         ], library: library, logger: logger)
         responder = Responder(middleware: [
             MetricsMiddleware(metrics: metrics),
             ConditionalRequestMiddleware(),
             responseCache,
+            CompressionMiddleware(content: content),
+            SharedCacheMiddleware(library: library, policy: cachePolicy),
         ], router: router)
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AssetCatalog
+import BlobStore
 import Dispatch
 import Foundation
 import HTTPServer
@@ -17,6 +18,7 @@ struct Serve: ParsableCommand {
     @Option(help: "JSON settings file.") var config: String?
     @Option(help: "Folder of themes.") var themes: String?
     @Option(help: "SQLite index file (created if missing).") var db: String?
+    @Option(help: "Blob store folder (created if missing).") var blobs: String?
     @Option(help: "Address to listen on.") var host: String?
     @Option(help: "Port to listen on (0 picks a free one).") var port: Int?
 
@@ -31,6 +33,7 @@ struct Serve: ParsableCommand {
         }
         if let themes { settings.themes = themes }
         if let db { settings.db = db }
+        if let blobs { settings.blobs = blobs }
         if let host { settings.host = host }
         if let port { settings.port = port }
 
@@ -42,9 +45,20 @@ struct Serve: ParsableCommand {
         let index = try ThemeIndex(databasePath: settings.db)
         let workers = settings.decodeThreads > 0 ? WorkerPool(threads: settings.decodeThreads) : WorkerPool()
         AssetCatalog.decodedAtlases.setCapacity(settings.atlasCacheBytes)
-        let content = ContentStore(capacityBytes: settings.contentCacheBytes, catalogBytes: settings.catalogCacheBytes, workers: workers)
+        let blobs: BlobStore
+        do {
+            blobs = try BlobStore(directory: settings.blobs)
+        } catch {
+            FileHandle.standardError.write(Data("themed: blobs: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        for problem in blobs.problems { logger.warning("blob store damaged", metadata: ["problem": "\(problem)"]) }
+        let content = ContentStore(blobs: blobs, catalogBytes: settings.catalogCacheBytes, workers: workers,
+                                   collectionGrace: .milliseconds(Int(settings.blobGraceSeconds * 1000)))
+        let policy = CachePolicy(maxAgeSeconds: settings.maxAgeSeconds, sharedMaxAgeSeconds: settings.sharedMaxAgeSeconds,
+                                 staleWhileRevalidateSeconds: settings.staleWhileRevalidateSeconds)
         let service = try ThemeService(index: index, themesDirectory: themesPath, activeToken: settings.activeToken, logger: logger,
-                                       content: content, responseCacheBytes: settings.responseCacheBytes)
+                                       content: content, responseCacheBytes: settings.responseCacheBytes, cachePolicy: policy)
         let report = try service.reload()
         let names = service.library.themes.map(\.name)
         logger.info("indexed themes", metadata: ["reindexed": "\(report.reindexedSources.count)", "unchanged": "\(report.unchangedSources)",

@@ -6,6 +6,10 @@ struct ServerSettings: Equatable {
     var port = 8080
     var themes = "themes"
     var db = "var/themed.sqlite"
+    /// The blob store: encoded images and data, and compressed answers, under their SHA-256.
+    var blobs = "var/blobs"
+    /// How long a blob no theme references any more is kept (clients and CDNs may hold its URL).
+    var blobGraceSeconds = 3600.0
     var maxConnections = 1024
     var headerTimeoutSeconds = 10.0
     var bodyTimeoutSeconds = 30.0
@@ -15,13 +19,16 @@ struct ServerSettings: Equatable {
     var decodeThreads = 0
     /// Byte budgets of the caches.
     var responseCacheBytes = 64 << 20
-    var contentCacheBytes = 128 << 20
     var atlasCacheBytes = 128 << 20
     var catalogCacheBytes = 1 << 30
     /// Token that `PUT /active` must present; nil: loopback clients only.
     var activeToken: String?
     var watch = true
     var heartbeatSeconds = 15.0
+    /// `Cache-Control` of name routes: browsers, shared caches, serving stale while revalidating.
+    var maxAgeSeconds = 60
+    var sharedMaxAgeSeconds = 300
+    var staleWhileRevalidateSeconds = 60
 
     struct Invalid: Error, CustomStringConvertible {
         var description: String
@@ -49,6 +56,11 @@ struct ServerSettings: Equatable {
             case "port": port = Int(try number(0...65535))
             case "themes": themes = try string()
             case "db": db = try string()
+            case "blobs": blobs = try string()
+            case "blobGraceSeconds": blobGraceSeconds = try number(0...31_536_000)
+            case "maxAgeSeconds": maxAgeSeconds = Int(try number(0...31_536_000))
+            case "sharedMaxAgeSeconds": sharedMaxAgeSeconds = Int(try number(0...31_536_000))
+            case "staleWhileRevalidateSeconds": staleWhileRevalidateSeconds = Int(try number(0...31_536_000))
             case "maxConnections": maxConnections = Int(try number(1...100_000))
             case "headerTimeoutSeconds": headerTimeoutSeconds = try number(0.1...3600)
             case "idleTimeoutSeconds": idleTimeoutSeconds = try number(0.1...86400)
@@ -57,7 +69,6 @@ struct ServerSettings: Equatable {
             case "sendGraceSeconds": sendGraceSeconds = try number(0.1...3600)
             case "decodeThreads": decodeThreads = Int(try number(0...256))
             case "responseCacheBytes": responseCacheBytes = Int(try number(0...1e12))
-            case "contentCacheBytes": contentCacheBytes = Int(try number(0...1e12))
             case "atlasCacheBytes": atlasCacheBytes = Int(try number(0...1e12))
             case "catalogCacheBytes": catalogCacheBytes = Int(try number(0...1e12))
             case "activeToken": activeToken = try string()

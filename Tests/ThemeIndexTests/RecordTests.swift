@@ -33,7 +33,7 @@ struct RecordTests {
         for (number, (kind, location)) in cases.enumerated() {
             var variant = Variant(kind: kind, name: "n/\(number)", traits: traits)
             variant.location = location
-            variant.etag = "e"
+            variant.contentKey = "e"
             variant.sortKey = "k"
             variant.isFlippable = true
             variant.pixelWidth = 20
@@ -45,7 +45,7 @@ struct RecordTests {
             #expect(read.traits == traits)
             #expect(read.location == location)
             #expect(read.color == variant.color)
-            #expect(read.isFlippable && read.pixelWidth == 20 && read.format == "png" && read.etag == "e")
+            #expect(read.isFlippable && read.pixelWidth == 20 && read.format == "png" && read.contentKey == "e")
         }
     }
 

@@ -79,7 +79,9 @@ struct ImageMetadataBody: Decodable {
         var pixelWidth: Int
         var pixelHeight: Int
         var format: String
-        var etag: String
+        /// The SHA-256 of the bytes served, and their `/blobs/` URL.
+        var etag: String?
+        var blob: String?
         /// Loose files: the file and its `.lproj` folder.
         var file: String?
         var folder: String?
@@ -121,7 +123,7 @@ struct ThemeListBody: Decodable {
     struct Theme: Decodable {
         var name: String
         var parent: String?
-        var generation: Int
+        var revision: String
         var colors: Int
         var images: Int
         var files: Int
@@ -143,10 +145,17 @@ struct ThemeDetailBody: Decodable {
         var errors: [String]?
     }
 
+    struct Warming: Decodable {
+        var done: Int
+        var total: Int
+        var complete: Bool
+    }
+
     var name: String
-    var generation: Int
+    var revision: String
     var parent: String?
     var chain: [String]
+    var warming: Warming?
     var status: String
     var errors: [String]
     var sources: [Source]

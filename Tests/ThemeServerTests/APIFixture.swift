@@ -51,10 +51,7 @@ struct APIResponse {
         HTTPField.Name(name).flatMap { response.headers[$0] }
     }
 
-    var body: [UInt8] {
-        guard case .bytes(let bytes) = response.body else { return [] }
-        return bytes
-    }
+    var body: [UInt8] { response.bodyBytes() }
 
     var text: String { String(decoding: body, as: UTF8.self) }
 

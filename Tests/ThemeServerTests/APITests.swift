@@ -24,16 +24,22 @@ struct APITests {
     @Test("/metrics reports every cache's bytes, budget, hits and evictions, and the decodes")
     func cacheMetrics() throws {
         let api = try APIFixture()
+        let content = api.service.library.content
+        content.waitForWarming()
+        let warmed = try ["light", "dark"].map { try #require(api.request("/themes/\($0)").decode(ThemeDetailBody.self).warming) }
+        #expect(warmed.allSatisfy { $0.complete && $0.done == $0.total } && warmed.map(\.total) == [4, 4])
         #expect(try api.request("/themes/light/images/logo?scale=2").status == 200)
         #expect(try api.request("/themes/light/images/logo?scale=2").status == 200)
         #expect(try api.request("/themes/light/images/logo?scale=3").status == 200)
         let text = try api.request("/metrics").text
-        for cache in ["responses", "content", "catalogs", "atlases"] {
+        for cache in ["responses", "blobs", "catalogs", "atlases"] {
             #expect(text.contains("themed_cache_capacity_bytes{cache=\"\(cache)\"}"), "\(cache)")
         }
         #expect(text.contains("themed_cache_hits_total{cache=\"responses\"} 1"), "the repeated request was a cache hit")
-        #expect(text.contains("themed_decodes_total 2"), "two images loaded, each once")
-        #expect(text.contains("themed_cache_misses_total{cache=\"content\"} 2"), "one miss per cold image, not one per look")
+        // Both themes have the same four logo files: their bytes are one content, stored once.
+        #expect(text.contains("themed_decodes_total 4"), "each content was encoded once, by the warming, none by a request")
+        #expect(text.contains("themed_cache_hits_total{cache=\"blobs\"} 2"), "each cold image found its blob")
+        #expect(text.contains("themed_cache_entries{cache=\"blobs\"} 4"))
     }
 
     @Test("GET /themes lists themes; GET /themes/{theme} describes one; unknown theme is a 404 JSON error")

@@ -37,7 +37,7 @@ struct ConnectionTests {
         let workers = WorkerPool(threads: 1)
         let gate = DispatchSemaphore(value: 0)
         workers.submit { gate.wait() } // the only worker is busy until the gate opens
-        let server = try ServerFixture(configure: { _ in }, content: ContentStore(workers: workers))
+        let server = try ServerFixture(configure: { _ in }, workers: workers)
         let cold = try server.client()
         cold.send("GET /themes/light/images/logo?scale=2 HTTP/1.1\r\nHost: x\r\n\r\n")
         Thread.sleep(forTimeInterval: 0.1)
@@ -58,7 +58,7 @@ struct ConnectionTests {
         let workers = WorkerPool(threads: 1)
         let gate = DispatchSemaphore(value: 0)
         workers.submit { gate.wait() }
-        let server = try ServerFixture(configure: { _ in }, content: ContentStore(workers: workers))
+        let server = try ServerFixture(configure: { _ in }, workers: workers)
         let client = try server.client()
         client.send("GET /themes/light/images/logo?scale=3 HTTP/1.1\r\nHost: x\r\n\r\n")
         Thread.sleep(forTimeInterval: 0.1)

@@ -1,3 +1,4 @@
+import BlobStore
 import Foundation
 import HTTPServer
 import Logging
@@ -16,11 +17,13 @@ final class ServerFixture {
     var port: Int { server.port }
 
     init(configure: (inout HTTPServer.Configuration) -> Void = { _ in }, watch: Bool = false, activeToken: String? = nil,
-         logger: Logger = Logger(label: "themed"), content: ContentStore = ContentStore(),
+         logger: Logger = Logger(label: "themed"), workers: WorkerPool? = nil,
          themes build: (ThemeFixtures) -> Void = ServerFixture.standardThemes) throws {
         build(fixtures)
         try FileManager.default.createDirectory(atPath: fixtures.path("themes"), withIntermediateDirectories: true)
         let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        // With its own workers, a test watches cold loads: nothing is warmed behind its back.
+        let content = try workers.map { ContentStore(blobs: try BlobStore(directory: fixtures.path("blobs")), workers: $0, warmsAfterReload: false) }
         service = try ThemeService(index: index, themesDirectory: fixtures.path("themes"), activeToken: activeToken, logger: logger, content: content)
         try service.reload()
         if watch { watcher = try ThemeWatcher(service: service, settleTime: .milliseconds(200)) }

@@ -13,7 +13,7 @@ struct VariantRecord: TableRecord {
         case locale, fileExtension = "ext", platform
         case colorSpace = "color_space", components, systemColor = "system_color"
         case pixelWidth = "pixel_width", pixelHeight = "pixel_height", format
-        case locationKind = "location_kind", location, etag, flippable, sortKey = "sort_key"
+        case locationKind = "location_kind", location, contentKey = "content_key", flippable, sortKey = "sort_key"
 
         var definition: String {
             switch self {
@@ -21,7 +21,7 @@ struct VariantRecord: TableRecord {
             case .themeID: "INTEGER NOT NULL REFERENCES theme(id) ON DELETE CASCADE"
             case .sourceID: "INTEGER NOT NULL REFERENCES source(id) ON DELETE CASCADE"
             case .sourceRank: "INTEGER NOT NULL"
-            case .kind, .name, .locationKind, .location, .etag, .sortKey: "TEXT NOT NULL"
+            case .kind, .name, .locationKind, .location, .contentKey, .sortKey: "TEXT NOT NULL"
             case .idiom, .scale, .subtype, .sizeHorizontal, .sizeVertical, .memoryGB, .graphics, .gamut, .direction, .deploymentTarget,
                  .luminosity, .contrast, .pixelWidth, .pixelHeight, .flippable:
                 "INTEGER NOT NULL DEFAULT 0"
@@ -75,7 +75,7 @@ struct VariantRecord: TableRecord {
         variant.pixelHeight = try row.int(Columns.pixelHeight)
         variant.format = try row.string(Columns.format)
         variant.location = try Self.location(kind: try row.string(Columns.locationKind), value: try row.string(Columns.location))
-        variant.etag = try row.string(Columns.etag)
+        variant.contentKey = try row.string(Columns.contentKey)
         variant.isFlippable = try row.bool(Columns.flippable)
         variant.sortKey = try row.string(Columns.sortKey)
     }
@@ -114,7 +114,7 @@ struct VariantRecord: TableRecord {
         case .locationKind, .location:
             let (kind, value) = Self.stored(variant.location)
             return .text(column == .locationKind ? kind : value)
-        case .etag: return .text(variant.etag)
+        case .contentKey: return .text(variant.contentKey)
         case .flippable: return .bool(variant.isFlippable)
         case .sortKey: return .text(variant.sortKey)
         }

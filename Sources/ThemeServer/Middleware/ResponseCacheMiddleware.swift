@@ -15,6 +15,7 @@ final class ResponseCacheMiddleware: Middleware {
     /// Headers a lookup's answer depends on besides its target.
     static let varyingHeaders: [HTTPField.Name] = [
         TraitParser.colorScheme, TraitParser.contrast, TraitParser.devicePixelRatio, TraitParser.legacyDevicePixelRatio, .acceptLanguage,
+        .acceptEncoding,
     ]
 
     let library: ThemeLibrary
@@ -25,8 +26,9 @@ final class ResponseCacheMiddleware: Middleware {
     init(library: ThemeLibrary, capacityBytes: Int) {
         self.library = library
         cache = BoundedCache(name: "responses", capacityBytes: capacityBytes) { routed in
-            guard case .bytes(let body) = routed.response.body else { return 0 }
-            return body.count + 512 // the body and, roughly, the serialised head and the key
+            // The body (a file body is a reference to a blob) and, roughly, the head and the key.
+            guard case .bytes(let body) = routed.response.body else { return 512 }
+            return body.count + 512
         }
     }
 

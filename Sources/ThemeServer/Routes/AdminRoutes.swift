@@ -22,7 +22,10 @@ struct AdminRoutes: RouteCollection {
             },
             .get("/metrics", label: "metrics") { _ in
                 let exposition = metrics.exposition(caches: caches.map { ($0.name, $0.statistics) }, gauges: [
-                    ("themed_decodes_total", "Images and data loaded because no cache had them.", library.content.loads),
+                    ("themed_decodes_total", "Images and data decoded or read from theme files because no blob had them.", library.content.decodes),
+                    ("themed_encodings_total", "Compressed encodings made (each once per content).", library.content.encodings),
+                    ("themed_blob_store_failures_total", "Contents the blob store could not keep (served from memory).", library.content.storeFailures),
+                    ("themed_blob_corrupt_total", "Blobs whose bytes no longer matched their hash (dropped and rebuilt).", library.content.blobs.statistics.corrupt),
                     ("themed_subscribers", "Open event streams.", events.subscriberCount),
                 ])
                 return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"], body: exposition)
@@ -53,7 +56,7 @@ struct AdminRoutes: RouteCollection {
         } catch {
             throw APIError(status: .internalServerError, code: "internal", message: "\(error)")
         }
-        events.publish("active-changed", ReloadEvents.payload(theme.name, generation: theme.generation))
+        events.publish("active-changed", ReloadEvents.payload(theme.name, theme))
         return JSONResponse.make(["theme": .string(name)], cacheControl: "no-store")
     }
 }

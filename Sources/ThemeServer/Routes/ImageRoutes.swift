@@ -42,6 +42,8 @@ struct ImageRoutes: RouteCollection {
         })
     }
 
+    /// The bytes, their ETag (the SHA-256 of exactly these bytes) and their immutable
+    /// `/blobs/` URL in `Content-Location`; which variant answered in `X-Themed-Variant`.
     private static func response(_ resolution: Resolution, _ content: ContentStore.Content, _ context: RequestContext) -> Response {
         let variant = resolution.variant
         let traits = variant.traits
@@ -50,44 +52,50 @@ struct ImageRoutes: RouteCollection {
         if case .file(let path) = variant.location, variant.kind == .file { description += "; file=\(context.relative(path))" }
         if let localization = resolution.localization { description += "; localization=\(localization)" }
         if content.isMirrored { description += "; mirrored" }
-        var response = Response(status: .ok, headers: [
-            .contentType: content.contentType,
-            .eTag: "\"\(variant.etag)\(content.isMirrored ? "-mirrored" : "")\"",
-            .cacheControl: "public, max-age=60",
-            .vary: "Accept-Language, Sec-CH-DPR, Sec-CH-Prefers-Color-Scheme, Sec-CH-Prefers-Contrast",
-            .acceptCH: "Sec-CH-DPR, Sec-CH-Prefers-Color-Scheme, Sec-CH-Prefers-Contrast",
-            .themedVariant: description,
-        ], body: content.bytes)
+        var response = ContentResponse.make(content, cacheControl: "public, max-age=60")
+        response.headers[.contentLocation] = ContentResponse.blobPath(content.digest, contentType: content.contentType)
+        response.headers[.vary] = "Accept-Language, Sec-CH-DPR, Sec-CH-Prefers-Color-Scheme, Sec-CH-Prefers-Contrast"
+        response.headers[.acceptCH] = "Sec-CH-DPR, Sec-CH-Prefers-Color-Scheme, Sec-CH-Prefers-Contrast"
+        response.headers[.themedVariant] = description
         if let localization = resolution.localization { response.headers[.contentLanguage] = JSONResponse.languageTag(localization) }
         return response
     }
 
+    /// Which variant answers and every variant there is, each with its blob's URL and ETag (their
+    /// bytes are loaded first if they are not stored yet, so the answer never depends on timing).
     private func imageMetadata(_ context: RequestContext) throws -> Response {
         let (resolution, chain) = try resolve(context)
         let name = context.parameter("name")
         guard let owner = chain.first(where: { $0.name == resolution.theme }) else { throw APIError.notFound("no theme") }
-        let all = try library.index.reader.variants(resolution.variant.kind, in: owner, named: resolution.variant.name)
-        var chosen = describe(resolution.variant)
-        if case .file(let path) = resolution.variant.location, resolution.variant.kind == .file {
-            let locale = resolution.variant.traits.locale
-            chosen += [("file", .string(context.relative(path))), ("folder", .string(locale.isEmpty ? "" : locale + ".lproj"))]
-        }
+        let all = try library.index.reader.storedContent(of: owner, kind: resolution.variant.kind, named: resolution.variant.name)
         let theme = chain.first?.name ?? ""
-        let body: JSONValue = .object([
-            ("theme", .string(theme)),
-            ("name", .string(name)),
-            ("chosen", .object(chosen)),
-            ("localization", resolution.localization.map(JSONValue.string) ?? .null),
-            ("mirrored", .bool(resolution.isMirrored)),
-            ("fallbacks", .array(resolution.fallbacks.map(JSONValue.string))),
-            ("source", .object([("theme", .string(resolution.theme)), ("path", .string(context.relative(resolution.source.path)))])),
-            ("href", .string("/themes/\(theme)/images/\(name)")),
-            ("variants", .array(all.map { .object(describe($0)) })),
-        ])
-        return JSONResponse.make(body, etagged: true)
+        let render: @Sendable ([ContentStore.Content?]) -> Response = { [self] contents in
+            var chosen = describe(resolution.variant, blob: contents.first ?? nil)
+            if case .file(let path) = resolution.variant.location, resolution.variant.kind == .file {
+                let locale = resolution.variant.traits.locale
+                chosen += [("file", .string(context.relative(path))), ("folder", .string(locale.isEmpty ? "" : locale + ".lproj"))]
+            }
+            let body: JSONValue = .object([
+                ("theme", .string(theme)),
+                ("name", .string(name)),
+                ("chosen", .object(chosen)),
+                ("localization", resolution.localization.map(JSONValue.string) ?? .null),
+                ("mirrored", .bool(resolution.isMirrored)),
+                ("fallbacks", .array(resolution.fallbacks.map(JSONValue.string))),
+                ("source", .object([("theme", .string(resolution.theme)), ("path", .string(context.relative(resolution.source.path)))])),
+                ("href", .string("/themes/\(theme)/images/\(name)")),
+                ("variants", .array(zip(all, contents.dropFirst()).map { .object(describe($0.variant, blob: $1)) })),
+            ])
+            return JSONResponse.make(body, etagged: true)
+        }
+        let store = library.content
+        let wanted = [resolution] + all
+        if let contents = store.readyContents(wanted) { return render(contents) }
+        return Response(deferred: { complete in store.loadAll(wanted) { complete(render($0)) } })
     }
 
-    private func describe(_ variant: Variant) -> [(String, JSONValue)] {
+    /// A variant with its blob's URL and ETag (null when its bytes could not be loaded).
+    private func describe(_ variant: Variant, blob: ContentStore.Content?) -> [(String, JSONValue)] {
         [
             ("scale", .int(variant.traits.scale)),
             ("idiom", .string(variant.traits.idiom.name)),
@@ -96,7 +104,8 @@ struct ImageRoutes: RouteCollection {
             ("pixelWidth", .int(variant.pixelWidth)),
             ("pixelHeight", .int(variant.pixelHeight)),
             ("format", .string(variant.format)),
-            ("etag", .string(variant.etag)),
+            ("etag", blob.map { .string($0.digest.hex) } ?? .null),
+            ("blob", blob.map { .string(ContentResponse.blobPath($0.digest, contentType: $0.contentType)) } ?? .null),
         ]
     }
 

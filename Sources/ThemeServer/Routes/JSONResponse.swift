@@ -1,19 +1,16 @@
+import Hashing
 import HTTPServer
 import HTTPTypes
 import JSON
 import ThemeIndex
 
-/// How JSON answers are made: the body, its content type and caching, and an ETag that is a hash
-/// of the body itself.
+/// How JSON answers are made: the body, its content type and caching, and an ETag that is the
+/// SHA-256 of the body itself (the same on every machine serving the same themes).
 enum JSONResponse {
     static func make(_ value: JSONValue, cacheControl: String = "public, max-age=10", etagged: Bool = false) -> Response {
         let body = Array((value.serialized() + "\n").utf8)
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: cacheControl]
-        if etagged {
-            var hash = ContentHash()
-            body.withUnsafeBytes { hash.add($0) }
-            headers[.eTag] = "\"\(hash.hex)\""
-        }
+        if etagged { headers[.eTag] = ContentResponse.etag(ContentHash.of(body)) }
         return Response(status: .ok, headers: headers, body: body)
     }
 
@@ -35,4 +32,6 @@ extension HTTPField.Name {
     static let acceptCH = HTTPField.Name("Accept-CH")!
     static let themedVariant = HTTPField.Name("X-Themed-Variant")!
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
+    static let surrogateKey = HTTPField.Name("Surrogate-Key")!
+    static let xkey = HTTPField.Name("xkey")!
 }

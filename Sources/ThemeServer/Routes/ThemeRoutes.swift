@@ -19,7 +19,7 @@ struct ThemeRoutes: RouteCollection {
         let list = library.themes.map { theme -> JSONValue in
             var members: [(String, JSONValue)] = [
                 ("name", .string(theme.name)),
-                ("generation", .int(theme.generation)),
+                ("revision", .string(theme.revision)),
                 ("colors", .int(theme.colorCount)),
                 ("images", .int(theme.imageCount)),
                 ("files", .int(theme.fileCount)),
@@ -29,7 +29,7 @@ struct ThemeRoutes: RouteCollection {
             if !theme.error.isEmpty { members.append(("errors", .array(lines(theme.error)))) }
             return .object(members)
         }
-        return JSONResponse.make(["themes": .array(list)], cacheControl: "no-cache")
+        return JSONResponse.make(["themes": .array(list)], cacheControl: "no-cache", etagged: true)
     }
 
     private func themeDetail(_ context: RequestContext) throws -> Response {
@@ -48,7 +48,7 @@ struct ThemeRoutes: RouteCollection {
         let reader = library.index.reader
         let body: JSONValue = .object([
             ("name", .string(theme.name)),
-            ("generation", .int(theme.generation)),
+            ("revision", .string(theme.revision)),
             ("parent", theme.parent.map(JSONValue.string) ?? .null),
             ("chain", .array(chain.map { .string($0.name) })),
             ("status", .string(theme.error.isEmpty ? "ok" : "degraded")),
@@ -59,8 +59,16 @@ struct ThemeRoutes: RouteCollection {
             ("data", .array(try reader.names(.data, in: chain).map(JSONValue.string))),
             ("files", .array(try reader.names(.file, in: chain).map(JSONValue.string))),
             ("strings", .array(try reader.stringTables(in: chain).map(JSONValue.string))),
+            ("warming", warming(theme.name)),
         ])
-        return JSONResponse.make(body, cacheControl: "no-cache")
+        return JSONResponse.make(body, cacheControl: "no-cache", etagged: true)
+    }
+
+    /// How far encoding the theme's images and data in the background has got since it last
+    /// changed: `{"done": 12, "total": 40, "complete": false}`.
+    private func warming(_ theme: String) -> JSONValue {
+        guard let (done, total) = library.content.warming(theme) else { return .null }
+        return .object([("done", .int(done)), ("total", .int(total)), ("complete", .bool(done >= total))])
     }
 
     private func lines(_ text: String) -> [JSONValue] {

@@ -1,0 +1,2 @@
+#include <brotli/encode.h>
+#include <brotli/decode.h>
