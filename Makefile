@@ -3,10 +3,10 @@ SWIFT ?= swift
 HOST ?= 127.0.0.1
 PORT ?= 8080
 CORPUS ?= ../shared/corpus
-APT_PACKAGES = libsqlite3-dev zlib1g-dev
+APT_PACKAGES = libsqlite3-dev zlib1g-dev libssl-dev libbrotli-dev
 PY_PACKAGES = lzfse numpy pillow
 
-.PHONY: deps py-deps bench-deps build release test bench bench-http bench-reload bench-cold fuzz fuzz-build fuzz-ci run themes index clean
+.PHONY: deps py-deps bench-deps build release test bench bench-http bench-reload bench-cold bench-blobs fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -81,6 +81,11 @@ fuzz-ci: fuzz-build
 ## Palette latency while every image of the shared corpus is decoded for the first time.
 bench-cold: release
 	python3 scripts/bench-cold.py --themed .build/release/themed --corpus $(CORPUS)
+
+## The blob store on the shared corpus: warming time, size against the distinct bytes served,
+## and the first request of every image after a restart.
+bench-blobs: release
+	python3 scripts/bench-blobs.py --themed .build/release/themed --corpus $(CORPUS)
 
 clean:
 	$(SWIFT) package clean

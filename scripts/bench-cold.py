@@ -65,8 +65,8 @@ def main():
     parser.add_argument("--corpus", default="../shared/corpus")
     parser.add_argument("--port", type=int, default=18095)
     parser.add_argument("--sweepers", type=int, default=4)
-    parser.add_argument("--budget-mb", type=int, nargs=4, default=[16, 32, 32, 64], metavar=("RESPONSES", "CONTENT", "ATLASES", "CATALOGS"),
-                        help="cache budgets in MB")
+    parser.add_argument("--budget-mb", type=int, nargs=3, default=[16, 32, 64], metavar=("RESPONSES", "ATLASES", "CATALOGS"),
+                        help="cache budgets in MB (encoded content lives in the blob store, on disk)")
     parser.add_argument("--defaults", action="store_true", help="no config file: the server's own settings (for builds that predate the budgets)")
     args = parser.parse_args()
     catalogs = sorted(name for name in os.listdir(os.path.join(args.corpus, "car")) if name.endswith(".car")) \
@@ -79,10 +79,10 @@ def main():
     os.makedirs(themes)
     for number, name in enumerate(catalogs):
         shutil.copyfile(os.path.join(args.corpus, "car", name), os.path.join(themes, "c%02d.car" % number))
-    budgets = dict(zip(["responseCacheBytes", "contentCacheBytes", "atlasCacheBytes", "catalogCacheBytes"], [mb << 20 for mb in args.budget_mb]))
+    budgets = dict(zip(["responseCacheBytes", "atlasCacheBytes", "catalogCacheBytes"], [mb << 20 for mb in args.budget_mb]))
     config = os.path.join(work, "themed.json")
     with open(config, "w") as file:
-        json.dump(dict(budgets, watch=False), file)
+        json.dump(dict(budgets, watch=False, blobs=os.path.join(work, "blobs")), file)
     log = open(os.path.join(work, "themed.log"), "w")
     settings = [] if args.defaults else ["--config", config]
     server = subprocess.Popen([args.themed, "serve"] + settings + ["--themes", themes, "--db", os.path.join(work, "index.sqlite"),

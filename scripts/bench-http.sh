@@ -13,7 +13,7 @@ work=$(mktemp -d)
 cleanup() { [ -n "${themed_pid:-}" ] && kill "$themed_pid" 2>/dev/null; [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 
-"$THEMED" serve --themes themes --db "$work/themed.sqlite" --port "$PORT_THEMED" >"$work/themed.log" 2>&1 &
+"$THEMED" serve --themes themes --db "$work/themed.sqlite" --blobs "$work/blobs" --port "$PORT_THEMED" >"$work/themed.log" 2>&1 &
 themed_pid=$!
 for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PORT_THEMED/healthz" >/dev/null && break; sleep 0.1; done
 
@@ -36,6 +36,8 @@ http {
     listen 127.0.0.1:$PORT_NGINX;
     root $work/www;
     etag on;
+    sendfile on;
+    tcp_nopush on;
   }
 }
 CONF
@@ -48,7 +50,8 @@ measure() { # name url -> "req/s p99"
   local p99; p99=$(awk '$1 == "99%" {print $2}' <<<"$out")
   local errors; errors=$(awk '/Non-2xx|Socket errors/ {print}' <<<"$out")
   printf '%-22s %10s req/s   p99 %8s   %s\n' "$1" "$rps" "$p99" "$errors" >&2
-  echo "$rps"
+  # p99 in microseconds, for the ratio
+  echo "$rps $(awk '{ v = $1; if (v ~ /us$/) { sub(/us/, "", v); print v } else if (v ~ /ms$/) { sub(/ms/, "", v); print v * 1000 } else { sub(/s/, "", v); print v * 1e6 } }' <<<"$p99")"
 }
 
 echo "wrk -t2 -c$CONNECTIONS -d$DURATION on 127.0.0.1 (themed and nginx share the machine's 2 cores with wrk)" >&2
@@ -56,5 +59,9 @@ c_themed=$(measure "themed color JSON" "http://127.0.0.1:$PORT_THEMED$color_path
 c_nginx=$(measure "nginx color.json" "http://127.0.0.1:$PORT_NGINX/color.json")
 i_themed=$(measure "themed image PNG" "http://127.0.0.1:$PORT_THEMED$image_path")
 i_nginx=$(measure "nginx logo.png" "http://127.0.0.1:$PORT_NGINX/logo.png")
-awk -v a="$c_themed" -v b="$c_nginx" 'BEGIN { printf "color ratio themed/nginx: %.2f\n", a / b }'
-awk -v a="$i_themed" -v b="$i_nginx" 'BEGIN { printf "image ratio themed/nginx: %.2f\n", a / b }'
+ratio() { # name themed nginx
+  awk -v name="$1" -v a="$2" -v b="$3" 'BEGIN { split(a, t, " "); split(b, n, " ");
+    printf "%s themed/nginx: req/s %.2fx, p99 %.2fx\n", name, t[1] / n[1], t[2] / n[2] }'
+}
+ratio color "$c_themed" "$c_nginx"
+ratio image "$i_themed" "$i_nginx"

@@ -3,7 +3,7 @@
 
 1. Latency: 50 times, rename a multi-megabyte catalog into a theme folder (alternating between two
    corpus catalogs) and poll GET /themes/big over one keep-alive connection until the response
-   shows the new generation. Reports p50 and p99 of rename-to-first-new-response.
+   shows the new revision. Reports p50 and p99 of rename-to-first-new-response.
 2. Throughput: wrk on a colour route for DURATION without reloads, then again while a catalog is
    dropped every 200 ms. Reports both and the ratio.
 
@@ -29,11 +29,11 @@ def drop(source, theme_dir):
     os.rename(temporary, os.path.join(theme_dir, "Assets.car"))
 
 
-def generation(connection):
+def revision(connection):
     connection.request("GET", "/themes/big")
     response = connection.getresponse()
     body = response.read()
-    return json.loads(body)["generation"] if response.status == 200 else None
+    return json.loads(body)["revision"] if response.status == 200 else None
 
 
 def wrk(url, duration):
@@ -68,17 +68,17 @@ def main():
         for _ in range(100):
             try:
                 connection = http.client.HTTPConnection("127.0.0.1", args.port, timeout=5)
-                if generation(connection):
+                if revision(connection):
                     break
             except OSError:
                 time.sleep(0.1)
         latencies = []
         for number in range(args.drops):
-            before = generation(connection)
+            before = revision(connection)
             start = time.perf_counter()
             drop(sources[(number + 1) % 2], big)
             while True:
-                current = generation(connection)
+                current = revision(connection)
                 if current is not None and current != before:
                     latencies.append((time.perf_counter() - start) * 1000)
                     break
@@ -89,7 +89,7 @@ def main():
         p50 = latencies[len(latencies) // 2]
         p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
         size = os.path.getsize(sources[0]) / 1e6
-        print("rename -> first response with the new generation, %d drops of %.1f-%.1f MB catalogs:"
+        print("rename -> first response with the new revision, %d drops of %.1f-%.1f MB catalogs:"
               % (args.drops, min(os.path.getsize(s) for s in sources) / 1e6, max(os.path.getsize(s) for s in sources) / 1e6))
         print("  p50 %.1f ms   p99 %.1f ms   max %.1f ms" % (p50, p99, latencies[-1]))
         del size

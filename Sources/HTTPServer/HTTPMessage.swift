@@ -125,6 +125,17 @@ public struct Response: Sendable {
         self.body = .file(file)
     }
 
+    /// The same response with a file body of at most `limit` bytes read into memory: a response
+    /// kept to be sent many times then goes out in one `send` with its head, which beats a
+    /// `send` and a `sendfile` for small bodies. Larger files, and a file that cannot be read,
+    /// stay as they are.
+    public func inliningFile(upTo limit: Int) -> Response {
+        guard case .file(let region) = body, region.count <= limit, let bytes = try? region.read() else { return self }
+        var copy = self
+        copy.body = .bytes(bytes)
+        return copy
+    }
+
     /// The body's bytes, read from the file for a file body (for tools and tests; the server
     /// sends files without reading them); empty for streams and deferred answers.
     public func bodyBytes() -> [UInt8] {

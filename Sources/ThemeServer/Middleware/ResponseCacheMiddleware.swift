@@ -18,6 +18,10 @@ final class ResponseCacheMiddleware: Middleware {
         .acceptEncoding,
     ]
 
+    /// Kept answers with bodies up to this size hold the bytes (read from the blob once), larger
+    /// ones a reference to the blob, sent with `sendfile`.
+    static let inlineFileBytes = 32 << 10
+
     let library: ThemeLibrary
     let cache: BoundedCache<String, RoutedResponse>
     /// The epoch the cached answers belong to.
@@ -42,7 +46,7 @@ final class ResponseCacheMiddleware: Middleware {
         let route = routed.route
         routed.response = routed.response.map { [self] response in
             guard response.status == .ok, response.headers[.eTag] != nil else { return response }
-            let prepared = response.prepared()
+            let prepared = response.inliningFile(upTo: Self.inlineFileBytes).prepared()
             let fresh = epoch.withLock { stored -> Bool in
                 guard current >= stored else { return false } // computed before a reload: never stored over newer answers
                 if current > stored {
