@@ -92,9 +92,8 @@ extension ContentStore {
 
     /// Stores bytes made elsewhere (a JSON answer) in the background so that its `/blobs/` URL
     /// answers; nothing happens when the blob is there already or the workers are busy.
-    public func keepInBackground(_ bytes: [UInt8], contentType: String) {
-        let digest = ContentHash.of(bytes)
-        guard blobs.verifiedBlob(digest) == nil else { return }
-        workers.submit { [self] in _ = store(bytes, contentType: contentType, keys: []) }
+    public func keepInBackground(_ content: Content) {
+        guard case .bytes(let bytes) = content.body, blobs.verifiedBlob(content.digest) == nil else { return }
+        workers.submit { [self] in _ = store(bytes, contentType: content.contentType, keys: []) }
     }
 }

@@ -46,8 +46,10 @@ public final class ContentStore: Sendable {
             (body, digest, contentType, self.isMirrored) = (.blob(blob), blob.digest, blob.contentType, isMirrored)
         }
 
-        public init(bytes: [UInt8], contentType: String, isMirrored: Bool = false) {
-            (body, digest, self.contentType, self.isMirrored) = (.bytes(bytes), ContentHash.of(bytes), contentType, isMirrored)
+        /// Bytes in memory; `digest` when it is known already (an ETag that names these bytes).
+        public init(bytes: [UInt8], contentType: String, digest: Digest? = nil, isMirrored: Bool = false) {
+            (body, self.contentType, self.isMirrored) = (.bytes(bytes), contentType, isMirrored)
+            self.digest = digest ?? ContentHash.of(bytes)
         }
     }
 

@@ -47,10 +47,11 @@ public final class ThemeLibrary: Sendable {
             }
             snapshot.withLock { $0 = Snapshot(epoch: $0.epoch + 1, themes: themes, active: $0.active) }
             // Changed content is encoded now, in the background, not by the first request for it.
-            for info in themes where firstReload || report.changedThemes.contains(info.name) {
-                content.warm(info.name, try index.reader.storedContent(of: info))
+            let stored = try themes.map { try index.reader.storedContent(of: $0) }
+            for (info, resolutions) in zip(themes, stored) where firstReload || report.changedThemes.contains(info.name) {
+                content.warm(info.name, resolutions)
             }
-            content.collect(keeping: try themes.flatMap { try index.reader.storedContent(of: $0) }, themes: Set(themes.map(\.name)))
+            content.collect(keeping: stored.flatMap { $0 }, themes: Set(themes.map(\.name)))
             return report
         }
     }

@@ -25,10 +25,9 @@ struct SharedCacheMiddleware: Middleware {
                 response.headers[.surrogateKey] = keys
                 response.headers[.xkey] = keys
             }
-            if response.headers[.contentLocation] == nil, case .bytes(let body) = response.body,
-               let content = ContentResponse.content(of: response) {
+            if response.headers[.contentLocation] == nil, case .bytes = response.body, let content = ContentResponse.content(of: response) {
                 response.headers[.contentLocation] = ContentResponse.blobPath(content.digest, contentType: content.contentType)
-                library.content.keepInBackground(body, contentType: content.contentType)
+                library.content.keepInBackground(content)
             }
             return response
         }

@@ -31,9 +31,7 @@ enum ContentResponse {
             guard let blob = region.owner as? BlobStore.Blob, blob.digest == digest else { return nil }
             return ContentStore.Content(blob)
         case .bytes(let bytes):
-            var content = ContentStore.Content(bytes: bytes, contentType: contentType)
-            content.digest = digest
-            return content
+            return ContentStore.Content(bytes: bytes, contentType: contentType, digest: digest)
         case .stream, .deferred:
             return nil
         }
