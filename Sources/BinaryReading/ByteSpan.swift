@@ -29,7 +29,11 @@ public final class ByteStorage: @unchecked Sendable {
     /// A private copy of `bytes`.
     public convenience init(copying bytes: some Collection<UInt8>) {
         let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
-        _ = memory.initializeMemory(as: UInt8.self, from: bytes)
+        // Arrays and slices copy as one block; only other collections go element by element.
+        let copied: Void? = bytes.withContiguousStorageIfAvailable { source in
+            memory.copyMemory(from: UnsafeRawBufferPointer(source))
+        }
+        if copied == nil { _ = memory.initializeMemory(as: UInt8.self, from: bytes) }
         self.init(buffer: UnsafeRawBufferPointer(rebasing: memory[0..<bytes.count])) { memory.deallocate() }
     }
 

@@ -171,11 +171,15 @@ public enum Deepmap {
                       chunk: ByteSpan, planar: Bool = false) throws -> [UInt8] {
         let total = width * rows * bytesPerPixel
         if header.isDeepmap2 {
-            let joined = Array(streams.joined())
-            guard joined.count == total else {
-                throw chunk.error(at: header.bodyOffset, "streams hold \(joined.count) bytes, \(width)x\(rows) needs \(total)")
+            let held = streams.reduce(0) { $0 + $1.count }
+            guard held == total else {
+                throw chunk.error(at: header.bodyOffset, "streams hold \(held) bytes, \(width)x\(rows) needs \(total)")
             }
-            return joined
+            // Appending whole streams copies memory; `joined()` would copy byte by byte.
+            var output: [UInt8] = []
+            output.reserveCapacity(total)
+            for stream in streams { output.append(contentsOf: stream) }
+            return output
         }
         let tiles = try regions(header, width: width, rows: rows)
         guard tiles.count == streams.count else {
