@@ -73,7 +73,7 @@ let package = Package(
             .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         .executableTarget(name: "themed", dependencies: [
-            "AssetCatalog", "BlobStore", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary",
+            "AssetCatalog", "BlobStore", "CLinux", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

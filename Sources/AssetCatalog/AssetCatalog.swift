@@ -198,6 +198,28 @@ public final class AssetCatalog: Sendable {
         }
     }
 
+    /// About the most memory `image(for:)` needs at once for `rendition`: a bitmap's chunks and
+    /// the pixels they are joined into, a link's atlas unless it is decoded already, data as
+    /// decompressed. An estimate from headers alone, for budgeting decodes before they start.
+    public func decodingCost(of rendition: Rendition) -> Int {
+        func pixelBytes(_ width: Int, _ height: Int, _ bytesPerPixel: Int = 4) -> Int {
+            guard width > 0, height > 0, width <= maximumDecodedBytes / height / bytesPerPixel else { return 0 }
+            return width * height * bytesPerPixel
+        }
+        switch rendition.content {
+        case .bitmap:
+            return 2 * pixelBytes(rendition.header.width, rendition.header.height, max(rendition.header.bytesPerPixel ?? 4, 4))
+        case .link(let link):
+            let crop = pixelBytes(link.width, link.height)
+            guard let atlas = try? target(of: link), !Self.decodedAtlases.contains(AtlasKey(catalog: serial, rendition: atlas.index)) else { return crop }
+            return crop + 2 * pixelBytes(atlas.header.width, atlas.header.height, max(atlas.header.bytesPerPixel ?? 4, 4))
+        case .rawData(let bytes, let compressed):
+            return compressed ? ((try? LZFSE.decompressedLength(bytes.buffer)) ?? bytes.count) : 0
+        default:
+            return 0
+        }
+    }
+
     /// Decodes a CELM bitmap, caching atlases since many links share one.
     private func bitmap(for rendition: Rendition) throws -> Bitmap {
         guard rendition.isPackedAtlas else { return try CELM.decode(rendition) }

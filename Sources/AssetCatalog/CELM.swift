@@ -37,7 +37,13 @@ public enum CELM {
                 throw chunk.data.error(at: 0, "chunk decodes to \(decoded.layout), earlier chunks to \(layout.map { "\($0)" } ?? "")")
             }
             layout = decoded.layout
-            pixels += decoded.pixels
+            // One chunk (the usual case) is the bitmap itself: no copy of a large image.
+            if chunks.count == 1 {
+                pixels = decoded.pixels
+            } else {
+                if pixels.isEmpty { pixels.reserveCapacity(decoded.pixels.count / max(chunk.rows, 1) * header.height) }
+                pixels += decoded.pixels
+            }
         }
         return Bitmap(width: header.width, height: header.height, layout: layout ?? .bgra8, pixels: pixels)
     }

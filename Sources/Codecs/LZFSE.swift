@@ -55,6 +55,12 @@ public enum LZFSE {
         try scan(input, limit: maximumDecodedBytes).length
     }
 
+    /// The number of bytes the container at the start of `input` decodes to, from its block
+    /// headers alone.
+    public static func decompressedLength(_ input: UnsafeRawBufferPointer) throws -> Int {
+        try scan(input, limit: maximumDecodedBytes).rawBytes
+    }
+
     /// Does `input` start with an LZFSE block magic?
     public static func isContainer(_ input: UnsafeRawBufferPointer) -> Bool {
         input.count >= 4 && input[0] == 0x62 && input[1] == 0x76 && input[2] == 0x78

@@ -10,66 +10,89 @@ public enum PNG {
     // MARK: Encoding
 
     /// A PNG file of `bitmap`. Wide (float) pixels are clipped to 8-bit sRGB.
+    ///
+    /// Memory: the filtered rows, and the file written once into a buffer of zlib's bound whose
+    /// pages past the compressed data are never touched (a large bitmap's encoding costs about
+    /// one more copy of it, not three).
     public static func encode(_ bitmap: Bitmap) -> [UInt8] {
-        let (colourType, rows) = straightRows(bitmap)
-        var ihdr: [UInt8] = []
-        ihdr.appendBigEndian(UInt32(bitmap.width))
-        ihdr.appendBigEndian(UInt32(bitmap.height))
-        ihdr += [8, colourType, 0, 0, 0]
-        let compressed = rows.withUnsafeBytes { Zlib.compress($0) }
-        var file = signature
-        appendChunk("IHDR", ihdr, to: &file)
-        appendChunk("IDAT", compressed, to: &file)
-        appendChunk("IEND", [], to: &file)
-        return file
+        let (colourType, rows) = filteredRows(bitmap)
+        var header: [UInt8] = []
+        header.appendBigEndian(UInt32(bitmap.width))
+        header.appendBigEndian(UInt32(bitmap.height))
+        header += [8, colourType, 0, 0, 0]
+        let chunkFraming = 12 // length, type, CRC
+        let capacity = signature.count + 3 * chunkFraming + header.count + Zlib.compressedBound(rows.count)
+        return [UInt8](unsafeUninitializedCapacity: capacity) { file, count in
+            func put(_ bytes: some Sequence<UInt8>) {
+                for byte in bytes {
+                    file[count] = byte
+                    count += 1
+                }
+            }
+            func putBigEndian(_ value: UInt32) { put([24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) }) }
+            /// A chunk whose data `write` puts at the start of the buffer it is given, returning its length.
+            func putChunk(_ type: String, _ write: (UnsafeMutableRawBufferPointer) -> Int) {
+                let lengthAt = count
+                put([0, 0, 0, 0])
+                let typeAt = count
+                put(type.utf8)
+                count += write(UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: file[count...])))
+                let length = UInt32(count - typeAt - 4)
+                for (offset, shift) in [24, 16, 8, 0].enumerated() { file[lengthAt + offset] = UInt8(truncatingIfNeeded: length >> shift) }
+                putBigEndian(Zlib.crc32(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: file[typeAt ..< count]))))
+            }
+            put(signature)
+            putChunk("IHDR") { $0.copyBytes(from: header); return header.count }
+            putChunk("IDAT") { out in rows.withUnsafeBytes { Zlib.compress($0, into: out) } }
+            putChunk("IEND") { _ in 0 }
+        }
     }
 
-    /// Each row as a filter byte (Sub) followed by straight-alpha samples.
-    private static func straightRows(_ bitmap: Bitmap) -> (colourType: UInt8, rows: [UInt8]) {
+    /// Each row as a filter byte (Sub) followed by straight-alpha samples: every sample is
+    /// written in place, then each row is filtered from its right end, where a sample's left
+    /// neighbour is still unfiltered.
+    private static func filteredRows(_ bitmap: Bitmap) -> (colourType: UInt8, rows: [UInt8]) {
         let (colourType, channels): (UInt8, Int) = switch bitmap.layout {
         case .gray8: (0, 1)
         case .grayAlpha8: (4, 2)
         case .bgr8: (2, 3)
         case .bgra8, .rgbaFloat32, .rgbaHalf16: (6, 4)
         }
-        let pixelCount = bitmap.width * bitmap.height
-        var straight = [UInt8](repeating: 0, count: pixelCount * channels)
-        let source = bitmap.pixels
-        for index in 0..<pixelCount {
-            let out = index * channels
-            switch bitmap.layout {
-            case .gray8:
-                straight[out] = source[index]
-            case .bgr8:
-                straight[out] = source[index * 3 + 2]; straight[out + 1] = source[index * 3 + 1]; straight[out + 2] = source[index * 3]
-            case .grayAlpha8:
-                let alpha = source[index * 2 + 1]
-                straight[out] = unpremultiply(source[index * 2], alpha); straight[out + 1] = alpha
-            case .bgra8:
-                let alpha = source[index * 4 + 3]
-                straight[out] = unpremultiply(source[index * 4 + 2], alpha)
-                straight[out + 1] = unpremultiply(source[index * 4 + 1], alpha)
-                straight[out + 2] = unpremultiply(source[index * 4], alpha)
-                straight[out + 3] = alpha
-            case .rgbaFloat32, .rgbaHalf16:
-                let values = (0..<4).map { floatSample(bitmap, pixel: index, channel: $0) }
-                let alpha = min(max(values[3], 0), 1)
-                for channel in 0..<3 {
-                    let straightValue = alpha > 0 ? values[channel] / alpha : 0
-                    straight[out + channel] = UInt8(min(max(straightValue, 0), 1) * 255 + 0.5)
-                }
-                straight[out + 3] = UInt8(alpha * 255 + 0.5)
-            }
-        }
         let rowBytes = bitmap.width * channels
         var rows = [UInt8](repeating: 0, count: (rowBytes + 1) * bitmap.height)
+        let source = bitmap.pixels
         for y in 0..<bitmap.height {
-            let target = y * (rowBytes + 1)
-            rows[target] = 1 // Sub: each byte minus the same channel of the pixel to its left.
-            for x in 0..<rowBytes {
-                let value = straight[y * rowBytes + x]
-                let left = x >= channels ? straight[y * rowBytes + x - channels] : 0
-                rows[target + 1 + x] = value &- left
+            let rowStart = y * (rowBytes + 1)
+            rows[rowStart] = 1 // Sub: each byte minus the same channel of the pixel to its left.
+            for x in 0..<bitmap.width {
+                let index = y * bitmap.width + x
+                let out = rowStart + 1 + x * channels
+                switch bitmap.layout {
+                case .gray8:
+                    rows[out] = source[index]
+                case .bgr8:
+                    rows[out] = source[index * 3 + 2]; rows[out + 1] = source[index * 3 + 1]; rows[out + 2] = source[index * 3]
+                case .grayAlpha8:
+                    let alpha = source[index * 2 + 1]
+                    rows[out] = unpremultiply(source[index * 2], alpha); rows[out + 1] = alpha
+                case .bgra8:
+                    let alpha = source[index * 4 + 3]
+                    rows[out] = unpremultiply(source[index * 4 + 2], alpha)
+                    rows[out + 1] = unpremultiply(source[index * 4 + 1], alpha)
+                    rows[out + 2] = unpremultiply(source[index * 4], alpha)
+                    rows[out + 3] = alpha
+                case .rgbaFloat32, .rgbaHalf16:
+                    let values = (0..<4).map { floatSample(bitmap, pixel: index, channel: $0) }
+                    let alpha = min(max(values[3], 0), 1)
+                    for channel in 0..<3 {
+                        let straightValue = alpha > 0 ? values[channel] / alpha : 0
+                        rows[out + channel] = UInt8(min(max(straightValue, 0), 1) * 255 + 0.5)
+                    }
+                    rows[out + 3] = UInt8(alpha * 255 + 0.5)
+                }
+            }
+            for x in stride(from: rowBytes - 1, through: channels, by: -1) {
+                rows[rowStart + 1 + x] &-= rows[rowStart + 1 + x - channels]
             }
         }
         return (colourType, rows)
@@ -94,14 +117,15 @@ public enum PNG {
         return UInt8(min(255, (Int(colour) * 255 + Int(alpha) / 2) / Int(alpha)))
     }
 
-    private static func appendChunk(_ type: String, _ data: [UInt8], to file: inout [UInt8]) {
-        file.appendBigEndian(UInt32(data.count))
-        let typed = Array(type.utf8) + data
-        file += typed
-        file.appendBigEndian(typed.withUnsafeBytes { Zlib.crc32($0) })
-    }
-
     // MARK: Decoding
+
+    /// The width and height a PNG's header gives (the first chunk of every valid PNG), without
+    /// decoding anything.
+    public static func size(of file: ByteSpan) -> (width: Int, height: Int)? {
+        guard file.buffer.prefix(8).elementsEqual(signature), (try? file.fourCC(12)) == "IHDR",
+              let width = try? file.int32be(16), let height = try? file.int32be(20) else { return nil }
+        return (width, height)
+    }
 
     /// Decodes an 8-bit, non-interlaced PNG (gray, RGB, palette, gray+alpha, RGBA) into
     /// premultiplied B, G, R, A pixels. Other PNGs are reported as unsupported.

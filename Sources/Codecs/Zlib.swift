@@ -11,6 +11,22 @@ public enum Zlib {
     }
 
     /// Compresses `input` as a zlib stream (used by the PNG encoder).
+    /// The most bytes `compress` can produce from `count` bytes.
+    public static func compressedBound(_ count: Int) -> Int {
+        Int(compressBound(uLong(count)))
+    }
+
+    /// Compresses `input` into `output`, which has room for `compressedBound(input.count)`
+    /// bytes, and returns the length written.
+    public static func compress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, level: Int32 = 6) -> Int {
+        precondition(output.count >= compressedBound(input.count), "the output must hold compressedBound bytes")
+        var length = uLong(output.count)
+        let status = compress2(output.baseAddress?.assumingMemoryBound(to: Bytef.self), &length,
+                               input.baseAddress?.assumingMemoryBound(to: Bytef.self), uLong(input.count), level)
+        precondition(status == Z_OK, "compress2 cannot fail with a buffer of compressBound bytes")
+        return Int(length)
+    }
+
     public static func compress(_ input: UnsafeRawBufferPointer, level: Int32 = 6) -> [UInt8] {
         var length = compressBound(uLong(input.count))
         var output = [UInt8](repeating: 0, count: Int(length))

@@ -87,9 +87,13 @@ public final class ContentStore: Sendable {
     /// Whether reloads warm changed content in the background (tests of cold loads turn it off).
     let warmsAfterReload: Bool
 
-    public init(blobs: BlobStore, catalogBytes: Int = 1 << 30, workers: WorkerPool = WorkerPool(), collectionGrace: Duration = .seconds(600),
-                warmsAfterReload: Bool = true) {
+    /// Working memory for decoding and encoding: loads wait while those under way would pass it.
+    public let decoding: MemoryBudget
+
+    public init(blobs: BlobStore, catalogBytes: Int = 1 << 30, decodeBytes: Int = 64 << 20, workers: WorkerPool = WorkerPool(),
+                collectionGrace: Duration = .seconds(600), warmsAfterReload: Bool = true) {
         self.blobs = blobs
+        decoding = MemoryBudget(capacityBytes: decodeBytes)
         self.collectionGrace = collectionGrace
         self.warmsAfterReload = warmsAfterReload
         catalogs = CatalogCache(capacityBytes: catalogBytes)
@@ -216,6 +220,12 @@ public final class ContentStore: Sendable {
         }
     }
 
+    /// Four bytes per pixel, or nothing for a size no decoder accepts.
+    static func pixelBytes(_ width: Int, _ height: Int) -> Int {
+        guard width > 0, height > 0, width <= maximumDecodedBytes / height / 4 else { return 0 }
+        return width * height * 4
+    }
+
     /// The key under which a resolution's encoded bytes are stored.
     static func key(_ resolution: Resolution) -> String {
         resolution.variant.contentKey + (resolution.isMirrored ? "#mirrored" : "")
@@ -264,27 +274,35 @@ public final class ContentStore: Sendable {
     }
 
     /// The bytes a variant serves: a file as stored, a catalog rendition decoded (a bitmap
-    /// PNG-encoded, data as stored), mirrored when asked.
+    /// PNG-encoded, data as stored), mirrored when asked. Decoding and encoding wait for their
+    /// working memory in `decoding`.
     private func decode(_ resolution: Resolution) throws -> ([UInt8], String) {
         switch resolution.variant.location {
         case .file(let path):
-            let bytes = try ByteStorage(mapping: path).bytes
-            let contentType = ImageFormat.sniff(bytes)?.mimeType ?? "application/octet-stream"
-            guard resolution.isMirrored, ImageFormat.sniff(bytes) == .png, let bitmap = try? PNG.decode(ByteSpan(copying: bytes)) else {
-                return (bytes, contentType)
+            let file = try ByteSpan(ByteStorage(mapping: path))
+            let contentType = ImageFormat.sniff(file.buffer)?.mimeType ?? "application/octet-stream"
+            guard resolution.isMirrored, ImageFormat.sniff(file.buffer) == .png, let size = PNG.size(of: file) else {
+                return (file.bytes, contentType)
             }
-            return (PNG.encode(bitmap.mirroredHorizontally()), contentType)
+            // The decoded pixels, their mirror image and the encoded rows.
+            let cost = 3 * Self.pixelBytes(size.width, size.height)
+            let mirrored = try? decoding.withReservation(of: cost) { PNG.encode(try PNG.decode(file).mirroredHorizontally()) }
+            return (mirrored ?? file.bytes, contentType)
         case .rendition(let position):
             let catalog = try catalogs.catalog(for: resolution.source)
             guard let rendition = catalog.rendition(atPosition: position) else {
                 throw Unavailable(description: "\(resolution.source.path): rendition \(position) is gone")
             }
-            switch try catalog.image(for: rendition) {
-            case .bitmap(let bitmap):
-                // Mirrored before encoding: a catalog bitmap is never decoded from PNG again.
-                return (PNG.encode(resolution.isMirrored ? bitmap.mirroredHorizontally() : bitmap), ImageFormat.png.mimeType)
-            case .data(let bytes, let format):
-                return (bytes, format?.mimeType ?? "application/octet-stream")
+            // Decoding, then the mirror image and the PNG encoder's filtered rows.
+            let cost = catalog.decodingCost(of: rendition) + 2 * Self.pixelBytes(rendition.header.width, rendition.header.height)
+            return try decoding.withReservation(of: cost) {
+                switch try catalog.image(for: rendition) {
+                case .bitmap(let bitmap):
+                    // Mirrored before encoding: a catalog bitmap is never decoded from PNG again.
+                    return (PNG.encode(resolution.isMirrored ? bitmap.mirroredHorizontally() : bitmap), ImageFormat.png.mimeType)
+                case .data(let bytes, let format):
+                    return (bytes, format?.mimeType ?? "application/octet-stream")
+                }
             }
         case .legacyColor, .inline:
             throw Unavailable(description: "\(resolution.variant.name) is a colour: its value is in the index, it has no bytes")

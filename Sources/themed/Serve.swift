@@ -1,6 +1,7 @@
 import ArgumentParser
 import AssetCatalog
 import BlobStore
+import CLinux
 import Dispatch
 import Foundation
 import HTTPServer
@@ -37,6 +38,8 @@ struct Serve: ParsableCommand {
         if let host { settings.host = host }
         if let port { settings.port = port }
 
+        // Freed bitmaps go back to the system rather than staying in the heap (see the shim).
+        _ = themed_fix_mmap_threshold(128 << 10)
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
         let logger = Logger(label: "themed")
         let themesPath = URL(fileURLWithPath: settings.themes).standardizedFileURL.path
@@ -53,7 +56,7 @@ struct Serve: ParsableCommand {
             throw ExitCode(2)
         }
         for problem in blobs.problems { logger.warning("blob store damaged", metadata: ["problem": "\(problem)"]) }
-        let content = ContentStore(blobs: blobs, catalogBytes: settings.catalogCacheBytes, workers: workers,
+        let content = ContentStore(blobs: blobs, catalogBytes: settings.catalogCacheBytes, decodeBytes: settings.decodeMemoryBytes, workers: workers,
                                    collectionGrace: .milliseconds(Int(settings.blobGraceSeconds * 1000)))
         let policy = CachePolicy(maxAgeSeconds: settings.maxAgeSeconds, sharedMaxAgeSeconds: settings.sharedMaxAgeSeconds,
                                  staleWhileRevalidateSeconds: settings.staleWhileRevalidateSeconds)

@@ -21,6 +21,8 @@ struct ServerSettings: Equatable {
     var responseCacheBytes = 64 << 20
     var atlasCacheBytes = 128 << 20
     var catalogCacheBytes = 1 << 30
+    /// Working memory of the decodes and encodes under way (not a cache: what is being made).
+    var decodeMemoryBytes = 64 << 20
     /// Token that `PUT /active` must present; nil: loopback clients only.
     var activeToken: String?
     var watch = true
@@ -71,6 +73,7 @@ struct ServerSettings: Equatable {
             case "responseCacheBytes": responseCacheBytes = Int(try number(0...1e12))
             case "atlasCacheBytes": atlasCacheBytes = Int(try number(0...1e12))
             case "catalogCacheBytes": catalogCacheBytes = Int(try number(0...1e12))
+            case "decodeMemoryBytes": decodeMemoryBytes = Int(try number(0...1e12))
             case "activeToken": activeToken = try string()
             case "heartbeatSeconds": heartbeatSeconds = try number(0.1...3600)
             case "watch":

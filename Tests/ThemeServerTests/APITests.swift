@@ -21,7 +21,7 @@ struct APITests {
         #expect(metrics.text.contains("themed_requests_total{route=\"color\",status=\"404\"} 1"))
     }
 
-    @Test("/metrics reports every cache's bytes, budget, hits and evictions, and the decodes")
+    @Test("/metrics reports every cache's bytes, budget, hits and evictions, the decodes and their working memory")
     func cacheMetrics() throws {
         let api = try APIFixture()
         let content = api.service.library.content
@@ -40,6 +40,8 @@ struct APITests {
         #expect(text.contains("themed_decodes_total 4"), "each content was encoded once, by the warming, none by a request")
         #expect(text.contains("themed_cache_hits_total{cache=\"blobs\"} 2"), "each cold image found its blob")
         #expect(text.contains("themed_cache_entries{cache=\"blobs\"} 4"))
+        #expect(text.contains("themed_decode_memory_bytes 0"), "no decode is under way")
+        #expect(text.contains("themed_decode_memory_capacity_bytes \(content.decoding.statistics.capacityBytes)"))
     }
 
     @Test("GET /themes lists themes; GET /themes/{theme} describes one; unknown theme is a 404 JSON error")

@@ -21,11 +21,15 @@ struct AdminRoutes: RouteCollection {
                 JSONResponse.make(["status": "ok", "themes": .int(library.themes.count)], cacheControl: "no-store")
             },
             .get("/metrics", label: "metrics") { _ in
+                let decoding = library.content.decoding.statistics
                 let exposition = metrics.exposition(caches: caches.map { ($0.name, $0.statistics) }, gauges: [
                     ("themed_decodes_total", "Images and data decoded or read from theme files because no blob had them.", library.content.decodes),
                     ("themed_encodings_total", "Compressed encodings made (each once per content).", library.content.encodings),
                     ("themed_blob_store_failures_total", "Contents the blob store could not keep (served from memory).", library.content.storeFailures),
                     ("themed_blob_corrupt_total", "Blobs whose bytes no longer matched their hash (dropped and rebuilt).", library.content.blobs.statistics.corrupt),
+                    ("themed_decode_memory_bytes", "Working memory reserved by the decodes and encodes under way.", decoding.reservedBytes),
+                    ("themed_decode_memory_capacity_bytes", "The budget of that working memory.", decoding.capacityBytes),
+                    ("themed_decode_memory_waits_total", "Decodes that waited for working memory.", decoding.waits),
                     ("themed_subscribers", "Open event streams.", events.subscriberCount),
                 ])
                 return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"], body: exposition)
