@@ -13,11 +13,13 @@ public final class MemoryBudget: Sendable {
         public var reservedBytes = 0
         public var capacityBytes = 0
         public var jobs = 0
-        /// Jobs that had to wait for others to finish first.
+        /// Jobs waiting for others to finish now.
+        public var waiting = 0
+        /// Jobs that had to wait, in all.
         public var waits = 0
 
-        public init(reservedBytes: Int = 0, capacityBytes: Int = 0, jobs: Int = 0, waits: Int = 0) {
-            (self.reservedBytes, self.capacityBytes, self.jobs, self.waits) = (reservedBytes, capacityBytes, jobs, waits)
+        public init(reservedBytes: Int = 0, capacityBytes: Int = 0, jobs: Int = 0, waiting: Int = 0, waits: Int = 0) {
+            (self.reservedBytes, self.capacityBytes, self.jobs, self.waiting, self.waits) = (reservedBytes, capacityBytes, jobs, waiting, waits)
         }
     }
 
@@ -45,10 +47,13 @@ public final class MemoryBudget: Sendable {
         defer { released.unlock() }
         while true {
             let granted = state.withLock { budget -> Bool in
-                guard budget.jobs == 0 || budget.reservedBytes + bytes <= budget.capacityBytes else { return false }
+                guard budget.jobs == 0 || budget.reservedBytes + bytes <= budget.capacityBytes else {
+                    if !waited { (budget.waiting, budget.waits) = (budget.waiting + 1, budget.waits + 1) }
+                    return false
+                }
                 budget.reservedBytes += bytes
                 budget.jobs += 1
-                if waited { budget.waits += 1 }
+                if waited { budget.waiting -= 1 }
                 return true
             }
             if granted { return }

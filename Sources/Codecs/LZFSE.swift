@@ -11,11 +11,25 @@ public enum LZFSE {
     /// Decodes the container at the start of `input`. Bytes after `bvx$` are ignored; use
     /// `containerLength` to learn where it ended.
     public static func decompress(_ input: UnsafeRawBufferPointer, limit: Int = maximumDecodedBytes) throws -> [UInt8] {
-        let plan = try scan(input, limit: limit)
-        return try makeBytes(capacity: plan.rawBytes) { output throws in
+        try decompress(input, blocks: try scan(input, limit: limit).blocks)
+    }
+
+    /// At most the first `count` bytes the container decodes to, decoding only the blocks that
+    /// hold them (enough to sniff a payload's format without decoding all of it).
+    public static func decompressPrefix(_ input: UnsafeRawBufferPointer, count: Int) throws -> [UInt8] {
+        var blocks: [Block] = [], covered = 0
+        for block in try scan(input, limit: maximumDecodedBytes).blocks where covered < count {
+            blocks.append(block)
+            covered += block.rawBytes
+        }
+        return Array(try decompress(input, blocks: blocks).prefix(count))
+    }
+
+    private static func decompress(_ input: UnsafeRawBufferPointer, blocks: [Block]) throws -> [UInt8] {
+        try makeBytes(capacity: blocks.reduce(0) { $0 + $1.rawBytes }) { output throws in
             var decoder = BlockDecoder()
             var produced = 0
-            for block in plan.blocks {
+            for block in blocks {
                 let body = UnsafeRawBufferPointer(rebasing: input[block.offset ..< block.offset + block.length])
                 switch block.kind {
                 case .stored:

@@ -27,7 +27,8 @@ enum CatalogVariants {
                 kind = .image
             case .rawData(let bytes, let compressed):
                 kind = rendition.header.layout == .data ? .data : .image
-                let head = compressed ? ((try? LZFSE.decompress(bytes.buffer, limit: maximumDecodedBytes)) ?? []) : Array(bytes.buffer.prefix(1024))
+                // The format shows in the first bytes: only the blocks that hold them are decoded.
+                let head = compressed ? ((try? LZFSE.decompressPrefix(bytes.buffer, count: 1024)) ?? []) : Array(bytes.buffer.prefix(1024))
                 format = ImageFormat.sniff(head)?.fileExtension ?? "data"
             default: continue
             }

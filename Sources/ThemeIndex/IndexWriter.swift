@@ -56,8 +56,6 @@ public final class IndexWriter: Sendable {
             var rank: Int
             var fingerprint: String
             var previous: SourceRecord?
-            /// Set by `parse`: the source as read now, or why it could not be read.
-            var parsed: Result<ParsedSource, any Error>?
         }
 
         var folder: ThemeFolder
@@ -86,20 +84,24 @@ public final class IndexWriter: Sendable {
 
     // MARK: - Parse
 
+    /// A theme's changes with its changed sources read: what `write` stores.
+    struct ParsedChanges {
+        var changes: ThemeChanges
+        /// Each changed source as read now, or why it could not be read.
+        var parsed: [(change: ThemeChanges.Changed, result: Result<ParsedSource, any Error>)]
+    }
+
     /// Reads every changed source; a failure is kept, to be handled by the error policy.
-    static func parse(_ changes: ThemeChanges) -> ThemeChanges {
-        var changes = changes
-        for index in changes.changed.indices {
-            changes.changed[index].parsed = Result { try ParsedSource(changes.changed[index].source) }
-        }
-        return changes
+    static func parse(_ changes: ThemeChanges) -> ParsedChanges {
+        ParsedChanges(changes: changes, parsed: changes.changed.map { change in (change, Result { try ParsedSource(change.source) }) })
     }
 
     // MARK: - Write
 
     /// Stores one theme's changes (inside the sync's transaction) and bumps its generation when
     /// what it serves changed.
-    private func write(_ changes: ThemeChanges, in database: Database, report: inout SyncReport) throws {
+    private func write(_ parsedChanges: ParsedChanges, in database: Database, report: inout SyncReport) throws {
+        let changes = parsedChanges.changes
         let folder = changes.folder
         var theme = changes.theme ?? ThemeRecord(name: folder.name, path: folder.path, parent: folder.parent, generation: 1)
         if changes.theme == nil {
@@ -114,8 +116,8 @@ public final class IndexWriter: Sendable {
         }
         report.unchangedSources += changes.unchanged.count
         var changed = !changes.removed.isEmpty
-        for change in changes.changed {
-            switch change.parsed {
+        for (change, result) in parsedChanges.parsed {
+            switch result {
             case .success(let parsed):
                 try replace(change, with: parsed, themeID: theme.id, in: database)
                 errors += parsed.problems
@@ -128,8 +130,6 @@ public final class IndexWriter: Sendable {
                 try keepPrevious(change.previous, after: message, in: database)
                 errors.append(message)
                 report.themeErrors.append((folder.name, message))
-            case nil:
-                preconditionFailure("write(_:) runs after parse(_:)")
             }
         }
         for removed in changes.removed {

@@ -1,17 +1,22 @@
 import Caching
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 
 @Suite("memory budget")
 struct MemoryBudgetTests {
     @Test("a job that would pass the budget waits until the jobs under way give their memory back")
-    func waits() {
+    func waits() throws {
         let budget = MemoryBudget(capacityBytes: 100)
         let firstStarted = DispatchSemaphore(value: 0), firstMayEnd = DispatchSemaphore(value: 0)
         let order = Mutex<[String]>([])
         let done = DispatchGroup()
-        DispatchQueue.global().async(group: done) {
+        func run(_ job: @escaping @Sendable () -> Void) {
+            done.enter()
+            Thread { job(); done.leave() }.start()
+        }
+        run {
             budget.withReservation(of: 70) {
                 order.withLock { $0.append("first started") }
                 firstStarted.signal()
@@ -20,16 +25,15 @@ struct MemoryBudgetTests {
             }
         }
         firstStarted.wait()
-        DispatchQueue.global().async(group: done) {
-            budget.withReservation(of: 70) { order.withLock { $0.append("second started") } }
-        }
-        // The second cannot start while 70 of 100 bytes are reserved.
-        #expect(done.wait(timeout: .now() + .milliseconds(200)) == .timedOut)
-        #expect(budget.statistics.reservedBytes == 70)
+        run { budget.withReservation(of: 70) { order.withLock { $0.append("second started") } } }
+        // The second cannot start while 70 of 100 bytes are reserved: it waits.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while budget.statistics.waiting == 0 && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.001) }
+        #expect(budget.statistics == MemoryBudget.Statistics(reservedBytes: 70, capacityBytes: 100, jobs: 1, waiting: 1, waits: 1))
         firstMayEnd.signal()
         done.wait()
         #expect(order.withLock { $0 } == ["first started", "first ended", "second started"])
-        #expect(budget.statistics == MemoryBudget.Statistics(reservedBytes: 0, capacityBytes: 100, jobs: 0, waits: 1))
+        #expect(budget.statistics == MemoryBudget.Statistics(reservedBytes: 0, capacityBytes: 100, jobs: 0, waiting: 0, waits: 1))
     }
 
     @Test("jobs that fit together run together; one larger than the whole budget still runs, alone")

@@ -34,6 +34,23 @@ struct LZFSETests {
         #expect(try LZFSE.decompress(v1) == Array(firstBlock))
     }
 
+    @Test("a prefix decodes only the blocks that hold it, and equals the start of the whole")
+    func prefix() throws {
+        let packed = Vectors.bytes("multiblock.lzfse")
+        let whole = try LZFSE.decompress(packed)
+        let blocks = try packed.withUnsafeBytes { try LZFSE.scan($0, limit: maximumDecodedBytes).blocks }
+        #expect(blocks.count > 1)
+        for count in [0, 1, 1024, blocks[0].rawBytes, blocks[0].rawBytes + 1, whole.count, whole.count + 10] {
+            let prefix = try packed.withUnsafeBytes { try LZFSE.decompressPrefix($0, count: count) }
+            #expect(prefix == Array(whole.prefix(count)), "\(count)")
+        }
+        // A prefix inside the first block never touches the second: a damaged later block is no error.
+        var damaged = packed
+        damaged[blocks[1].offset + blocks[1].length - 1] ^= 0xFF
+        let head = try damaged.withUnsafeBytes { try LZFSE.decompressPrefix($0, count: 16) }
+        #expect(head == Array(whole.prefix(16)))
+    }
+
     @Test("a container cut short anywhere is an error, never a crash or a short result")
     func truncatedContainersFail() {
         let packed = Vectors.bytes("text.lzfse")
