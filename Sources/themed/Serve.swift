@@ -5,7 +5,12 @@ import CLinux
 import Dispatch
 import Foundation
 import HTTPServer
+import HTTPTypes
 import Logging
+import Logs
+import Settings
+import Synchronization
+import Systemd
 import ThemeContent
 import ThemeIndex
 import ThemeServer
@@ -14,78 +19,36 @@ import ThemeServer
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve the themes folder over HTTP/JSON.",
-        discussion: "Settings come from defaults, then --config (default config/themed.json when present), then flags.")
+        discussion: "Settings come from defaults, then --config (default config/themed.json when present), then flags. "
+            + "A setting or path that cannot be used is one line on standard error and exit status 2.")
 
-    @Option(help: "JSON settings file.") var config: String?
-    @Option(help: "Folder of themes.") var themes: String?
-    @Option(help: "SQLite index file (created if missing).") var db: String?
-    @Option(help: "Blob store folder (created if missing).") var blobs: String?
-    @Option(help: "Address to listen on.") var host: String?
-    @Option(help: "Port to listen on (0 picks a free one).") var port: Int?
+    @OptionGroup var options: SettingOptions
 
     func run() throws {
-        var settings = ServerSettings()
-        let configPath = config ?? (FileManager.default.fileExists(atPath: "config/themed.json") ? "config/themed.json" : nil)
-        do {
-            if let configPath { try settings.apply(configFile: configPath) }
-        } catch {
-            FileHandle.standardError.write(Data("themed: \(error)\n".utf8))
-            throw ExitCode(2)
-        }
-        if let themes { settings.themes = themes }
-        if let db { settings.db = db }
-        if let blobs { settings.blobs = blobs }
-        if let host { settings.host = host }
-        if let port { settings.port = port }
-
+        let settings = try options.resolve()
         // Freed bitmaps go back to the system rather than staying in the heap (see the shim).
         _ = themed_fix_mmap_threshold(128 << 10)
-        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        let accessLog = try Startup.check(settings, creating: true)
+        let format: LineLogHandler.Format = settings.logFormat == .json ? .json : .text
+        LoggingSystem.bootstrap { LineLogHandler(label: $0, format: format, level: settings.logLevel) }
         let logger = Logger(label: "themed")
-        let themesPath = URL(fileURLWithPath: settings.themes).standardizedFileURL.path
-        let databaseFolder = (settings.db as NSString).deletingLastPathComponent
-        if !databaseFolder.isEmpty { try FileManager.default.createDirectory(atPath: databaseFolder, withIntermediateDirectories: true) }
-        let index = try ThemeIndex(databasePath: settings.db)
-        let workers = settings.decodeThreads > 0 ? WorkerPool(threads: settings.decodeThreads) : WorkerPool()
-        AssetCatalog.decodedAtlases.setCapacity(settings.atlasCacheBytes)
-        let blobs: BlobStore
-        do {
-            blobs = try BlobStore(directory: settings.blobs)
-        } catch {
-            FileHandle.standardError.write(Data("themed: blobs: \(error)\n".utf8))
-            throw ExitCode(2)
+        let notifier = Notifier()
+
+        // Listening comes first: a port in use stops the start before anything is written. Until
+        // the first index is served, every request gets 503 with Retry-After.
+        let served = Mutex<ThemeService?>(nil)
+        let server = HTTPServer(configuration: settings.serverConfiguration, logger: logger) { request in
+            guard let service = served.withLock({ $0 }) else { return Startup.notReady }
+            return service.handle(request)
         }
-        for problem in blobs.problems { logger.warning("blob store damaged", metadata: ["problem": "\(problem)"]) }
-        let content = ContentStore(blobs: blobs, catalogBytes: settings.catalogCacheBytes, decodeBytes: settings.decodeMemoryBytes, workers: workers,
-                                   collectionGrace: .milliseconds(Int(settings.blobGraceSeconds * 1000)))
-        let policy = CachePolicy(maxAgeSeconds: settings.maxAgeSeconds, sharedMaxAgeSeconds: settings.sharedMaxAgeSeconds,
-                                 staleWhileRevalidateSeconds: settings.staleWhileRevalidateSeconds)
-        let service = try ThemeService(index: index, themesDirectory: themesPath, activeToken: settings.activeToken, logger: logger,
-                                       content: content, responseCacheBytes: settings.responseCacheBytes, cachePolicy: policy)
-        let report = try service.reload()
-        let names = service.library.themes.map(\.name)
-        logger.info("indexed themes", metadata: ["reindexed": "\(report.reindexedSources.count)", "unchanged": "\(report.unchangedSources)",
-                                                 "themes": "\(names)"])
+        do {
+            try server.start()
+        } catch {
+            throw Startup.failure("port: cannot listen on \(settings.host):\(settings.port): \(error)")
+        }
 
-        var serverConfiguration = HTTPServer.Configuration()
-        serverConfiguration.host = settings.host
-        serverConfiguration.port = settings.port
-        serverConfiguration.maxConnections = settings.maxConnections
-        serverConfiguration.headerTimeout = .milliseconds(Int(settings.headerTimeoutSeconds * 1000))
-        serverConfiguration.idleTimeout = .milliseconds(Int(settings.idleTimeoutSeconds * 1000))
-        serverConfiguration.bodyTimeout = .milliseconds(Int(settings.bodyTimeoutSeconds * 1000))
-        serverConfiguration.minimumSendRate = settings.minimumSendRate
-        serverConfiguration.sendGrace = .milliseconds(Int(settings.sendGraceSeconds * 1000))
-        let server = HTTPServer(configuration: serverConfiguration, logger: logger) { service.handle($0) }
-        try server.start()
-        print("themed: serving \(themesPath) on http://\(settings.host):\(server.port)")
-
-        let watcher = settings.watch ? try ThemeWatcher(service: service, logger: logger) : nil
-        let heartbeat = DispatchSource.makeTimerSource(queue: .global())
-        heartbeat.schedule(deadline: .now() + settings.heartbeatSeconds, repeating: settings.heartbeatSeconds)
-        heartbeat.setEventHandler { service.events.heartbeat() }
-        heartbeat.resume()
-
+        // Signals are caught from the start: a SIGTERM while the first index is built still
+        // drains and exits cleanly.
         let stop = DispatchSemaphore(value: 0)
         var sources: [DispatchSourceSignal] = []
         for number in [SIGTERM, SIGINT, SIGHUP] {
@@ -93,17 +56,174 @@ struct Serve: ParsableCommand {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 guard number == SIGHUP else { stop.signal(); return }
+                guard let service = served.withLock({ $0 }) else { return }
                 logger.info("SIGHUP: rescanning every theme")
+                notifier.reloading()
                 do { try service.reload() } catch { logger.error("rescan failed", metadata: ["error": "\(error)"]) }
+                notifier.reloaded(status: "serving \(service.library.themes.count) themes on port \(server.port)")
             }
             source.resume()
             sources.append(source)
         }
+
+        let service: ThemeService
+        do {
+            service = try Startup.service(settings, accessLog: accessLog, logger: logger)
+        } catch {
+            server.shutdown()
+            throw Startup.failure("\(error)")
+        }
+        let report = try service.reload()
+        served.withLock { $0 = service }
+        let names = service.library.themes.map(\.name)
+        logger.info("indexed themes", metadata: ["reindexed": "\(report.reindexedSources.count)", "unchanged": "\(report.unchangedSources)",
+                                                 "themes": "\(names)"])
+        print("themed: serving \(service.themesDirectory) on http://\(settings.host):\(server.port)")
+        notifier.ready(status: "serving \(names.count) themes on port \(server.port)")
+
+        let watcher = settings.watch ? try ThemeWatcher(service: service, logger: logger) : nil
+        var timers: [DispatchSourceTimer] = []
+        timers.append(Self.every(settings.heartbeatSeconds) { service.events.heartbeat() })
+        // systemd restarts the service when the pings stop; half the interval leaves a margin.
+        if let interval = notifier.watchdogInterval {
+            timers.append(Self.every(Double(interval.components.seconds) / 2 + Double(interval.components.attoseconds) / 2e18) { notifier.watchdog() })
+        }
+
         stop.wait()
         logger.info("shutting down")
-        heartbeat.cancel()
+        notifier.stopping()
+        timers.forEach { $0.cancel() }
         watcher?.stop()
         server.shutdown()
         sources.forEach { $0.cancel() }
+    }
+
+    private static func every(_ seconds: Double, _ action: @escaping @Sendable () -> Void) -> DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.schedule(deadline: .now() + seconds, repeating: seconds)
+        timer.setEventHandler(handler: action)
+        timer.resume()
+        return timer
+    }
+}
+
+/// The flags `serve` and `config check` share, and how they combine with the config file.
+struct SettingOptions: ParsableArguments {
+    @Option(help: "JSON settings file.") var config: String?
+    @Option(help: "Folder of themes.") var themes: String?
+    @Option(help: "SQLite index file (created if missing).") var db: String?
+    @Option(help: "Blob store folder (created if missing).") var blobs: String?
+    @Option(help: "Address to listen on.") var host: String?
+    @Option(help: "Port to listen on (0 picks a free one).") var port: Int?
+    @Option(help: "Log lines as text or json.") var logFormat: String?
+    @Option(help: "Access log file, or - for standard output.") var accessLog: String?
+
+    /// Defaults, then the config file, then flags; an unusable value is exit status 2.
+    func resolve(configFile explicit: String? = nil) throws -> ServerSettings {
+        var settings = ServerSettings()
+        let path = explicit ?? config ?? (FileManager.default.fileExists(atPath: "config/themed.json") ? "config/themed.json" : nil)
+        do {
+            if let path { try settings.apply(configFile: path) }
+            let flags: [(String, String, Any?)] = [
+                ("--themes", "themes", themes), ("--db", "db", db), ("--blobs", "blobs", blobs), ("--host", "host", host),
+                ("--port", "port", port), ("--log-format", "logFormat", logFormat), ("--access-log", "accessLog", accessLog),
+            ]
+            for case let (flag, key, value?) in flags { try settings.apply(flag: flag, key: key, value) }
+        } catch {
+            throw Startup.failure("\(error)")
+        }
+        return settings
+    }
+}
+
+/// What `serve` checks and builds before it answers anything.
+enum Startup {
+    /// A one-line error on standard error, then exit status 2.
+    static func failure(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("themed: \(message)\n".utf8))
+        return ExitCode(2)
+    }
+
+    static let notReady: Response = {
+        var response = Response(status: .serviceUnavailable, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                                body: Array(#"{"error":{"code":"starting","message":"the first index is being built"}}"#.utf8))
+        response.headers[.retryAfter] = "1"
+        return response
+    }()
+
+    /// The paths the settings name: the themes folder must exist; the index's folder and the
+    /// blob store must be writable, or creatable (`creating` makes them); the access log must
+    /// open. Returns the access log.
+    static func check(_ settings: ServerSettings, creating: Bool) throws -> AccessLog? {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: settings.themes, isDirectory: &isFolder), isFolder.boolValue else {
+            throw failure("themes: \(settings.themes): no such folder")
+        }
+        let databaseFolder = (settings.db as NSString).deletingLastPathComponent
+        for (key, folder) in [("db", databaseFolder.isEmpty ? "." : databaseFolder), ("blobs", settings.blobs)] {
+            // The folder, or the nearest ancestor that exists when it does not yet.
+            var existing = folder
+            while !FileManager.default.fileExists(atPath: existing, isDirectory: &isFolder), existing != "/", !existing.isEmpty {
+                existing = (existing as NSString).deletingLastPathComponent
+            }
+            if existing.isEmpty { existing = "." }
+            guard FileManager.default.fileExists(atPath: existing, isDirectory: &isFolder), isFolder.boolValue else {
+                throw failure("\(key): \(existing): not a folder")
+            }
+            guard access(existing, W_OK) == 0 else { throw failure("\(key): \(existing): not writable") }
+        }
+        if let path = settings.accessLog, path != "-" {
+            let folder = (path as NSString).deletingLastPathComponent
+            let exists = FileManager.default.fileExists(atPath: path)
+            let folderUsable = FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isFolder) && isFolder.boolValue
+            guard exists || folderUsable, access(exists ? path : (folder.isEmpty ? "." : folder), W_OK) == 0 else {
+                throw failure("accessLog: \(path): cannot be written")
+            }
+        }
+        guard creating else { return nil }
+        let accessLog: AccessLog?
+        do {
+            accessLog = try settings.accessLog.map { AccessLog(sink: try LineSink.opening($0), format: settings.logFormat == .json ? .json : .text) }
+        } catch {
+            throw failure("accessLog: \(error)")
+        }
+        for (key, folder) in [("db", databaseFolder.isEmpty ? "." : databaseFolder), ("blobs", settings.blobs)] {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw failure("\(key): \(folder): cannot be created")
+            }
+        }
+        return accessLog
+    }
+
+    static func service(_ settings: ServerSettings, accessLog: AccessLog?, logger: Logger) throws -> ThemeService {
+        let index = try ThemeIndex(databasePath: settings.db)
+        let workers = settings.decodeThreads > 0 ? WorkerPool(threads: settings.decodeThreads) : WorkerPool()
+        AssetCatalog.decodedAtlases.setCapacity(settings.atlasCacheBytes)
+        let blobs = try BlobStore(directory: settings.blobs)
+        for problem in blobs.problems { logger.warning("blob store damaged", metadata: ["problem": "\(problem)"]) }
+        let content = ContentStore(blobs: blobs, catalogBytes: settings.catalogCacheBytes, decodeBytes: settings.decodeMemoryBytes, workers: workers,
+                                   collectionGrace: .milliseconds(Int(settings.blobGraceSeconds * 1000)))
+        let policy = CachePolicy(maxAgeSeconds: settings.maxAgeSeconds, sharedMaxAgeSeconds: settings.sharedMaxAgeSeconds,
+                                 staleWhileRevalidateSeconds: settings.staleWhileRevalidateSeconds)
+        let themesPath = URL(fileURLWithPath: settings.themes).standardizedFileURL.path
+        return try ThemeService(index: index, themesDirectory: themesPath, activeToken: settings.activeToken, logger: logger,
+                                content: content, responseCacheBytes: settings.responseCacheBytes, cachePolicy: policy, accessLog: accessLog)
+    }
+}
+
+extension ServerSettings {
+    var serverConfiguration: HTTPServer.Configuration {
+        var configuration = HTTPServer.Configuration()
+        configuration.host = host
+        configuration.port = port
+        configuration.maxConnections = maxConnections
+        configuration.headerTimeout = .milliseconds(Int(headerTimeoutSeconds * 1000))
+        configuration.idleTimeout = .milliseconds(Int(idleTimeoutSeconds * 1000))
+        configuration.bodyTimeout = .milliseconds(Int(bodyTimeoutSeconds * 1000))
+        configuration.minimumSendRate = minimumSendRate
+        configuration.sendGrace = .milliseconds(Int(sendGraceSeconds * 1000))
+        return configuration
     }
 }

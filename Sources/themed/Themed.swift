@@ -2,8 +2,12 @@ import ArgumentParser
 
 @main
 struct Themed: ParsableCommand {
+    /// The package version: `themed --version` and `make deb` both read it from here.
+    static let version = "0.6.0"
+
     static let configuration = CommandConfiguration(
         commandName: "themed",
         abstract: "A theme resource server for Apple asset catalogs, on Linux.",
-        subcommands: [Serve.self, Index.self, Compile.self, Inspect.self, Extract.self])
+        version: version,
+        subcommands: [Serve.self, Index.self, Compile.self, Inspect.self, Extract.self, Config.self])
 }

@@ -35,7 +35,7 @@ struct ImageRoutes: RouteCollection {
                     response.headers[.retryAfter] = "1"
                     complete(response)
                 case .failure(let error):
-                    logger.error("request failed", metadata: ["path": "\(context.request.path)", "error": "\(error)"])
+                    logger.error("request failed", metadata: ["path": "\(context.request.path)", "request_id": "\(context.request.headers[.requestID] ?? "")", "error": "\(error)"])
                     complete(APIError(status: .internalServerError, code: "internal", message: "\(error)").response)
                 }
             }

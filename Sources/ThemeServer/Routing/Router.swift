@@ -46,7 +46,7 @@ struct Router: Sendable {
             return APIError(status: .badRequest, code: "bad_parameter",
                             message: "parameter \(error.name)=\(error.value) is invalid; expected \(error.expected)").response
         } catch {
-            logger.error("request failed", metadata: ["path": "\(context.request.path)", "error": "\(error)"])
+            logger.error("request failed", metadata: ["path": "\(context.request.path)", "request_id": "\(context.request.headers[.requestID] ?? "")", "error": "\(error)"])
             return APIError(status: .internalServerError, code: "internal", message: "\(error)").response
         }
     }

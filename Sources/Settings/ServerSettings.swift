@@ -1,0 +1,113 @@
+import Foundation
+import Logging
+
+/// The daemon's settings: defaults, overridden by the config file, overridden by flags. Each
+/// value remembers where it came from, for `themed config check`.
+public struct ServerSettings: Equatable, Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var themes = "themes"
+    public var db = "var/themed.sqlite"
+    public var blobs = "var/blobs"
+    public var blobGraceSeconds = 3600.0
+    public var maxConnections = 1024
+    public var headerTimeoutSeconds = 10.0
+    public var bodyTimeoutSeconds = 30.0
+    public var idleTimeoutSeconds = 60.0
+    public var minimumSendRate = 1024
+    public var sendGraceSeconds = 10.0
+    public var decodeThreads = 0
+    public var responseCacheBytes = 64 << 20
+    public var atlasCacheBytes = 128 << 20
+    public var catalogCacheBytes = 1 << 30
+    public var decodeMemoryBytes = 64 << 20
+    public var activeToken: String?
+    public var watch = true
+    public var heartbeatSeconds = 15.0
+    public var maxAgeSeconds = 60
+    public var sharedMaxAgeSeconds = 300
+    public var staleWhileRevalidateSeconds = 60
+    public var logFormat = LogFormat.text
+    public var logLevel = Logger.Level.info
+    public var accessLog: String?
+
+    public enum LogFormat: String, Sendable, CaseIterable {
+        case text, json
+    }
+
+    /// Where each value that is not a default came from: a config file's path or a flag.
+    public var sources: [String: String] = [:]
+
+    public init() {}
+
+    /// A setting that cannot be used, naming the key (or file) and why.
+    public struct Invalid: Error, CustomStringConvertible, Equatable {
+        public var description: String
+        public init(description: String) { self.description = description }
+    }
+
+    /// Reads a JSON config file; an unknown key, a wrong type or a value out of range is an error
+    /// that names the key.
+    public mutating func apply(configFile path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else { throw Invalid(description: "\(path): cannot be read") }
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: data) } catch { throw Invalid(description: "\(path): not valid JSON") }
+        guard let values = object as? [String: Any] else { throw Invalid(description: "\(path): top level is not an object") }
+        for key in values.keys.sorted() {
+            guard let setting = Self.setting(named: key) else {
+                let hint = Self.closestName(to: key).map { " (did you mean \"\($0)\"?)" } ?? ""
+                throw Invalid(description: "\(path): unknown setting \"\(key)\"\(hint)")
+            }
+            do {
+                try setting.assign(&self, values[key] as Any)
+            } catch let error as Invalid {
+                throw Invalid(description: "\(path): \"\(key)\" \(error.description)")
+            }
+            sources[key] = path
+        }
+    }
+
+    /// Sets `key` from a command-line flag (already typed by the parser).
+    public mutating func apply(flag: String, key: String, _ value: Any) throws {
+        guard let setting = Self.setting(named: key) else { throw Invalid(description: "\(flag): no setting \"\(key)\"") }
+        do {
+            try setting.assign(&self, value)
+        } catch let error as Invalid {
+            throw Invalid(description: "\(flag) \(error.description)")
+        }
+        sources[key] = flag
+    }
+
+    /// Every setting with its value (as JSON) and where it came from, one per line.
+    public var report: String {
+        Self.all.map { setting in
+            let value = setting.show(self)
+            return "\(setting.name) = \(value)".padding(toLength: max(44, setting.name.count + value.count + 4), withPad: " ", startingAt: 0)
+                + "# \(sources[setting.name] ?? "default")"
+        }.joined(separator: "\n")
+    }
+
+    static func setting(named name: String) -> Setting? {
+        all.first { $0.name == name }
+    }
+
+    /// The known key nearest to a mistyped one (at most two edits away, ignoring case).
+    static func closestName(to key: String) -> String? {
+        let scored = all.map { ($0.name, editDistance($0.name.lowercased(), key.lowercased())) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
+        return best.0
+    }
+
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for (i, left) in a.enumerated() {
+            var current = [i + 1]
+            for (j, right) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}

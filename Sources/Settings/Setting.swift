@@ -1,0 +1,119 @@
+import Foundation
+import Logging
+
+/// One key of the configuration: its name, what it does, how a JSON value is checked and
+/// stored, and how the value is shown. `ServerSettings.all` is the one list of keys: the config
+/// reader, `themed config check` and the test that keeps docs/CONFIG.md complete all use it.
+public struct Setting: Sendable {
+    public let name: String
+    public let summary: String
+    let assign: @Sendable (inout ServerSettings, Any) throws -> Void
+    let show: @Sendable (ServerSettings) -> String
+
+    /// The value a fresh `ServerSettings` has, as JSON.
+    public var defaultValue: String { show(ServerSettings()) }
+
+    static func text(_ name: String, _ path: WritableKeyPath<ServerSettings, String> & Sendable, _ summary: String) -> Setting {
+        Setting(name: name, summary: summary, assign: { $0[keyPath: path] = try nonEmptyString($1) }, show: { quoted($0[keyPath: path]) })
+    }
+
+    static func optionalText(_ name: String, _ path: WritableKeyPath<ServerSettings, String?> & Sendable, _ summary: String) -> Setting {
+        Setting(name: name, summary: summary, assign: { $0[keyPath: path] = try nonEmptyString($1) },
+                show: { $0[keyPath: path].map(quoted) ?? "null" })
+    }
+
+    static func seconds(_ name: String, _ path: WritableKeyPath<ServerSettings, Double> & Sendable, _ range: ClosedRange<Double>,
+                        _ summary: String) -> Setting {
+        Setting(name: name, summary: summary, assign: { $0[keyPath: path] = try number($1, range) }, show: { format($0[keyPath: path]) })
+    }
+
+    static func integer(_ name: String, _ path: WritableKeyPath<ServerSettings, Int> & Sendable, _ range: ClosedRange<Double>,
+                        _ summary: String) -> Setting {
+        Setting(name: name, summary: summary, assign: { settings, value in
+            let number = try number(value, range)
+            guard number.rounded() == number else { throw ServerSettings.Invalid(description: "must be a whole number") }
+            settings[keyPath: path] = Int(number)
+        }, show: { String($0[keyPath: path]) })
+    }
+
+    static func flag(_ name: String, _ path: WritableKeyPath<ServerSettings, Bool> & Sendable, _ summary: String) -> Setting {
+        Setting(name: name, summary: summary, assign: { settings, value in
+            guard isBoolean(value), let flag = value as? Bool else { throw ServerSettings.Invalid(description: "must be true or false") }
+            settings[keyPath: path] = flag
+        }, show: { String($0[keyPath: path]) })
+    }
+
+    static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
+        _ name: String, _ path: WritableKeyPath<ServerSettings, Choice> & Sendable, _ summary: String
+    ) -> Setting where Choice.RawValue == String {
+        Setting(name: name, summary: summary, assign: { settings, value in
+            let names = Choice.allCases.map(\.rawValue)
+            guard let text = value as? String, let choice = Choice(rawValue: text) else {
+                throw ServerSettings.Invalid(description: "must be one of \(names.map(quoted).joined(separator: ", "))")
+            }
+            settings[keyPath: path] = choice
+        }, show: { quoted($0[keyPath: path].rawValue) })
+    }
+
+    private static func nonEmptyString(_ value: Any) throws -> String {
+        guard let text = value as? String, !text.isEmpty else { throw ServerSettings.Invalid(description: "must be a non-empty string") }
+        return text
+    }
+
+    private static func number(_ value: Any, _ range: ClosedRange<Double>) throws -> Double {
+        if !isBoolean(value), let number = (value as? NSNumber)?.doubleValue ?? (value as? Int).map(Double.init) ?? (value as? Double),
+           range.contains(number) {
+            return number
+        }
+        throw ServerSettings.Invalid(description: "must be a number in \(format(range.lowerBound))...\(format(range.upperBound))")
+    }
+
+    /// JSON's true and false arrive as NSNumbers that also cast to Int (and 1 casts to Bool):
+    /// only their type code tells them from numbers.
+    private static func isBoolean(_ value: Any) -> Bool {
+        if type(of: value) == Bool.self { return true }
+        guard let number = value as? NSNumber, type(of: value) != Int.self, type(of: value) != Double.self else { return false }
+        return String(cString: number.objCType) == "c"
+    }
+
+    private static func format(_ number: Double) -> String {
+        number.rounded() == number && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
+
+    private static func quoted(_ text: String) -> String {
+        let data = try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])
+        return data.map { String(decoding: $0.dropFirst().dropLast(), as: UTF8.self) } ?? "\"\(text)\""
+    }
+}
+
+extension ServerSettings {
+    /// Every setting, in the order docs/CONFIG.md lists them.
+    public static let all: [Setting] = [
+        .text("host", \.host, "Address to listen on."),
+        .integer("port", \.port, 0...65535, "Port to listen on (0 picks a free one)."),
+        .text("themes", \.themes, "Folder of themes (must exist)."),
+        .text("db", \.db, "SQLite index file (created if missing)."),
+        .text("blobs", \.blobs, "Blob store folder: encoded images and data, compressed answers (created if missing)."),
+        .seconds("blobGraceSeconds", \.blobGraceSeconds, 0...31_536_000, "How long a blob no theme references any more is kept."),
+        .integer("maxConnections", \.maxConnections, 1...100_000, "Open connections at most; past it a new one gets 503."),
+        .seconds("headerTimeoutSeconds", \.headerTimeoutSeconds, 0.1...3600, "A request head must arrive whole within this (a total); else 408."),
+        .seconds("bodyTimeoutSeconds", \.bodyTimeoutSeconds, 0.1...3600, "A request body must arrive within this once the head is in; else 408."),
+        .seconds("idleTimeoutSeconds", \.idleTimeoutSeconds, 0.1...86400, "A keep-alive connection with no request for this long is closed."),
+        .integer("minimumSendRate", \.minimumSendRate, 0...1_000_000_000, "Bytes per second a client must read answers at, per window."),
+        .seconds("sendGraceSeconds", \.sendGraceSeconds, 0.1...3600, "The window over which minimumSendRate is measured."),
+        .integer("decodeThreads", \.decodeThreads, 0...256, "Worker threads for decoding and encoding (0: one per core)."),
+        .integer("responseCacheBytes", \.responseCacheBytes, 0...1e12, "Budget of the response cache (whole answers of lookups)."),
+        .integer("atlasCacheBytes", \.atlasCacheBytes, 0...1e12, "Budget of decoded packed atlases."),
+        .integer("catalogCacheBytes", \.catalogCacheBytes, 0...1e12, "Budget of parsed catalogs, by the bytes each keeps mapped."),
+        .integer("decodeMemoryBytes", \.decodeMemoryBytes, 0...1e12, "Working memory of the decodes and encodes under way."),
+        .optionalText("activeToken", \.activeToken, "Bearer token PUT /active needs; unset: loopback clients only."),
+        .flag("watch", \.watch, "Follow changes to the themes folder (inotify)."),
+        .seconds("heartbeatSeconds", \.heartbeatSeconds, 0.1...3600, "Interval of the comment lines that keep /events streams open."),
+        .integer("maxAgeSeconds", \.maxAgeSeconds, 0...31_536_000, "Cache-Control max-age of name routes."),
+        .integer("sharedMaxAgeSeconds", \.sharedMaxAgeSeconds, 0...31_536_000, "Cache-Control s-maxage of name routes (shared caches)."),
+        .integer("staleWhileRevalidateSeconds", \.staleWhileRevalidateSeconds, 0...31_536_000, "Cache-Control stale-while-revalidate of name routes."),
+        .choice("logFormat", \.logFormat, "Log lines as \"text\" or \"json\" (one object per line), on standard error."),
+        .choice("logLevel", \.logLevel, "Least level logged."),
+        .optionalText("accessLog", \.accessLog, "Access log: a file path, or \"-\" for standard output; unset: none."),
+    ]
+}

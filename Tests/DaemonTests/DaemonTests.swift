@@ -1,0 +1,221 @@
+import Foundation
+import Testing
+
+/// The `themed` executable as an operator runs it: exit statuses and one-line errors, the
+/// version, logs, request ids, the access log and systemd's notify socket.
+@Suite("the daemon, as an operator runs it")
+struct DaemonTests {
+    /// Built beside the test bundle by `swift build` (every product is built before the tests).
+    static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("themed").path
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let themes = root.appendingPathComponent("themes").path
+
+    struct Run {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    static func run(_ arguments: [String], in folder: String = NSTemporaryDirectory()) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let (output, errors) = (Pipe(), Pipe())
+        (process.standardOutput, process.standardError) = (output, errors)
+        try process.run()
+        let outputBytes = output.fileHandleForReading.readDataToEndOfFile()
+        let errorBytes = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: String(decoding: outputBytes, as: UTF8.self),
+                   errors: String(decoding: errorBytes, as: UTF8.self))
+    }
+
+    static func scratch() throws -> String {
+        let folder = NSTemporaryDirectory() + "themed-daemon-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test("--version prints the package version")
+    func version() throws {
+        let run = try Self.run(["--version"])
+        #expect(run.status == 0)
+        #expect(run.output.trimmingCharacters(in: .whitespacesAndNewlines).range(of: #"^\d+\.\d+\.\d+$"#, options: .regularExpression) != nil, "\(run.output)")
+    }
+
+    @Test("bad settings and paths: one line naming the key or path, exit status 2, nothing created", arguments: [
+        (#"{"prot": 8080}"#, [String](), #"unknown setting "prot" (did you mean "port"?)"#),
+        (#"{"port": "eighty"}"#, [], #""port" must be a number in 0...65535"#),
+        ("{}", ["--themes", "/nonexistent/themes"], "themes: /nonexistent/themes: no such folder"),
+        ("{}", ["--db", "/etc/passwd/index.sqlite"], "db: /etc/passwd: not a folder"),
+        ("{}", ["--log-format", "xml"], #"--log-format must be one of "text", "json""#),
+        ("{}", ["--access-log", "/etc/passwd/access.log"], "accessLog: /etc/passwd/access.log: "),
+    ])
+    func badInput(_ json: String, _ flags: [String], _ expected: String) throws {
+        let folder = try Self.scratch()
+        try Data(json.utf8).write(to: URL(fileURLWithPath: folder + "/bad.json"))
+        for command in [["serve"], ["config", "check", "bad.json"]] {
+            var arguments = command + (command == ["serve"] ? ["--config", "bad.json"] : [])
+            arguments += ["--themes", Self.themes, "--db", folder + "/var/index.sqlite", "--blobs", folder + "/var/blobs", "--port", "0"] + flags
+            let run = try Self.run(arguments, in: folder)
+            #expect(run.status == 2, "\(command): \(run.errors)")
+            let lines = run.errors.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].hasPrefix("themed: ") && lines[0].contains(expected), "\(command): \(run.errors)")
+            #expect(!FileManager.default.fileExists(atPath: folder + "/var"), "\(command): nothing half-started")
+        }
+    }
+
+    @Test("a port in use stops the start before the index or blob store is touched")
+    func portInUse() throws {
+        let folder = try Self.scratch()
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
+        listen(listener, 1)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        let run = try Self.run(["serve", "--themes", Self.themes, "--db", folder + "/db/index.sqlite", "--blobs", folder + "/blobs",
+                                "--port", String(port)], in: folder)
+        #expect(run.status == 2)
+        #expect(run.errors.hasPrefix("themed: port: cannot listen on 127.0.0.1:\(port): ") && run.errors.split(separator: "\n").count == 1, "\(run.errors)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/db/index.sqlite"))
+    }
+
+    @Test("config check prints every setting with its source, and creates nothing")
+    func configCheck() throws {
+        let folder = try Self.scratch()
+        try Data(#"{"port": 9000, "logFormat": "json"}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
+        let run = try Self.run(["config", "check", "themed.json", "--themes", Self.themes, "--host", "0.0.0.0"], in: folder)
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = run.output.split(separator: "\n")
+        #expect(lines.count == 26)
+        #expect(lines.contains { $0.hasPrefix("port = 9000 ") && $0.hasSuffix("# themed.json") })
+        #expect(lines.contains { $0.hasPrefix("host = \"0.0.0.0\" ") && $0.hasSuffix("# --host") })
+        #expect(lines.contains { $0.hasPrefix("db = \"var/themed.sqlite\" ") && $0.hasSuffix("# default") })
+        #expect(!FileManager.default.fileExists(atPath: folder + "/var"))
+    }
+}
+
+/// A running `themed serve` on a free port, with systemd's notify socket and its logs captured.
+@Suite("the daemon serving")
+struct ServingDaemonTests {
+    @Test("READY=1 once the first index is served; JSON logs; X-Request-Id kept or made; the access log; STOPPING=1 on SIGTERM")
+    func serving() throws {
+        let folder = try DaemonTests.scratch()
+        let notify = try NotifySocket(path: folder + "/notify")
+        try Data(#"{"watch": false, "logFormat": "json"}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: DaemonTests.executable)
+        process.arguments = ["serve", "--config", "themed.json", "--themes", DaemonTests.themes, "--port", "0", "--access-log", "access.log"]
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        process.environment = ProcessInfo.processInfo.environment.merging(["NOTIFY_SOCKET": notify.path]) { $1 }
+        let (output, errors) = (Pipe(), Pipe())
+        (process.standardOutput, process.standardError) = (output, errors)
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        let ready = try #require(notify.receive(), "READY=1 within 10 s")
+        #expect(ready.hasPrefix("READY=1\nSTATUS=serving 3 themes on port "))
+        let port = try #require(ready.split(separator: "\n").first { $0.hasPrefix("STATUS=") }?.split(separator: " ").last.flatMap { Int($0) })
+
+        let kept = try HTTP.get("/healthz", port: port, headers: ["X-Request-Id": "deploy-42"])
+        #expect(kept.status == 200 && kept.headers["x-request-id"] == "deploy-42")
+        let made = try HTTP.get("/themes/nope", port: port, headers: ["X-Request-Id": "bad id with spaces"])
+        #expect(made.status == 404)
+        #expect(made.headers["x-request-id"]?.range(of: "^[0-9a-f]{32}$", options: .regularExpression) != nil, "\(made.headers)")
+
+        process.terminate()
+        #expect(notify.receive() == "STOPPING=1\nSTATUS=draining connections")
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+
+        let access = try String(contentsOfFile: folder + "/access.log", encoding: .utf8).split(separator: "\n")
+        let records = try access.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(records.count == 2)
+        #expect(records.first?["request_id"] as? String == "deploy-42")
+        #expect(records.first?["route"] as? String == "healthz" && records.first?["status"] as? Int == 200)
+        #expect(records.last?["status"] as? Int == 404 && records.last?["request_id"] as? String == made.headers["x-request-id"])
+        #expect(records.allSatisfy { $0["duration_ms"] is Double && $0["time"] is String && $0["method"] as? String == "GET" })
+
+        let logLines = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        #expect(!logLines.isEmpty)
+        for line in logLines {
+            let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+            #expect(record["time"] is String && record["level"] is String && record["message"] is String, "\(line)")
+        }
+        #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("themed: serving"))
+    }
+}
+
+/// A datagram socket standing in for systemd's notify socket.
+final class NotifySocket {
+    let descriptor: Int32
+    let path: String
+
+    init(path: String) throws {
+        self.path = path
+        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in for (index, byte) in path.utf8.enumerated() { buffer[index] = byte } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    func receive() -> String? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = recv(descriptor, &buffer, buffer.count, 0)
+        return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : nil
+    }
+
+    deinit { close(descriptor) }
+}
+
+/// Just enough HTTP/1.1 for these tests: one request, `Connection: close`, the whole answer read.
+enum HTTP {
+    struct Answer {
+        var status: Int
+        var headers: [String: String]
+    }
+
+    static func get(_ target: String, port: Int, headers: [String: String] = [:]) throws -> Answer {
+        let connection = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(connection) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(connection, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        let head = "GET \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+            + headers.map { "\($0.key): \($0.value)\r\n" }.joined() + "\r\n"
+        _ = Array(head.utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, 0) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = recv(connection, &buffer, buffer.count, 0)
+            guard count > 0 else { break }
+            received += buffer[..<count]
+        }
+        let text = String(decoding: received, as: UTF8.self)
+        let lines = text.components(separatedBy: "\r\n\r\n")[0].components(separatedBy: "\r\n")
+        let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
+        var fields: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return Answer(status: status, headers: fields)
+    }
+}
