@@ -6,7 +6,7 @@ CORPUS ?= ../shared/corpus
 APT_PACKAGES = libsqlite3-dev zlib1g-dev libssl-dev libbrotli-dev
 PY_PACKAGES = lzfse numpy pillow
 
-.PHONY: deps py-deps bench-deps build release test bench bench-http bench-reload bench-cold bench-blobs fuzz fuzz-build fuzz-ci run themes index clean
+.PHONY: deps py-deps bench-deps build release test deb deb-test bench bench-http bench-reload bench-cold bench-blobs fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -31,6 +31,20 @@ TEST_FLAGS = -c release -Xswiftc -enable-testing
 test: deps
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
 	$(SWIFT) test $(TEST_FLAGS) --skip-build
+	$(MAKE) deb-test
+
+## A Debian package (out/themed_VERSION_ARCH.deb): Swift's runtime linked statically, full RELRO.
+DEB_FLAGS = -c release --scratch-path .build-deb --product themed --static-swift-stdlib \
+	-Xlinker -z -Xlinker now -Xlinker -z -Xlinker relro
+deb: deps
+	$(SWIFT) build $(DEB_FLAGS)
+	scripts/make-deb.sh
+
+## The package checked: lintian (errors and warnings fail it; overrides are in the package) and
+## installed into a scratch root, where the packaged binary serves the sample themes.
+deb-test: deb
+	@command -v lintian >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lintian)
+	scripts/test-deb.sh out/themed_*.deb
 
 ## Benchmarks (not tests): LZFSE/deepmap decode MB/s against Apple's C lzfse, catalog open/decode times.
 bench: release py-deps
