@@ -5,8 +5,9 @@ PORT ?= 8080
 CORPUS ?= ../shared/corpus
 APT_PACKAGES = libsqlite3-dev zlib1g-dev libssl-dev libbrotli-dev
 PY_PACKAGES = lzfse numpy pillow
+OPENAPI_PY_PACKAGES = openapi-core requests pyyaml
 
-.PHONY: deps py-deps bench-deps build release test deb deb-test bench bench-http bench-reload bench-cold bench-blobs fuzz fuzz-build fuzz-ci run themes index clean
+.PHONY: deps py-deps bench-deps build release test openapi-check deb deb-test bench bench-http bench-reload bench-cold bench-blobs fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -31,7 +32,15 @@ TEST_FLAGS = -c release -Xswiftc -enable-testing
 test: deps
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
 	$(SWIFT) test $(TEST_FLAGS) --skip-build
+	$(MAKE) openapi-check
 	$(MAKE) deb-test
+
+## docs/openapi.yaml against real responses of every route and status (openapi-core), and the
+## copy the binary serves at /openapi.json against the YAML.
+openapi-check:
+	@python3 -c "import openapi_core, requests, yaml" 2>/dev/null || pip install -q $(OPENAPI_PY_PACKAGES)
+	python3 scripts/embed-openapi.py --check
+	python3 scripts/check-openapi.py --themed .build/release/themed
 
 ## A Debian package (out/themed_VERSION_ARCH.deb): Swift's runtime linked statically, full RELRO.
 DEB_FLAGS = -c release --scratch-path .build-deb --product themed --static-swift-stdlib \

@@ -4,7 +4,8 @@ import HTTPServer
 import JSON
 import ThemeContent
 
-/// `GET /healthz`, `GET /metrics`, and `GET`/`PUT /active`: the theme `current` stands for.
+/// `GET /healthz`, `GET /metrics`, `GET /openapi.json`, and `GET`/`PUT /active`: the theme
+/// `current` stands for.
 struct AdminRoutes: RouteCollection {
     let library: ThemeLibrary
     let metrics: ServiceMetrics
@@ -38,6 +39,10 @@ struct AdminRoutes: RouteCollection {
                 JSONResponse.make(["theme": library.activeTheme.map(JSONValue.string) ?? .null], cacheControl: "no-store")
             },
             Route([.put], "/active", label: "active") { try setActive($0) },
+            .get("/openapi.json", label: "openapi") { _ in
+                Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-cache"],
+                         body: Array(OpenAPIDocument.json.utf8))
+            },
         ]
     }
 
