@@ -39,7 +39,7 @@ public final class ThemeService: Sendable {
             BlobRoutes(library: library),
         ], library: library, logger: logger)
         responder = Responder(middleware: [
-            RequestLogMiddleware(accessLog: accessLog),
+            RequestLogMiddleware(accessLog: accessLog, logger: logger),
             MetricsMiddleware(metrics: metrics),
             ConditionalRequestMiddleware(),
             responseCache,

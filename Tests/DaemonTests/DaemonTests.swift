@@ -104,16 +104,16 @@ struct DaemonTests {
 /// A running `themed serve` on a free port, with systemd's notify socket and its logs captured.
 @Suite("the daemon serving")
 struct ServingDaemonTests {
-    @Test("READY=1 once the first index is served; JSON logs; X-Request-Id kept or made; the access log; STOPPING=1 on SIGTERM")
+    @Test("READY=1 once the first index is served; watchdog pings; JSON logs; X-Request-Id kept or made; the access log; STOPPING=1 on SIGTERM")
     func serving() throws {
         let folder = try DaemonTests.scratch()
         let notify = try NotifySocket(path: folder + "/notify")
-        try Data(#"{"watch": false, "logFormat": "json"}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
+        try Data(#"{"watch": false, "logFormat": "json", "logLevel": "debug"}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: DaemonTests.executable)
         process.arguments = ["serve", "--config", "themed.json", "--themes", DaemonTests.themes, "--port", "0", "--access-log", "access.log"]
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        process.environment = ProcessInfo.processInfo.environment.merging(["NOTIFY_SOCKET": notify.path]) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "400000"]) { $1 }
         let (output, errors) = (Pipe(), Pipe())
         (process.standardOutput, process.standardError) = (output, errors)
         try process.run()
@@ -129,8 +129,12 @@ struct ServingDaemonTests {
         #expect(made.status == 404)
         #expect(made.headers["x-request-id"]?.range(of: "^[0-9a-f]{32}$", options: .regularExpression) != nil, "\(made.headers)")
 
+        // The watchdog is pinged at half of WATCHDOG_USEC (0.2 s).
+        #expect(notify.receive() == "WATCHDOG=1")
         process.terminate()
-        #expect(notify.receive() == "STOPPING=1\nSTATUS=draining connections")
+        var afterTerm = notify.receive()
+        while afterTerm == "WATCHDOG=1" { afterTerm = notify.receive() }
+        #expect(afterTerm == "STOPPING=1\nSTATUS=draining connections")
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
 
@@ -143,11 +147,15 @@ struct ServingDaemonTests {
         #expect(records.allSatisfy { $0["duration_ms"] is Double && $0["time"] is String && $0["method"] as? String == "GET" })
 
         let logLines = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
-        #expect(!logLines.isEmpty)
+        var logRecords: [[String: Any]] = []
         for line in logLines {
             let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
             #expect(record["time"] is String && record["level"] is String && record["message"] is String, "\(line)")
+            logRecords.append(record)
         }
+        // At debug level each request is a record of the main log too.
+        let requestRecord = try #require(logRecords.first { $0["message"] as? String == "request" && $0["request_id"] as? String == "deploy-42" })
+        #expect(requestRecord["route"] as? String == "healthz" && requestRecord["status"] as? Int == 200 && requestRecord["duration_ms"] is Double)
         #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("themed: serving"))
     }
 }

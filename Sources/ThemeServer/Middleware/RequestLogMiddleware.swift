@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import HTTPTypes
+import Logging
 import Logs
 
 extension HTTPField.Name {
@@ -11,8 +12,12 @@ extension HTTPField.Name {
 /// Gives every request an id, the client's `X-Request-Id` when it sends a usable one (1 to 128
 /// visible ASCII characters) or a new random one, hands it to the routes in the request's
 /// headers (their error logs carry it), returns it in the answer and writes the access log line.
+///
+/// In the main log every request is a `debug` record, and one that ends in a server error (5xx)
+/// an `error` record, with the request id, route, status and duration.
 struct RequestLogMiddleware: Middleware {
     let accessLog: AccessLog?
+    let logger: Logger
 
     func respond(to request: Request, next: (Request) -> RoutedResponse) -> RoutedResponse {
         let start = ContinuousClock.now
@@ -20,11 +25,19 @@ struct RequestLogMiddleware: Middleware {
         let id = Self.usableID(request.headers[.requestID]) ?? Self.newID()
         request.headers[.requestID] = id
         var routed = next(request)
-        let (route, accessLog) = (routed.route, accessLog)
+        let (route, accessLog, logger) = (routed.route, accessLog, logger)
         routed.response = routed.response.map { [request] response in
             var response = response
             response.headers[.requestID] = id
-            accessLog?.record(request, id: id, route: route, response: response, duration: ContinuousClock.now - start)
+            let duration = ContinuousClock.now - start
+            accessLog?.record(request, id: id, route: route, response: response, duration: duration)
+            let level: Logger.Level = response.status.code >= 500 ? .error : .debug
+            if logger.logLevel <= level {
+                logger.log(level: level, "request", metadata: [
+                    "request_id": "\(id)", "method": "\(request.method.rawValue)", "path": "\(request.path)", "route": "\(route)",
+                    "status": .stringConvertible(response.status.code), "duration_ms": .stringConvertible(AccessLog.milliseconds(duration)),
+                ])
+            }
             return response
         }
         return routed
@@ -54,14 +67,19 @@ public final class AccessLog: Sendable {
         (self.sink, self.format) = (sink, format)
     }
 
+    /// A duration in milliseconds, to the microsecond.
+    static func milliseconds(_ duration: Duration) -> Double {
+        let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        return (milliseconds * 1000).rounded() / 1000
+    }
+
     func record(_ request: Request, id: String, route: String, response: Response, duration: Duration) {
         let bytes: Int = switch response.body {
         case .bytes(let bytes): bytes.count
         case .file(let region): region.count
         case .stream, .deferred: 0
         }
-        let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-        let rounded = (milliseconds * 1000).rounded() / 1000
+        let rounded = Self.milliseconds(duration)
         let fields: [(String, any CustomStringConvertible & Sendable)] = [
             ("request_id", id), ("remote", request.remoteAddress), ("method", request.method.rawValue), ("target", request.target),
             ("route", route), ("status", response.status.code), ("bytes", bytes), ("duration_ms", rounded),
