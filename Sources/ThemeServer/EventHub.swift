@@ -23,11 +23,17 @@ public final class EventHub: Sendable {
         var nextSubscriber = 0
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     public let historyLimit: Int
+    /// Told each id as it is used, so that the numbering can survive a restart.
+    private let idUsed: @Sendable (Int) -> Void
 
-    public init(historyLimit: Int = 256) {
+    /// `firstID` continues the numbering of an earlier run: a client reconnecting after a
+    /// restart with its `Last-Event-ID` then misses nothing that happened since.
+    public init(historyLimit: Int = 256, firstID: Int = 1, idUsed: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.historyLimit = historyLimit
+        self.idUsed = idUsed
+        state = Mutex(State(nextID: max(1, firstID)))
     }
 
     /// Records an event and sends it to every open stream.
@@ -40,6 +46,7 @@ public final class EventHub: Sendable {
             if state.history.count > historyLimit { state.history.removeFirst(state.history.count - historyLimit) }
             return (event, Array(state.subscribers.values))
         }
+        idUsed(event.id)
         for subscriber in subscribers { subscriber.write(event.wireFormat) }
         return event
     }
@@ -50,12 +57,22 @@ public final class EventHub: Sendable {
     }
 
     /// Attaches a stream: first the events it missed, then every new one, until it closes.
+    ///
+    /// When the events after `lastID` are no longer all in the history (or `lastID` is one this
+    /// hub never gave), the stream starts with a `resync` event instead: the client cannot
+    /// catch up event by event and must fetch what it shows again.
     func subscribe(_ stream: any ResponseStream, after lastID: Int?) {
         let (key, missed) = state.withLock { state -> (Int, [Event]) in
             let key = state.nextSubscriber
             state.nextSubscriber += 1
             state.subscribers[key] = stream
-            return (key, lastID.map { last in state.history.filter { $0.id > last } } ?? [])
+            guard let last = lastID else { return (key, []) }
+            let oldestKept = state.history.first?.id ?? state.nextID
+            if last >= state.nextID || last + 1 < oldestKept {
+                let reason = last >= state.nextID ? "unknown event id \(last)" : "events after \(last) are no longer kept"
+                return (key, [Event(id: state.nextID - 1, type: "resync", data: ["reason": .string(reason)])])
+            }
+            return (key, state.history.filter { $0.id > last })
         }
         stream.write(Array("retry: 1000\n\n".utf8))
         for event in missed { stream.write(event.wireFormat) }

@@ -12,7 +12,7 @@ import ThemeIndex
 /// shared-cache headers on its way to the router; a reload goes to the library and its outcome to the event stream.
 public final class ThemeService: Sendable {
     public let library: ThemeLibrary
-    public let events = EventHub()
+    public let events: EventHub
     public let metrics: ServiceMetrics
     let logger: Logger
     private let responder: Responder
@@ -24,6 +24,9 @@ public final class ThemeService: Sendable {
         let folder = index.databasePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let content = try content ?? ContentStore(blobs: BlobStore(directory: (folder.isEmpty ? "." : folder) + "/blobs"))
         let library = try ThemeLibrary(index: index, themesDirectory: themesDirectory, content: content)
+        // Event ids continue across restarts (the last one used is kept in the index).
+        let lastEventID = (try? index.reader.setting(Self.lastEventIDKey)).flatMap { Int($0) } ?? 0
+        events = EventHub(firstID: lastEventID + 1) { id in try? index.writer.setSetting(Self.lastEventIDKey, to: String(id)) }
         self.library = library
         self.logger = logger
         self.metrics = metrics
@@ -47,6 +50,8 @@ public final class ThemeService: Sendable {
             SharedCacheMiddleware(library: library, policy: cachePolicy),
         ], router: router)
     }
+
+    static let lastEventIDKey = "last_event_id"
 
     /// Answers one request (the HTTP server's handler; tests call it directly).
     public func handle(_ request: Request) -> Response {

@@ -3,7 +3,9 @@ import Foundation
 import Testing
 import TestSupport
 import ThemeIndex
-import ThemeServer
+@testable import ThemeServer
+import HTTPServer
+import Synchronization
 
 /// Hot reload, change events and the active theme, with the real server and real files.
 @Suite("reload and events", .serialized)
@@ -159,6 +161,34 @@ struct ReloadTests {
         #expect(replay.contains("event: theme-reloaded"))
     }
 
+    @Test("event ids continue after a restart; an id the history no longer covers, or never gave, gets a resync event")
+    func eventIDsAcrossRestarts() throws {
+        let server = try ServerFixture()
+        server.fixtures.colorSet("themes/light", "extra", [(nil, ["red": "1", "green": "0", "blue": "0"], [:])])
+        try server.service.reload()
+        let before = try #require(server.service.events.events(after: 0).last?.id)
+
+        // The same index, as after a restart: the numbering goes on, so Last-Event-ID still means something.
+        let restarted = try ThemeService(index: ThemeIndex(databasePath: server.fixtures.path("index.sqlite")), themesDirectory: server.fixtures.path("themes"))
+        server.fixtures.colorSet("themes/dark", "extra", [(nil, ["red": "1", "green": "0", "blue": "0"], [:])])
+        try restarted.reload()
+        let after = try #require(restarted.events.events(after: 0).first?.id)
+        #expect(after > before)
+
+        let small = EventHub(historyLimit: 2)
+        for number in 0..<5 { small.publish("theme-reloaded", ["n": .int(number)]) }
+        let stream = RecordingStream()
+        small.subscribe(stream, after: 1)
+        #expect(stream.text.contains("event: resync\ndata: {\"reason\":\"events after 1 are no longer kept\"}"))
+        #expect(stream.text.contains("id: 5\n"), "the resync carries the newest id, to resume from")
+        let unknown = RecordingStream()
+        small.subscribe(unknown, after: 99)
+        #expect(unknown.text.contains("event: resync") && unknown.text.contains("unknown event id 99"))
+        let current = RecordingStream()
+        small.subscribe(current, after: 3)
+        #expect(!current.text.contains("resync") && current.text.contains("id: 4\n") && current.text.contains("id: 5\n"))
+    }
+
     @Test("PUT /active switches what current means, announces it, and survives a restart")
     func activeTheme() throws {
         let server = try ServerFixture()
@@ -203,4 +233,16 @@ final class Flag: @unchecked Sendable {
     private var value = false
     func set() { lock.lock(); value = true; lock.unlock() }
     var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+}
+
+/// A response stream that keeps what is written to it, for event hub tests without a socket.
+final class RecordingStream: ResponseStream, Sendable {
+    private let written = Mutex<[UInt8]>([])
+    var text: String { String(decoding: written.withLock { $0 }, as: UTF8.self) }
+    func write(_ bytes: [UInt8]) -> Bool {
+        written.withLock { $0 += bytes }
+        return true
+    }
+    func onClose(_ handler: @escaping @Sendable () -> Void) {}
+    func close() {}
 }
