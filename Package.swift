@@ -3,10 +3,12 @@ import PackageDescription
 
 let package = Package(
     name: "themed",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "themed", targets: ["themed"]),
         .library(name: "AssetCatalog", targets: ["AssetCatalog"]),
+        // For apps and services: a theme's palette kept current from a themed server (Foundation only).
+        .library(name: "ThemedClient", targets: ["ThemedClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -76,10 +78,13 @@ let package = Package(
         ]),
         // systemd's notify protocol (READY, RELOADING, STOPPING, WATCHDOG) over its datagram socket.
         .target(name: "Systemd"),
+        // The client library for apps: palettes, strings and images with an on-disk ETag cache,
+        // and /events followed with reconnects and Last-Event-ID. Foundation only.
+        .target(name: "ThemedClient", dependencies: ["ThemeVocabulary"]),
         // The daemon's settings: one list of keys, read from JSON and flags, each value with its source.
         .target(name: "Settings", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "themed", dependencies: [
-            "AssetCatalog", "BlobStore", "CLinux", "Logs", "Settings", "Systemd", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary",
+            "AssetCatalog", "BlobStore", "CLinux", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -111,7 +116,7 @@ let package = Package(
         .testTarget(name: "ThemeIndexTests", dependencies: ["ThemeIndex", "ThemeBundle", "Codecs", "SQLite", "TestSupport", "ThemeVocabulary"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"], resources: [.copy("Inputs")]),
         .testTarget(name: "ThemeContentTests", dependencies: ["ThemeContent", "ThemeIndex", "BlobStore", "Hashing", "TestSupport"]),
-        .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemeIndex", "ThemeContent", "BlobStore", "Hashing", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport",
+        .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemedClient", "ThemeIndex", "ThemeContent", "BlobStore", "Hashing", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport",
                                                             "ThemeVocabulary", .product(name: "HTTPTypes", package: "swift-http-types"),
                                                             .product(name: "Logging", package: "swift-log")]),
     ]

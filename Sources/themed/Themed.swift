@@ -1,7 +1,7 @@
 import ArgumentParser
 
 @main
-struct Themed: ParsableCommand {
+struct Themed: AsyncParsableCommand {
     /// The package version: `themed --version` and `make deb` both read it from here.
     static let version = "0.6.0"
 
@@ -9,5 +9,5 @@ struct Themed: ParsableCommand {
         commandName: "themed",
         abstract: "A theme resource server for Apple asset catalogs, on Linux.",
         version: version,
-        subcommands: [Serve.self, Index.self, Compile.self, Inspect.self, Extract.self, Config.self])
+        subcommands: [Serve.self, Index.self, Compile.self, Inspect.self, Extract.self, Config.self, Watch.self])
 }

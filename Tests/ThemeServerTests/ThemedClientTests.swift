@@ -1,0 +1,271 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPServer
+import Synchronization
+import Testing
+import TestSupport
+@testable import ThemeServer
+import ThemeIndex
+import ThemeVocabulary
+@testable import ThemedClient
+
+@Suite("server-sent event parsing")
+struct ServerSentEventParserTests {
+    @Test("events split anywhere across reads, CR/LF/CRLF line ends, comments, multi-line data, ids and retry")
+    func incremental() {
+        let wire = Array("retry: 1500\r\n\r\n: heartbeat\n\nid: 7\nevent: theme-reloaded\ndata: {\"theme\":\ndata: \"dark\"}\r\rdata: plain\n\n".utf8)
+        for cut in 0...wire.count {
+            var parser = ServerSentEventParser()
+            let events = parser.feed(wire[..<cut]) + parser.feed(wire[cut...])
+            #expect(events == [
+                ServerSentEvent(id: "7", type: "theme-reloaded", data: "{\"theme\":\n\"dark\"}"),
+                ServerSentEvent(id: "7", type: "message", data: "plain"),
+            ], "cut at \(cut)")
+            #expect(parser.retryMilliseconds == 1500 && parser.lastEventID == "7")
+        }
+    }
+
+    @Test("a truncated event is never dispatched; an overlong line is cut, not kept whole")
+    func truncated() {
+        var parser = ServerSentEventParser(maximumLineBytes: 16)
+        #expect(parser.feed(Array("id: 3\nevent: theme-rel".utf8)).isEmpty)
+        #expect(parser.lastEventID == nil, "an id counts once its event is complete")
+        var long = ServerSentEventParser(maximumLineBytes: 16)
+        let events = long.feed(Array(("data: " + String(repeating: "x", count: 100) + "\n\n").utf8))
+        #expect(events.first?.data.count == 10)
+    }
+}
+
+/// The client against the real server (sockets, SSE, ETags), as an app would use it.
+@Suite("ThemedClient", .serialized)
+struct ThemedClientTests {
+    static func cacheFolder() -> URL {
+        URL(fileURLWithPath: NSTemporaryDirectory() + "themed-client-\(UUID().uuidString)")
+    }
+
+    static func base(_ port: Int) -> URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// Until the client's event stream is open on the server.
+    static func waitForSubscriber(_ server: ServerFixture, count: Int = 1) async throws {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while server.service.events.subscriberCount < count {
+            guard ContinuousClock.now < deadline else { throw ThemeError("the event stream did not open") }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    @Test("the first fetch is stored; the next revalidates with If-None-Match and the server answers 304")
+    func cacheAndRevalidation() async throws {
+        let server = try ServerFixture()
+        let cache = Self.cacheFolder()
+        let client = ThemedClient(server: Self.base(server.port), theme: "light", traits: ThemeTraits(appearance: Appearance(.dark)), cacheDirectory: cache)
+        let first = try #require(await client.refresh())
+        #expect(first.theme == "light" && first.colors["primary"]?.hex == "#102030FF")
+        #expect(await client.refresh() == first)
+        let metrics = try server.client().request("/metrics").text
+        #expect(metrics.contains("themed_requests_total{route=\"colors\",status=\"200\"} 1"))
+        #expect(metrics.contains("themed_requests_total{route=\"colors\",status=\"304\"} 1"))
+        #expect(client.lastError == nil)
+    }
+
+    @Test("offline: a new client starts from the cache, or from bundled defaults, and keeps them when the server is away")
+    func offlineStart() async throws {
+        let cache = Self.cacheFolder()
+        let port: Int
+        do {
+            let server = try ServerFixture()
+            port = server.port
+            _ = await ThemedClient(server: Self.base(port), theme: "light", cacheDirectory: cache).refresh()
+        }
+        // The server is gone now.
+        let offline = ThemedClient(server: Self.base(port), theme: "light", cacheDirectory: cache)
+        let updates = UpdateLog(offline)
+        let cached = try #require(offline.loadCached())
+        #expect(await updates.next()?.reason == .cached)
+        #expect(await offline.refresh() == cached, "the last good palette stays")
+        guard case .transport = offline.lastError else { Issue.record("expected a transport error, got \(String(describing: offline.lastError))"); return }
+
+        let defaults = ThemePalette(theme: "light", colors: ["primary": ThemeColor(hex: "#000000FF", css: "rgb(0 0 0 / 1)", colorSpace: "srgb", components: [0, 0, 0, 1])])
+        let fresh = ThemedClient(server: Self.base(port), theme: "light", cacheDirectory: Self.cacheFolder(), defaults: defaults)
+        #expect(fresh.loadCached() == defaults)
+    }
+
+    @Test("the server restarted mid-stream: the client reconnects with Last-Event-ID and misses nothing")
+    func restartMidStream() async throws {
+        let server = try ServerFixture()
+        let port = server.port
+        let client = ThemedClient(server: Self.base(port), theme: "light")
+        _ = await client.refresh()
+        let updates = UpdateLog(client)
+        let following = client.follow(minimumDelay: .milliseconds(50), maximumDelay: .milliseconds(200))
+        defer { following.cancel() }
+        try await Self.waitForSubscriber(server)
+        server.fixtures.colorSet("themes/light", "accent", [(nil, ["red": "1", "green": "0", "blue": "0", "alpha": "1"], [:])])
+        try server.service.reload()
+        #expect(await updates.next { $0.palette.colors["accent"] != nil } != nil)
+        let seen = try #require(client.lastEventID)
+
+        // Down: a change happens while no stream is open.
+        server.server.shutdown(timeout: .seconds(1))
+        server.fixtures.colorSet("themes/light", "accent", [(nil, ["red": "0", "green": "0", "blue": "1", "alpha": "1"], [:])])
+        try server.service.reload()
+        var configuration = HTTPServer.Configuration()
+        configuration.port = port
+        let service = server.service!
+        server.server = HTTPServer(configuration: configuration) { service.handle($0) }
+        try server.server.start()
+
+        let caughtUp = await updates.next { $0.palette.colors["accent"]?.hex == "#0000FFFF" }
+        #expect(caughtUp?.reason == .event("theme-reloaded"), "replayed after Last-Event-ID \(seen), not a full refetch")
+        #expect(Int(client.lastEventID ?? "") ?? 0 > Int(seen) ?? 0)
+    }
+
+    @Test("a Last-Event-ID the server no longer has: resync, and a full refetch")
+    func resync() async throws {
+        let server = try ServerFixture()
+        let client = ThemedClient(server: Self.base(server.port), theme: "light")
+        _ = await client.refresh()
+        // As if the client had been away for longer than the server keeps events.
+        await client.handle(ServerSentEvent(id: "100000", type: "comment", data: ""))
+        let updates = UpdateLog(client)
+        server.fixtures.colorSet("themes/light", "primary", [(nil, ["red": "1", "green": "1", "blue": "0", "alpha": "1"], [:])])
+        try server.service.reload()
+        let following = client.follow()
+        defer { following.cancel() }
+        let update = await updates.next()
+        #expect(update?.reason == .event("resync"))
+        #expect(update?.palette.colors["primary"]?.hex == "#FFFF00FF")
+    }
+
+    @Test("garbage JSON, 500s, a stream cut mid-line, a server that never answers: last good values kept, the reason reported")
+    func badServers() async throws {
+        let behaviour = Mutex("good")
+        var configuration = HTTPServer.Configuration()
+        configuration.port = 0
+        let palette = ##"{"theme":"t","colors":{"primary":{"hex":"#FF0000FF","css":"rgb(255 0 0 / 1)","colorSpace":"srgb","components":[1,0,0,1]}}}"##
+        let server = HTTPServer(configuration: configuration) { request in
+            if request.path == "/events" {
+                return Response(status: .ok, headers: [.contentType: "text/event-stream"]) { stream in
+                    stream.write(Array("id: 9\nevent: theme-rel".utf8)) // cut mid-line, then closed
+                    stream.close()
+                }
+            }
+            switch behaviour.withLock({ $0 }) {
+            case "good": return Response(status: .ok, headers: [.contentType: "application/json"], body: Array(palette.utf8))
+            case "garbage": return Response(status: .ok, headers: [.contentType: "application/json"], body: Array("{\"theme\": [1, 2".utf8))
+            case "hang": return Response(deferred: { _ in }) // never answered
+            default: return Response(status: .internalServerError, body: Array("boom".utf8))
+            }
+        }
+        try server.start()
+        defer { server.shutdown(timeout: .milliseconds(200)) }
+        let session = URLSession(configuration: {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.timeoutIntervalForRequest = 1
+            return configuration
+        }())
+        let client = ThemedClient(server: Self.base(server.port), theme: "t", session: session)
+        let good = try #require(await client.refresh())
+        for (mode, expected) in [("garbage", "invalid response"), ("500", "answered 500"), ("hang", "transport")] {
+            behaviour.withLock { $0 = mode }
+            #expect(await client.refresh() == good, "\(mode)")
+            #expect(client.lastError.map { "\($0)".contains(expected) } == true, "\(mode): \(String(describing: client.lastError))")
+        }
+        // The cut stream: no event dispatched, no id taken, reconnected after a delay.
+        let following = client.follow(minimumDelay: .milliseconds(20), maximumDelay: .milliseconds(50))
+        try await Task.sleep(for: .milliseconds(300))
+        following.cancel()
+        #expect(client.lastEventID == nil && client.palette == good)
+    }
+}
+
+/// Timed, so it runs alone (`make test` runs it after the other suites): with the corpus suites
+/// decoding beside it on two cores, the numbers would measure the machine, not the client.
+@Suite("client latency", .serialized)
+struct ClientLatencyTests {
+    @Test("following events: an active-theme switch arrives within 100 ms of its event, a reloaded theme within 200 ms (medians of 5)")
+    func followsChanges() async throws {
+        let server = try ServerFixture()
+        let client = ThemedClient(server: ThemedClientTests.base(server.port), theme: "current")
+        #expect(await client.refresh()?.theme == "light")
+        let updates = UpdateLog(client)
+        let following = client.follow()
+        defer { following.cancel() }
+        try await ThemedClientTests.waitForSubscriber(server)
+
+        var switches: [Duration] = [], reloads: [Duration] = []
+        for round in 0..<5 {
+            let target = round % 2 == 0 ? "dark" : "light"
+            let published = EventClock(server.service.events)
+            try await client.setActiveTheme(target)
+            let update = await updates.next { $0.reason == .event("active-changed") && $0.palette.theme == target }
+            #expect(update != nil)
+            switches.append(try published.sinceEvent())
+
+            let hex = String(format: "#%02X0000FF", 10 * (round + 1))
+            server.fixtures.colorSet("themes/\(target)", "primary", [(nil, ["red": String(10 * (round + 1)), "green": "0", "blue": "0", "alpha": "1"], [:])])
+            let reloaded = EventClock(server.service.events)
+            try server.service.reload()
+            let changed = await updates.next { $0.reason == .event("theme-reloaded") && $0.palette.colors["primary"]?.hex == hex }
+            #expect(changed != nil, "round \(round): \(hex)")
+            reloads.append(try reloaded.sinceEvent())
+        }
+        let medianSwitch = switches.sorted()[2], medianReload = reloads.sorted()[2]
+        print("client latency after the server's event: active switch median \(medianSwitch) (all \(switches)), reload median \(medianReload) (all \(reloads))")
+        #expect(medianSwitch < .milliseconds(100))
+        #expect(medianReload < .milliseconds(200))
+    }
+}
+
+/// When the next event leaves the server (the hub writes to its streams as it publishes).
+final class EventClock: Sendable {
+    private let stream = RecordingStream()
+    private let start = ContinuousClock.now
+
+    init(_ events: EventHub) {
+        events.subscribe(stream, after: nil)
+    }
+
+    /// Time from the first event published after `init` until now.
+    func sinceEvent() throws -> Duration {
+        let published = try #require(stream.firstEventTime, "no event was published")
+        return ContinuousClock.now - published
+    }
+}
+
+/// Every update a client announces, in order, for tests to wait on.
+final class UpdateLog: Sendable {
+    private final class Received: Sendable {
+        let state = Mutex<(updates: [ThemedClient.Update], position: Int)>(([], 0))
+    }
+
+    private let received = Received()
+    private let token: ThemedClient.UpdateToken
+
+    init(_ client: ThemedClient) {
+        let received = self.received
+        token = client.onUpdate { update in received.state.withLock { $0.updates.append(update) } }
+    }
+
+    deinit { token.cancel() }
+
+    /// The next update not looked at yet that `accepts` (skipping others), within `timeout`.
+    func next(timeout: Duration = .seconds(5), where accepts: (ThemedClient.Update) -> Bool = { _ in true }) async -> ThemedClient.Update? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let found = received.state.withLock { state -> ThemedClient.Update? in
+                while state.position < state.updates.count {
+                    let update = state.updates[state.position]
+                    state.position += 1
+                    if accepts(update) { return update }
+                }
+                return nil
+            }
+            if let found { return found }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return nil
+    }
+}
