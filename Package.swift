@@ -100,9 +100,9 @@ let package = Package(
         .testTarget(name: "ThemeVocabularyTests", dependencies: ["ThemeVocabulary"]),
         .testTarget(name: "CachingTests", dependencies: ["Caching"]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings"]),
-        .testTarget(name: "SystemdTests", dependencies: ["Systemd"]),
+        .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"]),
         // Runs the built `themed` executable (every product is built before the tests run).
-        .testTarget(name: "DaemonTests"),
+        .testTarget(name: "DaemonTests", dependencies: ["TestSupport"]),
         .testTarget(name: "LogsTests", dependencies: ["Logs", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BlobStoreTests", dependencies: ["BlobStore", "Hashing", "TestSupport"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "BinaryReading", "TestSupport", "ThemeVocabulary"],

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The `themed` executable as an operator runs it: exit statuses and one-line errors, the
 /// version, logs, request ids, the access log and systemd's notify socket.
@@ -107,7 +108,7 @@ struct ServingDaemonTests {
     @Test("READY=1 once the first index is served; watchdog pings; JSON logs; X-Request-Id kept or made; the access log; STOPPING=1 on SIGTERM")
     func serving() throws {
         let folder = try DaemonTests.scratch()
-        let notify = try NotifySocket(path: folder + "/notify")
+        let notify = try NotifySocket(in: folder)
         try Data(#"{"watch": false, "logFormat": "json", "logLevel": "debug"}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: DaemonTests.executable)
@@ -158,34 +159,6 @@ struct ServingDaemonTests {
         #expect(requestRecord["route"] as? String == "healthz" && requestRecord["status"] as? Int == 200 && requestRecord["duration_ms"] is Double)
         #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("themed: serving"))
     }
-}
-
-/// A datagram socket standing in for systemd's notify socket.
-final class NotifySocket {
-    let descriptor: Int32
-    let path: String
-
-    init(path: String) throws {
-        self.path = path
-        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in for (index, byte) in path.utf8.enumerated() { buffer[index] = byte } }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    }
-
-    func receive() -> String? {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = recv(descriptor, &buffer, buffer.count, 0)
-        return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : nil
-    }
-
-    deinit { close(descriptor) }
 }
 
 /// Just enough HTTP/1.1 for these tests: one request, `Connection: close`, the whole answer read.

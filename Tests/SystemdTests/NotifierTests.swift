@@ -1,39 +1,7 @@
 import Foundation
 import Systemd
 import Testing
-
-/// A datagram socket standing in for systemd's notify socket.
-final class NotifySocket {
-    let descriptor: Int32
-    let path: String
-
-    init(abstract: Bool = false) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        let name = "themed-notify-\(UUID().uuidString.prefix(8))"
-        path = abstract ? "@" + name : NSTemporaryDirectory() + name
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var bytes = Array(path.utf8)
-        if abstract { bytes[0] = 0 }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in for (index, byte) in bytes.enumerated() { buffer[index] = byte } }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (abstract ? 0 : 1))
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
-        guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
-        var timeout = timeval(tv_sec: 2, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    }
-
-    func receive() -> String? {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = recv(descriptor, &buffer, buffer.count, 0)
-        return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : nil
-    }
-
-    deinit {
-        close(descriptor)
-        if !path.hasPrefix("@") { unlink(path) }
-    }
-}
+import TestSupport
 
 @Suite("systemd notify")
 struct NotifierTests {
