@@ -3,7 +3,7 @@ SWIFT ?= swift
 HOST ?= 127.0.0.1
 PORT ?= 8080
 CORPUS ?= ../shared/corpus
-APT_PACKAGES = libsqlite3-dev zlib1g-dev libssl-dev libbrotli-dev
+APT_PACKAGES = libsqlite3-dev zlib1g-dev libssl-dev libbrotli-dev libcurl4-openssl-dev
 PY_PACKAGES = lzfse numpy pillow
 OPENAPI_PY_PACKAGES = openapi-core requests pyyaml
 
@@ -45,8 +45,9 @@ openapi-check:
 	python3 scripts/check-openapi.py --themed .build/release/themed
 
 ## A Debian package (out/themed_VERSION_ARCH.deb): Swift's runtime linked statically, full RELRO.
+## Static FoundationNetworking (`themed watch`) needs libcurl, linked from Debian's package.
 DEB_FLAGS = -c release --scratch-path .build-deb --product themed --static-swift-stdlib \
-	-Xlinker -z -Xlinker now -Xlinker -z -Xlinker relro
+	-Xlinker -z -Xlinker now -Xlinker -z -Xlinker relro -Xlinker -lcurl
 deb: deps
 	$(SWIFT) build $(DEB_FLAGS)
 	scripts/make-deb.sh

@@ -30,6 +30,7 @@ public struct ServerSettings: Equatable, Sendable {
     public var logFormat = LogFormat.text
     public var logLevel = Logger.Level.info
     public var accessLog: String?
+    public var corsAllowedOrigins = ["*"]
 
     public enum LogFormat: String, Sendable, CaseIterable {
         case text, json

@@ -36,6 +36,15 @@ public struct Setting: Sendable {
         }, show: { String($0[keyPath: path]) })
     }
 
+    static func textList(_ name: String, _ path: WritableKeyPath<ServerSettings, [String]> & Sendable, _ summary: String) -> Setting {
+        Setting(name: name, summary: summary, assign: { settings, value in
+            guard let list = value as? [Any], let texts = list as? [String], !texts.contains(where: \.isEmpty) else {
+                throw ServerSettings.Invalid(description: "must be a list of non-empty strings")
+            }
+            settings[keyPath: path] = texts
+        }, show: { "[" + $0[keyPath: path].map(quoted).joined(separator: ", ") + "]" })
+    }
+
     static func flag(_ name: String, _ path: WritableKeyPath<ServerSettings, Bool> & Sendable, _ summary: String) -> Setting {
         Setting(name: name, summary: summary, assign: { settings, value in
             guard isBoolean(value), let flag = value as? Bool else { throw ServerSettings.Invalid(description: "must be true or false") }
@@ -115,5 +124,6 @@ extension ServerSettings {
         .choice("logFormat", \.logFormat, "Log lines as \"text\" or \"json\" (one object per line), on standard error."),
         .choice("logLevel", \.logLevel, "Least level logged."),
         .optionalText("accessLog", \.accessLog, "Access log: a file path, or \"-\" for standard output; unset: none."),
+        .textList("corsAllowedOrigins", \.corsAllowedOrigins, "Origins whose pages may read the public routes (CORS); \"*\": any. Never the admin routes."),
     ]
 }

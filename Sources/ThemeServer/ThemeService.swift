@@ -8,7 +8,7 @@ import ThemeIndex
 /// The theme API put together: the route table behind its middleware, the themes it serves and
 /// the event stream their changes go to.
 ///
-/// A request passes the request id and access log, metrics, conditional requests (304), the response cache, compression and the
+/// A request passes the request id and access log, metrics, CORS, conditional requests (304), the response cache, compression and the
 /// shared-cache headers on its way to the router; a reload goes to the library and its outcome to the event stream.
 public final class ThemeService: Sendable {
     public let library: ThemeLibrary
@@ -20,7 +20,7 @@ public final class ThemeService: Sendable {
     /// `content` defaults to a store whose blobs live in `blobs/` beside the index file.
     public init(index: ThemeIndex, themesDirectory: String, activeToken: String? = nil, logger: Logger = Logger(label: "themed"),
                 metrics: ServiceMetrics = ServiceMetrics(), content: ContentStore? = nil, responseCacheBytes: Int = 64 << 20,
-                cachePolicy: CachePolicy = CachePolicy(), accessLog: AccessLog? = nil) throws {
+                cachePolicy: CachePolicy = CachePolicy(), accessLog: AccessLog? = nil, allowedOrigins: [String] = ["*"]) throws {
         let folder = index.databasePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let content = try content ?? ContentStore(blobs: BlobStore(directory: (folder.isEmpty ? "." : folder) + "/blobs"))
         let library = try ThemeLibrary(index: index, themesDirectory: themesDirectory, content: content)
@@ -44,6 +44,8 @@ public final class ThemeService: Sendable {
         responder = Responder(middleware: [
             RequestLogMiddleware(accessLog: accessLog, logger: logger),
             MetricsMiddleware(metrics: metrics),
+            // Outside the response cache and 304s: the answer to another origin depends on its Origin header.
+            CORSMiddleware(allowedOrigins: allowedOrigins),
             ConditionalRequestMiddleware(),
             responseCache,
             CompressionMiddleware(content: content),

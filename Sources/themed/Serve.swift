@@ -209,7 +209,8 @@ enum Startup {
                                  staleWhileRevalidateSeconds: settings.staleWhileRevalidateSeconds)
         let themesPath = URL(fileURLWithPath: settings.themes).standardizedFileURL.path
         return try ThemeService(index: index, themesDirectory: themesPath, activeToken: settings.activeToken, logger: logger,
-                                content: content, responseCacheBytes: settings.responseCacheBytes, cachePolicy: policy, accessLog: accessLog)
+                                content: content, responseCacheBytes: settings.responseCacheBytes, cachePolicy: policy, accessLog: accessLog,
+                                allowedOrigins: settings.corsAllowedOrigins)
     }
 }
 

@@ -13,12 +13,13 @@ final class APIFixture {
     let fixtures = ThemeFixtures()
     let service: ThemeService
 
-    init(activeToken: String? = nil, logger: Logger = Logger(label: "themed"),
+    init(activeToken: String? = nil, logger: Logger = Logger(label: "themed"), allowedOrigins: [String] = ["*"],
          themes build: (ThemeFixtures) -> Void = ServerFixture.standardThemes) throws {
         build(fixtures)
         try FileManager.default.createDirectory(atPath: fixtures.path("themes"), withIntermediateDirectories: true)
         let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
-        service = try ThemeService(index: index, themesDirectory: fixtures.path("themes"), activeToken: activeToken, logger: logger)
+        service = try ThemeService(index: index, themesDirectory: fixtures.path("themes"), activeToken: activeToken, logger: logger,
+                                   allowedOrigins: allowedOrigins)
         try service.reload()
     }
 

@@ -43,7 +43,7 @@ final class ResponseCacheMiddleware: Middleware {
         if epoch.withLock({ $0 == current }), let hit = cache.value(for: key) { return hit }
         var routed = next(request)
         guard routed.cacheable else { return routed }
-        let route = routed.route
+        let (route, crossOrigin) = (routed.route, routed.crossOrigin)
         routed.response = routed.response.map { [self] response in
             guard response.status == .ok, response.headers[.eTag] != nil else { return response }
             let prepared = response.inliningFile(upTo: Self.inlineFileBytes).prepared()
@@ -55,7 +55,7 @@ final class ResponseCacheMiddleware: Middleware {
                 }
                 return true
             }
-            if fresh { cache.insert(RoutedResponse(route: route, response: prepared, cacheable: true), for: key) }
+            if fresh { cache.insert(RoutedResponse(route: route, response: prepared, cacheable: true, crossOrigin: crossOrigin), for: key) }
             return prepared
         }
         return routed

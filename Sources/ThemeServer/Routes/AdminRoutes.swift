@@ -18,10 +18,10 @@ struct AdminRoutes: RouteCollection {
 
     var routes: [Route] {
         [
-            .get("/healthz", label: "healthz") { _ in
+            .get("/healthz", label: "healthz", crossOrigin: false) { _ in
                 JSONResponse.make(["status": "ok", "themes": .int(library.themes.count)], cacheControl: "no-store")
             },
-            .get("/metrics", label: "metrics") { _ in
+            .get("/metrics", label: "metrics", crossOrigin: false) { _ in
                 let decoding = library.content.decoding.statistics
                 let exposition = metrics.exposition(caches: caches.map { ($0.name, $0.statistics) }, gauges: [
                     ("themed_decodes_total", "Images and data decoded or read from theme files because no blob had them.", library.content.decodes),
@@ -35,10 +35,10 @@ struct AdminRoutes: RouteCollection {
                 ])
                 return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"], body: exposition)
             },
-            .get("/active", label: "active") { _ in
+            .get("/active", label: "active", crossOrigin: false) { _ in
                 JSONResponse.make(["theme": library.activeTheme.map(JSONValue.string) ?? .null], cacheControl: "no-store")
             },
-            Route([.put], "/active", label: "active") { try setActive($0) },
+            Route([.put], "/active", label: "active", crossOrigin: false) { try setActive($0) },
             .get("/openapi.json", label: "openapi") { _ in
                 Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-cache"],
                          body: Array(OpenAPIDocument.json.utf8))

@@ -10,20 +10,23 @@ struct Route: Sendable {
     /// Its 200 answers with an ETag may be kept by the response cache: they depend only on the
     /// target, the trait headers and the index epoch.
     var cacheable: Bool
+    /// Pages of other origins may read it (CORS); false for the admin routes.
+    var crossOrigin: Bool
     var handler: @Sendable (RequestContext) throws -> Response
 
-    init(_ methods: [HTTPRequest.Method], _ pattern: String, label: String, cacheable: Bool = false,
+    init(_ methods: [HTTPRequest.Method], _ pattern: String, label: String, cacheable: Bool = false, crossOrigin: Bool = true,
          handler: @escaping @Sendable (RequestContext) throws -> Response) {
         self.methods = methods
         self.pattern = PathPattern(pattern)
         self.label = label
         self.cacheable = cacheable
+        self.crossOrigin = crossOrigin
         self.handler = handler
     }
 
-    static func get(_ pattern: String, label: String, cacheable: Bool = false,
+    static func get(_ pattern: String, label: String, cacheable: Bool = false, crossOrigin: Bool = true,
                     handler: @escaping @Sendable (RequestContext) throws -> Response) -> Route {
-        Route([.get, .head], pattern, label: label, cacheable: cacheable, handler: handler)
+        Route([.get, .head], pattern, label: label, cacheable: cacheable, crossOrigin: crossOrigin, handler: handler)
     }
 }
 
@@ -38,4 +41,6 @@ public struct RoutedResponse: Sendable {
     public var response: Response
     /// The response cache may keep it.
     var cacheable = false
+    /// Pages of other origins may read it (see `CORSMiddleware`).
+    var crossOrigin = false
 }

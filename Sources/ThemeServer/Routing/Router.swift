@@ -23,18 +23,30 @@ struct Router: Sendable {
             return RoutedResponse(route: "other", response: APIError.badRequest("path segments '.' and '..', backslashes and NUL are not allowed").response)
         }
         var pathMatched = false
+        if request.method == .options { return preflight(segments) }
         for route in routes {
             guard let parameters = route.pattern.match(segments) else { continue }
             pathMatched = true
             guard route.methods.contains(request.method) else { continue }
             let context = RequestContext(request: request, parameters: parameters, library: library)
-            return RoutedResponse(route: route.label, response: run(route, context), cacheable: route.cacheable)
+            return RoutedResponse(route: route.label, response: run(route, context), cacheable: route.cacheable, crossOrigin: route.crossOrigin)
         }
         guard isRead, !pathMatched else {
             return RoutedResponse(route: "other", response: APIError(status: .methodNotAllowed, code: "method_not_allowed",
                                                                      message: "\(request.method) is not supported here").response)
         }
         return RoutedResponse(route: "other", response: APIError.notFound("no route for \(request.path)").response)
+    }
+
+    /// `OPTIONS`: the methods of the routes the path matches (204), and whether other origins
+    /// may use them, for `CORSMiddleware` to answer a browser's preflight.
+    private func preflight(_ segments: [String]) -> RoutedResponse {
+        let matching = routes.filter { $0.pattern.match(segments) != nil }
+        guard !matching.isEmpty else { return RoutedResponse(route: "other", response: APIError.notFound("no route for this path").response) }
+        let methods = matching.flatMap(\.methods).map(\.rawValue) + ["OPTIONS"]
+        var response = Response(status: .noContent)
+        response.headers[.allow] = methods.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(separator: ", ")
+        return RoutedResponse(route: "preflight", response: response, crossOrigin: matching.allSatisfy(\.crossOrigin))
     }
 
     private func run(_ route: Route, _ context: RequestContext) -> Response {

@@ -1,0 +1,67 @@
+import Foundation
+import HTTPServer
+import HTTPTypes
+
+extension HTTPField.Name {
+    static let origin = HTTPField.Name("Origin")!
+    static let accessControlAllowOrigin = HTTPField.Name("Access-Control-Allow-Origin")!
+    static let accessControlAllowMethods = HTTPField.Name("Access-Control-Allow-Methods")!
+    static let accessControlAllowHeaders = HTTPField.Name("Access-Control-Allow-Headers")!
+    static let accessControlExposeHeaders = HTTPField.Name("Access-Control-Expose-Headers")!
+    static let accessControlMaxAge = HTTPField.Name("Access-Control-Max-Age")!
+    static let accessControlRequestHeaders = HTTPField.Name("Access-Control-Request-Headers")!
+}
+
+/// Cross-origin reads (the Fetch standard's CORS protocol): web apps are served from origins of
+/// their own, and read palettes, images and `/events` from themed.
+///
+/// Only routes marked `crossOrigin` (every public read) answer other origins; the admin routes
+/// (`/active`, `/metrics`, `/healthz`) never do, so a page elsewhere cannot switch the active
+/// theme through a visitor's browser. `allowedOrigins` `["*"]` lets any origin read (no
+/// credentials are involved); a list answers only those origins, echoed with `Vary: Origin`.
+/// Preflights (`OPTIONS` with `Access-Control-Request-Method`) of a public route get 204 with
+/// the methods and the request headers themed reads.
+struct CORSMiddleware: Middleware {
+    let allowedOrigins: [String]
+
+    /// Request headers a page may send: the conditional and trait headers, and EventSource's.
+    static let allowedRequestHeaders = ["Accept-Language", "If-None-Match", "Last-Event-ID", "X-Request-Id", "Sec-CH-Prefers-Color-Scheme",
+                                        "Sec-CH-Prefers-Contrast", "Sec-CH-DPR", "DPR"]
+    /// Response headers a page may read besides the safelisted ones.
+    static let exposedHeaders = "ETag, Content-Location, X-Themed-Variant, X-Request-Id, Surrogate-Key"
+
+    func respond(to request: Request, next: (Request) -> RoutedResponse) -> RoutedResponse {
+        var routed = next(request)
+        guard let origin = request.headers[.origin], routed.crossOrigin, let allowed = allowedValue(for: origin) else { return routed }
+        let isPreflight = request.method == .options
+        routed.response = routed.response.map { response in
+            var response = response
+            response.headers[.accessControlAllowOrigin] = allowed
+            if allowed != "*" { Self.addVaryOrigin(&response) }
+            if isPreflight {
+                response.headers[.accessControlAllowMethods] = "GET, HEAD"
+                let asked = request.headers[.accessControlRequestHeaders]?.split(separator: ",")
+                    .map { $0.trimmingCharacters(in: .whitespaces) } ?? []
+                let granted = asked.filter { name in Self.allowedRequestHeaders.contains { $0.lowercased() == name.lowercased() } }
+                if !granted.isEmpty { response.headers[.accessControlAllowHeaders] = granted.joined(separator: ", ") }
+                response.headers[.accessControlMaxAge] = "600"
+            } else {
+                response.headers[.accessControlExposeHeaders] = Self.exposedHeaders
+            }
+            return response
+        }
+        return routed
+    }
+
+    /// `*` when any origin may read, the origin itself when it is listed, nil otherwise.
+    func allowedValue(for origin: String) -> String? {
+        if allowedOrigins.contains("*") { return "*" }
+        return allowedOrigins.contains(origin) ? origin : nil
+    }
+
+    private static func addVaryOrigin(_ response: inout Response) {
+        let vary = response.headers[.vary] ?? ""
+        guard !vary.lowercased().contains("origin") else { return }
+        response.headers[.vary] = vary.isEmpty ? "Origin" : vary + ", Origin"
+    }
+}
