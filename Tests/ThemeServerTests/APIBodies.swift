@@ -165,3 +165,17 @@ struct ThemeDetailBody: Decodable {
     var files: [String]
     var strings: [String]
 }
+
+struct ImageListBody: Decodable {
+    struct Entry: Decodable, Equatable {
+        var name: String
+        var kind: String
+        var variants: Int
+        var href: String
+    }
+
+    var theme: String
+    var total: Int
+    var images: [Entry]
+    var next: String?
+}

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 import HTTPTypes
 import JSON
@@ -13,9 +14,56 @@ struct ImageRoutes: RouteCollection {
 
     var routes: [Route] {
         [
+            .get("/themes/{theme}/images", label: "images", cacheable: true) { try imageList($0) },
             .get("/themes/{theme}/images/{name...}.json", label: "image-json", cacheable: true) { try imageMetadata($0) },
             .get("/themes/{theme}/images/{name...}", label: "image", cacheable: true) { try image($0) },
         ]
+    }
+
+    /// Names answer at most this many at a time unless `limit` says fewer.
+    static let pageLimit = 1000
+
+    /// Every image, data and loose-file name of the theme (its parents' included), in name order,
+    /// with its kind and how many variants the theme that answers it has; paged with `limit` and
+    /// `after` (the last name of the previous page, as `next` gives it).
+    private func imageList(_ context: RequestContext) throws -> Response {
+        let chain = try context.chain()
+        guard let theme = chain.first else { throw APIError.notFound("no theme") }
+        let query = context.request.query
+        let limit = try query["limit"].map { text in
+            guard let limit = Int(text), (1...Self.pageLimit).contains(limit) else {
+                throw APIError(status: .badRequest, code: "bad_parameter", message: "parameter limit=\(text) is invalid; expected 1...\(Self.pageLimit)")
+            }
+            return limit
+        } ?? Self.pageLimit
+        let after = query["after"] ?? ""
+        let reader = library.index.reader
+        var entries: [(name: String, kind: AssetKind)] = []
+        for kind in [AssetKind.image, .data, .file] {
+            entries += try reader.names(kind, in: chain).map { ($0, kind) }
+        }
+        entries.sort { ($0.name, $0.kind.rawValue) < ($1.name, $1.kind.rawValue) }
+        let remaining = entries.filter { $0.name > after }
+        var page: [JSONValue] = []
+        for entry in remaining.prefix(limit) {
+            var count = 0
+            for member in chain {
+                count = try reader.variants(entry.kind, in: member, named: entry.name).count
+                if count > 0 { break }
+            }
+            page.append(.object([("name", .string(entry.name)), ("kind", .string(entry.kind.rawValue)), ("variants", .int(count)),
+                                 ("href", .string("/themes/\(theme.name)/images/\(entry.name)"))]))
+        }
+        let next: JSONValue = remaining.count > limit
+            ? .string("/themes/\(theme.name)/images?limit=\(limit)&after=\(Self.queryEscaped(remaining[limit - 1].name))") : .null
+        return JSONResponse.make(.object([("theme", .string(theme.name)), ("total", .int(entries.count)), ("images", .array(page)), ("next", next)]),
+                                 etagged: true)
+    }
+
+    private static func queryEscaped(_ text: String) -> String {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+#")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 
     /// Cached bytes are answered at once; anything else is loaded on the worker pool and answered
