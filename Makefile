@@ -6,8 +6,9 @@ CORPUS ?= ../shared/corpus
 APT_PACKAGES = libsqlite3-dev zlib1g-dev libssl-dev libbrotli-dev libcurl4-openssl-dev
 PY_PACKAGES = lzfse numpy pillow
 OPENAPI_PY_PACKAGES = openapi-core requests pyyaml
+EXPORT_PY_PACKAGES = tinycss2 requests
 
-.PHONY: deps py-deps bench-deps build release test openapi-check deb deb-test bench bench-http bench-reload bench-cold bench-blobs fuzz fuzz-build fuzz-ci run themes index clean
+.PHONY: deps py-deps bench-deps build release test openapi-check exports-check deb deb-test bench bench-http bench-reload bench-cold bench-blobs fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -35,6 +36,7 @@ test: deps
 	# Timed: alone, after the others.
 	$(SWIFT) test $(TEST_FLAGS) --skip-build --filter "ClientLatencyTests"
 	$(MAKE) openapi-check
+	$(MAKE) exports-check
 	$(MAKE) deb-test
 
 ## docs/openapi.yaml against real responses of every route and status (openapi-core), and the
@@ -43,6 +45,12 @@ openapi-check:
 	@python3 -c "import openapi_core, requests, yaml" 2>/dev/null || pip install -q $(OPENAPI_PY_PACKAGES)
 	python3 scripts/embed-openapi.py --check
 	python3 scripts/check-openapi.py --themed .build/release/themed
+
+## Every colour export read by a real parser (tinycss2, an XML parser, `swiftc -parse`, the DTCG
+## rules) and its values compared with the colour route's, on the sample themes and awkward ones.
+exports-check:
+	@python3 -c "import tinycss2, requests" 2>/dev/null || pip install -q $(EXPORT_PY_PACKAGES)
+	python3 scripts/check-exports.py --themed .build/release/themed
 
 ## A Debian package (out/themed_VERSION_ARCH.deb): Swift's runtime linked statically, full RELRO.
 ## Static FoundationNetworking (`themed watch`) needs libcurl, linked from Debian's package.

@@ -59,6 +59,9 @@ let package = Package(
         // What is served: the bytes behind variants (decoded once, cached within a budget), the
         // catalogs sync parsed, and the library that reloads the index and swaps snapshots.
         .target(name: "ThemeContent", dependencies: ["ThemeIndex", "BlobStore", "Hashing", "AssetCatalog", "Codecs", "BinaryReading", "ThemeVocabulary", "Caching", "CLinux"]),
+        // A theme's colours in other formats: CSS custom properties, W3C design tokens, Android
+        // colour resources, a Swift file of dynamic colours; deterministic, from the index.
+        .target(name: "ThemeExport", dependencies: ["ThemeIndex", "ThemeVocabulary", "JSON"]),
         // A small HTTP/1.1 server on sockets: epoll event loops, Dispatch for accept and signals.
         .target(name: "HTTPServer", dependencies: [
             "CLinux",
@@ -70,7 +73,7 @@ let package = Package(
         // The theme API: a route table behind metrics, 304 and response-cache middleware; events.
         .target(name: "ThemeServer", dependencies: [
             "CLinux", "Logs",
-            "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeVocabulary", "JSON", "Caching", "Hashing", "BlobStore",
+            "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeExport", "ThemeVocabulary", "JSON", "Caching", "Hashing", "BlobStore",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
@@ -84,7 +87,7 @@ let package = Package(
         // The daemon's settings: one list of keys, read from JSON and flags, each value with its source.
         .target(name: "Settings", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "themed", dependencies: [
-            "AssetCatalog", "BlobStore", "CLinux", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary",
+            "AssetCatalog", "BlobStore", "CLinux", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeExport", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -99,6 +102,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Codecs"], path: "Tests/TestSupport"),
         .testTarget(name: "ThemeVocabularyTests", dependencies: ["ThemeVocabulary"]),
         .testTarget(name: "CachingTests", dependencies: ["Caching"]),
+        .testTarget(name: "ThemeExportTests", dependencies: ["ThemeExport", "ThemeVocabulary", "JSON"]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"]),
         // Runs the built `themed` executable (every product is built before the tests run).

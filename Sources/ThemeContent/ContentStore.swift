@@ -125,6 +125,14 @@ public final class ContentStore: Sendable {
         load(resolution, onThisThread: false, completion: completion)
     }
 
+    /// Runs other work that must not hold up an event loop (an export reads every colour of a
+    /// theme) on the same bounded worker pool; `Busy` when its queue is full.
+    public func perform<T: Sendable>(_ work: @escaping @Sendable () throws -> T,
+                                     completion: @escaping @Sendable (Result<T, any Error>) -> Void) {
+        let accepted = workers.submit { completion(Result { try work() }) }
+        if !accepted { completion(.failure(Busy())) }
+    }
+
     /// `load`, run on the calling thread when no load of the content is under way (the warmer's).
     func load(_ resolution: Resolution, onThisThread: Bool, completion: @escaping Completion) {
         let key = Self.key(resolution)

@@ -37,6 +37,7 @@ public final class ThemeService: Sendable {
             EventRoutes(events: events),
             ThemeRoutes(library: library),
             ColorRoutes(library: library),
+            ExportRoutes(library: library, logger: logger),
             ImageRoutes(library: library, logger: logger),
             StringRoutes(library: library),
             BlobRoutes(library: library),

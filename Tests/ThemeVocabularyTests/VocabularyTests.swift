@@ -73,4 +73,18 @@ struct VocabularyTests {
         #expect(MemoryClass(0).gigabytes == 0)
         #expect(MemoryClass.parseGigabytes("4GB") == 4)
     }
+
+    @Test("a colour prints as hex and CSS in its own space; NaN and infinity from a crafted file become 0")
+    func colorForms() {
+        let orange = ColorValue(colorSpace: .sRGB, components: [1, 0.584, 0, 1])
+        #expect(orange.hex == "#FF9500FF")
+        #expect(orange.css == "rgb(255 149 0 / 1)")
+        #expect(ColorValue(colorSpace: .displayP3, components: [1, 0.5, 0, 0.25]).css == "color(display-p3 1 0.5 0 / 0.25)")
+        #expect(ColorValue(colorSpace: .gray, components: [0.5, 1]).css == "rgb(128 128 128 / 1)")
+        #expect(ColorValue(colorSpace: .extendedSRGB, components: [1.25, -0.5, 0, 1]).css == "color(srgb 1.25 -0.5 0 / 1)")
+        let crafted = ColorValue(colorSpace: .sRGB, components: [.nan, .infinity, -.infinity, 1])
+        #expect(crafted.components == [0, 0, 0, 1])
+        #expect(crafted.hex == "#000000FF" && crafted.css == "rgb(0 0 0 / 1)")
+        #expect(ColorValue(colorSpace: .extendedSRGB, components: [1e300, 0, 0, 1]).css == "color(srgb 1e+300 0 0 / 1)")
+    }
 }

@@ -79,9 +79,7 @@ struct ImageRoutes: RouteCollection {
                 case .success(let content):
                     complete(Self.response(resolution, content, context))
                 case .failure(let error as ContentStore.Busy):
-                    var response = APIError(status: .serviceUnavailable, code: "busy", message: error.description).response
-                    response.headers[.retryAfter] = "1"
-                    complete(response)
+                    complete(APIError.busy(error))
                 case .failure(let error):
                     logger.error("request failed", metadata: ["path": "\(context.request.path)", "request_id": "\(context.request.headers[.requestID] ?? "")", "error": "\(error)"])
                     complete(APIError(status: .internalServerError, code: "internal", message: "\(error)").response)

@@ -1,0 +1,87 @@
+import ThemeIndex
+import ThemeVocabulary
+
+/// Every colour of a theme resolved for every mode, read from the index the same way the colour
+/// route reads it (`IndexReader.resolve` with the mode's traits): what each export writes.
+public struct ColorTable: Sendable {
+    /// One colour's value in one mode, with where it came from.
+    public struct Entry: Sendable, Hashable {
+        public var value: ColorValue
+        /// The theme and the source file that answered (relative to the themes folder).
+        public var theme: String
+        public var source: String
+
+        public init(value: ColorValue, theme: String, source: String) {
+            (self.value, self.theme, self.source) = (value, theme, source)
+        }
+    }
+
+    public struct Row: Sendable {
+        public var name: String
+        public var values: [ColorMode: Entry]
+
+        public init(name: String, values: [ColorMode: Entry]) {
+            (self.name, self.values) = (name, values)
+        }
+    }
+
+    public var theme: String
+    /// Names what the theme holds (`ThemeInfo.revision`), so an export says which files made it.
+    public var revision: String
+    /// In the index's name order, which every export keeps.
+    public var rows: [Row]
+    /// Colours an export cannot write as values: those that name a system colour
+    /// (`labelColor`), whose value depends on the device.
+    public var systemColors: [String]
+
+    public init(theme: String, revision: String, rows: [Row], systemColors: [String] = []) {
+        self.theme = theme
+        self.revision = revision
+        self.rows = rows
+        self.systemColors = systemColors
+    }
+
+    /// Resolves every colour name of `chain` (the theme and its parents) in every mode.
+    /// `relativePath` turns a source's path into the one exports show.
+    public init(reading reader: IndexReader, chain: [ThemeInfo], relativePath: (String) -> String = { $0 }) throws {
+        guard let theme = chain.first else { throw ExportError.noTheme }
+        var rows: [Row] = []
+        var systemColors: [String] = []
+        for name in try reader.names(.color, in: chain) {
+            var values: [ColorMode: Entry] = [:]
+            var namesSystemColor = false
+            for mode in ColorMode.all {
+                guard let resolution = try reader.resolve(.color, named: name, in: chain, for: mode.traits) else { continue }
+                if resolution.variant.systemColor != nil { namesSystemColor = true }
+                guard let value = resolution.variant.color, resolution.variant.systemColor == nil else { continue }
+                values[mode] = Entry(value: value, theme: resolution.theme, source: relativePath(resolution.source.path))
+            }
+            if namesSystemColor {
+                systemColors.append(name)
+            } else if !values.isEmpty {
+                rows.append(Row(name: name, values: values))
+            }
+        }
+        self.init(theme: theme.name, revision: theme.revision, rows: rows, systemColors: systemColors)
+    }
+
+    /// Names with no value in `mode` (a theme with only some appearances): exports leave them
+    /// out of that mode and say so.
+    public func missing(in mode: ColorMode) -> [String] {
+        rows.filter { $0.values[mode] == nil }.map(\.name)
+    }
+}
+
+public enum ExportError: Error, Equatable, CustomStringConvertible {
+    case noTheme
+    case unknownFormat(String)
+    case unknownMode(String)
+
+    public var description: String {
+        switch self {
+        case .noTheme: "no theme to export"
+        case .unknownFormat(let name): "unknown export format \(name) (expected \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
+        case .unknownMode(let name): "unknown mode \(name) (expected \(ColorMode.all.map(\.name).joined(separator: ", ")))"
+        }
+    }
+}

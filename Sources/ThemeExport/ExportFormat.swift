@@ -1,0 +1,87 @@
+/// A file an export writes: its path inside the export folder and its bytes.
+public struct ExportFile: Sendable, Equatable {
+    public var path: String
+    public var contents: String
+    /// The media type the routes serve it as.
+    public var mediaType: String
+}
+
+/// The formats `themed export` writes and the routes serve. Each is a pure function of the
+/// `ColorTable`: the same table gives the same bytes.
+public enum ExportFormat: String, Sendable, CaseIterable {
+    /// `colors.css`: custom properties for every mode (`CSSExport`).
+    case css
+    /// `tokens/<mode>.tokens.json`: W3C design tokens, one file per mode (`DesignTokensExport`).
+    case dtcg
+    /// `values/colors.xml` and `values-night/colors.xml` (`AndroidExport`).
+    case android
+    /// `<Theme>Colors.swift`: a dynamic colour per name for UIKit, AppKit and SwiftUI (`SwiftExport`).
+    case swift
+
+    public init(name: String) throws(ExportError) {
+        guard let format = ExportFormat(rawValue: name) else { throw .unknownFormat(name) }
+        self = format
+    }
+
+    public func files(for table: ColorTable) -> [ExportFile] {
+        switch self {
+        case .css: [ExportFile(path: "colors.css", contents: CSSExport(table).text, mediaType: "text/css; charset=utf-8")]
+        case .dtcg: ColorMode.all.map { mode in
+            ExportFile(path: "tokens/\(mode.name).tokens.json", contents: DesignTokensExport(table, mode: mode).text,
+                       mediaType: "application/design-tokens+json")
+        }
+        case .android: AndroidExport(table).files
+        case .swift: [SwiftExport(table).file]
+        }
+    }
+
+    /// What an export could not write as asked, one line each, for the CLI to print.
+    public func warnings(for table: ColorTable) -> [String] {
+        let style: NameStyle? = switch self {
+        case .css: .cssCustomProperty
+        case .dtcg: .designToken
+        case .android: .androidResource
+        case .swift: .swiftIdentifier
+        }
+        var lines = style.map { ExportNames(table.rows.map(\.name), style: $0).report.map { "name collision: " + $0 } } ?? []
+        if !table.systemColors.isEmpty {
+            lines.append("not exported (system colours): \(table.systemColors.joined(separator: ", "))")
+        }
+        return lines
+    }
+}
+
+/// Text for a comment: control characters (line breaks included) become spaces and each
+/// format's comment terminator is broken up, so a colour name cannot end a comment early.
+enum CommentText {
+    static func css(_ text: String) -> String { plain(text).replacingAll("*/", with: "* /") }
+    static func xml(_ text: String) -> String { plain(text).replacingAll("--", with: "- -") }
+    static func swift(_ text: String) -> String { plain(text) }
+
+    private static func plain(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" ? " " : $0 }))
+    }
+
+    /// The lines every export starts with: what it is, and what it left out or renamed.
+    static func header(_ table: ColorTable, names: ExportNames, modes: [ColorMode]) -> [String] {
+        var lines = ["Colours of theme \"\(table.theme)\" (revision \(table.revision)), exported by themed. Do not edit: export again."]
+        lines += names.report.map { "Name collision: " + $0 }
+        for mode in modes {
+            let missing = table.missing(in: mode)
+            if !missing.isEmpty { lines.append("No value in \(mode.name): \(missing.map { "\"\($0)\"" }.joined(separator: ", "))") }
+        }
+        if !table.systemColors.isEmpty {
+            lines.append("System colours, not exported: \(table.systemColors.map { "\"\($0)\"" }.joined(separator: ", "))")
+        }
+        return lines
+    }
+}
+
+extension String {
+    /// Replaces until none is left, so that `*/*/` or `---` cannot survive as a terminator.
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        var result = self
+        while result.contains(target) { result = result.replacing(target, with: replacement) }
+        return result
+    }
+}

@@ -1,0 +1,78 @@
+import HTTPServer
+import HTTPTypes
+import Hashing
+import JSON
+import Logging
+import ThemeContent
+import ThemeExport
+import ThemeIndex
+
+/// A theme's colours in other formats (`ThemeExport`): `GET /themes/{theme}/colors.css`,
+/// `GET /themes/{theme}/tokens.json?mode=`, and every file of every format under
+/// `/themes/{theme}/exports`. The colours are read on the worker pool: a theme with thousands
+/// of them does not hold up an event loop.
+struct ExportRoutes: RouteCollection {
+    let library: ThemeLibrary
+    let logger: Logger
+
+    var routes: [Route] {
+        [
+            .get("/themes/{theme}/colors.css", label: "export", cacheable: true) { context in
+                try export(context, .css) { $0.first }
+            },
+            .get("/themes/{theme}/tokens.json", label: "export", cacheable: true) { context in
+                let modeName = context.request.query["mode"] ?? ColorMode.light.name
+                guard let mode = ColorMode(name: modeName) else { throw APIError.badRequest(ExportError.unknownMode(modeName).description) }
+                return try export(context, .dtcg) { files in files.first { $0.path == "tokens/\(mode.name).tokens.json" } }
+            },
+            .get("/themes/{theme}/exports", label: "exports", cacheable: true) { try exportList($0) },
+            .get("/themes/{theme}/exports/{format}/{path...}", label: "export", cacheable: true) { context in
+                let name = context.parameter("format")
+                guard let format = ExportFormat(rawValue: name) else { throw APIError.notFound(ExportError.unknownFormat(name).description) }
+                let path = context.parameter("path")
+                return try export(context, format) { files in files.first { $0.path == path } }
+            },
+        ]
+    }
+
+    /// The formats and the files each writes, with where to get them.
+    private func exportList(_ context: RequestContext) throws -> Response {
+        let chain = try context.chain()
+        guard let theme = chain.first else { throw APIError.notFound("no theme") }
+        let empty = ColorTable(theme: theme.name, revision: theme.revision, rows: [])
+        let formats = ExportFormat.allCases.map { format -> (String, JSONValue) in
+            (format.rawValue, .array(format.files(for: empty).map { file in
+                .object([("path", .string(file.path)), ("href", .string("/themes/\(theme.name)/exports/\(format.rawValue)/\(file.path)"))])
+            }))
+        }
+        return JSONResponse.make(.object([("theme", .string(theme.name)), ("formats", .object(formats))]), etagged: true)
+    }
+
+    private func export(_ context: RequestContext, _ format: ExportFormat,
+                        pick: @escaping @Sendable ([ExportFile]) -> ExportFile?) throws -> Response {
+        let chain = try context.chain()
+        let reader = library.index.reader
+        let logger = self.logger
+        return Response(deferred: { complete in
+            library.content.perform({ try ColorTable(reading: reader, chain: chain, relativePath: context.relative) }) { result in
+                switch result {
+                case .success(let table):
+                    guard let file = pick(format.files(for: table)) else {
+                        return complete(APIError.notFound("the \(format.rawValue) export has no file \(context.request.path)").response)
+                    }
+                    let body = Array(file.contents.utf8)
+                    complete(Response(status: .ok, headers: [
+                        .contentType: file.mediaType,
+                        .cacheControl: "public, max-age=10",
+                        .eTag: ContentResponse.etag(ContentHash.of(body)),
+                    ], body: body))
+                case .failure(let error as ContentStore.Busy):
+                    complete(APIError.busy(error))
+                case .failure(let error):
+                    logger.error("export failed", metadata: ["path": "\(context.request.path)", "error": "\(error)"])
+                    complete(APIError(status: .internalServerError, code: "internal", message: "\(error)").response)
+                }
+            }
+        })
+    }
+}

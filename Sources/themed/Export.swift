@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import ThemeExport
+import ThemeIndex
+
+/// `themed export`: a theme's colours as CSS, design tokens, Android resources or Swift, the
+/// same bytes the server's export routes answer.
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write a theme's colours as CSS custom properties, W3C design tokens, Android resources or a Swift file.",
+        discussion: "Names are made safe for each format by the rule in docs/EXPORTS.md; collisions are printed, never merged.")
+
+    @Argument(help: "The theme to export.") var theme: String
+    @Option(help: "css, dtcg, android or swift.") var format: String
+    @Option(name: [.customShort("o"), .long], help: "Folder to write into (created if missing).") var output: String
+    @Option(help: "Folder of themes.") var themes = "themes"
+    @Option(help: "An SQLite index to use and update (default: a temporary one, removed afterwards).") var db: String?
+
+    func run() throws {
+        let format: ExportFormat
+        do { format = try ExportFormat(name: self.format) } catch { throw ValidationError(error.description) }
+        let themesDirectory = URL(fileURLWithPath: themes).standardizedFileURL.path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: themesDirectory, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ValidationError("themes folder \(themesDirectory) does not exist")
+        }
+
+        let temporary = db == nil ? FileManager.default.temporaryDirectory.appendingPathComponent("themed-export-\(UUID().uuidString)").path : nil
+        defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
+        let databasePath = db ?? "\(temporary ?? "")/index.sqlite"
+        let folder = (databasePath as NSString).deletingLastPathComponent
+        if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+
+        let index = try ThemeIndex(databasePath: databasePath)
+        _ = try index.writer.sync(themesDirectory: themesDirectory)
+        let loaded = try index.reader.themes()
+        guard loaded.contains(where: { $0.name == theme }) else {
+            throw ValidationError("no theme named \(theme) in \(themesDirectory) (themes: \(loaded.map(\.name).joined(separator: ", ")))")
+        }
+        let chain = try ThemeInfo.chain(of: theme, in: loaded)
+        let table = try ColorTable(reading: index.reader, chain: chain) { path in
+            path.hasPrefix(themesDirectory + "/") ? String(path.dropFirst(themesDirectory.count + 1)) : path
+        }
+
+        for file in format.files(for: table) {
+            let url = URL(fileURLWithPath: output).appendingPathComponent(file.path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(file.contents.utf8).write(to: url, options: .atomic)
+            print(url.path)
+        }
+        for warning in format.warnings(for: table) {
+            FileHandle.standardError.write(Data("themed export: \(warning)\n".utf8))
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import JSON
+import Testing
+import ThemeExport
+import ThemeVocabulary
+
+@Suite("export names")
+struct ExportNameTests {
+    @Test("one rule, spelled for each format", arguments: [
+        ("Scene/Onboarding/tint", "--scene-onboarding-tint", "scene_onboarding_tint", "sceneOnboardingTint"),
+        ("primaryTint", "--primary-tint", "primary_tint", "primaryTint"),
+        ("HTMLColor", "--html-color", "html_color", "htmlColor"),
+        ("gray 500", "--gray-500", "gray_500", "gray500"),
+        ("500", "--500", "color_500", "color500"),
+        ("class", "--class", "color_class", "class"),
+        ("主色", "--color", "color_", "color"),
+    ])
+    func rule(name: String, css: String, android: String, swift: String) {
+        #expect(NameStyle.cssCustomProperty.exportName(for: name) == css)
+        #expect(NameStyle.androidResource.exportName(for: name) == android)
+        #expect(NameStyle.swiftIdentifier.exportName(for: name) == swift)
+    }
+
+    @Test("design tokens keep the name but for the characters DTCG reserves")
+    func tokenNames() {
+        #expect(NameStyle.designToken.exportName(for: "Scene/Onboarding/tint") == "Scene/Onboarding/tint")
+        #expect(NameStyle.designToken.exportName(for: "a.b{c}") == "a-b-c-")
+        #expect(NameStyle.designToken.exportName(for: "$x$") == "-x$")
+    }
+
+    @Test("names that collide are numbered in name order and reported; a real `a-b-2` keeps its name")
+    func collisions() {
+        let names = ExportNames(["a-b", "a-b-2", "a.b", "a_b"], style: .cssCustomProperty)
+        #expect(names["a-b"] == "--a-b")
+        #expect(names["a-b-2"] == "--a-b-2")
+        #expect(names["a.b"] == "--a-b-3")
+        #expect(names["a_b"] == "--a-b-4")
+        #expect(names.collisions == [ExportNames.Collision(exportName: "--a-b", names: ["a-b", "a.b", "a_b"], renamedTo: ["--a-b-3", "--a-b-4"])])
+        #expect(names.report.count == 1)
+        #expect(ExportNames(["x", "y"], style: .androidResource).collisions.isEmpty)
+    }
+}
+
+@Suite("exports")
+struct ExportTests {
+    static func color(_ red: Double, _ space: ColorSpace = .sRGB) -> ColorValue {
+        ColorValue(colorSpace: space, components: [red, 0.5, 0.25, 1])
+    }
+
+    static func row(_ name: String, _ values: [ColorMode: ColorValue]) -> ColorTable.Row {
+        ColorTable.Row(name: name, values: values.mapValues { ColorTable.Entry(value: $0, theme: "t", source: "t/Theme.xcassets") })
+    }
+
+    static let table = ColorTable(theme: "brand", revision: "r1", rows: [
+        row("primary", [.light: color(0.1), .dark: color(0.9), .lightHighContrast: color(0), .darkHighContrast: color(1),
+                        .lightP3: color(0.1), .darkP3: color(0.9)]),
+        row("accent", [.light: color(1), .dark: color(1), .lightHighContrast: color(1), .darkHighContrast: color(1),
+                       .lightP3: color(1, .displayP3), .darkP3: color(1, .displayP3)]),
+        row("Night/only", [.dark: color(0.2), .darkHighContrast: color(0.2), .darkP3: color(0.2)]),
+    ], systemColors: ["labelColor"])
+
+    @Test("CSS: light on :root, dark under the media query and data-theme, P3 and high contrast only where they differ")
+    func css() {
+        let text = CSSExport(Self.table).text
+        #expect(text.contains(":root {\n  --primary: rgb(26 128 64 / 1);\n  --accent: rgb(255 128 64 / 1);\n}\n"))
+        #expect(text.contains("@media (prefers-color-scheme: dark) {\n  :root {\n    --primary: rgb(230 128 64 / 1);"))
+        #expect(text.contains("[data-theme=\"dark\"] {\n  --primary: rgb(230 128 64 / 1);\n  --accent: rgb(255 128 64 / 1);\n  --night-only: rgb(51 128 64 / 1);\n}"))
+        #expect(text.contains("@media (color-gamut: p3) {\n  :root {\n    --accent: color(display-p3 1 0.5 0.25 / 1);\n  }"))
+        #expect(text.contains("@media (prefers-contrast: more) {\n  :root {\n    --primary: rgb(0 128 64 / 1);"))
+        #expect(!text.contains("@media (color-gamut: p3) {\n  :root {\n    --primary"), "primary is the same on P3 screens")
+        #expect(text.contains(" * No value in light: \"Night/only\""))
+        #expect(text.contains(" * System colours, not exported: \"labelColor\""))
+        #expect(text.range(of: "(prefers-contrast: more)")!.lowerBound > text.range(of: "(color-gamut: p3)")!.lowerBound,
+                "high contrast comes last, so it wins on a wide-gamut screen")
+    }
+
+    @Test("a name cannot close a comment or a tag early in any format")
+    func hostileNames() {
+        let hostile = ["x*/ body{color:red} /*", "a--><script>alert(1)</script><!--", "line\nbreak */", "q\"uote"]
+        let table = ColorTable(theme: "t*/", revision: "r", rows: hostile.map { Self.row($0, [.light: Self.color(0.5), .dark: Self.color(0.5)]) })
+        let css = CSSExport(table).text
+        let cssOutsideComments = Self.removingComments(css, open: "/*", close: "*/")
+        #expect(!cssOutsideComments.contains("body{") && !cssOutsideComments.contains("*/"), "every comment closes where it was meant to")
+        for file in AndroidExport(table).files {
+            let outside = Self.removingComments(file.contents, open: "<!--", close: "-->")
+            #expect(!outside.contains("<script") && !outside.contains("-->"))
+        }
+        let swift = SwiftExport(table).text
+        #expect(!swift.split(separator: "\n").contains { $0.hasPrefix("break") })
+    }
+
+    /// The text with each comment taken out the way a parser ends it: at the first `close`.
+    static func removingComments(_ text: String, open: String, close: String) -> String {
+        var rest = Substring(text)
+        var outside = ""
+        while let start = rest.range(of: open) {
+            outside += rest[..<start.lowerBound]
+            guard let end = rest[start.upperBound...].range(of: close) else { return outside }
+            rest = rest[end.upperBound...]
+        }
+        return outside + rest
+    }
+
+    @Test("every export is the same bytes for the same table, with thousands of colours and each name once")
+    func deterministic() {
+        let rows = (0..<3000).map { Self.row("Group \($0 % 7)/color.\($0)", [.light: Self.color(Double($0 % 256) / 255), .dark: Self.color(0.5)]) }
+        let table = ColorTable(theme: "big", revision: "r", rows: rows)
+        for format in ExportFormat.allCases {
+            #expect(format.files(for: table) == format.files(for: table), "\(format)")
+        }
+        let css = CSSExport(table)
+        #expect(Set(rows.map { css.names[$0.name] }).count == 3000)
+        let light = DesignTokensExport(table, mode: .light).text
+        #expect(light.components(separatedBy: "\"$type\" : \"color\"").count - 1 == 3000)
+        #expect(AndroidExport(table).files[0].contents.components(separatedBy: "<color name=").count - 1 == 3000)
+    }
+
+    @Test("design tokens: one file per mode, the colour module's value, the source as description")
+    func tokens() {
+        let dark = DesignTokensExport(Self.table, mode: .darkP3).json
+        let accent = dark["accent"]
+        #expect(accent?["$type"] == "color")
+        #expect(accent?["$value"]?["colorSpace"] == "display-p3")
+        #expect(accent?["$value"]?["components"] == .array([.double(1), .double(0.5), .double(0.25)]))
+        #expect(accent?["$value"]?["alpha"] == .double(1))
+        #expect(accent?["$value"]?["hex"] == "#ff8040")
+        #expect(accent?["$description"] == "t: t/Theme.xcassets")
+        #expect(DesignTokensExport(Self.table, mode: .light).json["Night/only"] == nil)
+        #expect(ExportFormat.dtcg.files(for: Self.table).map(\.path) == ColorMode.all.map { "tokens/\($0.name).tokens.json" })
+    }
+
+    @Test("Android: #AARRGGBB in values/ and values-night/")
+    func android() {
+        let files = AndroidExport(Self.table).files
+        #expect(files.map(\.path) == ["values/colors.xml", "values-night/colors.xml"])
+        #expect(files[0].contents.contains("<color name=\"primary\">#FF1A8040</color>"))
+        #expect(files[1].contents.contains("<color name=\"night_only\">#FF338040</color>"))
+        #expect(!files[0].contents.contains("night_only"))
+    }
+
+    @Test("Swift: a mode without a value takes its scheme's, then the other scheme's")
+    func swift() {
+        let export = SwiftExport(Self.table)
+        #expect(export.typeName == "BrandColors")
+        #expect(export.text.contains("public static let nightOnly = DynamicColor(\n        light: .init(.sRGB, 0.2, 0.5, 0.25, 1),"))
+        #expect(SwiftExport.fallbacks(of: .lightHighContrast) == [.lightHighContrast, .light, .darkHighContrast, .dark])
+        #expect(SwiftExport(ColorTable(theme: "2024", revision: "r", rows: [])).typeName == "Theme2024Colors")
+    }
+}
