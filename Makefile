@@ -8,7 +8,7 @@ PY_PACKAGES = lzfse numpy pillow
 OPENAPI_PY_PACKAGES = openapi-core requests pyyaml
 EXPORT_PY_PACKAGES = tinycss2 requests
 
-.PHONY: deps py-deps bench-deps build release test openapi-check exports-check deb deb-test bench bench-http bench-reload bench-cold bench-blobs fuzz fuzz-build fuzz-ci run themes index clean
+.PHONY: deps py-deps bench-deps build release test openapi-check exports-check browser-deps browser-check deb deb-test bench bench-http bench-reload bench-cold bench-blobs fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -37,13 +37,14 @@ test: deps
 	$(SWIFT) test $(TEST_FLAGS) --skip-build --filter "ClientLatencyTests"
 	$(MAKE) openapi-check
 	$(MAKE) exports-check
+	$(MAKE) browser-check
 	$(MAKE) deb-test
 
 ## docs/openapi.yaml against real responses of every route and status (openapi-core), and the
 ## copy the binary serves at /openapi.json against the YAML.
 openapi-check:
 	@python3 -c "import openapi_core, requests, yaml" 2>/dev/null || pip install -q $(OPENAPI_PY_PACKAGES)
-	python3 scripts/embed-openapi.py --check
+	python3 scripts/embed.py --check
 	python3 scripts/check-openapi.py --themed .build/release/themed
 
 ## Every colour export read by a real parser (tinycss2, an XML parser, `swiftc -parse`, the DTCG
@@ -51,6 +52,18 @@ openapi-check:
 exports-check:
 	@python3 -c "import tinycss2, requests" 2>/dev/null || pip install -q $(EXPORT_PY_PACKAGES)
 	python3 scripts/check-exports.py --themed .build/release/themed
+
+## Chromium, its driver and selenium for the browser tests (Debian packages, PyPI).
+browser-deps:
+	@command -v chromedriver >/dev/null && command -v chromium >/dev/null || \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver)
+	@python3 -c "import selenium, requests" 2>/dev/null || pip install -q selenium requests
+
+## The gallery and themed.js in headless Chromium against a real themed: counts against the API,
+## appearance switching, a dropped .car seen through /events, a restart, another origin, escaping.
+## Screenshots go to out/browser/.
+browser-check: browser-deps
+	python3 scripts/check-browser.py --themed .build/release/themed
 
 ## A Debian package (out/themed_VERSION_ARCH.deb): Swift's runtime linked statically, full RELRO.
 ## Static FoundationNetworking (`themed watch`) needs libcurl, linked from Debian's package.

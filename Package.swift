@@ -62,6 +62,8 @@ let package = Package(
         // A theme's colours in other formats: CSS custom properties, W3C design tokens, Android
         // colour resources, a Swift file of dynamic colours; deterministic, from the index.
         .target(name: "ThemeExport", dependencies: ["ThemeIndex", "ThemeVocabulary", "JSON"]),
+        // The web gallery and themed.js: plain files in web/, carried in the binary (scripts/embed.py).
+        .target(name: "Gallery"),
         // A small HTTP/1.1 server on sockets: epoll event loops, Dispatch for accept and signals.
         .target(name: "HTTPServer", dependencies: [
             "CLinux",
@@ -73,7 +75,7 @@ let package = Package(
         // The theme API: a route table behind metrics, 304 and response-cache middleware; events.
         .target(name: "ThemeServer", dependencies: [
             "CLinux", "Logs",
-            "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeExport", "ThemeVocabulary", "JSON", "Caching", "Hashing", "BlobStore",
+            "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeExport", "Gallery", "ThemeVocabulary", "JSON", "Caching", "Hashing", "BlobStore",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),

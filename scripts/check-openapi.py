@@ -77,6 +77,17 @@ def cases(blob):
         ("GET", "/themes/light/images/logo?idiom=toaster", {}, None, 400, "/themes/{theme}/images/{name}"),
         ("GET", "/themes/light/images/missing", {}, None, 404, "/themes/{theme}/images/{name}"),
         ("GET", "/themes/orphan/images/logo", {}, None, 503, "/themes/{theme}/images/{name}"),
+        ("GET", "/", {}, None, 200, "/"),
+        ("GET", "/", "etag", None, 304, "/"),
+        ("GET", "/themes/light/gallery", {}, None, 200, "/themes/{theme}/gallery"),
+        ("GET", "/themes/light/gallery", "etag", None, 304, "/themes/{theme}/gallery"),
+        ("GET", "/themes/nope/gallery", {}, None, 404, "/themes/{theme}/gallery"),
+        ("GET", "/themes/orphan/gallery", {}, None, 503, "/themes/{theme}/gallery"),
+        ("GET", "/gallery/gallery.css", {}, None, 200, "/gallery/{file}"),
+        ("GET", "/gallery/gallery.js", "etag", None, 304, "/gallery/{file}"),
+        ("GET", "/gallery/nope.js", {}, None, 404, "/gallery/{file}"),
+        ("GET", "/themed.js", {}, None, 200, "/themed.js"),
+        ("GET", "/themed.js", "etag", None, 304, "/themed.js"),
         ("GET", "/themes/light/colors.css", {}, None, 200, "/themes/{theme}/colors.css"),
         ("GET", "/themes/light/colors.css", "etag", None, 304, "/themes/{theme}/colors.css"),
         ("GET", "/themes/nope/colors.css", {}, None, 404, "/themes/{theme}/colors.css"),
@@ -156,7 +167,8 @@ def main():
         # Exports are text (CSS, XML, Swift) or DTCG JSON under its own media type.
         text = lambda body, **parameters: body.decode("utf-8") if isinstance(body, bytes) else body
         config = Config(extra_media_type_deserializers={
-            "application/design-tokens+json": lambda body, **parameters: json.loads(body), "text/css": text, "application/xml": text, "text/x-swift": text})
+            "application/design-tokens+json": lambda body, **parameters: json.loads(body), "text/css": text, "application/xml": text, "text/x-swift": text,
+            "text/html": text, "text/javascript": text})
         openapi = OpenAPI.from_dict(dict(spec, servers=[{"url": base}]), config=config)
         for _ in range(200):
             try:
@@ -170,7 +182,7 @@ def main():
         served = requests.get(base + "/openapi.json").json()
         problems = []
         if served != spec:
-            problems.append("/openapi.json differs from docs/openapi.yaml (run scripts/embed-openapi.py)")
+            problems.append("/openapi.json differs from docs/openapi.yaml (run scripts/embed.py)")
 
         blob = requests.get(base + "/themes/light/images/logo.json").json()["chosen"]["blob"]
         covered = set()

@@ -38,6 +38,7 @@ public final class ThemeService: Sendable {
             ThemeRoutes(library: library),
             ColorRoutes(library: library),
             ExportRoutes(library: library, logger: logger),
+            GalleryRoutes(),
             ImageRoutes(library: library, logger: logger),
             StringRoutes(library: library),
             BlobRoutes(library: library),

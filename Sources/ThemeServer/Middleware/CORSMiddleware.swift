@@ -18,7 +18,9 @@ extension HTTPField.Name {
 /// Only routes marked `crossOrigin` (every public read) answer other origins; the admin routes
 /// (`/active`, `/metrics`, `/healthz`) never do, so a page elsewhere cannot switch the active
 /// theme through a visitor's browser. `allowedOrigins` `["*"]` lets any origin read (no
-/// credentials are involved); a list answers only those origins, echoed with `Vary: Origin`.
+/// credentials are involved): every public answer carries `*`, so a response cached by a
+/// browser for a same-origin page still serves a page elsewhere. A list answers only those
+/// origins, echoed, and every public answer then says `Vary: Origin`.
 /// Preflights (`OPTIONS` with `Access-Control-Request-Method`) of a public route get 204 with
 /// the methods and the request headers themed reads.
 struct CORSMiddleware: Middleware {
@@ -32,13 +34,27 @@ struct CORSMiddleware: Middleware {
 
     func respond(to request: Request, next: (Request) -> RoutedResponse) -> RoutedResponse {
         var routed = next(request)
-        guard let origin = request.headers[.origin], routed.crossOrigin, let allowed = allowedValue(for: origin) else { return routed }
+        guard routed.crossOrigin else { return routed }
+        let anyOrigin = allowedOrigins.contains("*")
+        let origin = request.headers[.origin]
         let isPreflight = request.method == .options
+        // A preflight is only ever asked with an Origin; it says nothing to a request without one.
+        if isPreflight && origin == nil { return routed }
+        let allowed = origin.flatMap(allowedValue(for:))
         routed.response = routed.response.map { response in
             var response = response
-            response.headers[.accessControlAllowOrigin] = allowed
-            if allowed != "*" { Self.addVaryOrigin(&response) }
+            // What a browser or CDN keeps must be right for every origin that asks next: with any
+            // origin allowed, every answer carries `*` (asked with an Origin or not); with a list,
+            // every answer varies by Origin, even one asked without it.
+            if anyOrigin {
+                response.headers[.accessControlAllowOrigin] = "*"
+            } else {
+                Self.addVaryOrigin(&response)
+                guard let allowed else { return response }
+                response.headers[.accessControlAllowOrigin] = allowed
+            }
             if isPreflight {
+                guard allowed != nil else { return response }
                 response.headers[.accessControlAllowMethods] = "GET, HEAD"
                 let asked = request.headers[.accessControlRequestHeaders]?.split(separator: ",")
                     .map { $0.trimmingCharacters(in: .whitespaces) } ?? []

@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+"""The gallery and themed.js in a real browser (Debian's chromium and chromium-driver, driven by
+selenium), against a real themed serving a copy of the sample themes:
+
+1. `/` lists every theme `/themes` has; `/themes/light/gallery` shows a row per colour and a
+   swatch per colour and mode the API resolves.
+2. The appearance control switches the palette themed.js applies: the preview's computed
+   `--primary` is the colour route's dark value, then its light value.
+3. A .car compiled here and dropped into the theme folder appears on the page through /events,
+   without a reload.
+4. themed stopped: the page says the server is away and keeps the palette; themed started again:
+   the page is live again and shows a change made after the restart.
+5. A page on another origin imports /themed.js from themed, reads the API and follows /events
+   (CORS and EventSource across origins).
+6. A theme whose colour name is markup is shown as text: nothing it names runs.
+
+Screenshots (light, dark, phone width) are saved under out/browser/.
+
+    python3 scripts/check-browser.py --themed .build/release/themed
+"""
+import argparse
+import functools
+import http.server
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import requests
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCREENSHOTS = os.path.join(ROOT, "out", "browser")
+HOSTILE = "<img src=x onerror=window.pwned=1>"
+MODES = ["appearance=light&contrast=normal&gamut=srgb", "appearance=dark&contrast=normal&gamut=srgb",
+         "appearance=light&contrast=high&gamut=srgb", "appearance=dark&contrast=high&gamut=srgb",
+         "appearance=light&contrast=normal&gamut=p3", "appearance=dark&contrast=normal&gamut=p3"]
+
+CROSS_ORIGIN_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><title>another origin</title></head>
+<body><p id="status">loading</p>
+<script type="module">
+  import { ThemedPalette } from "%(server)s/themed.js";
+  const palette = new ThemedPalette({ server: "%(server)s", theme: "light", appearance: "dark" });
+  window.events = [];
+  palette.addEventListener("change", (event) => window.events.push(event.detail.type));
+  palette.addEventListener("status", (event) => { document.getElementById("status").textContent = event.detail.status; });
+  await palette.start();
+  window.themes = (await (await fetch("%(server)s/themes")).json()).themes.map((theme) => theme.name);
+</script></body></html>
+"""
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def color_set(folder, name, rgb, dark_rgb=None):
+    path = os.path.join(folder, name + ".colorset")
+    os.makedirs(path, exist_ok=True)
+    def entry(values, appearance=None):
+        color = {"idiom": "universal", "color": {"color-space": "srgb", "components": {
+            "red": "%.3f" % values[0], "green": "%.3f" % values[1], "blue": "%.3f" % values[2], "alpha": "1.000"}}}
+        if appearance:
+            color["appearances"] = [{"appearance": "luminosity", "value": appearance}]
+        return color
+    colors = [entry(rgb)] + ([entry(dark_rgb, "dark")] if dark_rgb else [])
+    with open(os.path.join(path, "Contents.json"), "w") as file:
+        json.dump({"colors": colors, "info": {"author": "xcode", "version": 1}}, file)
+
+
+class Themed:
+    """themed serving a folder on a fixed port, stopped and started again by the test."""
+
+    def __init__(self, binary, work, port):
+        self.binary, self.work, self.port = binary, work, port
+        self.base = "http://127.0.0.1:%d" % port
+        with open(os.path.join(work, "themed.json"), "w") as file:
+            json.dump({"port": port, "themes": os.path.join(work, "themes"), "db": os.path.join(work, "index.sqlite"),
+                       "blobs": os.path.join(work, "blobs")}, file)
+        self.process = None
+
+    def start(self):
+        log = open(os.path.join(self.work, "themed.log"), "a")
+        self.process = subprocess.Popen([self.binary, "serve", "--config", os.path.join(self.work, "themed.json")], stdout=log, stderr=log)
+        for _ in range(400):
+            try:
+                if requests.get(self.base + "/healthz", timeout=1).status_code == 200:
+                    return
+            except requests.ConnectionError:
+                pass
+            time.sleep(0.05)
+        sys.exit("themed did not start: " + open(os.path.join(self.work, "themed.log")).read())
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(timeout=10)
+
+    def get(self, path):
+        return requests.get(self.base + path).json()
+
+
+def compile_car(themed, work, name, rgb, destination):
+    """A .car holding one colour, compiled by `themed compile` and moved into place at once."""
+    source = os.path.join(work, "drop-%s.xcassets" % name)
+    os.makedirs(source, exist_ok=True)
+    with open(os.path.join(source, "Contents.json"), "w") as file:
+        json.dump({"info": {"author": "xcode", "version": 1}}, file)
+    color_set(source, name, rgb)
+    built = os.path.join(work, "drop-%s.car" % name)
+    subprocess.run([themed, "compile", source, "-o", built], check=True, capture_output=True)
+    os.replace(built, destination)
+
+
+def browser():
+    options = Options()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000"):
+        options.add_argument(argument)
+    binary = shutil.which("chromium") or shutil.which("chromium-browser")
+    if binary:
+        options.binary_location = binary
+    driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+    return webdriver.Chrome(service=Service(driver_path), options=options)
+
+
+class Check:
+    def __init__(self):
+        self.failures = []
+        self.passed = 0
+
+    def that(self, condition, message):
+        if condition:
+            self.passed += 1
+            print("  ok   " + message)
+        else:
+            self.failures.append(message)
+            print("  FAIL " + message)
+
+
+def wait(driver, predicate, timeout=15):
+    try:
+        WebDriverWait(driver, timeout, poll_frequency=0.1).until(lambda d: predicate(d))
+        return True
+    except Exception:
+        return False
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--themed", required=True)
+    args = parser.parse_args()
+    themed_binary = os.path.abspath(args.themed)
+    work = tempfile.mkdtemp(prefix="themed-browser-")
+    os.makedirs(SCREENSHOTS, exist_ok=True)
+    shutil.copytree(os.path.join(ROOT, "themes"), os.path.join(work, "themes"))
+    hostile = os.path.join(work, "themes", "hostile", "Theme.xcassets")
+    color_set(hostile, HOSTILE, (1, 0, 0))
+    color_set(hostile, "primary", (0.2, 0.4, 0.6))
+
+    server = Themed(themed_binary, work, free_port())
+    server.start()
+    other_port = free_port()
+    other_root = os.path.join(work, "other-origin")
+    os.makedirs(other_root)
+    with open(os.path.join(other_root, "index.html"), "w") as file:
+        file.write(CROSS_ORIGIN_PAGE % {"server": server.base})
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=other_root)
+    http.server.SimpleHTTPRequestHandler.log_message = lambda *args: None
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", other_port), handler)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+
+    check = Check()
+    driver = browser()
+    try:
+        js = driver.execute_script
+        # 1. The theme list and a theme's swatches, counted against the API.
+        driver.get(server.base + "/")
+        themes = [theme["name"] for theme in server.get("/themes")["themes"]]
+        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "tr[data-theme-row]")) == len(themes))
+        rows = [row.get_attribute("data-theme-row") for row in driver.find_elements(By.CSS_SELECTOR, "tr[data-theme-row]")]
+        check.that(rows == themes, "/ lists the %d themes of /themes" % len(themes))
+
+        driver.get(server.base + "/themes/light/gallery")
+        names = server.get("/themes/light")["colors"]
+        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "tr[data-color]")) == len(names)
+             and d.find_element(By.ID, "connection").get_attribute("data-status") == "live")
+        check.that(len(driver.find_elements(By.CSS_SELECTOR, "tr[data-color]")) == len(names), "a row per colour (%d)" % len(names))
+        resolved = sum(len(server.get("/themes/light/colors?" + mode)["colors"]) for mode in MODES)
+        swatches = driver.find_elements(By.CSS_SELECTOR, "tr[data-color] .chip")
+        check.that(len(swatches) == resolved, "a swatch per colour and mode the API resolves (%d)" % resolved)
+        first_css = driver.find_element(By.CSS_SELECTOR, "tr[data-color='primary'] td[data-mode='dark'] .css").text
+        check.that(first_css == server.get("/themes/light/colors/primary?appearance=dark")["css"], "the dark swatch shows the route's css")
+        images = server.get("/themes/light/images")["images"]
+        check.that(len(driver.find_elements(By.CSS_SELECTOR, "[data-image]")) == len(images), "a card per image (%d)" % len(images))
+        check.that(all(img.get_attribute("loading") == "lazy" for img in driver.find_elements(By.CSS_SELECTOR, ".image-cell img")), "images load lazily")
+
+        # 2. Appearance switches the palette themed.js applies.
+        preview_primary = lambda d: d.execute_script("return getComputedStyle(document.getElementById('preview')).getPropertyValue('--primary').trim()")
+        dark = server.get("/themes/light/colors/primary?appearance=dark")["css"]
+        light = server.get("/themes/light/colors/primary?appearance=light")["css"]
+        driver.find_element(By.CSS_SELECTOR, "input[name='appearance'][value='dark']").click()
+        check.that(wait(driver, lambda d: preview_primary(d) == dark), "Dark: the preview's --primary is %s" % dark)
+        background = js("return getComputedStyle(document.getElementById('preview')).backgroundColor")
+        check.that(background == "rgb(28, 28, 30)", "Dark: the preview is painted with the theme's dark background (%s)" % background)
+        driver.save_screenshot(os.path.join(SCREENSHOTS, "gallery-dark.png"))
+        driver.find_element(By.CSS_SELECTOR, "input[name='appearance'][value='light']").click()
+        check.that(wait(driver, lambda d: preview_primary(d) == light), "Light: the preview's --primary is %s" % light)
+        driver.save_screenshot(os.path.join(SCREENSHOTS, "gallery-light.png"))
+        driver.set_window_size(390, 844)
+        overflow = js("return document.documentElement.scrollWidth - window.innerWidth")
+        check.that(overflow <= 0, "phone width: the page does not scroll sideways (%d px)" % overflow)
+        driver.save_screenshot(os.path.join(SCREENSHOTS, "gallery-phone.png"))
+        driver.set_window_size(1280, 1000)
+
+        # 3. A dropped .car shows up through /events, without a reload.
+        js("window.stillThisPage = true")
+        compile_car(themed_binary, work, "dropped", (0.1, 0.8, 0.3), os.path.join(work, "themes", "light", "Dropped.car"))
+        appeared = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "tr[data-color='dropped']"), timeout=20)
+        check.that(appeared and js("return window.stillThisPage === true"), "a dropped .car appears on the page without a reload")
+
+        # 4. Server stopped: the page says so and keeps its palette; restarted: live again.
+        server.stop()
+        check.that(wait(driver, lambda d: d.find_element(By.ID, "connection").get_attribute("data-status") in ("offline", "error")),
+                   "themed stopped: the page says the server is away")
+        check.that(preview_primary(driver) == light, "themed stopped: the palette stays")
+        server.start()
+        check.that(wait(driver, lambda d: d.find_element(By.ID, "connection").get_attribute("data-status") == "live", timeout=30),
+                   "themed started again: the page is live again")
+        compile_car(themed_binary, work, "afterRestart", (0.9, 0.1, 0.1), os.path.join(work, "themes", "light", "After.car"))
+        check.that(wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "tr[data-color='afterRestart']"), timeout=30),
+                   "a change after the restart reaches the page through the resumed event stream")
+
+        # 5. Another origin: themed.js, the API and /events across origins.
+        driver.get("http://127.0.0.1:%d/index.html" % other_port)
+        check.that(wait(driver, lambda d: d.find_element(By.ID, "status").text == "live"), "another origin: themed.js loads the palette")
+        root_primary = js("return getComputedStyle(document.documentElement).getPropertyValue('--primary').trim()")
+        check.that(root_primary == dark, "another origin: --primary on <html> is the dark value (%s)" % root_primary)
+        check.that(wait(driver, lambda d: d.execute_script("return window.themes") == themes), "another origin: fetch reads /themes")
+        time.sleep(0.5)  # the event stream connects after the first palette
+        requests.put(server.base + "/active", json={"theme": "dark"})
+        check.that(wait(driver, lambda d: "active-changed" in (d.execute_script("return window.events") or [])),
+                   "another origin: EventSource receives active-changed")
+
+        # 6. Markup in a colour name is text.
+        driver.get(server.base + "/themes/hostile/gallery")
+        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "tr[data-color]")) == 2)
+        shown = [code.text for code in driver.find_elements(By.CSS_SELECTOR, "tr[data-color] th code")]
+        check.that(HOSTILE in shown, "a name made of markup is shown as text")
+        check.that(js("return window.pwned") is None and not driver.find_elements(By.CSS_SELECTOR, "#colors-body img"),
+                   "nothing a theme names runs or becomes an element")
+        errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE" and "favicon" not in entry["message"]]
+        check.that(not errors, "no script errors in the console %s" % [e["message"][:200] for e in errors])
+    finally:
+        driver.quit()
+        other.shutdown()
+        if server.process and server.process.poll() is None:
+            server.stop()
+        shutil.rmtree(work, ignore_errors=True)
+    print("screenshots: %s" % ", ".join(sorted(os.listdir(SCREENSHOTS))))
+    if check.failures:
+        sys.exit("browser: %d of %d checks failed" % (len(check.failures), len(check.failures) + check.passed))
+    print("browser: %d checks passed" % check.passed)
+
+
+if __name__ == "__main__":
+    main()

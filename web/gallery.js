@@ -1,0 +1,313 @@
+// The gallery: every theme themed serves, and per theme its colours in each appearance, images at
+// each scale and appearance, strings per language, sources and exports. It is built on themed.js
+// like any web app, and redraws itself when /events says the theme changed.
+//
+// Everything a theme file names is put into the page as text (textContent, or URL-encoded in
+// attributes), never as markup, and the server sends a Content-Security-Policy that allows no
+// inline script: a theme cannot inject markup or script.
+import { ThemedPalette } from "/themed.js";
+
+const MODES = [
+  { name: "light", label: "Light", query: "appearance=light&contrast=normal&gamut=srgb" },
+  { name: "dark", label: "Dark", query: "appearance=dark&contrast=normal&gamut=srgb" },
+  { name: "light-high-contrast", label: "Light, high contrast", query: "appearance=light&contrast=high&gamut=srgb" },
+  { name: "dark-high-contrast", label: "Dark, high contrast", query: "appearance=dark&contrast=high&gamut=srgb" },
+  { name: "light-p3", label: "Light, P3", query: "appearance=light&contrast=normal&gamut=p3" },
+  { name: "dark-p3", label: "Dark, P3", query: "appearance=dark&contrast=normal&gamut=p3" },
+];
+const MAX_STRING_DETAILS = 200;
+const $ = (id) => document.getElementById(id);
+
+/** An element with text and attributes; children appended as they come. */
+function el(tag, { text, className, attrs = {} } = {}, ...children) {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = String(text);
+  if (className) node.className = className;
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
+async function getJSON(path) {
+  const response = await fetch(path, { headers: { Accept: "application/json" } });
+  if (!response.ok) throw new Error(`${response.status} ${path}`);
+  return response.json();
+}
+
+const themePath = (theme) => `/themes/${encodeURIComponent(theme)}`;
+
+/** The theme the address names (`/themes/{t}/gallery`), or null on `/`. */
+function themeFromLocation() {
+  const match = location.pathname.match(/^\/themes\/([^/]+)\/gallery\/?$/);
+  return match ? decodeURIComponent(match[1]) : null;
+}
+
+// Relative luminance and contrast ratio (WCAG 2), from 8-bit sRGB hex.
+function luminance(hex) {
+  const channels = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2];
+}
+function contrast(hexA, hexB) {
+  const [a, b] = [luminance(hexA), luminance(hexB)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}
+
+class Gallery {
+  constructor() {
+    this.theme = themeFromLocation();
+    this.palette = new ThemedPalette({ theme: this.theme ?? "current", element: $("preview") });
+    this.redrawTimer = null;
+    this.generation = 0;
+  }
+
+  async start() {
+    this.bindControls();
+    this.palette.addEventListener("status", (event) => this.showStatus(event.detail.status));
+    this.palette.addEventListener("change", (event) => {
+      const { type, theme } = event.detail;
+      if (this.theme === null || type === "resync" || theme === this.theme || type === "theme-added" || type === "theme-removed") {
+        this.scheduleRedraw();
+      }
+    });
+    window.addEventListener("popstate", () => { this.theme = themeFromLocation(); this.draw(); });
+    await this.draw();
+    await this.palette.start();
+  }
+
+  bindControls() {
+    for (const radio of document.querySelectorAll('input[name="appearance"]')) {
+      radio.addEventListener("change", () => this.setAppearance(radio.value));
+    }
+    $("contrast-control").addEventListener("change", (event) => this.palette.setContrast(event.target.checked ? "high" : "normal"));
+    $("theme-select").addEventListener("change", (event) => this.openTheme(event.target.value));
+  }
+
+  setAppearance(appearance) {
+    // The page follows too, so what is shown reads well in the chosen appearance.
+    document.documentElement.style.colorScheme = appearance === "auto" ? "light dark" : appearance;
+    document.documentElement.dataset.appearance = appearance;
+    this.palette.setAppearance(appearance);
+    this.markCurrentMode();
+  }
+
+  openTheme(theme) {
+    history.pushState(null, "", `${themePath(theme)}/gallery`);
+    this.theme = theme;
+    this.palette.setTheme(theme);
+    this.draw();
+  }
+
+  showStatus(status) {
+    const label = { live: "live", offline: "server away: showing the last palette", error: "server unreachable", loading: "connecting" }[status] ?? status;
+    $("connection").textContent = label;
+    $("connection").dataset.status = status;
+  }
+
+  scheduleRedraw() {
+    clearTimeout(this.redrawTimer);
+    this.redrawTimer = setTimeout(() => this.draw(), 100);
+  }
+
+  async draw() {
+    const generation = ++this.generation;
+    let themes;
+    try {
+      themes = (await getJSON("/themes")).themes;
+    } catch (error) {
+      this.showStatus("error");
+      return;
+    }
+    if (generation !== this.generation) return;
+    this.fillThemeSelect(themes);
+    $("themes-view").hidden = this.theme !== null;
+    $("theme-view").hidden = this.theme === null;
+    if (this.theme === null) {
+      this.drawThemeList(themes);
+      document.title = "themed gallery";
+    } else {
+      await this.drawTheme(generation);
+    }
+    document.body.dataset.drawn = String(generation);
+  }
+
+  fillThemeSelect(themes) {
+    const select = $("theme-select");
+    select.replaceChildren(...themes.map((theme) => el("option", { text: theme.name, attrs: { value: theme.name } })));
+    if (this.theme === null) select.prepend(el("option", { text: "(all themes)", attrs: { value: "", disabled: "" } }));
+    select.value = this.theme ?? "";
+  }
+
+  drawThemeList(themes) {
+    $("themes-body").replaceChildren(...themes.map((theme) => {
+      const link = el("a", { text: theme.name, attrs: { href: `${themePath(theme.name)}/gallery` } });
+      const status = theme.errors?.length ? "degraded" : "ok";
+      const statusCell = el("td", { className: `status-${status}` }, el("span", { text: status }));
+      for (const error of theme.errors ?? []) statusCell.append(el("div", { text: error, className: "errors" }));
+      return el("tr", { attrs: { "data-theme-row": theme.name } },
+        el("th", { attrs: { scope: "row" } }, link), el("td", { text: theme.parent ?? "" }),
+        el("td", { text: theme.colors }), el("td", { text: theme.images }), statusCell);
+    }));
+  }
+
+  async drawTheme(generation) {
+    const base = themePath(this.theme);
+    let detail;
+    try {
+      detail = await getJSON(base);
+    } catch (error) {
+      $("theme-title").textContent = this.theme;
+      $("theme-summary").textContent = `Not available: ${error.message}`;
+      return;
+    }
+    const palettes = await Promise.all(MODES.map((mode) => getJSON(`${base}/colors?${mode.query}`).catch(() => ({ colors: {} }))));
+    if (generation !== this.generation) return;
+    document.title = `${detail.name}: themed gallery`;
+    $("theme-title").textContent = detail.name;
+    $("theme-summary").textContent = `${detail.status} · revision ${detail.revision} · ${detail.colors.length} colours, ${detail.images.length} images, ${detail.data.length} data, ${detail.files.length} files`;
+    $("theme-errors").replaceChildren(...detail.errors.map((error) => el("li", { text: error })));
+    this.drawColors(detail.colors, palettes);
+    this.drawSources(detail);
+    this.drawExports(base);
+    await Promise.all([this.drawImages(base, generation), this.drawStrings(base, detail, generation)]);
+  }
+
+  drawColors(names, palettes) {
+    $("colors-head").replaceChildren(el("tr", {}, el("th", { text: "Name", attrs: { scope: "col" } }),
+      ...MODES.map((mode) => el("th", { text: mode.label, attrs: { scope: "col", "data-mode": mode.name } }))));
+    $("colors-body").replaceChildren(...names.map((name) => {
+      const row = el("tr", { attrs: { "data-color": name } }, el("th", { attrs: { scope: "row" } }, el("code", { text: name })));
+      MODES.forEach((mode, index) => {
+        const color = palettes[index].colors?.[name];
+        const background = palettes[index].colors?.background?.hex;
+        row.append(this.swatch(color, mode, background));
+      });
+      return row;
+    }));
+    this.markCurrentMode();
+  }
+
+  swatch(color, mode, background) {
+    const cell = el("td", { attrs: { "data-mode": mode.name } });
+    if (!color) {
+      cell.append(el("span", { text: "none", className: "missing" }));
+      return cell;
+    }
+    if (color.systemColor) {
+      cell.append(el("span", { text: `system: ${color.systemColor}`, className: "missing" }));
+      return cell;
+    }
+    const fill = el("span", { attrs: { "data-css": color.css } });
+    fill.style.background = color.css;
+    const chip = el("span", { className: "chip", attrs: { role: "img", "aria-label": `${color.hex} ${color.css}` } }, fill);
+    const values = el("span", { className: "values" }, el("span", { text: color.hex, className: "hex" }), el("br"), el("span", { text: color.css, className: "css" }));
+    const reference = background && background !== color.hex ? background : (mode.name.startsWith("dark") ? "#000000FF" : "#FFFFFFFF");
+    const notes = [`${contrast(color.hex, reference).toFixed(2)}:1 on ${background && background !== color.hex ? "background" : mode.name.startsWith("dark") ? "black" : "white"}`];
+    if (color.traits?.gamut === "p3") notes.push("P3");
+    if (color.fallbacks?.length) notes.push(`fallback ${color.fallbacks.join(", ")}`);
+    values.append(el("br"), el("span", { text: notes.join(" · "), className: "note" }));
+    cell.append(el("span", { className: "swatch" }, chip, values));
+    return cell;
+  }
+
+  markCurrentMode() {
+    const scheme = this.palette.scheme;
+    for (const cell of document.querySelectorAll("[data-mode]")) {
+      cell.classList.toggle("current", cell.dataset.mode === scheme);
+    }
+  }
+
+  async drawImages(base, generation) {
+    const names = [];
+    let next = `${base}/images?limit=200`;
+    try {
+      while (next && names.length < 2000) {
+        const page = await getJSON(next);
+        names.push(...page.images);
+        next = page.next;
+      }
+    } catch { /* shown as far as it got */ }
+    if (generation !== this.generation) return;
+    $("images-body").replaceChildren(...names.map((image) => {
+      const card = el("div", { className: "image-card", attrs: { "data-image": image.name } },
+        el("h3", { text: `${image.name} (${image.kind}, ${image.variants} variants)` }));
+      const href = `${base}/images/${image.name.split("/").map(encodeURIComponent).join("/")}`;
+      if (image.kind !== "image") {
+        card.append(el("a", { text: "download", attrs: { href } }));
+        return card;
+      }
+      const grid = el("div", { className: "image-grid" });
+      for (const appearance of ["light", "dark"]) {
+        for (const scale of [1, 2, 3]) {
+          const img = el("img", { attrs: { loading: "lazy", alt: `${image.name} @${scale}x ${appearance}`, src: `${href}?scale=${scale}&appearance=${appearance}` } });
+          grid.append(el("div", { className: `image-cell ${appearance}` }, img, el("span", { text: `@${scale}x ${appearance}` })));
+        }
+      }
+      card.append(grid);
+      return card;
+    }));
+  }
+
+  async drawStrings(base, detail, generation) {
+    const container = $("strings-body");
+    let tables = [];
+    try { tables = (await getJSON(`${base}/strings`)).tables; } catch { tables = []; }
+    const languages = [...new Set(detail.sources.flatMap((source) => source.localizations ?? []))].filter((l) => l !== "Base").sort();
+    if (generation !== this.generation) return;
+    if (!tables.length) {
+      container.replaceChildren(el("p", { text: "No string tables.", className: "missing" }));
+      return;
+    }
+    const sections = [];
+    let details = 0;
+    for (const table of tables) {
+      const tablePath = `${base}/strings/${encodeURIComponent(table)}`;
+      const byLanguage = await Promise.all(languages.map((lang) => getJSON(`${tablePath}?lang=${encodeURIComponent(lang)}`).catch(() => null)));
+      const keys = [...new Set(byLanguage.flatMap((body) => Object.keys(body?.strings ?? {})))].sort();
+      const rows = [];
+      for (const key of keys) {
+        const row = el("tr", { attrs: { "data-key": key } }, el("th", { attrs: { scope: "row" } }, el("code", { text: key })));
+        for (const [index, lang] of languages.entries()) {
+          const cell = el("td", { attrs: { lang } }, el("span", { text: byLanguage[index]?.strings?.[key] ?? "" }));
+          if (details < MAX_STRING_DETAILS) {
+            details++;
+            const entry = await getJSON(`${tablePath}/${encodeURIComponent(key)}?lang=${encodeURIComponent(lang)}`).catch(() => null);
+            for (const [category, form] of Object.entries(entry?.forms ?? {})) {
+              cell.append(el("div", { className: "plural", text: `${category}: ${form}` }));
+            }
+          }
+          row.append(cell);
+        }
+        rows.push(row);
+      }
+      sections.push(el("h3", { text: table }), el("table", { className: "strings" },
+        el("thead", {}, el("tr", {}, el("th", { text: "Key", attrs: { scope: "col" } }), ...languages.map((lang) => el("th", { text: lang, attrs: { scope: "col" } })))),
+        el("tbody", {}, ...rows)));
+    }
+    if (generation !== this.generation) return;
+    container.replaceChildren(...sections);
+  }
+
+  drawSources(detail) {
+    const items = [el("li", {}, el("strong", { text: "Chain: " }), el("span", { text: detail.chain.join(" → ") }))];
+    for (const source of detail.sources) {
+      const item = el("li", {}, el("code", { text: source.path }), el("span", { text: ` (${source.kind})` }));
+      if (source.localizations?.length) item.append(el("span", { text: ` · ${source.localizations.join(", ")}` }));
+      for (const error of source.errors ?? []) item.append(el("div", { text: error, className: "errors" }));
+      items.push(item);
+    }
+    $("sources-body").replaceChildren(...items);
+  }
+
+  async drawExports(base) {
+    try {
+      const list = await getJSON(`${base}/exports`);
+      $("exports-body").replaceChildren(...Object.entries(list.formats).flatMap(([format, files]) =>
+        files.map((file) => el("li", {}, el("a", { text: `${format}: ${file.path}`, attrs: { href: file.href } })))));
+    } catch {
+      $("exports-body").replaceChildren();
+    }
+  }
+}
+
+new Gallery().start();
