@@ -253,6 +253,21 @@ def main():
         check.that(wait(driver, lambda d: "active-changed" in (d.execute_script("return window.events") or [])),
                    "another origin: EventSource receives active-changed")
 
+        # Strings: a column per language, plural forms as the API lists them.
+        driver.get(server.base + "/themes/brand/gallery")
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#strings-body tr[data-key]"))
+        table = server.get("/themes/brand/strings")["tables"][0]
+        languages = sorted({lang for source in server.get("/themes/brand")["sources"] for lang in source.get("localizations", [])} - {"Base"})
+        headers = [th.text for th in driver.find_elements(By.CSS_SELECTOR, "#strings-body thead th")][1:]
+        check.that(headers == languages, "strings: a column per language %s" % languages)
+        keys = sorted(set().union(*(server.get("/themes/brand/strings/%s?lang=%s" % (table, lang))["strings"].keys() for lang in languages)))
+        shown = [row.get_attribute("data-key") for row in driver.find_elements(By.CSS_SELECTOR, "#strings-body tr[data-key]")]
+        check.that(shown == keys, "strings: a row per key (%d)" % len(keys))
+        forms = sum(len(requests.get("%s/themes/brand/strings/%s/%s?lang=%s" % (server.base, table, requests.utils.quote(key, safe=""), lang)).json().get("forms", {}))
+                    for key in keys for lang in languages)
+        plural = len(driver.find_elements(By.CSS_SELECTOR, "#strings-body .plural"))
+        check.that(forms > 0 and plural == forms, "strings: the plural forms the API lists (%d)" % forms)
+
         # 6. Markup in a colour name is text.
         driver.get(server.base + "/themes/hostile/gallery")
         wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "tr[data-color]")) == 2)
