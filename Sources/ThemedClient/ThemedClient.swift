@@ -118,6 +118,7 @@ public final class ThemedClient: Sendable {
         await refresh(reason: .fetched)
     }
 
+    @discardableResult
     private func refresh(reason: Update.Reason) async -> ThemePalette? {
         do {
             let palette = try ThemePalette(json: try await get(paletteURL()))
