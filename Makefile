@@ -3,12 +3,12 @@ SWIFT ?= swift
 HOST ?= 127.0.0.1
 PORT ?= 8080
 CORPUS ?= ../shared/corpus
-APT_PACKAGES = libsqlite3-dev zlib1g-dev libssl-dev libbrotli-dev libcurl4-openssl-dev
+APT_PACKAGES = libsqlite3-dev zlib1g-dev libssl-dev libbrotli-dev libcurl4-openssl-dev libvips-dev librsvg2-bin poppler-utils webp
 PY_PACKAGES = lzfse numpy pillow
 OPENAPI_PY_PACKAGES = openapi-core requests pyyaml
 EXPORT_PY_PACKAGES = tinycss2 requests
 
-.PHONY: deps py-deps bench-deps build release test openapi-check exports-check browser-deps browser-check deb deb-test bench bench-http bench-reload bench-cold bench-blobs fuzz fuzz-build fuzz-ci run themes index clean
+.PHONY: deps py-deps bench-deps build release test openapi-check exports-check browser-deps browser-check deb deb-test bench bench-http bench-reload bench-cold bench-blobs bench-coders fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -128,6 +128,12 @@ fuzz-ci: fuzz-build
 ## Palette latency while every image of the shared corpus is decoded for the first time.
 bench-cold: release
 	python3 scripts/bench-cold.py --themed .build/release/themed --corpus $(CORPUS)
+
+## Image coders: WebP encode time and size against Debian's cwebp on the same PNGs, and the
+## p50 of a 1024 -> 256 px downscale.
+bench-coders: release
+	@command -v cwebp >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq webp)
+	.build/release/themed-bench coders themes
 
 ## The blob store on the shared corpus: warming time, size against the distinct bytes served,
 ## and the first request of every image after a restart.

@@ -22,6 +22,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CBrotli", path: "Sources/CBrotli", providers: [.apt(["libbrotli-dev"])]),
         // Linux epoll, eventfd, inotify and thread-priority calls (part of libc; no library to link).
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
@@ -58,10 +59,13 @@ let package = Package(
         .target(name: "ThemeIndex", dependencies: ["AssetCatalog", "Codecs", "Hashing", "BinaryReading", "SQLite", "ThemeBundle", "ThemeVocabulary"]),
         // What is served: the bytes behind variants (decoded once, cached within a budget), the
         // catalogs sync parsed, and the library that reloads the index and swaps snapshots.
-        .target(name: "ThemeContent", dependencies: ["ThemeIndex", "BlobStore", "Hashing", "AssetCatalog", "Codecs", "BinaryReading", "ThemeVocabulary", "Caching", "CLinux"]),
+        .target(name: "ThemeContent", dependencies: ["ThemeIndex", "ImageCoders", "BlobStore", "Hashing", "AssetCatalog", "Codecs", "BinaryReading", "ThemeVocabulary", "Caching", "CLinux"]),
         // A theme's colours in other formats: CSS custom properties, W3C design tokens, Android
         // colour resources, a Swift file of dynamic colours; deterministic, from the index.
         .target(name: "ThemeExport", dependencies: ["ThemeIndex", "ThemeVocabulary", "JSON"]),
+        // Image coders (seed 004): sniff, decode, resize, rasterize vectors and encode PNG, WebP,
+        // AVIF and JPEG through libvips, with caps checked before any pixel is decoded.
+        .target(name: "ImageCoders", dependencies: ["CVips", "ThemeVocabulary"]),
         // The web gallery and themed.js: plain files in web/, carried in the binary (scripts/embed.py).
         .target(name: "Gallery"),
         // A small HTTP/1.1 server on sockets: epoll event loops, Dispatch for accept and signals.
@@ -75,7 +79,7 @@ let package = Package(
         // The theme API: a route table behind metrics, 304 and response-cache middleware; events.
         .target(name: "ThemeServer", dependencies: [
             "CLinux", "Logs",
-            "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeExport", "Gallery", "ThemeVocabulary", "JSON", "Caching", "Hashing", "BlobStore",
+            "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Gallery", "ThemeVocabulary", "JSON", "Caching", "Hashing", "BlobStore",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
@@ -89,7 +93,7 @@ let package = Package(
         // The daemon's settings: one list of keys, read from JSON and flags, each value with its source.
         .target(name: "Settings", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "themed", dependencies: [
-            "AssetCatalog", "BlobStore", "CLinux", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeExport", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary",
+            "AssetCatalog", "BlobStore", "CLinux", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -98,12 +102,13 @@ let package = Package(
         // libFuzzer's driver (`make fuzz` builds it with -sanitize=fuzzer,address -DFUZZING).
         .executableTarget(name: "themed-fuzz", dependencies: ["FuzzTargets"]),
         // Measurements for `make bench` (not part of the product).
-        .executableTarget(name: "themed-bench", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "SQLite", "ThemeIndex", "ThemeVocabulary"]),
+        .executableTarget(name: "themed-bench", dependencies: ["AssetCatalog", "CVips", "ImageCoders", "Codecs", "BinaryReading", "SQLite", "ThemeIndex", "ThemeVocabulary"]),
 
         // Helpers shared by the test targets: SHA-256, fixtures, the shared corpus and oracle tools.
         .target(name: "TestSupport", dependencies: ["Codecs"], path: "Tests/TestSupport"),
         .testTarget(name: "ThemeVocabularyTests", dependencies: ["ThemeVocabulary"]),
         .testTarget(name: "CachingTests", dependencies: ["Caching"]),
+        .testTarget(name: "ImageCodersTests", dependencies: ["ImageCoders", "ThemeVocabulary", "Codecs", "BinaryReading"]),
         .testTarget(name: "ThemeExportTests", dependencies: ["ThemeExport", "ThemeVocabulary", "JSON"]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"]),

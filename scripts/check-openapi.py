@@ -76,6 +76,9 @@ def cases(blob):
         ("GET", "/themes/light/images/logo?scale=2", "etag", None, 304, "/themes/{theme}/images/{name}"),
         ("GET", "/themes/light/images/logo?idiom=toaster", {}, None, 400, "/themes/{theme}/images/{name}"),
         ("GET", "/themes/light/images/missing", {}, None, 404, "/themes/{theme}/images/{name}"),
+        ("GET", "/themes/light/images/logo?format=webp&w=16", {}, None, 200, "/themes/{theme}/images/{name}"),
+        ("GET", "/themes/light/images/logo?format=bmp", {}, None, 400, "/themes/{theme}/images/{name}"),
+        ("GET", "/themes/broken/images/bad?format=png", {}, None, 422, "/themes/{theme}/images/{name}"),
         ("GET", "/themes/orphan/images/logo", {}, None, 503, "/themes/{theme}/images/{name}"),
         ("GET", "/", {}, None, 200, "/"),
         ("GET", "/", "etag", None, 304, "/"),
@@ -156,6 +159,13 @@ def main():
         os.makedirs(os.path.join(themes, "orphan"))
         with open(os.path.join(themes, "orphan", "theme.json"), "w") as file:
             json.dump({"parent": "missing"}, file)
+        # A theme whose image is a broken WebP: served as stored, 422 when asked as PNG.
+        broken = os.path.join(themes, "broken", "Theme.xcassets", "bad.imageset")
+        os.makedirs(broken)
+        with open(os.path.join(broken, "bad.webp"), "wb") as file:
+            file.write(b"RIFF\x10\x00\x00\x00WEBPVP8 garbage-garbage")
+        with open(os.path.join(broken, "Contents.json"), "w") as file:
+            json.dump({"images": [{"idiom": "universal", "filename": "bad.webp", "scale": "1x"}], "info": {"author": "xcode", "version": 1}}, file)
         port = free_port()
         with open(os.path.join(work, "themed.json"), "w") as file:
             json.dump({"watch": False, "activeToken": TOKEN, "port": port, "themes": themes,

@@ -57,7 +57,7 @@ struct Rendition {
                 scale = entry.scale
                 bytes = Self.csi(name: fileName, layout: .vector, pixelFormat: ImageFormat.sniff(data) == .pdf ? "PDF " : "SVG ", colorSpace: .generic,
                                  width: 0, height: 0, scale: 0, flags: 1 << 2, tlvs: Self.commonTLVs, payload: Self.rawData(data))
-            case .jpeg, .heic:
+            case .jpeg, .heic, .avif:
                 scale = max(entry.scale, 1)
                 bytes = Self.csi(name: fileName, layout: .image, pixelFormat: ImageFormat.sniff(data) == .jpeg ? "JPEG" : "HEIF", colorSpace: .sRGB,
                                  width: 0, height: 0, scale: scale, flags: 1 << 4, tlvs: Self.commonTLVs, payload: Self.rawData(data))

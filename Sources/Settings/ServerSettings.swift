@@ -21,6 +21,8 @@ public struct ServerSettings: Equatable, Sendable {
     public var atlasCacheBytes = 128 << 20
     public var catalogCacheBytes = 1 << 30
     public var decodeMemoryBytes = 64 << 20
+    public var imageMaxDimension = 4096
+    public var imageMaxPixels = 40_000_000
     public var activeToken: String?
     public var watch = true
     public var heartbeatSeconds = 15.0

@@ -115,6 +115,8 @@ extension ServerSettings {
         .integer("atlasCacheBytes", \.atlasCacheBytes, 0...1e12, "Budget of decoded packed atlases."),
         .integer("catalogCacheBytes", \.catalogCacheBytes, 0...1e12, "Budget of parsed catalogs, by the bytes each keeps mapped."),
         .integer("decodeMemoryBytes", \.decodeMemoryBytes, 0...1e12, "Working memory of the decodes and encodes under way."),
+        .integer("imageMaxDimension", \.imageMaxDimension, 1...65_536, "Largest w= or h= an image request may ask (larger: 400)."),
+        .integer("imageMaxPixels", \.imageMaxPixels, 1...1e10, "Most pixels an image may decode to or be made at; checked on its header (larger: 422)."),
         .optionalText("activeToken", \.activeToken, "Bearer token PUT /active needs; unset: loopback clients only."),
         .flag("watch", \.watch, "Follow changes to the themes folder (inotify)."),
         .seconds("heartbeatSeconds", \.heartbeatSeconds, 0.1...3600, "Interval of the comment lines that keep /events streams open."),

@@ -5,6 +5,7 @@ import Caching
 import Codecs
 import Foundation
 import Hashing
+import ImageCoders
 import Synchronization
 import ThemeIndex
 import ThemeVocabulary
@@ -76,6 +77,7 @@ public final class ContentStore: Sendable {
         var decodes = 0
         var encodings = 0
         var storeFailures = 0
+        var transcodes = 0
         var hits = 0
         var misses = 0
     }
@@ -90,9 +92,13 @@ public final class ContentStore: Sendable {
     /// Working memory for decoding and encoding: loads wait while those under way would pass it.
     public let decoding: MemoryBudget
 
+    /// What makes other formats and sizes of an image (`format=`, `w=`, `h=`, vectors as bitmaps).
+    public let coders: ImageCoderRegistry
+
     public init(blobs: BlobStore, catalogBytes: Int = 1 << 30, decodeBytes: Int = 64 << 20, workers: WorkerPool = WorkerPool(),
-                collectionGrace: Duration = .seconds(600), warmsAfterReload: Bool = true) {
+                coders: ImageCoderRegistry = ImageCoderRegistry(), collectionGrace: Duration = .seconds(600), warmsAfterReload: Bool = true) {
         self.blobs = blobs
+        self.coders = coders
         decoding = MemoryBudget(capacityBytes: decodeBytes)
         self.collectionGrace = collectionGrace
         self.warmsAfterReload = warmsAfterReload
@@ -123,6 +129,50 @@ public final class ContentStore: Sendable {
     /// same content is joined, not repeated.
     public func load(_ resolution: Resolution, completion: @escaping Completion) {
         load(resolution, onThisThread: false, completion: completion)
+    }
+
+    /// The content of a resolved image made into what `request` asks, if it is stored and checked.
+    public func cached(_ resolution: Resolution, as request: ImageRequest) -> Content? {
+        if request.isIdentity { return cached(resolution) }
+        return blobs.verifiedBlob(forKey: Self.key(resolution, request)).map { Content($0, isMirrored: resolution.isMirrored) }
+    }
+
+    /// Loads a resolved image made into another format or size (`ImageCoderRegistry`) on the
+    /// worker pool: the stored content first, then one transcode per content and request, kept
+    /// in the blob store under both keys. Concurrent misses share it; its working memory waits
+    /// in `decoding` like a decode's.
+    public func load(_ resolution: Resolution, as request: ImageRequest, completion: @escaping Completion) {
+        if request.isIdentity { return load(resolution, completion: completion) }
+        let key = Self.key(resolution, request)
+        load(resolution) { [self] original in
+            switch original {
+            case .failure(let error):
+                completion(.failure(error))
+            case .success(let content):
+                flight(key, completion: completion) { [self] in
+                    if let blob = blobs.blob(forKey: key) { return Content(blob, isMirrored: content.isMirrored) }
+                    let input = try bytes(of: content)
+                    let cost = Self.transcodeCost(resolution.variant, request, limit: coders.limits.maxPixels)
+                    let coded = try decoding.withReservation(of: cost) { try coders.transcode(input, request) }
+                    counters.withLock { $0.transcodes += 1 }
+                    return store(coded.bytes, contentType: coded.format.mimeType, keys: [key], isMirrored: content.isMirrored)
+                }
+            }
+        }
+    }
+
+    /// How many images were made into another format or size.
+    public var transcodes: Int { counters.withLock { $0.transcodes } }
+
+    static func key(_ resolution: Resolution, _ request: ImageRequest) -> String { key(resolution) + "|" + request.key }
+
+    /// Working memory of a transcode: the decoded source and the result, 4 bytes a pixel, with
+    /// room for one intermediate. A source of unknown size (a vector) counts as drawn at its
+    /// requested scale, at most the pixel limit.
+    static func transcodeCost(_ variant: Variant, _ request: ImageRequest, limit: Int) -> Int {
+        let source = variant.pixelWidth > 0 && variant.pixelHeight > 0 ? variant.pixelWidth * variant.pixelHeight : min(limit, 1 << 20) * request.scale * request.scale
+        let result = (request.width ?? 0) * (request.height ?? request.width ?? 0)
+        return 4 * (2 * min(source, limit) + min(result, limit))
     }
 
     /// Runs other work that must not hold up an event loop (an export reads every colour of a

@@ -1,6 +1,6 @@
 /// File formats themed recognises by their first bytes.
 public enum ImageFormat: String, Sendable, CaseIterable {
-    case png, jpeg, gif, webp, heic, pdf, svg, binaryPlist
+    case png, jpeg, gif, webp, heic, avif, pdf, svg, binaryPlist
 
     public var fileExtension: String {
         switch self {
@@ -16,6 +16,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         case .gif: "image/gif"
         case .webp: "image/webp"
         case .heic: "image/heic"
+        case .avif: "image/avif"
         case .pdf: "application/pdf"
         case .svg: "image/svg+xml"
         case .binaryPlist: "application/x-plist"
@@ -33,7 +34,8 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
         if starts(Array("ftyp".utf8), at: 4) && bytes.count >= 12 {
             let brand = String(decoding: bytes[8..<12], as: UTF8.self)
-            if ["heic", "heix", "hevc", "heim", "heis", "mif1", "msf1", "avif"].contains(brand) { return .heic }
+            if ["avif", "avis"].contains(brand) { return .avif }
+            if ["heic", "heix", "hevc", "heim", "heis", "mif1", "msf1"].contains(brand) { return .heic }
         }
         if starts(Array("%PDF".utf8)) { return .pdf }
         if starts(Array("bplist00".utf8)) { return .binaryPlist }

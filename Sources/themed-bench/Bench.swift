@@ -10,6 +10,7 @@ import Foundation
 ///     themed-bench deepmap CORPUS      decode every deepmap / deepmap2 chunk
 ///     themed-bench catalogs CORPUS     open, enumerate and decode all catalogs
 ///     themed-bench lookups CORPUS      uncached trait, file and string lookups (LookupBench)
+///     themed-bench coders THEMES       WebP against cwebp, and a 1024 -> 256 px downscale
 ///     themed-bench encode CORPUS DUMP  LZFSE-encode the decoded corpus payloads (the first 64 MB);
 ///                                      DUMP gets them too, for Apple's encoder to compress
 ///
@@ -22,6 +23,7 @@ enum Bench {
             print("usage: themed-bench lzfse|deepmap|catalogs|lookups|encode CORPUS [DUMP]")
             exit(2)
         }
+        if arguments[1] == "coders" { return try CoderBench.run(themes: arguments[2]) }
         let catalogs = try FileManager.default.contentsOfDirectory(atPath: "\(arguments[2])/car")
             .filter { $0.hasSuffix(".car") }.sorted().map { "\(arguments[2])/car/\($0)" }
         switch arguments[1] {

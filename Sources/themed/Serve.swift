@@ -5,6 +5,7 @@ import CLinux
 import Dispatch
 import Foundation
 import HTTPServer
+import ImageCoders
 import HTTPTypes
 import Logging
 import Logs
@@ -203,8 +204,9 @@ enum Startup {
         AssetCatalog.decodedAtlases.setCapacity(settings.atlasCacheBytes)
         let blobs = try BlobStore(directory: settings.blobs)
         for problem in blobs.problems { logger.warning("blob store damaged", metadata: ["problem": "\(problem)"]) }
+        let coders = ImageCoderRegistry(limits: ImageLimits(maxPixels: settings.imageMaxPixels, maxDimension: settings.imageMaxDimension))
         let content = ContentStore(blobs: blobs, catalogBytes: settings.catalogCacheBytes, decodeBytes: settings.decodeMemoryBytes, workers: workers,
-                                   collectionGrace: .milliseconds(Int(settings.blobGraceSeconds * 1000)))
+                                   coders: coders, collectionGrace: .milliseconds(Int(settings.blobGraceSeconds * 1000)))
         let policy = CachePolicy(maxAgeSeconds: settings.maxAgeSeconds, sharedMaxAgeSeconds: settings.sharedMaxAgeSeconds,
                                  staleWhileRevalidateSeconds: settings.staleWhileRevalidateSeconds)
         let themesPath = URL(fileURLWithPath: settings.themes).standardizedFileURL.path

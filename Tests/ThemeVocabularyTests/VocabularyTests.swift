@@ -9,6 +9,7 @@ struct VocabularyTests {
         (Array("GIF89a..".utf8), .gif),
         (Array("RIFF\0\0\0\0WEBPVP8 ".utf8), .webp),
         ([0, 0, 0, 24] + Array("ftypheic".utf8), .heic),
+        ([0, 0, 0, 28] + Array("ftypavif".utf8), .avif),
         (Array("%PDF-1.4".utf8), .pdf),
         (Array("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8), .svg),
         (Array("bplist00".utf8), .binaryPlist),

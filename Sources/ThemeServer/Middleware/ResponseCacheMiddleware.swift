@@ -15,7 +15,7 @@ final class ResponseCacheMiddleware: Middleware {
     /// Headers a lookup's answer depends on besides its target.
     static let varyingHeaders: [HTTPField.Name] = [
         TraitParser.colorScheme, TraitParser.contrast, TraitParser.devicePixelRatio, TraitParser.legacyDevicePixelRatio, .acceptLanguage,
-        .acceptEncoding,
+        .acceptEncoding, .accept,
     ]
 
     /// Kept answers with bodies up to this size hold the bytes (read from the blob once), larger

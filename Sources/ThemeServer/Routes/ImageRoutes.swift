@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import HTTPTypes
+import ImageCoders
 import JSON
 import Logging
 import ThemeContent
@@ -68,18 +69,27 @@ struct ImageRoutes: RouteCollection {
 
     /// Cached bytes are answered at once; anything else is loaded on the worker pool and answered
     /// from there, so a cold decode never holds up the event loop's other connections.
+    /// `format=`, `w=` and `h=` ask for another format or size (`imageRequest`).
     private func image(_ context: RequestContext) throws -> Response {
         let (resolution, _) = try resolve(context)
+        let (request, negotiated) = try imageRequest(context, resolution)
         let store = library.content
-        if let content = store.cached(resolution) { return Self.response(resolution, content, context) }
+        let answer: @Sendable (ContentStore.Content) -> Response = { content in
+            var response = Self.response(resolution, content, context)
+            if negotiated { response.headers[.vary] = (response.headers[.vary] ?? "") + ", Accept" }
+            return response
+        }
+        if let content = store.cached(resolution, as: request) { return answer(content) }
         let logger = self.logger
         return Response(deferred: { complete in
-            store.load(resolution) { result in
+            store.load(resolution, as: request) { result in
                 switch result {
                 case .success(let content):
-                    complete(Self.response(resolution, content, context))
+                    complete(answer(content))
                 case .failure(let error as ContentStore.Busy):
                     complete(APIError.busy(error))
+                case .failure(let error as ImageCoderError):
+                    complete(APIError(status: .unprocessableContent, code: "image_error", message: "\(error)").response)
                 case .failure(let error):
                     logger.error("request failed", metadata: ["path": "\(context.request.path)", "request_id": "\(context.request.headers[.requestID] ?? "")", "error": "\(error)"])
                     complete(APIError(status: .internalServerError, code: "internal", message: "\(error)").response)
@@ -153,6 +163,37 @@ struct ImageRoutes: RouteCollection {
             ("etag", blob.map { .string($0.digest.hex) } ?? .null),
             ("blob", blob.map { .string(ContentResponse.blobPath($0.digest, contentType: $0.contentType)) } ?? .null),
         ]
+    }
+
+    /// What the query asks the image to become: `format=png|webp|avif|jpeg|auto` (`auto`: the
+    /// best the `Accept` header allows, and only then does the answer vary by it), `w=` and `h=`
+    /// within the configured maximum, and the scale a vector is drawn at. A vector asked for no
+    /// format but a scale keeps its bytes. Also whether `Accept` decided.
+    private func imageRequest(_ context: RequestContext, _ resolution: Resolution) throws -> (ImageRequest, negotiated: Bool) {
+        let query = context.request.query
+        let limits = library.content.coders.limits
+        var request = ImageRequest(scale: try context.traits().scale)
+        var negotiated = false
+        if let name = query["format"] {
+            if name == "auto" {
+                request.format = ImageRequest.negotiate(accept: context.request.headers[.accept])
+                negotiated = true
+            } else {
+                guard let format = ImageRequest.outputFormats.first(where: { $0.rawValue == name }) else {
+                    throw APIError(status: .badRequest, code: "bad_parameter",
+                                   message: "parameter format=\(name) is invalid; expected \((ImageRequest.outputFormats.map(\.rawValue) + ["auto"]).joined(separator: ", "))")
+                }
+                request.format = format
+            }
+        }
+        for (parameter, keyPath) in [("w", \ImageRequest.width), ("h", \ImageRequest.height)] {
+            guard let text = query[parameter] else { continue }
+            guard let value = Int(text), (1...limits.maxDimension).contains(value) else {
+                throw APIError(status: .badRequest, code: "bad_parameter", message: "parameter \(parameter)=\(text) is invalid; expected 1...\(limits.maxDimension)")
+            }
+            request[keyPath: keyPath] = value
+        }
+        return (request, negotiated)
     }
 
     /// The image (catalog or loose file) for a request, or a 404 that names a near miss in case.

@@ -1,0 +1,46 @@
+import Foundation
+import ThemeVocabulary
+
+/// What a client asked an image to become: a format, a size within limits, and for vectors the
+/// scale to draw them at. Parsed from `format=`, `w=`, `h=` and the request's scale; `Accept`
+/// settles `format=auto`.
+public struct ImageRequest: Sendable, Hashable {
+    /// The formats coders encode, as `format=` names them.
+    public static let outputFormats: [ImageFormat] = [.png, .webp, .avif, .jpeg]
+
+    /// nil: keep the stored format (a bitmap as stored, a vector as a vector).
+    public var format: ImageFormat?
+    public var width: Int?
+    public var height: Int?
+    /// The scale a vector is drawn at (point size times scale, as UIKit draws it).
+    public var scale: Int
+
+    public init(format: ImageFormat? = nil, width: Int? = nil, height: Int? = nil, scale: Int = 1) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.scale = max(1, scale)
+    }
+
+    /// Nothing to do: the stored bytes answer.
+    public var isIdentity: Bool { format == nil && width == nil && height == nil }
+
+    /// Part of the key the result is stored under, beside the content's own key.
+    public var key: String {
+        "format=\(format?.rawValue ?? "");w=\(width.map(String.init) ?? "");h=\(height.map(String.init) ?? "");scale=\(scale)"
+    }
+
+    /// `format=auto`: the first of AVIF and WebP the client accepts (by `q`), else nil (as stored).
+    public static func negotiate(accept: String?) -> ImageFormat? {
+        guard let accept else { return nil }
+        var accepted: [String: Double] = [:]
+        for item in accept.split(separator: ",") {
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let type = parts.first?.lowercased() else { continue }
+            let quality = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            accepted[type] = quality
+        }
+        for format in [ImageFormat.avif, .webp] where (accepted[format.mimeType] ?? 0) > 0 { return format }
+        return nil
+    }
+}

@@ -1,0 +1,136 @@
+import CVips
+import Foundation
+import ThemeVocabulary
+
+/// Decoding, resizing, rasterizing and encoding through libvips (Debian's libvips-dev, with
+/// libwebp, libheif for AVIF and HEIC, librsvg, poppler and lcms2).
+///
+/// Every image is checked on its header before a pixel is decoded: a decompression bomb (huge
+/// dimensions in a few bytes) is refused without allocating. Output goes to sRGB (a Display P3
+/// image converts through its ICC profile), resized with Lanczos-3 keeping the aspect ratio.
+public struct VipsCoder: ImageCoder {
+    public let name = "libvips"
+    public let decodes: Set<ImageFormat> = [.png, .jpeg, .gif, .webp, .heic, .avif, .pdf, .svg]
+    public let encodes: Set<ImageFormat> = [.png, .webp, .avif, .jpeg]
+    /// Lossy quality of WebP, AVIF and JPEG (libvips' default for WebP, as `cwebp -q 75`).
+    public var quality = 75
+    /// WebP and AVIF CPU effort, 0-6 and 0-9: 4 is cwebp's default.
+    public var effort = 4
+    /// PNG and vector sources become lossless WebP (pixels round-trip exactly); everything else,
+    /// and AVIF always, is lossy at `quality`.
+    public var losslessFromPNG = true
+
+    public init() {}
+
+    /// libvips is started once per process, on first use.
+    static let started: Bool = themed_vips_start() == 0
+
+    public func transcode(_ input: [UInt8], from format: ImageFormat, _ request: ImageRequest, limits: ImageLimits) throws(ImageCoderError) -> CodedImage {
+        guard Self.started else { throw .unsupported("libvips, which did not start") }
+        guard let output = request.format, encodes.contains(output) else { throw .unsupported("output \(request.format?.rawValue ?? "none")") }
+        let result: Result<[UInt8], ImageCoderError> = input.withUnsafeBytes { buffer in
+            Result { () throws(ImageCoderError) -> [UInt8] in
+                var images = Pipeline()
+                defer { images.release() }
+                var image = try images.keep(load(buffer, format: format, scale: request.scale, limits: limits), format: format)
+                // Resized first: the colour conversion (through lcms for an ICC profile) then
+                // runs on the pixels that are kept, not on every source pixel.
+                if let size = targetSize(of: image, request) {
+                    guard size.width * size.height <= limits.maxPixels else {
+                        throw .tooLarge(width: size.width, height: size.height, limit: limits.maxPixels)
+                    }
+                    image = try images.keep(themed_vips_decode(image), format: format)
+                    let horizontal = Double(size.width) / Double(vips_image_get_width(image))
+                    let vertical = Double(size.height) / Double(vips_image_get_height(image))
+                    image = try images.keep(themed_vips_resize(image, horizontal, vertical), format: format)
+                }
+                image = try images.keep(themed_vips_to_srgb(image), format: format)
+                if output == .jpeg { image = try images.keep(themed_vips_flatten(image), format: format) }
+                return try save(image, as: output, lossless: output == .webp && losslessFromPNG && (format == .png || Self.isVector(format)), format: format)
+            }
+        }
+        return CodedImage(bytes: try result.get(), format: output)
+    }
+
+    /// The header of `buffer`, refused when its pixel count passes the limit. Vectors are drawn
+    /// at the request's scale.
+    private func load(_ buffer: UnsafeRawBufferPointer, format: ImageFormat, scale: Int, limits: ImageLimits) throws(ImageCoderError) -> UnsafeMutablePointer<VipsImage>? {
+        themed_vips_clear_error()
+        guard let base = buffer.baseAddress, buffer.count > 0 else { throw .broken(format: format.rawValue, reason: "no bytes") }
+        let image = Self.isVector(format)
+            ? themed_vips_load_vector(base, buffer.count, format == .pdf ? 1 : 0, Double(scale))
+            : themed_vips_load(base, buffer.count)
+        guard let image else { return nil }
+        let (width, height) = (Int(vips_image_get_width(image)), Int(vips_image_get_height(image)))
+        guard width > 0, height > 0, width <= limits.maxPixels / max(height, 1) else {
+            themed_vips_release(image)
+            throw .tooLarge(width: width, height: height, limit: limits.maxPixels)
+        }
+        return image
+    }
+
+    /// `w=` and `h=` within the image's aspect ratio: one of them scales the other; both fit
+    /// inside the box. nil when neither is asked.
+    private func targetSize(of image: UnsafeMutablePointer<VipsImage>, _ request: ImageRequest) -> (width: Int, height: Int)? {
+        let width = Double(vips_image_get_width(image)), height = Double(vips_image_get_height(image))
+        let factor: Double
+        switch (request.width, request.height) {
+        case (nil, nil): return nil
+        case (let w?, nil): factor = Double(w) / width
+        case (nil, let h?): factor = Double(h) / height
+        case (let w?, let h?): factor = min(Double(w) / width, Double(h) / height)
+        }
+        return (max(1, Int((width * factor).rounded())), max(1, Int((height * factor).rounded())))
+    }
+
+    private func save(_ image: UnsafeMutablePointer<VipsImage>, as output: ImageFormat, lossless: Bool, format: ImageFormat) throws(ImageCoderError) -> [UInt8] {
+        let code: Int32 = switch output {
+        case .webp: Int32(THEMED_VIPS_WEBP.rawValue)
+        case .avif: Int32(THEMED_VIPS_AVIF.rawValue)
+        case .jpeg: Int32(THEMED_VIPS_JPEG.rawValue)
+        default: Int32(THEMED_VIPS_PNG.rawValue)
+        }
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        guard themed_vips_save(image, code, Int32(quality), lossless ? 1 : 0, Int32(effort), &buffer, &length) == 0, let buffer else {
+            throw .broken(format: format.rawValue, reason: Self.lastError())
+        }
+        defer { themed_vips_free(buffer) }
+        return Array(UnsafeRawBufferPointer(start: buffer, count: length))
+    }
+
+    static func isVector(_ format: ImageFormat) -> Bool { format == .pdf || format == .svg }
+
+    /// Whether a GIF or WebP has more than one frame (served as stored: animation is kept).
+    public static func isAnimated(_ bytes: [UInt8]) -> Bool {
+        guard started else { return false }
+        return bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress, let image = themed_vips_load(base, buffer.count) else {
+                themed_vips_clear_error()
+                return false
+            }
+            defer { themed_vips_release(image) }
+            return themed_vips_pages(image) > 1
+        }
+    }
+
+    static func lastError() -> String {
+        let text = themed_vips_error().map { String(cString: $0) } ?? ""
+        themed_vips_clear_error()
+        let line = text.split(separator: "\n").first.map(String.init) ?? ""
+        return line.isEmpty ? "libvips could not read it" : line
+    }
+
+    /// The images of one transcode, released together at its end.
+    private struct Pipeline {
+        var images: [UnsafeMutablePointer<VipsImage>] = []
+
+        mutating func keep(_ image: UnsafeMutablePointer<VipsImage>?, format: ImageFormat) throws(ImageCoderError) -> UnsafeMutablePointer<VipsImage> {
+            guard let image else { throw .broken(format: format.rawValue, reason: VipsCoder.lastError()) }
+            images.append(image)
+            return image
+        }
+
+        func release() { for image in images { themed_vips_release(image) } }
+    }
+}

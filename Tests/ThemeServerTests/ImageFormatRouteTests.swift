@@ -1,0 +1,63 @@
+import BinaryReading
+import Codecs
+import Foundation
+import Testing
+import TestSupport
+
+/// `format=`, `w=`, `h=` on the image route: negotiation, sizes, limits and broken files.
+@Suite("image formats and sizes")
+struct ImageFormatRouteTests {
+    static func themes(_ f: ThemeFixtures) {
+        var pixels = [UInt8]()
+        for y in 0..<64 { for x in 0..<128 { pixels += [UInt8(x * 2), UInt8(y * 4), 128, 255] } }
+        let png = PNG.encode(Bitmap(width: 128, height: 64, layout: .bgra8, pixels: pixels))
+        f.write(png, to: "themes/pics/Theme.xcassets/banner.imageset/banner.png")
+        f.writeJSON(["images": [["idiom": "universal", "filename": "banner.png", "scale": "1x"]], "info": ["author": "xcode", "version": 1]],
+                    to: "themes/pics/Theme.xcassets/banner.imageset")
+        f.write(Array("RIFF\u{10}\0\0\0WEBPVP8 garbage-garbage".utf8), to: "themes/pics/Theme.xcassets/broken.imageset/broken.webp")
+        f.writeJSON(["images": [["idiom": "universal", "filename": "broken.webp", "scale": "1x"]], "info": ["author": "xcode", "version": 1]],
+                    to: "themes/pics/Theme.xcassets/broken.imageset")
+    }
+
+    @Test("format=webp|avif|jpeg|png answers that format; Vary names Accept only for auto")
+    func formats() throws {
+        let api = try APIFixture(themes: Self.themes)
+        for (format, type) in [("webp", "image/webp"), ("avif", "image/avif"), ("jpeg", "image/jpeg"), ("png", "image/png")] {
+            let response = try api.request("/themes/pics/images/banner?format=\(format)")
+            #expect(response.status == 200 && response.header("Content-Type") == type, "\(format): \(response.status) \(response.text.prefix(200))")
+            #expect(response.header("Vary")?.contains("Accept,") == false && response.header("Vary")?.hasSuffix("Accept") == false)
+        }
+        let avif = try api.request("/themes/pics/images/banner?format=auto", headers: ["Accept": "image/avif,image/webp,*/*"])
+        #expect(avif.header("Content-Type") == "image/avif" && avif.header("Vary")?.hasSuffix(", Accept") == true)
+        let webp = try api.request("/themes/pics/images/banner?format=auto", headers: ["Accept": "image/webp,*/*"])
+        #expect(webp.header("Content-Type") == "image/webp" && webp.header("Vary")?.hasSuffix(", Accept") == true)
+        let plain = try api.request("/themes/pics/images/banner?format=auto", headers: ["Accept": "*/*"])
+        #expect(plain.header("Content-Type") == "image/png" && plain.header("Vary")?.hasSuffix(", Accept") == true)
+        #expect(avif.header("ETag") != webp.header("ETag"))
+    }
+
+    @Test("w and h resize within the aspect ratio; the result is a blob like any content")
+    func sizes() throws {
+        let api = try APIFixture(themes: Self.themes)
+        let half = try api.request("/themes/pics/images/banner?format=png&w=64")
+        let bitmap = try PNG.decode(ByteSpan(copying: half.body))
+        #expect((bitmap.width, bitmap.height) == (64, 32))
+        let location = try #require(half.header("Content-Location"))
+        #expect(try api.request(location).body == half.body, "stored under its hash")
+        let box = try PNG.decode(ByteSpan(copying: try api.request("/themes/pics/images/banner?format=png&w=50&h=50").body))
+        #expect((box.width, box.height) == (50, 25))
+    }
+
+    @Test("w=0, w=1e9, a width past the maximum and unknown formats are 400; a broken file is 422 and the server goes on")
+    func badRequests() throws {
+        let api = try APIFixture(themes: Self.themes)
+        for query in ["w=0", "w=1e9", "w=4097", "h=-1", "format=bmp", "format="] {
+            let response = try api.request("/themes/pics/images/banner?\(query)")
+            #expect(response.status == 400, "\(query): \(response.status)")
+        }
+        let broken = try api.request("/themes/pics/images/broken?format=png")
+        #expect(broken.status == 422 && broken.text.contains("cannot be decoded"), "\(broken.status) \(broken.text)")
+        #expect(try api.request("/themes/pics/images/broken").status == 200, "as stored, the bytes are served")
+        #expect(try api.request("/themes/pics/images/banner?format=webp").status == 200)
+    }
+}
