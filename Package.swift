@@ -47,7 +47,7 @@ let package = Package(
         // Ordered JSON values, shared by reports and the server.
         .target(name: "JSON"),
         // The CoreUI catalog layer on top of BOM: keys, facets, renditions, colours, images.
-        .target(name: "AssetCatalog", dependencies: ["BOM", "Codecs", "BinaryReading", "JSON", "ThemeVocabulary", "Caching"]),
+        .target(name: "AssetCatalog", dependencies: ["BOM", "Codecs", "BinaryReading", "Hashing", "JSON", "ThemeVocabulary", "Caching"]),
         // Writes .car catalogs from .xcassets folders (`themed compile`).
         .target(name: "CatalogWriter", dependencies: ["AssetCatalog", "BinaryReading", "BOM", "Codecs", "ThemeBundle", "ThemeVocabulary"]),
         // A thin wrapper of the system libsqlite3.
@@ -122,7 +122,7 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "JSON", "TestSupport", "ThemeVocabulary"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "CatalogWriterTests", dependencies: ["CatalogWriter", "AssetCatalog", "Codecs", "TestSupport", "ThemeVocabulary"]),
+        .testTarget(name: "CatalogWriterTests", dependencies: ["CatalogWriter", "AssetCatalog", "BOM", "BinaryReading", "JSON", "Codecs", "TestSupport", "ThemeVocabulary"]),
         .testTarget(name: "ThemeBundleTests", dependencies: ["ThemeBundle", "TestSupport", "ThemeVocabulary"]),
         .testTarget(name: "ThemeIndexTests", dependencies: ["ThemeIndex", "ThemeBundle", "Codecs", "SQLite", "TestSupport", "ThemeVocabulary"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"], resources: [.copy("Inputs")]),

@@ -6,6 +6,7 @@ public struct CatalogHeader: Sendable, Equatable {
     public var storageVersion: Int
     public var storageTimestamp: Int
     public var renditionCount: Int
+    /// As written, its trailing line break kept (assetutil prints it so).
     public var mainVersionString: String
     public var versionString: String
     public var uuid: String
@@ -21,7 +22,7 @@ public struct CatalogHeader: Sendable, Equatable {
         storageVersion = try block.int32le(8)
         storageTimestamp = try block.int32le(12)
         renditionCount = try block.int32le(16)
-        mainVersionString = try block.paddedString(20, length: 128)
+        mainVersionString = try block.cString(20, length: 128)
         versionString = try block.paddedString(148, length: 256)
         let uuidBytes = try block.slice(404, 16).bytes.map { String(format2: $0) }
         uuid = [0..<4, 4..<6, 6..<8, 8..<10, 10..<16].map { uuidBytes[$0].joined() }.joined(separator: "-").uppercased()
@@ -37,6 +38,7 @@ public struct ExtendedMetadata: Sendable, Equatable {
     public var thinningArguments: String
     public var deploymentPlatformVersion: String
     public var deploymentPlatform: String
+    /// As written, its trailing line break kept (assetutil prints it so).
     public var authoringTool: String
 
     init(_ block: ByteSpan) throws {
@@ -44,7 +46,7 @@ public struct ExtendedMetadata: Sendable, Equatable {
         thinningArguments = try block.paddedString(4, length: 256)
         deploymentPlatformVersion = try block.paddedString(260, length: 256)
         deploymentPlatform = try block.paddedString(516, length: 256)
-        authoringTool = try block.paddedString(772, length: 256)
+        authoringTool = try block.cString(772, length: 256)
     }
 }
 

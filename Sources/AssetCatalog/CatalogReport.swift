@@ -1,11 +1,15 @@
+import BinaryReading
 import Codecs
+import Hashing
 import JSON
+import ThemeVocabulary
 
 /// A listing of a catalog in the shape of Apple's `assetutil --info`: an array whose first
 /// element describes the catalog and whose other elements describe one rendition each.
 ///
-/// Beyond assetutil's keys, each rendition says whether its content `Decoded` and, when not, the
-/// `Error`, so that a listing is also a health check of the reader on that file.
+/// The fields and their spellings follow car-format.md section 10. Beyond assetutil's keys, each
+/// rendition says whether its content `Decoded` and, when not, the `Error`, so that a listing is
+/// also a health check of the reader on that file (`Hex`, `Format`, `LinkRectangle` are ours too).
 public struct CatalogReport {
     public let catalog: AssetCatalog
     /// Decode every image while listing (slower; needed for `Decoded`).
@@ -35,6 +39,9 @@ public struct CatalogReport {
             ("Timestamp", .int(header.storageTimestamp)),
             ("UUID", .string(header.uuid)),
         ]
+        if !catalog.appearanceNames.isEmpty {
+            members.append(("Appearances", .object(catalog.appearanceNames.sorted { $0.key < $1.key }.map { ($0.value, JSONValue.int($0.key)) })))
+        }
         if let metadata = catalog.metadata {
             members += [
                 ("Authoring Tool", .string(metadata.authoringTool)),
@@ -67,16 +74,31 @@ public struct CatalogReport {
         if key.identifier != 0 { members.append(("NameIdentifier", .int(key.identifier))) }
         if key.subtype != 0 { members.append(("Subtype", .int(key.subtype))) }
         if key.deploymentTarget != 0 { members.append(("DeploymentTarget", .int(key.deploymentTarget))) }
-        if key.state != 0 { members.append(("State", .int(key.state))) }
+        members.append(("State", Self.named(key.state, Rendition.stateNames)))
+        members.append(("Value", Self.named(key[.value], Rendition.valueNames)))
         if let localization = catalog.localizationName(of: rendition) { members.append(("Localization", .string(localization))) }
+        // A JPEG (or other embedded image) keeps its size in its own header; the CSI says 0.
+        let embedded = Self.embeddedImage(rendition)
+        let size = embedded.flatMap { Self.pixelSize(of: $0) } ?? (header.width, header.height)
         members += [
-            ("PixelWidth", .int(header.width)),
-            ("PixelHeight", .int(header.height)),
+            ("PixelWidth", .int(size.0)),
+            ("PixelHeight", .int(size.1)),
             ("Layout", .int(header.layout.rawValue)),
             ("SizeOnDisk", .int(rendition.sizeOnDisk)),
+            ("SHA1Digest", .string(ContentHash.of(rendition.value.buffer).hex.uppercased())),
         ]
         if !header.pixelFormat.isEmpty { members.append(("Encoding", .string(header.pixelFormat.trimmingCharacters(in: " ")))) }
-        if header.isTemplate { members.append(("Template Mode", .string("template"))) }
+        if rendition.assetType == "Image" {
+            let monochrome = header.pixelFormat.hasPrefix("GA")
+            members += [
+                ("BitsPerComponent", .int(header.pixelFormat == "RGBW" || header.pixelFormat == "GA16" ? 16 : 8)),
+                ("ColorModel", .string(monochrome ? "Monochrome" : "RGB")),
+                ("Template Mode", .string(header.isTemplate ? "template" : header.flags & (1 << 4) != 0 ? "automatic" : "original")),
+            ]
+            if let embedded { members.append(("Opaque", .bool(ImageFormat.sniff(embedded.buffer) == .jpeg))) }
+        } else if header.isTemplate {
+            members.append(("Template Mode", .string("template")))
+        }
         var decoded = true
         var error: String?
         switch rendition.content {
@@ -91,20 +113,32 @@ public struct CatalogReport {
             members.append(("LinkRectangle", .array([.int(link.x), .int(link.y), .int(link.width), .int(link.height)])))
             if let atlas = try? catalog.target(of: link) { members.append(("LinkTarget", .string(atlas.header.name))) }
         case .rawData(_, let compressed):
-            if compressed { members.append(("Compression", .string("lzfse"))) }
+            members.append(("Compression", .string(compressed ? "lzfse" : "uncompressed")))
         case .multisize(let sizes):
-            members.append(("Sizes", .array(sizes.map { .string("\($0.width)x\($0.height) index:\($0.index)") })))
+            // A catalog keeps one set per idiom (AppIcon for phone, for pad, ...): the set's own
+            // idiom is each size's.
+            members.append(("Sizes", .array(sizes.map { .string("\($0.width)x\($0.height) index:\($0.index) idiom:\(key.idiom.name)") })))
         case .unknown(let tag):
             decoded = false
             error = "unknown payload tag '\(tag)'"
         case .effect, .gradient, .namedGradient, .empty:
             break
         }
+        if rendition.assetType == "Data", case .rawData = rendition.content {
+            let uti = rendition.tlvs.first { $0.type == .uti }.flatMap { try? Self.utiString($0.value) }
+            members.append(("UTI", .string(uti ?? "UTI-Unknown")))
+        }
         if decodeImages && isImage(rendition) {
             do {
-                if case .data(let bytes, let format) = try catalog.image(for: rendition) {
-                    members.append(("UTI", .string(format?.rawValue ?? "data")))
-                    members.append(("DataLength", .int(bytes.count)))
+                switch try catalog.image(for: rendition) {
+                case .data(let bytes, let format):
+                    if rendition.assetType == "Data" {
+                        members.append(("Data Length", .int(bytes.count)))
+                    } else {
+                        members.append(("Format", .string(format?.rawValue ?? "data")))
+                    }
+                case .bitmap(let bitmap):
+                    if rendition.assetType == "Image" { members.append(("Opaque", .bool(bitmap.isOpaque))) }
                 }
             } catch {
                 decoded = false
@@ -114,6 +148,31 @@ public struct CatalogReport {
         if let error { members.append(("Error", .string(error))) }
         members.append(("Decoded", .bool(decoded)))
         return .object(members)
+    }
+
+    static func named(_ value: Int, _ names: [Int: String]) -> JSONValue {
+        names[value].map(JSONValue.string) ?? .int(value)
+    }
+
+    /// The bytes of an image stored whole in the rendition (JPEG, HEIF, PDF, ...), when they
+    /// are not compressed.
+    static func embeddedImage(_ rendition: Rendition) -> ByteSpan? {
+        guard rendition.assetType == "Image", case .rawData(let bytes, false) = rendition.content, ImageFormat.sniff(bytes.buffer) != nil else { return nil }
+        return bytes
+    }
+
+    static func pixelSize(of image: ByteSpan) -> (Int, Int)? {
+        switch ImageFormat.sniff(image.buffer) {
+        case .jpeg: JPEG.size(of: image).map { ($0.width, $0.height) }
+        case .png: PNG.size(of: image).map { ($0.width, $0.height) }
+        default: nil
+        }
+    }
+
+    /// TLV 1005: `u32 byteCount` (with its NUL), `u32 0`, the UTF-8 name.
+    static func utiString(_ value: ByteSpan) throws -> String {
+        let count = try value.int32le(0)
+        return try value.cString(8, length: min(count, value.count - 8))
     }
 
     func isImage(_ rendition: Rendition) -> Bool {

@@ -15,6 +15,8 @@ public struct Rendition: Sendable {
     public var payload: ByteSpan
     /// Size of the whole rendition block in the file.
     public var sizeOnDisk: Int
+    /// The whole value block (CSI header, TLVs, payload): what assetutil's `SHA1Digest` hashes.
+    public var value: ByteSpan
 
     init(index: Int, key: RenditionKey, value: ByteSpan) throws {
         let value = value.named("CSI header")
@@ -26,6 +28,7 @@ public struct Rendition: Sendable {
         payload = try value.suffix(from: CSIHeader.size + header.tlvLength, as: "rendition payload")
         content = try RenditionContent.parse(payload, layout: header.layout, tlvs: tlvs)
         sizeOnDisk = value.count
+        self.value = value
         name = header.name
     }
 
@@ -35,6 +38,11 @@ public struct Rendition: Sendable {
     }
 
     public var isPackedAtlas: Bool { header.layout == .packedImage }
+
+    /// CoreUI's names for the State attribute (10) and the Value attribute (6), as assetutil
+    /// prints them; other numbers print as numbers.
+    public static let stateNames = [0: "Normal", 1: "Rollover", 2: "Pressed", 3: "Inactive", 4: "Disabled", 5: "DeeplyPressed"]
+    public static let valueNames = [0: "Off", 1: "On", 2: "Mixed"]
 
     /// The kind of asset, in assetutil's words.
     public var assetType: String {

@@ -5,7 +5,8 @@ public enum RenditionAttribute: Int, Sendable, CaseIterable {
     case previousValue, previousState, sizeClassHorizontal, sizeClassVertical, memoryClass, graphicsClass
     case displayGamut, deploymentTarget, glyphWeight, glyphSize
 
-    /// The name assetutil prints in "Key Format".
+    /// The name assetutil prints in "Key Format" (car-format.md 10: ids 20 and 21 are
+    /// `kCRThemeSizeClassHorizontalName` and `kCRThemeSizeClassVerticalName`).
     public var coreUIName: String {
         let base: String = switch self {
         case .look: "Look"
@@ -28,8 +29,8 @@ public enum RenditionAttribute: Int, Sendable, CaseIterable {
         case .identifier: "Identifier"
         case .previousValue: "PreviousValue"
         case .previousState: "PreviousState"
-        case .sizeClassHorizontal: "HorizontalSizeClass"
-        case .sizeClassVertical: "VerticalSizeClass"
+        case .sizeClassHorizontal: "SizeClassHorizontal"
+        case .sizeClassVertical: "SizeClassVertical"
         case .memoryClass: "MemoryClass"
         case .graphicsClass: "GraphicsClass"
         case .displayGamut: "DisplayGamut"

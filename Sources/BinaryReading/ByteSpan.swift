@@ -185,6 +185,13 @@ public struct ByteSpan: @unchecked Sendable {
         return String(decoding: text, as: UTF8.self).trimmingWhitespace()
     }
 
+    /// A NUL-padded field as written, trailing whitespace and line breaks kept.
+    public func cString(_ offset: Int, length: Int) throws -> String {
+        try require(offset, length, "string")
+        let field = buffer[offset ..< offset + length]
+        return String(decoding: field.firstIndex(of: 0).map { field[field.startIndex ..< $0] } ?? field, as: UTF8.self)
+    }
+
     /// All bytes as UTF-8 text (invalid sequences replaced).
     public var utf8String: String { String(decoding: buffer, as: UTF8.self) }
 

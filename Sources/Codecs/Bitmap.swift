@@ -44,6 +44,17 @@ public struct Bitmap: Sendable, Equatable {
 
     public var bytesPerRow: Int { width * layout.bytesPerPixel }
 
+    /// Every pixel fully opaque (8-bit layouts; wide ones count as opaque when they have no
+    /// alpha channel only).
+    public var isOpaque: Bool {
+        switch layout {
+        case .gray8, .bgr8: true
+        case .bgra8: stride(from: 3, to: pixels.count, by: 4).allSatisfy { pixels[$0] == 255 }
+        case .grayAlpha8: stride(from: 1, to: pixels.count, by: 2).allSatisfy { pixels[$0] == 255 }
+        case .rgbaFloat32, .rgbaHalf16: false
+        }
+    }
+
     /// The rectangle `x, y, width, height` (top-left origin), or nil when it leaves the bitmap.
     public func cropped(x: Int, y: Int, width cropWidth: Int, height cropHeight: Int) -> Bitmap? {
         guard x >= 0, y >= 0, cropWidth >= 0, cropHeight >= 0,
