@@ -45,8 +45,10 @@ public struct FuzzTarget: Sendable {
         FuzzTarget(name: "zlib", summary: "zlib inflation with an output limit") { bytes in
             _ = bytes.withUnsafeBytes { try? Zlib.decompress($0, limit: 1 << 22) }
         },
-        FuzzTarget(name: "png", summary: "PNG decoding") { bytes in
-            _ = try? PNG.decode(ByteSpan(copying: bytes))
+        FuzzTarget(name: "png", summary: "PNG decoding, and the JPEG header reader on the same bytes") { bytes in
+            let span = ByteSpan(copying: bytes)
+            _ = try? PNG.decode(span)
+            _ = JPEG.size(of: span)
         },
         FuzzTarget(name: "deepmap", summary: "deepmap and deepmap2 chunks (the first two bytes pick width and rows)") { bytes in
             let (width, rows, chunk) = Self.dimensions(bytes)

@@ -11,7 +11,11 @@ public enum FuzzSeeds {
         case "catalog", "bom": return (try? compiledCatalog()).map { [$0] } ?? []
         case "lzfse": return [LZFSEEncoder.compress(Array(repeating: 7, count: 300) + Array("themed themed themed".utf8))]
         case "zlib": return [Array("themed themed themed".utf8).withUnsafeBytes { Zlib.compress($0) }]
-        case "png": return [PNG.encode(bitmap)]
+        case "png":
+            // A JPEG's start: SOI, APP0, SOF0 (200 x 120), EOI.
+            let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0,
+                                 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x00, 120, 0x00, 200, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1, 0xFF, 0xD9]
+            return [PNG.encode(bitmap), jpeg]
         case "deepmap", "rle", "palette": return [[2, 1, 0x64, 0x6D, 0x70, 0x32, 1, 0, 0, 0, 1, 2, 3, 4]]
         case "http":
             return [Array("GET /themes/light/colors/primary?appearance=dark HTTP/1.1\r\nHost: localhost\r\nAccept-Language: fr;q=0.5\r\n\r\n".utf8),

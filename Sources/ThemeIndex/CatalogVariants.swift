@@ -12,12 +12,23 @@ enum CatalogVariants {
     static let fixedAttributes: [RenditionAttribute] = [.size, .value, .dimension1, .dimension2, .state, .layer,
                                                          .presentationState, .previousValue, .previousState]
 
+    /// The part of a multisize set's members (car-format.md 5.10): their Dimension2 is their
+    /// index in the set's sizes.
+    static let multisizeMemberPart = 220
+
     static func variants(of catalog: AssetCatalog, sourceKey: String, contentHash: String) -> [Variant] {
         var result: [Variant] = []
+        // Each set (one per idiom) gives its members' sizes in points, by index.
+        var setSizes: [Int: [Int: [Int: Int]]] = [:]
+        for rendition in catalog.renditions {
+            guard case .multisize(let sizes) = rendition.content else { continue }
+            for size in sizes { setSizes[rendition.key.identifier, default: [:]][rendition.key.idiom.rawValue, default: [:]][size.index] = size.width }
+        }
         for rendition in catalog.renditions {
             let key = rendition.key
+            let isMember = key[.part] == multisizeMemberPart
             guard key.identifier != 0, catalog.facetNames[key.identifier] != nil,
-                  fixedAttributes.allSatisfy({ key[$0] == 0 }) else { continue }
+                  fixedAttributes.allSatisfy({ key[$0] == 0 || (isMember && $0 == .dimension2) }) else { continue }
             var kind: AssetKind
             var format = "png"
             switch rendition.content {
@@ -45,6 +56,10 @@ enum CatalogVariants {
             traits.deploymentTarget = key.deploymentTarget
             traits.appearance = Appearance(name: catalog.appearanceName(of: rendition) ?? "")
             traits.locale = catalog.localizationName(of: rendition) ?? ""
+            if isMember {
+                let sizes = setSizes[key.identifier]
+                traits.pointSize = sizes?[key.idiom.rawValue]?[key[.dimension2]] ?? sizes?.values.compactMap { $0[key[.dimension2]] }.first ?? 0
+            }
             var variant = Variant(kind: kind, name: rendition.name, traits: traits)
             if case .color(let color) = rendition.content {
                 variant.color = color

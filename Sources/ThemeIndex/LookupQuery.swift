@@ -38,6 +38,7 @@ struct LookupQuery {
         let direction = bind(request.direction.rawValue), opposite = bind(request.direction.opposite.rawValue)
         let memory = bind(request.memoryGB), graphics = bind(request.graphics), deployment = bind(request.deploymentTarget)
         let scale = bind(request.scale)
+        let pointSize = request.pointSize.map { "AND v.point_size = \(bind($0))" } ?? ""
 
         sql = """
         \(localized)
@@ -50,6 +51,7 @@ struct LookupQuery {
           AND v.size_h IN (\(horizontal), 0) AND v.size_v IN (\(vertical), 0)
           AND v.direction IN (\(direction), \(opposite), 0) AND v.dt <= \(deployment)
           AND (v.memory_gb = 0 OR v.memory_gb <= \(memory)) AND (v.graphics = 0 OR v.graphics <= \(graphics))
+          \(pointSize)
         ORDER BY v.gamut NOT IN (\(gamut), 0),
           \(themes.depth), v.source_rank,
           CASE \(appearanceRank) END,
@@ -66,6 +68,7 @@ struct LookupQuery {
           v.idiom <> \(idiom),
           CASE WHEN v.size_h = \(horizontal) AND v.size_v = \(vertical) THEN 0 WHEN v.size_h = \(horizontal) THEN 1
                WHEN v.size_v = \(vertical) THEN 2 ELSE 3 END,
+          v.point_size DESC,
           v.sort_key
         LIMIT 1
         """

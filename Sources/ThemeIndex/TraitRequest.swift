@@ -17,6 +17,8 @@ public struct TraitRequest: Sendable, Hashable {
     public var deploymentTarget = Int(Int32.max)
     /// Preferred languages, best first (`lang=` or Accept-Language).
     public var languages: [String] = []
+    /// A multisize set's member by its width in points (`size=60`); nil: the largest member.
+    public var pointSize: Int?
 
     public init() {}
 

@@ -26,6 +26,9 @@ public struct VariantTraits: Sendable, Hashable {
     /// Loose files: the lower-cased extension and the platform suffix (`iphoneos`, `macos`, ...).
     public var fileExtension = ""
     public var platform = ""
+    /// Members of a multisize set (an app icon's 16, 32, ... pt images): the member's width in
+    /// points, from the set's sizes; 0 for every other variant.
+    public var pointSize = 0
 
     public init() {}
 }

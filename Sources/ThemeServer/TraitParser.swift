@@ -64,6 +64,10 @@ enum TraitParser {
             guard let direction = LayoutDirection(requestName: value) else { throw BadParameter(name: "direction", value: value, expected: "ltr or rtl") }
             traits.direction = direction
         }
+        if let value = query["size"] {
+            guard let size = Int(value), (1...10_000).contains(size) else { throw BadParameter(name: "size", value: value, expected: "a size in points, such as 60") }
+            traits.pointSize = size
+        }
         if let value = query["subtype"] {
             guard let subtype = Int(value), (0...65535).contains(subtype) else { throw BadParameter(name: "subtype", value: value, expected: "a number") }
             traits.subtype = subtype

@@ -10,7 +10,7 @@ struct VariantRecord: TableRecord {
         case id, themeID = "theme_id", sourceID = "source_id", sourceRank = "source_rank", kind, name
         case idiom, scale, subtype, sizeHorizontal = "size_h", sizeVertical = "size_v", memoryGB = "memory_gb", graphics
         case gamut, direction, deploymentTarget = "dt", luminosity, contrast, appearanceName = "appearance_name"
-        case locale, fileExtension = "ext", platform
+        case locale, fileExtension = "ext", platform, pointSize = "point_size"
         case colorSpace = "color_space", components, systemColor = "system_color"
         case pixelWidth = "pixel_width", pixelHeight = "pixel_height", format
         case locationKind = "location_kind", location, contentKey = "content_key", flippable, sortKey = "sort_key"
@@ -23,7 +23,7 @@ struct VariantRecord: TableRecord {
             case .sourceRank: "INTEGER NOT NULL"
             case .kind, .name, .locationKind, .location, .contentKey, .sortKey: "TEXT NOT NULL"
             case .idiom, .scale, .subtype, .sizeHorizontal, .sizeVertical, .memoryGB, .graphics, .gamut, .direction, .deploymentTarget,
-                 .luminosity, .contrast, .pixelWidth, .pixelHeight, .flippable:
+                 .luminosity, .contrast, .pixelWidth, .pixelHeight, .flippable, .pointSize:
                 "INTEGER NOT NULL DEFAULT 0"
             case .appearanceName, .locale, .fileExtension, .platform, .colorSpace, .components, .systemColor, .format:
                 "TEXT NOT NULL DEFAULT ''"
@@ -62,6 +62,7 @@ struct VariantRecord: TableRecord {
         traits.locale = try row.string(Columns.locale)
         traits.fileExtension = try row.string(Columns.fileExtension)
         traits.platform = try row.string(Columns.platform)
+        traits.pointSize = try row.int(Columns.pointSize)
         variant = Variant(kind: kind, name: try row.string(Columns.name), traits: traits)
         variant.id = try row.int64(Columns.id)
         if kind == .color {
@@ -105,6 +106,7 @@ struct VariantRecord: TableRecord {
         case .locale: return .text(traits.locale)
         case .fileExtension: return .text(traits.fileExtension)
         case .platform: return .text(traits.platform)
+        case .pointSize: return .int(traits.pointSize)
         case .colorSpace: return .text(variant.color?.colorSpace.name ?? "")
         case .components: return .text(variant.color?.components.map { "\($0)" }.joined(separator: ",") ?? "")
         case .systemColor: return .text(variant.systemColor ?? "")

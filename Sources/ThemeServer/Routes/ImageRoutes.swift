@@ -155,6 +155,7 @@ struct ImageRoutes: RouteCollection {
         [
             ("scale", .int(variant.traits.scale)),
             ("idiom", .string(variant.traits.idiom.name)),
+        ] + (variant.traits.pointSize > 0 ? [("size", JSONValue.int(variant.traits.pointSize))] : []) + [
             ("appearance", .string(variant.traits.appearance.label)),
             ("gamut", .string(variant.traits.gamut.name)),
             ("pixelWidth", .int(variant.pixelWidth)),

@@ -1,0 +1,40 @@
+import BinaryReading
+import Codecs
+import Foundation
+import Testing
+import TestSupport
+
+/// The members of a multisize set (an app icon) are served by size: `AppIcon?size=128&scale=2`.
+@Suite("multisize sets")
+struct MultisizeTests {
+    /// A real catalog with a macOS AppIcon (16, 32, 128, 256, 512 pt, each at 1x and 2x).
+    static let catalog = "AsedaDeveloper__Patch-Updater-for-Catalina__Assets.car"
+
+    @Test("each member by size and scale; the largest without a size; .json lists every member's size; an unknown size is a 404")
+    func members() throws {
+        if Corpus.announceIfMissing("multisize sets") { return }
+        let api = try APIFixture { f in
+            f.makeDirectory("themes/mac")
+            try? FileManager.default.copyItem(atPath: Corpus.path(Self.catalog), toPath: f.path("themes/mac/Assets.car"))
+        }
+        for (size, scale) in [(16, 1), (32, 2), (128, 2), (512, 1)] {
+            let response = try api.request("/themes/mac/images/AppIcon?size=\(size)&scale=\(scale)")
+            #expect(response.status == 200, "\(size)@\(scale)x: \(response.status) \(response.text.prefix(200))")
+            let bitmap = try PNG.decode(ByteSpan(copying: response.body))
+            #expect((bitmap.width, bitmap.height) == (size * scale, size * scale), "\(size)@\(scale)x")
+        }
+        let largest = try PNG.decode(ByteSpan(copying: try api.request("/themes/mac/images/AppIcon?scale=2").body))
+        #expect(largest.width == 1024, "no size: the largest member")
+        let description = try api.request("/themes/mac/images/AppIcon.json?size=32").decode(MultisizeDescription.self)
+        #expect(Set(description.variants.compactMap(\.size)) == [16, 32, 128, 256, 512])
+        #expect(description.chosen.size == 32)
+        #expect(try api.request("/themes/mac/images/AppIcon?size=17").status == 404)
+        #expect(try api.request("/themes/mac/images/AppIcon?size=0").status == 400)
+    }
+}
+
+private struct MultisizeDescription: Decodable {
+    struct Variant: Decodable { var size: Int?; var scale: Int }
+    var chosen: Variant
+    var variants: [Variant]
+}
