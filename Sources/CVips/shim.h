@@ -43,13 +43,18 @@ static inline VipsImage *themed_vips_resize(VipsImage *in, double horizontal, do
     return failed ? NULL : out;
 }
 
-// To sRGB: through the embedded ICC profile when there is one (Display P3 content), else by
-// the image's interpretation.
-static inline VipsImage *themed_vips_to_srgb(VipsImage *in) {
+// To sRGB: through the embedded ICC profile when there is one, else from Display P3 when the
+// caller knows the pixels are (a catalog's P3 bitmap carries no profile), else by the image's
+// interpretation.
+static inline VipsImage *themed_vips_to_srgb(VipsImage *in, int from_display_p3) {
     VipsImage *out = NULL;
-    int failed = vips_image_get_typeof(in, VIPS_META_ICC_NAME)
-        ? vips_icc_transform(in, &out, "srgb", "embedded", TRUE, "intent", VIPS_INTENT_PERCEPTUAL, NULL)
-        : vips_colourspace(in, &out, VIPS_INTERPRETATION_sRGB, NULL);
+    int failed;
+    if (vips_image_get_typeof(in, VIPS_META_ICC_NAME))
+        failed = vips_icc_transform(in, &out, "srgb", "embedded", TRUE, "intent", VIPS_INTENT_PERCEPTUAL, NULL);
+    else if (from_display_p3)
+        failed = vips_icc_transform(in, &out, "srgb", "input_profile", "p3", "intent", VIPS_INTENT_PERCEPTUAL, NULL);
+    else
+        failed = vips_colourspace(in, &out, VIPS_INTERPRETATION_sRGB, NULL);
     return failed ? NULL : out;
 }
 

@@ -26,8 +26,9 @@ public struct ImageCoderRegistry: Sendable {
         guard let coder = coders.first(where: { $0.handles(format, to: output) }) else {
             throw .unsupported("\(format.rawValue) to \(output.rawValue)")
         }
-        return try coder.transcode(input, from: format, ImageRequest(format: output, width: request.width, height: request.height, scale: request.scale),
-                                   limits: limits)
+        var coded = request
+        coded.format = output
+        return try coder.transcode(input, from: format, coded, limits: limits)
     }
 
     static func isVector(_ format: ImageFormat) -> Bool { format == .pdf || format == .svg }

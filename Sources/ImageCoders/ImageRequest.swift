@@ -14,6 +14,9 @@ public struct ImageRequest: Sendable, Hashable {
     public var height: Int?
     /// The scale a vector is drawn at (point size times scale, as UIKit draws it).
     public var scale: Int
+    /// The pixels are Display P3 without a profile saying so (a catalog's P3 bitmap answering an
+    /// sRGB request): they are converted to sRGB.
+    public var fromDisplayP3 = false
 
     public init(format: ImageFormat? = nil, width: Int? = nil, height: Int? = nil, scale: Int = 1) {
         self.format = format
@@ -23,11 +26,11 @@ public struct ImageRequest: Sendable, Hashable {
     }
 
     /// Nothing to do: the stored bytes answer.
-    public var isIdentity: Bool { format == nil && width == nil && height == nil }
+    public var isIdentity: Bool { format == nil && width == nil && height == nil && !fromDisplayP3 }
 
     /// Part of the key the result is stored under, beside the content's own key.
     public var key: String {
-        "format=\(format?.rawValue ?? "");w=\(width.map(String.init) ?? "");h=\(height.map(String.init) ?? "");scale=\(scale)"
+        "format=\(format?.rawValue ?? "");w=\(width.map(String.init) ?? "");h=\(height.map(String.init) ?? "");scale=\(scale)" + (fromDisplayP3 ? ";from=p3" : "")
     }
 
     /// `format=auto`: the first of AVIF and WebP the client accepts (by `q`), else nil (as stored).

@@ -44,7 +44,7 @@ public struct VipsCoder: ImageCoder {
                     let vertical = Double(size.height) / Double(vips_image_get_height(image))
                     image = try images.keep(themed_vips_resize(image, horizontal, vertical), format: format)
                 }
-                image = try images.keep(themed_vips_to_srgb(image), format: format)
+                image = try images.keep(themed_vips_to_srgb(image, request.fromDisplayP3 ? 1 : 0), format: format)
                 if output == .jpeg { image = try images.keep(themed_vips_flatten(image), format: format) }
                 return try save(image, as: output, lossless: output == .webp && losslessFromPNG && (format == .png || Self.isVector(format)), format: format)
             }

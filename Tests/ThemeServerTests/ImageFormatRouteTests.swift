@@ -14,6 +14,11 @@ struct ImageFormatRouteTests {
         f.write(png, to: "themes/pics/Theme.xcassets/banner.imageset/banner.png")
         f.writeJSON(["images": [["idiom": "universal", "filename": "banner.png", "scale": "1x"]], "info": ["author": "xcode", "version": 1]],
                     to: "themes/pics/Theme.xcassets/banner.imageset")
+        // A P3-only image: an sRGB request gets it converted (the gamut fallback's last resort).
+        let p3 = PNG.encode(Bitmap(width: 4, height: 4, layout: .bgra8, pixels: ([50, 100, 200, 255] as [UInt8]).repeated(16)))
+        f.write(p3, to: "themes/pics/Theme.xcassets/wide.imageset/wide.png")
+        f.writeJSON(["images": [["idiom": "universal", "filename": "wide.png", "scale": "1x", "display-gamut": "display-P3"]], "info": ["author": "xcode", "version": 1]],
+                    to: "themes/pics/Theme.xcassets/wide.imageset")
         f.write(Array("RIFF\u{10}\0\0\0WEBPVP8 garbage-garbage".utf8), to: "themes/pics/Theme.xcassets/broken.imageset/broken.webp")
         f.writeJSON(["images": [["idiom": "universal", "filename": "broken.webp", "scale": "1x"]], "info": ["author": "xcode", "version": 1]],
                     to: "themes/pics/Theme.xcassets/broken.imageset")
@@ -48,6 +53,17 @@ struct ImageFormatRouteTests {
         #expect((box.width, box.height) == (50, 25))
     }
 
+    @Test("a Display P3 bitmap answering an sRGB request is converted to sRGB; a P3 request gets it as stored")
+    func displayP3() throws {
+        let api = try APIFixture(themes: Self.themes)
+        let srgb = try PNG.decode(ByteSpan(copying: try api.request("/themes/pics/images/wide").body))
+        let p3 = try PNG.decode(ByteSpan(copying: try api.request("/themes/pics/images/wide?gamut=p3").body))
+        #expect(Array(p3.pixels.prefix(4)) == [50, 100, 200, 255], "as stored (B, G, R, A)")
+        // P3 (200, 100, 50) is sRGB (215, 93, 32), within rounding of the colour engine.
+        let converted = Array(srgb.pixels.prefix(4)).map(Int.init)
+        #expect(abs(converted[2] - 215) <= 2 && abs(converted[1] - 93) <= 2 && abs(converted[0] - 32) <= 3, "\(converted)")
+    }
+
     @Test("w=0, w=1e9, a width past the maximum and unknown formats are 400; a broken file is 422 and the server goes on")
     func badRequests() throws {
         let api = try APIFixture(themes: Self.themes)
@@ -60,4 +76,8 @@ struct ImageFormatRouteTests {
         #expect(try api.request("/themes/pics/images/broken").status == 200, "as stored, the bytes are served")
         #expect(try api.request("/themes/pics/images/banner?format=webp").status == 200)
     }
+}
+
+private extension Array {
+    func repeated(_ count: Int) -> [Element] { (0..<count).flatMap { _ in self } }
 }

@@ -80,14 +80,21 @@ struct ImageRoutes: RouteCollection {
             return response
         }
         if let content = store.cached(resolution, as: request) { return answer(content) }
+        // Converting a P3 bitmap for an sRGB request is themed's own idea, not the client's: when
+        // the bytes cannot be converted, they are served as stored.
+        var asked = request
+        asked.fromDisplayP3 = false
+        let onlyConverting = request.fromDisplayP3 && asked.isIdentity
         let logger = self.logger
         return Response(deferred: { complete in
-            store.load(resolution, as: request) { result in
+            @Sendable func deliver(_ result: Result<ContentStore.Content, any Error>) {
                 switch result {
                 case .success(let content):
                     complete(answer(content))
                 case .failure(let error as ContentStore.Busy):
                     complete(APIError.busy(error))
+                case .failure(is ImageCoderError) where onlyConverting:
+                    store.load(resolution) { deliver($0) }
                 case .failure(let error as ImageCoderError):
                     complete(APIError(status: .unprocessableContent, code: "image_error", message: "\(error)").response)
                 case .failure(let error):
@@ -95,6 +102,7 @@ struct ImageRoutes: RouteCollection {
                     complete(APIError(status: .internalServerError, code: "internal", message: "\(error)").response)
                 }
             }
+            store.load(resolution, as: request) { deliver($0) }
         })
     }
 
@@ -173,8 +181,13 @@ struct ImageRoutes: RouteCollection {
     private func imageRequest(_ context: RequestContext, _ resolution: Resolution) throws -> (ImageRequest, negotiated: Bool) {
         let query = context.request.query
         let limits = library.content.coders.limits
-        var request = ImageRequest(scale: try context.traits().scale)
+        let traits = try context.traits()
+        var request = ImageRequest(scale: traits.scale)
         var negotiated = false
+        // A P3 bitmap answering an sRGB request (the last resort of the gamut fallback) is
+        // converted, so the client sees the colours it asked for.
+        let variant = resolution.variant
+        request.fromDisplayP3 = variant.kind == .image && variant.format == "png" && variant.traits.gamut == .displayP3 && traits.gamut == .sRGB
         if let name = query["format"] {
             if name == "auto" {
                 request.format = ImageRequest.negotiate(accept: context.request.headers[.accept])
