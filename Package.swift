@@ -23,6 +23,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CBrotli", path: "Sources/CBrotli", providers: [.apt(["libbrotli-dev"])]),
         // Linux epoll, eventfd, inotify and thread-priority calls (part of libc; no library to link).
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
@@ -66,6 +67,9 @@ let package = Package(
         // Image coders (seed 004): sniff, decode, resize, rasterize vectors and encode PNG, WebP,
         // AVIF and JPEG through libvips, with caps checked before any pixel is decoded.
         .target(name: "ImageCoders", dependencies: ["CVips", "ThemeVocabulary"]),
+        // Several replicas: theme releases, blobs and the active theme in PostgreSQL (libpq), with
+        // LISTEN/NOTIFY; releases materialized into the local themes folder atomically.
+        .target(name: "Cluster", dependencies: ["CPostgres", "CLinux", "Hashing", .product(name: "Logging", package: "swift-log")]),
         // The web gallery and themed.js: plain files in web/, carried in the binary (scripts/embed.py).
         .target(name: "Gallery"),
         // A small HTTP/1.1 server on sockets: epoll event loops, Dispatch for accept and signals.
@@ -93,7 +97,7 @@ let package = Package(
         // The daemon's settings: one list of keys, read from JSON and flags, each value with its source.
         .target(name: "Settings", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "themed", dependencies: [
-            "AssetCatalog", "BlobStore", "CLinux", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary",
+            "AssetCatalog", "BlobStore", "CLinux", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Cluster", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -108,6 +112,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Codecs"], path: "Tests/TestSupport"),
         .testTarget(name: "ThemeVocabularyTests", dependencies: ["ThemeVocabulary"]),
         .testTarget(name: "CachingTests", dependencies: ["Caching"]),
+        .testTarget(name: "ClusterTests", dependencies: ["Cluster", "Hashing", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ImageCodersTests", dependencies: ["ImageCoders", "ThemeVocabulary", "Codecs", "BinaryReading"]),
         .testTarget(name: "ThemeExportTests", dependencies: ["ThemeExport", "ThemeVocabulary", "JSON"]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings"]),

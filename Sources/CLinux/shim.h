@@ -20,3 +20,10 @@ static inline int themed_lower_thread_priority(int niceness) {
 static inline int themed_fix_mmap_threshold(int bytes) {
     return mallopt(M_MMAP_THRESHOLD, bytes);
 }
+
+// Swaps two paths in one step (renameat2 with RENAME_EXCHANGE): a theme folder replaced by a
+// new release is never missing, not even for a moment. 0 on success, -1 with errno.
+#include <fcntl.h>
+static inline int themed_exchange_paths(const char *first, const char *second) {
+    return (int)syscall(SYS_renameat2, AT_FDCWD, first, AT_FDCWD, second, 2 /* RENAME_EXCHANGE */);
+}

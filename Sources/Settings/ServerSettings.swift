@@ -24,6 +24,8 @@ public struct ServerSettings: Equatable, Sendable {
     public var imageMaxDimension = 4096
     public var imageMaxPixels = 40_000_000
     public var activeToken: String?
+    public var cluster: String?
+    public var clusterUnreachableSeconds = 30.0
     public var watch = true
     public var heartbeatSeconds = 15.0
     public var maxAgeSeconds = 60

@@ -118,6 +118,8 @@ extension ServerSettings {
         .integer("imageMaxDimension", \.imageMaxDimension, 1...65_536, "Largest w= or h= an image request may ask (larger: 400)."),
         .integer("imageMaxPixels", \.imageMaxPixels, 1...1e10, "Most pixels an image may decode to or be made at; checked on its header (larger: 422)."),
         .optionalText("activeToken", \.activeToken, "Bearer token PUT /active needs; unset: loopback clients only."),
+        .optionalText("cluster", \.cluster, "PostgreSQL URL of the cluster store; set, the themes folder follows its releases (docs/DEPLOY.md)."),
+        .seconds("clusterUnreachableSeconds", \.clusterUnreachableSeconds, 1...86400, "How long the cluster store may be unreachable before /readyz says 503."),
         .flag("watch", \.watch, "Follow changes to the themes folder (inotify)."),
         .seconds("heartbeatSeconds", \.heartbeatSeconds, 0.1...3600, "Interval of the comment lines that keep /events streams open."),
         .integer("maxAgeSeconds", \.maxAgeSeconds, 0...31_536_000, "Cache-Control max-age of name routes."),

@@ -87,5 +87,11 @@ public final class EventHub: Sendable {
         for subscriber in subscribers { subscriber.write(Array(": heartbeat\n\n".utf8)) }
     }
 
+    /// Before a drain: tells every stream how soon to reconnect; the server then ends them.
+    public func closing(retryMilliseconds: Int) {
+        let subscribers = state.withLock { Array($0.subscribers.values) }
+        for subscriber in subscribers { subscriber.write(Array("retry: \(retryMilliseconds)\n\n".utf8)) }
+    }
+
     public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 }

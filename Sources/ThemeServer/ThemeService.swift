@@ -20,7 +20,8 @@ public final class ThemeService: Sendable {
     /// `content` defaults to a store whose blobs live in `blobs/` beside the index file.
     public init(index: ThemeIndex, themesDirectory: String, activeToken: String? = nil, logger: Logger = Logger(label: "themed"),
                 metrics: ServiceMetrics = ServiceMetrics(), content: ContentStore? = nil, responseCacheBytes: Int = 64 << 20,
-                cachePolicy: CachePolicy = CachePolicy(), accessLog: AccessLog? = nil, allowedOrigins: [String] = ["*"]) throws {
+                cachePolicy: CachePolicy = CachePolicy(), accessLog: AccessLog? = nil, allowedOrigins: [String] = ["*"],
+                readiness: @escaping @Sendable () -> String? = { nil }, activeStore: (@Sendable (String) throws -> Void)? = nil) throws {
         let folder = index.databasePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let content = try content ?? ContentStore(blobs: BlobStore(directory: (folder.isEmpty ? "." : folder) + "/blobs"))
         let library = try ThemeLibrary(index: index, themesDirectory: themesDirectory, content: content)
@@ -33,7 +34,8 @@ public final class ThemeService: Sendable {
         let responseCache = ResponseCacheMiddleware(library: library, capacityBytes: responseCacheBytes)
         let caches: [any CacheReporting] = [responseCache.cache] + content.caches
         let router = Router([
-            AdminRoutes(library: library, metrics: metrics, caches: caches, events: events, activeToken: activeToken),
+            AdminRoutes(library: library, metrics: metrics, caches: caches, events: events, activeToken: activeToken,
+                        readiness: readiness, activeStore: activeStore),
             EventRoutes(events: events),
             ThemeRoutes(library: library),
             ColorRoutes(library: library),
@@ -72,4 +74,10 @@ public final class ThemeService: Sendable {
     }
 
     public var themesDirectory: String { library.themesDirectory }
+
+    /// Makes `theme` the one `current` stands for (the cluster's choice arriving) and tells the
+    /// event stream; nothing happens when it already is, or when no such theme is loaded.
+    public func applyActive(_ theme: String) {
+        AdminRoutes.apply(theme, library: library, events: events, logger: logger)
+    }
 }

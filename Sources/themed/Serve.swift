@@ -1,6 +1,7 @@
 import ArgumentParser
 import AssetCatalog
 import BlobStore
+import Cluster
 import CLinux
 import Dispatch
 import Foundation
@@ -67,15 +68,46 @@ struct Serve: ParsableCommand {
             sources.append(source)
         }
 
+        // With a cluster store, the themes folder follows its releases: the first sync comes
+        // before the first index (bounded by clusterUnreachableSeconds), later ones reload it.
+        let draining = Mutex(false)
+        let follower = settings.cluster.map { url in
+            ClusterFollower(url: url, materializer: Materializer(themesDirectory: URL(fileURLWithPath: settings.themes).standardizedFileURL.path),
+                            callbacks: .init(themesChanged: { themes in
+                                guard let service = served.withLock({ $0 }) else { return }
+                                for theme in themes { _ = try? service.reload(only: theme) }
+                            }, activeChanged: { theme in served.withLock { $0 }?.applyActive(theme) }),
+                            logger: logger)
+        }
+        let readiness: @Sendable () -> String? = {
+            if draining.withLock({ $0 }) { return "draining" }
+            guard let follower else { return nil }
+            guard let contact = follower.lastContact else { return "the cluster store has not answered yet" }
+            let silent = ContinuousClock.now - contact
+            let limit = Duration.milliseconds(Int(settings.clusterUnreachableSeconds * 1000))
+            return silent > limit ? "the cluster store has been unreachable for \(silent.components.seconds) s" : nil
+        }
+        var activeStore: (@Sendable (String) throws -> Void)?
+        if let url = settings.cluster {
+            activeStore = { theme in try ClusterStore(url: url).setActive(theme) }
+        }
+        if let follower {
+            follower.start()
+            let deadline = ContinuousClock.now + .milliseconds(Int(settings.clusterUnreachableSeconds * 1000))
+            while !follower.hasSynced, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            if !follower.hasSynced { logger.warning("cluster store not reached; serving the themes folder as it is") }
+        }
+
         let service: ThemeService
         do {
-            service = try Startup.service(settings, accessLog: accessLog, logger: logger)
+            service = try Startup.service(settings, accessLog: accessLog, logger: logger, readiness: readiness, activeStore: activeStore)
         } catch {
             server.shutdown()
             throw Startup.failure("\(error)")
         }
         let report = try service.reload()
         served.withLock { $0 = service }
+        if let active = follower?.active { service.applyActive(active) }
         let names = service.library.themes.map(\.name)
         logger.info("indexed themes", metadata: ["reindexed": "\(report.reindexedSources.count)", "unchanged": "\(report.unchangedSources)",
                                                  "themes": "\(names)"])
@@ -92,9 +124,13 @@ struct Serve: ParsableCommand {
 
         stop.wait()
         logger.info("shutting down")
+        draining.withLock { $0 = true }
         notifier.stopping()
+        follower?.stop()
         timers.forEach { $0.cancel() }
         watcher?.stop()
+        // Event streams end with a hint to reconnect soon (to another replica, behind a balancer).
+        service.events.closing(retryMilliseconds: 500)
         server.shutdown()
         sources.forEach { $0.cancel() }
     }
@@ -118,6 +154,7 @@ struct SettingOptions: ParsableArguments {
     @Option(help: "Port to listen on (0 picks a free one).") var port: Int?
     @Option(help: "Log lines as text or json.") var logFormat: String?
     @Option(help: "Access log file, or - for standard output.") var accessLog: String?
+    @Option(help: "PostgreSQL URL of a cluster store to follow (docs/DEPLOY.md).") var cluster: String?
 
     /// Defaults, then the config file, then flags; an unusable value is exit status 2.
     func resolve(configFile explicit: String? = nil) throws -> ServerSettings {
@@ -128,6 +165,7 @@ struct SettingOptions: ParsableArguments {
             let flags: [(String, String, Any?)] = [
                 ("--themes", "themes", themes), ("--db", "db", db), ("--blobs", "blobs", blobs), ("--host", "host", host),
                 ("--port", "port", port), ("--log-format", "logFormat", logFormat), ("--access-log", "accessLog", accessLog),
+                ("--cluster", "cluster", cluster),
             ]
             for case let (flag, key, value?) in flags { try settings.apply(flag: flag, key: key, value) }
         } catch {
@@ -157,6 +195,10 @@ enum Startup {
     /// open. Returns the access log.
     static func check(_ settings: ServerSettings, creating: Bool) throws -> AccessLog? {
         var isFolder: ObjCBool = false
+        // A replica of a cluster fills its themes folder from the store, so it may start empty.
+        if settings.cluster != nil, creating, !FileManager.default.fileExists(atPath: settings.themes) {
+            try? FileManager.default.createDirectory(atPath: settings.themes, withIntermediateDirectories: true)
+        }
         guard FileManager.default.fileExists(atPath: settings.themes, isDirectory: &isFolder), isFolder.boolValue else {
             throw failure("themes: \(settings.themes): no such folder")
         }
@@ -198,7 +240,9 @@ enum Startup {
         return accessLog
     }
 
-    static func service(_ settings: ServerSettings, accessLog: AccessLog?, logger: Logger) throws -> ThemeService {
+    static func service(_ settings: ServerSettings, accessLog: AccessLog?, logger: Logger,
+                        readiness: @escaping @Sendable () -> String? = { nil },
+                        activeStore: (@Sendable (String) throws -> Void)? = nil) throws -> ThemeService {
         let index = try ThemeIndex(databasePath: settings.db)
         let workers = settings.decodeThreads > 0 ? WorkerPool(threads: settings.decodeThreads) : WorkerPool()
         AssetCatalog.decodedAtlases.setCapacity(settings.atlasCacheBytes)
@@ -212,7 +256,7 @@ enum Startup {
         let themesPath = URL(fileURLWithPath: settings.themes).standardizedFileURL.path
         return try ThemeService(index: index, themesDirectory: themesPath, activeToken: settings.activeToken, logger: logger,
                                 content: content, responseCacheBytes: settings.responseCacheBytes, cachePolicy: policy, accessLog: accessLog,
-                                allowedOrigins: settings.corsAllowedOrigins)
+                                allowedOrigins: settings.corsAllowedOrigins, readiness: readiness, activeStore: activeStore)
     }
 }
 

@@ -94,7 +94,7 @@ struct DaemonTests {
         let run = try Self.run(["config", "check", "themed.json", "--themes", Self.themes, "--host", "0.0.0.0"], in: folder)
         #expect(run.status == 0, "\(run.errors)")
         let lines = run.output.split(separator: "\n")
-        #expect(lines.count == 29)
+        #expect(lines.count == 31)
         #expect(lines.contains { $0.hasPrefix("port = 9000 ") && $0.hasSuffix("# themed.json") })
         #expect(lines.contains { $0.hasPrefix("host = \"0.0.0.0\" ") && $0.hasSuffix("# --host") })
         #expect(lines.contains { $0.hasPrefix("db = \"var/themed.sqlite\" ") && $0.hasSuffix("# default") })
@@ -158,45 +158,5 @@ struct ServingDaemonTests {
         let requestRecord = try #require(logRecords.first { $0["message"] as? String == "request" && $0["request_id"] as? String == "deploy-42" })
         #expect(requestRecord["route"] as? String == "healthz" && requestRecord["status"] as? Int == 200 && requestRecord["duration_ms"] is Double)
         #expect(String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("themed: serving"))
-    }
-}
-
-/// Just enough HTTP/1.1 for these tests: one request, `Connection: close`, the whole answer read.
-enum HTTP {
-    struct Answer {
-        var status: Int
-        var headers: [String: String]
-    }
-
-    static func get(_ target: String, port: Int, headers: [String: String] = [:]) throws -> Answer {
-        let connection = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(connection) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(connection, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        let head = "GET \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
-            + headers.map { "\($0.key): \($0.value)\r\n" }.joined() + "\r\n"
-        _ = Array(head.utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, 0) }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = recv(connection, &buffer, buffer.count, 0)
-            guard count > 0 else { break }
-            received += buffer[..<count]
-        }
-        let text = String(decoding: received, as: UTF8.self)
-        let lines = text.components(separatedBy: "\r\n\r\n")[0].components(separatedBy: "\r\n")
-        let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
-        var fields: [String: String] = [:]
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        return Answer(status: status, headers: fields)
     }
 }

@@ -2,6 +2,7 @@ import Caching
 import Foundation
 import HTTPServer
 import JSON
+import Logging
 import ThemeContent
 
 /// `GET /healthz`, `GET /metrics`, `GET /openapi.json`, and `GET`/`PUT /active`: the theme
@@ -15,9 +16,23 @@ struct AdminRoutes: RouteCollection {
     /// When set, `PUT /active` needs `Authorization: Bearer <token>`; when nil, only clients on
     /// the loopback interface may change the active theme.
     let activeToken: String?
+    /// nil when this replica should take traffic; otherwise why not (draining, a cluster store
+    /// unreachable for too long).
+    let readiness: @Sendable () -> String?
+    /// With a cluster, where the active theme is kept for every replica; throws when it cannot be.
+    let activeStore: (@Sendable (String) throws -> Void)?
 
     var routes: [Route] {
         [
+            .get("/readyz", label: "readyz", crossOrigin: false) { _ in
+                // Liveness is /healthz; this says whether to send traffic (load balancers, Varnish).
+                guard let reason = readiness() else {
+                    return JSONResponse.make(["status": "ready"], cacheControl: "no-store")
+                }
+                var response = APIError(status: .serviceUnavailable, code: "not_ready", message: reason).response
+                response.headers[.retryAfter] = "1"
+                return response
+            },
             .get("/healthz", label: "healthz", crossOrigin: false) { _ in
                 JSONResponse.make(["status": "ok", "themes": .int(library.themes.count)], cacheControl: "no-store")
             },
@@ -59,13 +74,32 @@ struct AdminRoutes: RouteCollection {
               let name = object["theme"] as? String else {
             throw APIError.badRequest("body must be JSON like {\"theme\":\"dark\"}")
         }
-        guard let theme = library.themes.first(where: { $0.name == name }) else { throw APIError.notFound("no theme named \(name)") }
+        guard library.themes.contains(where: { $0.name == name }) else { throw APIError.notFound("no theme named \(name)") }
+        if let activeStore {
+            // Every replica switches when the store's notification arrives; this one at once.
+            do {
+                try activeStore(name)
+            } catch {
+                throw APIError(status: .serviceUnavailable, code: "cluster_unavailable", message: "the cluster store did not take the change: \(error)")
+            }
+        }
         do {
             try library.setActive(name)
         } catch {
             throw APIError(status: .internalServerError, code: "internal", message: "\(error)")
         }
-        events.publish("active-changed", ReloadEvents.payload(theme.name, theme))
+        if let theme = library.themes.first(where: { $0.name == name }) { events.publish("active-changed", ReloadEvents.payload(theme.name, theme)) }
         return JSONResponse.make(["theme": .string(name)], cacheControl: "no-store")
+    }
+
+    /// The active theme set from elsewhere (the cluster); announced only when it changes.
+    static func apply(_ name: String, library: ThemeLibrary, events: EventHub, logger: Logger) {
+        guard library.activeTheme != name, let theme = library.themes.first(where: { $0.name == name }) else { return }
+        do {
+            try library.setActive(name)
+            events.publish("active-changed", ReloadEvents.payload(theme.name, theme))
+        } catch {
+            logger.error("could not switch the active theme", metadata: ["theme": "\(name)", "error": "\(error)"])
+        }
     }
 }

@@ -1,0 +1,139 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// Keeps the local themes folder equal to the cluster store's latest releases and follows the
+/// active theme: LISTEN for notifications and, after every (re)connection, re-read the latest
+/// generations, so a notification lost while disconnected costs nothing.
+public final class ClusterFollower: Sendable {
+    public struct Callbacks: Sendable {
+        /// Themes whose folder changed (materialized or removed): the index should sync.
+        public var themesChanged: @Sendable ([String]) -> Void
+        /// The active theme the store holds, on start and on every change.
+        public var activeChanged: @Sendable (String) -> Void
+
+        public init(themesChanged: @escaping @Sendable ([String]) -> Void, activeChanged: @escaping @Sendable (String) -> Void) {
+            self.themesChanged = themesChanged
+            self.activeChanged = activeChanged
+        }
+    }
+
+    private struct State {
+        var stopped = false
+        var lastContact: ContinuousClock.Instant?
+        var synced = false
+        var active: String?
+        /// Releases this replica could not write, by theme: it keeps serving the one before.
+        var failures: [String: String] = [:]
+        var backendPID: Int?
+    }
+
+    let url: String
+    let materializer: Materializer
+    let callbacks: Callbacks
+    let logger: Logger
+    private let state = Mutex(State())
+    private let done = DispatchSemaphore(value: 0)
+
+    public init(url: String, materializer: Materializer, callbacks: Callbacks, logger: Logger) {
+        self.url = url
+        self.materializer = materializer
+        self.callbacks = callbacks
+        self.logger = logger
+    }
+
+    /// When the store last answered; nil before it ever did.
+    public var lastContact: ContinuousClock.Instant? { state.withLock { $0.lastContact } }
+    /// Whether the first sync with the store is done.
+    public var hasSynced: Bool { state.withLock { $0.synced } }
+    public var failures: [String: String] { state.withLock { $0.failures } }
+    /// The active theme the store held at the last sync.
+    public var active: String? { state.withLock { $0.active } }
+    /// The PostgreSQL process of the current connection (tests end it to cut the connection).
+    public var backendPID: Int? { state.withLock { $0.backendPID } }
+
+    public func start() {
+        materializer.removeLeftovers()
+        let thread = Thread { [self] in
+            run()
+            done.signal()
+        }
+        thread.name = "themed-cluster"
+        thread.start()
+    }
+
+    public func stop() {
+        state.withLock { $0.stopped = true }
+        done.wait()
+    }
+
+    private var isStopped: Bool { state.withLock { $0.stopped } }
+
+    private func run() {
+        var delay = Duration.milliseconds(100)
+        while !isStopped {
+            do {
+                let store = try ClusterStore(url: url)
+                try store.listen()
+                state.withLock { $0.backendPID = store.backendPID }
+                try sync(store)
+                delay = .milliseconds(100)
+                var sincePing = ContinuousClock.now
+                while !isStopped {
+                    let payloads = try store.notifications(waitingUpTo: .milliseconds(250))
+                    if !payloads.isEmpty {
+                        try sync(store)
+                    } else if ContinuousClock.now - sincePing > .seconds(1) {
+                        try store.ping()
+                        sincePing = .now
+                        state.withLock { $0.lastContact = .now }
+                    }
+                }
+            } catch {
+                logger.warning("cluster store unreachable; serving what is here", metadata: ["error": "\(error)", "retry_in": "\(delay)"])
+                state.withLock { $0.backendPID = nil }
+                sleep(delay)
+                delay = min(delay * 2, .seconds(5))
+            }
+        }
+    }
+
+    /// Materializes every release newer than the folder's, removes retired themes, and follows
+    /// the active theme.
+    private func sync(_ store: ClusterStore) throws {
+        var changed: [String] = []
+        for release in try store.latestReleases() {
+            if release.retired {
+                guard materializer.generation(of: release.theme) != nil else { continue }
+                try materializer.remove(release.theme)
+                changed.append(release.theme)
+                continue
+            }
+            guard materializer.generation(of: release.theme) != release.generation else { continue }
+            do {
+                try materializer.materialize(release) { try store.blob($0) }
+                state.withLock { _ = $0.failures.removeValue(forKey: release.theme) }
+                changed.append(release.theme)
+                logger.info("release materialized", metadata: ["theme": "\(release.theme)", "generation": "\(release.generation)"])
+            } catch {
+                // Bad bytes in the store stay out of the folder: the previous release keeps serving.
+                state.withLock { $0.failures[release.theme] = "generation \(release.generation): \(error)" }
+                logger.error("release refused; the previous one keeps serving", metadata: ["theme": "\(release.theme)", "generation": "\(release.generation)", "error": "\(error)"])
+            }
+        }
+        let active = try store.active()
+        let previous = state.withLock { state -> String? in
+            state.lastContact = .now
+            state.synced = true
+            defer { state.active = active }
+            return state.active
+        }
+        if !changed.isEmpty { callbacks.themesChanged(changed) }
+        if let active, active != previous { callbacks.activeChanged(active) }
+    }
+
+    private func sleep(_ duration: Duration) {
+        let deadline = ContinuousClock.now + duration
+        while !isStopped, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    }
+}

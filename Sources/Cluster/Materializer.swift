@@ -1,0 +1,74 @@
+import CLinux
+import Foundation
+import Hashing
+
+/// Writes releases into the local themes folder, the way a dropped .car arrives: the new folder is
+/// built beside the old one (hidden, so the index never sees it half-written), every file checked
+/// against its hash, then swapped in with one atomic exchange. A release that cannot be written
+/// leaves the previous one serving.
+public struct Materializer: Sendable {
+    public let themesDirectory: String
+    /// Inside each materialized theme: the generation it holds.
+    static let marker = ".themed-release"
+
+    public init(themesDirectory: String) {
+        self.themesDirectory = themesDirectory
+    }
+
+    /// The generation of the theme's folder, if a release made it.
+    public func generation(of theme: String) -> Int64? {
+        (try? String(contentsOfFile: "\(themesDirectory)/\(theme)/\(Self.marker)", encoding: .utf8))
+            .flatMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    /// Leftovers of a materialization that was cut short (a replica killed mid-way): removed at
+    /// start, so a restart begins clean.
+    public func removeLeftovers() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: themesDirectory)) ?? []
+        for name in names where name.hasPrefix(".staging-") || name.hasPrefix(".replaced-") {
+            try? FileManager.default.removeItem(atPath: "\(themesDirectory)/\(name)")
+        }
+    }
+
+    public func materialize(_ release: Release, blob: (String) throws -> [UInt8]) throws {
+        guard Release.isSafe(theme: release.theme) else { throw ClusterError.unsafeName(release.theme) }
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: themesDirectory, withIntermediateDirectories: true)
+        let staging = "\(themesDirectory)/.staging-\(release.theme)-\(release.generation)"
+        try? manager.removeItem(atPath: staging)
+        do {
+            try manager.createDirectory(atPath: staging, withIntermediateDirectories: true)
+            for file in release.files {
+                guard Release.isSafe(path: file.path) else { throw ClusterError.unsafeName(file.path) }
+                let bytes = try blob(file.hash)
+                guard bytes.count == file.size, ContentHash.of(bytes).hex == file.hash else { throw ClusterError.corruptBlob(file.hash) }
+                let path = "\(staging)/\(file.path)"
+                try manager.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try Data(bytes).write(to: URL(fileURLWithPath: path))
+            }
+            try Data("\(release.generation)\n".utf8).write(to: URL(fileURLWithPath: "\(staging)/\(Self.marker)"))
+            let target = "\(themesDirectory)/\(release.theme)"
+            if manager.fileExists(atPath: target) {
+                guard themed_exchange_paths(staging, target) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                // `staging` now holds the previous release.
+                try? manager.removeItem(atPath: staging)
+            } else {
+                try manager.moveItem(atPath: staging, toPath: target)
+            }
+        } catch {
+            try? manager.removeItem(atPath: staging)
+            throw error
+        }
+    }
+
+    /// Takes a retired theme's folder away (moved aside first, then deleted).
+    public func remove(_ theme: String) throws {
+        guard Release.isSafe(theme: theme) else { throw ClusterError.unsafeName(theme) }
+        let target = "\(themesDirectory)/\(theme)"
+        guard FileManager.default.fileExists(atPath: target) else { return }
+        let aside = "\(themesDirectory)/.replaced-\(theme)"
+        try? FileManager.default.removeItem(atPath: aside)
+        try FileManager.default.moveItem(atPath: target, toPath: aside)
+        try FileManager.default.removeItem(atPath: aside)
+    }
+}

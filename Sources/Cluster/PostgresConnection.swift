@@ -1,0 +1,139 @@
+import CPostgres
+import Foundation
+
+/// What PostgreSQL or libpq said went wrong.
+public struct PostgresError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+}
+
+/// One libpq connection, used by one thread at a time. Statements take their parameters bound
+/// (never spliced into the text); `bytea` goes in as binary and comes back decoded from hex.
+public final class PostgresConnection: @unchecked Sendable {
+    public enum Value: Sendable {
+        case text(String)
+        case bytes([UInt8])
+        case int(Int64)
+    }
+
+    /// A result's rows as text (nil for NULL).
+    public struct Rows: Sendable {
+        public var values: [[String?]]
+        public var count: Int { values.count }
+        public subscript(row: Int, column: Int) -> String? { values[row][column] }
+    }
+
+    private let connection: OpaquePointer
+
+    public init(url: String) throws(PostgresError) {
+        guard let connection = PQconnectdb(url) else { throw PostgresError(description: "libpq could not allocate a connection") }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(connection)).trimmingCharacters(in: .whitespacesAndNewlines)
+            PQfinish(connection)
+            throw PostgresError(description: "cannot connect to the cluster store: \(message)")
+        }
+        self.connection = connection
+    }
+
+    deinit { PQfinish(connection) }
+
+    public var isConnected: Bool { PQstatus(connection) == CONNECTION_OK }
+
+    /// The server process serving this connection (tests end it to cut the connection).
+    public var backendPID: Int { Int(PQbackendPID(connection)) }
+
+    @discardableResult
+    public func execute(_ sql: String, _ parameters: [Value] = []) throws(PostgresError) -> Rows {
+        // Each parameter's bytes, kept alive until the call returns.
+        let encoded: [(bytes: [UInt8], binary: Bool)] = parameters.map { value in
+            switch value {
+            case .text(let text): (Array(text.utf8) + [0], false)
+            case .int(let number): (Array(String(number).utf8) + [0], false)
+            // libpq reads an empty binary value as NULL: an empty bytea goes as its text form.
+            case .bytes(let bytes) where bytes.isEmpty: (Array("\\x".utf8) + [0], false)
+            case .bytes(let bytes): (bytes, true)
+            }
+        }
+        // Without parameters, PQexec: it also runs several statements (the schema) at once.
+        let result: OpaquePointer? = parameters.isEmpty ? PQexec(connection, sql) : withPointers(encoded.map(\.bytes)) { pointers in
+            let lengths = encoded.map { Int32($0.bytes.count) }
+            let formats = encoded.map { $0.binary ? Int32(1) : 0 }
+            return PQexecParams(connection, sql, Int32(encoded.count), nil, pointers, lengths, formats, 0)
+        }
+        guard let result else { throw PostgresError(description: String(cString: PQerrorMessage(connection))) }
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            throw PostgresError(description: String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        var rows: [[String?]] = []
+        for row in 0..<PQntuples(result) {
+            rows.append((0..<PQnfields(result)).map { column in
+                PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+            })
+        }
+        return Rows(values: rows)
+    }
+
+    /// `bytea` as text (`\x0a0b...`) back to bytes.
+    public static func bytes(fromHex text: String) -> [UInt8]? {
+        guard text.hasPrefix("\\x") else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity((text.utf8.count - 2) / 2)
+        var high: UInt8?
+        for character in text.utf8.dropFirst(2) {
+            guard let nibble = Self.nibble(character) else { return nil }
+            if let first = high { bytes.append(first << 4 | nibble); high = nil } else { high = nibble }
+        }
+        return high == nil ? bytes : nil
+    }
+
+    private static func nibble(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// Waits up to `timeout` for notifications on the channels this connection listens to, and
+    /// returns their payloads; throws when the connection is gone.
+    public func notifications(waitingUpTo timeout: Duration) throws(PostgresError) -> [String] {
+        var payloads = drainNotifications()
+        if !payloads.isEmpty { return payloads }
+        let socket = PQsocket(connection)
+        guard socket >= 0 else { throw PostgresError(description: "the cluster store connection has no socket") }
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let ready = poll(&descriptor, 1, milliseconds)
+        if ready > 0 {
+            guard PQconsumeInput(connection) == 1, isConnected else {
+                throw PostgresError(description: "lost the cluster store: \(String(cString: PQerrorMessage(connection)).trimmingCharacters(in: .whitespacesAndNewlines))")
+            }
+        }
+        payloads = drainNotifications()
+        return payloads
+    }
+
+    private func drainNotifications() -> [String] {
+        var payloads: [String] = []
+        while let notification = PQnotifies(connection) {
+            payloads.append(String(cString: notification.pointee.extra))
+            PQfreemem(notification)
+        }
+        return payloads
+    }
+}
+
+/// C pointers to each array's bytes, valid inside `body`.
+private func withPointers<Result>(_ arrays: [[UInt8]], _ body: ([UnsafePointer<CChar>?]) -> Result) -> Result {
+    var pointers: [UnsafePointer<CChar>?] = []
+    func recurse(_ index: Int) -> Result {
+        guard index < arrays.count else { return body(pointers) }
+        return arrays[index].withUnsafeBufferPointer { buffer in
+            pointers.append(buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) })
+            return recurse(index + 1)
+        }
+    }
+    return recurse(0)
+}

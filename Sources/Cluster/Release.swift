@@ -1,0 +1,68 @@
+/// One published generation of a theme: its files by content hash, or its retirement.
+public struct Release: Sendable, Equatable {
+    public struct File: Sendable, Equatable {
+        /// Relative to the theme's folder (`Theme.xcassets/primary.colorset/Contents.json`).
+        public var path: String
+        /// SHA-256 of the bytes, lower-case hex: the blob's name in the store.
+        public var hash: String
+        public var size: Int
+
+        public init(path: String, hash: String, size: Int) {
+            (self.path, self.hash, self.size) = (path, hash, size)
+        }
+    }
+
+    public var theme: String
+    /// Increases with every publish and retire, across all themes.
+    public var generation: Int64
+    public var files: [File]
+    public var retired: Bool
+
+    public init(theme: String, generation: Int64, files: [File], retired: Bool) {
+        (self.theme, self.generation, self.files, self.retired) = (theme, generation, files, retired)
+    }
+
+    /// The manifest as stored: one `hash size path` line per file, in path order.
+    var manifest: String {
+        files.sorted { $0.path < $1.path }.map { "\($0.hash) \($0.size) \($0.path)\n" }.joined()
+    }
+
+    static func files(fromManifest text: String) throws(ClusterError) -> [File] {
+        try text.split(separator: "\n").map { line throws(ClusterError) -> File in
+            let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
+            guard parts.count == 3, parts[0].count == 64, let size = Int(parts[1]), size >= 0, Self.isSafe(path: parts[2]) else {
+                throw .badRelease("manifest line \"\(line.prefix(200))\"")
+            }
+            return File(path: parts[2], hash: parts[0], size: size)
+        }
+    }
+
+    /// A path a release may write: relative, inside the theme's folder, no control characters.
+    public static func isSafe(path: String) -> Bool {
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        return !path.isEmpty && !path.hasPrefix("/") && path.utf8.count <= 1024
+            && components.allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
+            && !path.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
+    /// A theme name a release may use: a single folder name that is not hidden.
+    public static func isSafe(theme: String) -> Bool {
+        isSafe(path: theme) && !theme.contains("/") && !theme.hasPrefix(".") && theme.utf8.count <= 255
+    }
+}
+
+public enum ClusterError: Error, Equatable, CustomStringConvertible {
+    case badRelease(String)
+    case missingBlob(String)
+    case corruptBlob(String)
+    case unsafeName(String)
+
+    public var description: String {
+        switch self {
+        case .badRelease(let what): "a release the store holds is malformed: \(what)"
+        case .missingBlob(let hash): "the store has no blob \(hash)"
+        case .corruptBlob(let hash): "blob \(hash) does not match its hash"
+        case .unsafeName(let name): "\"\(name)\" is not a theme or file name a release may use"
+        }
+    }
+}

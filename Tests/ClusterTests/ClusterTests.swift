@@ -1,0 +1,102 @@
+import Cluster
+import Foundation
+import Hashing
+import Logging
+import Synchronization
+import Testing
+import TestSupport
+
+/// The cluster store on a real PostgreSQL, and a follower keeping a themes folder equal to it.
+@Suite("cluster store", .serialized)
+struct ClusterTests {
+    static func files(_ value: String) -> [(path: String, bytes: [UInt8])] {
+        [("Theme.xcassets/Contents.json", Array("{\"info\":{\"version\":1}}".utf8)),
+         ("Theme.xcassets/primary.colorset/Contents.json", Array(value.utf8))]
+    }
+
+    static func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return condition()
+    }
+
+    @Test("publish stores blobs once and a manifest with a new generation; retire is a generation too")
+    func publishAndRetire() throws {
+        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let store = try ClusterStore(url: postgres.url)
+        let first = try store.publish(theme: "light", files: Self.files("one"))
+        let second = try store.publish(theme: "light", files: Self.files("two"))
+        #expect(second > first)
+        let latest = try #require(try store.latestReleases().first { $0.theme == "light" })
+        #expect(latest.generation == second && !latest.retired && latest.files.count == 2)
+        let colour = try #require(latest.files.first { $0.path.hasSuffix("primary.colorset/Contents.json") })
+        #expect(try store.blob(colour.hash) == Array("two".utf8))
+        #expect(try store.retire(theme: "light") > second)
+        #expect(try store.latestReleases().first { $0.theme == "light" }?.retired == true)
+        #expect(throws: ClusterError.unsafeName("../etc")) { try store.publish(theme: "../etc", files: []) }
+        #expect(throws: ClusterError.unsafeName("../x")) { try store.publish(theme: "ok", files: [("../x", [1])]) }
+        #expect(throws: (any Error).self) { try ClusterStore(url: "postgresql://postgres@127.0.0.1:1/postgres?connect_timeout=1") }
+    }
+
+    @Test("a follower materializes releases, removes retired themes, follows the active theme, and catches up after losing its connection")
+    func follower() throws {
+        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let store = try ClusterStore(url: postgres.url)
+        let themes = NSTemporaryDirectory() + "themed-cluster-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: themes) }
+        let changes = Mutex<[String]>([])
+        let active = Mutex<String?>(nil)
+        let materializer = Materializer(themesDirectory: themes)
+        let follower = ClusterFollower(url: postgres.url, materializer: materializer, callbacks: .init(
+            themesChanged: { names in changes.withLock { $0 += names } },
+            activeChanged: { name in active.withLock { $0 = name } }), logger: Logger(label: "test"))
+        // A materialization cut short by a kill leaves a staging folder: a start removes it.
+        try FileManager.default.createDirectory(atPath: "\(themes)/.staging-light-9", withIntermediateDirectories: true)
+        follower.start()
+        defer { follower.stop() }
+        #expect(Self.waitUntil { follower.hasSynced })
+        #expect(!FileManager.default.fileExists(atPath: "\(themes)/.staging-light-9"))
+
+        let generation = try store.publish(theme: "light", files: Self.files("one"))
+        #expect(Self.waitUntil { materializer.generation(of: "light") == generation })
+        #expect(try String(contentsOfFile: "\(themes)/light/Theme.xcassets/primary.colorset/Contents.json", encoding: .utf8) == "one")
+        #expect(changes.withLock { $0.contains("light") })
+
+        try store.setActive("light")
+        #expect(Self.waitUntil { active.withLock { $0 } == "light" })
+
+        // The connection is cut, a release published meanwhile: re-reading after the reconnect finds it.
+        let pid = try #require(follower.backendPID)
+        try store.terminate(backend: pid)
+        let missed = try store.publish(theme: "light", files: Self.files("two"))
+        #expect(Self.waitUntil(15) { materializer.generation(of: "light") == missed }, "caught up after reconnecting")
+        #expect(try String(contentsOfFile: "\(themes)/light/Theme.xcassets/primary.colorset/Contents.json", encoding: .utf8) == "two")
+
+        try store.retire(theme: "light")
+        #expect(Self.waitUntil { !FileManager.default.fileExists(atPath: "\(themes)/light") })
+    }
+
+    @Test("a release whose bytes do not match its hash is refused; the previous one keeps serving")
+    func corruptRelease() throws {
+        let themes = NSTemporaryDirectory() + "themed-cluster-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: themes) }
+        let materializer = Materializer(themesDirectory: themes)
+        let good = Array("good".utf8)
+        let goodHash = ContentHash.of(good).hex
+        try materializer.materialize(Release(theme: "light", generation: 1, files: [Release.File(path: "a.json", hash: goodHash, size: good.count)], retired: false)) { _ in good }
+        let lying = String(repeating: "0", count: 64)
+        let corrupt = Release(theme: "light", generation: 2, files: [Release.File(path: "a.json", hash: lying, size: 1)], retired: false)
+        #expect(throws: ClusterError.corruptBlob(lying)) { try materializer.materialize(corrupt) { _ in [1] } }
+        #expect(materializer.generation(of: "light") == 1)
+        #expect(try String(contentsOfFile: "\(themes)/light/a.json", encoding: .utf8) == "good")
+        let names = try FileManager.default.contentsOfDirectory(atPath: themes)
+        #expect(names == ["light"], "nothing half-written is left beside it")
+    }
+}

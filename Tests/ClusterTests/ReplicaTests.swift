@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `themed publish` and two `themed serve --cluster` replicas on one real PostgreSQL: what an
+/// operator of several replicas sees.
+@Suite("replicas following a cluster store", .serialized)
+struct ReplicaTests {
+    /// Built beside the test bundle by `swift build` (every product is built before the tests).
+    static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("themed").path
+    static let sampleThemes = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("themes").path
+
+    struct NotStarted: Error, CustomStringConvertible { var description: String }
+
+    /// A `themed serve --cluster` in its own folder (themes, index, blobs), on a free port.
+    final class Replica {
+        let process = Process()
+        let port: Int
+        let errors = Pipe()
+
+        init(cluster url: String, unreachableSeconds: Double, folder: String) throws {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let notify = try NotifySocket(in: folder)
+            try Data(#"{"watch": false, "clusterUnreachableSeconds": \#(unreachableSeconds)}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
+            process.executableURL = URL(fileURLWithPath: ReplicaTests.executable)
+            process.arguments = ["serve", "--config", "themed.json", "--cluster", url, "--themes", "themes", "--db", "index.sqlite",
+                                 "--blobs", "blobs", "--port", "0"]
+            process.currentDirectoryURL = URL(fileURLWithPath: folder)
+            process.environment = ProcessInfo.processInfo.environment.merging(["NOTIFY_SOCKET": notify.path]) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = errors
+            try process.run()
+            let ready = notify.receive() ?? ""
+            guard let port = ready.split(separator: "\n").first(where: { $0.hasPrefix("STATUS=") })?.split(separator: " ").last.flatMap({ Int($0) }) else {
+                process.terminate()
+                throw NotStarted(description: "the replica did not start: \(ready)")
+            }
+            self.port = port
+        }
+
+        deinit { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+
+        func get(_ target: String) -> HTTP.Answer? { try? HTTP.get(target, port: port) }
+
+        func themeNames() -> [String] {
+            guard let answer = get("/themes"), answer.status == 200,
+                  let object = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any],
+                  let themes = object["themes"] as? [[String: Any]] else { return [] }
+            return themes.compactMap { $0["name"] as? String }.sorted()
+        }
+    }
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    static func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return condition()
+    }
+
+    @Test("a publish reaches every replica; a corrupt catalog is refused; PUT /active on one switches all; readiness follows the store; SIGTERM drains")
+    func replicas() throws {
+        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let folder = NSTemporaryDirectory() + "themed-replicas-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+
+        let published = try Self.run(["publish", "--cluster", postgres.url, "light", "\(Self.sampleThemes)/light"])
+        #expect(published.status == 0, "\(published.errors)")
+        let replicas = try (1...2).map { try Replica(cluster: postgres.url, unreachableSeconds: 1, folder: "\(folder)/replica\($0)") }
+        // The first sync comes before the first index: each replica starts with the release.
+        for replica in replicas {
+            #expect(replica.themeNames() == ["light"])
+            #expect(replica.get("/readyz")?.status == 200)
+        }
+
+        // A file that is not a catalog is refused before anything is stored.
+        try Data("not a catalog".utf8).write(to: URL(fileURLWithPath: "\(folder)/Broken.car"))
+        let refused = try Self.run(["publish", "--cluster", postgres.url, "dark", "\(folder)/Broken.car"])
+        #expect(refused.status == 2 && refused.errors.hasPrefix("themed publish: "), "\(refused.errors)")
+
+        #expect(try Self.run(["publish", "--cluster", postgres.url, "dark", "\(Self.sampleThemes)/dark"]).status == 0)
+        #expect(Self.waitUntil { replicas.allSatisfy { $0.themeNames() == ["dark", "light"] } }, "every replica serves the new theme")
+        let etags = replicas.map { $0.get("/themes/dark")?.headers["etag"] }
+        #expect(etags[0] != nil && etags[0] == etags[1], "the same release answers with the same ETag everywhere: \(etags)")
+
+        let switched = try HTTP.request("PUT", "/active", port: replicas[0].port, body: Array(#"{"theme":"dark"}"#.utf8))
+        #expect(switched.status == 200, "\(switched.text)")
+        #expect(Self.waitUntil { replicas[1].get("/active")?.text.contains("\"dark\"") == true }, "the other replica follows the store")
+
+        #expect(try Self.run(["retire", "--cluster", postgres.url, "dark"]).status == 0)
+        #expect(Self.waitUntil { replicas.allSatisfy { $0.themeNames() == ["light"] } }, "a retired theme leaves every replica")
+
+        // The store goes away: replicas keep serving, and turn not ready only past the limit (1 s).
+        try postgres.stop()
+        #expect(replicas[0].get("/themes/light")?.status == 200)
+        #expect(Self.waitUntil(8) { replicas.allSatisfy { $0.get("/readyz")?.status == 503 } })
+        #expect(replicas[0].get("/themes/light")?.status == 200, "still serving what it has")
+        try postgres.start()
+        #expect(Self.waitUntil(15) { replicas.allSatisfy { $0.get("/readyz")?.status == 200 } }, "ready again once the store answers")
+
+        replicas[1].process.terminate()
+        replicas[1].process.waitUntilExit()
+        #expect(replicas[1].process.terminationStatus == 0)
+        #expect(replicas[0].get("/readyz")?.status == 200)
+    }
+}
