@@ -32,6 +32,8 @@ TOKEN = "check-openapi-token"
 UNREACHABLE = {
     ("/active", "put", "403"): "only a client off the loopback interface gets 403 (no token configured)",
     ("/healthz", "get", "503"): "served only while the first index is built (a few ms for the sample themes)",
+    ("/readyz", "get", "503"): "needs a drain or a cluster store (Tests/ClusterTests/ReplicaTests.swift)",
+    ("/active", "put", "503"): "needs a cluster store that is down (Tests/ClusterTests)",
 }
 
 
@@ -47,6 +49,7 @@ def cases(blob):
     auth = {"Authorization": "Bearer " + TOKEN, **json_headers}
     return [
         ("GET", "/healthz", {}, None, 200, "/healthz"),
+        ("GET", "/readyz", {}, None, 200, "/readyz"),
         ("GET", "/metrics", {}, None, 200, "/metrics"),
         ("GET", "/openapi.json", {}, None, 200, "/openapi.json"),
         ("GET", "/active", {}, None, 200, "/active"),

@@ -104,16 +104,19 @@ struct ReplicaTests {
         #expect(switched.status == 200, "\(switched.text)")
         #expect(Self.waitUntil { replicas[1].get("/active")?.text.contains("\"dark\"") == true }, "the other replica follows the store")
 
-        #expect(try Self.run(["retire", "--cluster", postgres.url, "dark"]).status == 0)
-        #expect(Self.waitUntil { replicas.allSatisfy { $0.themeNames() == ["light"] } }, "a retired theme leaves every replica")
-
         // The store goes away: replicas keep serving, and turn not ready only past the limit (1 s).
         try postgres.stop()
         #expect(replicas[0].get("/themes/light")?.status == 200)
+        let notStored = try HTTP.request("PUT", "/active", port: replicas[0].port, body: Array(#"{"theme":"light"}"#.utf8))
+        #expect(notStored.status == 503 && notStored.text.contains("cluster_unavailable"), "\(notStored.text)")
+        #expect(replicas[0].get("/active")?.text.contains("\"dark\"") == true, "a change the store did not take is not made here either")
         #expect(Self.waitUntil(8) { replicas.allSatisfy { $0.get("/readyz")?.status == 503 } })
         #expect(replicas[0].get("/themes/light")?.status == 200, "still serving what it has")
         try postgres.start()
         #expect(Self.waitUntil(15) { replicas.allSatisfy { $0.get("/readyz")?.status == 200 } }, "ready again once the store answers")
+
+        #expect(try Self.run(["retire", "--cluster", postgres.url, "dark"]).status == 0)
+        #expect(Self.waitUntil { replicas.allSatisfy { $0.themeNames() == ["light"] } }, "a retired theme leaves every replica")
 
         replicas[1].process.terminate()
         replicas[1].process.waitUntilExit()
