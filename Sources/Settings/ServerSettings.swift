@@ -26,6 +26,7 @@ public struct ServerSettings: Equatable, Sendable {
     public var activeToken: String?
     public var cluster: String?
     public var clusterUnreachableSeconds = 30.0
+    public var purgeURLs: [String] = []
     public var watch = true
     public var heartbeatSeconds = 15.0
     public var maxAgeSeconds = 60

@@ -120,6 +120,7 @@ extension ServerSettings {
         .optionalText("activeToken", \.activeToken, "Bearer token PUT /active needs; unset: loopback clients only."),
         .optionalText("cluster", \.cluster, "PostgreSQL URL of the cluster store; set, the themes folder follows its releases (docs/DEPLOY.md)."),
         .seconds("clusterUnreachableSeconds", \.clusterUnreachableSeconds, 1...86400, "How long the cluster store may be unreachable before /readyz says 503."),
+        .textList("purgeURLs", \.purgeURLs, "Caches (http://host:port, Varnish with xkey) sent PURGE with the theme's key when its content changes."),
         .flag("watch", \.watch, "Follow changes to the themes folder (inotify)."),
         .seconds("heartbeatSeconds", \.heartbeatSeconds, 0.1...3600, "Interval of the comment lines that keep /events streams open."),
         .integer("maxAgeSeconds", \.maxAgeSeconds, 0...31_536_000, "Cache-Control max-age of name routes."),

@@ -20,6 +20,7 @@ public final class EventHub: Sendable {
         var nextID = 1
         var history: [Event] = []
         var subscribers: [Int: any ResponseStream] = [:]
+        var observers: [@Sendable (Event) -> Void] = []
         var nextSubscriber = 0
     }
 
@@ -39,16 +40,23 @@ public final class EventHub: Sendable {
     /// Records an event and sends it to every open stream.
     @discardableResult
     public func publish(_ type: String, _ data: JSONValue) -> Event {
-        let (event, subscribers) = state.withLock { state -> (Event, [any ResponseStream]) in
+        let (event, subscribers, observers) = state.withLock { state -> (Event, [any ResponseStream], [@Sendable (Event) -> Void]) in
             let event = Event(id: state.nextID, type: type, data: data)
             state.nextID += 1
             state.history.append(event)
             if state.history.count > historyLimit { state.history.removeFirst(state.history.count - historyLimit) }
-            return (event, Array(state.subscribers.values))
+            return (event, Array(state.subscribers.values), state.observers)
         }
         idUsed(event.id)
         for subscriber in subscribers { subscriber.write(event.wireFormat) }
+        for observer in observers { observer(event) }
         return event
+    }
+
+    /// Calls `observer` with every event published from now on (in the publisher's thread: it
+    /// must return quickly).
+    public func observe(_ observer: @escaping @Sendable (Event) -> Void) {
+        state.withLock { $0.observers.append(observer) }
     }
 
     /// Events after `lastID` still in the history.

@@ -21,13 +21,15 @@ public final class ThemeService: Sendable {
     public init(index: ThemeIndex, themesDirectory: String, activeToken: String? = nil, logger: Logger = Logger(label: "themed"),
                 metrics: ServiceMetrics = ServiceMetrics(), content: ContentStore? = nil, responseCacheBytes: Int = 64 << 20,
                 cachePolicy: CachePolicy = CachePolicy(), accessLog: AccessLog? = nil, allowedOrigins: [String] = ["*"],
-                readiness: @escaping @Sendable () -> String? = { nil }, activeStore: (@Sendable (String) throws -> Void)? = nil) throws {
+                readiness: @escaping @Sendable () -> String? = { nil }, activeStore: (@Sendable (String) throws -> Void)? = nil,
+                purgeTargets: [SurrogatePurger.Target] = []) throws {
         let folder = index.databasePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let content = try content ?? ContentStore(blobs: BlobStore(directory: (folder.isEmpty ? "." : folder) + "/blobs"))
         let library = try ThemeLibrary(index: index, themesDirectory: themesDirectory, content: content)
         // Event ids continue across restarts (the last one used is kept in the index).
         let lastEventID = (try? index.reader.setting(Self.lastEventIDKey)).flatMap { Int($0) } ?? 0
         events = EventHub(firstID: lastEventID + 1) { id in try? index.writer.setSetting(Self.lastEventIDKey, to: String(id)) }
+        SurrogatePurger(targets: purgeTargets, logger: logger).attach(to: events)
         self.library = library
         self.logger = logger
         self.metrics = metrics

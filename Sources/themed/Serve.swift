@@ -194,6 +194,9 @@ enum Startup {
     /// blob store must be writable, or creatable (`creating` makes them); the access log must
     /// open. Returns the access log.
     static func check(_ settings: ServerSettings, creating: Bool) throws -> AccessLog? {
+        for url in settings.purgeURLs where SurrogatePurger.Target(url: url) == nil {
+            throw failure("purgeURLs: \(url): not an http://host:port address")
+        }
         var isFolder: ObjCBool = false
         // A replica of a cluster fills its themes folder from the store, so it may start empty.
         if settings.cluster != nil, creating, !FileManager.default.fileExists(atPath: settings.themes) {
@@ -254,9 +257,11 @@ enum Startup {
         let policy = CachePolicy(maxAgeSeconds: settings.maxAgeSeconds, sharedMaxAgeSeconds: settings.sharedMaxAgeSeconds,
                                  staleWhileRevalidateSeconds: settings.staleWhileRevalidateSeconds)
         let themesPath = URL(fileURLWithPath: settings.themes).standardizedFileURL.path
+        let purgeTargets = settings.purgeURLs.compactMap(SurrogatePurger.Target.init(url:))
         return try ThemeService(index: index, themesDirectory: themesPath, activeToken: settings.activeToken, logger: logger,
                                 content: content, responseCacheBytes: settings.responseCacheBytes, cachePolicy: policy, accessLog: accessLog,
-                                allowedOrigins: settings.corsAllowedOrigins, readiness: readiness, activeStore: activeStore)
+                                allowedOrigins: settings.corsAllowedOrigins, readiness: readiness, activeStore: activeStore,
+                                purgeTargets: purgeTargets)
     }
 }
 

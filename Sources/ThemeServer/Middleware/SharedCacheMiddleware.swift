@@ -48,7 +48,7 @@ struct SharedCacheMiddleware: Middleware {
         return keys.joined(separator: " ")
     }
 
-    private static func token(_ text: String) -> String {
+    static func token(_ text: String) -> String {
         var token = ""
         for byte in text.utf8 {
             if byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "%") && byte != UInt8(ascii: ",") && byte != UInt8(ascii: "\"") {

@@ -1,0 +1,82 @@
+import Foundation
+import Logging
+import Synchronization
+import Testing
+@testable import ThemeServer
+
+/// What a cache in front is told when a theme changes: `PURGE` with the theme's `xkey`.
+@Suite("surrogate-key purges")
+struct PurgeTests {
+    /// A one-connection-at-a-time HTTP listener that records each request's head and answers 200.
+    final class RecordingCache: @unchecked Sendable {
+        let descriptor: Int32
+        let port: Int
+        let requests = Mutex<[String]>([])
+
+        init() throws {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            self.descriptor = descriptor
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
+            _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
+            port = Int(UInt16(bigEndian: address.sin_port))
+            guard listen(descriptor, 8) == 0 else { throw POSIXError(.EADDRINUSE) }
+            Thread { [self] in
+                while true {
+                    let client = accept(descriptor, nil, nil)
+                    guard client >= 0 else { return }
+                    var buffer = [UInt8](repeating: 0, count: 4096)
+                    let count = recv(client, &buffer, buffer.count, 0)
+                    if count > 0 { requests.withLock { $0.append(String(decoding: buffer[..<count], as: UTF8.self)) } }
+                    let answer = Array("HTTP/1.1 200 Purged\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
+                    _ = answer.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                    close(client)
+                }
+            }.start()
+        }
+
+        deinit { shutdown(descriptor, Int32(SHUT_RDWR)); close(descriptor) }
+
+        func waitForRequests(_ count: Int) -> [String] {
+            let deadline = Date().addingTimeInterval(5)
+            while requests.withLock({ $0.count }) < count, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            return requests.withLock { $0 }
+        }
+    }
+
+    @Test("a reloaded theme purges its key, an active switch purges `current`; other events purge nothing")
+    func purges() throws {
+        let cache = try RecordingCache()
+        let target = try #require(SurrogatePurger.Target(url: "http://127.0.0.1:\(cache.port)"))
+        let events = EventHub()
+        SurrogatePurger(targets: [target], logger: Logger(label: "test")).attach(to: events)
+        events.publish("theme-error", ["theme": "dark"])
+        events.publish("theme-reloaded", ["theme": "Brand Dark"])
+        events.publish("active-changed", ["theme": "dark"])
+        let requests = cache.waitForRequests(2)
+        #expect(requests.count == 2)
+        #expect(requests.first?.hasPrefix("PURGE / HTTP/1.1\r\n") == true)
+        #expect(requests.first?.contains("\r\nxkey-purge: theme:Brand%20Dark\r\n") == true, "the key the answers carry: \(requests)")
+        #expect(requests.last?.contains("\r\nxkey-purge: current\r\n") == true)
+    }
+
+    @Test("purge addresses: http with a host, the port defaulting to 80")
+    func targets() {
+        #expect(SurrogatePurger.Target(url: "http://varnish:6081") == SurrogatePurger.Target(url: "http://varnish:6081"))
+        #expect(SurrogatePurger.Target(url: "http://cache")?.port == 80)
+        #expect(SurrogatePurger.Target(url: "https://cache") == nil)
+        #expect(SurrogatePurger.Target(url: "cache:6081") == nil)
+    }
+
+    @Test("a cache that is not there costs a log line, not the event")
+    func unreachableCache() throws {
+        let closed = try RecordingCache()
+        let port = closed.port
+        shutdown(closed.descriptor, Int32(SHUT_RDWR))
+        let target = try #require(SurrogatePurger.Target(url: "http://127.0.0.1:\(port)"))
+        #expect(throws: SurrogatePurger.PurgeError.self) { try SurrogatePurger.exchange(Array("PURGE / HTTP/1.1\r\n\r\n".utf8), with: target) }
+    }
+}
