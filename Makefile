@@ -8,7 +8,7 @@ PY_PACKAGES = lzfse numpy pillow
 OPENAPI_PY_PACKAGES = openapi-core requests pyyaml
 EXPORT_PY_PACKAGES = tinycss2 requests
 
-.PHONY: deps py-deps bench-deps build release test openapi-check exports-check browser-deps browser-check deb deb-test bench bench-http bench-reload bench-cold bench-blobs bench-coders fuzz fuzz-build fuzz-ci run themes index clean
+.PHONY: deps py-deps bench-deps build release test openapi-check exports-check browser-deps browser-check deb deb-test bench bench-http bench-reload bench-cold bench-blobs bench-coders cluster-deps cluster cluster-test fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -139,6 +139,21 @@ bench-coders: release
 ## and the first request of every image after a restart.
 bench-blobs: release
 	python3 scripts/bench-blobs.py --themed .build/release/themed --corpus $(CORPUS)
+
+## Several replicas (docs/DEPLOY.md): a throwaway PostgreSQL under var/cluster, three replicas on
+## 8081-8083 following it, Varnish on 8080 in front. `make cluster` runs it until Ctrl-C;
+## `make cluster-test` puts wrk load through Varnish while releases, switches, SIGTERM, SIGKILL and
+## a PostgreSQL restart happen (CLUSTER_SECONDS, 60 by default).
+CLUSTER_SECONDS ?= 60
+cluster-deps:
+	@missing=""; for p in postgresql varnish varnish-modules wrk; do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) || exit 1; fi
+
+cluster: release cluster-deps
+	python3 scripts/cluster.py up
+
+cluster-test: release cluster-deps
+	python3 scripts/cluster.py test --seconds $(CLUSTER_SECONDS)
 
 clean:
 	$(SWIFT) package clean

@@ -59,13 +59,22 @@ sub vcl_recv {
 }
 
 sub vcl_backend_fetch {
-    # A retry goes to the next replica of the round robin.
+    # A retry goes to another replica: the round robin moves on for every request, so under load
+    # it could hand back the one that just failed, which the probes have not yet marked sick.
     set bereq.backend = replicas.backend();
+    if (bereq.http.X-Themed-Failed && bereq.http.X-Themed-Failed == "" + bereq.backend) {
+        set bereq.backend = replicas.backend();
+    }
+    if (bereq.http.X-Themed-Failed && bereq.http.X-Themed-Failed == "" + bereq.backend) {
+        set bereq.backend = replicas.backend();
+    }
+    unset bereq.http.X-Themed-Failed;
 }
 
 sub vcl_backend_response {
     # A replica that answers 5xx (draining, stopped mid-request) is tried once more elsewhere.
-    if (beresp.status >= 500 && bereq.retries < 2 && bereq.method != "PUT") {
+    if (beresp.status >= 500 && bereq.retries < 3 && bereq.method != "PUT") {
+        set bereq.http.X-Themed-Failed = "" + bereq.backend;
         return (retry);
     }
     if (bereq.url ~ "^/events") {
@@ -88,7 +97,8 @@ sub vcl_backend_response {
 
 sub vcl_backend_error {
     # No replica answered at all (connection refused, reset): try the next one.
-    if (bereq.retries < 2 && bereq.method != "PUT") {
+    if (bereq.retries < 3 && bereq.method != "PUT") {
+        set bereq.http.X-Themed-Failed = "" + bereq.backend;
         return (retry);
     }
 }
