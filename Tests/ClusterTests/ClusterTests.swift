@@ -14,15 +14,6 @@ struct ClusterTests {
          ("Theme.xcassets/primary.colorset/Contents.json", Array(value.utf8))]
     }
 
-    static func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return condition()
-    }
-
     @Test("publish stores blobs once and a manifest with a new generation; retire is a generation too")
     func publishAndRetire() throws {
         if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
@@ -61,26 +52,26 @@ struct ClusterTests {
         try FileManager.default.createDirectory(atPath: "\(themes)/.staging-light-9", withIntermediateDirectories: true)
         follower.start()
         defer { follower.stop() }
-        #expect(Self.waitUntil { follower.hasSynced })
+        #expect(waitUntil { follower.hasSynced })
         #expect(!FileManager.default.fileExists(atPath: "\(themes)/.staging-light-9"))
 
         let generation = try store.publish(theme: "light", files: Self.files("one"))
-        #expect(Self.waitUntil { materializer.generation(of: "light") == generation })
+        #expect(waitUntil { materializer.generation(of: "light") == generation })
         #expect(try String(contentsOfFile: "\(themes)/light/Theme.xcassets/primary.colorset/Contents.json", encoding: .utf8) == "one")
         #expect(changes.withLock { $0.contains("light") })
 
         try store.setActive("light")
-        #expect(Self.waitUntil { active.withLock { $0 } == "light" })
+        #expect(waitUntil { active.withLock { $0 } == "light" })
 
         // The connection is cut, a release published meanwhile: re-reading after the reconnect finds it.
         let pid = try #require(follower.backendPID)
         try store.terminate(backend: pid)
         let missed = try store.publish(theme: "light", files: Self.files("two"))
-        #expect(Self.waitUntil(15) { materializer.generation(of: "light") == missed }, "caught up after reconnecting")
+        #expect(waitUntil(15) { materializer.generation(of: "light") == missed }, "caught up after reconnecting")
         #expect(try String(contentsOfFile: "\(themes)/light/Theme.xcassets/primary.colorset/Contents.json", encoding: .utf8) == "two")
 
         try store.retire(theme: "light")
-        #expect(Self.waitUntil { !FileManager.default.fileExists(atPath: "\(themes)/light") })
+        #expect(waitUntil { !FileManager.default.fileExists(atPath: "\(themes)/light") })
     }
 
     @Test("a release whose bytes do not match its hash is refused; the previous one keeps serving")

@@ -64,15 +64,6 @@ struct ReplicaTests {
         return (process.terminationStatus, text)
     }
 
-    static func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return condition()
-    }
-
     @Test("a publish reaches every replica; a corrupt catalog is refused; PUT /active on one switches all; readiness follows the store; SIGTERM drains")
     func replicas() throws {
         if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
@@ -96,13 +87,13 @@ struct ReplicaTests {
         #expect(refused.status == 2 && refused.errors.hasPrefix("themed publish: "), "\(refused.errors)")
 
         #expect(try Self.run(["publish", "--cluster", postgres.url, "dark", "\(Self.sampleThemes)/dark"]).status == 0)
-        #expect(Self.waitUntil { replicas.allSatisfy { $0.themeNames() == ["dark", "light"] } }, "every replica serves the new theme")
+        #expect(waitUntil { replicas.allSatisfy { $0.themeNames() == ["dark", "light"] } }, "every replica serves the new theme")
         let etags = replicas.map { $0.get("/themes/dark")?.headers["etag"] }
         #expect(etags[0] != nil && etags[0] == etags[1], "the same release answers with the same ETag everywhere: \(etags)")
 
         let switched = try HTTP.request("PUT", "/active", port: replicas[0].port, body: Array(#"{"theme":"dark"}"#.utf8))
         #expect(switched.status == 200, "\(switched.text)")
-        #expect(Self.waitUntil { replicas[1].get("/active")?.text.contains("\"dark\"") == true }, "the other replica follows the store")
+        #expect(waitUntil { replicas[1].get("/active")?.text.contains("\"dark\"") == true }, "the other replica follows the store")
 
         // The store goes away: replicas keep serving, and turn not ready only past the limit (1 s).
         try postgres.stop()
@@ -110,13 +101,13 @@ struct ReplicaTests {
         let notStored = try HTTP.request("PUT", "/active", port: replicas[0].port, body: Array(#"{"theme":"light"}"#.utf8))
         #expect(notStored.status == 503 && notStored.text.contains("cluster_unavailable"), "\(notStored.text)")
         #expect(replicas[0].get("/active")?.text.contains("\"dark\"") == true, "a change the store did not take is not made here either")
-        #expect(Self.waitUntil(8) { replicas.allSatisfy { $0.get("/readyz")?.status == 503 } })
+        #expect(waitUntil(8) { replicas.allSatisfy { $0.get("/readyz")?.status == 503 } })
         #expect(replicas[0].get("/themes/light")?.status == 200, "still serving what it has")
         try postgres.start()
-        #expect(Self.waitUntil(15) { replicas.allSatisfy { $0.get("/readyz")?.status == 200 } }, "ready again once the store answers")
+        #expect(waitUntil(15) { replicas.allSatisfy { $0.get("/readyz")?.status == 200 } }, "ready again once the store answers")
 
         #expect(try Self.run(["retire", "--cluster", postgres.url, "dark"]).status == 0)
-        #expect(Self.waitUntil { replicas.allSatisfy { $0.themeNames() == ["light"] } }, "a retired theme leaves every replica")
+        #expect(waitUntil { replicas.allSatisfy { $0.themeNames() == ["light"] } }, "a retired theme leaves every replica")
 
         replicas[1].process.terminate()
         replicas[1].process.waitUntilExit()

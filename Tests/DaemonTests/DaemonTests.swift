@@ -70,16 +70,8 @@ struct DaemonTests {
     @Test("a port in use stops the start before the index or blob store is touched")
     func portInUse() throws {
         let folder = try Self.scratch()
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (listener, port) = Loopback.boundSocket(listening: true)
         defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
-        listen(listener, 1)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
-        let port = Int(UInt16(bigEndian: address.sin_port))
         let run = try Self.run(["serve", "--themes", Self.themes, "--db", folder + "/db/index.sqlite", "--blobs", folder + "/blobs",
                                 "--port", String(port)], in: folder)
         #expect(run.status == 2)

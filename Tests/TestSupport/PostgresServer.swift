@@ -20,7 +20,7 @@ public final class PostgresServer: @unchecked Sendable {
     public init() throws {
         guard let binaries = Self.binaries else { throw Failure(description: Self.unavailableReason ?? "") }
         folder = NSTemporaryDirectory() + "themed-pg-\(UUID().uuidString.prefix(8))"
-        port = Self.freePort()
+        port = Loopback.freePort()
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         if getuid() == 0 { try Self.run("/bin/chown", ["postgres:postgres", folder]) }
         try Self.asOwner("\(binaries)/initdb", ["-D", "\(folder)/data", "-A", "trust", "-U", "postgres", "--no-sync"])
@@ -83,17 +83,5 @@ public final class PostgresServer: @unchecked Sendable {
         guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
             throw Failure(description: "\((executable as NSString).lastPathComponent) failed: \(text.suffix(500))")
         }
-    }
-
-    static func freePort() -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

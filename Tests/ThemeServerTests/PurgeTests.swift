@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Synchronization
 import Testing
+import TestSupport
 @testable import ThemeServer
 
 /// What a cache in front is told when a theme changes: `PURGE` with the theme's `xkey`.
@@ -13,17 +14,10 @@ struct PurgeTests {
         let port: Int
         let requests = Mutex<[String]>([])
 
-        init() throws {
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        init() {
+            let (descriptor, port) = Loopback.boundSocket(listening: true)
             self.descriptor = descriptor
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) } }
-            _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) } }
-            port = Int(UInt16(bigEndian: address.sin_port))
-            guard listen(descriptor, 8) == 0 else { throw POSIXError(.EADDRINUSE) }
+            self.port = port
             Thread { [self] in
                 while true {
                     let client = accept(descriptor, nil, nil)
@@ -49,7 +43,7 @@ struct PurgeTests {
 
     @Test("a reloaded theme purges its key, an active switch purges `current`; other events purge nothing")
     func purges() throws {
-        let cache = try RecordingCache()
+        let cache = RecordingCache()
         let target = try #require(SurrogatePurger.Target(url: "http://127.0.0.1:\(cache.port)"))
         let events = EventHub()
         SurrogatePurger(targets: [target], logger: Logger(label: "test")).attach(to: events)
@@ -73,7 +67,7 @@ struct PurgeTests {
 
     @Test("a cache that is not there costs a log line, not the event")
     func unreachableCache() throws {
-        let closed = try RecordingCache()
+        let closed = RecordingCache()
         let port = closed.port
         shutdown(closed.descriptor, Int32(SHUT_RDWR))
         let target = try #require(SurrogatePurger.Target(url: "http://127.0.0.1:\(port)"))
