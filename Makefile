@@ -8,7 +8,7 @@ PY_PACKAGES = lzfse numpy pillow
 OPENAPI_PY_PACKAGES = openapi-core requests pyyaml
 EXPORT_PY_PACKAGES = tinycss2 requests
 
-.PHONY: deps py-deps bench-deps build release test openapi-check exports-check browser-deps browser-check deb deb-test bench bench-http bench-reload bench-cold bench-blobs bench-coders cluster-deps cluster cluster-test fuzz fuzz-build fuzz-ci run themes index clean
+.PHONY: deps py-deps bench-deps build release test openapi-check exports-check browser-deps browser-check deb deb-test bench bench-http bench-reload bench-cold bench-blobs bench-coders cluster-deps cluster cluster-test cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -154,6 +154,10 @@ cluster: release cluster-deps
 
 cluster-test: release cluster-deps
 	python3 scripts/cluster.py test --seconds $(CLUSTER_SECONDS)
+
+## CI's short form: the same checks for 15 s, with the binary `make test` built.
+cluster-ci: cluster-deps
+	python3 scripts/cluster.py test --seconds 15
 
 clean:
 	$(SWIFT) package clean

@@ -28,7 +28,9 @@ public final class ThemeService: Sendable {
         let library = try ThemeLibrary(index: index, themesDirectory: themesDirectory, content: content)
         // Event ids continue across restarts (the last one used is kept in the index).
         let lastEventID = (try? index.reader.setting(Self.lastEventIDKey)).flatMap { Int($0) } ?? 0
-        events = EventHub(firstID: lastEventID + 1) { id in try? index.writer.setSetting(Self.lastEventIDKey, to: String(id)) }
+        events = EventHub(source: try Self.eventSource(index), firstID: lastEventID + 1) { id in
+            try? index.writer.setSetting(Self.lastEventIDKey, to: String(id))
+        }
         SurrogatePurger(targets: purgeTargets, logger: logger).attach(to: events)
         self.library = library
         self.logger = logger
@@ -60,6 +62,16 @@ public final class ThemeService: Sendable {
     }
 
     static let lastEventIDKey = "last_event_id"
+    static let eventSourceKey = "event_source"
+
+    /// The name of this index's event numbering, made once and kept in the index: the same after
+    /// a restart, different on every other replica (each has its own index).
+    static func eventSource(_ index: ThemeIndex) throws -> String {
+        if let source = try index.reader.setting(eventSourceKey), !source.isEmpty { return source }
+        let source = String(UInt32.random(in: .min ... .max), radix: 16)
+        try index.writer.setSetting(eventSourceKey, to: source)
+        return source
+    }
 
     /// Answers one request (the HTTP server's handler; tests call it directly).
     public func handle(_ request: Request) -> Response {

@@ -150,8 +150,10 @@ struct ReloadTests {
         server.fixtures.colorSet("themes/dark", "extra", [(nil, ["red": "1", "green": "0", "blue": "0"], [:])])
         try server.service.reload()
         let stream = try subscriber.readUntil("\"theme\":\"dark\"")
-        let ids = stream.split(separator: "\n").filter { $0.hasPrefix("id: ") }.compactMap { Int($0.dropFirst(4)) }
-        #expect(ids.count == 2 && ids[0] < ids[1])
+        let source = server.service.events.source
+        let ids = stream.split(separator: "\n").filter { $0.hasPrefix("id: \(source)-") }.map { String($0.dropFirst(4)) }
+        let numbers = ids.compactMap { Int($0.dropFirst(source.count + 1)) }
+        #expect(numbers.count == 2 && numbers[0] < numbers[1])
         #expect(stream.range(of: "\"theme\":\"light\"")?.lowerBound ?? stream.endIndex < stream.range(of: "\"theme\":\"dark\"")?.lowerBound ?? stream.startIndex)
 
         let resumed = try server.client()
@@ -174,18 +176,26 @@ struct ReloadTests {
         try restarted.reload()
         let after = try #require(restarted.events.events(after: 0).first?.id)
         #expect(after > before)
+        #expect(restarted.events.source == server.service.events.source, "the same numbering, so the same ids")
+
+        // Another server's id (a replica behind the same balancer): a resync, never its numbers read as ours.
+        let other = try ServerFixture()
+        let foreign = RecordingStream()
+        other.service.events.subscribe(foreign, after: "\(server.service.events.source)-1")
+        #expect(other.service.events.source != server.service.events.source)
+        #expect(foreign.text.contains("event: resync") && foreign.text.contains("unknown event id \(server.service.events.source)-1"))
 
         let small = EventHub(historyLimit: 2)
         for number in 0..<5 { small.publish("theme-reloaded", ["n": .int(number)]) }
         let stream = RecordingStream()
-        small.subscribe(stream, after: 1)
+        small.subscribe(stream, after: "1")
         #expect(stream.text.contains("event: resync\ndata: {\"reason\":\"events after 1 are no longer kept\"}"))
         #expect(stream.text.contains("id: 5\n"), "the resync carries the newest id, to resume from")
         let unknown = RecordingStream()
-        small.subscribe(unknown, after: 99)
+        small.subscribe(unknown, after: "99")
         #expect(unknown.text.contains("event: resync") && unknown.text.contains("unknown event id 99"))
         let current = RecordingStream()
-        small.subscribe(current, after: 3)
+        small.subscribe(current, after: "3")
         #expect(!current.text.contains("resync") && current.text.contains("id: 4\n") && current.text.contains("id: 5\n"))
     }
 

@@ -9,7 +9,7 @@ struct EventRoutes: RouteCollection {
     }
 
     private func eventStream(_ request: Request) -> Response {
-        let lastID = (request.headers[.lastEventID] ?? request.query["lastEventId"]).flatMap { Int($0) }
+        let lastID = request.headers[.lastEventID] ?? request.query["lastEventId"]
         let events = self.events
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"]) { stream in
             events.subscribe(stream, after: lastID)
