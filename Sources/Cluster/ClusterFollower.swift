@@ -11,10 +11,14 @@ public final class ClusterFollower: Sendable {
         public var themesChanged: @Sendable ([String]) -> Void
         /// The active theme the store holds, on start and on every change.
         public var activeChanged: @Sendable (String) -> Void
+        /// A release this replica could not write (theme, generation, why); the one before keeps serving.
+        public var releaseRefused: @Sendable (String, Int64, String) -> Void
 
-        public init(themesChanged: @escaping @Sendable ([String]) -> Void, activeChanged: @escaping @Sendable (String) -> Void) {
+        public init(themesChanged: @escaping @Sendable ([String]) -> Void, activeChanged: @escaping @Sendable (String) -> Void,
+                    releaseRefused: @escaping @Sendable (String, Int64, String) -> Void = { _, _, _ in }) {
             self.themesChanged = themesChanged
             self.activeChanged = activeChanged
+            self.releaseRefused = releaseRefused
         }
     }
 
@@ -117,8 +121,14 @@ public final class ClusterFollower: Sendable {
                 logger.info("release materialized", metadata: ["theme": "\(release.theme)", "generation": "\(release.generation)"])
             } catch {
                 // Bad bytes in the store stay out of the folder: the previous release keeps serving.
-                state.withLock { $0.failures[release.theme] = "generation \(release.generation): \(error)" }
+                // Each refused generation is reported once, not at every later sync.
+                let reported = state.withLock { state -> Bool in
+                    defer { state.failures[release.theme] = "generation \(release.generation): \(error)" }
+                    return state.failures[release.theme]?.hasPrefix("generation \(release.generation):") == true
+                }
+                guard !reported else { continue }
                 logger.error("release refused; the previous one keeps serving", metadata: ["theme": "\(release.theme)", "generation": "\(release.generation)", "error": "\(error)"])
+                callbacks.releaseRefused(release.theme, release.generation, "\(error)")
             }
         }
         let active = try store.active()

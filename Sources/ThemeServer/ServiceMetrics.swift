@@ -16,6 +16,8 @@ public final class ServiceMetrics: Sendable {
     }
 
     private let counters = Mutex<[Key: CoreMetrics.Counter]>([:])
+    /// Cluster releases this replica could not write (it kept serving the one before).
+    let releasesRefused = Atomic<Int>(0)
     private let timers = Mutex<[String: CoreMetrics.Timer]>([:])
 
     public init() {

@@ -1,5 +1,6 @@
 import BlobStore
 import Caching
+import Foundation
 import HTTPServer
 import Logging
 import ThemeContent
@@ -88,6 +89,17 @@ public final class ThemeService: Sendable {
     }
 
     public var themesDirectory: String { library.themesDirectory }
+
+    /// A cluster release this replica could not write: counted in /metrics and told to the event
+    /// stream as a theme-error (the theme keeps serving the release before).
+    public func releaseRefused(theme: String, generation: Int64, reason: String) {
+        metrics.releasesRefused.add(1, ordering: .relaxed)
+        let info = library.themes.first { $0.name == theme }
+        events.publish("theme-error", ReloadEvents.payload(theme, info, extra: [
+            ("error", .string("cluster release \(generation) refused: \(reason)")),
+            ("time", .string(ISO8601DateFormatter().string(from: Date()))),
+        ]))
+    }
 
     /// Makes `theme` the one `current` stands for (the cluster's choice arriving) and tells the
     /// event stream; nothing happens when it already is, or when no such theme is loaded.

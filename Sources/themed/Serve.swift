@@ -76,7 +76,10 @@ struct Serve: ParsableCommand {
                             callbacks: .init(themesChanged: { themes in
                                 guard let service = served.withLock({ $0 }) else { return }
                                 for theme in themes { _ = try? service.reload(only: theme) }
-                            }, activeChanged: { theme in served.withLock { $0 }?.applyActive(theme) }),
+                            }, activeChanged: { theme in served.withLock { $0 }?.applyActive(theme) },
+                            releaseRefused: { theme, generation, reason in
+                                served.withLock { $0 }?.releaseRefused(theme: theme, generation: generation, reason: reason)
+                            }),
                             logger: logger)
         }
         let readiness: @Sendable () -> String? = {

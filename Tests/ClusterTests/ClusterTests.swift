@@ -74,6 +74,38 @@ struct ClusterTests {
         #expect(waitUntil { !FileManager.default.fileExists(atPath: "\(themes)/light") })
     }
 
+    @Test("a release whose blob was damaged in the store is refused and reported once; the one before keeps serving")
+    func damagedBlobInStore() throws {
+        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let store = try ClusterStore(url: postgres.url)
+        let themes = NSTemporaryDirectory() + "themed-cluster-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: themes) }
+        let refused = Mutex<[Int64]>([])
+        let materializer = Materializer(themesDirectory: themes)
+        let follower = ClusterFollower(url: postgres.url, materializer: materializer, callbacks: .init(
+            themesChanged: { _ in }, activeChanged: { _ in }, releaseRefused: { _, generation, _ in refused.withLock { $0.append(generation) } }),
+            logger: Logger(label: "test"))
+        follower.start()
+        defer { follower.stop() }
+        let good = try store.publish(theme: "light", files: Self.files("one"))
+        #expect(waitUntil { materializer.generation(of: "light") == good })
+
+        // The blob the next release names is already in the store, with other bytes (a disk or
+        // a hand went wrong): the publish keeps the stored bytes, and every replica must refuse them.
+        try PostgresConnection(url: postgres.url).execute("INSERT INTO themed_blob (hash, bytes) VALUES ($1, $2)",
+                                                          [.text(ContentHash.of(Array("two".utf8)).hex), .bytes(Array("tampered".utf8))])
+        let bad = try store.publish(theme: "light", files: Self.files("two"))
+        #expect(waitUntil { refused.withLock { $0 } == [bad] })
+        try store.setActive("light") // another notification, another sync: not reported again
+        #expect(waitUntil { follower.active == "light" })
+        #expect(refused.withLock { $0 } == [bad])
+        #expect(follower.failures["light"]?.hasPrefix("generation \(bad):") == true)
+        #expect(materializer.generation(of: "light") == good)
+        #expect(try String(contentsOfFile: "\(themes)/light/Theme.xcassets/primary.colorset/Contents.json", encoding: .utf8) == "one")
+    }
+
     @Test("a release whose bytes do not match its hash is refused; the previous one keeps serving")
     func corruptRelease() throws {
         let themes = NSTemporaryDirectory() + "themed-cluster-\(UUID().uuidString.prefix(8))"

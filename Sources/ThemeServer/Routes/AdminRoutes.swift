@@ -47,6 +47,8 @@ struct AdminRoutes: RouteCollection {
                     ("themed_decode_memory_capacity_bytes", "The budget of that working memory.", decoding.capacityBytes),
                     ("themed_decode_memory_waits_total", "Decodes that waited for working memory.", decoding.waits),
                     ("themed_subscribers", "Open event streams.", events.subscriberCount),
+                    ("themed_releases_refused_total", "Cluster releases this replica could not write; it kept serving the one before.",
+                     metrics.releasesRefused.load(ordering: .relaxed)),
                 ])
                 return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"], body: exposition)
             },
