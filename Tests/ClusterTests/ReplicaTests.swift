@@ -109,7 +109,12 @@ struct ReplicaTests {
         #expect(try Self.run(["retire", "--cluster", postgres.url, "dark"]).status == 0)
         #expect(waitUntil { replicas.allSatisfy { $0.themeNames() == ["light"] } }, "a retired theme leaves every replica")
 
+        // SIGTERM drains: an open event stream is told to reconnect soon, then ended.
+        let events = try HTTP.Stream("/events", port: replicas[1].port)
+        #expect(events.read(until: "retry: 1000\n\n"))
         replicas[1].process.terminate()
+        #expect(events.readToEnd(), "the stream ends")
+        #expect(events.text.contains("retry: 500\n\n"), "\(events.text)")
         replicas[1].process.waitUntilExit()
         #expect(replicas[1].process.terminationStatus == 0)
         #expect(replicas[0].get("/readyz")?.status == 200)

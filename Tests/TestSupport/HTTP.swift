@@ -51,4 +51,54 @@ public enum HTTP {
         let body = headEnd + 4 <= received.count ? Array(received[(headEnd + 4)...]) : []
         return Answer(status: status, headers: fields, body: body)
     }
+
+    /// An open `GET` whose answer is read as it comes (an event stream).
+    public final class Stream {
+        let descriptor: Int32
+        public private(set) var received: [UInt8] = []
+        public var text: String { String(decoding: received, as: UTF8.self) }
+
+        public init(_ target: String, port: Int) throws {
+            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var timeout = timeval(tv_sec: 10, tv_usec: 0)
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(port).bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard connected == 0 else { close(descriptor); throw POSIXError(.ECONNREFUSED) }
+            let head = Array("GET \(target) HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8)
+            _ = head.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+
+        deinit { close(descriptor) }
+
+        /// Reads until `text` has arrived (true), or the server closed or 10 s passed (false).
+        public func read(until text: String) -> Bool {
+            while !self.text.contains(text) {
+                guard receiveMore() else { return false }
+            }
+            return true
+        }
+
+        /// Reads until the server closes the connection; true when it did within 10 s.
+        public func readToEnd() -> Bool {
+            while receiveMore() {}
+            return closedByServer
+        }
+
+        private var closedByServer = false
+
+        private func receiveMore() -> Bool {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            let count = recv(descriptor, &buffer, buffer.count, 0)
+            if count == 0 { closedByServer = true }
+            guard count > 0 else { return false }
+            received += buffer[..<count]
+            return true
+        }
+    }
 }
