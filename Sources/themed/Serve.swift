@@ -71,11 +71,17 @@ struct Serve: ParsableCommand {
         // With a cluster store, the themes folder follows its releases: the first sync comes
         // before the first index (bounded by clusterUnreachableSeconds), later ones reload it.
         let draining = Mutex(false)
+        // Releases written while the first index is being built are indexed again right after it
+        // (that index may have read the folder before they arrived): nothing is served stale.
+        let changedBeforeServing = Mutex(false)
         let follower = settings.cluster.map { url in
             ClusterFollower(url: url, materializer: Materializer(themesDirectory: URL(fileURLWithPath: settings.themes).standardizedFileURL.path),
                             callbacks: .init(themesChanged: { themes in
-                                guard let service = served.withLock({ $0 }) else { return }
-                                for theme in themes { _ = try? service.reload(only: theme) }
+                                let service = served.withLock { service in
+                                    if service == nil { changedBeforeServing.withLock { $0 = true } }
+                                    return service
+                                }
+                                for theme in themes { _ = try? service?.reload(only: theme) }
                             }, activeChanged: { theme in served.withLock { $0 }?.applyActive(theme) },
                             releaseRefused: { theme, generation, reason in
                                 served.withLock { $0 }?.releaseRefused(theme: theme, generation: generation, reason: reason)
@@ -108,8 +114,13 @@ struct Serve: ParsableCommand {
             server.shutdown()
             throw Startup.failure("\(error)")
         }
+        changedBeforeServing.withLock { $0 = false } // what came before is read by this first index
         let report = try service.reload()
-        served.withLock { $0 = service }
+        let reindex = served.withLock { served in
+            served = service
+            return changedBeforeServing.withLock { $0 }
+        }
+        if reindex { _ = try? service.reload() }
         if let active = follower?.active { service.applyActive(active) }
         let names = service.library.themes.map(\.name)
         logger.info("indexed themes", metadata: ["reindexed": "\(report.reindexedSources.count)", "unchanged": "\(report.unchangedSources)",
