@@ -31,6 +31,10 @@ public final class ClusterStore: @unchecked Sendable {
     public func publish(theme: String, files: [(path: String, bytes: [UInt8])]) throws -> Int64 {
         guard Release.isSafe(theme: theme) else { throw ClusterError.unsafeName(theme) }
         for file in files where !Release.isSafe(path: file.path) { throw ClusterError.unsafeName(file.path) }
+        guard files.count <= Release.maximumFiles else { throw ClusterError.tooLarge("\(files.count) files, more than \(Release.maximumFiles)") }
+        if let large = files.first(where: { $0.bytes.count > Release.maximumFileBytes }) {
+            throw ClusterError.tooLarge("\(large.path) is \(large.bytes.count) bytes, more than \(Release.maximumFileBytes)")
+        }
         return try transaction {
             var entries: [Release.File] = []
             for file in files {

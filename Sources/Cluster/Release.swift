@@ -22,15 +22,22 @@ public struct Release: Sendable, Equatable {
         (self.theme, self.generation, self.files, self.retired) = (theme, generation, files, retired)
     }
 
+    /// Limits on what a release may hold, checked when it is published and when a replica reads
+    /// it: a store is shared, and what it holds is not trusted more than a dropped file.
+    public static let maximumFiles = 100_000
+    public static let maximumFileBytes = 1 << 30
+
     /// The manifest as stored: one `hash size path` line per file, in path order.
     var manifest: String {
         files.sorted { $0.path < $1.path }.map { "\($0.hash) \($0.size) \($0.path)\n" }.joined()
     }
 
     static func files(fromManifest text: String) throws(ClusterError) -> [File] {
-        try text.split(separator: "\n").map { line throws(ClusterError) -> File in
+        let lines = text.split(separator: "\n")
+        guard lines.count <= maximumFiles else { throw .badRelease("\(lines.count) files, more than \(maximumFiles)") }
+        return try lines.map { line throws(ClusterError) -> File in
             let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
-            guard parts.count == 3, parts[0].count == 64, let size = Int(parts[1]), size >= 0, Self.isSafe(path: parts[2]) else {
+            guard parts.count == 3, parts[0].count == 64, let size = Int(parts[1]), (0...maximumFileBytes).contains(size), Self.isSafe(path: parts[2]) else {
                 throw .badRelease("manifest line \"\(line.prefix(200))\"")
             }
             return File(path: parts[2], hash: parts[0], size: size)
@@ -56,6 +63,7 @@ public enum ClusterError: Error, Equatable, CustomStringConvertible {
     case missingBlob(String)
     case corruptBlob(String)
     case unsafeName(String)
+    case tooLarge(String)
 
     public var description: String {
         switch self {
@@ -63,6 +71,7 @@ public enum ClusterError: Error, Equatable, CustomStringConvertible {
         case .missingBlob(let hash): "the store has no blob \(hash)"
         case .corruptBlob(let hash): "blob \(hash) does not match its hash"
         case .unsafeName(let name): "\"\(name)\" is not a theme or file name a release may use"
+        case .tooLarge(let what): "a release may not hold this much: \(what)"
         }
     }
 }

@@ -1,4 +1,4 @@
-import Cluster
+@testable import Cluster
 import Foundation
 import Hashing
 import Logging
@@ -104,6 +104,23 @@ struct ClusterTests {
         #expect(follower.failures["light"]?.hasPrefix("generation \(bad):") == true)
         #expect(materializer.generation(of: "light") == good)
         #expect(try String(contentsOfFile: "\(themes)/light/Theme.xcassets/primary.colorset/Contents.json", encoding: .utf8) == "one")
+    }
+
+    @Test("a manifest read from the store is taken only when every line is sound", arguments: [
+        "short 1 a.json", "\(String(repeating: "a", count: 64)) -1 a.json", "\(String(repeating: "a", count: 64)) 1073741825 a.json",
+        "\(String(repeating: "a", count: 64)) 1 ../a.json", "\(String(repeating: "a", count: 64)) 1 /etc/passwd",
+        "\(String(repeating: "a", count: 64)) 1", "\(String(repeating: "a", count: 64)) one a.json",
+    ])
+    func unsoundManifest(_ line: String) {
+        #expect(throws: ClusterError.self) { try Release.files(fromManifest: line + "\n") }
+    }
+
+    @Test("a manifest lists files in path order and reads back the same")
+    func manifestRoundTrip() throws {
+        let files = [Release.File(path: "b/Theme.car", hash: String(repeating: "b", count: 64), size: 9),
+                     Release.File(path: "a b/Contents.json", hash: String(repeating: "a", count: 64), size: 0)]
+        let release = Release(theme: "light", generation: 3, files: files, retired: false)
+        #expect(try Release.files(fromManifest: release.manifest) == files.reversed())
     }
 
     @Test("a release whose bytes do not match its hash is refused; the previous one keeps serving")
