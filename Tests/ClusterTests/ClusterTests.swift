@@ -6,6 +6,46 @@ import Synchronization
 import Testing
 import TestSupport
 
+/// A PostgreSQL, its store, and a follower that writes into a scratch themes folder and records
+/// what it reports; the follower starts with the fixture (after `prepare` saw the empty folder).
+final class FollowerFixture {
+    final class Reports: Sendable {
+        let changes = Mutex<[String]>([])
+        let active = Mutex<String?>(nil)
+        let refused = Mutex<[Int64]>([])
+    }
+
+    let postgres: PostgresServer
+    let store: ClusterStore
+    let themes = NSTemporaryDirectory() + "themed-cluster-\(UUID().uuidString.prefix(8))"
+    let materializer: Materializer
+    let follower: ClusterFollower
+    let reports = Reports()
+
+    init(prepare: (String) throws -> Void = { _ in }) throws {
+        postgres = try PostgresServer()
+        store = try ClusterStore(url: postgres.url)
+        materializer = Materializer(themesDirectory: themes)
+        let reports = self.reports
+        follower = ClusterFollower(url: postgres.url, materializer: materializer, callbacks: .init(
+            themesChanged: { names in reports.changes.withLock { $0 += names } },
+            activeChanged: { name in reports.active.withLock { $0 = name } },
+            releaseRefused: { _, generation, _ in reports.refused.withLock { $0.append(generation) } }), logger: Logger(label: "test"))
+        try prepare(themes)
+        follower.start()
+    }
+
+    deinit {
+        follower.stop()
+        try? FileManager.default.removeItem(atPath: themes)
+    }
+
+    /// The text of a file of the materialized theme `light`.
+    func light(_ path: String) throws -> String {
+        try String(contentsOfFile: "\(themes)/light/\(path)", encoding: .utf8)
+    }
+}
+
 /// The cluster store on a real PostgreSQL, and a follower keeping a themes folder equal to it.
 @Suite("cluster store", .serialized)
 struct ClusterTests {
@@ -37,73 +77,53 @@ struct ClusterTests {
     @Test("a follower materializes releases, removes retired themes, follows the active theme, and catches up after losing its connection")
     func follower() throws {
         if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
-        let postgres = try PostgresServer()
-        defer { withExtendedLifetime(postgres) {} }
-        let store = try ClusterStore(url: postgres.url)
-        let themes = NSTemporaryDirectory() + "themed-cluster-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: themes) }
-        let changes = Mutex<[String]>([])
-        let active = Mutex<String?>(nil)
-        let materializer = Materializer(themesDirectory: themes)
-        let follower = ClusterFollower(url: postgres.url, materializer: materializer, callbacks: .init(
-            themesChanged: { names in changes.withLock { $0 += names } },
-            activeChanged: { name in active.withLock { $0 = name } }), logger: Logger(label: "test"))
         // A materialization cut short by a kill leaves a staging folder: a start removes it.
-        try FileManager.default.createDirectory(atPath: "\(themes)/.staging-light-9", withIntermediateDirectories: true)
-        follower.start()
-        defer { follower.stop() }
+        let fixture = try FollowerFixture { themes in
+            try FileManager.default.createDirectory(atPath: "\(themes)/.staging-light-9", withIntermediateDirectories: true)
+        }
+        let (store, materializer, follower) = (fixture.store, fixture.materializer, fixture.follower)
         #expect(waitUntil { follower.hasSynced })
-        #expect(!FileManager.default.fileExists(atPath: "\(themes)/.staging-light-9"))
+        #expect(!FileManager.default.fileExists(atPath: "\(fixture.themes)/.staging-light-9"))
 
         let generation = try store.publish(theme: "light", files: Self.files("one"))
         #expect(waitUntil { materializer.generation(of: "light") == generation })
-        #expect(try String(contentsOfFile: "\(themes)/light/Theme.xcassets/primary.colorset/Contents.json", encoding: .utf8) == "one")
-        #expect(changes.withLock { $0.contains("light") })
+        #expect(try fixture.light("Theme.xcassets/primary.colorset/Contents.json") == "one")
+        #expect(fixture.reports.changes.withLock { $0.contains("light") })
 
         try store.setActive("light")
-        #expect(waitUntil { active.withLock { $0 } == "light" })
+        #expect(waitUntil { fixture.reports.active.withLock { $0 } == "light" })
 
         // The connection is cut, a release published meanwhile: re-reading after the reconnect finds it.
         let pid = try #require(follower.backendPID)
         try store.terminate(backend: pid)
         let missed = try store.publish(theme: "light", files: Self.files("two"))
         #expect(waitUntil(15) { materializer.generation(of: "light") == missed }, "caught up after reconnecting")
-        #expect(try String(contentsOfFile: "\(themes)/light/Theme.xcassets/primary.colorset/Contents.json", encoding: .utf8) == "two")
+        #expect(try fixture.light("Theme.xcassets/primary.colorset/Contents.json") == "two")
 
         try store.retire(theme: "light")
-        #expect(waitUntil { !FileManager.default.fileExists(atPath: "\(themes)/light") })
+        #expect(waitUntil { !FileManager.default.fileExists(atPath: "\(fixture.themes)/light") })
     }
 
     @Test("a release whose blob was damaged in the store is refused and reported once; the one before keeps serving")
     func damagedBlobInStore() throws {
         if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
-        let postgres = try PostgresServer()
-        defer { withExtendedLifetime(postgres) {} }
-        let store = try ClusterStore(url: postgres.url)
-        let themes = NSTemporaryDirectory() + "themed-cluster-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: themes) }
-        let refused = Mutex<[Int64]>([])
-        let materializer = Materializer(themesDirectory: themes)
-        let follower = ClusterFollower(url: postgres.url, materializer: materializer, callbacks: .init(
-            themesChanged: { _ in }, activeChanged: { _ in }, releaseRefused: { _, generation, _ in refused.withLock { $0.append(generation) } }),
-            logger: Logger(label: "test"))
-        follower.start()
-        defer { follower.stop() }
+        let fixture = try FollowerFixture()
+        let (store, materializer, follower, reports) = (fixture.store, fixture.materializer, fixture.follower, fixture.reports)
         let good = try store.publish(theme: "light", files: Self.files("one"))
         #expect(waitUntil { materializer.generation(of: "light") == good })
 
         // The blob the next release names is already in the store, with other bytes (a disk or
         // a hand went wrong): the publish keeps the stored bytes, and every replica must refuse them.
-        try PostgresConnection(url: postgres.url).execute("INSERT INTO themed_blob (hash, bytes) VALUES ($1, $2)",
-                                                          [.text(ContentHash.of(Array("two".utf8)).hex), .bytes(Array("tampered".utf8))])
+        try PostgresConnection(url: fixture.postgres.url).execute("INSERT INTO themed_blob (hash, bytes) VALUES ($1, $2)",
+                                                                  [.text(ContentHash.of(Array("two".utf8)).hex), .bytes(Array("tampered".utf8))])
         let bad = try store.publish(theme: "light", files: Self.files("two"))
-        #expect(waitUntil { refused.withLock { $0 } == [bad] })
+        #expect(waitUntil { reports.refused.withLock { $0 } == [bad] })
         try store.setActive("light") // another notification, another sync: not reported again
         #expect(waitUntil { follower.active == "light" })
-        #expect(refused.withLock { $0 } == [bad])
+        #expect(reports.refused.withLock { $0 } == [bad])
         #expect(follower.failures["light"]?.hasPrefix("generation \(bad):") == true)
         #expect(materializer.generation(of: "light") == good)
-        #expect(try String(contentsOfFile: "\(themes)/light/Theme.xcassets/primary.colorset/Contents.json", encoding: .utf8) == "one")
+        #expect(try fixture.light("Theme.xcassets/primary.colorset/Contents.json") == "one")
     }
 
     @Test("a manifest read from the store is taken only when every line is sound", arguments: [

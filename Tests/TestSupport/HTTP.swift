@@ -16,18 +16,8 @@ public enum HTTP {
     }
 
     public static func request(_ method: String, _ target: String, port: Int, headers: [String: String] = [:], body: [UInt8] = []) throws -> Answer {
-        let connection = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let connection = try connectedSocket(port: port)
         defer { close(connection) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(connection, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
         let head = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
             + (body.isEmpty ? "" : "Content-Length: \(body.count)\r\n")
             + headers.map { "\($0.key): \($0.value)\r\n" }.joined() + "\r\n"
@@ -52,6 +42,22 @@ public enum HTTP {
         return Answer(status: status, headers: fields, body: body)
     }
 
+    /// A TCP connection to 127.0.0.1:`port` whose reads give up after 10 s.
+    static func connectedSocket(port: Int) throws -> Int32 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { close(descriptor); throw POSIXError(.ECONNREFUSED) }
+        return descriptor
+    }
+
     /// An open `GET` whose answer is read as it comes (an event stream).
     public final class Stream {
         let descriptor: Int32
@@ -59,17 +65,7 @@ public enum HTTP {
         public var text: String { String(decoding: received, as: UTF8.self) }
 
         public init(_ target: String, port: Int) throws {
-            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var timeout = timeval(tv_sec: 10, tv_usec: 0)
-            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = UInt16(port).bigEndian
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else { close(descriptor); throw POSIXError(.ECONNREFUSED) }
+            descriptor = try HTTP.connectedSocket(port: port)
             let head = Array("GET \(target) HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8)
             _ = head.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }
