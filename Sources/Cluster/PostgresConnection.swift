@@ -1,5 +1,6 @@
 import CPostgres
 import Foundation
+import Hashing
 
 /// What PostgreSQL or libpq said went wrong.
 public struct PostgresError: Error, CustomStringConvertible, Sendable {
@@ -77,23 +78,7 @@ public final class PostgresConnection: @unchecked Sendable {
     /// `bytea` as text (`\x0a0b...`) back to bytes.
     public static func bytes(fromHex text: String) -> [UInt8]? {
         guard text.hasPrefix("\\x") else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity((text.utf8.count - 2) / 2)
-        var high: UInt8?
-        for character in text.utf8.dropFirst(2) {
-            guard let nibble = Self.nibble(character) else { return nil }
-            if let first = high { bytes.append(first << 4 | nibble); high = nil } else { high = nibble }
-        }
-        return high == nil ? bytes : nil
-    }
-
-    private static func nibble(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        return Hex.decode(text.utf8.dropFirst(2))
     }
 
     /// Waits up to `timeout` for notifications on the channels this connection listens to, and

@@ -1,3 +1,5 @@
+import Hashing
+
 /// One published generation of a theme: its files by content hash, or its retirement.
 public struct Release: Sendable, Equatable {
     public struct File: Sendable, Equatable {
@@ -37,7 +39,7 @@ public struct Release: Sendable, Equatable {
         guard lines.count <= maximumFiles else { throw .badRelease("\(lines.count) files, more than \(maximumFiles)") }
         return try lines.map { line throws(ClusterError) -> File in
             let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
-            guard parts.count == 3, parts[0].count == 64, let size = Int(parts[1]), (0...maximumFileBytes).contains(size), Self.isSafe(path: parts[2]) else {
+            guard parts.count == 3, Digest(hex: parts[0]) != nil, let size = Int(parts[1]), (0...maximumFileBytes).contains(size), Self.isSafe(path: parts[2]) else {
                 throw .badRelease("manifest line \"\(line.prefix(200))\"")
             }
             return File(path: parts[2], hash: parts[0], size: size)

@@ -64,14 +64,7 @@ public struct Digest: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// Parses 64 hex digits (either case); nil for anything else.
     public init?(hex: some StringProtocol) {
-        let utf8 = Array(hex.utf8)
-        guard utf8.count == 64 else { return nil }
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(32)
-        for index in stride(from: 0, to: 64, by: 2) {
-            guard let high = Self.value(of: utf8[index]), let low = Self.value(of: utf8[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-        }
+        guard hex.utf8.count == 64, let bytes = Hex.decode(hex.utf8) else { return nil }
         self.bytes = bytes
     }
 
@@ -89,6 +82,26 @@ public struct Digest: Hashable, Sendable, Comparable, CustomStringConvertible {
     public var description: String { hex }
 
     public static func < (lhs: Digest, rhs: Digest) -> Bool { lhs.bytes.lexicographicallyPrecedes(rhs.bytes) }
+}
+
+/// Hexadecimal text, as digests and PostgreSQL's `bytea` print bytes.
+public enum Hex {
+    /// Pairs of hex digits (either case) to bytes; nil for an odd count or any other character.
+    public static func decode(_ digits: some Collection<UInt8>) -> [UInt8]? {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(digits.count / 2)
+        var high: UInt8?
+        for digit in digits {
+            guard let nibble = value(of: digit) else { return nil }
+            if let first = high {
+                bytes.append(first << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        return high == nil ? bytes : nil
+    }
 
     private static func value(of digit: UInt8) -> UInt8? {
         switch digit {

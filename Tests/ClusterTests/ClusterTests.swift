@@ -127,12 +127,19 @@ struct ClusterTests {
     }
 
     @Test("a manifest read from the store is taken only when every line is sound", arguments: [
-        "short 1 a.json", "\(String(repeating: "a", count: 64)) -1 a.json", "\(String(repeating: "a", count: 64)) 1073741825 a.json",
+        "short 1 a.json", "\(String(repeating: "z", count: 64)) 1 a.json", "\(String(repeating: "a", count: 64)) -1 a.json", "\(String(repeating: "a", count: 64)) 1073741825 a.json",
         "\(String(repeating: "a", count: 64)) 1 ../a.json", "\(String(repeating: "a", count: 64)) 1 /etc/passwd",
         "\(String(repeating: "a", count: 64)) 1", "\(String(repeating: "a", count: 64)) one a.json",
     ])
     func unsoundManifest(_ line: String) {
         #expect(throws: ClusterError.self) { try Release.files(fromManifest: line + "\n") }
+    }
+
+    @Test("bytea comes back from its hex text; anything else is refused")
+    func byteaText() {
+        #expect(PostgresConnection.bytes(fromHex: "\\x0aFF00") == [10, 255, 0])
+        #expect(PostgresConnection.bytes(fromHex: "\\x") == [])
+        for bad in ["0aff", "\\x0af", "\\x0g", "\\x 0a"] { #expect(PostgresConnection.bytes(fromHex: bad) == nil, "\(bad)") }
     }
 
     @Test("a manifest lists files in path order and reads back the same")
