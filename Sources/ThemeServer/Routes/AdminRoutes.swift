@@ -77,14 +77,30 @@ struct AdminRoutes: RouteCollection {
             throw APIError.badRequest("body must be JSON like {\"theme\":\"dark\"}")
         }
         guard library.themes.contains(where: { $0.name == name }) else { throw APIError.notFound("no theme named \(name)") }
-        if let activeStore {
-            // Every replica switches when the store's notification arrives; this one at once.
-            do {
-                try activeStore(name)
-            } catch {
-                throw APIError(status: .serviceUnavailable, code: "cluster_unavailable", message: "the cluster store did not take the change: \(error)")
+        guard let activeStore else { return try switchActive(to: name) }
+        // With a cluster the change goes to PostgreSQL first: a round trip (or a connection that
+        // times out) that must not hold up the event loop's other connections. Every replica
+        // switches when the store's notification arrives; this one at once.
+        return Response(deferred: { [self] complete in
+            DispatchQueue.global().async {
+                do {
+                    try activeStore(name)
+                } catch {
+                    complete(APIError(status: .serviceUnavailable, code: "cluster_unavailable", message: "the cluster store did not take the change: \(error)").response)
+                    return
+                }
+                do {
+                    complete(try switchActive(to: name))
+                } catch let error as APIError {
+                    complete(error.response)
+                } catch {
+                    complete(APIError(status: .internalServerError, code: "internal", message: "\(error)").response)
+                }
             }
-        }
+        })
+    }
+
+    private func switchActive(to name: String) throws -> Response {
         do {
             try library.setActive(name)
         } catch {
