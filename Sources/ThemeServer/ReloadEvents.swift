@@ -1,9 +1,11 @@
 import Foundation
 import JSON
 import Logging
+import ThemeContent
 import ThemeIndex
 
-/// What a reload tells the event stream and the log: theme-added, -reloaded, -removed and -error.
+/// What changes tell the event stream and the log: theme-added, -reloaded, -removed and -error
+/// after a reload, active-changed after a switch.
 enum ReloadEvents {
     static func publish(_ report: SyncReport, themes: [ThemeInfo], to events: EventHub, logger: Logger) {
         func theme(_ name: String) -> ThemeInfo? { themes.first { $0.name == name } }
@@ -19,9 +21,20 @@ enum ReloadEvents {
         }
         for (name, message) in report.themeErrors {
             logger.error("theme source rejected", metadata: ["theme": "\(name)", "error": "\(message)"])
-            events.publish("theme-error", payload(name, theme(name),
-                                                  extra: [("error", .string(message)), ("time", .string(ISO8601DateFormatter().string(from: Date())))]))
+            publishError(message, theme: name, theme(name), to: events)
         }
+    }
+
+    /// A `theme-error` event: what was rejected and why, and when; the theme keeps serving what
+    /// it served before.
+    static func publishError(_ message: String, theme name: String, _ theme: ThemeInfo?, to events: EventHub) {
+        events.publish("theme-error", payload(name, theme, extra: [("error", .string(message)), ("time", .string(ISO8601DateFormatter().string(from: Date())))]))
+    }
+
+    /// Makes `name` the active theme and announces it; throws what the index says when it cannot.
+    static func makeActive(_ name: String, library: ThemeLibrary, events: EventHub) throws {
+        try library.setActive(name)
+        if let theme = library.themes.first(where: { $0.name == name }) { events.publish("active-changed", payload(theme.name, theme)) }
     }
 
     /// An event's data: the theme, the generation of this index, and the theme's revision (its

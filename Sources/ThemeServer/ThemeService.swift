@@ -1,6 +1,5 @@
 import BlobStore
 import Caching
-import Foundation
 import HTTPServer
 import Logging
 import ThemeContent
@@ -94,11 +93,8 @@ public final class ThemeService: Sendable {
     /// stream as a theme-error (the theme keeps serving the release before).
     public func releaseRefused(theme: String, generation: Int64, reason: String) {
         metrics.releasesRefused.add(1, ordering: .relaxed)
-        let info = library.themes.first { $0.name == theme }
-        events.publish("theme-error", ReloadEvents.payload(theme, info, extra: [
-            ("error", .string("cluster release \(generation) refused: \(reason)")),
-            ("time", .string(ISO8601DateFormatter().string(from: Date()))),
-        ]))
+        ReloadEvents.publishError("cluster release \(generation) refused: \(reason)", theme: theme,
+                                  library.themes.first { $0.name == theme }, to: events)
     }
 
     /// Makes `theme` the one `current` stands for (the cluster's choice arriving) and tells the

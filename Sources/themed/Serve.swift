@@ -71,6 +71,7 @@ struct Serve: ParsableCommand {
         // With a cluster store, the themes folder follows its releases: the first sync comes
         // before the first index (bounded by clusterUnreachableSeconds), later ones reload it.
         let draining = Mutex(false)
+        let unreachableLimit = Duration.milliseconds(Int(settings.clusterUnreachableSeconds * 1000))
         // Releases written while the first index is being built are indexed again right after it
         // (that index may have read the folder before they arrived): nothing is served stale.
         let changedBeforeServing = Mutex(false)
@@ -93,8 +94,7 @@ struct Serve: ParsableCommand {
             guard let follower else { return nil }
             guard let contact = follower.lastContact else { return "the cluster store has not answered yet" }
             let silent = ContinuousClock.now - contact
-            let limit = Duration.milliseconds(Int(settings.clusterUnreachableSeconds * 1000))
-            return silent > limit ? "the cluster store has been unreachable for \(silent.components.seconds) s" : nil
+            return silent > unreachableLimit ? "the cluster store has been unreachable for \(silent.components.seconds) s" : nil
         }
         var activeStore: (@Sendable (String) throws -> Void)?
         if let url = settings.cluster {
@@ -102,7 +102,7 @@ struct Serve: ParsableCommand {
         }
         if let follower {
             follower.start()
-            let deadline = ContinuousClock.now + .milliseconds(Int(settings.clusterUnreachableSeconds * 1000))
+            let deadline = ContinuousClock.now + unreachableLimit
             while !follower.hasSynced, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
             if !follower.hasSynced { logger.warning("cluster store not reached; serving the themes folder as it is") }
         }

@@ -102,20 +102,18 @@ struct AdminRoutes: RouteCollection {
 
     private func switchActive(to name: String) throws -> Response {
         do {
-            try library.setActive(name)
+            try ReloadEvents.makeActive(name, library: library, events: events)
         } catch {
             throw APIError(status: .internalServerError, code: "internal", message: "\(error)")
         }
-        if let theme = library.themes.first(where: { $0.name == name }) { events.publish("active-changed", ReloadEvents.payload(theme.name, theme)) }
         return JSONResponse.make(["theme": .string(name)], cacheControl: "no-store")
     }
 
     /// The active theme set from elsewhere (the cluster); announced only when it changes.
     static func apply(_ name: String, library: ThemeLibrary, events: EventHub, logger: Logger) {
-        guard library.activeTheme != name, let theme = library.themes.first(where: { $0.name == name }) else { return }
+        guard library.activeTheme != name, library.themes.contains(where: { $0.name == name }) else { return }
         do {
-            try library.setActive(name)
-            events.publish("active-changed", ReloadEvents.payload(theme.name, theme))
+            try ReloadEvents.makeActive(name, library: library, events: events)
         } catch {
             logger.error("could not switch the active theme", metadata: ["theme": "\(name)", "error": "\(error)"])
         }
