@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Synchronization
 
 /// The bytes of one `GET /events` connection as they arrive (URLSession's data delegate, which
 /// Linux's FoundationNetworking has too). Ends when the server closes; throws on a non-200
@@ -14,23 +15,27 @@ enum EventStream {
             request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
             if let lastEventID { request.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID") }
             let delegate = Delegate(continuation)
-            let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
-            let task = session.dataTask(with: request)
-            continuation.onTermination = { _ in
-                task.cancel()
-                session.invalidateAndCancel()
+            let session = URLSession(configuration: .themedClient, delegate: delegate, delegateQueue: nil)
+            let cancellation = TaskCancellation()
+            continuation.onTermination = { termination in
+                // Only the app's cancellation stops the task: a stream that ended was ended by its
+                // task. The task's completion (a cancellation error) then invalidates the session.
+                guard case .cancelled = termination, !delegate.hasCompleted else { return }
+                cancellation.cancel()
             }
-            task.resume()
+            cancellation.start(session.dataTask(with: request))
         }
     }
 
-    private final class Delegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-        // Only URLSession's serial delegate queue touches it.
+    private final class Delegate: NSObject, URLSessionDataDelegate, Sendable {
         let continuation: AsyncThrowingStream<Data, any Error>.Continuation
+        private let completed = Mutex(false)
 
         init(_ continuation: AsyncThrowingStream<Data, any Error>.Continuation) {
             self.continuation = continuation
         }
+
+        var hasCompleted: Bool { completed.withLock { $0 } }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
@@ -51,6 +56,8 @@ enum EventStream {
         }
 
         func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+            // Marked before the stream finishes, since finishing runs onTermination at once.
+            completed.withLock { $0 = true }
             if let error {
                 continuation.finish(throwing: ThemedClientError.transport(error.localizedDescription))
             } else {

@@ -43,7 +43,7 @@ public final class ThemedClient: Sendable {
 
     /// `theme` may be `current`, which follows the server's active theme.
     public init(server: URL, theme: String = "current", traits: ThemeTraits = ThemeTraits(), cacheDirectory: URL? = nil,
-                defaults: ThemePalette? = nil, session: URLSession = URLSession(configuration: .ephemeral)) {
+                defaults: ThemePalette? = nil, session: URLSession = URLSession(configuration: .themedClient)) {
         self.server = server
         self.session = session
         cache = cacheDirectory.map(ResponseCache.init(directory:))
@@ -201,7 +201,7 @@ public final class ThemedClient: Sendable {
 
     private func send(_ request: URLRequest) async throws(ThemedClientError) -> (Data, HTTPURLResponse) {
         do {
-            let (body, response) = try await session.data(for: request)
+            let (body, response) = try await session.response(for: request)
             guard let http = response as? HTTPURLResponse else { throw ThemedClientError.invalidResponse("not HTTP") }
             return (body, http)
         } catch let error as ThemedClientError {
