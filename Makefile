@@ -32,9 +32,9 @@ TEST_FLAGS = -c release -Xswiftc -enable-testing
 
 test: deps
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
-	$(SWIFT) test $(TEST_FLAGS) --skip-build --skip "ClientLatencyTests"
+	SWIFT=$(SWIFT) scripts/swift-test.sh $(TEST_FLAGS) --skip-build --skip "ClientLatencyTests"
 	# Timed: alone, after the others.
-	$(SWIFT) test $(TEST_FLAGS) --skip-build --filter "ClientLatencyTests"
+	SWIFT=$(SWIFT) scripts/swift-test.sh $(TEST_FLAGS) --skip-build --filter "ClientLatencyTests"
 	$(MAKE) openapi-check
 	$(MAKE) exports-check
 	$(MAKE) browser-check
