@@ -30,10 +30,12 @@ extension URLSession {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let task = dataTask(with: request) { body, response, error in
-                    if let response {
+                    if let error {
+                        continuation.resume(throwing: error)
+                    } else if let response {
                         continuation.resume(returning: (body ?? Data(), response))
                     } else {
-                        continuation.resume(throwing: error ?? URLError(.badServerResponse))
+                        continuation.resume(throwing: URLError(.badServerResponse))
                     }
                 }
                 cancellation.start(task)
@@ -54,7 +56,8 @@ final class TaskCancellation: Sendable {
 
     private let state = Mutex(State())
 
-    /// Resumes `task`, or cancels it when the cancellation came first.
+    /// Resumes `task`, and cancels it at once when the cancellation came first (it then ends
+    /// with a cancellation error, as it would have if cancelled while running).
     func start(_ task: URLSessionTask) {
         let cancelled = state.withLock { state in
             state.task = task
