@@ -32,8 +32,9 @@ struct Publish: ParsableCommand {
         print("published \(theme) generation \(generation) (\(files.count) files)")
     }
 
-    static func refuse(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("themed publish: \(message)\n".utf8))
+    /// One line on standard error, naming the command, and exit status 2.
+    static func refuse(_ message: String, command: String = "publish") -> ExitCode {
+        FileHandle.standardError.write(Data("themed \(command): \(message)\n".utf8))
         return ExitCode(2)
     }
 }
@@ -50,8 +51,7 @@ struct Retire: ParsableCommand {
             let generation = try ClusterStore(url: cluster).retire(theme: theme)
             print("retired \(theme) at generation \(generation)")
         } catch {
-            FileHandle.standardError.write(Data("themed retire: \(error)\n".utf8))
-            throw ExitCode(2)
+            throw Publish.refuse("\(error)", command: "retire")
         }
     }
 }

@@ -110,6 +110,8 @@ struct ReplicaTests {
         try postgres.start()
         #expect(waitUntil(15) { replicas.allSatisfy { $0.get("/readyz")?.status == 200 } }, "ready again once the store answers")
 
+        let unsafe = try Self.run(["retire", "--cluster", postgres.url, "../dark"])
+        #expect(unsafe.status == 2 && unsafe.errors.hasPrefix("themed retire: "), "\(unsafe.errors)")
         #expect(try Self.run(["retire", "--cluster", postgres.url, "dark"]).status == 0)
         #expect(waitUntil { replicas.allSatisfy { $0.themeNames() == ["light"] } }, "a retired theme leaves every replica")
 
