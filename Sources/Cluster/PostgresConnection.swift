@@ -28,7 +28,7 @@ public final class PostgresConnection: @unchecked Sendable {
     public init(url: String) throws(PostgresError) {
         guard let connection = PQconnectdb(url) else { throw PostgresError(description: "libpq could not allocate a connection") }
         guard PQstatus(connection) == CONNECTION_OK else {
-            let message = String(cString: PQerrorMessage(connection)).trimmingCharacters(in: .whitespacesAndNewlines)
+            let message = oneLine(PQerrorMessage(connection))
             PQfinish(connection)
             throw PostgresError(description: "cannot connect to the cluster store: \(message)")
         }
@@ -60,11 +60,11 @@ public final class PostgresConnection: @unchecked Sendable {
             let formats = encoded.map { $0.binary ? Int32(1) : 0 }
             return PQexecParams(connection, sql, Int32(encoded.count), nil, pointers, lengths, formats, 0)
         }
-        guard let result else { throw PostgresError(description: String(cString: PQerrorMessage(connection))) }
+        guard let result else { throw PostgresError(description: oneLine(PQerrorMessage(connection))) }
         defer { PQclear(result) }
         let status = PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
-            throw PostgresError(description: String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines))
+            throw PostgresError(description: oneLine(PQresultErrorMessage(result)))
         }
         var rows: [[String?]] = []
         for row in 0..<PQntuples(result) {
@@ -93,7 +93,7 @@ public final class PostgresConnection: @unchecked Sendable {
         let ready = poll(&descriptor, 1, milliseconds)
         if ready > 0 {
             guard PQconsumeInput(connection) == 1, isConnected else {
-                throw PostgresError(description: "lost the cluster store: \(String(cString: PQerrorMessage(connection)).trimmingCharacters(in: .whitespacesAndNewlines))")
+                throw PostgresError(description: "lost the cluster store: \(oneLine(PQerrorMessage(connection)))")
             }
         }
         payloads = drainNotifications()
@@ -108,6 +108,13 @@ public final class PostgresConnection: @unchecked Sendable {
         }
         return payloads
     }
+}
+
+/// libpq's message (several lines, some indented) as one line, for logs and command errors.
+private func oneLine(_ message: UnsafePointer<CChar>?) -> String {
+    guard let message else { return "" }
+    return String(cString: message).split(whereSeparator: \.isNewline)
+        .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
 }
 
 /// C pointers to each array's bytes, valid inside `body`.

@@ -142,6 +142,15 @@ struct ClusterTests {
         for bad in ["0aff", "\\x0af", "\\x0g", "\\x 0a"] { #expect(PostgresConnection.bytes(fromHex: bad) == nil, "\(bad)") }
     }
 
+    @Test("a store that cannot be reached is one line naming the address, as logs and commands print it")
+    func unreachableStore() {
+        let port = Loopback.freePort()
+        let error = #expect(throws: PostgresError.self) { try PostgresConnection(url: "postgresql://nobody@127.0.0.1:\(port)/x?connect_timeout=2") }
+        let message = error?.description ?? ""
+        #expect(message.hasPrefix("cannot connect to the cluster store: "))
+        #expect(message.contains("\(port)") && !message.contains("\n"), "\(message)")
+    }
+
     @Test("a manifest lists files in path order and reads back the same")
     func manifestRoundTrip() throws {
         let files = [Release.File(path: "b/Theme.car", hash: String(repeating: "b", count: 64), size: 9),
