@@ -97,12 +97,18 @@ index: release
 	.build/release/themed index --themes themes --db var/themed.sqlite
 
 bench-deps:
-	@command -v wrk >/dev/null && command -v nginx >/dev/null || \
-	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk nginx-light)
+	@command -v wrk >/dev/null && command -v nginx >/dev/null && command -v ab >/dev/null && command -v cc >/dev/null || \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk nginx-light apache2-utils gcc)
 
-## HTTP load (wrk) against themed and against nginx serving the same bytes, on loopback.
+## The pinned baseline of docs/PERFORMANCE.md: the build every change to the serving path is
+## compared with. It moves forward only to a build measured not to lose against it.
+BASELINE ?= 04ddf9e
+## HTTP load on loopback, in interleaved rounds: this tree's cached answers against the BASELINE
+## build (made once under var/baseline/), nginx serving the same bytes and a canned-response
+## server (the machine's ceiling); the access log on against off; ab -k against nginx. Prints
+## every ratio and the row for docs/PERFORMANCE.md. ROUNDS, DURATION and CONNECTIONS tune it.
 bench-http: release bench-deps
-	scripts/bench-http.sh
+	python3 scripts/bench-http.py --baseline "$(BASELINE)"
 
 ## Rename-to-served latency over 50 drops of a 4 MB catalog; throughput with and without reloads.
 bench-reload: release bench-deps

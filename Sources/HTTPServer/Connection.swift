@@ -10,12 +10,18 @@ final class Connection: @unchecked Sendable {
     let fd: Int32
     let remoteAddress: String
     unowned let server: HTTPServer
+    /// The server's handler and settings, held here: read for every request, they then cost no
+    /// trip through the unowned reference to the server.
+    private let handler: HTTPServer.Handler
+    private let configuration: HTTPServer.Configuration
     let loop: EventLoop
     private var inbox: [UInt8] = []
     /// Answers not yet written: bytes, and file regions sent with `sendfile`, in order.
     private var outbox: [Chunk] = []
     /// How much of the first chunk is written.
     private var outboxOffset = 0
+    /// The buffer of answers already written, emptied and kept for the next ones.
+    private var spareBuffer: [UInt8] = []
     /// Bytes in the outbox not yet written.
     private var unsent = 0
 
@@ -57,7 +63,9 @@ final class Connection: @unchecked Sendable {
         self.remoteAddress = remoteAddress
         self.server = server
         self.loop = loop
+        handler = server.handler
         let configuration = server.configuration
+        self.configuration = configuration
         parser = RequestParser(limits: .init(requestLineBytes: configuration.maxRequestLineBytes,
                                              headerBytes: configuration.maxHeaderBytes,
                                              bodyBytes: configuration.maxBodyBytes))
@@ -84,15 +92,15 @@ final class Connection: @unchecked Sendable {
     func readable() {
         let scratch = loop.scratch
         while !closed && !readingPaused {
-            if inbox.count > Self.pendingLimit + server.configuration.maxBodyBytes {
+            if inbox.count > Self.pendingLimit + configuration.maxBodyBytes {
                 pauseReading()
                 break
             }
             let count = recv(fd, scratch.baseAddress, scratch.count, 0)
             if count > 0 {
-                if inbox.isEmpty && requestStarted == nil { requestStarted = .now }
+                if inbox.isEmpty && requestStarted == nil { requestStarted = loop.now }
                 inbox.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
-                lastActivity = .now
+                lastActivity = loop.now
                 if count < scratch.count { break }
                 continue
             }
@@ -121,7 +129,7 @@ final class Connection: @unchecked Sendable {
             case .incomplete(.receivingHead):
                 return
             case .incomplete(.receivingBody(let expectsContinue)):
-                if bodyStarted == nil { bodyStarted = .now }
+                if bodyStarted == nil { bodyStarted = loop.now }
                 // RFC 9110 10.1.1: a client that expects 100-continue waits for it before the body.
                 if expectsContinue && !sentContinue {
                     sentContinue = true
@@ -133,10 +141,11 @@ final class Connection: @unchecked Sendable {
                 inbox.removeAll()
                 enqueue(Self.errorResponse(status, code: status.code == 400 ? "bad_request" : "limit_exceeded", message: message),
                         method: .get, keepAlive: false)
-            case .request(let request, let keepAlive, let version, let consumed):
+            case .request(var request, let keepAlive, let version, let consumed):
+                request.received = loop.now
                 inbox.removeFirst(consumed)
-                (requestStarted, bodyStarted, sentContinue) = (inbox.isEmpty ? nil : .now, nil, false)
-                let response = server.handler(request)
+                (requestStarted, bodyStarted, sentContinue) = (inbox.isEmpty ? nil : loop.now, nil, false)
+                let response = handler(request)
                 enqueue(response, method: request.method, keepAlive: keepAlive && !shuttingDown, version: version)
             }
         }
@@ -150,43 +159,52 @@ final class Connection: @unchecked Sendable {
 
     private func queue(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        if unsent == 0 { (sendWindowStarted, bytesWritten) = (.now, 0) }
-        unsent += bytes.count
-        // Consecutive bytes go out in one send.
-        if case .bytes(var last)? = outbox.last {
-            outbox.removeLast() // leaves `last` the only reference, so it grows in place
-            last += bytes
-            outbox.append(.bytes(last))
+        appendToOutbox { $0 += bytes }
+    }
+
+    /// Lets `write` append to the bytes waiting at the end of the outbox (consecutive bytes go out
+    /// in one send), or to the buffer of an earlier answer kept for reuse: answering does not
+    /// allocate a buffer per response.
+    private func appendToOutbox(_ write: (inout [UInt8]) -> Void) {
+        var buffer: [UInt8]
+        if case .bytes(let last)? = outbox.last {
+            buffer = last
+            outbox.removeLast() // leaves `buffer` the only reference, so it grows in place
         } else {
-            outbox.append(.bytes(bytes))
+            buffer = spareBuffer
+            spareBuffer = []
         }
+        let before = buffer.count
+        write(&buffer)
+        let added = buffer.count - before
+        if added > 0 && unsent == 0 { (sendWindowStarted, bytesWritten) = (loop.now, 0) }
+        unsent += added
+        if !buffer.isEmpty { outbox.append(.bytes(buffer)) }
     }
 
     private func queue(_ region: FileRegion) {
         guard region.count > 0 else { return }
-        if unsent == 0 { (sendWindowStarted, bytesWritten) = (.now, 0) }
+        if unsent == 0 { (sendWindowStarted, bytesWritten) = (loop.now, 0) }
         unsent += region.count
         outbox.append(.file(region))
     }
 
     private func enqueue(_ response: Response, method: HTTPRequest.Method, keepAlive: Bool, version: HTTPVersion = .http11) {
-        var headers = response.headers
+        // HTTP/1.1 keeps a connection open unless told otherwise; HTTP/1.0 only when the answer
+        // says so (RFC 9112 9.3).
+        let connectionField: String? = !keepAlive ? "close" : version == .http11 ? nil : "keep-alive"
         switch response.body {
         case .bytes(let body):
-            if keepAlive && version == .http11 {
-                queue(ResponseWriter.head(status: response.status, headers: headers, encoded: response.encodedHeaders, bodyLength: body.count))
-            } else {
-                // HTTP/1.0 keeps a connection open only when the answer says so (RFC 9112 9.3).
-                headers[.connection] = keepAlive ? "keep-alive" : "close"
-                queue(ResponseWriter.head(status: response.status, headers: headers, bodyLength: body.count))
+            appendToOutbox { buffer in
+                ResponseWriter.appendHead(of: response, bodyLength: body.count, connection: connectionField, date: loop.dateLine, to: &buffer)
+                if method != .head { buffer += body }
             }
-            if method != .head { queue(body) }
             if !keepAlive { closeWhenFlushed = true }
             flush()
         case .file(let region):
-            if !(keepAlive && version == .http11) { headers[.connection] = keepAlive ? "keep-alive" : "close" }
-            let encoded = keepAlive && version == .http11 ? response.encodedHeaders : nil
-            queue(ResponseWriter.head(status: response.status, headers: headers, encoded: encoded, bodyLength: region.count))
+            appendToOutbox { buffer in
+                ResponseWriter.appendHead(of: response, bodyLength: region.count, connection: connectionField, date: loop.dateLine, to: &buffer)
+            }
             if method != .head { queue(region) }
             if !keepAlive { closeWhenFlushed = true }
             flush()
@@ -201,9 +219,11 @@ final class Connection: @unchecked Sendable {
                 }
             }
         case .stream(let start):
-            headers[.connection] = "close"
-            headers[.cacheControl] = headers[.cacheControl] ?? "no-cache"
-            queue(ResponseWriter.head(status: response.status, headers: headers, bodyLength: nil))
+            var response = response
+            response.headers[.cacheControl] = response.headers[.cacheControl] ?? "no-cache"
+            appendToOutbox { buffer in
+                ResponseWriter.appendHead(of: response, bodyLength: nil, connection: "close", date: loop.dateLine, to: &buffer)
+            }
             let writer = StreamWriter(connection: self)
             streaming = writer
             flush()
@@ -249,7 +269,7 @@ final class Connection: @unchecked Sendable {
                 outboxOffset += sent
                 unsent -= sent
                 bytesWritten += sent
-                if outboxOffset == chunk.count { (outboxOffset, _) = (0, outbox.removeFirst()) }
+                if outboxOffset == chunk.count { finishFirstChunk() }
                 continue
             }
             if sent < 0 && errno == EINTR { continue }
@@ -269,7 +289,7 @@ final class Connection: @unchecked Sendable {
             loop.setInterest(self, read: true, write: false)
         }
         sendWindowStarted = nil
-        lastActivity = .now
+        lastActivity = loop.now
         if closeWhenFlushed || (shuttingDown && streaming == nil && inbox.isEmpty) {
             close()
         } else if !inbox.isEmpty {
@@ -277,12 +297,22 @@ final class Connection: @unchecked Sendable {
         }
     }
 
+    /// Drops the written first chunk; a buffer of bytes of ordinary size is kept for reuse.
+    private func finishFirstChunk() {
+        outboxOffset = 0
+        if case .bytes(var written) = outbox.removeFirst(), written.capacity <= Self.spareBufferLimit {
+            written.removeAll(keepingCapacity: true)
+            spareBuffer = written
+        }
+    }
+
+    static let spareBufferLimit = 64 << 10
+
     /// The deadlines, checked on every tick of the loop: a response being written must keep the
     /// minimum rate; a request's head and body must arrive within their timeouts (totals, not per
     /// read); an idle keep-alive connection is closed.
     func checkTimeouts(now: ContinuousClock.Instant) {
         guard !closed else { return }
-        let configuration = server.configuration
         if unsent > 0 {
             if let started = sendWindowStarted, now - started > configuration.sendGrace {
                 let seconds = Double((now - started).components.seconds) + Double((now - started).components.attoseconds) / 1e18

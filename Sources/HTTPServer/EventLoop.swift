@@ -23,6 +23,10 @@ final class EventLoop: @unchecked Sendable {
     private let running = Mutex(true)
     private let finished = DispatchSemaphore(value: 0)
     static let tick: Duration = .milliseconds(100)
+    private var date = HTTPDate()
+    /// The time the loop last woke: what its connections read as "now" while handling that
+    /// wake's events (one clock read per wake, not several per request).
+    private(set) var now = ContinuousClock.now
 
     init(number: Int) {
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -63,6 +67,9 @@ final class EventLoop: @unchecked Sendable {
     }
 
     // Called on the loop thread only:
+
+    /// The `Date` line for an answer sent now.
+    var dateLine: [UInt8] { date.headerLine(at: time(nil)) }
 
     func register(_ connection: Connection) {
         connections[connection.fd] = connection
@@ -105,6 +112,7 @@ final class EventLoop: @unchecked Sendable {
         var lastTick = ContinuousClock.now
         while running.withLock({ $0 }) {
             let count = events.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, Int32($0.count), 100) }
+            now = .now
             for index in 0..<max(0, Int(count)) {
                 let fd = events[index].data.fd
                 let flags = events[index].events
@@ -131,7 +139,6 @@ final class EventLoop: @unchecked Sendable {
                 if flags & EPOLLOUT.rawValue != 0 { connection.writable() }
                 if flags & (EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue | EPOLLRDHUP.rawValue) != 0 { connection.readable() }
             }
-            let now = ContinuousClock.now
             if now - lastTick >= Self.tick {
                 lastTick = now
                 for connection in Array(connections.values) { connection.checkTimeouts(now: now) }

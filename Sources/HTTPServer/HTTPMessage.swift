@@ -17,6 +17,9 @@ public struct Request: Sendable {
     public var headers: HTTPFields
     public var body: [UInt8]
     public var remoteAddress: String
+    /// When the server read the request (its event loop's clock at that wake); nil for a request
+    /// made in-process. Durations in metrics and logs count from here.
+    public var received: ContinuousClock.Instant?
 
     /// A request with its target decoded into path and query: how the parser builds one, and how
     /// tests hand one straight to a handler. Throws when the target's percent-encoding is broken.
@@ -43,8 +46,9 @@ public struct Request: Sendable {
     }
 
     static func splitTarget(_ target: String) -> (Substring, Substring) {
-        guard let question = target.firstIndex(of: "?") else { return (Substring(target), "") }
-        return (target[..<question], target[target.index(after: question)...])
+        // Searched as UTF-8: '?' is ASCII, and a byte search needs no grapheme breaking.
+        guard let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (Substring(target), "") }
+        return (target[..<question], target[target.utf8.index(after: question)...])
     }
 
     /// The path split at `/`, empty segments dropped.
@@ -56,20 +60,50 @@ public struct Request: Sendable {
 
 /// A response: status, headers and either bytes or a stream the handler keeps writing to.
 public struct Response: Sendable {
-    public var status: HTTPResponse.Status
+    public var status: HTTPResponse.Status {
+        didSet { preparedHead = nil }
+    }
     public var headers: HTTPFields {
-        didSet { encodedHeaders = nil }
+        didSet { preparedHead = nil }
     }
     public var body: Body
-    /// The header lines already serialised, for responses that are sent many times.
-    var encodedHeaders: [UInt8]?
+    /// Fields that belong to the request being answered, not to the answer (its request id, the
+    /// CORS lines for the Origin that asked): sent after `headers`, and kept apart from them so
+    /// that an answer kept for many requests keeps its prepared head.
+    public private(set) var requestFields: [(name: HTTPField.Name, value: String)] = []
+    /// The status line and header lines already serialised, for answers that are sent many times.
+    var preparedHead: PreparedHead?
 
-    /// The same response with its header lines serialised once: cached responses skip that work
-    /// on every send.
+    /// The same response with its status line, header lines and Content-Length serialised once:
+    /// each send of a kept answer then copies those bytes instead of formatting them again.
     public func prepared() -> Response {
         var copy = self
-        copy.encodedHeaders = ResponseWriter.headerLines(headers)
+        let length: Int? = switch body {
+        case .bytes(let bytes): bytes.count
+        case .file(let region): region.count
+        case .stream, .deferred: nil
+        }
+        if let length {
+            copy.preparedHead = PreparedHead(bytes: ResponseWriter.fixedPart(status: status, headers: headers, bodyLength: length), bodyLength: length)
+        }
         return copy
+    }
+
+    /// The size of the prepared head, if there is one (for caches that count their bytes).
+    public var preparedHeadCount: Int? { preparedHead?.bytes.count }
+
+    /// Adds a field for this request alone. Its value is the server's own, made of visible
+    /// ASCII characters (it is sent as it is, not checked again).
+    public mutating func addRequestField(_ name: HTTPField.Name, _ value: String) {
+        requestFields.append((name, value))
+    }
+
+    /// `headers` followed by the request's own fields: every field the client receives but
+    /// Content-Length, Connection and Date (for tools and tests; the server writes them apart).
+    public var allHeaders: HTTPFields {
+        var all = headers
+        for field in requestFields { all.append(HTTPField(name: field.name, value: field.value)) }
+        return all
     }
 
     public enum Body: Sendable {

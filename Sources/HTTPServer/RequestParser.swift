@@ -179,21 +179,25 @@ public struct RequestParser: Sendable {
         guard !rawValue.contains(where: \.isForbiddenInFieldValue) else { return .failure(Failure(message: "control character in a header value")) }
         while let first = rawValue.first, first == .space || first == .tab { rawValue = rawValue.dropFirst() }
         while let last = rawValue.last, last == .space || last == .tab { rawValue = rawValue.dropLast() }
-        guard let value = String(validating: rawValue, as: UTF8.self) else { return .failure(Failure(message: "header value is not UTF-8")) }
+        guard let value = String(utf8: rawValue) else { return .failure(Failure(message: "header value is not UTF-8")) }
         return .success(HTTPField(name: name, value: value))
     }
 
     /// 9112 3.2: an HTTP/1.1 request has exactly one valid Host; with an absolute-form target the
     /// target's authority is the host. Returns the target in origin form.
     static func checkHost(_ fields: HTTPFields, requestLine: RequestLine) -> Result<String, Failure> {
-        let hosts = fields[values: .hostField]
-        guard hosts.count <= 1 else { return .failure(Failure(message: "more than one Host header")) }
-        if let host = hosts.first, !isValidHost(host) { return .failure(Failure(message: "invalid Host header")) }
+        var hostCount = 0, host: String?
+        for field in fields where field.name == .hostField {
+            hostCount += 1
+            host = field.value
+        }
+        guard hostCount <= 1 else { return .failure(Failure(message: "more than one Host header")) }
+        if let host, !isValidHost(host) { return .failure(Failure(message: "invalid Host header")) }
         if let authority = requestLine.authority {
             guard isValidHost(authority), !authority.isEmpty else { return .failure(Failure(message: "invalid authority in the request target")) }
             return .success(requestLine.target)
         }
-        guard requestLine.version == .http10 || !hosts.isEmpty else { return .failure(Failure(message: "HTTP/1.1 request without Host")) }
+        guard requestLine.version == .http10 || host != nil else { return .failure(Failure(message: "HTTP/1.1 request without Host")) }
         return .success(requestLine.target)
     }
 
@@ -248,7 +252,7 @@ struct RequestLine {
         let malformed = RequestParser.Failure(message: "malformed request line")
         guard let firstSpace = line.firstIndex(of: .space), let secondSpace = line[(firstSpace + 1)...].firstIndex(of: .space),
               !line[(secondSpace + 1)...].contains(.space), firstSpace > line.startIndex,
-              let method = HTTPRequest.Method(String(decoding: line[..<firstSpace], as: UTF8.self)) else { return .failure(malformed) }
+              let method = method(line[..<firstSpace]) else { return .failure(malformed) }
         let versionBytes = line[(secondSpace + 1)...]
         let version: HTTPVersion
         if versionBytes.elementsEqual(Self.http11) {
@@ -262,10 +266,10 @@ struct RequestLine {
         // The target: visible ASCII and UTF-8; no control characters, no spaces (9112 3.2).
         let rawTarget = line[(firstSpace + 1) ..< secondSpace]
         guard !rawTarget.isEmpty, !rawTarget.contains(where: { $0 < 0x21 || $0 == 0x7F }),
-              let target = String(validating: rawTarget, as: UTF8.self) else {
+              let target = String(utf8: rawTarget) else {
             return .failure(RequestParser.Failure(message: "control character or space in the request target"))
         }
-        if target.hasPrefix("/") { return .success(RequestLine(method: method, target: target, version: version)) }
+        if rawTarget.first == UInt8(ascii: "/") { return .success(RequestLine(method: method, target: target, version: version)) }
         // Absolute form: http://authority/path?query (9112 3.2.2), which a server MUST accept.
         let lowered = target.lowercased()
         for scheme in ["http://", "https://"] where lowered.hasPrefix(scheme) {
@@ -278,6 +282,30 @@ struct RequestLine {
         }
         if target == "*" && method == .options { return .success(RequestLine(method: method, target: "*", version: version)) }
         return .failure(malformed)
+    }
+}
+
+extension RequestLine {
+    static let get = Array("GET".utf8), head = Array("HEAD".utf8)
+
+    /// The method token; GET and HEAD, nearly every request, without making a String first.
+    static func method(_ token: ArraySlice<UInt8>) -> HTTPRequest.Method? {
+        if token.elementsEqual(get) { return .get }
+        if token.elementsEqual(head) { return .head }
+        return HTTPRequest.Method(String(decoding: token, as: UTF8.self))
+    }
+}
+
+extension String {
+    /// The bytes as text when they are UTF-8. ASCII, nearly every request head, is checked with a
+    /// plain byte test (the general validation is far slower per byte).
+    init?(utf8 bytes: ArraySlice<UInt8>) {
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            self = String(decoding: bytes, as: UTF8.self)
+        } else {
+            guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
+            self = text
+        }
     }
 }
 

@@ -1,52 +1,114 @@
 import HTTPTypes
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Serialises response heads.
+///
+/// A head is the status line, the header lines and `Content-Length` (the same every time a given
+/// answer is sent), then what differs per request: the fields added for that request alone, a
+/// `Connection` line where the version needs one, `Date`, and the blank line. An answer kept to
+/// be sent many times has its first part serialised once (`Response.prepared()`), so sending it
+/// again copies bytes and formats nothing.
 enum ResponseWriter {
-    /// Status line and headers; `Content-Length` when the body length is known.
-    static func head(status: HTTPResponse.Status, headers: HTTPFields, encoded: [UInt8]? = nil, bodyLength: Int?) -> [UInt8] {
+    /// Status line, header lines (every field but Content-Length, which the writer adds) and
+    /// `Content-Length` when the body length is known.
+    static func fixedPart(status: HTTPResponse.Status, headers: HTTPFields, bodyLength: Int?) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(320)
-        bytes += Array("HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\n".utf8)
-        bytes += encoded ?? headerLines(headers)
-        if let bodyLength { bytes += Array("Content-Length: \(bodyLength)\r\n".utf8) }
-        bytes += HTTPDate.headerLine
-        bytes += [13, 10]
+        bytes.reserveCapacity(512)
+        append(status: status, to: &bytes)
+        for field in headers where field.name != .contentLength {
+            bytes += field.name.rawName.utf8
+            bytes += [UInt8(ascii: ":"), UInt8(ascii: " ")]
+            bytes += field.value.utf8
+            bytes += crlf
+        }
+        if let bodyLength {
+            bytes += "Content-Length: ".utf8
+            appendDecimal(bodyLength, to: &bytes)
+            bytes += crlf
+        }
         return bytes
     }
 
-    /// `Name: value\r\n` for every field but Content-Length (which the writer adds).
-    static func headerLines(_ headers: HTTPFields) -> [UInt8] {
-        var text = ""
-        for field in headers where field.name != .contentLength {
-            text += field.name.rawName
-            text += ": "
-            text += field.value
-            text += "\r\n"
+    /// The whole head of `response` for one request, appended to `buffer`: the prepared part when
+    /// the response has one for this body length, else the part serialised now; then the request's
+    /// own fields, `Connection: <connection>` when given, the `Date` line and the blank line.
+    static func appendHead(of response: Response, bodyLength: Int?, connection: String?, date: [UInt8], to buffer: inout [UInt8]) {
+        if let prepared = response.preparedHead, prepared.bodyLength == bodyLength {
+            buffer += prepared.bytes
+        } else {
+            buffer += fixedPart(status: response.status, headers: response.headers, bodyLength: bodyLength)
         }
-        return Array(text.utf8)
+        for field in response.requestFields {
+            buffer += field.name.rawName.utf8
+            buffer += [UInt8(ascii: ":"), UInt8(ascii: " ")]
+            buffer += field.value.utf8
+            buffer += crlf
+        }
+        if let connection {
+            buffer += "Connection: ".utf8
+            buffer += connection.utf8
+            buffer += crlf
+        }
+        buffer += date
+        buffer += crlf
+    }
+
+    /// A complete head, for answers the server gives by itself (503 past the connection limit).
+    static func head(status: HTTPResponse.Status, headers: HTTPFields, bodyLength: Int?) -> [UInt8] {
+        var bytes = fixedPart(status: status, headers: headers, bodyLength: bodyLength)
+        var date = HTTPDate()
+        bytes += date.headerLine(at: time(nil))
+        bytes += crlf
+        return bytes
+    }
+
+    static let crlf: [UInt8] = [13, 10]
+
+    private static func append(status: HTTPResponse.Status, to bytes: inout [UInt8]) {
+        bytes += "HTTP/1.1 ".utf8
+        appendDecimal(status.code, to: &bytes)
+        bytes.append(UInt8(ascii: " "))
+        bytes += status.reasonPhrase.utf8
+        bytes += crlf
+    }
+
+    static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        guard value > 0 else { return bytes.append(UInt8(ascii: "0")) }
+        var digits: [UInt8] = []
+        var rest = value
+        while rest > 0 {
+            digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        }
+        bytes += digits.reversed()
     }
 }
 
-/// The `Date` header line, formatted once a second.
-enum HTTPDate {
-    private static let cached = Mutex<(second: Int, line: [UInt8])>((0, []))
+/// The status line and header lines of a response serialised once, with the body length its
+/// `Content-Length` line was written for.
+struct PreparedHead: Sendable {
+    var bytes: [UInt8]
+    var bodyLength: Int?
+}
 
-    static var headerLine: [UInt8] {
-        var seconds = time(nil)
-        return cached.withLock { cached in
-            if cached.second == seconds { return cached.line }
-            var parts = tm()
-            gmtime_r(&seconds, &parts)
-            let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-            let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-            func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-            let text = "Date: \(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT\r\n"
-            cached = (seconds, Array(text.utf8))
-            return cached.line
-        }
+/// The `Date` header line (RFC 9110 6.6.1), formatted once a second. Each event loop keeps its
+/// own, so loops share no lock to send an answer.
+struct HTTPDate {
+    private var second: time_t = -1
+    private var line: [UInt8] = []
+
+    mutating func headerLine(at now: time_t) -> [UInt8] {
+        if now == second { return line }
+        var seconds = now
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let text = "Date: \(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT\r\n"
+        (second, line) = (now, Array(text.utf8))
+        return line
     }
 }

@@ -12,6 +12,9 @@ public final class ThemeLibrary: Sendable {
     public let content: ContentStore
     public let themesDirectory: String
     private let snapshot: Mutex<Snapshot>
+    /// The snapshot's epoch, read without its lock: every request's kept answer is checked
+    /// against it.
+    private let currentEpoch = Atomic<Int>(0)
     /// Serialises reloads (watcher, SIGHUP, tests) so that their reports come out in order.
     private let reloading = Mutex(())
 
@@ -45,7 +48,7 @@ public final class ThemeLibrary: Sendable {
             for info in themes where firstReload || report.changedThemes.contains(info.name) {
                 for source in info.sources where source.kind == .car { content.catalogs.retain(source) }
             }
-            snapshot.withLock { $0 = Snapshot(epoch: $0.epoch + 1, themes: themes, active: $0.active) }
+            replaceSnapshot { Snapshot(epoch: $0.epoch + 1, themes: themes, active: $0.active) }
             // Changed content is encoded now, in the background, not by the first request for it.
             let stored = try themes.map { try index.reader.storedContent(of: $0) }
             for (info, resolutions) in zip(themes, stored) where firstReload || report.changedThemes.contains(info.name) {
@@ -57,7 +60,14 @@ public final class ThemeLibrary: Sendable {
     }
 
     public var current: Snapshot { snapshot.withLock { $0 } }
-    public var epoch: Int { snapshot.withLock { $0.epoch } }
+    public var epoch: Int { currentEpoch.load(ordering: .acquiring) }
+
+    private func replaceSnapshot(_ next: (Snapshot) -> Snapshot) {
+        snapshot.withLock { snapshot in
+            snapshot = next(snapshot)
+            currentEpoch.store(snapshot.epoch, ordering: .releasing)
+        }
+    }
     public var themes: [ThemeInfo] { snapshot.withLock { $0.themes } }
 
     /// The theme `current` stands for: the one set with `PUT /active`, else `light` if present,
@@ -72,7 +82,7 @@ public final class ThemeLibrary: Sendable {
     /// Makes `name` the active theme, persisted in the index so that it survives restarts.
     public func setActive(_ name: String) throws {
         try index.writer.setSetting("active", to: name)
-        snapshot.withLock { $0 = Snapshot(epoch: $0.epoch + 1, themes: $0.themes, active: name) }
+        replaceSnapshot { Snapshot(epoch: $0.epoch + 1, themes: $0.themes, active: name) }
     }
 
     /// The theme and its ancestors, from the snapshot.

@@ -25,6 +25,12 @@ public final class ServiceMetrics: Sendable {
     }
 
     func record(route: String, status: Int, duration: Duration) {
+        instruments(route: route, status: status).record(duration)
+    }
+
+    /// The counter and timer a request of `route` answered with `status` is recorded in, made on
+    /// first use. A kept answer holds its own, so a hit records without looking them up.
+    func instruments(route: String, status: Int) -> RequestInstruments {
         let key = Key(route: route, status: status)
         let counter = counters.withLock { counters in
             if let counter = counters[key] { return counter }
@@ -32,14 +38,24 @@ public final class ServiceMetrics: Sendable {
             counters[key] = counter
             return counter
         }
-        counter.increment()
         let timer = timers.withLock { timers in
             if let timer = timers[route] { return timer }
             let timer = CoreMetrics.Timer(label: "themed_request_duration_seconds", dimensions: [("route", route)], factory: factory)
             timers[route] = timer
             return timer
         }
-        timer.recordNanoseconds(Int64(duration.components.seconds) * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        return RequestInstruments(counter: counter, timer: timer)
+    }
+
+    /// Where one kind of answer (a route and a status) is counted and timed.
+    struct RequestInstruments: Sendable {
+        let counter: CoreMetrics.Counter
+        let timer: CoreMetrics.Timer
+
+        func record(_ duration: Duration) {
+            counter.increment()
+            timer.recordNanoseconds(Int64(duration.components.seconds) * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        }
     }
 
     /// The Prometheus text exposition of every metric, then of `caches` (their bytes, budget,

@@ -8,13 +8,14 @@ import ThemeIndex
 /// The theme API put together: the route table behind its middleware, the themes it serves and
 /// the event stream their changes go to.
 ///
-/// A request passes the request id and access log, metrics, CORS, conditional requests (304), the response cache, compression and the
-/// shared-cache headers on its way to the router; a reload goes to the library and its outcome to the event stream.
+/// A request whose answer is kept is answered by `HotPath`; any other passes the request id and access log, metrics, CORS,
+/// conditional requests (304), the response cache, compression and the shared-cache headers on its way to the router; a reload goes to the library and its outcome to the event stream.
 public final class ThemeService: Sendable {
     public let library: ThemeLibrary
     public let events: EventHub
     public let metrics: ServiceMetrics
     let logger: Logger
+    private let hotPath: HotPath
     private let responder: Responder
 
     /// `content` defaults to a store whose blobs live in `blobs/` beside the index file.
@@ -35,7 +36,9 @@ public final class ThemeService: Sendable {
         self.library = library
         self.logger = logger
         self.metrics = metrics
-        let responseCache = ResponseCacheMiddleware(library: library, capacityBytes: responseCacheBytes)
+        let cors = CORSMiddleware(allowedOrigins: allowedOrigins)
+        let responseCache = ResponseCacheMiddleware(library: library, cors: cors, metrics: metrics, capacityBytes: responseCacheBytes)
+        let requestLog = RequestLogMiddleware(accessLog: accessLog, logger: logger, ids: RequestIDs())
         let caches: [any CacheReporting] = [responseCache.cache] + content.caches
         let router = Router([
             AdminRoutes(library: library, metrics: metrics, caches: caches, events: events, activeToken: activeToken,
@@ -49,11 +52,12 @@ public final class ThemeService: Sendable {
             StringRoutes(library: library),
             BlobRoutes(library: library),
         ], library: library, logger: logger)
+        hotPath = HotPath(responseCache: responseCache, cors: cors, requestLog: requestLog)
         responder = Responder(middleware: [
-            RequestLogMiddleware(accessLog: accessLog, logger: logger),
+            requestLog,
             MetricsMiddleware(metrics: metrics),
             // Outside the response cache and 304s: the answer to another origin depends on its Origin header.
-            CORSMiddleware(allowedOrigins: allowedOrigins),
+            cors,
             ConditionalRequestMiddleware(),
             responseCache,
             CompressionMiddleware(content: content),
@@ -73,9 +77,10 @@ public final class ThemeService: Sendable {
         return source
     }
 
-    /// Answers one request (the HTTP server's handler; tests call it directly).
+    /// Answers one request (the HTTP server's handler; tests call it directly): from a kept
+    /// answer when there is one (`HotPath`), else through the middleware chain and the routes.
     public func handle(_ request: Request) -> Response {
-        responder.respond(to: request).response
+        hotPath.answer(request) ?? responder.respond(to: request).response
     }
 
     /// Re-reads the themes folder (with `only`, one theme), swaps the result in and announces

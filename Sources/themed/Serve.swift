@@ -147,6 +147,7 @@ struct Serve: ParsableCommand {
         service.events.closing(retryMilliseconds: 500)
         server.shutdown()
         sources.forEach { $0.cancel() }
+        accessLog?.flush()
     }
 
     private static func every(_ seconds: Double, _ action: @escaping @Sendable () -> Void) -> DispatchSourceTimer {

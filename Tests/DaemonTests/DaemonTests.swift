@@ -120,7 +120,7 @@ struct ServingDaemonTests {
         #expect(kept.status == 200 && kept.headers["x-request-id"] == "deploy-42")
         let made = try HTTP.get("/themes/nope", port: port, headers: ["X-Request-Id": "bad id with spaces"])
         #expect(made.status == 404)
-        #expect(made.headers["x-request-id"]?.range(of: "^[0-9a-f]{32}$", options: .regularExpression) != nil, "\(made.headers)")
+        #expect(made.headers["x-request-id"]?.range(of: "^[0-9a-f]{12}-[0-9a-f]+$", options: .regularExpression) != nil, "\(made.headers)")
 
         // The watchdog is pinged at half of WATCHDOG_USEC (0.2 s).
         #expect(notify.receive() == "WATCHDOG=1")

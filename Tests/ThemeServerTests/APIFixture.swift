@@ -14,12 +14,12 @@ final class APIFixture {
     let service: ThemeService
 
     init(activeToken: String? = nil, logger: Logger = Logger(label: "themed"), allowedOrigins: [String] = ["*"],
-         themes build: (ThemeFixtures) -> Void = ServerFixture.standardThemes) throws {
+         accessLog: AccessLog? = nil, themes build: (ThemeFixtures) -> Void = ServerFixture.standardThemes) throws {
         build(fixtures)
         try FileManager.default.createDirectory(atPath: fixtures.path("themes"), withIntermediateDirectories: true)
         let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
         service = try ThemeService(index: index, themesDirectory: fixtures.path("themes"), activeToken: activeToken, logger: logger,
-                                   allowedOrigins: allowedOrigins)
+                                   accessLog: accessLog, allowedOrigins: allowedOrigins)
         try service.reload()
     }
 
@@ -49,7 +49,7 @@ struct APIResponse {
     var status: Int { response.status.code }
 
     func header(_ name: String) -> String? {
-        HTTPField.Name(name).flatMap { response.headers[$0] }
+        HTTPField.Name(name).flatMap { response.allHeaders[$0] }
     }
 
     var body: [UInt8] { response.bodyBytes() }

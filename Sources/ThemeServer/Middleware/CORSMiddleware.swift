@@ -32,46 +32,66 @@ struct CORSMiddleware: Middleware {
     /// Response headers a page may read besides the safelisted ones.
     static let exposedHeaders = "ETag, Content-Location, X-Themed-Variant, X-Request-Id, Surrogate-Key"
 
+    var anyOrigin: Bool { allowedOrigins.contains("*") }
+
     func respond(to request: Request, next: (Request) -> RoutedResponse) -> RoutedResponse {
         var routed = next(request)
         guard routed.crossOrigin else { return routed }
-        let anyOrigin = allowedOrigins.contains("*")
         let origin = request.headers[.origin]
-        let isPreflight = request.method == .options
-        // A preflight is only ever asked with an Origin; it says nothing to a request without one.
-        if isPreflight && origin == nil { return routed }
-        let allowed = origin.flatMap(allowedValue(for:))
-        routed.response = routed.response.map { response in
-            var response = response
-            // What a browser or CDN keeps must be right for every origin that asks next: with any
-            // origin allowed, every answer carries `*` (asked with an Origin or not); with a list,
-            // every answer varies by Origin, even one asked without it.
-            if anyOrigin {
-                response.headers[.accessControlAllowOrigin] = "*"
-            } else {
-                Self.addVaryOrigin(&response)
-                guard let allowed else { return response }
-                response.headers[.accessControlAllowOrigin] = allowed
+        if request.method == .options {
+            // A preflight is only ever asked with an Origin; it says nothing to a request without one.
+            guard let origin else { return routed }
+            routed.response = routed.response.map { preflightAnswer($0, origin: origin, request: request) }
+        } else {
+            routed.response = routed.response.map { response in
+                var response = response
+                settle(&response)
+                addOriginFields(&response, origin: origin)
+                return response
             }
-            if isPreflight {
-                guard allowed != nil else { return response }
-                response.headers[.accessControlAllowMethods] = "GET, HEAD"
-                let asked = request.headers[.accessControlRequestHeaders]?.split(separator: ",")
-                    .map { $0.trimmingCharacters(in: .whitespaces) } ?? []
-                let granted = asked.filter { name in Self.allowedRequestHeaders.contains { $0.lowercased() == name.lowercased() } }
-                if !granted.isEmpty { response.headers[.accessControlAllowHeaders] = granted.joined(separator: ", ") }
-                response.headers[.accessControlMaxAge] = "600"
-            } else {
-                response.headers[.accessControlExposeHeaders] = Self.exposedHeaders
-            }
-            return response
         }
         return routed
     }
 
+    /// What every answer of a public route carries, whoever asks: what a browser or CDN keeps must
+    /// be right for every origin that asks next. With any origin allowed, every answer carries `*`
+    /// (asked with an Origin or not); with a list, every answer varies by Origin, even one asked
+    /// without it. The response cache keeps answers with these, so a hit adds only what follows.
+    func settle(_ response: inout Response) {
+        if anyOrigin {
+            guard response.headers[.accessControlAllowOrigin] == nil else { return }
+            response.headers[.accessControlAllowOrigin] = "*"
+            response.headers[.accessControlExposeHeaders] = Self.exposedHeaders
+        } else {
+            Self.addVaryOrigin(&response)
+        }
+    }
+
+    /// What an answer adds for the Origin that asked: with a list, a listed origin echoed and the
+    /// headers it may read (fields of this request alone, not of the kept answer).
+    func addOriginFields(_ response: inout Response, origin: String?) {
+        guard !anyOrigin, let origin, allowedOrigins.contains(origin) else { return }
+        response.addRequestField(.accessControlAllowOrigin, origin)
+        response.addRequestField(.accessControlExposeHeaders, Self.exposedHeaders)
+    }
+
+    private func preflightAnswer(_ response: Response, origin: String, request: Request) -> Response {
+        var response = response
+        if !anyOrigin { Self.addVaryOrigin(&response) }
+        guard let allowed = allowedValue(for: origin) else { return response }
+        response.headers[.accessControlAllowOrigin] = allowed
+        response.headers[.accessControlAllowMethods] = "GET, HEAD"
+        let asked = request.headers[.accessControlRequestHeaders]?.split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) } ?? []
+        let granted = asked.filter { name in Self.allowedRequestHeaders.contains { $0.lowercased() == name.lowercased() } }
+        if !granted.isEmpty { response.headers[.accessControlAllowHeaders] = granted.joined(separator: ", ") }
+        response.headers[.accessControlMaxAge] = "600"
+        return response
+    }
+
     /// `*` when any origin may read, the origin itself when it is listed, nil otherwise.
     func allowedValue(for origin: String) -> String? {
-        if allowedOrigins.contains("*") { return "*" }
+        if anyOrigin { return "*" }
         return allowedOrigins.contains(origin) ? origin : nil
     }
 

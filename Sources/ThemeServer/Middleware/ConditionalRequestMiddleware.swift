@@ -6,15 +6,21 @@ import HTTPTypes
 struct ConditionalRequestMiddleware: Middleware {
     func respond(to request: Request, next: (Request) -> RoutedResponse) -> RoutedResponse {
         var routed = next(request)
-        routed.response = routed.response.map { Self.conditional($0, request) }
+        routed.response = routed.response.map { response in
+            guard let etag = response.headers[.eTag], Self.matches(request, etag: etag) else { return response }
+            return Self.notModified(response)
+        }
         return routed
     }
 
-    static func conditional(_ response: Response, _ request: Request) -> Response {
-        guard let etag = response.headers[.eTag], let match = request.headers[.ifNoneMatch],
-              match.split(separator: ",").contains(where: { $0.trimmingCharacters() == etag || $0.trimmingCharacters() == "*" }) else {
-            return response
-        }
+    /// Whether the request's If-None-Match names `etag` (or is `*`).
+    static func matches(_ request: Request, etag: String) -> Bool {
+        guard let match = request.headers[.ifNoneMatch] else { return false }
+        return match.split(separator: ",").contains { $0.trimmingCharacters() == etag || $0.trimmingCharacters() == "*" }
+    }
+
+    /// The 304 for `response`: its headers without Content-Type, and no body.
+    static func notModified(_ response: Response) -> Response {
         var headers = response.headers
         headers[.contentType] = nil
         return Response(status: .notModified, headers: headers)

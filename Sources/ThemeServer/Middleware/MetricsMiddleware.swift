@@ -5,7 +5,7 @@ struct MetricsMiddleware: Middleware {
     let metrics: ServiceMetrics
 
     func respond(to request: Request, next: (Request) -> RoutedResponse) -> RoutedResponse {
-        let start = ContinuousClock.now
+        let start = request.received ?? .now
         var routed = next(request)
         let (route, metrics) = (routed.route, self.metrics)
         routed.response = routed.response.map { response in

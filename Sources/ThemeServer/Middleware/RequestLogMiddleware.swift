@@ -3,69 +3,111 @@ import HTTPServer
 import HTTPTypes
 import Logging
 import Logs
+import Synchronization
 
 extension HTTPField.Name {
     /// Names a request in the client's logs, ours and the access log alike.
     static let requestID = HTTPField.Name("X-Request-Id")!
 }
 
-/// Gives every request an id, the client's `X-Request-Id` when it sends a usable one (1 to 128
-/// visible ASCII characters) or a new random one, hands it to the routes in the request's
-/// headers (their error logs carry it), returns it in the answer and writes the access log line.
+/// Gives every request an id (`RequestIDs`), hands it to the routes in the request's headers
+/// (their error logs carry it), returns it in the answer and writes the access log line.
 ///
 /// In the main log every request is a `debug` record, and one that ends in a server error (5xx)
 /// an `error` record, with the request id, route, status and duration.
 struct RequestLogMiddleware: Middleware {
     let accessLog: AccessLog?
     let logger: Logger
+    let ids: RequestIDs
+    /// The lowest level of the records it writes, looked up once: the logger's level is fixed
+    /// when the service is made.
+    private let logLevel: Logger.Level
+
+    init(accessLog: AccessLog?, logger: Logger, ids: RequestIDs) {
+        (self.accessLog, self.logger, self.ids, logLevel) = (accessLog, logger, ids, logger.logLevel)
+    }
 
     func respond(to request: Request, next: (Request) -> RoutedResponse) -> RoutedResponse {
-        let start = ContinuousClock.now
+        let start = request.received ?? .now
         var request = request
-        let id = Self.usableID(request.headers[.requestID]) ?? Self.newID()
+        let id = ids.id(for: request)
         request.headers[.requestID] = id
         var routed = next(request)
-        let (route, accessLog, logger) = (routed.route, accessLog, logger)
-        routed.response = routed.response.map { [request] response in
+        let route = routed.route
+        routed.response = routed.response.map { [self, request] response in
             var response = response
-            response.headers[.requestID] = id
-            let duration = ContinuousClock.now - start
-            accessLog?.record(request, id: id, route: route, response: response, duration: duration)
-            let level: Logger.Level = response.status.code >= 500 ? .error : .debug
-            if logger.logLevel <= level {
-                logger.log(level: level, "request", metadata: [
-                    "request_id": "\(id)", "method": "\(request.method.rawValue)", "path": "\(request.path)", "route": "\(route)",
-                    "status": .stringConvertible(response.status.code), "duration_ms": .stringConvertible(AccessLog.milliseconds(duration)),
-                ])
-            }
+            finish(&response, request: request, id: id, route: route, duration: ContinuousClock.now - start)
             return response
         }
         return routed
     }
 
-    static func usableID(_ value: String?) -> String? {
-        guard let value, (1...128).contains(value.utf8.count), value.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else { return nil }
-        return value
+    /// What every answer gets on its way out, kept or not: its request's id, the access log line
+    /// and the main log's record.
+    func finish(_ response: inout Response, request: Request, id: String, route: String, duration: Duration) {
+        response.addRequestField(.requestID, id)
+        accessLog?.record(request, id: id, route: route, response: response, duration: duration)
+        let level: Logger.Level = response.status.code >= 500 ? .error : .debug
+        if logLevel <= level {
+            logger.log(level: level, "request", metadata: [
+                "request_id": "\(id)", "method": "\(request.method.rawValue)", "path": "\(request.path)", "route": "\(route)",
+                "status": .stringConvertible(response.status.code), "duration_ms": .stringConvertible(AccessLog.milliseconds(duration)),
+            ])
+        }
+    }
+}
+
+/// Request ids: the client's `X-Request-Id` when it sends a usable one (1 to 128 visible ASCII
+/// characters), else this process's random prefix and a count of its requests. Unique across
+/// processes and restarts (48 random bits a process) without a system call per request.
+final class RequestIDs: Sendable {
+    /// 12 hex digits and a dash, drawn once.
+    let prefix: String
+    private let count = Atomic<UInt64>(0)
+
+    init() {
+        let random = UInt64.random(in: 0 ..< 1 << 48)
+        let hex = String(random, radix: 16)
+        prefix = String(repeating: "0", count: 12 - hex.count) + hex + "-"
     }
 
-    /// 128 random bits in hex.
-    static func newID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return [generator.next(), generator.next()].map { (word: UInt64) in
-            let hex = String(word, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
-        }.joined()
+    func id(for request: Request) -> String {
+        if let usable = Self.usable(request.headers[.requestID]) { return usable }
+        let number = count.add(1, ordering: .relaxed).newValue
+        let digits = max(1, (64 - number.leadingZeroBitCount + 3) / 4)
+        var prefix = prefix
+        return prefix.withUTF8 { prefix in
+            // One allocation: the prefix and the number's hex digits written in place.
+            String(unsafeUninitializedCapacity: prefix.count + digits) { buffer in
+                _ = buffer.initialize(fromContentsOf: prefix)
+                for position in 0..<digits {
+                    let nibble = UInt8(truncatingIfNeeded: number >> (4 * (digits - 1 - position))) & 0xF
+                    buffer[prefix.count + position] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+                }
+                return prefix.count + digits
+            }
+        }
+    }
+
+    static func usable(_ value: String?) -> String? {
+        guard let value, (1...128).contains(value.utf8.count), value.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else { return nil }
+        return value
     }
 }
 
 /// One line per answered request, as text or JSON, to a file or standard output.
+/// Lines are written in batches (`BufferedLineSink`): at most 64 KiB or 0.2 s behind, all of
+/// them by `flush()`, which `themed serve` calls when it stops.
 public final class AccessLog: Sendable {
-    let sink: LineSink
+    let sink: BufferedLineSink
     let format: LineLogHandler.Format
 
     public init(sink: LineSink, format: LineLogHandler.Format) {
-        (self.sink, self.format) = (sink, format)
+        (self.sink, self.format) = (BufferedLineSink(sink: sink), format)
     }
+
+    /// Writes every line recorded so far.
+    public func flush() { sink.flush() }
 
     /// A duration in milliseconds, to the microsecond.
     static func milliseconds(_ duration: Duration) -> Double {

@@ -5,69 +5,118 @@ import Synchronization
 import ThemeContent
 
 /// Keeps the answers of cacheable routes, so a repeated lookup is a dictionary probe: no routing,
-/// trait parsing or SQL.
+/// trait parsing or SQL. `HotPath` answers from it before any middleware runs; on a miss this
+/// middleware routes the request and keeps the answer.
 ///
 /// One cache, keyed one way: the raw request target and the headers that carry traits, for the
 /// library's current epoch. The epoch moves with every reload and active-theme change, which
-/// empties the cache; a stored response has its header lines serialised once. The cache holds at
-/// most its byte budget.
+/// empties the cache. An answer is kept as it goes out to every request that asks for it: its
+/// 200 and 304 heads serialised once, with the CORS headers every origin gets and the route's
+/// metrics settled when it is stored. The cache holds at most its byte budget.
 final class ResponseCacheMiddleware: Middleware {
-    /// Headers a lookup's answer depends on besides its target.
-    static let varyingHeaders: [HTTPField.Name] = [
-        TraitParser.colorScheme, TraitParser.contrast, TraitParser.devicePixelRatio, TraitParser.legacyDevicePixelRatio, .acceptLanguage,
-        .acceptEncoding, .accept,
-    ]
+    /// What a lookup's answer depends on: its target and the headers that carry traits.
+    struct Key: Hashable, Sendable {
+        var target: String
+        var colorScheme, contrast, devicePixelRatio, legacyDevicePixelRatio, acceptLanguage, acceptEncoding, accept: String?
+
+        init(_ request: Request) {
+            target = request.target
+            // One pass over the request's fields (most carry none of these); repeated fields are
+            // combined as HTTPFields combines them.
+            for field in request.headers {
+                switch field.name {
+                case TraitParser.colorScheme: Self.add(field.value, to: &colorScheme)
+                case TraitParser.contrast: Self.add(field.value, to: &contrast)
+                case TraitParser.devicePixelRatio: Self.add(field.value, to: &devicePixelRatio)
+                case TraitParser.legacyDevicePixelRatio: Self.add(field.value, to: &legacyDevicePixelRatio)
+                case .acceptLanguage: Self.add(field.value, to: &acceptLanguage)
+                case .acceptEncoding: Self.add(field.value, to: &acceptEncoding)
+                case .accept: Self.add(field.value, to: &accept)
+                default: continue
+                }
+            }
+        }
+
+        private static func add(_ value: String, to slot: inout String?) {
+            slot = slot.map { $0 + ", " + value } ?? value
+        }
+    }
+
+    /// A kept answer: what goes out for a request that asks for it again, but for that request's
+    /// own fields (its id; the CORS lines for a listed Origin). A class: a hit takes one reference.
+    final class KeptAnswer: Sendable {
+        let route: String
+        let etag: String
+        let crossOrigin: Bool
+        /// The 200, prepared; and the 304 for a request whose If-None-Match names `etag`.
+        let ok: Response
+        let notModified: Response
+        let okInstruments: ServiceMetrics.RequestInstruments
+        let notModifiedInstruments: ServiceMetrics.RequestInstruments
+
+        init(route: String, etag: String, crossOrigin: Bool, ok: Response, notModified: Response,
+             okInstruments: ServiceMetrics.RequestInstruments, notModifiedInstruments: ServiceMetrics.RequestInstruments) {
+            (self.route, self.etag, self.crossOrigin) = (route, etag, crossOrigin)
+            (self.ok, self.notModified, self.okInstruments, self.notModifiedInstruments) = (ok, notModified, okInstruments, notModifiedInstruments)
+        }
+    }
 
     /// Kept answers with bodies up to this size hold the bytes (read from the blob once), larger
     /// ones a reference to the blob, sent with `sendfile`.
     static let inlineFileBytes = 32 << 10
 
     let library: ThemeLibrary
-    let cache: BoundedCache<String, RoutedResponse>
-    /// The epoch the cached answers belong to.
-    private let epoch = Mutex(-1)
+    let cors: CORSMiddleware
+    let metrics: ServiceMetrics
+    let cache: BoundedCache<Key, KeptAnswer>
+    /// The epoch the kept answers belong to (set only while holding `storing`).
+    private let keptEpoch = Atomic(-1)
+    private let storing = Mutex(())
 
-    init(library: ThemeLibrary, capacityBytes: Int) {
-        self.library = library
-        cache = BoundedCache(name: "responses", capacityBytes: capacityBytes) { routed in
-            // The body (a file body is a reference to a blob) and, roughly, the head and the key.
-            guard case .bytes(let body) = routed.response.body else { return 512 }
-            return body.count + 512
+    init(library: ThemeLibrary, cors: CORSMiddleware, metrics: ServiceMetrics, capacityBytes: Int) {
+        (self.library, self.cors, self.metrics) = (library, cors, metrics)
+        cache = BoundedCache(name: "responses", capacityBytes: capacityBytes) { kept in
+            // The body (a file body is a reference to a blob), the two heads and, roughly, the key.
+            let body = if case .bytes(let body) = kept.ok.body { body.count } else { 0 }
+            return body + 2 * (kept.ok.preparedHeadCount ?? 512) + 256
         }
+    }
+
+    /// The kept answer to `request`, if it is a read whose answer was kept in the current epoch.
+    /// Answers of an earlier epoch are not looked at (nor counted as hits); the next answer kept
+    /// clears them.
+    func hit(_ request: Request) -> KeptAnswer? {
+        guard request.method == .get || request.method == .head,
+              keptEpoch.load(ordering: .acquiring) == library.epoch else { return nil }
+        return cache.value(for: Key(request))
     }
 
     func respond(to request: Request, next: (Request) -> RoutedResponse) -> RoutedResponse {
         guard request.method == .get || request.method == .head else { return next(request) }
         let current = library.epoch
-        let key = Self.key(request)
-        if epoch.withLock({ $0 == current }), let hit = cache.value(for: key) { return hit }
+        let key = Key(request)
         var routed = next(request)
         guard routed.cacheable else { return routed }
         let (route, crossOrigin) = (routed.route, routed.crossOrigin)
         routed.response = routed.response.map { [self] response in
-            guard response.status == .ok, response.headers[.eTag] != nil else { return response }
-            let prepared = response.inliningFile(upTo: Self.inlineFileBytes).prepared()
-            let fresh = epoch.withLock { stored -> Bool in
-                guard current >= stored else { return false } // computed before a reload: never stored over newer answers
+            guard response.status == .ok, let etag = response.headers[.eTag] else { return response }
+            var settled = response.inliningFile(upTo: Self.inlineFileBytes)
+            if crossOrigin { cors.settle(&settled) }
+            let kept = KeptAnswer(route: route, etag: etag, crossOrigin: crossOrigin,
+                                  ok: settled.prepared(), notModified: ConditionalRequestMiddleware.notModified(settled).prepared(),
+                                  okInstruments: metrics.instruments(route: route, status: 200),
+                                  notModifiedInstruments: metrics.instruments(route: route, status: 304))
+            storing.withLock { _ in
+                let stored = keptEpoch.load(ordering: .acquiring)
+                guard current >= stored else { return } // computed before a reload: never stored over newer answers
                 if current > stored {
                     cache.removeAll { _ in true }
-                    stored = current
+                    keptEpoch.store(current, ordering: .releasing)
                 }
-                return true
+                cache.insert(kept, for: key)
             }
-            if fresh { cache.insert(RoutedResponse(route: route, response: prepared, cacheable: true, crossOrigin: crossOrigin), for: key) }
-            return prepared
+            return kept.ok
         }
         return routed
-    }
-
-    static func key(_ request: Request) -> String {
-        var key = request.target
-        let headers = request.headers
-        for name in varyingHeaders {
-            key += "\u{0}"
-            key += headers[name] ?? ""
-        }
-        return key
     }
 }

@@ -1,0 +1,122 @@
+import Foundation
+import HTTPServer
+import HTTPTypes
+import Logging
+import Logs
+import TestSupport
+@testable import ThemeServer
+import Testing
+
+/// A kept answer (`HotPath`) must be what the middleware chain would have sent: the same headers
+/// and body, only the request's own fields differing.
+@Suite("kept answers (the hot path)")
+struct HotPathTests {
+    static let targets = ["/themes/dark/colors/primary", "/themes/light/colors?appearance=dark",
+                          "/themes/light/images/logo?scale=2&appearance=dark", "/themes/light/images/logo.json?scale=2"]
+
+    /// Every field but the request id, as name: value lines in order.
+    static func fields(_ response: APIResponse) -> [String] {
+        response.response.allHeaders.filter { $0.name != .requestID }.map { "\($0.name.rawName): \($0.value)" }
+    }
+
+    static func responseCacheHits(_ api: APIFixture) throws -> Int {
+        let metrics = try api.request("/metrics").text
+        let line = try #require(metrics.split(separator: "\n").first { $0.hasPrefix("themed_cache_hits_total{cache=\"responses\"}") })
+        return try #require(Int(line.split(separator: " ").last ?? ""))
+    }
+
+    @Test("a kept answer carries the routed answer's headers and body, for any origin or a listed one, asked with an Origin or not",
+          arguments: [["*"], ["https://app.example"]])
+    func sameAnswer(allowedOrigins: [String]) throws {
+        let api = try APIFixture(allowedOrigins: allowedOrigins)
+        for target in Self.targets {
+            for headers in [[:], ["Origin": "https://app.example"], ["Origin": "https://elsewhere.example"]] {
+                try api.service.reload() // a new epoch: nothing is kept, so the first answer is routed
+                let hitsBefore = try Self.responseCacheHits(api)
+                let routed = try api.request(target, headers: headers)
+                #expect(try Self.responseCacheHits(api) == hitsBefore, "\(target) \(headers): the first answer was routed")
+                let kept = try api.request(target, headers: headers)
+                #expect(try Self.responseCacheHits(api) > hitsBefore, "\(target) \(headers): the second answer was kept")
+                #expect(routed.status == 200 && kept.status == 200, "\(target)")
+                #expect(Self.fields(kept) == Self.fields(routed), "\(target) \(headers)")
+                #expect(kept.body == routed.body, "\(target)")
+                let ids = [routed.header("X-Request-Id"), kept.header("X-Request-Id")]
+                #expect(ids.allSatisfy { $0 != nil } && ids[0] != ids[1], "each request its own id: \(ids)")
+            }
+        }
+        // What CORS says per Origin, on kept answers too.
+        let target = Self.targets[0]
+        let listed = try api.request(target, headers: ["Origin": "https://app.example"])
+        let other = try api.request(target, headers: ["Origin": "https://elsewhere.example"])
+        if allowedOrigins == ["*"] {
+            #expect(listed.header("Access-Control-Allow-Origin") == "*" && other.header("Access-Control-Allow-Origin") == "*")
+        } else {
+            #expect(listed.header("Access-Control-Allow-Origin") == "https://app.example")
+            #expect(listed.header("Access-Control-Expose-Headers")?.contains("X-Request-Id") == true)
+            #expect(other.header("Access-Control-Allow-Origin") == nil && other.header("Vary")?.contains("Origin") == true)
+        }
+    }
+
+    @Test("If-None-Match on a kept answer: the same 304 the chain gives, with CORS and a request id; a stale tag gets the 200")
+    func notModified() throws {
+        let api = try APIFixture(allowedOrigins: ["https://app.example"])
+        let target = Self.targets[2]
+        let first = try api.request(target)
+        let etag = try #require(first.header("ETag"))
+        let asked = ["If-None-Match": etag, "Origin": "https://app.example"]
+        let routed304 = try api.request(target, headers: asked) // the first 304 may come through the chain
+        let kept304 = try api.request(target, headers: asked)
+        for answer in [routed304, kept304] {
+            #expect(answer.status == 304 && answer.body.isEmpty)
+            #expect(answer.header("Content-Type") == nil && answer.header("ETag") == etag)
+            #expect(answer.header("Access-Control-Allow-Origin") == "https://app.example" && answer.header("X-Request-Id") != nil)
+        }
+        #expect(Self.fields(kept304) == Self.fields(routed304))
+        #expect(try api.request(target, headers: ["If-None-Match": "\"stale\", \(etag)"]).status == 304, "a list naming it")
+        #expect(try api.request(target, headers: ["If-None-Match": "*"]).status == 304)
+        #expect(try api.request(target, headers: ["If-None-Match": "\"stale\""]).status == 200)
+    }
+
+    @Test("every kept answer is counted per route and status, and a client's usable request id is kept")
+    func metricsAndIDs() throws {
+        let api = try APIFixture()
+        let target = Self.targets[0]
+        let etag = try #require(try api.request(target).header("ETag"))
+        for _ in 0..<9 { _ = try api.request(target) }
+        for _ in 0..<5 { _ = try api.request(target, headers: ["If-None-Match": etag]) }
+        let metrics = try api.request("/metrics").text
+        #expect(metrics.contains("themed_requests_total{route=\"color\",status=\"200\"} 10"), "\(metrics.prefix(2000))")
+        #expect(metrics.contains("themed_requests_total{route=\"color\",status=\"304\"} 5"))
+        #expect(try api.request(target, headers: ["X-Request-Id": "deploy-42"]).header("X-Request-Id") == "deploy-42")
+        let replaced = try #require(try api.request(target, headers: ["X-Request-Id": "has spaces"]).header("X-Request-Id"))
+        #expect(replaced.range(of: "^[0-9a-f]{12}-[0-9a-f]+$", options: .regularExpression) != nil, "\(replaced)")
+    }
+
+    @Test("request ids: one process prefix, a different count each time, none twice across threads")
+    func requestIDs() async throws {
+        let ids = RequestIDs()
+        let request = try Request(target: "/")
+        let made = await withTaskGroup(of: [String].self) { group in
+            for _ in 0..<4 { group.addTask { (0..<2_000).map { _ in ids.id(for: request) } } }
+            return await group.reduce(into: [String]()) { $0 += $1 }
+        }
+        #expect(Set(made).count == made.count)
+        #expect(made.allSatisfy { $0.hasPrefix(ids.prefix) && $0.count > ids.prefix.count })
+        #expect(RequestIDs().prefix != ids.prefix, "another process (or restart) draws another prefix")
+        #expect(RequestIDs.usable(String(repeating: "a", count: 129)) == nil && RequestIDs.usable("") == nil)
+    }
+
+    @Test("the access log has a line for every answer, kept or routed, written in batches and all of them by flush()")
+    func accessLog() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        let path = fixtures.path("access.log")
+        let log = AccessLog(sink: try LineSink.opening(path), format: .json)
+        let api = try APIFixture(accessLog: log)
+        for _ in 0..<50 { _ = try api.request(Self.targets[0]) }
+        log.flush()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 50)
+        #expect(lines.allSatisfy { $0.contains("\"route\":\"color\"") && $0.contains("\"status\":200") })
+    }
+}
