@@ -28,13 +28,22 @@ public struct Request: Sendable {
         let (pathPart, queryPart) = Self.splitTarget(target)
         guard let path = PercentDecoding.decode(pathPart, plusIsSpace: false) else { throw TargetError(description: "bad percent-encoding in path") }
         var query: [String: String] = [:]
-        for pair in queryPart.split(separator: "&") where !pair.isEmpty {
-            let keyValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let key = PercentDecoding.decode(keyValue[0], plusIsSpace: true),
-                  let value = PercentDecoding.decode(keyValue.count > 1 ? keyValue[1] : "", plusIsSpace: true) else {
-                throw TargetError(description: "bad percent-encoding in query")
+        // Split at '&' and '=' on the UTF-8 bytes: both are ASCII, so every cut is at a character
+        // boundary, and a byte search needs no grapheme breaking.
+        let bytes = queryPart.utf8
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+            let pair = Substring(bytes[start..<end])
+            if !pair.isEmpty {
+                let equals = pair.utf8.firstIndex(of: UInt8(ascii: "="))
+                guard let key = PercentDecoding.decode(equals.map { pair[..<$0] } ?? pair, plusIsSpace: true),
+                      let value = PercentDecoding.decode(equals.map { pair[pair.utf8.index(after: $0)...] } ?? "", plusIsSpace: true) else {
+                    throw TargetError(description: "bad percent-encoding in query")
+                }
+                query[key] = value
             }
-            query[key] = value
+            start = end == bytes.endIndex ? end : bytes.index(after: end)
         }
         (self.method, self.target, self.path, self.query, self.headers, self.body, self.remoteAddress) =
             (method, target, path, query, headers, body, remoteAddress)

@@ -227,8 +227,27 @@ public struct RequestParser: Sendable {
 
     /// 9112 9.3: HTTP/1.1 stays open unless `close`; HTTP/1.0 closes unless `keep-alive`.
     static func keepAlive(_ fields: HTTPFields, version: HTTPVersion) -> Bool {
-        let options = fields[values: .connection].flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters().lowercased() }
-        return version == .http11 ? !options.contains("close") : options.contains("keep-alive")
+        let wanted = version == .http11 ? close : keepAliveOption
+        var named = false
+        for field in fields where field.name == .connection {
+            named = named || hasOption(field.value, wanted)
+        }
+        return version == .http11 ? !named : named
+    }
+
+    static let close = Array("close".utf8), keepAliveOption = Array("keep-alive".utf8)
+
+    /// Whether a comma-separated list of options names `option` (ASCII, any case), compared as
+    /// bytes: every HTTP/1.0 keep-alive request asks this.
+    static func hasOption(_ list: String, _ option: [UInt8]) -> Bool {
+        list.utf8.split(separator: UInt8(ascii: ",")).contains { item in
+            var item = item[...]
+            while let first = item.first, first == .space || first == .tab { item = item.dropFirst() }
+            while let last = item.last, last == .space || last == .tab { item = item.dropLast() }
+            return item.count == option.count && zip(item, option).allSatisfy { byte, wanted in
+                (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte) == wanted
+            }
+        }
     }
 }
 

@@ -131,9 +131,25 @@ struct ConformanceTests {
         #expect(first.headers["connection"]?.lowercased() == "keep-alive")
         client.send("GET /themes HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
         #expect(try client.readResponse().status == 200)
+        // As ApacheBench sends it, and among other options; the answer a kept one (second time).
+        for options in ["Keep-Alive", "foo, KEEP-ALIVE ", "keep-alive"] {
+            client.send("GET /themes/light/colors/primary HTTP/1.0\r\nConnection: \(options)\r\n\r\n")
+            let answer = try client.readResponse()
+            #expect(answer.status == 200 && answer.headers["connection"] == "keep-alive", "\(options)")
+        }
         client.send("GET /healthz HTTP/1.0\r\n\r\n")
         let last = try client.readResponse()
         #expect(last.headers["connection"] == "close")
+        #expect(client.isClosedByServer())
+    }
+
+    @Test("HTTP/1.1 with a Connection list naming close (any case): the answer says close and the connection ends")
+    func http11Close() throws {
+        let server = try ServerFixture()
+        let client = try server.client()
+        client.send("GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: TE, Close\r\n\r\n")
+        let answer = try client.readResponse()
+        #expect(answer.status == 200 && answer.headers["connection"] == "close")
         #expect(client.isClosedByServer())
     }
 
