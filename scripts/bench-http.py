@@ -2,6 +2,11 @@
 """`make bench-http`: themed's cached answers under wrk, against the pinned baseline build, nginx
 serving the same bytes, and a canned-response server (the machine's ceiling), in one run.
 
+The ceiling is measured twice: `ceiling` sends themed's own answer byte for byte (its whole head:
+ETag, Vary, Surrogate-Key, xkey, Content-Location, CORS, the request id; what this answer can cost
+at best on this machine), `ceiling-short` the same body behind a 130-byte head (what a server that
+says less could do; wrk, on the same cores, parses every byte).
+
 Each round measures every server once per route, in turn (interleaved, so that a slower minute of
 the machine touches all of them alike); the medians of the rounds are compared. Also measured:
 themed with its access log on against off, and `ab -k` (HTTP/1.0 keep-alive) against nginx.
@@ -17,6 +22,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -47,6 +53,19 @@ def wait_for(url, seconds=60):
 def fetch(url):
     with urllib.request.urlopen(url, timeout=5) as answer:
         return answer.read()
+
+
+def raw_response(port, path):
+    """themed's whole answer to `path` (head and body) as a client receives it."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
+        connection.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode())
+        data = b""
+        while chunk := connection.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    # The copy is answered on kept-alive connections: drop the Connection line this request asked for.
+    lines = [line for line in head.split(b"\r\n") if not line.lower().startswith(b"connection:")]
+    return b"\r\n".join(lines) + b"\r\n\r\n" + body
 
 
 def baseline_binary(revision):
@@ -117,8 +136,11 @@ http {{
         self.start(["nginx", "-c", conf, "-p", self.work], os.path.join(self.work, "nginx.log"))
         wait_for(f"http://127.0.0.1:{port}/color.json")
 
-    def canned(self, binary, port, body, content_type):
-        self.start([binary, str(port), str(os.cpu_count() or 2), body, content_type], os.path.join(self.work, f"canned-{port}.log"))
+    def canned(self, binary, port, file, content_type=None):
+        """The canned server answering with `file`: a body behind a short head, or with no content
+        type a whole response."""
+        command = [binary, str(port), str(os.cpu_count() or 2), file] + ([content_type] if content_type else [])
+        self.start(command, os.path.join(self.work, f"canned-{port}.log"))
         wait_for(f"http://127.0.0.1:{port}/")
 
 
@@ -161,7 +183,8 @@ def main():
         run(["cc", "-O2", "-pthread", "-o", canned, os.path.join(ROOT, "scripts", "canned-server.c")])
         baseline = baseline_binary(args.baseline) if args.baseline else None
 
-        ports = {"themed": 18080, "baseline": 18081, "nginx": 18082, "themed+log": 18083, "ceiling": 18084, "ceiling-png": 18085}
+        ports = {"themed": 18080, "baseline": 18081, "nginx": 18082, "themed+log": 18083, "ceiling": 18084, "ceiling-png": 18085,
+                 "short": 18086, "short-png": 18087}
         servers.themed(args.themed, ports["themed"], "themed")
         servers.themed(args.themed, ports["themed+log"], "themed-log", ["--access-log", os.path.join(work, "access.log")])
         if baseline:
@@ -174,19 +197,26 @@ def main():
             with open(os.path.join(www, file), "wb") as out:
                 out.write(bodies[name])
         servers.nginx(ports["nginx"], www)
-        servers.canned(canned, ports["ceiling"], os.path.join(www, "color.json"), "application/json")
-        servers.canned(canned, ports["ceiling-png"], os.path.join(www, "logo.png"), "image/png")
+        for name, path, port in [("color", COLOR_PATH, ports["ceiling"]), ("image", IMAGE_PATH, ports["ceiling-png"])]:
+            copy = os.path.join(work, f"{name}.response")
+            with open(copy, "wb") as out:
+                out.write(raw_response(ports["themed"], path))
+            servers.canned(canned, port, copy)
+        servers.canned(canned, ports["short"], os.path.join(www, "color.json"), "application/json")
+        servers.canned(canned, ports["short-png"], os.path.join(www, "logo.png"), "image/png")
 
         targets = {
             "color": {"themed": f"http://127.0.0.1:{ports['themed']}{COLOR_PATH}",
                       "baseline": f"http://127.0.0.1:{ports['baseline']}{COLOR_PATH}",
                       "nginx": f"http://127.0.0.1:{ports['nginx']}/color.json",
                       "ceiling": f"http://127.0.0.1:{ports['ceiling']}/",
+                      "ceiling-short": f"http://127.0.0.1:{ports['short']}/",
                       "themed+log": f"http://127.0.0.1:{ports['themed+log']}{COLOR_PATH}"},
             "image": {"themed": f"http://127.0.0.1:{ports['themed']}{IMAGE_PATH}",
                       "baseline": f"http://127.0.0.1:{ports['baseline']}{IMAGE_PATH}",
                       "nginx": f"http://127.0.0.1:{ports['nginx']}/logo.png",
-                      "ceiling": f"http://127.0.0.1:{ports['ceiling-png']}/"},
+                      "ceiling": f"http://127.0.0.1:{ports['ceiling-png']}/",
+                      "ceiling-short": f"http://127.0.0.1:{ports['short-png']}/"},
         }
         if not baseline:
             for route in targets.values():
@@ -220,15 +250,15 @@ def main():
             return statistics.median(run[field] for run in results[(route, server)])
 
         print()
-        print(f"{'route':6} {'server':11} {'req/s (median)':>15} {'p99 ms':>8}")
+        print(f"{'route':6} {'server':13} {'req/s (median)':>15} {'p99 ms':>8}")
         for (route, server) in results:
-            print(f"{route:6} {server:11} {median(route, server):15.0f} {median(route, server, 1):8.2f}")
+            print(f"{route:6} {server:13} {median(route, server):15.0f} {median(route, server, 1):8.2f}")
         print(f"{'color':6} {'themed ab-k':11} {statistics.median(ab_runs['themed']):15.0f}")
         print(f"{'color':6} {'nginx ab-k':11} {statistics.median(ab_runs['nginx']):15.0f}")
         print()
         ratios = {}
         for route in targets:
-            for other in ["baseline", "nginx", "ceiling"]:
+            for other in ["baseline", "nginx", "ceiling", "ceiling-short"]:
                 if (route, other) in results:
                     ratios[(route, other)] = median(route, "themed") / median(route, other)
                     print(f"{route} themed/{other}: req/s {ratios[(route, other)]:.2f}x, "
@@ -249,7 +279,7 @@ def main():
         print()
         print("docs/PERFORMANCE.md row:")
         print(f"| {time.strftime('%Y-%m-%d')} | {commit}{'+' if dirty else ''} | {base} "
-              f"| {cell('color', 'baseline')} | {cell('color', 'nginx')} | {cell('color', 'ceiling')} "
+              f"| {cell('color', 'baseline')} | {cell('color', 'nginx')} | {cell('color', 'ceiling')} / {cell('color', 'ceiling-short')} "
               f"| {median('color', 'themed', 1):.2f} / {median('color', 'nginx', 1):.2f} "
               f"| {cell('image', 'baseline')} | {cell('image', 'nginx')} | {log_ratio:.2f}x | {ab_ratio:.2f}x |")
         return 1 if failed else 0

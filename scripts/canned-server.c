@@ -5,10 +5,11 @@
  * client leave for any server on this machine; themed's cached answers are measured against it.
  *
  * One epoll loop per thread, each with its own listening socket (SO_REUSEPORT), as many threads
- * as the first argument asks. The response is read from a file: the body named by the third
- * argument, sent with the head a cached themed answer of that content type would carry in size.
+ * as the second argument asks. The response is read from a file: with a content type, the file
+ * is the body and gets a short head (status, type, ETag, Cache-Control, length); without one, the
+ * file is a whole response (head and body) sent byte for byte, e.g. a copy of themed's own.
  *
- * usage: canned-server PORT THREADS BODY_FILE CONTENT_TYPE
+ * usage: canned-server PORT THREADS FILE [CONTENT_TYPE]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -117,8 +118,8 @@ static void *serve(void *unused) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 5) {
-        fprintf(stderr, "usage: canned-server PORT THREADS BODY_FILE CONTENT_TYPE\n");
+    if (argc != 4 && argc != 5) {
+        fprintf(stderr, "usage: canned-server PORT THREADS FILE [CONTENT_TYPE]\n");
         return 2;
     }
     port = atoi(argv[1]);
@@ -129,10 +130,13 @@ int main(int argc, char **argv) {
     long body_length = ftell(file);
     fseek(file, 0, SEEK_SET);
     char head[512];
-    int head_length = snprintf(head, sizeof head,
+    int head_length = 0;
+    if (argc == 5) {
+        head_length = snprintf(head, sizeof head,
                                "HTTP/1.1 200 OK\r\nContent-Type: %s\r\nETag: \"0123456789abcdef0123456789abcdef\"\r\n"
                                "Cache-Control: public, max-age=60\r\nContent-Length: %ld\r\n\r\n",
                                argv[4], body_length);
+    }
     response_length = (size_t)head_length + (size_t)body_length;
     response = malloc(response_length);
     memcpy(response, head, (size_t)head_length);
