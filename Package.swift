@@ -44,7 +44,7 @@ let package = Package(
         // The BOMStore container: blocks, vars and B+trees.
         .target(name: "BOM", dependencies: ["BinaryReading"]),
         // Pixel and byte codecs: LZFSE, LZVN, RLE, palette, deepmap, zlib, PNG.
-        .target(name: "Codecs", dependencies: ["BinaryReading", "CZlib", "CBrotli"]),
+        .target(name: "Codecs", dependencies: ["BinaryReading", "CZlib", "CBrotli", "ThemeVocabulary"]),
         // Ordered JSON values, shared by reports and the server.
         .target(name: "JSON"),
         // The CoreUI catalog layer on top of BOM: keys, facets, renditions, colours, images.
@@ -121,18 +121,18 @@ let package = Package(
         .testTarget(name: "DaemonTests", dependencies: ["TestSupport"]),
         .testTarget(name: "LogsTests", dependencies: ["Logs", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BlobStoreTests", dependencies: ["BlobStore", "Hashing", "TestSupport"]),
-        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "BinaryReading", "TestSupport", "ThemeVocabulary"],
+        .testTarget(name: "CodecsTests", dependencies: ["Codecs", "BinaryReading", "TestSupport", "ThemeVocabulary", "FuzzTargets"],
                     resources: [.copy("Vectors")]),
         .testTarget(name: "BOMTests", dependencies: ["BOM", "BinaryReading"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "JSON", "TestSupport", "ThemeVocabulary"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "CatalogWriterTests", dependencies: ["CatalogWriter", "AssetCatalog", "BOM", "BinaryReading", "JSON", "Codecs", "TestSupport", "ThemeVocabulary"]),
+        .testTarget(name: "CatalogWriterTests", dependencies: ["CatalogWriter", "AssetCatalog", "BOM", "BinaryReading", "JSON", "Codecs", "TestSupport", "ThemeVocabulary", "FuzzTargets"]),
         .testTarget(name: "ThemeBundleTests", dependencies: ["ThemeBundle", "TestSupport", "ThemeVocabulary"]),
         .testTarget(name: "ThemeIndexTests", dependencies: ["ThemeIndex", "ThemeBundle", "Codecs", "SQLite", "TestSupport", "ThemeVocabulary"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"], resources: [.copy("Inputs")]),
         .testTarget(name: "ThemeContentTests", dependencies: ["ThemeContent", "ThemeIndex", "BlobStore", "Hashing", "TestSupport"]),
-        .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemedClient", "ThemeIndex", "ThemeContent", "BlobStore", "Hashing", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport",
+        .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemedClient", "ThemeIndex", "ThemeContent", "BlobStore", "Hashing", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport", "FuzzTargets",
                                                             "ThemeVocabulary", .product(name: "HTTPTypes", package: "swift-http-types"),
                                                             .product(name: "Logging", package: "swift-log")]),
     ]

@@ -77,9 +77,9 @@ public struct CatalogReport {
         members.append(("State", Self.named(key.state, Rendition.stateNames)))
         members.append(("Value", Self.named(key[.value], Rendition.valueNames)))
         if let localization = catalog.localizationName(of: rendition) { members.append(("Localization", .string(localization))) }
-        // A JPEG (or other embedded image) keeps its size in its own header; the CSI says 0.
+        // A JPEG or HEIF (or other embedded image) keeps its size in its own header; the CSI says 0.
         let embedded = Self.embeddedImage(rendition)
-        let size = embedded.flatMap { Self.pixelSize(of: $0) } ?? (header.width, header.height)
+        let size = rendition.assetType == "Image" ? rendition.embeddedPixelSize ?? (header.width, header.height) : (header.width, header.height)
         members += [
             ("PixelWidth", .int(size.0)),
             ("PixelHeight", .int(size.1)),
@@ -159,14 +159,6 @@ public struct CatalogReport {
     static func embeddedImage(_ rendition: Rendition) -> ByteSpan? {
         guard rendition.assetType == "Image", case .rawData(let bytes, false) = rendition.content, ImageFormat.sniff(bytes.buffer) != nil else { return nil }
         return bytes
-    }
-
-    static func pixelSize(of image: ByteSpan) -> (Int, Int)? {
-        switch ImageFormat.sniff(image.buffer) {
-        case .jpeg: JPEG.size(of: image).map { ($0.width, $0.height) }
-        case .png: PNG.size(of: image).map { ($0.width, $0.height) }
-        default: nil
-        }
     }
 
     /// TLV 1005: `u32 byteCount` (with its NUL), `u32 0`, the UTF-8 name.

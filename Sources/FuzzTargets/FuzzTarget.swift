@@ -50,6 +50,9 @@ public struct FuzzTarget: Sendable {
             _ = try? PNG.decode(span)
             _ = JPEG.size(of: span)
         },
+        FuzzTarget(name: "heif", summary: "the HEIF/AVIF size reader (ISO BMFF boxes: meta, pitm, iprp, ipco, ispe, ipma)") { bytes in
+            _ = HEIF.size(of: ByteSpan(copying: bytes))
+        },
         FuzzTarget(name: "deepmap", summary: "deepmap and deepmap2 chunks (the first two bytes pick width and rows)") { bytes in
             let (width, rows, chunk) = Self.dimensions(bytes)
             _ = try? Deepmap.decode(ByteSpan(copying: chunk), width: width, rows: rows)

@@ -16,6 +16,7 @@ public enum FuzzSeeds {
             let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0,
                                  0xFF, 0xC0, 0x00, 0x11, 0x08, 0x00, 120, 0x00, 200, 0x03, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1, 0xFF, 0xD9]
             return [PNG.encode(bitmap), jpeg]
+        case "heif": return [heif(width: 3024, height: 4032, thumbnail: (240, 320))]
         case "deepmap", "rle", "palette": return [[2, 1, 0x64, 0x6D, 0x70, 0x32, 1, 0, 0, 0, 1, 2, 3, 4]]
         case "http":
             return [Array("GET /themes/light/colors/primary?appearance=dark HTTP/1.1\r\nHost: localhost\r\nAccept-Language: fr;q=0.5\r\n\r\n".utf8),
@@ -32,6 +33,34 @@ public enum FuzzSeeds {
             return [Array(#"{"colors":[{"idiom":"iphone","appearances":[{"appearance":"luminosity","value":"dark"}],"color":{"color-space":"display-p3","components":{"red":"0x10","green":"0.5","blue":"128","alpha":"1"}}}],"images":[{"idiom":"universal","scale":"2x","filename":"a.png","display-gamut":"display-P3"}]}"#.utf8)]
         default: return []
         }
+    }
+
+    /// The boxes of a HEIF file's header (no image data follows: `HEIF.size` reads only these).
+    /// `ftyp` (heic) and a `meta` whose primary item 1 has an `ispe` of `width` x `height`; with a
+    /// thumbnail, item 2 with its own, smaller `ispe`, listed first so that picking by position
+    /// would be wrong.
+    public static func heif(width: Int, height: Int, thumbnail: (width: Int, height: Int)? = nil, primaryItem: Int = 1) -> [UInt8] {
+        func box(_ type: String, _ body: [UInt8]) -> [UInt8] { u32(8 + body.count) + Array(type.utf8) + body }
+        func fullBox(_ type: String, version: UInt8 = 0, flags: UInt32 = 0, _ body: [UInt8]) -> [UInt8] {
+            box(type, [version] + Array(u32(Int(flags)).dropFirst()) + body)
+        }
+        func u32(_ value: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
+        func u16(_ value: Int) -> [UInt8] { [UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)] }
+        func ispe(_ size: (Int, Int)) -> [UInt8] { fullBox("ispe", u32(size.0) + u32(size.1)) }
+        // Properties are numbered from 1: the thumbnail's ispe (if any) first, then the primary's.
+        var properties: [[UInt8]] = []
+        var associations: [(item: Int, property: Int)] = []
+        if let thumbnail {
+            properties.append(ispe(thumbnail))
+            associations.append((2, properties.count))
+        }
+        properties.append(ispe((width, height)))
+        associations.append((1, properties.count))
+        let ipma = fullBox("ipma", u32(associations.count) + associations.flatMap { u16($0.item) + [1, UInt8(0x80 | $0.property)] })
+        let meta = fullBox("meta", fullBox("hdlr", u32(0) + Array("pict".utf8) + [UInt8](repeating: 0, count: 13))
+                           + fullBox("pitm", u16(primaryItem))
+                           + box("iprp", box("ipco", properties.flatMap { $0 }) + ipma))
+        return box("ftyp", Array("heic".utf8) + u32(0) + Array("mif1heic".utf8)) + meta
     }
 
     /// A small catalog as `themed compile` writes it: a colour with a dark variant, a 2x bitmap

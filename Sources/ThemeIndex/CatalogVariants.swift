@@ -65,8 +65,10 @@ enum CatalogVariants {
                 variant.color = color
             }
             variant.isFlippable = rendition.header.isFlippable
-            variant.pixelWidth = rendition.header.width
-            variant.pixelHeight = rendition.header.height
+            // An embedded JPEG or HEIF says its size itself; its CSI header says 0 x 0.
+            let size = kind == .image ? rendition.embeddedPixelSize ?? (rendition.header.width, rendition.header.height)
+                : (rendition.header.width, rendition.header.height)
+            (variant.pixelWidth, variant.pixelHeight) = size
             variant.format = kind == .color ? "" : format
             variant.location = .rendition(rendition.index)
             variant.contentKey = "\(contentHash)#\(rendition.index)"

@@ -44,19 +44,14 @@ enum FolderVariants {
     }
 
     /// Points `variant` at an image or data file: its bytes go into `hash`, and its format
-    /// (sniffed, else the extension) and PNG pixel size into the variant.
+    /// (sniffed, else the extension) and pixel size (PNG, JPEG, HEIF) into the variant.
     static func describeFile(_ path: String, in variant: inout Variant, hash: inout ContentHash) {
         variant.location = .file(path)
-        try? ByteStorage(mapping: path).withUnsafeBytes { bytes in
+        guard let storage = try? ByteStorage(mapping: path) else { return }
+        storage.withUnsafeBytes { bytes in
             hash.add(bytes)
             variant.format = ImageFormat.sniff(bytes)?.fileExtension ?? (path as NSString).pathExtension.lowercased()
-            if variant.format == "png", let size = pngSize(bytes) { (variant.pixelWidth, variant.pixelHeight) = size }
         }
-    }
-
-    static func pngSize(_ bytes: UnsafeRawBufferPointer) -> (Int, Int)? {
-        guard bytes.count >= 24 else { return nil }
-        func be32(_ offset: Int) -> Int { (0..<4).reduce(0) { $0 << 8 | Int(bytes[offset + $1]) } }
-        return (be32(16), be32(20))
+        if let size = ImageHeader.size(of: ByteSpan(storage)) { (variant.pixelWidth, variant.pixelHeight) = size }
     }
 }

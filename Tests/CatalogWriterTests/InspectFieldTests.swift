@@ -2,6 +2,7 @@ import AssetCatalog
 import BinaryReading
 import BOM
 import CatalogWriter
+import FuzzTargets
 import Codecs
 import Foundation
 import JSON
@@ -34,6 +35,8 @@ struct InspectFieldTests {
         CompileTests().makeSource(f)
         f.write(Self.jpegHead, to: "App.xcassets/photo.imageset/photo.jpg")
         f.writeJSON(["images": [["idiom": "universal", "filename": "photo.jpg", "scale": "1x"]]], to: "App.xcassets/photo.imageset")
+        f.write(FuzzSeeds.heif(width: 3024, height: 4032, thumbnail: (240, 320)), to: "App.xcassets/wallpaper.imageset/wallpaper.heic")
+        f.writeJSON(["images": [["idiom": "universal", "filename": "wallpaper.heic", "scale": "1x"]]], to: "App.xcassets/wallpaper.imageset")
         try CatalogCompiler().compile(f.path("App.xcassets"), to: f.path("App.car"))
         let catalog = try AssetCatalog(path: f.path("App.car"))
         let report = CatalogReport(catalog).json
@@ -49,6 +52,9 @@ struct InspectFieldTests {
         let photo = try #require(renditions.first { $0["Name"] == "photo" })
         #expect(photo["PixelWidth"] == 200 && photo["PixelHeight"] == 120, "from the JPEG, not the CSI's 0 x 0")
         #expect(photo["Opaque"] == .bool(true) && photo["Template Mode"] == "automatic")
+        let wallpaper = try #require(renditions.first { $0["Name"] == "wallpaper" })
+        #expect(wallpaper["Encoding"] == "HEIF")
+        #expect(wallpaper["PixelWidth"] == 3024 && wallpaper["PixelHeight"] == 4032, "the primary image's ispe, not the CSI's 0 x 0 or the thumbnail's")
         let icon = try #require(renditions.first { $0["Name"] == "icon" })
         #expect(icon["BitsPerComponent"] == 8 && icon["ColorModel"] == "RGB")
         #expect(icon["Opaque"] != nil)

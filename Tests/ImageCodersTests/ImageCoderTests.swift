@@ -126,6 +126,13 @@ struct ImageCoderTests {
         #expect(psnr > 30, "PSNR \(psnr) dB")
     }
 
+    @Test("HEIF.size reads a real AVIF's header (the same boxes as HEIF): the size libvips encoded")
+    func heifHeader() throws {
+        let coded = try registry.transcode(Samples.png(width: 37, height: 23), ImageRequest(format: .avif)).bytes
+        let size = try #require(HEIF.size(of: ByteSpan(copying: coded)))
+        #expect((size.width, size.height) == (37, 23))
+    }
+
     @Test("w and h resize keeping the aspect ratio", arguments: [
         (256, nil, 256, 128), (nil, 64, 128, 64), (100, 100, 100, 50), (1024, nil, 1024, 512),
     ] as [(Int?, Int?, Int, Int)])
