@@ -16,6 +16,15 @@ enum CatalogVariants {
     /// index in the set's sizes.
     static let multisizeMemberPart = 220
 
+    /// A member's size in points: its index in the set of its own idiom; a member whose idiom
+    /// has no set takes the universal set's, else the set of the lowest idiom that has the index
+    /// (one rule, the same in every process: a dictionary's order is not).
+    static func memberSize(_ sets: [Int: [Int: Int]], idiom: Int, index: Int) -> Int {
+        if let size = sets[idiom]?[index] { return size }
+        if let size = sets[0]?[index] { return size }
+        return sets.keys.sorted().lazy.compactMap { sets[$0]?[index] }.first ?? 0
+    }
+
     static func variants(of catalog: AssetCatalog, sourceKey: String, contentHash: String) -> [Variant] {
         var result: [Variant] = []
         // Each set (one per idiom) gives its members' sizes in points, by index.
@@ -57,8 +66,7 @@ enum CatalogVariants {
             traits.appearance = Appearance(name: catalog.appearanceName(of: rendition) ?? "")
             traits.locale = catalog.localizationName(of: rendition) ?? ""
             if isMember {
-                let sizes = setSizes[key.identifier]
-                traits.pointSize = sizes?[key.idiom.rawValue]?[key[.dimension2]] ?? sizes?.values.compactMap { $0[key[.dimension2]] }.first ?? 0
+                traits.pointSize = memberSize(setSizes[key.identifier] ?? [:], idiom: key.idiom.rawValue, index: key[.dimension2])
             }
             var variant = Variant(kind: kind, name: rendition.name, traits: traits)
             if case .color(let color) = rendition.content {

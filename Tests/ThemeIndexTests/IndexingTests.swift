@@ -83,3 +83,23 @@ struct IndexingTests {
         #expect(after.error.contains("Assets.car"))
     }
 }
+
+/// A multisize member's size in points comes from the set of its own idiom, by its index.
+@Suite("multisize member sizes")
+struct MultisizeMemberSizeTests {
+    /// Sets of one icon by idiom (raw values: 0 universal, 1 phone, 2 pad) and index.
+    static let sets: [Int: [Int: Int]] = [1: [0: 20, 1: 60], 2: [0: 20, 1: 76, 2: 83], 0: [0: 1024]]
+
+    @Test("the member's own idiom first, then the universal set, then the lowest idiom with the index; 0 when none has it")
+    func rule() {
+        #expect(CatalogVariants.memberSize(Self.sets, idiom: 1, index: 1) == 60)
+        #expect(CatalogVariants.memberSize(Self.sets, idiom: 2, index: 1) == 76)
+        #expect(CatalogVariants.memberSize(Self.sets, idiom: 5, index: 0) == 1024, "no set of its own: the universal one")
+        #expect(CatalogVariants.memberSize(Self.sets, idiom: 5, index: 2) == 83, "only the pad set has index 2")
+        #expect(CatalogVariants.memberSize(Self.sets, idiom: 5, index: 9) == 0)
+        // The same answer however the dictionary happens to be ordered.
+        let reordered = Dictionary(uniqueKeysWithValues: Self.sets.reversed().map { ($0.key, $0.value) })
+        #expect(CatalogVariants.memberSize(reordered, idiom: 7, index: 1) == CatalogVariants.memberSize(Self.sets, idiom: 7, index: 1))
+        #expect(CatalogVariants.memberSize([2: [1: 76], 1: [1: 60]], idiom: 7, index: 1) == 60, "the lowest idiom, not the first found")
+    }
+}

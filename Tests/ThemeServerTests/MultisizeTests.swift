@@ -33,8 +33,55 @@ struct MultisizeTests {
     }
 }
 
+extension MultisizeTests {
+    @Test("every member that a multisize set of the shared corpus lists answers to its size, idiom and scale, at its pixel size")
+    func corpusMembers() throws {
+        if Corpus.announceIfMissing("multisize sets of the corpus") { return }
+        let api = try APIFixture { f in
+            for (number, name) in Corpus.catalogNames.enumerated() {
+                f.makeDirectory("themes/c\(number)")
+                try? FileManager.default.copyItem(atPath: Corpus.path(name), toPath: f.path("themes/c\(number)/Assets.car"))
+            }
+        }
+        var sets = 0, members = 0
+        for number in Corpus.catalogNames.indices {
+            var names: [String] = []
+            var page: String? = "/themes/c\(number)/images?limit=1000"
+            while let next = page {
+                let list = try api.request(next).decode(ImageNames.self)
+                names += list.images.map(\.name)
+                page = list.next
+            }
+            for name in names {
+                let escaped = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? name
+                let answer = try api.request("/themes/c\(number)/images/\(escaped).json")
+                guard answer.status == 200 else { continue }
+                let listed = try answer.decode(MultisizeDescription.self).variants.filter { $0.size != nil }
+                if !listed.isEmpty { sets += 1 }
+                for member in listed {
+                    let size = try #require(member.size)
+                    members += 1
+                    let target = "/themes/c\(number)/images/\(escaped)?size=\(size)&idiom=\(member.idiom)&scale=\(member.scale)"
+                    let image = try api.request(target)
+                    #expect(image.status == 200, "\(target): \(image.status) \(image.text.prefix(200))")
+                    guard image.status == 200, image.header("Content-Type") == "image/png" else { continue }
+                    let bitmap = try PNG.decode(ByteSpan(copying: image.body))
+                    #expect(bitmap.width == member.pixelWidth, "\(target)")
+                }
+            }
+        }
+        #expect(sets >= 28 && members >= 139, "\(sets) sets, \(members) members")
+    }
+}
+
+private struct ImageNames: Decodable {
+    struct Entry: Decodable { var name: String }
+    var images: [Entry]
+    var next: String?
+}
+
 private struct MultisizeDescription: Decodable {
-    struct Variant: Decodable { var size: Int?; var scale: Int }
+    struct Variant: Decodable { var size: Int?; var scale: Int; var idiom: String; var pixelWidth: Int }
     var chosen: Variant
     var variants: [Variant]
 }
