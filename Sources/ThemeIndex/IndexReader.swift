@@ -171,3 +171,45 @@ public final class IndexReader: Sendable {
         return try pool.read { try $0.cachedStatement(sql).rows(bindings.values).map { try $0.string("name") } }
     }
 }
+
+/// The traits a name's variants exist for across a theme chain: what a 404 names when the name
+/// exists but not for the traits asked (an iOS app icon asked without an idiom).
+public struct AvailableTraits: Sendable, Equatable {
+    public var idioms: [Idiom] = []
+    public var scales: [Int] = []
+    public var appearances: [String] = []
+    public var gamuts: [Gamut] = []
+    /// Multisize members' sizes in points.
+    public var sizes: [Int] = []
+    public var subtypes: [Int] = []
+    /// Localizations (`.lproj` or catalog locales), when any variant has one.
+    public var languages: [String] = []
+
+    public var isEmpty: Bool { idioms.isEmpty }
+
+    init(_ variants: [Variant]) {
+        func distinct<T: Hashable>(_ values: [T]) -> [T] {
+            var seen = Set<T>()
+            return values.filter { seen.insert($0).inserted }
+        }
+        let traits = variants.map(\.traits)
+        idioms = distinct(traits.map(\.idiom)).sorted { $0.rawValue < $1.rawValue }
+        scales = distinct(traits.map(\.scale).filter { $0 > 0 }).sorted()
+        appearances = distinct(traits.map(\.appearance.label))
+        gamuts = distinct(traits.map(\.gamut)).sorted { $0.rawValue < $1.rawValue }
+        sizes = distinct(traits.map(\.pointSize).filter { $0 > 0 }).sorted()
+        subtypes = distinct(traits.map(\.subtype).filter { $0 != 0 }).sorted()
+        languages = distinct(traits.map(\.locale).filter { !$0.isEmpty }).sorted()
+    }
+}
+
+extension IndexReader {
+    /// The traits that the variants of `kinds` named `name` exist for, in any theme of the chain.
+    public func availableTraits(named name: String, kinds: [AssetKind], in chain: [ThemeInfo]) throws -> AvailableTraits {
+        var variants: [Variant] = []
+        for theme in chain {
+            for kind in kinds { variants += try self.variants(kind, in: theme, named: name) }
+        }
+        return AvailableTraits(variants)
+    }
+}

@@ -2,12 +2,20 @@ import HTTPServer
 import HTTPTypes
 import JSON
 import ThemeContent
+import ThemeIndex
 
 /// An error answer: `{"error":{"code":"...","message":"..."}}` with its status.
 struct APIError: Error {
     var status: HTTPResponse.Status
     var code: String
     var message: String
+    /// For a name that exists but not for the traits asked: the traits it does exist for, by the
+    /// query parameter that asks for each (`{"idiom": ["phone", "pad"], "scale": [2, 3]}`).
+    var available: JSONValue?
+
+    init(status: HTTPResponse.Status, code: String, message: String, available: JSONValue? = nil) {
+        (self.status, self.code, self.message, self.available) = (status, code, message, available)
+    }
 
     static func notFound(_ message: String) -> APIError { APIError(status: .notFound, code: "not_found", message: message) }
     static func badRequest(_ message: String) -> APIError { APIError(status: .badRequest, code: "bad_request", message: message) }
@@ -19,8 +27,36 @@ struct APIError: Error {
         return response
     }
 
+    /// The 404 for `kind` `name` that no variant in `chain` answers for the traits asked: when the
+    /// name exists, the message and `available` say for which traits.
+    static func noVariant(_ kind: String, named name: String, in chain: [ThemeInfo], available: AvailableTraits, hint: String? = nil) -> APIError {
+        var message = "theme \(chain.first?.name ?? "") has no \(kind) named \(name) for these traits (searched \(chain.map(\.name).joined(separator: ", ")))"
+        let lists: [(parameter: String, values: [JSONValue])] = [
+            ("idiom", available.idioms.map { .string($0.name) }), ("scale", available.scales.map { .int($0) }),
+            ("appearance", available.appearances.map { .string($0) }), ("gamut", available.gamuts.map { .string($0.name) }),
+            ("size", available.sizes.map { .int($0) }), ("subtype", available.subtypes.map { .int($0) }),
+            ("lang", available.languages.map { .string($0) }),
+        ].filter { !$0.values.isEmpty }
+        if !lists.isEmpty {
+            message += "; it exists for " + lists.map { list in
+                "\(list.parameter) " + list.values.map { value in
+                    switch value {
+                    case .string(let text): text
+                    case .int(let number): String(number)
+                    default: value.serialized()
+                    }
+                }.joined(separator: ", ")
+            }.joined(separator: "; ")
+        }
+        if let hint { message += "; " + hint }
+        return APIError(status: .notFound, code: "not_found", message: message,
+                        available: lists.isEmpty ? nil : .object(lists.map { ($0.parameter, .array($0.values)) }))
+    }
+
     var response: Response {
-        let body: JSONValue = ["error": ["code": .string(code), "message": .string(message)]]
+        var error: [(String, JSONValue)] = [("code", .string(code)), ("message", .string(message))]
+        if let available { error.append(("available", available)) }
+        let body: JSONValue = .object([("error", .object(error))])
         return Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
                         body: Array((body.serialized() + "\n").utf8))
     }

@@ -59,7 +59,8 @@ struct ColorRoutes: RouteCollection {
         let name = context.parameter("name")
         guard let theme = chain.first else { throw APIError.notFound("no theme") }
         guard let resolution = try library.index.reader.resolve(.color, named: name, in: chain, for: traits) else {
-            throw APIError.notFound("theme \(theme.name) has no color named \(name) for these traits (searched \(chain.map(\.name).joined(separator: ", ")))")
+            throw APIError.noVariant("color", named: name, in: chain,
+                                     available: try library.index.reader.availableTraits(named: name, kinds: [.color], in: chain))
         }
         var response = JSONResponse.make(.object([("theme", .string(theme.name)), ("name", .string(name))] + colorMembers(resolution, context)),
                                          etagged: true)

@@ -217,10 +217,9 @@ struct ImageRoutes: RouteCollection {
         let name = context.parameter("name")
         let reader = library.index.reader
         if let resolution = try reader.resolveImage(named: name, in: chain, for: traits) { return (resolution, chain) }
-        var message = "theme \(chain.first?.name ?? "") has no image named \(name) for these traits (searched \(chain.map(\.name).joined(separator: ", ")))"
-        if let other = try reader.nameDifferingInCase(from: name, kinds: [.image, .data, .file], in: chain) {
-            message += "; names are case-sensitive: did you mean \"\(other)\"?"
-        }
-        throw APIError.notFound(message)
+        let hint = try reader.nameDifferingInCase(from: name, kinds: [.image, .data, .file], in: chain)
+            .map { "names are case-sensitive: did you mean \"\($0)\"?" }
+        throw APIError.noVariant("image", named: name, in: chain,
+                                 available: try reader.availableTraits(named: name, kinds: [.image, .data, .file], in: chain), hint: hint)
     }
 }
