@@ -43,6 +43,12 @@ static inline VipsImage *themed_vips_resize(VipsImage *in, double horizontal, do
     return failed ? NULL : out;
 }
 
+// The centre (or any) part of an image: `fit=cover` crops what overflows the box.
+static inline VipsImage *themed_vips_crop(VipsImage *in, int left, int top, int width, int height) {
+    VipsImage *out = NULL;
+    return vips_extract_area(in, &out, left, top, width, height, NULL) ? NULL : out;
+}
+
 // To sRGB: through the embedded ICC profile when there is one, else from Display P3 when the
 // caller knows the pixels are (a catalog's P3 bitmap carries no profile), else by the image's
 // interpretation.

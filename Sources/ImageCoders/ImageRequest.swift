@@ -12,25 +12,44 @@ public struct ImageRequest: Sendable, Hashable {
     public var format: ImageFormat?
     public var width: Int?
     public var height: Int?
+    /// How `width` and `height` together shape the image (with only one of them the aspect ratio
+    /// is always kept).
+    public var fit = Fit.contain
     /// The scale a vector is drawn at (point size times scale, as UIKit draws it).
     public var scale: Int
     /// The pixels are Display P3 without a profile saying so (a catalog's P3 bitmap answering an
     /// sRGB request): they are converted to sRGB.
     public var fromDisplayP3 = false
 
-    public init(format: ImageFormat? = nil, width: Int? = nil, height: Int? = nil, scale: Int = 1) {
+    public init(format: ImageFormat? = nil, width: Int? = nil, height: Int? = nil, fit: Fit = .contain, scale: Int = 1) {
         self.format = format
         self.width = width
         self.height = height
+        self.fit = fit
         self.scale = max(1, scale)
     }
+
+    /// `fit=`: what an image becomes in a box of both `w=` and `h=`.
+    public enum Fit: String, Sendable, Hashable, CaseIterable {
+        /// Inside the box, the aspect ratio kept (one side may be shorter than asked).
+        case contain
+        /// Scaled to fill the box, the aspect ratio kept, and centre-cropped to exactly w x h (a
+        /// launch image at a screen's exact pixel size).
+        case cover
+        /// Stretched to exactly w x h.
+        case fill
+    }
+
+    /// Whether both sides are asked, so that `fit` matters.
+    var isBox: Bool { width != nil && height != nil }
 
     /// Nothing to do: the stored bytes answer.
     public var isIdentity: Bool { format == nil && width == nil && height == nil && !fromDisplayP3 }
 
     /// Part of the key the result is stored under, beside the content's own key.
     public var key: String {
-        "format=\(format?.rawValue ?? "");w=\(width.map(String.init) ?? "");h=\(height.map(String.init) ?? "");scale=\(scale)" + (fromDisplayP3 ? ";from=p3" : "")
+        "format=\(format?.rawValue ?? "");w=\(width.map(String.init) ?? "");h=\(height.map(String.init) ?? "");scale=\(scale)"
+            + (isBox && fit != .contain ? ";fit=\(fit.rawValue)" : "") + (fromDisplayP3 ? ";from=p3" : "")
     }
 
     /// `format=auto`: the first of AVIF and WebP the client accepts (by `q`), else nil (as stored).

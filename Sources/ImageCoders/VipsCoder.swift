@@ -7,7 +7,7 @@ import ThemeVocabulary
 ///
 /// Every image is checked on its header before a pixel is decoded: a decompression bomb (huge
 /// dimensions in a few bytes) is refused without allocating. Output goes to sRGB (a Display P3
-/// image converts through its ICC profile), resized with Lanczos-3 keeping the aspect ratio.
+/// image converts through its ICC profile), resized with Lanczos-3 (`ImageRequest.Fit`).
 public struct VipsCoder: ImageCoder {
     public let name = "libvips"
     public let decodes: Set<ImageFormat> = [.png, .jpeg, .gif, .webp, .heic, .avif, .pdf, .svg]
@@ -35,14 +35,20 @@ public struct VipsCoder: ImageCoder {
                 var image = try images.keep(load(buffer, format: format, scale: request.scale, limits: limits), format: format)
                 // Resized first: the colour conversion (through lcms for an ICC profile) then
                 // runs on the pixels that are kept, not on every source pixel.
-                if let size = targetSize(of: image, request) {
-                    guard size.width * size.height <= limits.maxPixels else {
-                        throw .tooLarge(width: size.width, height: size.height, limit: limits.maxPixels)
+                if let plan = resizePlan(of: image, request) {
+                    guard plan.scaled.width * plan.scaled.height <= limits.maxPixels else {
+                        throw .tooLarge(width: plan.scaled.width, height: plan.scaled.height, limit: limits.maxPixels)
                     }
                     image = try images.keep(themed_vips_decode(image), format: format)
-                    let horizontal = Double(size.width) / Double(vips_image_get_width(image))
-                    let vertical = Double(size.height) / Double(vips_image_get_height(image))
+                    let horizontal = Double(plan.scaled.width) / Double(vips_image_get_width(image))
+                    let vertical = Double(plan.scaled.height) / Double(vips_image_get_height(image))
                     image = try images.keep(themed_vips_resize(image, horizontal, vertical), format: format)
+                    if let box = plan.crop {
+                        // Centred; the resize may land a pixel off its target, never short of the box.
+                        let left = max(0, (Int(vips_image_get_width(image)) - box.width) / 2)
+                        let top = max(0, (Int(vips_image_get_height(image)) - box.height) / 2)
+                        image = try images.keep(themed_vips_crop(image, Int32(left), Int32(top), Int32(box.width), Int32(box.height)), format: format)
+                    }
                 }
                 image = try images.keep(themed_vips_to_srgb(image, request.fromDisplayP3 ? 1 : 0), format: format)
                 if output == .jpeg { image = try images.keep(themed_vips_flatten(image), format: format) }
@@ -69,18 +75,32 @@ public struct VipsCoder: ImageCoder {
         return image
     }
 
-    /// `w=` and `h=` within the image's aspect ratio: one of them scales the other; both fit
-    /// inside the box. nil when neither is asked.
-    private func targetSize(of image: UnsafeMutablePointer<VipsImage>, _ request: ImageRequest) -> (width: Int, height: Int)? {
-        let width = Double(vips_image_get_width(image)), height = Double(vips_image_get_height(image))
-        let factor: Double
+    /// What `w=`, `h=` and `fit=` make of the image: the size it is scaled to, and for
+    /// `fit=cover` the box then cut from its centre. One side alone scales the other; both fit
+    /// inside the box (`contain`), fill it and overflow (`cover`), or stretch to it (`fill`). nil
+    /// when neither is asked.
+    func resizePlan(of image: UnsafeMutablePointer<VipsImage>, _ request: ImageRequest) -> (scaled: (width: Int, height: Int), crop: (width: Int, height: Int)?)? {
+        Self.resizePlan(width: Int(vips_image_get_width(image)), height: Int(vips_image_get_height(image)), request)
+    }
+
+    static func resizePlan(width: Int, height: Int, _ request: ImageRequest) -> (scaled: (width: Int, height: Int), crop: (width: Int, height: Int)?)? {
+        let (width, height) = (Double(width), Double(height))
+        func scaled(_ factor: Double) -> (width: Int, height: Int) {
+            (max(1, Int((width * factor).rounded())), max(1, Int((height * factor).rounded())))
+        }
         switch (request.width, request.height) {
         case (nil, nil): return nil
-        case (let w?, nil): factor = Double(w) / width
-        case (nil, let h?): factor = Double(h) / height
-        case (let w?, let h?): factor = min(Double(w) / width, Double(h) / height)
+        case (let w?, nil): return (scaled(Double(w) / width), nil)
+        case (nil, let h?): return (scaled(Double(h) / height), nil)
+        case (let w?, let h?):
+            switch request.fit {
+            case .contain: return (scaled(min(Double(w) / width, Double(h) / height)), nil)
+            case .fill: return ((w, h), nil)
+            case .cover:
+                let size = scaled(max(Double(w) / width, Double(h) / height))
+                return ((max(w, size.width), max(h, size.height)), (w, h))
+            }
         }
-        return (max(1, Int((width * factor).rounded())), max(1, Int((height * factor).rounded())))
     }
 
     private func save(_ image: UnsafeMutablePointer<VipsImage>, as output: ImageFormat, lossless: Bool, format: ImageFormat) throws(ImageCoderError) -> [UInt8] {

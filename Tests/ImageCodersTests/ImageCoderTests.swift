@@ -1,7 +1,7 @@
 import BinaryReading
 import Codecs
 import Foundation
-import ImageCoders
+@testable import ImageCoders
 import Testing
 import ThemeVocabulary
 
@@ -131,6 +131,40 @@ struct ImageCoderTests {
         let coded = try registry.transcode(Samples.png(width: 37, height: 23), ImageRequest(format: .avif)).bytes
         let size = try #require(HEIF.size(of: ByteSpan(copying: coded)))
         #expect((size.width, size.height) == (37, 23))
+    }
+
+    @Test("fit with w and h: contain inside the box, cover fills it and crops the centre, fill stretches", arguments: [
+        (ImageRequest.Fit.contain, 100, 50, 50, 50), (.cover, 100, 50, 100, 50), (.fill, 100, 50, 100, 50),
+        (.cover, 30, 90, 30, 90), (.contain, 30, 90, 30, 30),
+    ] as [(ImageRequest.Fit, Int, Int, Int, Int)])
+    func fit(fit: ImageRequest.Fit, width: Int, height: Int, expectedWidth: Int, expectedHeight: Int) throws {
+        // A square: the top half red, the bottom half blue.
+        let side = 256
+        let pixels = (0..<side * side).flatMap { index -> [UInt8] in index / side < side / 2 ? [0, 0, 255, 255] : [255, 0, 0, 255] }
+        let source = PNG.encode(Bitmap(width: side, height: side, layout: .bgra8, pixels: pixels))
+        let coded = try registry.transcode(source, ImageRequest(format: .png, width: width, height: height, fit: fit))
+        let bitmap = try Samples.pixels(coded.bytes)
+        #expect((bitmap.width, bitmap.height) == (expectedWidth, expectedHeight), "\(fit) \(width)x\(height)")
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(bitmap.pixels[(y * bitmap.width + x) * 4 ..< (y * bitmap.width + x) * 4 + 4]) }
+        if fit == .cover && width > height {
+            // 100 x 100 cut to its middle 50 rows: red above the centre line, blue below, nothing else.
+            #expect(pixel(50, 5) == [0, 0, 255, 255] && pixel(50, 44) == [255, 0, 0, 255])
+        }
+        if fit == .fill {
+            #expect(pixel(50, 2) == [0, 0, 255, 255] && pixel(50, 47) == [255, 0, 0, 255], "stretched: both halves kept")
+        }
+    }
+
+    @Test("the plan: cover never lands short of the box; fit changes nothing with one side only")
+    func fitPlans() throws {
+        let cover = try #require(VipsCoder.resizePlan(width: 1000, height: 333, ImageRequest(width: 100, height: 100, fit: .cover)))
+        #expect(cover.scaled.width >= 100 && cover.scaled.height >= 100 && cover.crop.map { $0 == (100, 100) } == true)
+        for fit in ImageRequest.Fit.allCases {
+            let plan = try #require(VipsCoder.resizePlan(width: 512, height: 256, ImageRequest(width: 128, fit: fit)))
+            #expect(plan.scaled == (128, 64) && plan.crop == nil, "\(fit)")
+        }
+        #expect(ImageRequest(width: 10, height: 10, fit: .cover).key != ImageRequest(width: 10, height: 10).key)
+        #expect(ImageRequest(width: 10, fit: .cover).key == ImageRequest(width: 10).key, "one side: the same result, the same blob")
     }
 
     @Test("w and h resize keeping the aspect ratio", arguments: [

@@ -53,6 +53,22 @@ struct ImageFormatRouteTests {
         #expect((box.width, box.height) == (50, 25))
     }
 
+    @Test("fit=cover: exactly w x h, as a JPEG for a launch screen, kept as a blob of its own; fit=fill; an unknown fit is 400")
+    func fit() throws {
+        let api = try APIFixture(themes: Self.themes)
+        let launch = try api.request("/themes/pics/images/banner?format=jpeg&w=30&h=60&fit=cover")
+        #expect(launch.status == 200 && launch.header("Content-Type") == "image/jpeg", "\(launch.status) \(launch.text.prefix(200))")
+        let size = try #require(JPEG.size(of: ByteSpan(copying: launch.body)))
+        #expect((size.width, size.height) == (30, 60), "the box exactly, cropped from the centre of a 120 x 60 scaling")
+        let contained = try api.request("/themes/pics/images/banner?format=jpeg&w=30&h=60")
+        #expect(contained.header("ETag") != launch.header("ETag"), "contain and cover are different content")
+        #expect(try api.request(try #require(launch.header("Content-Location"))).body == launch.body)
+        let stretched = try PNG.decode(ByteSpan(copying: try api.request("/themes/pics/images/banner?format=png&w=50&h=50&fit=fill").body))
+        #expect((stretched.width, stretched.height) == (50, 50))
+        let bad = try api.request("/themes/pics/images/banner?w=30&h=60&fit=crop")
+        #expect(bad.status == 400 && bad.text.contains("expected contain, cover, fill"))
+    }
+
     @Test("a Display P3 bitmap answering an sRGB request is converted to sRGB; a P3 request gets it as stored")
     func displayP3() throws {
         let api = try APIFixture(themes: Self.themes)

@@ -69,7 +69,7 @@ struct ImageRoutes: RouteCollection {
 
     /// Cached bytes are answered at once; anything else is loaded on the worker pool and answered
     /// from there, so a cold decode never holds up the event loop's other connections.
-    /// `format=`, `w=` and `h=` ask for another format or size (`imageRequest`).
+    /// `format=`, `w=`, `h=` and `fit=` ask for another format or size (`imageRequest`).
     private func image(_ context: RequestContext) throws -> Response {
         let (resolution, _) = try resolve(context)
         let (request, negotiated) = try imageRequest(context, resolution)
@@ -206,6 +206,13 @@ struct ImageRoutes: RouteCollection {
                 throw APIError(status: .badRequest, code: "bad_parameter", message: "parameter \(parameter)=\(text) is invalid; expected 1...\(limits.maxDimension)")
             }
             request[keyPath: keyPath] = value
+        }
+        if let name = query["fit"] {
+            guard let fit = ImageRequest.Fit(rawValue: name) else {
+                throw APIError(status: .badRequest, code: "bad_parameter",
+                               message: "parameter fit=\(name) is invalid; expected \(ImageRequest.Fit.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            request.fit = fit
         }
         return (request, negotiated)
     }
