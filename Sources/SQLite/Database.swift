@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Synchronization
 
 /// An SQLite error with the statement that caused it.
 public struct SQLiteError: Error, CustomStringConvertible, Sendable {
@@ -24,6 +25,15 @@ public final class Database: @unchecked Sendable {
     /// Prepared statements kept by `cachedStatement`, by SQL text.
     private var statements: [String: Statement] = [:]
     public static let statementCacheCapacity = 128
+    /// Rows stepped through in full table scans by this connection's statements: a lookup that
+    /// adds to it grows with the table (`DatabasePool.fullScanSteps`, and the index's tests).
+    public let fullScanSteps = Atomic(0)
+
+    /// How SQLite will run `sql`: the `detail` lines of EXPLAIN QUERY PLAN (`SEARCH v USING
+    /// INDEX ...`, `SCAN s`).
+    public func queryPlan(_ sql: String, _ values: [SQLiteValue] = []) throws -> [String] {
+        try prepare("EXPLAIN QUERY PLAN " + sql).rows(values).map { try $0.string("detail") }
+    }
 
     public init(path: String, readOnly: Bool = false) throws {
         var connection: OpaquePointer?
@@ -140,6 +150,12 @@ public final class Statement {
     }
 
     /// Advances to the next row; false when there are no more.
+    /// Adds the rows this run of the statement stepped through in full table scans to the
+    /// connection's count (SQLite's own counter, reset as it is read).
+    func countFullScanSteps() {
+        database.fullScanSteps.add(Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_FULLSCAN_STEP, 1)), ordering: .relaxed)
+    }
+
     public func step() throws -> Bool {
         let status = sqlite3_step(handle)
         switch status {
@@ -153,6 +169,7 @@ public final class Statement {
     public func run(_ values: [SQLiteValue] = []) throws {
         try bind(values)
         while try step() {}
+        countFullScanSteps()
         sqlite3_reset(handle)
     }
 
@@ -161,6 +178,7 @@ public final class Statement {
         try bind(values)
         var rows: [Row] = []
         while try step() { rows.append(row) }
+        countFullScanSteps()
         sqlite3_reset(handle)
         return rows
     }

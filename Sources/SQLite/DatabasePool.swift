@@ -10,6 +10,8 @@ public final class DatabasePool: Sendable {
     public let path: String
     public let capacity: Int
     private let idle = Mutex<[Database]>([])
+    /// Every connection opened, for the counters they keep.
+    private let all = Mutex<[Database]>([])
     private let opened = Mutex(0)
     private let available: DispatchSemaphore
 
@@ -28,6 +30,9 @@ public final class DatabasePool: Sendable {
         return try body(database)
     }
 
+    /// Rows the pool's connections stepped through in full table scans, in all.
+    public var fullScanSteps: Int { all.withLock { $0.reduce(0) { $0 + $1.fullScanSteps.load(ordering: .relaxed) } } }
+
     /// Connections opened so far (at most `capacity`).
     public var openedCount: Int { opened.withLock { $0 } }
 
@@ -35,6 +40,7 @@ public final class DatabasePool: Sendable {
         if let database = idle.withLock({ $0.popLast() }) { return database }
         let database = try Database(path: path, readOnly: true)
         opened.withLock { $0 += 1 }
+        all.withLock { $0.append(database) }
         return database
     }
 }

@@ -47,11 +47,17 @@ public struct ColorTable: Sendable {
         guard let theme = chain.first else { throw ExportError.noTheme }
         var rows: [Row] = []
         var systemColors: [String] = []
+        // One query per mode for the whole palette, not one per name and mode.
+        var resolved: [ColorMode: [String: Resolution]] = [:]
+        for mode in ColorMode.all {
+            resolved[mode] = Dictionary(try reader.resolveAll(.color, in: chain, for: mode.traits).map { ($0.variant.name, $0) },
+                                        uniquingKeysWith: { first, _ in first })
+        }
         for name in try reader.names(.color, in: chain) {
             var values: [ColorMode: Entry] = [:]
             var namesSystemColor = false
             for mode in ColorMode.all {
-                guard let resolution = try reader.resolve(.color, named: name, in: chain, for: mode.traits) else { continue }
+                guard let resolution = resolved[mode]?[name] else { continue }
                 if resolution.variant.systemColor != nil { namesSystemColor = true }
                 guard let value = resolution.variant.color, resolution.variant.systemColor == nil else { continue }
                 values[mode] = Entry(value: value, theme: resolution.theme, source: relativePath(resolution.source.path))

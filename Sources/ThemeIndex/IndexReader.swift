@@ -78,21 +78,39 @@ public final class IndexReader: Sendable {
         return try resolve(query, kind: .file, chain: chain, request: request, plan: plan)
     }
 
+    /// Every name of `kind` in the chain with its best variant for `request`, by name: a resolved
+    /// palette in one query, however many names (not a query per name).
+    public func resolveAll(_ kind: AssetKind, in chain: [ThemeInfo], for request: TraitRequest) throws -> [Resolution] {
+        let plan = LocalizationPlan(chain: chain, languages: request.languages)
+        let query = LookupQuery(kind: kind, name: nil, chain: chain, request: request, localization: plan)
+        return try pool.read { database in
+            try database.cachedStatement(query.sql).rows(query.parameters).map { row in
+                try Self.resolution(row, kind: kind, chain: chain, request: request, plan: plan)
+            }
+        }
+    }
+
     private func resolve(_ query: LookupQuery, kind: AssetKind, chain: [ThemeInfo], request: TraitRequest, plan: LocalizationPlan) throws -> Resolution? {
         try pool.read { database in
             guard let row = try database.cachedStatement(query.sql).rows(query.parameters).first else { return nil }
-            let record = try VariantRecord(row: row)
-            let variant = record.variant
-            let depth = chain.firstIndex { $0.id == record.themeID } ?? 0
-            let theme = chain.indices.contains(depth) ? chain[depth].name : ""
-            var fallbacks = Self.fallbacks(variant, request: request, kind: kind, depth: depth, theme: theme)
-            let localization = plan.chosen[record.sourceID]
-            if !variant.traits.locale.isEmpty, variant.traits.locale != localization { fallbacks.append("localization:\(variant.traits.locale)") }
-            guard let sourceKind = SourceKind(rawValue: try row.string("source_kind")) else { throw ThemeError("unknown source kind") }
-            let source = SourceReference(path: try row.string("source_path"), kind: sourceKind, contentHash: try row.string("source_hash"))
-            return Resolution(variant: variant, theme: theme, depth: depth, source: source, localization: localization, fallbacks: fallbacks,
-                              requestedDirection: request.direction)
+            return try Self.resolution(row, kind: kind, chain: chain, request: request, plan: plan)
         }
+    }
+
+    /// A lookup's row as the resolution that answers: the variant, the theme of the chain it came
+    /// from, where it differs from the request, and its source.
+    private static func resolution(_ row: Row, kind: AssetKind, chain: [ThemeInfo], request: TraitRequest, plan: LocalizationPlan) throws -> Resolution {
+        let record = try VariantRecord(row: row)
+        let variant = record.variant
+        let depth = chain.firstIndex { $0.id == record.themeID } ?? 0
+        let theme = chain.indices.contains(depth) ? chain[depth].name : ""
+        var fallbacks = fallbacks(variant, request: request, kind: kind, depth: depth, theme: theme)
+        let localization = plan.chosen[record.sourceID]
+        if !variant.traits.locale.isEmpty, variant.traits.locale != localization { fallbacks.append("localization:\(variant.traits.locale)") }
+        guard let sourceKind = SourceKind(rawValue: try row.string("source_kind")) else { throw ThemeError("unknown source kind") }
+        let source = SourceReference(path: try row.string("source_path"), kind: sourceKind, contentHash: try row.string("source_hash"))
+        return Resolution(variant: variant, theme: theme, depth: depth, source: source, localization: localization, fallbacks: fallbacks,
+                          requestedDirection: request.direction)
     }
 
     static func fallbacks(_ variant: Variant, request: TraitRequest, kind: AssetKind, depth: Int, theme: String) -> [String] {
@@ -119,6 +137,15 @@ public final class IndexReader: Sendable {
               AND theme_id IN (\(themes.ids)) ORDER BY name LIMIT 1
             """
         return try pool.read { try $0.prepare(sql).rows(bindings.values).first?.string("name") }
+    }
+
+    /// Rows the reader's queries stepped through in full table scans so far: a request whose
+    /// queries add to it costs more as the index grows.
+    public var fullScanSteps: Int { pool.fullScanSteps }
+
+    /// EXPLAIN QUERY PLAN of `sql`, on a reader connection.
+    public func queryPlan(_ sql: String, _ values: [SQLiteValue] = []) throws -> [String] {
+        try pool.read { try $0.queryPlan(sql, values) }
     }
 
     // MARK: - Listings

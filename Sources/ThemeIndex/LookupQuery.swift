@@ -14,15 +14,22 @@ struct LookupQuery {
     let sql: String
     let parameters: [SQLiteValue]
 
-    /// The rows both queries rank: variants with their source, joined to the request's
-    /// localization ranks. `INDEXED BY` keeps SQLite on the name index: with the `req_loc` join it
-    /// would otherwise walk every variant of each source.
-    static let candidates = """
-        SELECT v.*, s.path AS source_path, s.kind AS source_kind, s.content_hash AS source_hash FROM variant v INDEXED BY variant_by_name JOIN source s ON s.id = v.source_id
+    /// The rows the queries rank: variants with their source, joined to the request's
+    /// localization ranks. `INDEXED BY` keeps SQLite on the index the query means (by name for a
+    /// lookup, by theme for a palette): with the `req_loc` join it would otherwise walk every
+    /// variant of each source.
+    static func candidates(indexedBy index: String, extraColumns: String = "") -> String {
+        """
+        SELECT v.*, s.path AS source_path, s.kind AS source_kind, s.content_hash AS source_hash\(extraColumns)
+        FROM variant v INDEXED BY \(index) JOIN source s ON s.id = v.source_id
         JOIN req_loc l ON l.source_id = v.source_id AND l.locale = v.locale
         """
+    }
 
-    init(kind: AssetKind, name: String, chain: [ThemeInfo], request: TraitRequest, localization: LocalizationPlan) {
+    /// The best variant of `name` for `request`; with no name, the best variant of every name of
+    /// `kind` in the chain, one row each, ordered by name (a resolved palette in one query: each
+    /// name's rows ranked by the same ORDER BY, the first kept).
+    init(kind: AssetKind, name: String?, chain: [ThemeInfo], request: TraitRequest, localization: LocalizationPlan) {
         var bindings = QueryBindings()
         func bind(_ value: SQLiteValue) -> String { bindings.bind(value) }
         func bind(_ value: Int) -> String { bindings.bind(value) }
@@ -39,11 +46,10 @@ struct LookupQuery {
         let memory = bind(request.memoryGB), graphics = bind(request.graphics), deployment = bind(request.deploymentTarget)
         let scale = bind(request.scale)
         let pointSize = request.pointSize.map { "AND v.point_size = \(bind($0))" } ?? ""
+        let named = name.map { "v.name = \(bind(.text($0))) AND " } ?? ""
 
-        sql = """
-        \(localized)
-        \(Self.candidates)
-        WHERE v.name = \(bind(.text(name))) AND v.kind = \(bind(.text(kind.rawValue)))
+        let filters = """
+        \(named)v.kind = \(bind(.text(kind.rawValue)))
           AND v.theme_id IN (\(themes.ids))
           AND (\(appearances.joined(separator: " OR ")))
           AND v.gamut IN (\(gamut), 0, 1)
@@ -52,7 +58,9 @@ struct LookupQuery {
           AND v.direction IN (\(direction), \(opposite), 0) AND v.dt <= \(deployment)
           AND (v.memory_gb = 0 OR v.memory_gb <= \(memory)) AND (v.graphics = 0 OR v.graphics <= \(graphics))
           \(pointSize)
-        ORDER BY v.gamut NOT IN (\(gamut), 0),
+        """
+        let order = """
+        v.gamut NOT IN (\(gamut), 0),
           \(themes.depth), v.source_rank,
           CASE \(appearanceRank) END,
           l.rank,
@@ -70,8 +78,24 @@ struct LookupQuery {
                WHEN v.size_v = \(vertical) THEN 2 ELSE 3 END,
           v.point_size DESC,
           v.sort_key
-        LIMIT 1
         """
+        if name != nil {
+            sql = """
+            \(localized)
+            \(Self.candidates(indexedBy: "variant_by_name"))
+            WHERE \(filters)
+            ORDER BY \(order)
+            LIMIT 1
+            """
+        } else {
+            sql = """
+            \(localized)
+            SELECT * FROM (
+            \(Self.candidates(indexedBy: "variant_by_theme", extraColumns: ", ROW_NUMBER() OVER (PARTITION BY v.name ORDER BY \(order)) AS choice"))
+            WHERE \(filters)
+            ) WHERE choice = 1 ORDER BY name
+            """
+        }
         parameters = bindings.values
     }
 
@@ -90,7 +114,7 @@ struct LookupQuery {
 
         sql = """
         \(localized)
-        \(Self.candidates)
+        \(Self.candidates(indexedBy: "variant_by_name"))
         WHERE v.name = \(bind(.text(name))) AND v.kind = 'file'
           AND v.theme_id IN (\(themes.ids))
           AND v.idiom IN (\(idiom), 0) AND v.platform IN (\(platform), '')

@@ -1,7 +1,8 @@
 import SQLite
 
 /// The index's tables (lookup-rules.md 6), from the record types that own their columns, and the
-/// indexes lookups name.
+/// indexes lookups name: by name (a lookup) and by theme (a theme's listings, palettes and counts),
+/// so that no query a request makes scans a table and none grows with the number of themes.
 ///
 /// The index is derived from the themes folder, so a new schema version simply rebuilds it: the
 /// tables are dropped and every theme is read again (the settings in `meta` are kept).
@@ -10,8 +11,10 @@ enum Schema {
 
     static let indexes = """
     CREATE INDEX IF NOT EXISTS variant_by_name ON variant (name, kind, theme_id);
+    CREATE INDEX IF NOT EXISTS variant_by_theme ON variant (theme_id, kind, name);
     CREATE INDEX IF NOT EXISTS variant_by_source ON variant (source_id);
     CREATE INDEX IF NOT EXISTS string_by_key ON string (tbl, key, theme_id);
+    CREATE INDEX IF NOT EXISTS string_by_theme ON string (theme_id, tbl);
     CREATE INDEX IF NOT EXISTS string_by_source ON string (source_id);
     """
 

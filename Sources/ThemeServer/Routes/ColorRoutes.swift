@@ -19,15 +19,13 @@ struct ColorRoutes: RouteCollection {
         let chain = try context.chain()
         let traits = try context.traits()
         let reader = library.index.reader
-        let names = try reader.names(.color, in: chain)
         let query = context.request.query
         let resolve = !Set(query.keys).isDisjoint(with: TraitParser.parameterNames) || query["resolve"] != nil
         guard let theme = chain.first else { throw APIError.notFound("no theme") }
         if resolve {
-            var colors: [(String, JSONValue)] = []
-            for name in names {
-                guard let resolution = try reader.resolve(.color, named: name, in: chain, for: traits) else { continue }
-                colors.append((name, .object(colorMembers(resolution, context))))
+            // One query for the whole palette, whatever its size.
+            let colors = try reader.resolveAll(.color, in: chain, for: traits).map { resolution in
+                (resolution.variant.name, JSONValue.object(colorMembers(resolution, context)))
             }
             let traitsJSON: JSONValue = .object([
                 ("appearance", .string(traits.appearance.label)),
@@ -38,7 +36,7 @@ struct ColorRoutes: RouteCollection {
             return JSONResponse.make(.object([("theme", .string(theme.name)), ("traits", traitsJSON), ("colors", .object(colors))]), etagged: true)
         }
         var colors: [JSONValue] = []
-        for name in names {
+        for name in try reader.names(.color, in: chain) {
             var variants: [JSONValue] = []
             for member in chain {
                 let found = try reader.variants(.color, in: member, named: name)
