@@ -8,7 +8,7 @@ PY_PACKAGES = lzfse numpy pillow
 OPENAPI_PY_PACKAGES = openapi-core requests pyyaml
 EXPORT_PY_PACKAGES = tinycss2 requests
 
-.PHONY: deps py-deps bench-deps build release test openapi-check exports-check browser-deps browser-check deb deb-test bench bench-http bench-reload bench-cold bench-blobs bench-coders cluster-deps cluster cluster-test cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
+.PHONY: deps py-deps bench-deps build release test openapi-check exports-check browser-deps browser-check deb deb-test bench bench-http bench-reload bench-cold bench-blobs bench-coders bench-tenants cluster-deps cluster cluster-test cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -135,6 +135,13 @@ fuzz: fuzz-build
 fuzz-ci: fuzz-build
 	rm -rf var/fuzz
 	CORPUS=$(CORPUS) FUZZ_RUNS=50000 FUZZ_SEED=1 scripts/fuzz.sh 8
+
+## A white-label platform of N brand themes (children of a base, compiled with themed compile,
+## kept under var/tenants/N): index rate and peak RSS, ready time on an existing index, RSS after a
+## palette sweep, uncached palette and single lookups, each against the same at 10 brands.
+N ?= 1000
+bench-tenants: release
+	python3 scripts/bench-tenants.py --themed .build/release/themed --brands $(N)
 
 ## Palette latency while every image of the shared corpus is decoded for the first time.
 bench-cold: release

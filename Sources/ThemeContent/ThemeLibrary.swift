@@ -41,11 +41,12 @@ public final class ThemeLibrary: Sendable {
             let report = try index.writer.sync(themesDirectory: themesDirectory, only: theme)
             let themes = try index.reader.themes()
             for (catalog, hash) in report.parsedCatalogs { content.catalogs.keep(catalog, contentHash: hash) }
-            // At start-up the sync parsed nothing unchanged, so the indexed catalogs are opened
-            // now; later only those of changed themes (re-opening every catalog the budget
-            // evicted on each reload would undo the budget).
+            // Catalogs of changed themes that this sync did not parse itself are opened now. At
+            // start-up none are: each is opened on first need (a request, or the background
+            // warming), so readiness costs nothing per theme (a platform has thousands), and
+            // re-opening every catalog the budget evicted would undo the budget anyway.
             let firstReload = epoch == 0
-            for info in themes where firstReload || report.changedThemes.contains(info.name) {
+            for info in themes where !firstReload && report.changedThemes.contains(info.name) {
                 for source in info.sources where source.kind == .car { content.catalogs.retain(source) }
             }
             replaceSnapshot { Snapshot(epoch: $0.epoch + 1, themes: themes, active: $0.active) }

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""`make bench-tenants N=1000`: a white-label platform of N brand themes on one replica.
+
+Generates the platform with the project's own compiler: a base theme (a real catalog from the
+shared corpus when there is one, else the sample `light` theme) and N brand children, each with
+80 colours in light and dark and 4 images at 3 scales, distinct per brand, compiled with
+`themed compile` into the brand's Assets.car. Then measures, against the same measurements on a
+10-brand platform in the same run:
+- `themed index`: themes per second and peak RSS;
+- `themed serve` on the existing index: seconds until /healthz answers, and RSS then;
+- RSS after a sweep of every brand's resolved palette;
+- uncached lookups (each asked once): a brand's resolved palette (80 + the base's colours), and
+  a single colour, p50 and p99.
+
+Generated platforms are kept under var/tenants/N (made again only when missing). Loopback only.
+"""
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import struct
+import subprocess
+import sys
+import time
+import urllib.request
+import zlib
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+COLORS = 80
+IMAGES = 4
+
+
+def png(width, height, rgb):
+    """A solid-colour RGB PNG."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    row = b"\x00" + bytes(rgb) * width
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(row * height)) + chunk(b"IEND", b""))
+
+
+def write_json(path, value):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as file:
+        json.dump(value, file)
+
+
+def brand_assets(folder, brand):
+    """80 colours (light and dark) and 4 images at 1x, 2x and 3x, all distinct to `brand`."""
+    for number in range(COLORS):
+        components = lambda shift: {"red": f"{(brand * 7 + number + shift) % 256 / 255:.4f}",
+                                    "green": f"{(brand * 13 + number * 3) % 256 / 255:.4f}",
+                                    "blue": f"{(number * 11 + shift) % 256 / 255:.4f}", "alpha": "1.000"}
+        write_json(f"{folder}/color{number}.colorset/Contents.json", {"colors": [
+            {"idiom": "universal", "color": {"color-space": "srgb", "components": components(0)}},
+            {"idiom": "universal", "appearances": [{"appearance": "luminosity", "value": "dark"}],
+             "color": {"color-space": "srgb", "components": components(90)}},
+        ], "info": {"author": "xcode", "version": 1}})
+    for number in range(IMAGES):
+        images = []
+        os.makedirs(f"{folder}/image{number}.imageset", exist_ok=True)
+        for scale in (1, 2, 3):
+            name = f"image{number}@{scale}x.png"
+            with open(f"{folder}/image{number}.imageset/{name}", "wb") as file:
+                file.write(png(8 * scale, 8 * scale, ((brand * 5) % 256, (number * 60) % 256, (brand // 256) % 256)))
+            images.append({"idiom": "universal", "scale": f"{scale}x", "filename": name})
+        write_json(f"{folder}/image{number}.imageset/Contents.json", {"images": images, "info": {"author": "xcode", "version": 1}})
+
+
+def generate(themed, brands, folder):
+    """The platform under `folder/themes`, made once."""
+    themes = os.path.join(folder, "themes")
+    done = os.path.join(folder, "complete")
+    if os.path.exists(done):
+        return themes
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(themes)
+    corpus = os.path.join(ROOT, "..", "shared", "corpus", "car")
+    candidates = sorted(os.listdir(corpus)) if os.path.isdir(corpus) else []
+    base = os.path.join(themes, "base")
+    os.makedirs(base)
+    if candidates:
+        # The largest catalog that fits a base theme's role (a few MB).
+        sized = sorted((os.path.getsize(os.path.join(corpus, name)), name) for name in candidates if name.endswith(".car"))
+        pick = [name for size, name in sized if size < 4 << 20][-1]
+        shutil.copy(os.path.join(corpus, pick), os.path.join(base, "Assets.car"))
+    else:
+        shutil.copytree(os.path.join(ROOT, "themes", "light"), base, dirs_exist_ok=True)
+    source = os.path.join(folder, "source.xcassets")
+    started = time.time()
+    for brand in range(brands):
+        shutil.rmtree(source, ignore_errors=True)
+        brand_assets(source, brand)
+        theme = os.path.join(themes, f"brand{brand}")
+        os.makedirs(theme)
+        write_json(os.path.join(theme, "theme.json"), {"parent": "base"})
+        subprocess.run([themed, "compile", source, "-o", os.path.join(theme, "Assets.car")], check=True, stdout=subprocess.DEVNULL)
+        if brand and brand % 500 == 0:
+            print(f"  generated {brand} brands in {time.time() - started:.0f} s", file=sys.stderr)
+    shutil.rmtree(source, ignore_errors=True)
+    open(done, "w").close()
+    return themes
+
+
+def rss_mb(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def timed_get(url):
+    started = time.perf_counter()
+    with urllib.request.urlopen(url, timeout=60) as answer:
+        answer.read()
+        status = answer.status
+    return (time.perf_counter() - started) * 1000, status
+
+
+def measure(themed, brands, work, port, sample):
+    folder = os.path.join(ROOT, "var", "tenants", str(brands))
+    themes = generate(themed, brands, folder)
+    database = os.path.join(work, f"index-{brands}.sqlite")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    started = time.time()
+    subprocess.run([themed, "index", "--themes", themes, "--db", database], check=True, stdout=subprocess.DEVNULL)
+    index_seconds = time.time() - started
+    # ru_maxrss of children is the largest of any child so far (KiB); the index is the largest yet.
+    index_peak = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
+
+    log = open(os.path.join(work, f"serve-{brands}.log"), "w")
+    started = time.time()
+    server = subprocess.Popen([themed, "serve", "--themes", themes, "--db", database, "--blobs", os.path.join(work, f"blobs-{brands}"),
+                               "--port", str(port)], stdout=log, stderr=subprocess.STDOUT)
+    try:
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.time() - started > 600:
+                raise SystemExit("bench-tenants: themed did not become ready in 600 s")
+            time.sleep(0.02)
+        ready = time.time() - started
+        ready_rss = rss_mb(server.pid)
+        asked = [f"brand{number}" for number in range(0, brands, max(1, brands // sample))][:sample]
+        palettes = [timed_get(f"http://127.0.0.1:{port}/themes/{brand}/colors?resolve=1")[0] for brand in asked]
+        singles = [timed_get(f"http://127.0.0.1:{port}/themes/{brand}/colors/color{number % COLORS}")[0] for number, brand in enumerate(asked)]
+        for number in range(brands):
+            timed_get(f"http://127.0.0.1:{port}/themes/brand{number}/colors?resolve=1")
+        swept_rss = rss_mb(server.pid)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+    def p(values, q):
+        ordered = sorted(values)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+    return {"brands": brands, "index_s": index_seconds, "themes_per_s": (brands + 1) / index_seconds, "index_peak_mb": index_peak,
+            "ready_s": ready, "ready_rss_mb": ready_rss, "swept_rss_mb": swept_rss,
+            "palette_p50_ms": statistics.median(palettes), "palette_p99_ms": p(palettes, 0.99),
+            "single_p50_ms": statistics.median(singles), "single_p99_ms": p(singles, 0.99)}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--themed", default=os.path.join(ROOT, ".build/release/themed"))
+    parser.add_argument("--brands", type=int, default=int(os.environ.get("N", 1000)))
+    parser.add_argument("--sample", type=int, default=200, help="brands whose uncached lookups are timed")
+    args = parser.parse_args()
+    work = os.path.join(ROOT, "var", "tenants", "run")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    small = measure(args.themed, 10, work, 18180, 10)
+    large = measure(args.themed, args.brands, work, 18181, args.sample)
+    print(f"{'':28} {'10 brands':>12} {str(args.brands) + ' brands':>14}")
+    for key, label in [("index_s", "index (s)"), ("themes_per_s", "index rate (themes/s)"), ("index_peak_mb", "index peak RSS (MB)"),
+                       ("ready_s", "serve ready (s)"), ("ready_rss_mb", "RSS when ready (MB)"), ("swept_rss_mb", "RSS after palettes (MB)"),
+                       ("palette_p50_ms", "palette uncached p50 (ms)"), ("palette_p99_ms", "palette uncached p99 (ms)"),
+                       ("single_p50_ms", "colour uncached p50 (ms)"), ("single_p99_ms", "colour uncached p99 (ms)")]:
+        print(f"{label:28} {small[key]:12.2f} {large[key]:14.2f}")
+    print(f"single lookup p50 at {args.brands} / at 10: {large['single_p50_ms'] / small['single_p50_ms']:.2f}x; "
+          f"palette: {large['palette_p50_ms'] / small['palette_p50_ms']:.2f}x")
+
+
+if __name__ == "__main__":
+    main()
