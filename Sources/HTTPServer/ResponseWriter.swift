@@ -18,10 +18,7 @@ enum ResponseWriter {
         bytes.reserveCapacity(512)
         append(status: status, to: &bytes)
         for field in headers where field.name != .contentLength {
-            bytes += field.name.rawName.utf8
-            bytes += [UInt8(ascii: ":"), UInt8(ascii: " ")]
-            bytes += field.value.utf8
-            bytes += crlf
+            appendField(field.name.rawName, field.value, to: &bytes)
         }
         if let bodyLength {
             bytes += "Content-Length: ".utf8
@@ -41,16 +38,9 @@ enum ResponseWriter {
             buffer += fixedPart(status: response.status, headers: response.headers, bodyLength: bodyLength)
         }
         for field in response.requestFields {
-            buffer += field.name.rawName.utf8
-            buffer += [UInt8(ascii: ":"), UInt8(ascii: " ")]
-            buffer += field.value.utf8
-            buffer += crlf
+            appendField(field.name.rawName, field.value, to: &buffer)
         }
-        if let connection {
-            buffer += "Connection: ".utf8
-            buffer += connection.utf8
-            buffer += crlf
-        }
+        if let connection { appendField("Connection", connection, to: &buffer) }
         buffer += date
         buffer += crlf
     }
@@ -65,6 +55,14 @@ enum ResponseWriter {
     }
 
     static let crlf: [UInt8] = [13, 10]
+
+    /// `Name: value` and CRLF.
+    static func appendField(_ name: String, _ value: String, to bytes: inout [UInt8]) {
+        bytes += name.utf8
+        bytes += [UInt8(ascii: ":"), UInt8(ascii: " ")]
+        bytes += value.utf8
+        bytes += crlf
+    }
 
     private static func append(status: HTTPResponse.Status, to bytes: inout [UInt8]) {
         bytes += "HTTP/1.1 ".utf8
