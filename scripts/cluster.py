@@ -179,7 +179,11 @@ class Cluster:
 
 
 class EventClient(threading.Thread):
-    """An SSE client through Varnish that reconnects with Last-Event-ID, as browsers do."""
+    """An SSE client through Varnish that reconnects with Last-Event-ID, as browsers do, and also
+    when its stream is silent for SILENCE seconds: the replicas send a heartbeat every 2 s, so a
+    silent stream is a lost one."""
+
+    SILENCE = 5
 
     def __init__(self):
         super().__init__(daemon=True)
@@ -191,7 +195,7 @@ class EventClient(threading.Thread):
         last_id = None
         while not self.stopped:
             try:
-                connection = http.client.HTTPConnection("127.0.0.1", VARNISH_PORT, timeout=10)
+                connection = http.client.HTTPConnection("127.0.0.1", VARNISH_PORT, timeout=self.SILENCE)
                 connection.request("GET", "/events", headers={"Last-Event-ID": last_id} if last_id else {})
                 response = connection.getresponse()
                 event_type, data = None, None
@@ -326,12 +330,16 @@ def test(themed, seconds):
 
         output, _ = wrk.communicate()
         print(output, flush=True)
-        time.sleep(1)
+        changes = (("theme-reloaded", "light", release_time - 0.5), ("active-changed", "dark", switched - 0.5),
+                   ("theme-reloaded", "light", second_release - 0.5))
+        # Every client ends up seeing every change: one whose stream went silent (lost with a
+        # replica that was killed, or in the front door) notices within SILENCE seconds and
+        # resumes with Last-Event-ID, from the history or with a resync.
+        wait_until(lambda: all(client.saw(*change) for client in clients for change in changes), 2 * EventClient.SILENCE)
         for client in clients:
             client.stopped = True
         for number, client in enumerate(clients, 1):
-            for kind, theme, after in (("theme-reloaded", "light", release_time - 0.5), ("active-changed", "dark", switched - 0.5),
-                                       ("theme-reloaded", "light", second_release - 0.5)):
+            for kind, theme, after in changes:
                 if not client.saw(kind, theme, after):
                     failures.append(f"SSE client {number} missed {kind} {theme}")
             log(f"SSE client {number}: {len(client.events)} events, {client.reconnects} reconnects")

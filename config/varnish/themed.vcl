@@ -3,6 +3,7 @@ vcl 4.1;
 # `make cluster` runs it with three replicas on 127.0.0.1:8081-8083; change the backends to yours.
 
 import directors;
+import str;
 import xkey;
 
 # A replica takes traffic while /readyz says 200: it is not ready before its first index, while it
@@ -59,22 +60,26 @@ sub vcl_recv {
 }
 
 sub vcl_backend_fetch {
-    # A retry goes to another replica: the round robin moves on for every request, so under load
-    # it could hand back the one that just failed, which the probes have not yet marked sick.
     set bereq.backend = replicas.backend();
-    if (bereq.http.X-Themed-Failed && bereq.http.X-Themed-Failed == "" + bereq.backend) {
-        set bereq.backend = replicas.backend();
+    # A retry goes to the first replica this request has not failed on (X-Themed-Failed lists
+    # them, each between spaces). Not the round robin: it moves on for every request, so under
+    # load it hands back replicas that just failed, which the probes have not yet marked sick,
+    # and two replicas restarting at once could take every retry.
+    if (bereq.retries > 0) {
+        if (!str.contains(bereq.http.X-Themed-Failed, " replica1 ")) {
+            set bereq.backend = replica1;
+        } elsif (!str.contains(bereq.http.X-Themed-Failed, " replica2 ")) {
+            set bereq.backend = replica2;
+        } elsif (!str.contains(bereq.http.X-Themed-Failed, " replica3 ")) {
+            set bereq.backend = replica3;
+        }
     }
-    if (bereq.http.X-Themed-Failed && bereq.http.X-Themed-Failed == "" + bereq.backend) {
-        set bereq.backend = replicas.backend();
-    }
-    unset bereq.http.X-Themed-Failed;
 }
 
 sub vcl_backend_response {
     # A replica that answers 5xx (draining, stopped mid-request) is tried once more elsewhere.
     if (beresp.status >= 500 && bereq.retries < 3 && bereq.method != "PUT") {
-        set bereq.http.X-Themed-Failed = "" + bereq.backend;
+        set bereq.http.X-Themed-Failed = bereq.http.X-Themed-Failed + " " + bereq.backend + " ";
         return (retry);
     }
     if (bereq.url ~ "^/events") {
@@ -98,7 +103,7 @@ sub vcl_backend_response {
 sub vcl_backend_error {
     # No replica answered at all (connection refused, reset): try the next one.
     if (bereq.retries < 3 && bereq.method != "PUT") {
-        set bereq.http.X-Themed-Failed = "" + bereq.backend;
+        set bereq.http.X-Themed-Failed = bereq.http.X-Themed-Failed + " " + bereq.backend + " ";
         return (retry);
     }
 }
