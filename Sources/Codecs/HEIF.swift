@@ -27,7 +27,8 @@ public enum HEIF {
            let extent = indices.lazy.compactMap({ extents[$0] }).first {
             return extent
         }
-        return extents.values.max { $0.width * $0.height < $1.width * $1.height }
+        // Areas in 64 unsigned bits: two 32-bit sides multiply without overflow.
+        return extents.values.max { UInt64($0.width) * UInt64($0.height) < UInt64($1.width) * UInt64($1.height) }
     }
 
     /// A box: its four-character type and its body (after the header).

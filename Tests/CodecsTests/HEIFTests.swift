@@ -43,6 +43,13 @@ struct HEIFTests {
         #expect(Self.size(lying) == nil)
     }
 
+    @Test("sides of 2^32 - 1 (the largest ispe holds): compared without overflow, the larger area wins")
+    func hugeSides() throws {
+        // No association for item 9: the largest extent is chosen, comparing areas of ~1.8e19.
+        let file = FuzzSeeds.heif(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF, thumbnail: (0xFFFF_FFFF, 2), primaryItem: 9)
+        #expect(try #require(Self.size(file)) == (0xFFFF_FFFF, 0xFFFF_FFFF))
+    }
+
     @Test("not HEIF: a PNG, a JPEG's start and nothing at all")
     func other() {
         #expect(Self.size([]) == nil)
