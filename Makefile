@@ -8,7 +8,7 @@ PY_PACKAGES = lzfse numpy pillow
 OPENAPI_PY_PACKAGES = openapi-core requests pyyaml
 EXPORT_PY_PACKAGES = tinycss2 requests
 
-.PHONY: deps py-deps bench-deps build release test openapi-check exports-check browser-deps browser-check deb deb-test bench bench-http bench-reload bench-cold bench-blobs bench-coders bench-tenants cluster-deps cluster cluster-test cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
+.PHONY: deps py-deps bench-deps build release test openapi-check exports-check browser-deps browser-check deb deb-test bench bench-http bench-reload bench-cold bench-blobs bench-coders bench-tenants bench-streams cluster-deps cluster cluster-test cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -159,12 +159,14 @@ bench-blobs: release
 	python3 scripts/bench-blobs.py --themed .build/release/themed --corpus $(CORPUS)
 
 ## Several replicas (docs/DEPLOY.md): a throwaway PostgreSQL under var/cluster, three replicas on
-## 8081-8083 following it, Varnish on 8080 in front. `make cluster` runs it until Ctrl-C;
-## `make cluster-test` puts wrk load through Varnish while releases, switches, SIGTERM, SIGKILL and
-## a PostgreSQL restart happen (CLUSTER_SECONDS, 60 by default).
+## 8081-8083 following it, Varnish on 8090 caching, HAProxy on 8080 in front (event streams
+## straight to the replicas, the rest to Varnish). `make cluster` runs it until Ctrl-C;
+## `make cluster-test` puts wrk load and 300 event streams through the front door while releases,
+## switches, SIGTERM, SIGKILL, a PostgreSQL restart and a rolling restart happen (CLUSTER_SECONDS,
+## 60 by default).
 CLUSTER_SECONDS ?= 60
 cluster-deps:
-	@missing=""; for p in postgresql varnish varnish-modules wrk; do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; for p in postgresql varnish varnish-modules haproxy wrk gcc; do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) || exit 1; fi
 
 cluster: release cluster-deps
@@ -176,6 +178,15 @@ cluster-test: release cluster-deps
 ## CI's short form: the same checks for 15 s, with the binary `make test` built.
 cluster-ci: cluster-deps
 	python3 scripts/cluster.py test --seconds 15
+
+## The stream benchmark of docs/DEPLOY.md: STREAMS event streams through the front door (DOOR:
+## haproxy, or varnish for the old topology), active switches timed to all of them, a rolling
+## restart under them, then STALLED readers that never read on one replica. out/bench-streams-DOOR.json.
+STREAMS ?= 9000
+STALLED ?= 1000
+DOOR ?= haproxy
+bench-streams: release cluster-deps
+	python3 scripts/cluster.py streams --count $(STREAMS) --stalled $(STALLED) --door $(DOOR)
 
 clean:
 	$(SWIFT) package clean

@@ -1,12 +1,18 @@
 #!/usr/bin/env python3
 """A throwaway themed cluster on loopback: PostgreSQL (initdb under var/cluster), three replicas
-following it, and Varnish in front (config/varnish/themed.vcl).
+following it, Varnish caching (config/varnish/themed.vcl) and HAProxy in front of both
+(config/haproxy/themed.cfg), sending /events to the replicas and the rest to Varnish.
 
   cluster.py up                  start everything, print the URLs, stop on Ctrl-C
-  cluster.py test --seconds 60   wrk through Varnish while releases, switches, restarts and
-                                 kills happen; fails unless every request succeeded, every
-                                 replica served the new release in time with the same ETags,
-                                 and every SSE client saw every change
+  cluster.py test --seconds 60   wrk and a few hundred event streams through the front door while
+                                 releases, switches, restarts, kills and a rolling restart happen;
+                                 fails unless every request succeeded, every replica served the
+                                 new release in time with the same ETags, and every stream saw
+                                 every change
+  cluster.py streams --count 9000
+                                 the stream benchmark: connect N streams through the front door,
+                                 time active switches to all of them, roll every replica, then
+                                 1,000 stalled readers on one replica (--door varnish: Varnish alone)
 """
 import argparse
 import http.client
@@ -24,8 +30,9 @@ import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VAR = os.path.join(ROOT, "var", "cluster")
-VARNISH_PORT = 8080
-REPLICA_PORTS = [8081, 8082, 8083]  # as config/varnish/themed.vcl names them
+DOOR_PORT = 8080      # HAProxy: the front door (config/haproxy/themed.cfg)
+VARNISH_PORT = 8090   # behind it; with --door varnish, Varnish itself on DOOR_PORT
+REPLICA_PORTS = [8081, 8082, 8083]  # as the VCL and the HAProxy config name them
 PG_PORT = 55432
 CLUSTER_URL = f"postgresql://postgres@127.0.0.1:{PG_PORT}/postgres?connect_timeout=2"
 
@@ -92,14 +99,15 @@ class Postgres:
 
 
 class Replica:
-    def __init__(self, themed, number, port):
+    def __init__(self, themed, number, port, varnish_port):
         self.themed, self.number, self.port = themed, number, port
         self.folder = os.path.join(VAR, f"replica{number}")
         self.process = None
         os.makedirs(self.folder, exist_ok=True)
+        # Room for every stream of the benchmark on one replica (while the others restart).
         with open(os.path.join(self.folder, "themed.json"), "w") as config:
-            json.dump({"watch": False, "clusterUnreachableSeconds": 10, "purgeURLs": [f"http://127.0.0.1:{VARNISH_PORT}"],
-                       "heartbeatSeconds": 2}, config)
+            json.dump({"watch": False, "clusterUnreachableSeconds": 10, "purgeURLs": [f"http://127.0.0.1:{varnish_port}"],
+                       "heartbeatSeconds": 2, "maxConnections": 12000}, config)
 
     def start(self):
         log_file = open(os.path.join(self.folder, "themed.log"), "ab")
@@ -118,17 +126,34 @@ class Replica:
 
 
 class Varnish:
-    def __init__(self):
+    def __init__(self, port):
         self.folder = os.path.join(VAR, "varnish")
+        self.port = port
         self.process = None
 
     def start(self):
         os.makedirs(self.folder, exist_ok=True)
         log_file = open(os.path.join(VAR, "varnish.log"), "ab")
         self.process = subprocess.Popen(
-            ["varnishd", "-F", "-a", f"127.0.0.1:{VARNISH_PORT}", "-f", os.path.join(ROOT, "config/varnish/themed.vcl"),
+            ["varnishd", "-F", "-a", f"127.0.0.1:{self.port}", "-f", os.path.join(ROOT, "config/varnish/themed.vcl"),
              "-n", self.folder, "-s", "malloc,128m", "-T", "none"],
             stdout=log_file, stderr=log_file, stdin=subprocess.DEVNULL)
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=30)
+
+
+class HAProxy:
+    def __init__(self):
+        self.process = None
+
+    def start(self):
+        log_file = open(os.path.join(VAR, "haproxy.log"), "ab")
+        # -db: in the foreground, logging to standard error.
+        self.process = subprocess.Popen(["haproxy", "-db", "-f", os.path.join(ROOT, "config/haproxy/themed.cfg")],
+                                        stdout=log_file, stderr=log_file, stdin=subprocess.DEVNULL)
 
     def stop(self):
         if self.process and self.process.poll() is None:
@@ -145,16 +170,21 @@ def publish(themed, theme, path):
 
 
 class Cluster:
-    def __init__(self, themed):
+    """door: "haproxy" (HAProxy on DOOR_PORT, Varnish behind it) or "varnish" (Varnish alone on
+    DOOR_PORT, the topology before HAProxy, kept for comparison)."""
+
+    def __init__(self, themed, door="haproxy"):
         self.themed = themed
-        for port in [VARNISH_PORT] + REPLICA_PORTS:
+        varnish_port = VARNISH_PORT if door == "haproxy" else DOOR_PORT
+        for port in [DOOR_PORT, VARNISH_PORT] + REPLICA_PORTS:
             if get(port, "/", timeout=0.5)[0] != 0:
                 sys.exit(f"cluster: port {port} is in use; stop what listens there first")
         shutil.rmtree(VAR, ignore_errors=True)
         os.makedirs(VAR)
         self.postgres = Postgres(os.path.join(VAR, "pg"))
-        self.replicas = [Replica(themed, n + 1, port) for n, port in enumerate(REPLICA_PORTS)]
-        self.varnish = Varnish()
+        self.replicas = [Replica(themed, n + 1, port, varnish_port) for n, port in enumerate(REPLICA_PORTS)]
+        self.varnish = Varnish(varnish_port)
+        self.haproxy = HAProxy() if door == "haproxy" else None
 
     def __enter__(self):
         self.postgres.init()
@@ -162,13 +192,32 @@ class Cluster:
         for theme in ("light", "dark", "brand"):
             publish(self.themed, theme, os.path.join(ROOT, "themes", theme))
         self.varnish.start()
+        if self.haproxy:
+            self.haproxy.start()
         for replica in self.replicas:
             replica.start()
-        if not wait_until(lambda: get(VARNISH_PORT, "/themes")[0] == 200, 30, 0.1):
-            sys.exit(f"cluster: Varnish did not serve (see {VAR}/varnish.log)")
+        if not wait_until(lambda: get(DOOR_PORT, "/themes")[0] == 200, 30, 0.1):
+            sys.exit(f"cluster: the front door did not serve (see {VAR}/haproxy.log and {VAR}/varnish.log)")
+        # The door's health checks see every replica before the test leans on them.
+        wait_until(lambda: all(get(r.port, "/readyz")[0] == 200 for r in self.replicas), 10, 0.1)
+        time.sleep(2.5 if self.haproxy else 0)
         return self
 
+    def rolling_restart(self, between=None):
+        """SIGTERM, restart and wait for each replica in turn (a deploy); `between(n)` runs after replica n is back."""
+        for replica in self.replicas:
+            status = replica.stop(signal.SIGTERM)
+            if status != 0:
+                raise RuntimeError(f"replica {replica.number} exited {status} on SIGTERM")
+            replica.start()
+            # The front door's health check (1 s, rise 2) takes it back before the next one goes.
+            time.sleep(2.5)
+            if between:
+                between(replica.number)
+
     def __exit__(self, *_):
+        if self.haproxy:
+            self.haproxy.stop()
         self.varnish.stop()
         for replica in self.replicas:
             replica.stop()
@@ -178,50 +227,113 @@ class Cluster:
             pass
 
 
-class EventClient(threading.Thread):
-    """An SSE client through Varnish that reconnects with Last-Event-ID, as browsers do, and also
-    when its stream is silent for SILENCE seconds: the replicas send a heartbeat every 2 s, so a
-    silent stream is a lost one."""
+class StreamClient:
+    """Many SSE clients in one process (scripts/stream-client.c): each parses the stream as
+    EventSource does and reconnects as ThemedClient does (the server's retry:, doubled per failure,
+    with jitter), resuming with Last-Event-ID. Every event each stream receives is logged."""
 
-    SILENCE = 5
+    BINARY = os.path.join(ROOT, "var", "tools", "stream-client")
 
-    def __init__(self):
-        super().__init__(daemon=True)
-        self.events = []  # (monotonic time, type, data)
-        self.stopped = False
-        self.reconnects = 0
+    @classmethod
+    def build(cls):
+        source = os.path.join(ROOT, "scripts", "stream-client.c")
+        if not os.path.exists(cls.BINARY) or os.path.getmtime(cls.BINARY) < os.path.getmtime(source):
+            os.makedirs(os.path.dirname(cls.BINARY), exist_ok=True)
+            subprocess.run(["cc", "-O2", "-o", cls.BINARY, source], check=True)
 
-    def run(self):
-        last_id = None
-        while not self.stopped:
-            try:
-                connection = http.client.HTTPConnection("127.0.0.1", VARNISH_PORT, timeout=self.SILENCE)
-                connection.request("GET", "/events", headers={"Last-Event-ID": last_id} if last_id else {})
-                response = connection.getresponse()
-                event_type, data = None, None
-                while not self.stopped:
-                    line = response.fp.readline()
-                    if not line:
-                        break
-                    line = line.decode().rstrip("\n")
-                    if line.startswith("id: "):
-                        last_id = line[4:]
-                    elif line.startswith("event: "):
-                        event_type = line[7:]
-                    elif line.startswith("data: "):
-                        data = line[6:]
-                    elif line == "" and event_type:
-                        self.events.append((time.monotonic(), event_type, json.loads(data) if data else None))
-                        event_type, data = None, None
-            except (OSError, http.client.HTTPException, ValueError):
-                pass
-            self.reconnects += 1
-            time.sleep(0.2)
+    def __init__(self, count, port=DOOR_PORT, name="streams", stall=False):
+        self.build()
+        self.count = count
+        self.log_path = os.path.join(VAR, f"{name}.log")
+        self.status_path = os.path.join(VAR, f"{name}.status")
+        command = [self.BINARY, "--port", str(port), "--streams", str(count), "--out", self.log_path, "--status", self.status_path,
+                   "--sources", str(max(1, min(200, count // 50)))]
+        self.started = time.monotonic()
+        self.process = subprocess.Popen(command + (["--stall"] if stall else []), stdin=subprocess.DEVNULL)
 
-    def saw(self, event_type, theme, after):
-        """Whether the client saw this change after `after`, or a resync (it refetches all)."""
-        return any(t >= after and (kind == "resync" or (kind == event_type and (data or {}).get("theme") == theme))
-                   for t, kind, data in self.events)
+    def status(self):
+        try:
+            with open(self.status_path) as file:
+                words = file.read().split()
+            return {words[i]: int(words[i + 1]) for i in range(0, len(words) - 1, 2)}
+        except (OSError, ValueError):
+            return {}
+
+    def wait_open(self, seconds):
+        """Seconds until every stream is open, or None."""
+        if wait_until(lambda: self.status().get("open", 0) >= self.count, seconds, 0.05):
+            return time.monotonic() - self.started
+        return None
+
+    def stop(self):
+        """Ends the client and returns what each stream received: {stream: [(time, type, id, theme)]}."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(timeout=30)
+        streams = {}
+        with open(self.log_path) as file:
+            for line in file:
+                parts = line.split()
+                if len(parts) == 5:
+                    streams.setdefault(int(parts[0]), []).append((int(parts[1]) / 1e9, parts[2], parts[3], parts[4]))
+        return streams
+
+
+def missed_changes(streams, count, changes):
+    """For each change (type, theme, made at), the streams that saw neither it after it was made
+    nor a resync (which makes a client refetch everything)."""
+    missed = {}
+    for change in changes:
+        kind, theme, after = change
+        missing = [n for n in range(count)
+                   if not any(t >= after and (k == "resync" or (k == kind and th == theme)) for t, k, _, th in streams.get(n, []))]
+        if missing:
+            missed[change] = missing
+    return missed
+
+
+def delivery(streams, count, kind, theme, after):
+    """Seconds from `after` until each stream received the event, sorted; streams that did not are left out."""
+    times = []
+    for n in range(count):
+        seen = [t for t, k, _, th in streams.get(n, []) if t >= after and k == kind and th == theme]
+        if seen:
+            times.append(min(seen) - after)
+    return sorted(times)
+
+
+def percentile(values, fraction):
+    return values[min(len(values) - 1, int(fraction * len(values)))] if values else float("nan")
+
+
+def rss_mb(pid):
+    """Resident memory of a process and its children (Varnish's worker is a child), in MB."""
+    total = 0
+    pids = [pid]
+    try:
+        children = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
+        pids += [int(c) for c in children]
+    except OSError:
+        pass
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/status") as status:
+                for line in status:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+        except OSError:
+            pass
+    return total / 1024
+
+
+def thread_count(pid):
+    total = 0
+    for p in [pid] + [int(c) for c in subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()]:
+        try:
+            total += len(os.listdir(f"/proc/{p}/task"))
+        except OSError:
+            pass
+    return total
 
 
 def revision(port, theme):
@@ -259,13 +371,15 @@ def changed_light_theme(generation):
     return folder
 
 
+TEST_STREAMS = 300
+
+
 def test(themed, seconds):
     failures = []
     with Cluster(themed) as cluster:
-        clients = [EventClient() for _ in range(2)]
-        for client in clients:
-            client.start()
-        time.sleep(1)
+        streams = StreamClient(TEST_STREAMS)
+        if streams.wait_open(30) is None:
+            failures.append(f"only {streams.status().get('open', 0)} of {TEST_STREAMS} streams opened through the front door")
         urls = ["/themes/light/colors/primary", "/themes/current/colors/primary", "/themes/dark/images/logo?scale=2", "/themes/light"]
         script = os.path.join(VAR, "paths.lua")
         with open(script, "w") as lua:
@@ -274,7 +388,8 @@ def test(themed, seconds):
                       "  return wrk.format('GET', paths[(counter % #paths) + 1])\nend\n"
                       "response = function(status, headers, body)\n"
                       "  if status >= 300 then io.write('status ' .. status .. ': ' .. string.sub(body, 1, 200) .. '\\n') end\nend\n")
-        wrk = subprocess.Popen(["wrk", "-t2", "-c16", f"-d{seconds}s", "--latency", "-s", script, f"http://127.0.0.1:{VARNISH_PORT}"],
+        # The load lasts through the rolling restart at the end (about 15 s) too.
+        wrk = subprocess.Popen(["wrk", "-t2", "-c16", f"-d{seconds + 20}s", "--latency", "-s", script, f"http://127.0.0.1:{DOOR_PORT}"],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         step = seconds / 7
 
@@ -297,11 +412,11 @@ def test(themed, seconds):
             failures.append(f"ETags differ between replicas: {etags}")
         release_time = committed
 
-        # 2. The active theme switched through Varnish: every replica follows.
+        # 2. The active theme switched through the front door: every replica follows.
         time.sleep(step)
         switched = time.monotonic()
-        if put_active(VARNISH_PORT, "dark") != 200:
-            failures.append("PUT /active through Varnish failed")
+        if put_active(DOOR_PORT, "dark") != 200:
+            failures.append("PUT /active through the front door failed")
         if not wait_until(lambda: all(json.loads(get(r.port, "/active")[2] or b"{}").get("theme") == "dark" for r in cluster.replicas), 5):
             failures.append("not every replica switched to dark")
 
@@ -328,26 +443,42 @@ def test(themed, seconds):
         else:
             failures.append("replicas disagree on light after PostgreSQL restarted")
 
+        # 6. A deploy: every replica in turn gets SIGTERM and starts again, a switch made while
+        # the second is down; the streams move between replicas and resume by Last-Event-ID.
+        rolled = []
+
+        def switch_back(number):
+            if number == 1:
+                rolled.append(time.monotonic())
+                if put_active(DOOR_PORT, "light") != 200:
+                    failures.append("PUT /active through the front door failed during the rolling restart")
+        time.sleep(step)
+        try:
+            cluster.rolling_restart(between=switch_back)
+        except RuntimeError as error:
+            failures.append(str(error))
+
         output, _ = wrk.communicate()
         print(output, flush=True)
-        changes = (("theme-reloaded", "light", release_time - 0.5), ("active-changed", "dark", switched - 0.5),
-                   ("theme-reloaded", "light", second_release - 0.5))
-        # Every client ends up seeing every change: one whose stream went silent (lost with a
-        # replica that was killed, or in the front door) notices within SILENCE seconds and
-        # resumes with Last-Event-ID, from the history or with a resync.
-        wait_until(lambda: all(client.saw(*change) for client in clients for change in changes), 2 * EventClient.SILENCE)
-        for client in clients:
-            client.stopped = True
-        for number, client in enumerate(clients, 1):
-            for kind, theme, after in changes:
-                if not client.saw(kind, theme, after):
-                    failures.append(f"SSE client {number} missed {kind} {theme}")
-            log(f"SSE client {number}: {len(client.events)} events, {client.reconnects} reconnects")
+        changes = [("theme-reloaded", "light", release_time - 0.5), ("active-changed", "dark", switched - 0.5),
+                   ("theme-reloaded", "light", second_release - 0.5)] + [("active-changed", "light", t - 0.5) for t in rolled]
+        # Every stream ends up seeing every change, replayed by Last-Event-ID after a move or as a
+        # resync; the streams of a killed replica notice when the door closes them.
+        wait_until(lambda: streams.status().get("open", 0) >= TEST_STREAMS, 15, 0.1)
+        time.sleep(1)
+        received = streams.stop()
+        missed = missed_changes(received, TEST_STREAMS, changes)
+        for (kind, theme, _), numbers in missed.items():
+            failures.append(f"{len(numbers)} of {TEST_STREAMS} streams missed {kind} {theme}")
+        resyncs = sum(1 for events in received.values() for _, kind, _, _ in events if kind == "resync")
+        final = streams.status()
+        log(f"{TEST_STREAMS} streams: {sum(len(e) for e in received.values())} events, {final.get('reconnects', 0)} reconnects, "
+            f"{resyncs} resyncs, {len(missed)} changes missed by some stream")
 
         requests = re.search(r"(\d+) requests in", output)
         non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
         errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
-        log(f"{requests.group(1) if requests else '?'} requests through Varnish, "
+        log(f"{requests.group(1) if requests else '?'} requests through the front door, "
             f"{non2xx.group(1) if non2xx else 0} non-2xx, socket errors: {errors.groups() if errors else 'none'}")
         if not requests or non2xx or errors:
             failures.append("wrk saw failed or non-2xx requests")
@@ -360,23 +491,128 @@ def test(themed, seconds):
     log("passed")
 
 
+def metric(port, name):
+    status, _, body = get(port, "/metrics")
+    match = re.search(rf"^{name} (\d+)", body.decode(errors="replace"), re.M) if status == 200 else None
+    return int(match.group(1)) if match else None
+
+
+def streams_benchmark(themed, count, door, stalled):
+    """The numbers of docs/DEPLOY.md: streams through the front door, switch fan-out, a rolling
+    restart under them, stalled readers."""
+    results = {"door": door, "streams": count}
+    with Cluster(themed, door=door) as cluster:
+        door_process = cluster.haproxy.process if cluster.haproxy else cluster.varnish.process
+        idle_door = rss_mb(door_process.pid)
+        idle_replicas = [rss_mb(r.process.pid) for r in cluster.replicas]
+        client = StreamClient(count)
+        connect = client.wait_open(120)
+        opened = client.status().get("open", 0)
+        results["connected"] = opened
+        results["connect_seconds"] = connect
+        log(f"{opened} of {count} streams open" + (f" after {connect:.1f} s" if connect else " (not all within 120 s)"))
+        time.sleep(2)
+        results["door_rss_mb"] = (idle_door, rss_mb(door_process.pid))
+        results["door_threads"] = thread_count(door_process.pid)
+        results["replica_rss_mb"] = [(before, rss_mb(r.process.pid)) for before, r in zip(idle_replicas, cluster.replicas)]
+        results["replica_streams"] = [metric(r.port, "themed_subscribers") for r in cluster.replicas]
+        log(f"door RSS {results['door_rss_mb'][0]:.0f} -> {results['door_rss_mb'][1]:.0f} MB, {results['door_threads']} threads; "
+            f"replicas {', '.join(f'{a:.0f} -> {b:.0f} MB' for a, b in results['replica_rss_mb'])}; streams per replica {results['replica_streams']}")
+
+        # Switches through the door, each delivered to every stream before the next.
+        switches = []
+        for theme in ["dark", "light", "dark"]:
+            made = time.monotonic()
+            status = put_active(DOOR_PORT, theme)
+            switches.append((theme, made, status))
+            time.sleep(4)
+        # A deploy under every stream, with a release and a switch while replicas are away.
+        rolled = []
+
+        def change(number):
+            if number == 1:
+                rolled.append(("active-changed", "light", time.monotonic() - 0.5))
+                put_active(DOOR_PORT, "light")
+            if number == 2:
+                _, committed = publish(themed, "light", changed_light_theme(7))
+                rolled.append(("theme-reloaded", "light", committed - 0.5))
+        rolling_started = time.monotonic()
+        cluster.rolling_restart(between=change)
+        back = wait_until(lambda: client.status().get("open", 0) >= count, 60, 0.1)
+        results["rolling_seconds"] = time.monotonic() - rolling_started
+        time.sleep(3)
+        status = client.status()
+        received = client.stop()
+
+        fanouts = []
+        for theme, made, code in switches:
+            times = delivery(received, count, "active-changed", theme, made)
+            fanouts.append({"status": code, "delivered": len(times), "p50": percentile(times, 0.5), "p99": percentile(times, 0.99),
+                            "max": times[-1] if times else float("nan")})
+            log(f"PUT /active {theme} ({code}): to {len(times)} of {count} streams, p50 {percentile(times, 0.5) * 1000:.0f} ms, "
+                f"p99 {percentile(times, 0.99) * 1000:.0f} ms, max {(times[-1] if times else float('nan')) * 1000:.0f} ms")
+        results["fanout"] = fanouts
+        missed = missed_changes(received, count, rolled)
+        resyncs = sum(1 for events in received.values() for _, kind, _, _ in events if kind == "resync")
+        results["rolling"] = {"all_back": back, "reconnects": status.get("reconnects", 0), "resyncs": resyncs,
+                              "missed": {f"{k} {t}": len(n) for (k, t, _), n in missed.items()}}
+        log(f"rolling restart: {results['rolling_seconds']:.1f} s until every stream was open again ({'yes' if back else 'NOT all'}), "
+            f"{status.get('reconnects', 0)} reconnects, {resyncs} resyncs, missed: {results['rolling']['missed'] or 'nothing'}")
+
+        if stalled:
+            # Readers that never read, on one replica directly: their backlog is capped and they
+            # are dropped past minimumSendRate (1,024 B/s over sendGraceSeconds, 10 s).
+            replica = cluster.replicas[0]
+            before = rss_mb(replica.process.pid)
+            stall = StreamClient(stalled, port=replica.port, name="stalled", stall=True)
+            stall.wait_open(60)
+            time.sleep(1)
+            attached = metric(replica.port, "themed_subscribers")
+            with_stalled = rss_mb(replica.process.pid)
+            for number in range(300):
+                put_active(replica.port, "dark" if number % 2 == 0 else "light")
+            after_events = rss_mb(replica.process.pid)
+            peak_attached = metric(replica.port, "themed_subscribers")
+            wait_until(lambda: (metric(replica.port, "themed_subscribers") or 0) == 0, 30, 0.5)
+            time.sleep(1)
+            results["stalled"] = {"streams": stalled, "attached": attached, "rss_before": before, "rss_with": with_stalled,
+                                  "rss_after_300_events": after_events, "attached_after_events": peak_attached,
+                                  "attached_at_end": metric(replica.port, "themed_subscribers"), "rss_at_end": rss_mb(replica.process.pid)}
+            stall.stop()
+            log(f"stalled readers: {attached} attached; RSS {before:.0f} MB before, {with_stalled:.0f} MB with them, "
+                f"{after_events:.0f} MB after 300 events ({peak_attached} still attached), "
+                f"{results['stalled']['rss_at_end']:.0f} MB once dropped ({results['stalled']['attached_at_end']} attached)")
+    with open(os.path.join(ROOT, "out", f"bench-streams-{door}.json"), "w") as file:
+        json.dump(results, file, indent=1)
+    log(f"results in out/bench-streams-{door}.json")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=["up", "test"])
+    parser.add_argument("command", choices=["up", "test", "streams"])
     parser.add_argument("--themed", default=os.path.join(ROOT, ".build/release/themed"))
     parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("--count", type=int, default=9000, help="streams (the streams command)")
+    parser.add_argument("--stalled", type=int, default=1000, help="stalled readers after the streams (0: none)")
+    parser.add_argument("--door", choices=["haproxy", "varnish"], default="haproxy", help="the front door (streams)")
     arguments = parser.parse_args()
-    for tool in ["varnishd", "wrk"] if arguments.command == "test" else ["varnishd"]:
+    tools = {"up": ["varnishd", "haproxy"], "test": ["varnishd", "haproxy", "wrk", "cc"], "streams": ["varnishd", "haproxy", "cc"]}
+    for tool in tools[arguments.command]:
         if not shutil.which(tool):
-            sys.exit(f"cluster: {tool} is not installed (make cluster installs it)")
+            sys.exit(f"cluster: {tool} is not installed (make cluster-deps installs it)")
     if arguments.command == "test":
         test(arguments.themed, arguments.seconds)
+        return
+    if arguments.command == "streams":
+        os.makedirs(os.path.join(ROOT, "out"), exist_ok=True)
+        streams_benchmark(arguments.themed, arguments.count, arguments.door, arguments.stalled)
         return
     with Cluster(arguments.themed):
         log(f"PostgreSQL  {CLUSTER_URL}")
         for port in REPLICA_PORTS:
             log(f"replica     http://127.0.0.1:{port}/")
-        log(f"Varnish     http://127.0.0.1:{VARNISH_PORT}/   (the gallery; curl http://127.0.0.1:{VARNISH_PORT}/themes)")
+        log(f"Varnish     http://127.0.0.1:{VARNISH_PORT}/   (the cache)")
+        log(f"front door  http://127.0.0.1:{DOOR_PORT}/   (HAProxy: the gallery; curl http://127.0.0.1:{DOOR_PORT}/themes)")
         log(f"publish:    {arguments.themed} publish --cluster '{CLUSTER_URL}' THEME PATH")
         log("Ctrl-C stops everything")
         try:

@@ -27,3 +27,16 @@ static inline int themed_fix_mmap_threshold(int bytes) {
 static inline int themed_exchange_paths(const char *first, const char *second) {
     return (int)syscall(SYS_renameat2, AT_FDCWD, first, AT_FDCWD, second, 2 /* RENAME_EXCHANGE */);
 }
+
+// Raises the soft limit on open files to the hard one and returns it (-1 on failure): each event
+// stream is an open file, and the soft default (1024 on many systems) would cap them long before
+// maxConnections. nginx (worker_rlimit_nofile) and Go's runtime do the same.
+static inline long themed_raise_open_file_limit(void) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return -1;
+    if (limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &limit) != 0) return -1;
+    }
+    return (long)limit.rlim_cur;
+}

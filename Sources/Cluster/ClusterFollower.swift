@@ -7,14 +7,16 @@ import Synchronization
 /// generations, so a notification lost while disconnected costs nothing.
 public final class ClusterFollower: Sendable {
     public struct Callbacks: Sendable {
-        /// Themes whose folder changed (materialized or removed): the index should sync.
-        public var themesChanged: @Sendable ([String]) -> Void
-        /// The active theme the store holds, on start and on every change.
-        public var activeChanged: @Sendable (String) -> Void
+        /// Themes whose folder changed (materialized or removed), with the generation each now
+        /// has: the index should sync.
+        public var themesChanged: @Sendable ([(theme: String, generation: Int64)]) -> Void
+        /// The active theme the store holds and the generation of its switch, on start and on every change.
+        public var activeChanged: @Sendable (String, Int64) -> Void
         /// A release this replica could not write (theme, generation, why); the one before keeps serving.
         public var releaseRefused: @Sendable (String, Int64, String) -> Void
 
-        public init(themesChanged: @escaping @Sendable ([String]) -> Void, activeChanged: @escaping @Sendable (String) -> Void,
+        public init(themesChanged: @escaping @Sendable ([(theme: String, generation: Int64)]) -> Void,
+                    activeChanged: @escaping @Sendable (String, Int64) -> Void,
                     releaseRefused: @escaping @Sendable (String, Int64, String) -> Void = { _, _, _ in }) {
             self.themesChanged = themesChanged
             self.activeChanged = activeChanged
@@ -27,6 +29,8 @@ public final class ClusterFollower: Sendable {
         var lastContact: ContinuousClock.Instant?
         var synced = false
         var active: String?
+        /// The newest generation applied: of the releases written and of the active switch.
+        var generation: Int64 = 0
         /// Releases this replica could not write, by theme: it keeps serving the one before.
         var failures: [String: String] = [:]
         var backendPID: Int?
@@ -53,6 +57,8 @@ public final class ClusterFollower: Sendable {
     public var failures: [String: String] { state.withLock { $0.failures } }
     /// The active theme the store held at the last sync.
     public var active: String? { state.withLock { $0.active } }
+    /// The newest generation of the store this replica has applied (its event ids start there).
+    public var generation: Int64 { state.withLock { $0.generation } }
     /// The PostgreSQL process of the current connection (tests end it to cut the connection).
     public var backendPID: Int? { state.withLock { $0.backendPID } }
 
@@ -105,19 +111,21 @@ public final class ClusterFollower: Sendable {
     /// Materializes every release newer than the folder's, removes retired themes, and follows
     /// the active theme.
     private func sync(_ store: ClusterStore) throws {
-        var changed: [String] = []
+        var changed: [(theme: String, generation: Int64)] = []
+        var newest: Int64 = 0
         for release in try store.latestReleases() {
+            newest = max(newest, release.generation)
             if release.retired {
                 guard materializer.generation(of: release.theme) != nil else { continue }
                 try materializer.remove(release.theme)
-                changed.append(release.theme)
+                changed.append((release.theme, release.generation))
                 continue
             }
             guard materializer.generation(of: release.theme) != release.generation else { continue }
             do {
                 try materializer.materialize(release) { try store.blob($0) }
                 state.withLock { _ = $0.failures.removeValue(forKey: release.theme) }
-                changed.append(release.theme)
+                changed.append((release.theme, release.generation))
                 logger.info("release materialized", metadata: ["theme": "\(release.theme)", "generation": "\(release.generation)"])
             } catch {
                 // Bad bytes in the store stay out of the folder: the previous release keeps serving.
@@ -135,11 +143,13 @@ public final class ClusterFollower: Sendable {
         let previous = state.withLock { state -> String? in
             state.lastContact = .now
             state.synced = true
-            defer { state.active = active }
+            state.generation = max(state.generation, newest, active?.generation ?? 0)
+            defer { state.active = active?.theme }
             return state.active
         }
-        if !changed.isEmpty { callbacks.themesChanged(changed) }
-        if let active, active != previous { callbacks.activeChanged(active) }
+        // Changes in the order of their generations: the event ids they become only grow.
+        if !changed.isEmpty { callbacks.themesChanged(changed.sorted { $0.generation < $1.generation }) }
+        if let active, active.theme != previous { callbacks.activeChanged(active.theme, active.generation) }
     }
 
     private func sleep(_ duration: Duration) {

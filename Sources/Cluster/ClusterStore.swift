@@ -6,6 +6,10 @@ import Hashing
 ///
 /// A release is published in one transaction: its blobs (stored once per SHA-256), the manifest
 /// with a new generation, and the notification, which PostgreSQL delivers only on commit.
+///
+/// Releases and active switches take their generations from one sequence, under one lock held
+/// to the commit: changes commit in the order of their generations, so a replica that has seen
+/// generation N has seen every change before it (event ids rely on that: `EventHub.Numbering`).
 public final class ClusterStore: @unchecked Sendable {
     public static let channel = "themed"
     let connection: PostgresConnection
@@ -21,6 +25,7 @@ public final class ClusterStore: @unchecked Sendable {
                 theme TEXT NOT NULL, generation BIGINT NOT NULL, manifest TEXT NOT NULL, retired BOOLEAN NOT NULL,
                 published TIMESTAMPTZ NOT NULL DEFAULT now(), PRIMARY KEY (theme, generation));
             CREATE TABLE IF NOT EXISTS themed_active (id INTEGER PRIMARY KEY CHECK (id = 1), theme TEXT NOT NULL);
+            ALTER TABLE themed_active ADD COLUMN IF NOT EXISTS generation BIGINT NOT NULL DEFAULT 0;
             """.replacingOccurrences(of: "\n", with: " "))
     }
 
@@ -54,6 +59,7 @@ public final class ClusterStore: @unchecked Sendable {
     }
 
     private func record(_ release: Release) throws -> Int64 {
+        try takeGenerationLock()
         let rows = try connection.execute("""
             INSERT INTO themed_release (theme, generation, manifest, retired) VALUES ($1, nextval('themed_generation'), $2, $3) RETURNING generation
             """, [.text(release.theme), .text(release.manifest), .text(release.retired ? "true" : "false")])
@@ -84,16 +90,35 @@ public final class ClusterStore: @unchecked Sendable {
         return bytes
     }
 
-    public func setActive(_ theme: String) throws {
+    /// Makes `theme` the active one for every replica; returns the switch's generation.
+    @discardableResult
+    public func setActive(_ theme: String) throws -> Int64 {
         try transaction {
-            try connection.execute("INSERT INTO themed_active (id, theme) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET theme = excluded.theme", [.text(theme)])
-            try connection.execute("SELECT pg_notify($1, $2)", [.text(Self.channel), .text("active:\(theme)")])
+            try takeGenerationLock()
+            let rows = try connection.execute("""
+                INSERT INTO themed_active (id, theme, generation) VALUES (1, $1, nextval('themed_generation'))
+                ON CONFLICT (id) DO UPDATE SET theme = excluded.theme, generation = excluded.generation RETURNING generation
+                """, [.text(theme)])
+            guard let text = rows.values.first?.first ?? nil, let generation = Int64(text) else { throw ClusterError.badRelease("no generation returned") }
+            try connection.execute("SELECT pg_notify($1, $2)", [.text(Self.channel), .text("active:\(theme):\(generation)")])
+            return generation
         }
     }
 
-    public func active() throws -> String? {
-        try connection.execute("SELECT theme FROM themed_active WHERE id = 1").values.first?.first ?? nil
+    /// The active theme and the generation of the switch that made it so.
+    public func active() throws -> (theme: String, generation: Int64)? {
+        let rows = try connection.execute("SELECT theme, generation FROM themed_active WHERE id = 1")
+        guard let row = rows.values.first, row.count == 2, let theme = row[0], let text = row[1], let generation = Int64(text) else { return nil }
+        return (theme, generation)
     }
+
+    /// Held until the transaction ends: generations are taken, and committed, one change at a time.
+    private func takeGenerationLock() throws {
+        try connection.execute("SELECT pg_advisory_xact_lock(\(Self.generationLock))")
+    }
+
+    /// The advisory lock's key ("themed" in ASCII), shared by every client of the store.
+    static let generationLock: Int64 = 0x7468_656d_6564
 
     /// Starts receiving the channel's notifications on this connection.
     public func listen() throws {

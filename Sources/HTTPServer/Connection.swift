@@ -232,10 +232,14 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    /// Queues bytes of a streaming response (from any thread).
+    /// Queues bytes of a streaming response (from any thread); a client past the backlog limit is let go.
     func streamWrite(_ bytes: [UInt8]) {
         loop.execute { [self] in
             guard !closed else { return }
+            guard unsent + bytes.count <= configuration.streamBacklogLimit else {
+                close()
+                return
+            }
             queue(bytes)
             flush()
         }

@@ -35,6 +35,10 @@ public final class HTTPServer: @unchecked Sendable {
         /// measured over windows of `sendGrace`; a client that stops reading is disconnected.
         public var minimumSendRate = 1024
         public var sendGrace: Duration = .seconds(10)
+        /// A streaming response whose client has left this many bytes unread (beyond what the
+        /// kernel holds) is ended at once: an event stream's reader that far behind reconnects
+        /// and resumes, rather than have the server keep its backlog.
+        public var streamBacklogLimit = 64 * 1024
 
         public init() {}
     }

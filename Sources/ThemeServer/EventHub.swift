@@ -6,10 +6,15 @@ import Synchronization
 /// Change events for `GET /events` (Server-Sent Events): a bounded history, so a client that
 /// reconnects with `Last-Event-ID` gets what it missed, and the open streams to push to.
 ///
-/// Ids on the wire are `<source>-<number>`: the number orders this hub's events, the source names
-/// the numbering. Behind a balancer a client may reconnect to another replica, whose numbers
-/// mean other events; its id then names a source this hub is not, and it gets a resync instead
-/// of a replay of the wrong events. (A hub without a source sends bare numbers.)
+/// Ids on the wire are `<source>-<number>`; the numbering is one of two kinds:
+/// - `.local`: this server counts its own events, and keeps counting across restarts. Behind a
+///   balancer, another replica's numbers mean other events; an id of another source gets a
+///   resync instead of a replay of the wrong events.
+/// - `.cluster`: the number is the cluster store's generation of the change (a release or an
+///   active switch; PostgreSQL orders them), so an id means the same on every replica and a
+///   client that fails over resumes where it was. A replica keeps the events since it started
+///   (`startedAt`): an id older than that gets a resync; an id newer than what this replica has
+///   applied yet (its stream reached a faster replica) is waited for, not replayed twice.
 public final class EventHub: Sendable {
     public struct Event: Sendable {
         public var id: Int
@@ -17,41 +22,85 @@ public final class EventHub: Sendable {
         public var data: JSONValue
     }
 
+    public enum Numbering: Sendable {
+        /// `firstID` continues an earlier run's numbering; `idUsed` is told each id, to keep it.
+        case local(source: String, firstID: Int, idUsed: @Sendable (Int) -> Void)
+        /// Generations of the cluster store, from `startedAt` (what the replica applied before serving).
+        case cluster(startedAt: Int)
+
+        var source: String {
+            switch self {
+            case .local(let source, _, _): source
+            case .cluster: Self.clusterSource
+            }
+        }
+
+        /// Not hex, so never the source of a local numbering.
+        static let clusterSource = "g"
+    }
+
+    private struct Subscriber {
+        var stream: any ResponseStream
+        /// Events up to this id were seen elsewhere (cluster numbering): not sent again.
+        var seenThrough: Int
+    }
+
     private struct State {
-        var nextID = 1
+        var lastID: Int
+        /// Every event after this id is in `history`; a client that saw less gets a resync.
+        var replayableAfter: Int
         var history: [Event] = []
-        var subscribers: [Int: any ResponseStream] = [:]
+        var subscribers: [Int: Subscriber] = [:]
         var observers: [@Sendable (Event) -> Void] = []
         var nextSubscriber = 0
     }
 
     private let state: Mutex<State>
     public let historyLimit: Int
-    public let source: String
-    /// Told each id as it is used, so that the numbering can survive a restart.
-    private let idUsed: @Sendable (Int) -> Void
+    public let numbering: Numbering
+    public var source: String { numbering.source }
 
-    /// `firstID` continues the numbering of an earlier run: a client reconnecting after a
-    /// restart with its `Last-Event-ID` then misses nothing that happened since.
-    public init(historyLimit: Int = 256, source: String = "", firstID: Int = 1, idUsed: @escaping @Sendable (Int) -> Void = { _ in }) {
+    public init(historyLimit: Int = 256, numbering: Numbering = .local(source: "", firstID: 1, idUsed: { _ in })) {
         self.historyLimit = historyLimit
-        self.source = source
-        self.idUsed = idUsed
-        state = Mutex(State(nextID: max(1, firstID)))
+        self.numbering = numbering
+        let last = switch numbering {
+        case .local(_, let firstID, _): max(1, firstID) - 1
+        case .cluster(let startedAt): max(0, startedAt)
+        }
+        state = Mutex(State(lastID: last, replayableAfter: last))
     }
 
-    /// Records an event and sends it to every open stream.
+    /// A local numbering (see `Numbering.local`).
+    public convenience init(historyLimit: Int = 256, source: String = "", firstID: Int = 1, idUsed: @escaping @Sendable (Int) -> Void = { _ in }) {
+        self.init(historyLimit: historyLimit, numbering: .local(source: source, firstID: firstID, idUsed: idUsed))
+    }
+
+    private var isCluster: Bool {
+        if case .cluster = numbering { return true }
+        return false
+    }
+
+    /// Records an event and sends it to every open stream. With cluster numbering, `generation`
+    /// is the change's generation in the store; an event without one (a local rescan, an error)
+    /// takes the id of the last change, which it follows.
     @discardableResult
-    public func publish(_ type: String, _ data: JSONValue) -> Event {
-        let (event, subscribers, observers) = state.withLock { state -> (Event, [any ResponseStream], [@Sendable (Event) -> Void]) in
-            let event = Event(id: state.nextID, type: type, data: data)
-            state.nextID += 1
+    public func publish(_ type: String, _ data: JSONValue, generation: Int? = nil) -> Event {
+        let (event, subscribers, observers) = state.withLock { state -> (Event, [Subscriber], [@Sendable (Event) -> Void]) in
+            let id = if isCluster { max(state.lastID, generation ?? state.lastID) } else { state.lastID + 1 }
+            let event = Event(id: id, type: type, data: data)
+            state.lastID = id
             state.history.append(event)
-            if state.history.count > historyLimit { state.history.removeFirst(state.history.count - historyLimit) }
+            if state.history.count > historyLimit {
+                let dropped = state.history.count - historyLimit
+                state.replayableAfter = state.history[dropped - 1].id
+                state.history.removeFirst(dropped)
+            }
             return (event, Array(state.subscribers.values), state.observers)
         }
-        idUsed(event.id)
-        for subscriber in subscribers { subscriber.write(wireFormat(event)) }
+        if case .local(_, _, let idUsed) = numbering { idUsed(event.id) }
+        // Serialised once for every stream.
+        let bytes = wireFormat(event)
+        for subscriber in subscribers where event.id > subscriber.seenThrough { subscriber.stream.write(bytes) }
         for observer in observers { observer(event) }
         return event
     }
@@ -67,13 +116,16 @@ public final class EventHub: Sendable {
         state.withLock { $0.history.filter { $0.id > lastID } }
     }
 
+    /// The id of the newest event (or of where the numbering starts).
+    public var lastID: Int { state.withLock { $0.lastID } }
+
     func wireID(_ number: Int) -> String { source.isEmpty ? String(number) : "\(source)-\(number)" }
 
     func wireFormat(_ event: Event) -> [UInt8] {
         Array("id: \(wireID(event.id))\nevent: \(event.type)\ndata: \(event.data.serialized())\n\n".utf8)
     }
 
-    /// The number of an id this hub sent, or nil when it is not one (another source, or not an id).
+    /// The number of an id this numbering gives, or nil when it is not one (another source, or not an id).
     func number(ofWireID text: String) -> Int? {
         guard !source.isEmpty else { return Int(text) }
         let prefix = source + "-"
@@ -84,24 +136,34 @@ public final class EventHub: Sendable {
     /// Attaches a stream: first the events it missed, then every new one, until it closes.
     ///
     /// When the events after `lastID` are no longer all in the history (or `lastID` is one this
-    /// hub never gave, from another server or numbering), the stream starts with a `resync`
-    /// event instead: the client cannot catch up event by event and must fetch what it shows again.
+    /// numbering never gave), the stream starts with a `resync` event instead: the client cannot
+    /// catch up event by event and must fetch what it shows again. The opening ends with an `id:`
+    /// line and no event (EventSource then records the id without dispatching anything): a client
+    /// that has seen no event yet still knows where it is, and a reconnection after a change it
+    /// missed replays that change.
     func subscribe(_ stream: any ResponseStream, after lastID: String?) {
-        let (key, missed) = state.withLock { state -> (Int, [Event]) in
+        let (key, missed, position) = state.withLock { state -> (Int, [Event], Int?) in
             let key = state.nextSubscriber
             state.nextSubscriber += 1
-            state.subscribers[key] = stream
-            guard let lastID else { return (key, []) }
-            func resync(_ reason: String) -> (Int, [Event]) {
-                (key, [Event(id: state.nextID - 1, type: "resync", data: ["reason": .string(reason)])])
+            state.subscribers[key] = Subscriber(stream: stream, seenThrough: Int.min)
+            guard let lastID else { return (key, [], state.lastID) }
+            func resync(_ reason: String) -> (Int, [Event], Int?) {
+                (key, [Event(id: state.lastID, type: "resync", data: ["reason": .string(reason)])], state.lastID)
             }
-            guard let last = number(ofWireID: lastID), last < state.nextID else { return resync("unknown event id \(lastID)") }
-            let oldestKept = state.history.first?.id ?? state.nextID
-            if last + 1 < oldestKept { return resync("events after \(lastID) are no longer kept") }
-            return (key, state.history.filter { $0.id > last })
+            guard let last = number(ofWireID: lastID) else { return resync("unknown event id \(lastID)") }
+            if last > state.lastID {
+                // A cluster id this replica has not applied yet: the events up to it come, unsent.
+                guard isCluster else { return resync("unknown event id \(lastID)") }
+                state.subscribers[key]?.seenThrough = last
+                return (key, [], nil)
+            }
+            if last < state.replayableAfter { return resync("events after \(lastID) are no longer kept") }
+            return (key, state.history.filter { $0.id > last }, state.lastID)
         }
-        stream.write(Array("retry: 1000\n\n".utf8))
-        for event in missed { stream.write(wireFormat(event)) }
+        var opening = Array("retry: 1000\n\n".utf8)
+        for event in missed { opening += wireFormat(event) }
+        if let position { opening += Array("id: \(wireID(position))\n\n".utf8) }
+        stream.write(opening)
         stream.onClose { [weak self] in
             self?.state.withLock { _ = $0.subscribers.removeValue(forKey: key) }
         }
@@ -109,14 +171,17 @@ public final class EventHub: Sendable {
 
     /// A comment line to every stream, so that proxies do not close idle connections.
     public func heartbeat() {
-        let subscribers = state.withLock { Array($0.subscribers.values) }
-        for subscriber in subscribers { subscriber.write(Array(": heartbeat\n\n".utf8)) }
+        let subscribers = state.withLock { $0.subscribers.values.map(\.stream) }
+        let bytes = Array(": heartbeat\n\n".utf8)
+        for subscriber in subscribers { subscriber.write(bytes) }
     }
 
-    /// Before a drain: tells every stream how soon to reconnect; the server then ends them.
-    public func closing(retryMilliseconds: Int) {
-        let subscribers = state.withLock { Array($0.subscribers.values) }
-        for subscriber in subscribers { subscriber.write(Array("retry: \(retryMilliseconds)\n\n".utf8)) }
+    /// Before a drain: tells every stream how soon to reconnect, each a random delay in
+    /// `retryMilliseconds` (browsers' EventSource waits exactly what it is told: without the spread,
+    /// every client of a replica would come back in the same instant); the server then ends them.
+    public func closing(retryMilliseconds: ClosedRange<Int>) {
+        let subscribers = state.withLock { $0.subscribers.values.map(\.stream) }
+        for subscriber in subscribers { subscriber.write(Array("retry: \(Int.random(in: retryMilliseconds))\n\n".utf8)) }
     }
 
     public var subscriberCount: Int { state.withLock { $0.subscribers.count } }

@@ -22,15 +22,20 @@ public final class ThemeService: Sendable {
     public init(index: ThemeIndex, themesDirectory: String, activeToken: String? = nil, logger: Logger = Logger(label: "themed"),
                 metrics: ServiceMetrics = ServiceMetrics(), content: ContentStore? = nil, responseCacheBytes: Int = 64 << 20,
                 cachePolicy: CachePolicy = CachePolicy(), accessLog: AccessLog? = nil, allowedOrigins: [String] = ["*"],
-                readiness: @escaping @Sendable () -> String? = { nil }, activeStore: (@Sendable (String) throws -> Void)? = nil,
-                purgeTargets: [SurrogatePurger.Target] = []) throws {
+                readiness: @escaping @Sendable () -> String? = { nil }, activeStore: (@Sendable (String) throws -> Int)? = nil,
+                purgeTargets: [SurrogatePurger.Target] = [], clusterGeneration: Int? = nil) throws {
         let folder = index.databasePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let content = try content ?? ContentStore(blobs: BlobStore(directory: (folder.isEmpty ? "." : folder) + "/blobs"))
         let library = try ThemeLibrary(index: index, themesDirectory: themesDirectory, content: content)
-        // Event ids continue across restarts (the last one used is kept in the index).
-        let lastEventID = (try? index.reader.setting(Self.lastEventIDKey)).flatMap { Int($0) } ?? 0
-        events = EventHub(source: try Self.eventSource(index), firstID: lastEventID + 1) { id in
-            try? index.writer.setSetting(Self.lastEventIDKey, to: String(id))
+        if let clusterGeneration {
+            // Ids are the cluster store's generations: the same on every replica.
+            events = EventHub(numbering: .cluster(startedAt: clusterGeneration))
+        } else {
+            // Event ids continue across restarts (the last one used is kept in the index).
+            let lastEventID = (try? index.reader.setting(Self.lastEventIDKey)).flatMap { Int($0) } ?? 0
+            events = EventHub(source: try Self.eventSource(index), firstID: lastEventID + 1) { id in
+                try? index.writer.setSetting(Self.lastEventIDKey, to: String(id))
+            }
         }
         SurrogatePurger(targets: purgeTargets, logger: logger).attach(to: events)
         self.library = library
@@ -42,7 +47,7 @@ public final class ThemeService: Sendable {
         let caches: [any CacheReporting] = [responseCache.cache] + content.caches
         let router = Router([
             AdminRoutes(library: library, metrics: metrics, caches: caches, events: events, activeToken: activeToken,
-                        readiness: readiness, activeStore: activeStore),
+                        readiness: readiness, activeStore: activeStore, logger: logger),
             EventRoutes(events: events),
             ThemeRoutes(library: library),
             ColorRoutes(library: library),
@@ -84,11 +89,11 @@ public final class ThemeService: Sendable {
     }
 
     /// Re-reads the themes folder (with `only`, one theme), swaps the result in and announces
-    /// what changed on the event stream.
+    /// what changed on the event stream (with `generation`, the cluster release it applies).
     @discardableResult
-    public func reload(only theme: String? = nil) throws -> SyncReport {
+    public func reload(only theme: String? = nil, generation: Int? = nil) throws -> SyncReport {
         let report = try library.reload(only: theme)
-        ReloadEvents.publish(report, themes: library.themes, to: events, logger: logger)
+        ReloadEvents.publish(report, themes: library.themes, to: events, generation: generation, logger: logger)
         return report
     }
 
@@ -99,12 +104,13 @@ public final class ThemeService: Sendable {
     public func releaseRefused(theme: String, generation: Int64, reason: String) {
         metrics.releasesRefused.add(1, ordering: .relaxed)
         ReloadEvents.publishError("cluster release \(generation) refused: \(reason)", theme: theme,
-                                  library.themes.first { $0.name == theme }, to: events)
+                                  library.themes.first { $0.name == theme }, to: events, generation: Int(generation))
     }
 
     /// Makes `theme` the one `current` stands for (the cluster's choice arriving) and tells the
-    /// event stream; nothing happens when it already is, or when no such theme is loaded.
-    public func applyActive(_ theme: String) {
-        AdminRoutes.apply(theme, library: library, events: events, logger: logger)
+    /// event stream (with `generation`, the switch's in the store); nothing happens when it
+    /// already is, or when no such theme is loaded.
+    public func applyActive(_ theme: String, generation: Int? = nil) {
+        AdminRoutes.apply(theme, library: library, events: events, generation: generation, logger: logger)
     }
 }

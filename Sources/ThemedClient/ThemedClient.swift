@@ -224,6 +224,8 @@ public final class ThemedClient: Sendable {
                     for try await chunk in EventStream.open(url(path: "/events", query: []), lastEventID: lastEventID) {
                         failures = 0
                         for event in parser.feed(chunk) { await handle(event) }
+                        // An id without an event (the stream's opening says where it starts) counts too.
+                        if let id = parser.lastEventID { state.withLock { $0.lastEventID = id } }
                     }
                     state.withLock { $0.lastError = .transport("the event stream ended") }
                 } catch {

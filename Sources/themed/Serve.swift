@@ -30,11 +30,16 @@ struct Serve: ParsableCommand {
         let settings = try options.resolve()
         // Freed bitmaps go back to the system rather than staying in the heap (see the shim).
         _ = themed_fix_mmap_threshold(128 << 10)
+        let openFiles = themed_raise_open_file_limit()
         let accessLog = try Startup.check(settings, creating: true)
         let format: LineLogHandler.Format = settings.logFormat == .json ? .json : .text
         LoggingSystem.bootstrap { LineLogHandler(label: $0, format: format, level: settings.logLevel) }
         let logger = Logger(label: "themed")
         let notifier = Notifier()
+        if openFiles >= 0, openFiles < settings.maxConnections + 64 {
+            logger.warning("the open-file limit is below maxConnections: connections past it are refused",
+                           metadata: ["limit": "\(openFiles)", "maxConnections": "\(settings.maxConnections)"])
+        }
 
         // Listening comes first: a port in use stops the start before anything is written. Until
         // the first index is served, every request gets 503 with Retry-After.
@@ -82,8 +87,8 @@ struct Serve: ParsableCommand {
                                     if service == nil { changedBeforeServing.withLock { $0 = true } }
                                     return service
                                 }
-                                for theme in themes { _ = try? service?.reload(only: theme) }
-                            }, activeChanged: { theme in served.withLock { $0 }?.applyActive(theme) },
+                                for (theme, generation) in themes { _ = try? service?.reload(only: theme, generation: Int(generation)) }
+                            }, activeChanged: { theme, generation in served.withLock { $0 }?.applyActive(theme, generation: Int(generation)) },
                             releaseRefused: { theme, generation, reason in
                                 served.withLock { $0 }?.releaseRefused(theme: theme, generation: generation, reason: reason)
                             }),
@@ -96,9 +101,9 @@ struct Serve: ParsableCommand {
             let silent = ContinuousClock.now - contact
             return silent > unreachableLimit ? "the cluster store has been unreachable for \(silent.components.seconds) s" : nil
         }
-        var activeStore: (@Sendable (String) throws -> Void)?
+        var activeStore: (@Sendable (String) throws -> Int)?
         if let url = settings.cluster {
-            activeStore = { theme in try ClusterStore(url: url).setActive(theme) }
+            activeStore = { theme in Int(try ClusterStore(url: url).setActive(theme)) }
         }
         if let follower {
             follower.start()
@@ -109,7 +114,9 @@ struct Serve: ParsableCommand {
 
         let service: ThemeService
         do {
-            service = try Startup.service(settings, accessLog: accessLog, logger: logger, readiness: readiness, activeStore: activeStore)
+            // With a store, event ids are its generations, from what the first sync applied.
+            service = try Startup.service(settings, accessLog: accessLog, logger: logger, readiness: readiness, activeStore: activeStore,
+                                          clusterGeneration: follower.map { Int($0.generation) })
         } catch {
             server.shutdown()
             throw Startup.failure("\(error)")
@@ -120,8 +127,8 @@ struct Serve: ParsableCommand {
             served = service
             return changedBeforeServing.withLock { $0 }
         }
-        if reindex { _ = try? service.reload() }
-        if let active = follower?.active { service.applyActive(active) }
+        if reindex, let follower { _ = try? service.reload(generation: Int(follower.generation)) }
+        if let active = follower?.active { service.applyActive(active, generation: follower.map { Int($0.generation) }) }
         let names = service.library.themes.map(\.name)
         logger.info("indexed themes", metadata: ["reindexed": "\(report.reindexedSources.count)", "unchanged": "\(report.unchangedSources)",
                                                  "themes": "\(names)"])
@@ -143,8 +150,9 @@ struct Serve: ParsableCommand {
         follower?.stop()
         timers.forEach { $0.cancel() }
         watcher?.stop()
-        // Event streams end with a hint to reconnect soon (to another replica, behind a balancer).
-        service.events.closing(retryMilliseconds: 500)
+        // Event streams end with a hint to reconnect soon (to another replica, behind a balancer),
+        // spread over two seconds so that the replicas left do not take every client at once.
+        service.events.closing(retryMilliseconds: 500...2500)
         server.shutdown()
         sources.forEach { $0.cancel() }
         accessLog?.flush()
@@ -260,7 +268,7 @@ enum Startup {
 
     static func service(_ settings: ServerSettings, accessLog: AccessLog?, logger: Logger,
                         readiness: @escaping @Sendable () -> String? = { nil },
-                        activeStore: (@Sendable (String) throws -> Void)? = nil) throws -> ThemeService {
+                        activeStore: (@Sendable (String) throws -> Int)? = nil, clusterGeneration: Int? = nil) throws -> ThemeService {
         let index = try ThemeIndex(databasePath: settings.db)
         let workers = settings.decodeThreads > 0 ? WorkerPool(threads: settings.decodeThreads) : WorkerPool()
         AssetCatalog.decodedAtlases.setCapacity(settings.atlasCacheBytes)
@@ -276,7 +284,7 @@ enum Startup {
         return try ThemeService(index: index, themesDirectory: themesPath, activeToken: settings.activeToken, logger: logger,
                                 content: content, responseCacheBytes: settings.responseCacheBytes, cachePolicy: policy, accessLog: accessLog,
                                 allowedOrigins: settings.corsAllowedOrigins, readiness: readiness, activeStore: activeStore,
-                                purgeTargets: purgeTargets)
+                                purgeTargets: purgeTargets, clusterGeneration: clusterGeneration)
     }
 }
 

@@ -11,7 +11,9 @@ import TestSupport
 final class FollowerFixture {
     final class Reports: Sendable {
         let changes = Mutex<[String]>([])
+        let generations = Mutex<[Int64]>([])
         let active = Mutex<String?>(nil)
+        let activeGeneration = Mutex<Int64?>(nil)
         let refused = Mutex<[Int64]>([])
     }
 
@@ -28,8 +30,14 @@ final class FollowerFixture {
         materializer = Materializer(themesDirectory: themes)
         let reports = self.reports
         follower = ClusterFollower(url: postgres.url, materializer: materializer, callbacks: .init(
-            themesChanged: { names in reports.changes.withLock { $0 += names } },
-            activeChanged: { name in reports.active.withLock { $0 = name } },
+            themesChanged: { changed in
+                reports.changes.withLock { $0 += changed.map(\.theme) }
+                reports.generations.withLock { $0 += changed.map(\.generation) }
+            },
+            activeChanged: { name, generation in
+                reports.active.withLock { $0 = name }
+                reports.activeGeneration.withLock { $0 = generation }
+            },
             releaseRefused: { _, generation, _ in reports.refused.withLock { $0.append(generation) } }), logger: Logger(label: "test"))
         try prepare(themes)
         follower.start()
@@ -74,6 +82,31 @@ struct ClusterTests {
         #expect(throws: (any Error).self) { try ClusterStore(url: "postgresql://postgres@127.0.0.1:1/postgres?connect_timeout=1") }
     }
 
+    @Test("changes commit in the order of their generations: a change waits while another holds the generation lock")
+    func generationsCommitInOrder() throws {
+        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let store = try ClusterStore(url: postgres.url)
+        // Another writer's transaction, open with the lock (as a publish is between its
+        // generation and its commit).
+        let other = try PostgresConnection(url: postgres.url)
+        try other.execute("BEGIN")
+        try other.execute("SELECT pg_advisory_xact_lock(\(ClusterStore.generationLock))")
+        let url = postgres.url
+        let done = Mutex<Int64?>(nil)
+        let thread = Thread {
+            let generation = try? ClusterStore(url: url).setActive("light")
+            done.withLock { $0 = generation }
+        }
+        thread.start()
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(done.withLock { $0 } == nil, "the switch waits for the open transaction")
+        try other.execute("COMMIT")
+        #expect(waitUntil { done.withLock { $0 } != nil })
+        #expect(try store.active()?.generation == done.withLock { $0 })
+    }
+
     @Test("a follower materializes releases, removes retired themes, follows the active theme, and catches up after losing its connection")
     func follower() throws {
         if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
@@ -89,9 +122,15 @@ struct ClusterTests {
         #expect(waitUntil { materializer.generation(of: "light") == generation })
         #expect(try fixture.light("Theme.xcassets/primary.colorset/Contents.json") == "one")
         #expect(fixture.reports.changes.withLock { $0.contains("light") })
+        #expect(fixture.reports.generations.withLock { $0.last } == generation, "a change comes with its generation")
 
-        try store.setActive("light")
+        // A switch takes the next generation of the same sequence: event ids order releases and switches alike.
+        let switched = try store.setActive("light")
+        #expect(switched > generation)
         #expect(waitUntil { fixture.reports.active.withLock { $0 } == "light" })
+        #expect(fixture.reports.activeGeneration.withLock { $0 } == switched)
+        #expect(follower.generation == switched)
+        #expect(try store.active()?.generation == switched)
 
         // The connection is cut, a release published meanwhile: re-reading after the reconnect finds it.
         let pid = try #require(follower.backendPID)

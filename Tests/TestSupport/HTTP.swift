@@ -64,9 +64,10 @@ public enum HTTP {
         public private(set) var received: [UInt8] = []
         public var text: String { String(decoding: received, as: UTF8.self) }
 
-        public init(_ target: String, port: Int) throws {
+        public init(_ target: String, port: Int, headers: [String: String] = [:]) throws {
             descriptor = try HTTP.connectedSocket(port: port)
-            let head = Array("GET \(target) HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8)
+            let fields = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
+            let head = Array("GET \(target) HTTP/1.1\r\nHost: localhost\r\n\(fields)\r\n".utf8)
             _ = head.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }
 

@@ -151,7 +151,9 @@ struct ReloadTests {
         try server.service.reload()
         let stream = try subscriber.readUntil("\"theme\":\"dark\"")
         let source = server.service.events.source
-        let ids = stream.split(separator: "\n").filter { $0.hasPrefix("id: \(source)-") }.map { String($0.dropFirst(4)) }
+        // The ids of events (the opening's id-only message says where the stream starts).
+        let ids = stream.components(separatedBy: "\n\n").filter { $0.contains("event: ") }
+            .compactMap { $0.split(separator: "\n").first { $0.hasPrefix("id: \(source)-") }.map { String($0.dropFirst(4)) } }
         let numbers = ids.compactMap { Int($0.dropFirst(source.count + 1)) }
         #expect(numbers.count == 2 && numbers[0] < numbers[1])
         #expect(stream.range(of: "\"theme\":\"light\"")?.lowerBound ?? stream.endIndex < stream.range(of: "\"theme\":\"dark\"")?.lowerBound ?? stream.startIndex)

@@ -1,6 +1,8 @@
 vcl 4.1;
 # Varnish in front of themed replicas (docs/DEPLOY.md). Varnish 7 with varnish-modules (xkey).
-# `make cluster` runs it with three replicas on 127.0.0.1:8081-8083; change the backends to yours.
+# `make cluster` runs it on 127.0.0.1:8090 behind HAProxy (config/haproxy/themed.cfg, which sends
+# /events straight to the replicas) with three replicas on 127.0.0.1:8081-8083; change the backends
+# to yours. Alone in front (no HAProxy) it passes /events through, at two threads a stream.
 
 import directors;
 import str;

@@ -19,8 +19,10 @@ struct AdminRoutes: RouteCollection {
     /// nil when this replica should take traffic; otherwise why not (draining, a cluster store
     /// unreachable for too long).
     let readiness: @Sendable () -> String?
-    /// With a cluster, where the active theme is kept for every replica; throws when it cannot be.
-    let activeStore: (@Sendable (String) throws -> Void)?
+    /// With a cluster, where the active theme is kept for every replica: stores a switch and
+    /// returns its generation; throws when it cannot.
+    let activeStore: (@Sendable (String) throws -> Int)?
+    let logger: Logger
 
     var routes: [Route] {
         [
@@ -83,19 +85,16 @@ struct AdminRoutes: RouteCollection {
         // switches when the store's notification arrives; this one at once.
         return Response(deferred: { [self] complete in
             DispatchQueue.global().async {
+                let generation: Int
                 do {
-                    try activeStore(name)
+                    generation = try activeStore(name)
                 } catch {
                     complete(APIError(status: .serviceUnavailable, code: "cluster_unavailable", message: "the cluster store did not take the change: \(error)").response)
                     return
                 }
-                do {
-                    complete(try switchActive(to: name))
-                } catch let error as APIError {
-                    complete(error.response)
-                } catch {
-                    complete(APIError(status: .internalServerError, code: "internal", message: "\(error)").response)
-                }
+                // The store's notification may have switched this replica already: announced once.
+                Self.apply(name, library: library, events: events, generation: generation, logger: logger)
+                complete(JSONResponse.make(["theme": .string(name)], cacheControl: "no-store"))
             }
         })
     }
@@ -110,10 +109,10 @@ struct AdminRoutes: RouteCollection {
     }
 
     /// The active theme set from elsewhere (the cluster); announced only when it changes.
-    static func apply(_ name: String, library: ThemeLibrary, events: EventHub, logger: Logger) {
+    static func apply(_ name: String, library: ThemeLibrary, events: EventHub, generation: Int? = nil, logger: Logger) {
         guard library.activeTheme != name, library.themes.contains(where: { $0.name == name }) else { return }
         do {
-            try ReloadEvents.makeActive(name, library: library, events: events)
+            try ReloadEvents.makeActive(name, library: library, events: events, generation: generation)
         } catch {
             logger.error("could not switch the active theme", metadata: ["theme": "\(name)", "error": "\(error)"])
         }
