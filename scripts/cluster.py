@@ -54,12 +54,16 @@ def get(port, path, headers=None, timeout=5):
         return 0, {}, b""
 
 
-def put_active(port, theme):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-    connection.request("PUT", "/active", body=json.dumps({"theme": theme}), headers={"Content-Type": "application/json"})
-    response = connection.getresponse()
-    response.read()
-    return response.status
+def put_active(port, theme, timeout=5):
+    """The status of PUT /active, or 0 when nothing answered within `timeout`."""
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        connection.request("PUT", "/active", body=json.dumps({"theme": theme}), headers={"Content-Type": "application/json"})
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    except OSError:
+        return 0
 
 
 def wait_until(condition, seconds, step=0.01):
@@ -326,6 +330,12 @@ def rss_mb(pid):
     return total / 1024
 
 
+def send_queue_bytes(port):
+    """Bytes waiting in the kernel's send queues of the connections a local port accepted."""
+    run = subprocess.run(["ss", "-tnH", "state", "established", f"( sport = :{port} )"], capture_output=True, text=True)
+    return sum(int(line.split()[1]) for line in run.stdout.splitlines() if len(line.split()) > 1 and line.split()[1].isdigit())
+
+
 def thread_count(pid):
     total = 0
     for p in [pid] + [int(c) for c in subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()]:
@@ -563,6 +573,8 @@ def streams_benchmark(themed, count, door, stalled):
             # Readers that never read, on one replica directly: their backlog is capped and they
             # are dropped past minimumSendRate (1,024 B/s over sendGraceSeconds, 10 s).
             replica = cluster.replicas[0]
+            # The benchmark's streams are gone first (a replica notices a closed stream at its next heartbeat).
+            wait_until(lambda: (metric(replica.port, "themed_subscribers") or 0) == 0, 30, 0.5)
             before = rss_mb(replica.process.pid)
             stall = StreamClient(stalled, port=replica.port, name="stalled", stall=True)
             stall.wait_open(60)
@@ -571,16 +583,21 @@ def streams_benchmark(themed, count, door, stalled):
             with_stalled = rss_mb(replica.process.pid)
             for number in range(300):
                 put_active(replica.port, "dark" if number % 2 == 0 else "light")
+            events_sent = time.monotonic()
             after_events = rss_mb(replica.process.pid)
             peak_attached = metric(replica.port, "themed_subscribers")
-            wait_until(lambda: (metric(replica.port, "themed_subscribers") or 0) == 0, 30, 0.5)
+            queued = send_queue_bytes(replica.port)
+            dropped = wait_until(lambda: (metric(replica.port, "themed_subscribers") or 0) == 0, 40, 0.5)
+            drop_seconds = time.monotonic() - events_sent
             time.sleep(1)
             results["stalled"] = {"streams": stalled, "attached": attached, "rss_before": before, "rss_with": with_stalled,
                                   "rss_after_300_events": after_events, "attached_after_events": peak_attached,
+                                  "kernel_send_queue_bytes": queued, "dropped_within_seconds": drop_seconds if dropped else None,
                                   "attached_at_end": metric(replica.port, "themed_subscribers"), "rss_at_end": rss_mb(replica.process.pid)}
             stall.stop()
             log(f"stalled readers: {attached} attached; RSS {before:.0f} MB before, {with_stalled:.0f} MB with them, "
-                f"{after_events:.0f} MB after 300 events ({peak_attached} still attached), "
+                f"{after_events:.0f} MB after 300 events ({peak_attached} still attached, {queued / 1e6:.1f} MB in kernel send queues), "
+                f"all dropped {'%.1f s after the events' % drop_seconds if dropped else 'NOT within 40 s'}; "
                 f"{results['stalled']['rss_at_end']:.0f} MB once dropped ({results['stalled']['attached_at_end']} attached)")
     with open(os.path.join(ROOT, "out", f"bench-streams-{door}.json"), "w") as file:
         json.dump(results, file, indent=1)

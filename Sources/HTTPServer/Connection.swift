@@ -224,6 +224,8 @@ final class Connection: @unchecked Sendable {
             appendToOutbox { buffer in
                 ResponseWriter.appendHead(of: response, bodyLength: nil, connection: "close", date: loop.dateLine, to: &buffer)
             }
+            var sendBuffer = configuration.streamSendBuffer
+            setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
             let writer = StreamWriter(connection: self)
             streaming = writer
             flush()

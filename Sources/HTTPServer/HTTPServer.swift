@@ -39,6 +39,10 @@ public final class HTTPServer: @unchecked Sendable {
         /// kernel holds) is ended at once: an event stream's reader that far behind reconnects
         /// and resumes, rather than have the server keep its backlog.
         public var streamBacklogLimit = 64 * 1024
+        /// The kernel's send buffer of a streaming response's socket (Linux doubles it): events
+        /// are small, and a stalled reader then holds this much in the kernel, not the megabytes
+        /// autotuning may grow it to, and reaches the backlog and send-rate checks soon.
+        public var streamSendBuffer: Int32 = 16 * 1024
 
         public init() {}
     }
