@@ -34,7 +34,7 @@ public final class ClusterStore: @unchecked Sendable {
     /// Stores `files` (paths relative to the theme's folder) as the theme's next generation.
     @discardableResult
     public func publish(theme: String, files: [(path: String, bytes: [UInt8])]) throws -> Int64 {
-        guard Release.isSafe(theme: theme) else { throw ClusterError.unsafeName(theme) }
+        guard Release.isPublishable(theme: theme) else { throw ClusterError.unpublishableName(theme) }
         for file in files where !Release.isSafe(path: file.path) { throw ClusterError.unsafeName(file.path) }
         guard files.count <= Release.maximumFiles else { throw ClusterError.tooLarge("\(files.count) files, more than \(Release.maximumFiles)") }
         if let large = files.first(where: { $0.bytes.count > Release.maximumFileBytes }) {

@@ -54,10 +54,25 @@ public struct Release: Sendable, Equatable {
             && !path.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
-    /// A theme name a release may use: a single folder name that is not hidden.
+    /// A theme name a replica may write: a single folder name that is not hidden.
     public static func isSafe(theme: String) -> Bool {
         isSafe(path: theme) && !theme.contains("/") && !theme.hasPrefix(".") && theme.utf8.count <= 255
     }
+
+    /// A theme name a new release may take: one a URL path segment carries as it is (RFC 3986's
+    /// unreserved characters: letters, digits, `-`, `.`, `_`, `~`), so that every client, cache key
+    /// and `Surrogate-Key` (space-separated) names it the same way; not hidden, and not `current`,
+    /// which the API keeps for the active theme. Releases stored before this rule stay readable.
+    public static func isPublishable(theme: String) -> Bool {
+        isSafe(theme: theme) && theme != "current"
+            && theme.utf8.allSatisfy { byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || Array("-._~".utf8).contains(byte)
+            }
+    }
+
+    /// Why `isPublishable` refuses a name, in words for the publisher.
+    public static let publishableRule = "letters, digits, '-', '.', '_' and '~' only (what a URL segment carries as it is), not starting with '.', at most 255 bytes, and not 'current'"
 }
 
 public enum ClusterError: Error, Equatable, CustomStringConvertible {
@@ -65,6 +80,7 @@ public enum ClusterError: Error, Equatable, CustomStringConvertible {
     case missingBlob(String)
     case corruptBlob(String)
     case unsafeName(String)
+    case unpublishableName(String)
     case tooLarge(String)
 
     public var description: String {
@@ -73,6 +89,7 @@ public enum ClusterError: Error, Equatable, CustomStringConvertible {
         case .missingBlob(let hash): "the store has no blob \(hash)"
         case .corruptBlob(let hash): "blob \(hash) does not match its hash"
         case .unsafeName(let name): "\"\(name)\" is not a theme or file name a release may use"
+        case .unpublishableName(let name): "\"\(name)\" is not a theme name a release may take: \(Release.publishableRule)"
         case .tooLarge(let what): "a release may not hold this much: \(what)"
         }
     }

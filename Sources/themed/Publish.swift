@@ -16,7 +16,7 @@ struct Publish: ParsableCommand {
     @Argument(help: "A theme folder (.xcassets, bundles, .car files) or a single .car file.") var path: String
 
     func run() throws {
-        guard Release.isSafe(theme: theme) else { throw Self.refuse("\"\(theme)\" is not a theme name (one folder name, not hidden)") }
+        guard Release.isPublishable(theme: theme) else { throw Self.refuse("\"\(theme)\" is not a theme name a release may take: \(Release.publishableRule)") }
         let files: [(path: String, bytes: [UInt8])]
         do {
             files = try ThemeCheck.files(of: path, theme: theme)

@@ -77,7 +77,13 @@ struct ClusterTests {
         #expect(try store.blob(colour.hash) == Array("two".utf8))
         #expect(try store.retire(theme: "light") > second)
         #expect(try store.latestReleases().first { $0.theme == "light" }?.retired == true)
-        #expect(throws: ClusterError.unsafeName("../etc")) { try store.publish(theme: "../etc", files: []) }
+        #expect(throws: ClusterError.unpublishableName("../etc")) { try store.publish(theme: "../etc", files: []) }
+        // A name a URL segment does not carry as it is, or the API's own `current`: refused, nothing stored.
+        for name in ["Brand Dark", "brand?x", "brand#1", "100%", "marque-é", "current", ".hidden", String(repeating: "a", count: 256)] {
+            #expect(throws: ClusterError.unpublishableName(name)) { try store.publish(theme: name, files: Self.files("x")) }
+        }
+        #expect(try store.latestReleases().map(\.theme) == ["light"])
+        #expect(try store.publish(theme: "Brand_2.dark-v1~b", files: Self.files("x")) > 0)
         #expect(throws: ClusterError.unsafeName("../x")) { try store.publish(theme: "ok", files: [("../x", [1])]) }
         #expect(throws: (any Error).self) { try ClusterStore(url: "postgresql://postgres@127.0.0.1:1/postgres?connect_timeout=1") }
     }
