@@ -80,6 +80,12 @@ public indirect enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral,
 
     private static func writeString(_ value: String, to output: inout String) {
         output += "\""
+        // Most strings (names, paths, hex colours) need no escape: appended whole, not a scalar at a time.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            output += value
+            output += "\""
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""

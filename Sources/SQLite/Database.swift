@@ -127,6 +127,18 @@ public final class Statement {
         self.sql = sql
     }
 
+    private var readColumns: Row.Columns?
+
+    /// The result's column names, read once and shared by every row (read again should a schema
+    /// change re-prepare the statement with another number of columns).
+    var columns: Row.Columns {
+        let count = Int(sqlite3_column_count(handle))
+        if let readColumns, readColumns.names.count == count { return readColumns }
+        let columns = Row.Columns(names: (0..<Int32(count)).map { String(cString: sqlite3_column_name(handle, $0)) })
+        readColumns = columns
+        return columns
+    }
+
     deinit { sqlite3_finalize(handle) }
 
     /// Clears earlier bindings and binds `values` to ?1, ?2, ...
@@ -185,13 +197,8 @@ public final class Statement {
 
     /// The current row.
     public var row: Row {
-        let count = sqlite3_column_count(handle)
-        var values: [String: SQLiteValue] = [:]
-        for column in 0..<count {
-            let name = String(cString: sqlite3_column_name(handle, column))
-            values[name] = value(at: column)
-        }
-        return Row(values: values)
+        let columns = self.columns
+        return Row(columns: columns, values: (0..<Int32(columns.names.count)).map { value(at: $0) })
     }
 
     func value(at column: Int32) -> SQLiteValue {
@@ -213,13 +220,37 @@ public final class Statement {
 /// Reading a column the row does not have is an error, never a silent zero: a misspelt name in
 /// a record mapping fails the first query that uses it.
 public struct Row: Sendable {
-    public var values: [String: SQLiteValue]
+    /// A statement's column names and where each is, shared by all its rows.
+    public final class Columns: Sendable {
+        let names: [String]
+        let positions: [String: Int]
+
+        init(names: [String]) {
+            self.names = names
+            // The first column of a name wins, as SQLite's own lookups by name do.
+            positions = Dictionary(names.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    let columns: Columns
+    /// The row's values, in the statement's column order.
+    let storage: [SQLiteValue]
+
+    init(columns: Columns, values: [SQLiteValue]) {
+        self.columns = columns
+        storage = values
+    }
+
+    /// The row's values by column name.
+    public var values: [String: SQLiteValue] {
+        Dictionary(zip(columns.names, storage).map { ($0, $1) }, uniquingKeysWith: { first, _ in first })
+    }
 
     private func value(_ column: String) throws(SQLiteError) -> SQLiteValue {
-        guard let value = values[column] else {
-            throw SQLiteError(code: SQLITE_ERROR, message: "no column named \(column) (the row has \(values.keys.sorted().joined(separator: ", ")))")
+        guard let position = columns.positions[column], storage.indices.contains(position) else {
+            throw SQLiteError(code: SQLITE_ERROR, message: "no column named \(column) (the row has \(columns.names.sorted().joined(separator: ", ")))")
         }
-        return value
+        return storage[position]
     }
 
     private func mismatch(_ column: String, _ value: SQLiteValue, _ expected: String) -> SQLiteError {

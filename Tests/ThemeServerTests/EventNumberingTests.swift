@@ -125,3 +125,16 @@ struct EventNumberingTests {
         while try !condition(), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
     }
 }
+
+/// JSON strings as answers carry them: most are written whole, the rest escaped.
+@Suite("JSON strings")
+struct JSONStringTests {
+    @Test("strings without anything to escape are written as they are; quotes, backslashes and control characters are escaped",
+          arguments: [("plain", "\"plain\""), ("é ✓ 日本", "\"é ✓ 日本\""), ("a\"b", "\"a\\\"b\""), ("a\\b", "\"a\\\\b\""),
+                      ("line\nnext\ttab\r", "\"line\\nnext\\ttab\\r\""), ("\u{1}", "\"\\u0001\""), ("", "\"\"")])
+    func escaping(_ text: String, _ expected: String) throws {
+        #expect(JSONValue.string(text).serialized() == expected)
+        let parsed = try JSONSerialization.jsonObject(with: Data("[\(expected)]".utf8)) as? [String]
+        #expect(parsed == [text], "a JSON parser reads back the same string")
+    }
+}
