@@ -121,6 +121,19 @@ struct Serve: ParsableCommand {
             server.shutdown()
             throw Startup.failure("\(error)")
         }
+        // An index that already holds themes is served at once, and the folder is compared with it
+        // right after: what changed while themed was stopped arrives as a reload, with its events,
+        // and start-up does not grow with the number of themes. A first start (an empty index)
+        // and a cluster replica (whose folder the store may just have changed) index first.
+        let announceReady = {
+            print("themed: serving \(service.themesDirectory) on http://\(settings.host):\(server.port)")
+            notifier.ready(status: "serving \(service.library.themes.count) themes on port \(server.port)")
+        }
+        let servedFromIndex = follower == nil && !service.library.themes.isEmpty
+        if servedFromIndex {
+            served.withLock { $0 = service }
+            announceReady()
+        }
         changedBeforeServing.withLock { $0 = false } // what came before is read by this first index
         let report = try service.reload()
         let reindex = served.withLock { served in
@@ -132,8 +145,7 @@ struct Serve: ParsableCommand {
         let names = service.library.themes.map(\.name)
         logger.info("indexed themes", metadata: ["reindexed": "\(report.reindexedSources.count)", "unchanged": "\(report.unchangedSources)",
                                                  "themes": "\(names)"])
-        print("themed: serving \(service.themesDirectory) on http://\(settings.host):\(server.port)")
-        notifier.ready(status: "serving \(names.count) themes on port \(server.port)")
+        if !servedFromIndex { announceReady() }
 
         let watcher = settings.watch ? try ThemeWatcher(service: service, logger: logger) : nil
         var timers: [DispatchSourceTimer] = []

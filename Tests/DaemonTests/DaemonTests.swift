@@ -97,6 +97,46 @@ struct DaemonTests {
 /// A running `themed serve` on a free port, with systemd's notify socket and its logs captured.
 @Suite("the daemon serving")
 struct ServingDaemonTests {
+    @Test("on an existing index themed answers at once, then catches up with what changed while it was stopped")
+    func servesExistingIndexFirst() throws {
+        let folder = try DaemonTests.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: DaemonTests.themes, toPath: folder + "/themes")
+        try Data(#"{"watch": false}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
+        func start() throws -> (Process, Int) {
+            let notify = try NotifySocket(in: folder)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: DaemonTests.executable)
+            process.arguments = ["serve", "--config", "themed.json", "--themes", "themes", "--port", "0"]
+            process.currentDirectoryURL = URL(fileURLWithPath: folder)
+            process.environment = ProcessInfo.processInfo.environment.merging(["NOTIFY_SOCKET": notify.path]) { $1 }
+            (process.standardOutput, process.standardError) = (FileHandle.nullDevice, FileHandle.nullDevice)
+            try process.run()
+            let ready = try #require(notify.receive(), "READY=1 within 10 s")
+            #expect(ready.hasPrefix("READY=1\nSTATUS=serving 3 themes on port "), "\(ready)")
+            let port = try #require(ready.split(separator: "\n").first { $0.hasPrefix("STATUS=") }?.split(separator: " ").last.flatMap { Int($0) })
+            return (process, port)
+        }
+
+        let (first, port) = try start()
+        #expect(try HTTP.get("/themes/light/colors/extra", port: port).status == 404)
+        first.terminate()
+        first.waitUntilExit()
+
+        // While it is stopped, a colour is added to light.
+        let colorSet = folder + "/themes/light/Theme.xcassets/extra.colorset"
+        try FileManager.default.createDirectory(atPath: colorSet, withIntermediateDirectories: true)
+        try Data(#"{"colors":[{"idiom":"universal","color":{"color-space":"srgb","components":{"red":"1","green":"0","blue":"0","alpha":"1"}}}],"info":{"version":1,"author":"xcode"}}"#.utf8)
+            .write(to: URL(fileURLWithPath: colorSet + "/Contents.json"))
+
+        let (second, again) = try start()
+        defer { second.terminate(); second.waitUntilExit() }
+        // Ready on what the index holds: every theme answers at once...
+        #expect(try HTTP.get("/themes/light/colors/accent", port: again).status == 200)
+        // ...and the folder's change arrives as a reload soon after.
+        #expect(waitUntil { (try? HTTP.get("/themes/light/colors/extra", port: again).status) == 200 })
+    }
+
     @Test("READY=1 once the first index is served; watchdog pings; JSON logs; X-Request-Id kept or made; the access log; STOPPING=1 on SIGTERM")
     func serving() throws {
         let folder = try DaemonTests.scratch()
