@@ -21,9 +21,21 @@ public final class ThemeLibrary: Sendable {
     public struct Snapshot: Sendable {
         /// Bumped by every reload and every change of the active theme.
         public var epoch = 0
-        public var themes: [ThemeInfo] = []
+        public let themes: [ThemeInfo]
         /// The theme set with `PUT /active`, if any.
         public var active: String?
+        /// Where each theme is in `themes`: a request finds its theme without a walk through
+        /// every theme (a platform has thousands).
+        private let positions: [String: Int]
+
+        init(epoch: Int, themes: [ThemeInfo], active: String?) {
+            (self.epoch, self.themes, self.active) = (epoch, themes, active)
+            positions = Dictionary(themes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+
+        public func theme(named name: String) -> ThemeInfo? {
+            positions[name].map { themes[$0] }
+        }
     }
 
     public init(index: ThemeIndex, themesDirectory: String, content: ContentStore) throws {
@@ -75,19 +87,29 @@ public final class ThemeLibrary: Sendable {
     /// else the first theme.
     public var activeTheme: String? {
         snapshot.withLock { snapshot in
-            if let active = snapshot.active, snapshot.themes.contains(where: { $0.name == active }) { return active }
-            return snapshot.themes.first { $0.name == "light" }?.name ?? snapshot.themes.first?.name
+            if let active = snapshot.active, snapshot.theme(named: active) != nil { return active }
+            return snapshot.theme(named: "light")?.name ?? snapshot.themes.first?.name
         }
     }
 
     /// Makes `name` the active theme, persisted in the index so that it survives restarts.
     public func setActive(_ name: String) throws {
         try index.writer.setSetting("active", to: name)
-        replaceSnapshot { Snapshot(epoch: $0.epoch + 1, themes: $0.themes, active: name) }
+        replaceSnapshot { snapshot in
+            var next = snapshot
+            (next.epoch, next.active) = (snapshot.epoch + 1, name)
+            return next
+        }
     }
 
     /// The theme and its ancestors, from the snapshot.
     public func chain(of name: String) throws -> [ThemeInfo] {
-        try ThemeInfo.chain(of: name, in: themes)
+        let snapshot = current
+        return try ThemeInfo.chain(of: name, theme: snapshot.theme(named:))
+    }
+
+    /// The loaded theme of that name.
+    public func theme(named name: String) -> ThemeInfo? {
+        current.theme(named: name)
     }
 }

@@ -34,10 +34,15 @@ public struct ThemeInfo: Sendable {
     /// The theme named `name` and its ancestors, nearest first. A cycle or a missing parent is an
     /// error for this theme only.
     public static func chain(of name: String, in themes: [ThemeInfo]) throws -> [ThemeInfo] {
+        try chain(of: name) { wanted in themes.first { $0.name == wanted } }
+    }
+
+    /// The chain, with `theme(named:)` finding each member (a lookup by name, where there are many themes).
+    public static func chain(of name: String, theme named: (String) -> ThemeInfo?) throws -> [ThemeInfo] {
         var chain: [ThemeInfo] = []
         var next: String? = name
         while let current = next {
-            guard let theme = themes.first(where: { $0.name == current }) else {
+            guard let theme = named(current) else {
                 throw ThemeError(chain.isEmpty ? "no theme named \(current)" : "\(chain.last?.name ?? name): parent theme \(current) does not exist")
             }
             guard !chain.contains(where: { $0.name == current }) else {

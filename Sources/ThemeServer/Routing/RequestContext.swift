@@ -23,10 +23,10 @@ struct RequestContext: Sendable {
             guard let active = library.activeTheme else { throw APIError.notFound("no themes are loaded") }
             name = active
         }
-        let themes = library.themes
-        guard themes.contains(where: { $0.name == name }) else { throw APIError.notFound("no theme named \(name)") }
+        let snapshot = library.current
+        guard snapshot.theme(named: name) != nil else { throw APIError.notFound("no theme named \(name)") }
         do {
-            return try ThemeInfo.chain(of: name, in: themes)
+            return try ThemeInfo.chain(of: name, theme: snapshot.theme(named:))
         } catch {
             throw APIError(status: .serviceUnavailable, code: "theme_error", message: "\(error)")
         }
