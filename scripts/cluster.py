@@ -309,21 +309,19 @@ def percentile(values, fraction):
     return values[min(len(values) - 1, int(fraction * len(values)))] if values else float("nan")
 
 
+def process_tree(pid):
+    """The process and its children (Varnish's worker is a child of its manager)."""
+    children = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
+    return [pid] + [int(child) for child in children]
+
+
 def rss_mb(pid):
-    """Resident memory of a process and its children (Varnish's worker is a child), in MB."""
+    """Resident memory of a process and its children, in MB."""
     total = 0
-    pids = [pid]
-    try:
-        children = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
-        pids += [int(c) for c in children]
-    except OSError:
-        pass
-    for p in pids:
+    for p in process_tree(pid):
         try:
             with open(f"/proc/{p}/status") as status:
-                for line in status:
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1])
+                total += sum(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
         except OSError:
             pass
     return total / 1024
@@ -337,7 +335,7 @@ def send_queue_bytes(port):
 
 def thread_count(pid):
     total = 0
-    for p in [pid] + [int(c) for c in subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()]:
+    for p in process_tree(pid):
         try:
             total += len(os.listdir(f"/proc/{p}/task"))
         except OSError:
