@@ -241,11 +241,6 @@ public struct Row: Sendable {
         storage = values
     }
 
-    /// The row's values by column name.
-    public var values: [String: SQLiteValue] {
-        Dictionary(zip(columns.names, storage).map { ($0, $1) }, uniquingKeysWith: { first, _ in first })
-    }
-
     private func value(_ column: String) throws(SQLiteError) -> SQLiteValue {
         guard let position = columns.positions[column], storage.indices.contains(position) else {
             throw SQLiteError(code: SQLITE_ERROR, message: "no column named \(column) (the row has \(columns.names.sorted().joined(separator: ", ")))")

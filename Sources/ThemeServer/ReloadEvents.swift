@@ -35,7 +35,7 @@ enum ReloadEvents {
     /// Makes `name` the active theme and announces it; throws what the index says when it cannot.
     static func makeActive(_ name: String, library: ThemeLibrary, events: EventHub, generation: Int? = nil) throws {
         try library.setActive(name)
-        if let theme = library.themes.first(where: { $0.name == name }) {
+        if let theme = library.theme(named: name) {
             events.publish("active-changed", payload(theme.name, theme), generation: generation)
         }
     }

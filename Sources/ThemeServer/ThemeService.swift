@@ -104,7 +104,7 @@ public final class ThemeService: Sendable {
     public func releaseRefused(theme: String, generation: Int64, reason: String) {
         metrics.releasesRefused.add(1, ordering: .relaxed)
         ReloadEvents.publishError("cluster release \(generation) refused: \(reason)", theme: theme,
-                                  library.themes.first { $0.name == theme }, to: events, generation: Int(generation))
+                                  library.theme(named: theme), to: events, generation: Int(generation))
     }
 
     /// Makes `theme` the one `current` stands for (the cluster's choice arriving) and tells the

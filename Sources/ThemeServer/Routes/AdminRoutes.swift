@@ -78,7 +78,7 @@ struct AdminRoutes: RouteCollection {
               let name = object["theme"] as? String else {
             throw APIError.badRequest("body must be JSON like {\"theme\":\"dark\"}")
         }
-        guard library.themes.contains(where: { $0.name == name }) else { throw APIError.notFound("no theme named \(name)") }
+        guard library.theme(named: name) != nil else { throw APIError.notFound("no theme named \(name)") }
         guard let activeStore else { return try switchActive(to: name) }
         // With a cluster the change goes to PostgreSQL first: a round trip (or a connection that
         // times out) that must not hold up the event loop's other connections. Every replica
@@ -110,7 +110,7 @@ struct AdminRoutes: RouteCollection {
 
     /// The active theme set from elsewhere (the cluster); announced only when it changes.
     static func apply(_ name: String, library: ThemeLibrary, events: EventHub, generation: Int? = nil, logger: Logger) {
-        guard library.activeTheme != name, library.themes.contains(where: { $0.name == name }) else { return }
+        guard library.activeTheme != name, library.theme(named: name) != nil else { return }
         do {
             try ReloadEvents.makeActive(name, library: library, events: events, generation: generation)
         } catch {
