@@ -40,6 +40,8 @@ final class Connection: @unchecked Sendable {
     private var closeWhenFlushed = false
     private var closed = false
     private var streaming: StreamWriter?
+    /// An upload route's request whose body is being written to its spool file.
+    private var upload: (request: Request, file: SpoolFile, keepAlive: Bool, version: HTTPVersion)?
     /// A deferred response is being worked out: nothing after it is answered until it arrives.
     private var awaitingResponse = false
     private var lastActivity = ContinuousClock.now
@@ -68,7 +70,8 @@ final class Connection: @unchecked Sendable {
         self.configuration = configuration
         parser = RequestParser(limits: .init(requestLineBytes: configuration.maxRequestLineBytes,
                                              headerBytes: configuration.maxHeaderBytes,
-                                             bodyBytes: configuration.maxBodyBytes))
+                                             bodyBytes: configuration.maxBodyBytes),
+                               spool: configuration.spool)
     }
 
     func start() {
@@ -120,10 +123,14 @@ final class Connection: @unchecked Sendable {
     }
 
     private func processInbox() {
-        while !closed && !closeWhenFlushed && streaming == nil && !awaitingResponse && !inbox.isEmpty {
+        while !closed && !closeWhenFlushed && streaming == nil && !awaitingResponse && (!inbox.isEmpty || upload?.file.remaining == 0) {
             guard unsent < Self.pendingLimit else {
                 if !readingPaused { pauseReading() }
                 return
+            }
+            if upload != nil {
+                guard receiveUpload() else { return }
+                continue
             }
             switch parser.parse(inbox[...], remoteAddress: remoteAddress) {
             case .incomplete(.receivingHead):
@@ -141,6 +148,19 @@ final class Connection: @unchecked Sendable {
                 inbox.removeAll()
                 enqueue(Self.errorResponse(status, code: status.code == 400 ? "bad_request" : "limit_exceeded", message: message),
                         method: .get, keepAlive: false)
+            case .spool(let request, let length, let keepAlive, let version, let consumed):
+                inbox.removeFirst(consumed)
+                guard let spool = configuration.spool, let file = try? SpoolFile(directory: spool.directory, length: length) else {
+                    inbox.removeAll()
+                    enqueue(Self.errorResponse(.internalServerError, code: "internal", message: "the upload cannot be stored"), method: .get, keepAlive: false)
+                    return
+                }
+                upload = (request, file, keepAlive, version)
+                bodyStarted = loop.now
+                if length > 0, request.headers[.expect]?.lowercased() == "100-continue" {
+                    queue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+                    flush()
+                }
             case .request(var request, let keepAlive, let version, let consumed):
                 request.received = loop.now
                 inbox.removeFirst(consumed)
@@ -149,6 +169,38 @@ final class Connection: @unchecked Sendable {
                 enqueue(response, method: request.method, keepAlive: keepAlive && !shuttingDown, version: version)
             }
         }
+    }
+
+    /// Writes the inbox's share of the upload's body to its file; once the body is whole, hands
+    /// the request on. Returns whether it did (false: more bytes are needed, or it failed).
+    private func receiveUpload() -> Bool {
+        guard var upload else { return false }
+        do {
+            let taken = try upload.file.write(inbox[...])
+            inbox.removeFirst(taken)
+        } catch {
+            abandonUpload()
+            inbox.removeAll()
+            enqueue(Self.errorResponse(.internalServerError, code: "internal", message: "the upload cannot be stored"), method: .get, keepAlive: false)
+            return false
+        }
+        guard upload.file.remaining == 0 else {
+            self.upload = upload
+            return false
+        }
+        self.upload = nil
+        upload.request.spooledBody = upload.file.finish()
+        upload.request.received = loop.now
+        (requestStarted, bodyStarted, sentContinue) = (inbox.isEmpty ? nil : loop.now, nil, false)
+        let response = handler(upload.request)
+        enqueue(response, method: upload.request.method, keepAlive: upload.keepAlive && !shuttingDown, version: upload.version)
+        return true
+    }
+
+    /// A body that will not be finished (the client left, or was too slow): its file goes.
+    private func abandonUpload() {
+        upload?.file.discard()
+        upload = nil
     }
 
     /// `{"error":{"code":...,"message":...}}` for answers the server gives before any handler.
@@ -339,6 +391,7 @@ final class Connection: @unchecked Sendable {
             nil
         }
         if let late {
+            abandonUpload()
             inbox.removeAll()
             enqueue(Self.errorResponse(.requestTimeout, code: "timeout", message: late), method: .get, keepAlive: false)
         } else if inbox.isEmpty && requestStarted == nil && now - lastActivity > configuration.idleTimeout {
@@ -349,6 +402,7 @@ final class Connection: @unchecked Sendable {
     func close() {
         guard !closed else { return }
         closed = true
+        abandonUpload()
         loop.unregister(self)
         Glibc.close(fd)
         streaming?.closed()

@@ -16,6 +16,8 @@ public struct Request: Sendable {
     public var query: [String: String]
     public var headers: HTTPFields
     public var body: [UInt8]
+    /// The body of an upload route, on disk (see `BodySpool`); `body` is then empty.
+    public var spooledBody: SpooledBody?
     public var remoteAddress: String
     /// When the server read the request (its event loop's clock at that wake); nil for a request
     /// made in-process. Durations in metrics and logs count from here.

@@ -43,6 +43,8 @@ public final class HTTPServer: @unchecked Sendable {
         /// are small, and a stalled reader then holds this much in the kernel, not the megabytes
         /// autotuning may grow it to, and reaches the backlog and send-rate checks soon.
         public var streamSendBuffer: Int32 = 16 * 1024
+        /// Upload routes, whose bodies go to files up to their own limit instead of memory.
+        public var spool: BodySpool?
 
         public init() {}
     }

@@ -23,6 +23,9 @@ public struct RequestParser: Sendable {
         /// More bytes are needed; `head` says whether the head is complete and the body is being
         /// waited for (and whether the client waits for `100 Continue` before sending it).
         case incomplete(HeadProgress)
+        /// The head of an upload route's request (see `BodySpool`): its body, `length` bytes,
+        /// follows the `consumed` bytes of the head and goes to a file before the request is handled.
+        case spool(Request, length: Int, keepAlive: Bool, version: HTTPVersion, consumed: Int)
         /// Answer with this status and close the connection.
         case failure(HTTPResponse.Status, String)
     }
@@ -33,9 +36,12 @@ public struct RequestParser: Sendable {
     }
 
     public let limits: Limits
+    /// Upload routes, whose bodies go to a file (nil: every body is read into memory).
+    public let spool: BodySpool?
 
-    public init(limits: Limits) {
+    public init(limits: Limits, spool: BodySpool? = nil) {
         self.limits = limits
+        self.spool = spool
     }
 
     public func parse(_ buffer: ArraySlice<UInt8>, remoteAddress: String) -> Outcome {
@@ -78,6 +84,10 @@ public struct RequestParser: Sendable {
             }
         }
 
+        if let spool, let path = PercentDecoding.decode(Request.splitTarget(requestLine.target).0, plusIsSpace: false),
+           spool.accepts(requestLine.method, path) {
+            return spoolOutcome(spool, requestLine: requestLine, fields: fields, headEnd: cursor, start: buffer.startIndex, remoteAddress: remoteAddress)
+        }
         let framing: BodyFraming
         switch BodyFraming.of(fields, limit: limits.bodyBytes) {
         case .success(let value): framing = value
@@ -107,6 +117,33 @@ public struct RequestParser: Sendable {
         do {
             let request = try Request(method: requestLine.method, target: target, headers: fields, body: body, remoteAddress: remoteAddress)
             return .request(request, keepAlive: keepAlive, version: requestLine.version, consumed: consumedEnd - buffer.startIndex)
+        } catch {
+            return .failure(.badRequest, error.description)
+        }
+    }
+
+    /// An upload's head: its size checked against the spool's limit before any of the body is
+    /// read; a chunked body, whose size is not known ahead, is refused with 411.
+    private func spoolOutcome(_ spool: BodySpool, requestLine: RequestLine, fields: HTTPFields, headEnd: Int, start: Int,
+                              remoteAddress: String) -> Outcome {
+        let length: Int
+        switch BodyFraming.of(fields, limit: spool.maxBytes) {
+        case .success(.none): length = 0
+        case .success(.length(let count)): length = count
+        case .success(.chunked): return .failure(.lengthRequired, "an upload here must give Content-Length")
+        case .failure(let failure): return .failure(failure.status, failure.message)
+        }
+        var target = requestLine.target
+        switch Self.checkHost(fields, requestLine: requestLine) {
+        case .success(let originForm): target = originForm
+        case .failure(let failure): return .failure(.badRequest, failure.message)
+        }
+        let expectation = fields[.expect]?.lowercased()
+        guard expectation == nil || expectation == "100-continue" else { return .failure(.expectationFailed, "only Expect: 100-continue is supported") }
+        do {
+            let request = try Request(method: requestLine.method, target: target, headers: fields, remoteAddress: remoteAddress)
+            return .spool(request, length: length, keepAlive: Self.keepAlive(fields, version: requestLine.version), version: requestLine.version,
+                          consumed: headEnd - start)
         } catch {
             return .failure(.badRequest, error.description)
         }
