@@ -34,17 +34,23 @@ public final class ClusterFollower: Sendable {
         /// Releases this replica could not write, by theme: it keeps serving the one before.
         var failures: [String: String] = [:]
         var backendPID: Int?
+        /// Pending schedules, soonest first, and when the first is due by this replica's clock.
+        var schedules: [Schedule] = []
+        var nextDue: ContinuousClock.Instant?
     }
 
     let url: String
     let materializer: Materializer
     let callbacks: Callbacks
     let logger: Logger
+    /// Releases kept per theme when this replica applies a scheduled release.
+    let retention: Int
     private let state = Mutex(State())
     private let done = DispatchSemaphore(value: 0)
 
-    public init(url: String, materializer: Materializer, callbacks: Callbacks, logger: Logger) {
+    public init(url: String, materializer: Materializer, callbacks: Callbacks, logger: Logger, retention: Int = Release.defaultRetention) {
         self.url = url
+        self.retention = retention
         self.materializer = materializer
         self.callbacks = callbacks
         self.logger = logger
@@ -59,6 +65,8 @@ public final class ClusterFollower: Sendable {
     public var active: String? { state.withLock { $0.active } }
     /// The newest generation of the store this replica has applied (its event ids start there).
     public var generation: Int64 { state.withLock { $0.generation } }
+    /// The schedules pending at the last sync, soonest first.
+    public var schedules: [Schedule] { state.withLock { $0.schedules } }
     /// The PostgreSQL process of the current connection (tests end it to cut the connection).
     public var backendPID: Int? { state.withLock { $0.backendPID } }
 
@@ -90,8 +98,11 @@ public final class ClusterFollower: Sendable {
                 delay = .milliseconds(100)
                 var sincePing = ContinuousClock.now
                 while !isStopped {
-                    let payloads = try store.notifications(waitingUpTo: .milliseconds(250))
-                    if !payloads.isEmpty {
+                    // A schedule falling due wakes the loop at its time: this replica's own timer.
+                    let due = state.withLock { $0.nextDue }
+                    let wait = due.map { max(.zero, min(.milliseconds(250), $0 - .now)) } ?? .milliseconds(250)
+                    let payloads = try store.notifications(waitingUpTo: wait)
+                    if !payloads.isEmpty || due.map({ ContinuousClock.now >= $0 }) == true {
                         try sync(store)
                     } else if ContinuousClock.now - sincePing > .seconds(1) {
                         try store.ping()
@@ -111,6 +122,7 @@ public final class ClusterFollower: Sendable {
     /// Materializes every release newer than the folder's, removes retired themes, and follows
     /// the active theme.
     private func sync(_ store: ClusterStore) throws {
+        try store.applyDueSchedules(keep: retention)
         var changed: [(theme: String, generation: Int64)] = []
         var newest: Int64 = 0
         for release in try store.latestReleases() {
@@ -140,7 +152,10 @@ public final class ClusterFollower: Sendable {
             }
         }
         let active = try store.active()
+        let schedules = try store.pendingSchedules()
         let previous = state.withLock { state -> String? in
+            state.schedules = schedules
+            state.nextDue = schedules.first.map { .now + .milliseconds(Int(max(0, $0.secondsUntilDue) * 1000)) }
             state.lastContact = .now
             state.synced = true
             state.generation = max(state.generation, newest, active?.generation ?? 0)

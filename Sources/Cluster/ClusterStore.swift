@@ -16,16 +16,35 @@ public final class ClusterStore: @unchecked Sendable {
 
     public init(url: String) throws(PostgresError) {
         connection = try PostgresConnection(url: url)
-        // Without the SET, every start prints a NOTICE per table that already exists.
+        // Without the SET, every start prints a NOTICE per table that already exists. The lock
+        // keeps replicas starting at once from creating the same table twice; the statements run
+        // as one transaction, which releases it.
         try connection.execute("""
             SET client_min_messages TO warning;
+            SELECT pg_advisory_xact_lock(\(Self.schemaLock));
             CREATE TABLE IF NOT EXISTS themed_blob (hash TEXT PRIMARY KEY, bytes BYTEA NOT NULL);
             CREATE SEQUENCE IF NOT EXISTS themed_generation;
             CREATE TABLE IF NOT EXISTS themed_release (
                 theme TEXT NOT NULL, generation BIGINT NOT NULL, manifest TEXT NOT NULL, retired BOOLEAN NOT NULL,
                 published TIMESTAMPTZ NOT NULL DEFAULT now(), PRIMARY KEY (theme, generation));
+            ALTER TABLE themed_release ADD COLUMN IF NOT EXISTS publisher TEXT NOT NULL DEFAULT 'operator';
+            ALTER TABLE themed_release ADD COLUMN IF NOT EXISTS rollback_of BIGINT;
             CREATE TABLE IF NOT EXISTS themed_active (id INTEGER PRIMARY KEY CHECK (id = 1), theme TEXT NOT NULL);
             ALTER TABLE themed_active ADD COLUMN IF NOT EXISTS generation BIGINT NOT NULL DEFAULT 0;
+            DO $$ BEGIN IF to_regclass('themed_release_blob') IS NULL THEN
+                CREATE TABLE themed_release_blob (theme TEXT NOT NULL, generation BIGINT NOT NULL, hash TEXT NOT NULL,
+                    PRIMARY KEY (theme, generation, hash));
+                CREATE INDEX themed_release_blob_hash ON themed_release_blob (hash);
+                INSERT INTO themed_release_blob SELECT r.theme, r.generation, split_part(line, ' ', 1)
+                    FROM themed_release r, regexp_split_to_table(r.manifest, E'\\n') AS line WHERE line <> '' ON CONFLICT DO NOTHING;
+            END IF; END $$;
+            CREATE TABLE IF NOT EXISTS themed_token (name TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE, themes TEXT NOT NULL,
+                permissions TEXT NOT NULL, created TIMESTAMPTZ NOT NULL DEFAULT now());
+            CREATE TABLE IF NOT EXISTS themed_schedule (id BIGSERIAL PRIMARY KEY, theme TEXT NOT NULL, at TIMESTAMPTZ NOT NULL,
+                manifest TEXT, hashes TEXT[] NOT NULL DEFAULT '{}', actor TEXT NOT NULL, created TIMESTAMPTZ NOT NULL DEFAULT now(),
+                applied_generation BIGINT, cancelled BOOLEAN NOT NULL DEFAULT false);
+            CREATE TABLE IF NOT EXISTS themed_audit (id BIGSERIAL PRIMARY KEY, at TIMESTAMPTZ NOT NULL DEFAULT now(), actor TEXT NOT NULL,
+                action TEXT NOT NULL, theme TEXT NOT NULL, generation BIGINT, detail TEXT NOT NULL DEFAULT '');
             """.replacingOccurrences(of: "\n", with: " "))
     }
 
@@ -33,39 +52,93 @@ public final class ClusterStore: @unchecked Sendable {
 
     /// Stores `files` (paths relative to the theme's folder) as the theme's next generation.
     @discardableResult
-    public func publish(theme: String, files: [(path: String, bytes: [UInt8])]) throws -> Int64 {
-        guard Release.isPublishable(theme: theme) else { throw ClusterError.unpublishableName(theme) }
-        for file in files where !Release.isSafe(path: file.path) { throw ClusterError.unsafeName(file.path) }
-        guard files.count <= Release.maximumFiles else { throw ClusterError.tooLarge("\(files.count) files, more than \(Release.maximumFiles)") }
-        if let large = files.first(where: { $0.bytes.count > Release.maximumFileBytes }) {
-            throw ClusterError.tooLarge("\(large.path) is \(large.bytes.count) bytes, more than \(Release.maximumFileBytes)")
-        }
+    public func publish(theme: String, files: [(path: String, bytes: [UInt8])], by publisher: String = Release.operatorName,
+                        keep: Int = Release.defaultRetention) throws -> Int64 {
+        try publish(theme: theme, paths: files.map(\.path), by: publisher, keep: keep) { files[$0].bytes }
+    }
+
+    /// Stores the files at `paths`, whose bytes `contents` reads one at a time (a release is never
+    /// whole in memory), as the theme's next generation, published by `publisher`; then drops the
+    /// theme's releases past the newest `keep` and the blobs no kept release or schedule uses,
+    /// in the same transaction.
+    @discardableResult
+    public func publish(theme: String, paths: [String], by publisher: String, keep: Int = Release.defaultRetention,
+                        contents: (Int) throws -> [UInt8]) throws -> Int64 {
+        try Release.check(theme: theme, paths: paths)
         return try transaction {
-            var entries: [Release.File] = []
-            for file in files {
-                let hash = ContentHash.of(file.bytes).hex
-                try connection.execute("INSERT INTO themed_blob (hash, bytes) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING", [.text(hash), .bytes(file.bytes)])
-                entries.append(Release.File(path: file.path, hash: hash, size: file.bytes.count))
-            }
-            return try record(Release(theme: theme, generation: 0, files: entries, retired: false))
+            let entries = try storeBlobs(paths: paths, contents: contents)
+            return try record(Release(theme: theme, generation: 0, files: entries, retired: false), by: publisher, action: "publish", keep: keep)
         }
+    }
+
+    /// Each file's bytes into the blob table (once per content), checked against the limits.
+    func storeBlobs(paths: [String], contents: (Int) throws -> [UInt8]) throws -> [Release.File] {
+        var entries: [Release.File] = []
+        for (number, path) in paths.enumerated() {
+            let bytes = try contents(number)
+            guard bytes.count <= Release.maximumFileBytes else {
+                throw ClusterError.tooLarge("\(path) is \(bytes.count) bytes, more than \(Release.maximumFileBytes)")
+            }
+            let hash = ContentHash.of(bytes).hex
+            if try connection.execute("SELECT 1 FROM themed_blob WHERE hash = $1", [.text(hash)]).count == 0 {
+                try connection.execute("INSERT INTO themed_blob (hash, bytes) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING", [.text(hash), .bytes(bytes)])
+            }
+            entries.append(Release.File(path: path, hash: hash, size: bytes.count))
+        }
+        return entries
     }
 
     /// Records that the theme is gone as of a new generation.
     @discardableResult
-    public func retire(theme: String) throws -> Int64 {
+    public func retire(theme: String, by actor: String = Release.operatorName) throws -> Int64 {
         guard Release.isSafe(theme: theme) else { throw ClusterError.unsafeName(theme) }
-        return try transaction { try record(Release(theme: theme, generation: 0, files: [], retired: true)) }
+        return try transaction { try record(Release(theme: theme, generation: 0, files: [], retired: true), by: actor, action: "retire") }
     }
 
-    private func record(_ release: Release) throws -> Int64 {
+    /// Inside a transaction: the release with the next generation, the blobs it uses, its audit
+    /// line and its notification; then the theme's releases past the newest `keep` go, with the
+    /// blobs nothing kept uses.
+    func record(_ release: Release, by actor: String, action: String, rollbackOf: Int64? = nil, keep: Int? = nil) throws -> Int64 {
         try takeGenerationLock()
         let rows = try connection.execute("""
-            INSERT INTO themed_release (theme, generation, manifest, retired) VALUES ($1, nextval('themed_generation'), $2, $3) RETURNING generation
-            """, [.text(release.theme), .text(release.manifest), .text(release.retired ? "true" : "false")])
+            INSERT INTO themed_release (theme, generation, manifest, retired, publisher, rollback_of)
+            VALUES ($1, nextval('themed_generation'), $2, $3, $4, $5::bigint) RETURNING generation
+            """, [.text(release.theme), .text(release.manifest), .text(release.retired ? "true" : "false"), .text(actor),
+                  rollbackOf.map { .int($0) } ?? .null])
         guard let text = rows.values.first?.first ?? nil, let generation = Int64(text) else { throw ClusterError.badRelease("no generation returned") }
+        for hash in Set(release.files.map(\.hash)) {
+            try connection.execute("INSERT INTO themed_release_blob (theme, generation, hash) VALUES ($1, $2, $3)",
+                                   [.text(release.theme), .int(generation), .text(hash)])
+        }
+        try audit(actor: actor, action: action, theme: release.theme, generation: generation,
+                  detail: rollbackOf.map { "content of generation \($0)" } ?? "")
+        if let keep { try dropReleases(of: release.theme, keepingNewest: keep) }
         try connection.execute("SELECT pg_notify($1, $2)", [.text(Self.channel), .text("release:\(release.theme):\(generation)")])
         return generation
+    }
+
+    /// Retention: the theme's releases past the newest `keep` are deleted, and the blobs that no
+    /// release left and no pending schedule uses. (Every statement of the WITH sees the rows as
+    /// they were before it, hence the exclusion of the dropped releases' own uses.)
+    private func dropReleases(of theme: String, keepingNewest keep: Int) throws {
+        try connection.execute("""
+            WITH dropped AS (
+                DELETE FROM themed_release WHERE theme = $1 AND generation NOT IN (
+                    SELECT generation FROM themed_release WHERE theme = $1 ORDER BY generation DESC LIMIT $2)
+                RETURNING generation),
+            freed AS (
+                DELETE FROM themed_release_blob u USING dropped WHERE u.theme = $1 AND u.generation = dropped.generation RETURNING u.hash)
+            DELETE FROM themed_blob b WHERE b.hash IN (SELECT hash FROM freed)
+                AND NOT EXISTS (SELECT 1 FROM themed_release_blob u
+                                WHERE u.hash = b.hash AND NOT (u.theme = $1 AND u.generation IN (SELECT generation FROM dropped)))
+                AND NOT EXISTS (SELECT 1 FROM themed_schedule s WHERE s.applied_generation IS NULL AND NOT s.cancelled AND b.hash = ANY (s.hashes))
+            """, [.text(theme), .int(Int64(max(1, keep)))])
+    }
+
+    /// One line of the audit trail: who did what to which theme, and when (the row's time).
+    func audit(actor: String, action: String, theme: String, generation: Int64? = nil, detail: String = "") throws {
+        try connection.execute("INSERT INTO themed_audit (actor, action, theme, generation, detail) VALUES ($1, $2, $3, $4::bigint, $5)",
+                               [.text(actor), .text(action), .text(theme), generation.map { .int($0) } ?? .null, .text(detail)])
     }
 
     /// Each theme's newest release, retired ones included.
@@ -92,17 +165,21 @@ public final class ClusterStore: @unchecked Sendable {
 
     /// Makes `theme` the active one for every replica; returns the switch's generation.
     @discardableResult
-    public func setActive(_ theme: String) throws -> Int64 {
-        try transaction {
-            try takeGenerationLock()
-            let rows = try connection.execute("""
-                INSERT INTO themed_active (id, theme, generation) VALUES (1, $1, nextval('themed_generation'))
-                ON CONFLICT (id) DO UPDATE SET theme = excluded.theme, generation = excluded.generation RETURNING generation
-                """, [.text(theme)])
-            guard let text = rows.values.first?.first ?? nil, let generation = Int64(text) else { throw ClusterError.badRelease("no generation returned") }
-            try connection.execute("SELECT pg_notify($1, $2)", [.text(Self.channel), .text("active:\(theme):\(generation)")])
-            return generation
-        }
+    public func setActive(_ theme: String, by actor: String = Release.operatorName) throws -> Int64 {
+        try transaction { try activate(theme, by: actor) }
+    }
+
+    /// Inside a transaction: the switch, with its generation, audit line and notification.
+    func activate(_ theme: String, by actor: String) throws -> Int64 {
+        try takeGenerationLock()
+        let rows = try connection.execute("""
+            INSERT INTO themed_active (id, theme, generation) VALUES (1, $1, nextval('themed_generation'))
+            ON CONFLICT (id) DO UPDATE SET theme = excluded.theme, generation = excluded.generation RETURNING generation
+            """, [.text(theme)])
+        guard let text = rows.values.first?.first ?? nil, let generation = Int64(text) else { throw ClusterError.badRelease("no generation returned") }
+        try audit(actor: actor, action: "activate", theme: theme, generation: generation)
+        try connection.execute("SELECT pg_notify($1, $2)", [.text(Self.channel), .text("active:\(theme):\(generation)")])
+        return generation
     }
 
     /// The active theme and the generation of the switch that made it so.
@@ -113,12 +190,14 @@ public final class ClusterStore: @unchecked Sendable {
     }
 
     /// Held until the transaction ends: generations are taken, and committed, one change at a time.
-    private func takeGenerationLock() throws {
+    func takeGenerationLock() throws {
         try connection.execute("SELECT pg_advisory_xact_lock(\(Self.generationLock))")
     }
 
     /// The advisory lock's key ("themed" in ASCII), shared by every client of the store.
     static let generationLock: Int64 = 0x7468_656d_6564
+    /// Taken while the tables are created or changed at a connection's start.
+    static let schemaLock: Int64 = 0x7468_656d_6573
 
     /// Starts receiving the channel's notifications on this connection.
     public func listen() throws {
@@ -140,7 +219,7 @@ public final class ClusterStore: @unchecked Sendable {
         try connection.execute("SELECT 1")
     }
 
-    private func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+    func transaction<Result>(_ body: () throws -> Result) throws -> Result {
         try connection.execute("BEGIN")
         do {
             let result = try body()

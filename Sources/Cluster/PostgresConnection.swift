@@ -14,6 +14,7 @@ public final class PostgresConnection: @unchecked Sendable {
         case text(String)
         case bytes([UInt8])
         case int(Int64)
+        case null
     }
 
     /// A result's rows as text (nil for NULL).
@@ -45,8 +46,9 @@ public final class PostgresConnection: @unchecked Sendable {
     @discardableResult
     public func execute(_ sql: String, _ parameters: [Value] = []) throws(PostgresError) -> Rows {
         // Each parameter's bytes, kept alive until the call returns.
-        let encoded: [(bytes: [UInt8], binary: Bool)] = parameters.map { value in
+        let encoded: [(bytes: [UInt8]?, binary: Bool)] = parameters.map { value in
             switch value {
+            case .null: (nil, false)
             case .text(let text): (Array(text.utf8) + [0], false)
             case .int(let number): (Array(String(number).utf8) + [0], false)
             // libpq reads an empty binary value as NULL: an empty bytea goes as its text form.
@@ -56,7 +58,7 @@ public final class PostgresConnection: @unchecked Sendable {
         }
         // Without parameters, PQexec: it also runs several statements (the schema) at once.
         let result: OpaquePointer? = parameters.isEmpty ? PQexec(connection, sql) : withPointers(encoded.map(\.bytes)) { pointers in
-            let lengths = encoded.map { Int32($0.bytes.count) }
+            let lengths = encoded.map { Int32($0.bytes?.count ?? 0) }
             let formats = encoded.map { $0.binary ? Int32(1) : 0 }
             return PQexecParams(connection, sql, Int32(encoded.count), nil, pointers, lengths, formats, 0)
         }
@@ -117,12 +119,16 @@ private func oneLine(_ message: UnsafePointer<CChar>?) -> String {
         .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
 }
 
-/// C pointers to each array's bytes, valid inside `body`.
-private func withPointers<Result>(_ arrays: [[UInt8]], _ body: ([UnsafePointer<CChar>?]) -> Result) -> Result {
+/// C pointers to each array's bytes (nil for NULL), valid inside `body`.
+private func withPointers<Result>(_ arrays: [[UInt8]?], _ body: ([UnsafePointer<CChar>?]) -> Result) -> Result {
     var pointers: [UnsafePointer<CChar>?] = []
     func recurse(_ index: Int) -> Result {
         guard index < arrays.count else { return body(pointers) }
-        return arrays[index].withUnsafeBufferPointer { buffer in
+        guard let array = arrays[index] else {
+            pointers.append(nil)
+            return recurse(index + 1)
+        }
+        return array.withUnsafeBufferPointer { buffer in
             pointers.append(buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) })
             return recurse(index + 1)
         }

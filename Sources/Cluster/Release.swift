@@ -28,6 +28,23 @@ public struct Release: Sendable, Equatable {
     /// it: a store is shared, and what it holds is not trusted more than a dropped file.
     public static let maximumFiles = 100_000
     public static let maximumFileBytes = 1 << 30
+    /// Releases kept per theme unless a setting says otherwise (`releaseRetention`).
+    public static let defaultRetention = 20
+    /// Who a change is recorded as made by when it comes from an operator's command or the
+    /// server's own `activeToken`, not a team's token.
+    public static let operatorName = "operator"
+
+    /// What `publish` refuses before anything is stored: a theme name a release may not take,
+    /// an unsafe path, too many files.
+    static func check(theme: String, paths: [String]) throws(ClusterError) {
+        guard isPublishable(theme: theme) else { throw .unpublishableName(theme) }
+        for path in paths where !isSafe(path: path) { throw .unsafeName(path) }
+        guard paths.count <= maximumFiles else { throw .tooLarge("\(paths.count) files, more than \(maximumFiles)") }
+    }
+
+    /// SHA-256 of the manifest: names a release's content (two releases with the same files have
+    /// the same digest).
+    public var digest: String { ContentHash.of(Array(manifest.utf8)).hex }
 
     /// The manifest as stored: one `hash size path` line per file, in path order.
     var manifest: String {
@@ -82,6 +99,10 @@ public enum ClusterError: Error, Equatable, CustomStringConvertible {
     case unsafeName(String)
     case unpublishableName(String)
     case tooLarge(String)
+    case noSuchRelease(String, Int64)
+    case noSuchSchedule(Int64)
+    case badToken(String)
+    case badTime(String)
 
     public var description: String {
         switch self {
@@ -91,6 +112,10 @@ public enum ClusterError: Error, Equatable, CustomStringConvertible {
         case .unsafeName(let name): "\"\(name)\" is not a theme or file name a release may use"
         case .unpublishableName(let name): "\"\(name)\" is not a theme name a release may take: \(Release.publishableRule)"
         case .tooLarge(let what): "a release may not hold this much: \(what)"
+        case .noSuchRelease(let theme, let generation): "\(theme) has no kept release of generation \(generation)"
+        case .noSuchSchedule(let id): "no pending schedule \(id)"
+        case .badToken(let why): why
+        case .badTime(let text): "\"\(text.prefix(64))\" is not an RFC 3339 time with a zone, like 2026-12-01T00:00:00Z"
         }
     }
 }

@@ -1,0 +1,145 @@
+@testable import Cluster
+import Hashing
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// What teams' releases keep in PostgreSQL: tokens, history, retention, rollbacks and schedules.
+@Suite("release store", .serialized)
+struct ReleaseStoreTests {
+    static func files(_ value: String) -> [(path: String, bytes: [UInt8])] { ClusterTests.files(value) }
+
+    static func count(_ table: String, _ url: String) throws -> Int {
+        Int(try PostgresConnection(url: url).execute("SELECT count(*) FROM \(table)").values.first?.first??.description ?? "") ?? -1
+    }
+
+    @Test("a token is shown once, kept as its hash, checked against its globs and permissions, and revoked")
+    func tokens() throws {
+        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let store = try ClusterStore(url: postgres.url)
+        let secret = try store.createToken(name: "brand-team", themes: ["brand-*", "shared"], permissions: [.publish])
+        #expect(secret.hasPrefix("themed_") && secret.count == 7 + 64)
+        let stored = try PostgresConnection(url: postgres.url).execute("SELECT hash FROM themed_token").values
+        #expect(stored.count == 1 && stored[0][0] != secret && stored[0][0]?.count == 64, "only the SHA-256 is kept")
+
+        let token = try #require(try store.token(forSecret: secret))
+        #expect(token.name == "brand-team" && token.allows(.publish, theme: "brand-acme") && token.allows(.publish, theme: "shared"))
+        #expect(!token.allows(.publish, theme: "other") && !token.allows(.activate, theme: "brand-acme"))
+        #expect(try store.token(forSecret: secret + "0") == nil && store.token(forSecret: "") == nil)
+        #expect(try store.tokens().map(\.name) == ["brand-team"])
+        #expect(throws: ClusterError.self) { try store.createToken(name: "brand-team", themes: ["*"], permissions: [.publish]) }
+        #expect(throws: ClusterError.self) { try store.createToken(name: "has space", themes: ["*"], permissions: [.publish]) }
+        #expect(throws: ClusterError.self) { try store.createToken(name: "nothing", themes: ["*"], permissions: []) }
+
+        #expect(try store.revokeToken(name: "brand-team"))
+        #expect(try store.token(forSecret: secret) == nil)
+        #expect(try !store.revokeToken(name: "brand-team"))
+        let audit = try PostgresConnection(url: postgres.url).execute("SELECT action, detail FROM themed_audit ORDER BY id").values
+        #expect(audit.map { $0[0] ?? "" } == ["token-create", "token-revoke"])
+    }
+
+    @Test("the history keeps the newest N releases a theme has; the blobs only dropped releases used go in the same transaction; a rollback is a new release")
+    func retentionAndRollback() throws {
+        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let store = try ClusterStore(url: postgres.url)
+        var generations: [Int64] = []
+        for number in 1...5 { generations.append(try store.publish(theme: "light", files: Self.files("colour \(number)"), by: "team-\(number)", keep: 3)) }
+        try store.publish(theme: "dark", files: Self.files("colour 1"), keep: 3)
+        let history = try store.history(of: "light")
+        #expect(history.map(\.generation) == Array(generations.suffix(3).reversed()), "newest first, three kept")
+        #expect(history.map(\.publisher) == ["team-5", "team-4", "team-3"] && history.allSatisfy { $0.files == 2 && !$0.retired })
+        #expect(Set(history.map(\.digest)).count == 3 && history[0].publishedAt.hasSuffix("Z"))
+        // Contents.json (shared), colours 3, 4, 5 and colour 1, which dark still uses.
+        #expect(try Self.count("themed_blob", postgres.url) == 5)
+        #expect(throws: ClusterError.noSuchRelease("light", generations[0])) { try store.rollback(theme: "light", to: generations[0], by: "ops") }
+
+        let rolled = try store.rollback(theme: "light", to: generations[2], by: "ops", keep: 3)
+        let newest = try #require(try store.history(of: "light").first)
+        #expect(newest.generation == rolled && newest.rollbackOf == generations[2] && newest.digest == history[2].digest && newest.publisher == "ops")
+        #expect(try store.latestReleases().first { $0.theme == "light" }?.generation == rolled)
+        #expect(try store.history(of: "light").map(\.generation) == [rolled, generations[4], generations[3]])
+        #expect(try Self.count("themed_blob", postgres.url) == 5, "generation 3 went, but not its colour's blob: the rollback uses it")
+    }
+
+    @Test("two publishes of one theme at once are both kept with distinct generations, the later current")
+    func concurrentPublishes() throws {
+        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let url = postgres.url
+        let results = Mutex<[Int64]>([])
+        let threads = (1...2).map { number in
+            Thread {
+                if let generation = try? ClusterStore(url: url).publish(theme: "light", files: Self.files("parallel \(number)"), by: "team-\(number)") {
+                    results.withLock { $0.append(generation) }
+                }
+            }
+        }
+        threads.forEach { $0.start() }
+        #expect(waitUntil { results.withLock { $0.count } == 2 })
+        let generations = results.withLock { $0 }.sorted()
+        let store = try ClusterStore(url: url)
+        #expect(generations.count == 2 && generations[0] != generations[1])
+        #expect(try store.history(of: "light").map(\.generation) == generations.reversed())
+        #expect(try store.latestReleases().first { $0.theme == "light" }?.generation == generations.last)
+    }
+
+    @Test("a schedule is applied when its time comes and not before, once, with a new generation; a cancelled one never is")
+    func schedules() throws {
+        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let store = try ClusterStore(url: postgres.url)
+        let first = try store.publish(theme: "light", files: Self.files("one"))
+        try store.setActive("light")
+        let soon = Self.time(in: 1.5)
+        let switchSoon = try store.schedule(activating: "dark", at: soon, by: "ops")
+        let release = try store.schedule(theme: "light", paths: ["Theme.xcassets/x.colorset/Contents.json"], at: soon, by: "team") { _ in Array("later".utf8) }
+        let cancelled = try store.schedule(activating: "light", at: Self.time(in: 1), by: "ops")
+        #expect(try store.pendingSchedules().map(\.id) == [cancelled.id, switchSoon.id, release.id])
+        #expect(switchSoon.release == nil && release.release?.files == 1 && (1...1.6).contains(switchSoon.secondsUntilDue))
+        #expect(try store.cancelSchedule(cancelled.id, by: "ops") == cancelled)
+        #expect(throws: ClusterError.noSuchSchedule(cancelled.id)) { try store.cancelSchedule(cancelled.id, by: "ops") }
+
+        #expect(try store.applyDueSchedules() == 0, "not before its time")
+        #expect(try store.active()?.theme == "light" && store.latestReleases().first?.generation == first)
+        Thread.sleep(forTimeInterval: 1.6)
+        #expect(try store.applyDueSchedules() == 2)
+        #expect(try store.applyDueSchedules() == 0, "once")
+        #expect(try store.active()?.theme == "dark")
+        let latest = try #require(try store.latestReleases().first { $0.theme == "light" })
+        #expect(latest.generation > first && latest.files.map(\.path) == ["Theme.xcassets/x.colorset/Contents.json"])
+        #expect(try store.history(of: "light").first?.publisher == "team")
+        #expect(try store.pendingSchedules().isEmpty)
+        for notRFC3339 in ["tomorrow", "2026-12-01", "2026-12-01 10:00", "2026-12-01T10:00:00"] {
+            #expect(throws: ClusterError.badTime(notRFC3339)) { try store.schedule(activating: "dark", at: notRFC3339, by: "ops") }
+        }
+    }
+
+    @Test("a scheduled release's blobs outlive retention until it is applied or cancelled")
+    func scheduledBlobsKept() throws {
+        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let store = try ClusterStore(url: postgres.url)
+        try store.publish(theme: "light", files: Self.files("one"), keep: 1)
+        let pending = try store.schedule(theme: "light", paths: ["later.json"], at: Self.time(in: 3600), by: "team") { _ in Array("one".utf8) }
+        try store.publish(theme: "light", files: Self.files("two"), keep: 1)
+        let hash = ContentHash.of(Array("one".utf8)).hex
+        #expect(try (store.blob(hash)) == Array("one".utf8), "the release that used it was dropped; the schedule keeps it")
+        try store.cancelSchedule(pending.id, by: "team")
+        #expect(throws: ClusterError.missingBlob(hash)) { try store.blob(hash) }
+    }
+
+    /// An RFC 3339 time `seconds` from now.
+    static func time(in seconds: Double) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date().addingTimeInterval(seconds))
+    }
+}
