@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CBrotli", path: "Sources/CBrotli", providers: [.apt(["libbrotli-dev"])]),
+        .systemLibrary(name: "CArchive", path: "Sources/CArchive", providers: [.apt(["libarchive-dev"])]),
         // Linux epoll, eventfd, inotify and thread-priority calls (part of libc; no library to link).
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
 
@@ -70,6 +71,9 @@ let package = Package(
         // Several replicas: theme releases, blobs and the active theme in PostgreSQL (libpq), with
         // LISTEN/NOTIFY; releases materialized into the local themes folder atomically.
         .target(name: "Cluster", dependencies: ["CPostgres", "CLinux", "Hashing", .product(name: "Logging", package: "swift-log")]),
+        // Releases for teams over HTTP: tokens checked, uploads (a .car, a tar of a folder) unpacked
+        // with limits and checked as `themed publish` checks them, history, rollback, schedules.
+        .target(name: "Releases", dependencies: ["Cluster", "AssetCatalog", "ThemeIndex", "CArchive"]),
         // The web gallery and themed.js: plain files in web/, carried in the binary (scripts/embed.py).
         .target(name: "Gallery"),
         // A small HTTP/1.1 server on sockets: epoll event loops, Dispatch for accept and signals.
@@ -83,7 +87,7 @@ let package = Package(
         // The theme API: a route table behind metrics, 304 and response-cache middleware; events.
         .target(name: "ThemeServer", dependencies: [
             "CLinux", "Logs",
-            "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Gallery", "ThemeVocabulary", "JSON", "Caching", "Hashing", "BlobStore",
+            "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Gallery", "Releases", "Cluster", "ThemeVocabulary", "JSON", "Caching", "Hashing", "BlobStore",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
@@ -97,7 +101,7 @@ let package = Package(
         // The daemon's settings: one list of keys, read from JSON and flags, each value with its source.
         .target(name: "Settings", dependencies: [.product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "themed", dependencies: [
-            "AssetCatalog", "BlobStore", "CLinux", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Cluster", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary",
+            "AssetCatalog", "BlobStore", "CLinux", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Cluster", "Releases", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -112,7 +116,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Codecs"], path: "Tests/TestSupport"),
         .testTarget(name: "ThemeVocabularyTests", dependencies: ["ThemeVocabulary"]),
         .testTarget(name: "CachingTests", dependencies: ["Caching"]),
-        .testTarget(name: "ClusterTests", dependencies: ["Cluster", "Hashing", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "ReleasesTests", dependencies: ["Releases", "Cluster", "TestSupport"]),
+        .testTarget(name: "ClusterTests", dependencies: ["Cluster", "Releases", "Hashing", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ImageCodersTests", dependencies: ["ImageCoders", "ThemeVocabulary", "Codecs", "BinaryReading"]),
         .testTarget(name: "ThemeExportTests", dependencies: ["ThemeExport", "ThemeVocabulary", "JSON"]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings"]),

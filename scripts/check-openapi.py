@@ -19,6 +19,11 @@ import subprocess
 import sys
 import tempfile
 import time
+import datetime
+import gzip
+import io
+import tarfile
+import urllib.parse
 
 import requests
 import yaml
@@ -30,10 +35,8 @@ TOKEN = "check-openapi-token"
 
 # Statuses the document lists that a loopback test cannot produce, and why.
 UNREACHABLE = {
-    ("/active", "put", "403"): "only a client off the loopback interface gets 403 (no token configured)",
     ("/healthz", "get", "503"): "served only while the first index is built (a few ms for the sample themes)",
     ("/readyz", "get", "503"): "needs a drain or a cluster store (Tests/ClusterTests/ReplicaTests.swift)",
-    ("/active", "put", "503"): "needs a cluster store that is down (Tests/ClusterTests)",
 }
 
 
@@ -144,7 +147,159 @@ def cases(blob):
         ("GET", "/themes/brand/strings/Localizable/missing", {}, None, 404, "/themes/{theme}/strings/{table}/{key}"),
         ("GET", "/themes/orphan/strings/Localizable/welcome", {}, None, 503, "/themes/{theme}/strings/{table}/{key}"),
         ("GET", "/events", "stream", None, 200, "/events"),
+        # Releases need a cluster store: without one, 409 naming the setting.
+        ("PUT", "/active", auth, json.dumps({"theme": "dark", "at": "2030-01-01T00:00:00Z"}), 409, "/active"),
+        ("GET", "/themes/light/releases", {}, None, 409, "/themes/{theme}/releases"),
+        ("POST", "/themes/light/releases", {"Content-Type": "application/octet-stream"}, b"x", 409, "/themes/{theme}/releases"),
+        ("POST", "/themes/light/rollback", json_headers, json.dumps({"generation": 1}), 409, "/themes/{theme}/rollback"),
+        ("DELETE", "/active/schedule/1", {}, None, 409, "/active/schedule/{id}"),
     ]
+
+
+def cluster_cases(publisher, switcher, archive, bomb, state):
+    """The release routes with a cluster store, in three lists: with the store running, with it
+    stopped, and the failed-token limit. Each case is (method, path, headers, body, status,
+    documented path); a path or body that is a function is made when sent, from what earlier answers put in
+    `state` (the first release's generation, the schedule's id)."""
+    publish = {"Authorization": "Bearer " + publisher, "Content-Type": "application/gzip"}
+    activate = {"Authorization": "Bearer " + switcher, "Content-Type": "application/json"}
+    wrong = {"Authorization": "Bearer themed_wrong", "Content-Type": "application/json"}
+    later = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)).isoformat()
+    chunks = lambda: (part for part in (archive[:100], archive[100:]))
+    return [
+        ("POST", "/themes/brand-a/releases", publish, archive, 201, "/themes/{theme}/releases"),
+        ("POST", "/themes/brand-a/releases?at=" + urllib.parse.quote(later), publish, archive, 202, "/themes/{theme}/releases"),
+        ("POST", "/themes/bad%20name/releases", publish, archive, 400, "/themes/{theme}/releases"),
+        ("POST", "/themes/brand-a/releases", {"Content-Type": "application/gzip"}, archive, 401, "/themes/{theme}/releases"),
+        ("POST", "/themes/dark/releases", publish, archive, 403, "/themes/{theme}/releases"),
+        ("POST", "/themes/brand-a/releases", publish, chunks, 411, "/themes/{theme}/releases"),
+        ("POST", "/themes/brand-a/releases", publish, bomb, 413, "/themes/{theme}/releases"),
+        ("POST", "/themes/brand-a/releases", dict(publish, **{"Content-Type": "text/plain"}), archive, 415, "/themes/{theme}/releases"),
+        ("POST", "/themes/brand-a/releases", dict(publish, **{"Content-Type": "application/octet-stream"}), b"not a catalog", 422,
+         "/themes/{theme}/releases"),
+        ("GET", "/themes/brand-a/releases", {}, None, 200, "/themes/{theme}/releases"),
+        ("GET", "/themes/nope/releases", {}, None, 404, "/themes/{theme}/releases"),
+        ("POST", "/themes/brand-a/rollback", dict(publish, **{"Content-Type": "application/json"}), json.dumps({"generation": "first"}), 400,
+         "/themes/{theme}/rollback"),
+        ("POST", "/themes/brand-a/rollback", {"Content-Type": "application/json"}, json.dumps({"generation": 1}), 401, "/themes/{theme}/rollback"),
+        ("POST", "/themes/dark/rollback", dict(publish, **{"Content-Type": "application/json"}), json.dumps({"generation": 1}), 403,
+         "/themes/{theme}/rollback"),
+        ("POST", "/themes/brand-a/rollback", dict(publish, **{"Content-Type": "application/json"}), json.dumps({"generation": 999999}), 404,
+         "/themes/{theme}/rollback"),
+        ("POST", "/themes/brand-a/rollback", dict(publish, **{"Content-Type": "application/json"}), lambda: json.dumps({"generation": state["generation"]}), 201,
+         "/themes/{theme}/rollback"),
+        ("PUT", "/active", activate, json.dumps({"theme": "dark", "at": later}), 202, "/active"),
+        ("PUT", "/active", dict(publish, **{"Content-Type": "application/json"}), json.dumps({"theme": "dark"}), 403, "/active"),
+        ("GET", "/active", {}, None, 200, "/active"),
+        ("DELETE", lambda: "/active/schedule/%d" % state["schedule"], {}, None, 401, "/active/schedule/{id}"),
+        ("DELETE", lambda: "/active/schedule/%d" % state["schedule"], publish, None, 403, "/active/schedule/{id}"),
+        ("DELETE", lambda: "/active/schedule/%d" % state["schedule"], activate, None, 200, "/active/schedule/{id}"),
+        ("DELETE", lambda: "/active/schedule/%d" % state["schedule"], activate, None, 404, "/active/schedule/{id}"),
+    ], [
+        # With the store stopped: nothing can be checked or stored.
+        ("POST", "/themes/brand-a/releases", publish, archive, 503, "/themes/{theme}/releases"),
+        ("PUT", "/active", activate, json.dumps({"theme": "dark"}), 503, "/active"),
+    ], [("POST", "/themes/brand-a/rollback", wrong, json.dumps({"generation": 1}), 401, "/themes/{theme}/rollback")] * 10 + [
+        # Past ten unknown tokens, this address is refused for a minute, whatever it presents.
+        ("POST", "/themes/brand-a/releases", publish, archive, 429, "/themes/{theme}/releases"),
+        ("POST", "/themes/brand-a/rollback", wrong, json.dumps({"generation": 1}), 429, "/themes/{theme}/rollback"),
+        ("PUT", "/active", wrong, json.dumps({"theme": "dark"}), 429, "/active"),
+        ("DELETE", "/active/schedule/1", wrong, None, 429, "/active/schedule/{id}"),
+    ]
+
+
+def exercise(session, base, openapi, cases, problems, covered, state):
+    """Sends each case and validates its answer against the document."""
+    for method, path, headers, body, expected, template in cases:
+        path = path() if callable(path) else path
+        body = body() if callable(body) else body
+        if headers == "etag":
+            # The same request again, naming the ETag it got (the ETag depends on the encoding).
+            first = session.request(method, base + path)
+            headers = {"If-None-Match": first.headers.get("ETag", "")}
+        if headers == "stream":
+            # The events missed since id 0 are replayed at once: the first chunk is read.
+            prepared = session.prepare_request(requests.Request(method, base + path + "?lastEventId=0"))
+            response = session.send(prepared, stream=True, timeout=5)
+            first_event = b""
+            while not first_event.endswith(b"\n\n"):
+                first_event += response.raw.read(1) or b"\n\n"
+            response._content = first_event
+            response.close()
+        else:
+            prepared = session.prepare_request(requests.Request(method, base + path, headers=headers, data=body))
+            response = session.send(prepared, timeout=60)
+        label = "%s %s -> %d" % (method, path, response.status_code)
+        if response.status_code != expected:
+            problems.append("%s: expected %d: %s" % (label, expected, response.text[:300]))
+            continue
+        if response.status_code == 201 and "generation" not in state:
+            state["generation"] = response.json()["generation"]
+        if response.status_code == 202 and method == "PUT":
+            state["schedule"] = response.json()["scheduled"]["id"]
+        if not isinstance(prepared.body, (bytes, str, type(None))):
+            prepared.body = b""  # a chunked body, sent and gone: the answer is what is checked
+        try:
+            openapi.validate_response(RequestsOpenAPIRequest(prepared), RequestsOpenAPIResponse(response))
+        except Exception as error:  # openapi-core raises one of several validation errors
+            details = getattr(error, "__cause__", None) or error
+            problems.append("%s: %s: %s" % (label, type(error).__name__, details))
+            continue
+        covered.add((template, method.lower(), str(expected)))
+
+
+def with_cluster(themed, work, config, spec, problems, covered):
+    """A second themed, following a throwaway PostgreSQL, for the release routes; returns how
+    many requests it sent."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import cluster
+    cluster.PG_PORT = free_port()
+    # Beside `work`, not in it: the server runs as the postgres user, who cannot enter `work`.
+    postgres = cluster.Postgres(tempfile.mkdtemp(prefix="themed-openapi-pg-"))
+    postgres.init()
+    postgres.start()
+    server = None
+    try:
+        url = "postgresql://postgres@127.0.0.1:%d/postgres" % cluster.PG_PORT
+        run = lambda *arguments: subprocess.run([themed, *arguments], check=True, capture_output=True, text=True).stdout.strip()
+        run("publish", "--cluster", url, "dark", os.path.join(ROOT, "themes/dark"))
+        publisher = run("token", "create", "--cluster", url, "--name", "brand-ci", "--themes", "brand-*")
+        switcher = run("token", "create", "--cluster", url, "--name", "ops", "--can", "publish,activate")
+        archive = io.BytesIO()
+        with tarfile.open(fileobj=archive, mode="w:gz") as tar:
+            tar.add(os.path.join(ROOT, "themes/light/Theme.xcassets"), arcname="Theme.xcassets")
+        bomb = io.BytesIO()
+        with tarfile.open(fileobj=bomb, mode="w:gz") as tar:
+            zeros = bytes(3 << 20)
+            info = tarfile.TarInfo("Theme.xcassets/zeros.bin")
+            info.size = len(zeros)
+            tar.addfile(info, io.BytesIO(zeros))
+        folder = os.path.join(work, "replica")
+        os.makedirs(folder)
+        port = free_port()
+        with open(os.path.join(folder, "themed.json"), "w") as file:
+            json.dump({"watch": False, "port": port, "cluster": url, "releaseMaxBytes": 2 << 20, "themes": os.path.join(folder, "themes"),
+                       "db": os.path.join(folder, "index.sqlite"), "blobs": os.path.join(folder, "blobs")}, file)
+        log = open(os.path.join(folder, "themed.log"), "w")
+        server = subprocess.Popen([themed, "serve", "--config", os.path.join(folder, "themed.json")], stdout=log, stderr=log)
+        base = "http://127.0.0.1:%d" % port
+        if not cluster.wait_until(lambda: cluster.get(port, "/readyz")[0] == 200, 30, 0.05):
+            sys.exit("themed with a cluster store did not start: " + open(os.path.join(folder, "themed.log")).read())
+        openapi = OpenAPI.from_dict(dict(spec, servers=[{"url": base}]), config=config)
+        state = {}
+        running, stopped, limited = cluster_cases(publisher, switcher, archive.getvalue(), bomb.getvalue(), state)
+        exercise(requests.Session(), base, openapi, running, problems, covered, state)
+        postgres.stop()
+        exercise(requests.Session(), base, openapi, stopped, problems, covered, state)
+        postgres.start()
+        exercise(requests.Session(), base, openapi, limited, problems, covered, state)
+        return len(running) + len(stopped) + len(limited)
+    finally:
+        if server:
+            server.send_signal(signal.SIGTERM)
+            server.wait(timeout=30)
+        postgres.stop()
+        shutil.rmtree(postgres.folder, ignore_errors=True)
 
 
 def main():
@@ -182,6 +337,7 @@ def main():
         config = Config(extra_media_type_deserializers={
             "application/design-tokens+json": lambda body, **parameters: json.loads(body), "text/css": text, "application/xml": text, "text/x-swift": text,
             "text/html": text, "text/javascript": text})
+        openapi_config = config
         openapi = OpenAPI.from_dict(dict(spec, servers=[{"url": base}]), config=config)
         for _ in range(200):
             try:
@@ -199,35 +355,9 @@ def main():
 
         blob = requests.get(base + "/themes/light/images/logo.json").json()["chosen"]["blob"]
         covered = set()
-        session = requests.Session()
-        for method, path, headers, body, expected, template in cases(blob):
-            if headers == "etag":
-                # The same request again, naming the ETag it got (the ETag depends on the encoding).
-                first = session.request(method, base + path)
-                headers = {"If-None-Match": first.headers.get("ETag", "")}
-            if headers == "stream":
-                # The events missed since id 0 are replayed at once: the first chunk is read.
-                prepared = session.prepare_request(requests.Request(method, base + path + "?lastEventId=0"))
-                response = session.send(prepared, stream=True, timeout=5)
-                first_event = b""
-                while not first_event.endswith(b"\n\n"):
-                    first_event += response.raw.read(1) or b"\n\n"
-                response._content = first_event
-                response.close()
-            else:
-                prepared = session.prepare_request(requests.Request(method, base + path, headers=headers, data=body))
-                response = session.send(prepared, timeout=30)
-            label = "%s %s -> %d" % (method, path, response.status_code)
-            if response.status_code != expected:
-                problems.append("%s: expected %d" % (label, expected))
-                continue
-            try:
-                openapi.validate_response(RequestsOpenAPIRequest(prepared), RequestsOpenAPIResponse(response))
-            except Exception as error:  # openapi-core raises one of several validation errors
-                details = getattr(error, "__cause__", None) or error
-                problems.append("%s: %s: %s" % (label, type(error).__name__, details))
-                continue
-            covered.add((template, method.lower(), str(expected)))
+        exercise(requests.Session(), base, openapi, cases(blob), problems, covered, {})
+        count = len(cases(blob))
+        count += with_cluster(args.themed, work, openapi_config, spec, problems, covered)
 
         documented = {(path, method, status) for path, item in spec["paths"].items() for method, operation in item.items()
                       if method in ("get", "put", "post", "delete") for status in operation["responses"]}
@@ -250,7 +380,7 @@ def main():
                 problems.append("route %s is not in docs/openapi.yaml" % route)
 
         print("openapi: %d responses validated over %d documented route/status pairs (%d not reachable here: %s)"
-              % (len(cases(blob)), len(documented), len(UNREACHABLE), "; ".join(UNREACHABLE.values())))
+              % (count, len(documented), len(UNREACHABLE), "; ".join(UNREACHABLE.values())))
         if problems:
             print("\n".join("  " + problem for problem in problems))
             return 1

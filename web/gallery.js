@@ -169,6 +169,7 @@ class Gallery {
     this.drawColors(detail.colors, palettes);
     this.drawSources(detail);
     this.drawExports(base);
+    this.drawReleases(base);
     await Promise.all([this.drawImages(base, generation), this.drawStrings(base, detail, generation)]);
   }
 
@@ -297,6 +298,23 @@ class Gallery {
       items.push(item);
     }
     $("sources-body").replaceChildren(...items);
+  }
+
+  /** The theme's release history, when a cluster store keeps one (409 without: the section stays hidden). */
+  async drawReleases(base) {
+    try {
+      const history = await getJSON(`${base}/releases`);
+      $("releases-body").replaceChildren(...history.releases.map((release) => el("tr", { className: release.current ? "current" : "" },
+        el("td", { text: `${release.generation}${release.current ? " (current)" : ""}${release.rollbackOf ? ` ↩ ${release.rollbackOf}` : ""}` }),
+        el("td", { text: release.publishedAt }), el("td", { text: release.publisher }), el("td", { text: String(release.files) }),
+        el("td", {}, el("code", { text: release.digest.slice(0, 12) })))),
+        ...history.scheduled.map((schedule) => el("tr", { className: "scheduled" },
+          el("td", { text: `scheduled #${schedule.id}` }), el("td", { text: schedule.at }), el("td", { text: schedule.by }),
+          el("td", { text: String(schedule.files ?? "") }), el("td", {}, el("code", { text: (schedule.digest ?? "").slice(0, 12) })))));
+      $("releases").hidden = false;
+    } catch {
+      $("releases").hidden = true;
+    }
   }
 
   async drawExports(base) {

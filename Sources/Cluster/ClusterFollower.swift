@@ -123,6 +123,7 @@ public final class ClusterFollower: Sendable {
     /// the active theme.
     private func sync(_ store: ClusterStore) throws {
         try store.applyDueSchedules(keep: retention)
+        let schedules = try store.pendingSchedules()
         var changed: [(theme: String, generation: Int64)] = []
         var newest: Int64 = 0
         for release in try store.latestReleases() {
@@ -152,7 +153,6 @@ public final class ClusterFollower: Sendable {
             }
         }
         let active = try store.active()
-        let schedules = try store.pendingSchedules()
         let previous = state.withLock { state -> String? in
             state.schedules = schedules
             state.nextDue = schedules.first.map { .now + .milliseconds(Int(max(0, $0.secondsUntilDue) * 1000)) }

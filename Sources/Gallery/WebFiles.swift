@@ -70,6 +70,9 @@ th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line
   .chip { width: 2rem; height: 2rem; }
 }
 .colors th.current, .colors td.current { box-shadow: inset 0 -3px 0 var(--accent); }
+.releases td, .releases th { padding: 0.2em 0.6em; text-align: left; }
+.releases tr.current { font-weight: bold; }
+.releases tr.scheduled { font-style: italic; }
 
 """#),
         "gallery.html": WebFile(contentType: "text/html; charset=utf-8", text: ##"""
@@ -109,7 +112,7 @@ th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line
     <p id="theme-summary" class="summary"></p>
     <ul id="theme-errors" class="errors"></ul>
     <nav class="sections" aria-label="Sections">
-      <a href="#colors">Colours</a> <a href="#images">Images</a> <a href="#strings">Strings</a> <a href="#sources">Sources</a> <a href="#exports">Exports</a>
+      <a href="#colors">Colours</a> <a href="#images">Images</a> <a href="#strings">Strings</a> <a href="#sources">Sources</a> <a href="#exports">Exports</a> <a href="#releases">Releases</a>
     </nav>
     <section id="colors" aria-labelledby="colors-title">
       <h2 id="colors-title">Colours</h2>
@@ -137,6 +140,11 @@ th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line
     <section id="exports" aria-labelledby="exports-title">
       <h2 id="exports-title">Exports</h2>
       <ul id="exports-body"></ul>
+    </section>
+    <section id="releases" aria-labelledby="releases-title" hidden>
+      <h2 id="releases-title">Releases</h2>
+      <table class="releases"><thead><tr><th>Generation</th><th>Published</th><th>By</th><th>Files</th><th>Digest</th></tr></thead>
+        <tbody id="releases-body"></tbody></table>
     </section>
   </section>
 </main>
@@ -316,6 +324,7 @@ class Gallery {
     this.drawColors(detail.colors, palettes);
     this.drawSources(detail);
     this.drawExports(base);
+    this.drawReleases(base);
     await Promise.all([this.drawImages(base, generation), this.drawStrings(base, detail, generation)]);
   }
 
@@ -444,6 +453,23 @@ class Gallery {
       items.push(item);
     }
     $("sources-body").replaceChildren(...items);
+  }
+
+  /** The theme's release history, when a cluster store keeps one (409 without: the section stays hidden). */
+  async drawReleases(base) {
+    try {
+      const history = await getJSON(`${base}/releases`);
+      $("releases-body").replaceChildren(...history.releases.map((release) => el("tr", { className: release.current ? "current" : "" },
+        el("td", { text: `${release.generation}${release.current ? " (current)" : ""}${release.rollbackOf ? ` ↩ ${release.rollbackOf}` : ""}` }),
+        el("td", { text: release.publishedAt }), el("td", { text: release.publisher }), el("td", { text: String(release.files) }),
+        el("td", {}, el("code", { text: release.digest.slice(0, 12) })))),
+        ...history.scheduled.map((schedule) => el("tr", { className: "scheduled" },
+          el("td", { text: `scheduled #${schedule.id}` }), el("td", { text: schedule.at }), el("td", { text: schedule.by }),
+          el("td", { text: String(schedule.files ?? "") }), el("td", {}, el("code", { text: (schedule.digest ?? "").slice(0, 12) })))));
+      $("releases").hidden = false;
+    } catch {
+      $("releases").hidden = true;
+    }
   }
 
   async drawExports(base) {

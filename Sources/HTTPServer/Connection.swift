@@ -57,6 +57,8 @@ final class Connection: @unchecked Sendable {
     /// resumes when they have gone (back-pressure for pipelining clients that do not read).
     static let pendingLimit = 1 << 20
     private var readingPaused = false
+    /// `processInbox` is running (further up this thread's stack).
+    private var processing = false
     private var shuttingDown = false
     private let parser: RequestParser
 
@@ -96,8 +98,12 @@ final class Connection: @unchecked Sendable {
         let scratch = loop.scratch
         while !closed && !readingPaused {
             if inbox.count > Self.pendingLimit + configuration.maxBodyBytes {
-                pauseReading()
-                break
+                // An upload's bytes go on to its file: reading need not stop for them.
+                if upload != nil { processInbox() }
+                if inbox.count > Self.pendingLimit + configuration.maxBodyBytes {
+                    pauseReading()
+                    break
+                }
             }
             let count = recv(fd, scratch.baseAddress, scratch.count, 0)
             if count > 0 {
@@ -123,6 +129,11 @@ final class Connection: @unchecked Sendable {
     }
 
     private func processInbox() {
+        // An answer written at once (flush) would come back here for the next pipelined request:
+        // the loop below takes it instead, so the stack does not grow with each one.
+        guard !processing else { return }
+        processing = true
+        defer { processing = false }
         while !closed && !closeWhenFlushed && streaming == nil && !awaitingResponse && (!inbox.isEmpty || upload?.file.remaining == 0) {
             guard unsent < Self.pendingLimit else {
                 if !readingPaused { pauseReading() }

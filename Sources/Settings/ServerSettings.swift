@@ -26,6 +26,8 @@ public struct ServerSettings: Equatable, Sendable {
     public var activeToken: String?
     public var cluster: String?
     public var clusterUnreachableSeconds = 30.0
+    public var releaseRetention = 20
+    public var releaseMaxBytes = 256 << 20
     public var purgeURLs: [String] = []
     public var watch = true
     public var heartbeatSeconds = 15.0

@@ -120,6 +120,8 @@ extension ServerSettings {
         .optionalText("activeToken", \.activeToken, "Bearer token PUT /active needs; unset: loopback clients only."),
         .optionalText("cluster", \.cluster, "PostgreSQL URL of the cluster store; set, the themes folder follows its releases (docs/DEPLOY.md)."),
         .seconds("clusterUnreachableSeconds", \.clusterUnreachableSeconds, 1...86400, "How long the cluster store may be unreachable before /readyz says 503."),
+        .integer("releaseRetention", \.releaseRetention, 1...100_000, "Releases kept per theme in the cluster store (plus anything scheduled); older ones and the blobs only they used are dropped."),
+        .integer("releaseMaxBytes", \.releaseMaxBytes, 1...1e12, "Largest release upload (POST /themes/{theme}/releases) and the most an archive may unpack to; larger: 413."),
         .textList("purgeURLs", \.purgeURLs, "Caches (http://host:port, Varnish with xkey) sent PURGE with the theme's key when its content changes."),
         .flag("watch", \.watch, "Follow changes to the themes folder (inotify)."),
         .seconds("heartbeatSeconds", \.heartbeatSeconds, 0.1...3600, "Interval of the comment lines that keep /events streams open."),

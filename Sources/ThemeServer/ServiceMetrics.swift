@@ -18,7 +18,22 @@ public final class ServiceMetrics: Sendable {
     private let counters = Mutex<[Key: CoreMetrics.Counter]>([:])
     /// Cluster releases this replica could not write (it kept serving the one before).
     let releasesRefused = Atomic<Int>(0)
+    /// Releases published and rolled back through this replica's HTTP routes, and the
+    /// publishes and rollbacks it refused (a token, a body, a limit).
+    let publishes = Atomic<Int>(0)
+    let rollbacks = Atomic<Int>(0)
+    let publishRefusals = Atomic<Int>(0)
     private let timers = Mutex<[String: CoreMetrics.Timer]>([:])
+
+    /// What a release route did, for its counter.
+    enum ReleaseAction { case publish, rollback }
+
+    func count(_ action: ReleaseAction) {
+        switch action {
+        case .publish: publishes.add(1, ordering: .relaxed)
+        case .rollback: rollbacks.add(1, ordering: .relaxed)
+        }
+    }
 
     public init() {
         factory = PrometheusMetricsFactory(registry: registry)

@@ -1,7 +1,9 @@
 import BlobStore
 import Caching
 import HTTPServer
+import HTTPTypes
 import Logging
+import Releases
 import ThemeContent
 import ThemeIndex
 
@@ -22,7 +24,7 @@ public final class ThemeService: Sendable {
     public init(index: ThemeIndex, themesDirectory: String, activeToken: String? = nil, logger: Logger = Logger(label: "themed"),
                 metrics: ServiceMetrics = ServiceMetrics(), content: ContentStore? = nil, responseCacheBytes: Int = 64 << 20,
                 cachePolicy: CachePolicy = CachePolicy(), accessLog: AccessLog? = nil, allowedOrigins: [String] = ["*"],
-                readiness: @escaping @Sendable () -> String? = { nil }, activeStore: (@Sendable (String) throws -> Int)? = nil,
+                readiness: @escaping @Sendable () -> String? = { nil }, releases: ReleaseDesk? = nil,
                 purgeTargets: [SurrogatePurger.Target] = [], clusterGeneration: Int? = nil) throws {
         let folder = index.databasePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let content = try content ?? ContentStore(blobs: BlobStore(directory: (folder.isEmpty ? "." : folder) + "/blobs"))
@@ -47,7 +49,8 @@ public final class ThemeService: Sendable {
         let caches: [any CacheReporting] = [responseCache.cache] + content.caches
         let router = Router([
             AdminRoutes(library: library, metrics: metrics, caches: caches, events: events, activeToken: activeToken,
-                        readiness: readiness, activeStore: activeStore, logger: logger),
+                        readiness: readiness, desk: releases, logger: logger),
+            ReleaseRoutes(desk: releases, metrics: metrics),
             EventRoutes(events: events),
             ThemeRoutes(library: library),
             ColorRoutes(library: library),
@@ -68,6 +71,12 @@ public final class ThemeService: Sendable {
             CompressionMiddleware(content: content),
             SharedCacheMiddleware(library: library, policy: cachePolicy),
         ], router: router)
+    }
+
+    /// Whether a request's body goes to a file as it arrives (an upload route): the test the
+    /// server's `BodySpool` is given.
+    public static func receivesUpload(_ method: HTTPRequest.Method, path: String) -> Bool {
+        ReleaseRoutes.receivesUpload(method, path: path)
     }
 
     static let lastEventIDKey = "last_event_id"

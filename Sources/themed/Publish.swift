@@ -1,35 +1,83 @@
 import ArgumentParser
-import AssetCatalog
 import Cluster
 import Foundation
-import ThemeIndex
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Releases
 
 /// `themed publish`: checks a theme and stores it as a release in the cluster store, which every
 /// replica following the store then serves.
 struct Publish: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check a theme (a folder or one .car) and publish it to the cluster store as a new release.",
-        discussion: "A theme that does not parse is refused and nothing is stored (exit status 2).")
+        abstract: "Check a theme (a folder or one .car) and publish it as a new release.",
+        discussion: """
+            With --server and --token, through a themed server's POST /themes/{theme}/releases (what teams use); \
+            with --cluster, straight into the cluster store (operators). \
+            A theme that does not parse is refused and nothing is stored (exit status 2).
+            """)
 
-    @Option(help: "PostgreSQL URL of the cluster store.") var cluster: String
+    @Option(help: "PostgreSQL URL of the cluster store.") var cluster: String?
+    @Option(help: "URL of a themed server (http://host:port) to publish through.") var server: String?
+    @Option(help: "The token for --server (themed token create), or the THEMED_TOKEN environment variable.") var token: String?
+    @Option(help: "With --cluster: releases kept per theme.") var keep = Release.defaultRetention
     @Argument(help: "The theme's name.") var theme: String
     @Argument(help: "A theme folder (.xcassets, bundles, .car files) or a single .car file.") var path: String
 
     func run() throws {
         guard Release.isPublishable(theme: theme) else { throw Self.refuse("\"\(theme)\" is not a theme name a release may take: \(Release.publishableRule)") }
-        let files: [(path: String, bytes: [UInt8])]
+        let files: [ThemeCheck.File]
         do {
             files = try ThemeCheck.files(of: path, theme: theme)
         } catch {
             throw Self.refuse("\(path): \(error)")
         }
-        let generation: Int64
-        do {
-            generation = try ClusterStore(url: cluster).publish(theme: theme, files: files)
-        } catch {
-            throw Self.refuse("\(error)")
+        switch (cluster, server) {
+        case (let cluster?, nil):
+            let generation: Int64
+            do {
+                generation = try ClusterStore(url: cluster).publish(theme: theme, paths: files.map(\.path), by: Release.operatorName, keep: keep) {
+                    try ThemeCheck.contents(of: files[$0])
+                }
+            } catch {
+                throw Self.refuse("\(error)")
+            }
+            print("published \(theme) generation \(generation) (\(files.count) files)")
+        case (nil, let server?):
+            guard let token = token ?? ProcessInfo.processInfo.environment["THEMED_TOKEN"] else { throw Self.refuse("--server needs --token or THEMED_TOKEN") }
+            try upload(files, to: server, token: token)
+        default:
+            throw Self.refuse("give one of --cluster (PostgreSQL) or --server (a themed server)")
         }
-        print("published \(theme) generation \(generation) (\(files.count) files)")
+    }
+
+    /// POSTs the theme (a .car as it is, a folder as a gzip-compressed tar) and prints the answer.
+    private func upload(_ files: [ThemeCheck.File], to server: String, token: String) throws {
+        var isFolder: ObjCBool = false
+        FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        let body: Data
+        let contentType: String
+        if isFolder.boolValue {
+            let archive = FileManager.default.temporaryDirectory.appendingPathComponent("themed-release-\(UUID().uuidString).tar.gz").path
+            defer { try? FileManager.default.removeItem(atPath: archive) }
+            do { try ReleaseArchive.pack(files, to: archive) } catch { throw Self.refuse("\(error)") }
+            (body, contentType) = (FileManager.default.contents(atPath: archive) ?? Data(), "application/gzip")
+        } else {
+            (body, contentType) = (FileManager.default.contents(atPath: path) ?? Data(), "application/octet-stream")
+        }
+        guard let url = URL(string: server.hasSuffix("/") ? String(server.dropLast()) : server)?.appendingPathComponent("themes/\(theme)/releases") else {
+            throw Self.refuse("\(server) is not a URL")
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        request.timeoutInterval = 300
+        let answer = HTTPAnswer.of(request, body: body)
+        guard let status = answer.status else { throw Self.refuse("\(server): \(answer.error ?? "no answer")") }
+        let text = String(decoding: answer.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard status == 201 || status == 202 else { throw Self.refuse("\(server) answered \(status): \(text)") }
+        print(text)
     }
 
     /// One line on standard error, naming the command, and exit status 2.
@@ -56,45 +104,20 @@ struct Retire: ParsableCommand {
     }
 }
 
-/// What a release holds, checked the way the server will read it: a .car must open as a catalog
-/// with every rendition readable; a folder is indexed (in a temporary index) and must load with
-/// no theme or source error.
-enum ThemeCheck {
-    struct Refused: Error, CustomStringConvertible { var description: String }
+/// One request with URLSession, waited for.
+struct HTTPAnswer {
+    var status: Int?
+    var body = Data()
+    var error: String?
 
-    static func files(of path: String, theme: String) throws -> [(path: String, bytes: [UInt8])] {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw Refused(description: "no such file or folder") }
-        if !isFolder.boolValue {
-            let catalog = try AssetCatalog(path: path)
-            if let first = catalog.renditionErrors.first { throw Refused(description: "\(catalog.renditionErrors.count) renditions cannot be read: \(first)") }
-            return [(URL(fileURLWithPath: path).lastPathComponent, Array(try Data(contentsOf: URL(fileURLWithPath: path))))]
-        }
-        let root = URL(fileURLWithPath: path).standardizedFileURL.path
-        var files: [(path: String, bytes: [UInt8])] = []
-        let enumerator = FileManager.default.enumerator(atPath: root)
-        while let relative = enumerator?.nextObject() as? String {
-            let name = (relative as NSString).lastPathComponent
-            if name.hasPrefix(".") { if (enumerator?.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory { enumerator?.skipDescendants() }; continue }
-            guard (enumerator?.fileAttributes?[.type] as? FileAttributeType) == .typeRegular else { continue }
-            guard Release.isSafe(path: relative) else { throw Refused(description: "\(relative) is not a path a release may hold") }
-            files.append((relative, Array(try Data(contentsOf: URL(fileURLWithPath: "\(root)/\(relative)")))))
-        }
-        try checkIndexes(root: root, theme: theme)
-        return files
-    }
-
-    /// Indexes a copy of the folder as the theme, and refuses it when the index reports errors.
-    static func checkIndexes(root: String, theme: String) throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("themed-publish-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        try FileManager.default.createDirectory(at: scratch.appendingPathComponent("themes"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: root, toPath: scratch.appendingPathComponent("themes/\(theme)").path)
-        let index = try ThemeIndex(databasePath: scratch.appendingPathComponent("index.sqlite").path)
-        _ = try index.writer.sync(themesDirectory: scratch.appendingPathComponent("themes").path)
-        guard let loaded = try index.reader.themes().first(where: { $0.name == theme }) else { throw Refused(description: "not a theme themed can read") }
-        let problems = ([loaded.error] + loaded.sources.map(\.error)).filter { !$0.isEmpty }
-        if let first = problems.first { throw Refused(description: first.split(separator: "\n").first.map(String.init) ?? first) }
-        if loaded.sources.isEmpty { throw Refused(description: "no catalog, .xcassets folder or bundle in it") }
+    static func of(_ request: URLRequest, body: Data) -> HTTPAnswer {
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var answer = HTTPAnswer()
+        URLSession.shared.uploadTask(with: request, from: body) { data, response, error in
+            answer = HTTPAnswer(status: (response as? HTTPURLResponse)?.statusCode, body: data ?? Data(), error: error.map { "\($0)" })
+            done.signal()
+        }.resume()
+        done.wait()
+        return answer
     }
 }

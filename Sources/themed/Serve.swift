@@ -10,6 +10,7 @@ import ImageCoders
 import HTTPTypes
 import Logging
 import Logs
+import Releases
 import Settings
 import Synchronization
 import Systemd
@@ -44,7 +45,16 @@ struct Serve: ParsableCommand {
         // Listening comes first: a port in use stops the start before anything is written. Until
         // the first index is served, every request gets 503 with Retry-After.
         let served = Mutex<ThemeService?>(nil)
-        let server = HTTPServer(configuration: settings.serverConfiguration, logger: logger) { request in
+        var configuration = settings.serverConfiguration
+        // Release uploads go to files beside the index as they arrive; what a killed process
+        // left there is removed first.
+        let uploads = Startup.uploadsFolder(settings)
+        if settings.cluster != nil {
+            try? FileManager.default.removeItem(atPath: uploads)
+            try? FileManager.default.createDirectory(atPath: uploads, withIntermediateDirectories: true)
+            configuration.spool = BodySpool(directory: uploads, maxBytes: settings.releaseMaxBytes, accepts: ThemeService.receivesUpload)
+        }
+        let server = HTTPServer(configuration: configuration, logger: logger) { request in
             guard let service = served.withLock({ $0 }) else { return Startup.notReady }
             return service.handle(request)
         }
@@ -92,7 +102,7 @@ struct Serve: ParsableCommand {
                             releaseRefused: { theme, generation, reason in
                                 served.withLock { $0 }?.releaseRefused(theme: theme, generation: generation, reason: reason)
                             }),
-                            logger: logger)
+                            logger: logger, retention: settings.releaseRetention)
         }
         let readiness: @Sendable () -> String? = {
             if draining.withLock({ $0 }) { return "draining" }
@@ -101,9 +111,9 @@ struct Serve: ParsableCommand {
             let silent = ContinuousClock.now - contact
             return silent > unreachableLimit ? "the cluster store has been unreachable for \(silent.components.seconds) s" : nil
         }
-        var activeStore: (@Sendable (String) throws -> Int)?
-        if let url = settings.cluster {
-            activeStore = { theme in Int(try ClusterStore(url: url).setActive(theme)) }
+        let releases = settings.cluster.map { url in
+            ReleaseDesk(cluster: url, workDirectory: uploads, retention: settings.releaseRetention, maxUploadBytes: settings.releaseMaxBytes,
+                        pendingSchedules: { follower?.schedules ?? [] })
         }
         if let follower {
             follower.start()
@@ -115,7 +125,7 @@ struct Serve: ParsableCommand {
         let service: ThemeService
         do {
             // With a store, event ids are its generations, from what the first sync applied.
-            service = try Startup.service(settings, accessLog: accessLog, logger: logger, readiness: readiness, activeStore: activeStore,
+            service = try Startup.service(settings, accessLog: accessLog, logger: logger, readiness: readiness, releases: releases,
                                           clusterGeneration: follower.map { Int($0.generation) })
         } catch {
             server.shutdown()
@@ -218,6 +228,12 @@ enum Startup {
         return ExitCode(2)
     }
 
+    /// Where release uploads are written and unpacked: beside the index.
+    static func uploadsFolder(_ settings: ServerSettings) -> String {
+        let folder = (settings.db as NSString).deletingLastPathComponent
+        return URL(fileURLWithPath: (folder.isEmpty ? "." : folder) + "/uploads").standardizedFileURL.path
+    }
+
     static let notReady: Response = {
         var response = Response(status: .serviceUnavailable, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                                 body: Array(#"{"error":{"code":"starting","message":"the first index is being built"}}"#.utf8))
@@ -280,7 +296,7 @@ enum Startup {
 
     static func service(_ settings: ServerSettings, accessLog: AccessLog?, logger: Logger,
                         readiness: @escaping @Sendable () -> String? = { nil },
-                        activeStore: (@Sendable (String) throws -> Int)? = nil, clusterGeneration: Int? = nil) throws -> ThemeService {
+                        releases: ReleaseDesk? = nil, clusterGeneration: Int? = nil) throws -> ThemeService {
         let index = try ThemeIndex(databasePath: settings.db)
         let workers = settings.decodeThreads > 0 ? WorkerPool(threads: settings.decodeThreads) : WorkerPool()
         AssetCatalog.decodedAtlases.setCapacity(settings.atlasCacheBytes)
@@ -295,7 +311,7 @@ enum Startup {
         let purgeTargets = settings.purgeURLs.compactMap(SurrogatePurger.Target.init(url:))
         return try ThemeService(index: index, themesDirectory: themesPath, activeToken: settings.activeToken, logger: logger,
                                 content: content, responseCacheBytes: settings.responseCacheBytes, cachePolicy: policy, accessLog: accessLog,
-                                allowedOrigins: settings.corsAllowedOrigins, readiness: readiness, activeStore: activeStore,
+                                allowedOrigins: settings.corsAllowedOrigins, readiness: readiness, releases: releases,
                                 purgeTargets: purgeTargets, clusterGeneration: clusterGeneration)
     }
 }

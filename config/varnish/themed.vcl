@@ -52,9 +52,10 @@ sub vcl_recv {
         return (synth(200, "Invalidated " + req.http.n-gone + " objects"));
     }
     set req.backend_hint = replicas.backend();
-    # Admin routes and the event stream are never cached; PUT /active goes to one replica, which
-    # stores it for all.
-    if (req.url ~ "^/(events|active|healthz|readyz|metrics)(\?|$)" || (req.method != "GET" && req.method != "HEAD")) {
+    # Admin routes, release histories and the event stream are never cached; PUT /active and
+    # release uploads (with their bodies) go to one replica, which stores them for all.
+    if (req.url ~ "^/(events|active|healthz|readyz|metrics)(\?|$)" || req.url ~ "^/themes/[^/]+/releases(\?|$)"
+        || (req.method != "GET" && req.method != "HEAD")) {
         return (pass);
     }
     # themed varies answers by these; everything else in a cookie or auth header is not its input.
@@ -79,8 +80,9 @@ sub vcl_backend_fetch {
 }
 
 sub vcl_backend_response {
-    # A replica that answers 5xx (draining, stopped mid-request) is tried once more elsewhere.
-    if (beresp.status >= 500 && bereq.retries < 3 && bereq.method != "PUT") {
+    # A replica that answers 5xx (draining, stopped mid-request) is tried once more elsewhere; a
+    # change (PUT /active, a release upload, a rollback) is not sent twice.
+    if (beresp.status >= 500 && bereq.retries < 3 && (bereq.method == "GET" || bereq.method == "HEAD")) {
         set bereq.http.X-Themed-Failed = bereq.http.X-Themed-Failed + " " + bereq.backend + " ";
         return (retry);
     }
@@ -104,7 +106,7 @@ sub vcl_backend_response {
 
 sub vcl_backend_error {
     # No replica answered at all (connection refused, reset): try the next one.
-    if (bereq.retries < 3 && bereq.method != "PUT") {
+    if (bereq.retries < 3 && (bereq.method == "GET" || bereq.method == "HEAD")) {
         set bereq.http.X-Themed-Failed = bereq.http.X-Themed-Failed + " " + bereq.backend + " ";
         return (retry);
     }

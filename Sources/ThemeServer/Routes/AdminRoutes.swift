@@ -1,8 +1,10 @@
 import Caching
+import Cluster
 import Foundation
 import HTTPServer
 import JSON
 import Logging
+import Releases
 import ThemeContent
 
 /// `GET /healthz`, `GET /metrics`, `GET /openapi.json`, and `GET`/`PUT /active`: the theme
@@ -19,9 +21,9 @@ struct AdminRoutes: RouteCollection {
     /// nil when this replica should take traffic; otherwise why not (draining, a cluster store
     /// unreachable for too long).
     let readiness: @Sendable () -> String?
-    /// With a cluster, where the active theme is kept for every replica: stores a switch and
-    /// returns its generation; throws when it cannot.
-    let activeStore: (@Sendable (String) throws -> Int)?
+    /// With a cluster: where the active theme is kept for every replica, with its schedules, and
+    /// where teams' tokens are checked.
+    let desk: ReleaseDesk?
     let logger: Logger
 
     var routes: [Route] {
@@ -51,11 +53,20 @@ struct AdminRoutes: RouteCollection {
                     ("themed_subscribers", "Open event streams.", events.subscriberCount),
                     ("themed_releases_refused_total", "Cluster releases this replica could not write; it kept serving the one before.",
                      metrics.releasesRefused.load(ordering: .relaxed)),
+                    ("themed_publishes_total", "Releases published through POST /themes/{theme}/releases on this replica.",
+                     metrics.publishes.load(ordering: .relaxed)),
+                    ("themed_rollbacks_total", "Rollbacks made through POST /themes/{theme}/rollback on this replica.",
+                     metrics.rollbacks.load(ordering: .relaxed)),
+                    ("themed_publish_refusals_total", "Publishes and rollbacks refused (token, scope, body, limits, store) on this replica.",
+                     metrics.publishRefusals.load(ordering: .relaxed)),
                 ])
                 return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"], body: exposition)
             },
             .get("/active", label: "active", crossOrigin: false) { _ in
-                JSONResponse.make(["theme": library.activeTheme.map(JSONValue.string) ?? .null], cacheControl: "no-store")
+                JSONResponse.make(.object([
+                    ("theme", library.activeTheme.map(JSONValue.string) ?? .null),
+                    ("scheduled", .array((desk?.scheduled ?? []).filter { $0.release == nil }.map(ReleaseRoutes.json))),
+                ]), cacheControl: "no-store")
             },
             Route([.put], "/active", label: "active", crossOrigin: false) { try setActive($0) },
             .get("/openapi.json", label: "openapi") { _ in
@@ -65,38 +76,45 @@ struct AdminRoutes: RouteCollection {
         ]
     }
 
+    /// `PUT /active` with `{"theme": T}` switches now, with `{"theme": T, "at": "<RFC 3339>"}`
+    /// at that time (a cluster store keeps the schedule). Allowed: the `activeToken`; without
+    /// one, loopback clients; with a cluster, a team's token that may activate the theme.
     private func setActive(_ context: RequestContext) throws -> Response {
         let request = context.request
-        if let token = activeToken {
-            guard request.headers[.authorization] == "Bearer \(token)" else {
-                throw APIError(status: .unauthorized, code: "unauthorized", message: "PUT /active needs Authorization: Bearer <token>")
-            }
-        } else if !(request.remoteAddress.hasPrefix("127.") || request.remoteAddress.hasPrefix("[::1]")) {
-            throw APIError(status: .forbidden, code: "forbidden", message: "without a configured token, only loopback clients may change the active theme")
-        }
         guard let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
               let name = object["theme"] as? String else {
-            throw APIError.badRequest("body must be JSON like {\"theme\":\"dark\"}")
+            throw APIError.badRequest("body must be JSON like {\"theme\":\"dark\"} or {\"theme\":\"dark\",\"at\":\"2026-12-01T00:00:00Z\"}")
         }
-        guard library.theme(named: name) != nil else { throw APIError.notFound("no theme named \(name)") }
-        guard let activeStore else { return try switchActive(to: name) }
+        let at = object["at"] as? String
+        if object["at"] != nil, at == nil { throw APIError.badRequest("at must be an RFC 3339 time, like 2026-12-01T00:00:00Z") }
+        guard at != nil || library.theme(named: name) != nil else { throw APIError.notFound("no theme named \(name)") }
+        let authorization = request.headers[.authorization]
+        let operatorAllowed = if let activeToken { authorization == "Bearer \(activeToken)" } else {
+            authorization == nil && (request.remoteAddress.hasPrefix("127.") || request.remoteAddress.hasPrefix("[::1]"))
+        }
+        guard operatorAllowed || (desk != nil && authorization != nil) else {
+            if activeToken != nil {
+                throw APIError(status: .unauthorized, code: "unauthorized", message: "PUT /active needs Authorization: Bearer <token>")
+            }
+            throw APIError(status: .forbidden, code: "forbidden", message: "without a configured token, only loopback clients may change the active theme")
+        }
+        if at != nil { _ = try ReleaseRoutes.cluster(desk) }
+        guard let desk else { return try switchActive(to: name) }
         // With a cluster the change goes to PostgreSQL first: a round trip (or a connection that
         // times out) that must not hold up the event loop's other connections. Every replica
         // switches when the store's notification arrives; this one at once.
-        return Response(deferred: { [self] complete in
-            DispatchQueue.global().async {
-                let generation: Int
-                do {
-                    generation = try activeStore(name)
-                } catch {
-                    complete(APIError(status: .serviceUnavailable, code: "cluster_unavailable", message: "the cluster store did not take the change: \(error)").response)
-                    return
-                }
-                // The store's notification may have switched this replica already: announced once.
-                Self.apply(name, library: library, events: events, generation: generation, logger: logger)
-                complete(JSONResponse.make(["theme": .string(name)], cacheControl: "no-store"))
+        return ReleaseRoutes.deferred(metrics: metrics, counted: nil) { [self] in
+            let actor = operatorAllowed ? Release.operatorName
+                : try desk.authorize(authorization, from: request.remoteAddress, to: .activate, theme: name).name
+            if let at {
+                let schedule = try desk.schedule(activating: name, at: at, by: actor)
+                return JSONResponse.make(.object([("scheduled", ReleaseRoutes.json(schedule))]), cacheControl: "no-store").with(status: .accepted)
             }
-        })
+            let generation = try desk.activate(name, by: actor)
+            // The store's notification may have switched this replica already: announced once.
+            Self.apply(name, library: library, events: events, generation: Int(generation), logger: logger)
+            return JSONResponse.make(["theme": .string(name)], cacheControl: "no-store")
+        }
     }
 
     private func switchActive(to name: String) throws -> Response {

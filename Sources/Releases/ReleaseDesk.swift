@@ -1,0 +1,238 @@
+import Cluster
+import Foundation
+import Synchronization
+
+/// Releases for teams over HTTP (docs/API.md, "Releases"): a token's check, a publish from an
+/// uploaded file, the history, rollbacks and scheduled changes, all kept in the cluster store.
+/// Each operation opens its own connection to the store: they are rare, and a connection used
+/// by one request at a time needs no lock.
+public final class ReleaseDesk: Sendable {
+    /// Why a request was refused, one case per answer it gets.
+    public enum Refusal: Error, Equatable, CustomStringConvertible {
+        case unauthorized(String)
+        case forbidden(String)
+        case tooManyAttempts(retryAfterSeconds: Int)
+        case badRequest(String)
+        case notFound(String)
+        case tooLarge(String)
+        case unsupportedMediaType(String)
+        case unprocessable(String)
+        case unavailable(String)
+
+        public var description: String {
+            switch self {
+            case .unauthorized(let why), .forbidden(let why), .badRequest(let why), .notFound(let why), .tooLarge(let why),
+                 .unsupportedMediaType(let why), .unprocessable(let why), .unavailable(let why): why
+            case .tooManyAttempts(let seconds): "too many failed token attempts from this address; try again in \(seconds) s"
+            }
+        }
+    }
+
+    /// What a publish became: a release now, or a schedule that makes it current later.
+    public enum Outcome: Sendable {
+        case published(ReleaseEntry)
+        case scheduled(Schedule)
+    }
+
+    /// The body's kind, by its Content-Type.
+    public enum BodyKind: Sendable {
+        case catalog
+        case archive
+
+        public init?(contentType: String?) {
+            let media = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            switch media {
+            case "application/octet-stream", "application/vnd.apple.car": self = .catalog
+            case "application/x-tar", "application/tar", "application/gzip", "application/x-gzip", "application/x-compressed-tar",
+                 "application/tar+gzip": self = .archive
+            default: return nil
+            }
+        }
+    }
+
+    let cluster: String
+    /// Where uploads are unpacked and checked (each in a folder of its own, removed after).
+    public let workDirectory: String
+    public let retention: Int
+    /// The largest body a release upload may have, and the most an archive may unpack to.
+    public let maxUploadBytes: Int
+    let pendingSchedules: @Sendable () -> [Schedule]
+    let attempts = FailedAttempts()
+    /// Publishes checked at once: each indexes its theme in a scratch index (CPU and disk).
+    let checks = DispatchSemaphore(value: 2)
+
+    public init(cluster: String, workDirectory: String, retention: Int = Release.defaultRetention, maxUploadBytes: Int,
+                pendingSchedules: @escaping @Sendable () -> [Schedule]) {
+        (self.cluster, self.workDirectory, self.retention, self.maxUploadBytes, self.pendingSchedules) =
+            (cluster, workDirectory, retention, maxUploadBytes, pendingSchedules)
+    }
+
+    /// The schedules pending at the replica's last sync with the store, soonest first.
+    public var scheduled: [Schedule] { pendingSchedules() }
+
+    /// The token that `Authorization: Bearer <secret>` presents, when it may do `permission` to
+    /// `theme`. A secret the store does not know counts against the client's address; past the
+    /// limit every attempt from it is refused until its window ends.
+    public func authorize(_ authorization: String?, from address: String, to permission: Token.Permission, theme: String) throws(Refusal) -> Token {
+        let host = Self.host(of: address)
+        if let wait = attempts.refusal(for: host) { throw .tooManyAttempts(retryAfterSeconds: wait) }
+        guard let authorization, authorization.hasPrefix("Bearer "), case let secret = String(authorization.dropFirst(7)), !secret.isEmpty else {
+            throw .unauthorized("this route needs Authorization: Bearer <token> (themed token create)")
+        }
+        let token: Token?
+        do {
+            token = try store().token(forSecret: secret)
+        } catch {
+            throw .unavailable("the cluster store cannot check the token: \(error)")
+        }
+        guard let token else {
+            attempts.failed(host)
+            throw .unauthorized("the token is not known (revoked, or never made)")
+        }
+        guard token.allows(permission, theme: theme) else {
+            throw .forbidden("token \(token.name) may not \(permission.rawValue) theme \(theme)")
+        }
+        return token
+    }
+
+    /// Checks the uploaded body (a .car, or a theme folder as a tar) exactly as `themed publish`
+    /// does and stores it as the theme's next release, or, with `at`, as a release that becomes
+    /// current then. Nothing is stored when anything fails.
+    public func publish(theme: String, body: String, kind: BodyKind, by token: Token, at: String? = nil) throws(Refusal) -> Outcome {
+        guard Release.isPublishable(theme: theme) else { throw .badRequest("\"\(theme)\" is not a theme name a release may take: \(Release.publishableRule)") }
+        if let at, !Schedule.isTime(at) { throw .badRequest("at must be an RFC 3339 time with a zone, like 2026-12-01T00:00:00Z") }
+        checks.wait()
+        defer { checks.signal() }
+        let scratch = "\(workDirectory)/release-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let files: [ThemeCheck.File]
+        do {
+            switch kind {
+            case .catalog:
+                files = try ThemeCheck.files(of: body, theme: theme, name: "Assets.car")
+            case .archive:
+                let folder = "\(scratch)/\(theme)"
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try ReleaseArchive.unpack(body, into: folder, limits: .init(totalBytes: maxUploadBytes))
+                files = try ThemeCheck.files(of: folder, theme: theme)
+            }
+        } catch let error as ReleaseArchive.Refused {
+            throw error.tooLarge ? .tooLarge(error.description) : .unprocessable(error.description)
+        } catch {
+            throw .unprocessable("\(error)")
+        }
+        return try withStore { store in
+            let read: (Int) throws -> [UInt8] = { try ThemeCheck.contents(of: files[$0]) }
+            if let at {
+                return .scheduled(try store.schedule(theme: theme, paths: files.map(\.path), at: at, by: token.name, contents: read))
+            }
+            let generation = try store.publish(theme: theme, paths: files.map(\.path), by: token.name, keep: retention, contents: read)
+            return .published(try Self.entry(generation, of: theme, in: store))
+        }
+    }
+
+    /// The theme's kept releases, newest first.
+    public func history(of theme: String) throws(Refusal) -> [ReleaseEntry] {
+        try withStore { try $0.history(of: theme) }
+    }
+
+    /// A new release with the content of a kept earlier generation.
+    public func rollback(theme: String, to generation: Int64, by token: Token) throws(Refusal) -> ReleaseEntry {
+        try withStore { store in
+            let made = try store.rollback(theme: theme, to: generation, by: token.name, keep: retention)
+            return try Self.entry(made, of: theme, in: store)
+        }
+    }
+
+    /// Switches the active theme for every replica now; returns the switch's generation.
+    public func activate(_ theme: String, by actor: String) throws(Refusal) -> Int64 {
+        try withStore { try $0.setActive(theme, by: actor) }
+    }
+
+    /// Stores a switch of the active theme at `at`.
+    public func schedule(activating theme: String, at: String, by actor: String) throws(Refusal) -> Schedule {
+        try withStore { try $0.schedule(activating: theme, at: at, by: actor) }
+    }
+
+    /// Cancels a pending schedule.
+    public func cancel(_ id: Int64, by actor: String) throws(Refusal) -> Schedule {
+        try withStore { try $0.cancelSchedule(id, by: actor) }
+    }
+
+    /// A pending schedule by id, from the replica's last sync (for checking a token's scope
+    /// before cancelling).
+    public func pending(_ id: Int64) -> Schedule? {
+        scheduled.first { $0.id == id }
+    }
+
+    private func store() throws -> ClusterStore { try ClusterStore(url: cluster) }
+
+    /// Runs `body` on a fresh connection, turning the store's errors into refusals.
+    private func withStore<Result>(_ body: (ClusterStore) throws -> Result) throws(Refusal) -> Result {
+        do {
+            return try body(try store())
+        } catch let error as ClusterError {
+            switch error {
+            case .noSuchRelease, .noSuchSchedule: throw .notFound(error.description)
+            case .tooLarge: throw .tooLarge(error.description)
+            case .unpublishableName, .unsafeName, .badTime: throw .badRequest(error.description)
+            case .badRelease, .missingBlob, .corruptBlob, .badToken: throw .unprocessable(error.description)
+            }
+        } catch let error as PostgresError {
+            throw .unavailable("the cluster store did not take it: \(error)")
+        } catch {
+            throw .unprocessable("\(error)")
+        }
+    }
+
+    private static func entry(_ generation: Int64, of theme: String, in store: ClusterStore) throws -> ReleaseEntry {
+        guard let entry = try store.history(of: theme).first(where: { $0.generation == generation }) else {
+            throw ClusterError.noSuchRelease(theme, generation)
+        }
+        return entry
+    }
+
+    /// The client's address without its port (`127.0.0.1:5000` -> `127.0.0.1`, `[::1]:5000` -> `::1`).
+    static func host(of address: String) -> String {
+        if address.hasPrefix("["), let end = address.firstIndex(of: "]") { return String(address[address.index(after: address.startIndex)..<end]) }
+        return address.lastIndex(of: ":").map { String(address[..<$0]) } ?? address
+    }
+}
+
+/// Failed token attempts per client address: past `limit` in a window, the address is refused
+/// until the window ends. The table is bounded: at its size, windows that have ended go first.
+final class FailedAttempts: Sendable {
+    static let limit = 10
+    static let window: Duration = .seconds(60)
+    static let capacity = 10_000
+
+    private let table = Mutex<[String: (count: Int, started: ContinuousClock.Instant)]>([:])
+
+    /// Seconds to wait when the address is past the limit; nil when it may try.
+    func refusal(for host: String) -> Int? {
+        table.withLock { table in
+            guard let entry = table[host] else { return nil }
+            let elapsed = ContinuousClock.now - entry.started
+            if elapsed >= Self.window {
+                table[host] = nil
+                return nil
+            }
+            return entry.count >= Self.limit ? Int((Self.window - elapsed).components.seconds) + 1 : nil
+        }
+    }
+
+    func failed(_ host: String) {
+        table.withLock { table in
+            let now = ContinuousClock.now
+            if table.count >= Self.capacity {
+                table = table.filter { now - $0.value.started < Self.window }
+                if table.count >= Self.capacity, let oldest = table.min(by: { $0.value.started < $1.value.started }) { table[oldest.key] = nil }
+            }
+            if let entry = table[host], now - entry.started < Self.window {
+                table[host] = (entry.count + 1, entry.started)
+            } else {
+                table[host] = (1, now)
+            }
+        }
+    }
+}

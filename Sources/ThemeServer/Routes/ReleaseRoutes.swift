@@ -1,0 +1,179 @@
+import Cluster
+import Foundation
+import HTTPServer
+import HTTPTypes
+import JSON
+import Releases
+
+/// Releases for teams (docs/API.md, "Releases"): `POST /themes/{theme}/releases` (a .car or a
+/// tar of a theme folder, with a token), `GET /themes/{theme}/releases` (the history),
+/// `POST /themes/{theme}/rollback` and `DELETE /active/schedule/{id}`. Without a cluster store
+/// every one answers 409 naming the `cluster` setting. None is readable by other origins.
+///
+/// The work (unpacking, checking, PostgreSQL) runs off the event loop, as a deferred answer.
+struct ReleaseRoutes: RouteCollection {
+    let desk: ReleaseDesk?
+    let metrics: ServiceMetrics
+
+    var routes: [Route] {
+        [
+            Route([.post], "/themes/{theme}/releases", label: "releases", crossOrigin: false) { try publish($0) },
+            .get("/themes/{theme}/releases", label: "releases", crossOrigin: false) { try history($0) },
+            Route([.post], "/themes/{theme}/rollback", label: "rollback", crossOrigin: false) { try rollback($0) },
+            Route([.delete], "/active/schedule/{id}", label: "active", crossOrigin: false) { try cancel($0) },
+        ]
+    }
+
+    /// Whether a request's body goes to a file as it arrives (the server's `BodySpool`).
+    static func receivesUpload(_ method: HTTPRequest.Method, path: String) -> Bool {
+        guard method == .post, path.hasSuffix("/releases"), path.hasPrefix("/themes/") else { return false }
+        return path.split(separator: "/", omittingEmptySubsequences: false).count == 4
+    }
+
+    private func publish(_ context: RequestContext) throws -> Response {
+        let desk = try Self.cluster(desk)
+        let (request, theme) = (context.request, context.parameter("theme"))
+        guard Release.isPublishable(theme: theme) else {
+            metrics.publishRefusals.add(1, ordering: .relaxed)
+            throw APIError.badRequest("\"\(theme)\" is not a theme name a release may take: \(Release.publishableRule)")
+        }
+        return Self.deferred(metrics: metrics, counted: .publish) {
+            let token = try desk.authorize(request.headers[.authorization], from: request.remoteAddress, to: .publish, theme: theme)
+            guard let body = request.spooledBody else { throw ReleaseDesk.Refusal.badRequest("no body") }
+            guard let kind = ReleaseDesk.BodyKind(contentType: request.headers[.contentType]) else {
+                throw ReleaseDesk.Refusal.unsupportedMediaType("send a .car as application/octet-stream or a theme folder as application/x-tar (gzip accepted)")
+            }
+            switch try desk.publish(theme: theme, body: body.path, kind: kind, by: token, at: request.query["at"]) {
+            case .published(let entry):
+                return JSONResponse.make(Self.json(entry, current: true), cacheControl: "no-store").with(status: .created)
+            case .scheduled(let schedule):
+                return JSONResponse.make(Self.json(schedule), cacheControl: "no-store").with(status: .accepted)
+            }
+        }
+    }
+
+    private func history(_ context: RequestContext) throws -> Response {
+        let desk = try Self.cluster(desk)
+        let theme = context.parameter("theme")
+        return Self.deferred(metrics: metrics, counted: nil) {
+            let entries = try desk.history(of: theme)
+            guard !entries.isEmpty else { throw ReleaseDesk.Refusal.notFound("the cluster store has no release of \(theme)") }
+            let current = entries.first { !$0.retired }?.generation == entries.first?.generation ? entries.first?.generation : nil
+            let scheduled = desk.scheduled.filter { $0.theme == theme }
+            return JSONResponse.make(.object([
+                ("theme", .string(theme)),
+                ("releases", .array(entries.map { Self.json($0, current: $0.generation == current) })),
+                ("scheduled", .array(scheduled.map(Self.json))),
+            ]), cacheControl: "no-store")
+        }
+    }
+
+    private func rollback(_ context: RequestContext) throws -> Response {
+        let desk = try Self.cluster(desk)
+        let (request, theme) = (context.request, context.parameter("theme"))
+        return Self.deferred(metrics: metrics, counted: .rollback) {
+            let token = try desk.authorize(request.headers[.authorization], from: request.remoteAddress, to: .publish, theme: theme)
+            guard let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
+                  let number = object["generation"] as? NSNumber, case let generation = number.int64Value, generation > 0,
+                  Double(generation) == number.doubleValue else {
+                throw ReleaseDesk.Refusal.badRequest("body must be JSON like {\"generation\": 42}")
+            }
+            let entry = try desk.rollback(theme: theme, to: generation, by: token)
+            return JSONResponse.make(Self.json(entry, current: true), cacheControl: "no-store").with(status: .created)
+        }
+    }
+
+    private func cancel(_ context: RequestContext) throws -> Response {
+        let desk = try Self.cluster(desk)
+        let request = context.request
+        guard let id = Int64(context.parameter("id")), id > 0 else { throw APIError.notFound("no schedule \(context.parameter("id"))") }
+        return Self.deferred(metrics: metrics, counted: nil) {
+            // The token must cover the schedule's theme: known from the last sync, or "*" when not yet seen.
+            let theme = desk.pending(id)?.theme ?? "*"
+            let token = try desk.authorize(request.headers[.authorization], from: request.remoteAddress, to: .activate, theme: theme)
+            let cancelled = try desk.cancel(id, by: token.name)
+            return JSONResponse.make(.object([("cancelled", Self.json(cancelled))]), cacheControl: "no-store")
+        }
+    }
+
+    /// The desk, or 409: these routes need a cluster store.
+    static func cluster(_ desk: ReleaseDesk?) throws -> ReleaseDesk {
+        guard let desk else {
+            throw APIError(status: .conflict, code: "no_cluster",
+                           message: "releases, rollbacks and schedules need a cluster store: set the cluster setting (docs/DEPLOY.md)")
+        }
+        return desk
+    }
+
+    /// Runs `work` on a global queue and answers with what it returns or the refusal it throws;
+    /// `counted` names the metric a success adds to, and a refusal counts in `publishRefusals`.
+    static func deferred(metrics: ServiceMetrics, counted: ServiceMetrics.ReleaseAction?,
+                         _ work: @escaping @Sendable () throws -> Response) -> Response {
+        Response(deferred: { complete in
+            DispatchQueue.global().async {
+                do {
+                    let response = try work()
+                    if let counted { metrics.count(counted) }
+                    complete(response)
+                } catch let refusal as ReleaseDesk.Refusal {
+                    if counted != nil { metrics.publishRefusals.add(1, ordering: .relaxed) }
+                    complete(response(for: refusal))
+                } catch let error as APIError {
+                    complete(error.response)
+                } catch {
+                    complete(APIError(status: .internalServerError, code: "internal", message: "\(error)").response)
+                }
+            }
+        })
+    }
+
+    static func response(for refusal: ReleaseDesk.Refusal) -> Response {
+        let (status, code): (HTTPResponse.Status, String) = switch refusal {
+        case .unauthorized: (.unauthorized, "unauthorized")
+        case .forbidden: (.forbidden, "forbidden")
+        case .tooManyAttempts: (.tooManyRequests, "too_many_attempts")
+        case .badRequest: (.badRequest, "bad_request")
+        case .notFound: (.notFound, "not_found")
+        case .tooLarge: (.contentTooLarge, "too_large")
+        case .unsupportedMediaType: (.unsupportedMediaType, "unsupported_media_type")
+        case .unprocessable: (.unprocessableContent, "unprocessable")
+        case .unavailable: (.serviceUnavailable, "cluster_unavailable")
+        }
+        var response = APIError(status: status, code: code, message: refusal.description).response
+        switch refusal {
+        case .unauthorized: response.headers[.wwwAuthenticate] = "Bearer realm=\"themed\""
+        case .tooManyAttempts(let seconds): response.headers[.retryAfter] = String(seconds)
+        case .unavailable: response.headers[.retryAfter] = "1"
+        default: break
+        }
+        return response
+    }
+
+    static func json(_ entry: ReleaseEntry, current: Bool) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("theme", .string(entry.theme)), ("generation", .int(Int(entry.generation))), ("digest", .string(entry.digest)),
+            ("files", .int(entry.files)), ("publisher", .string(entry.publisher)), ("publishedAt", .string(entry.publishedAt)),
+            ("current", .bool(current)),
+        ]
+        if entry.retired { members.append(("retired", .bool(true))) }
+        if let origin = entry.rollbackOf { members.append(("rollbackOf", .int(Int(origin)))) }
+        return .object(members)
+    }
+
+    static func json(_ schedule: Schedule) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("id", .int(Int(schedule.id))), ("theme", .string(schedule.theme)), ("at", .string(schedule.at)),
+            ("kind", .string(schedule.release == nil ? "activate" : "release")), ("by", .string(schedule.actor)),
+        ]
+        if let release = schedule.release { members += [("digest", .string(release.digest)), ("files", .int(release.files))] }
+        return .object(members)
+    }
+}
+
+extension Response {
+    func with(status: HTTPResponse.Status) -> Response {
+        var response = self
+        response.status = status
+        return response
+    }
+}

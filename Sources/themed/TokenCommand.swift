@@ -1,0 +1,68 @@
+import ArgumentParser
+import Cluster
+import Foundation
+
+/// `themed token`: the credentials teams publish and switch themes with over HTTP. The store
+/// keeps only each secret's SHA-256; `create` prints the secret once.
+struct TokenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Make, list and revoke the tokens teams publish with (POST /themes/{theme}/releases).",
+        subcommands: [Create.self, List.self, Revoke.self])
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Make a token and print its secret (shown this once).")
+
+        @Option(help: "PostgreSQL URL of the cluster store.") var cluster: String
+        @Option(help: "The token's name, shown in release histories and the audit trail.") var name: String
+        @Option(help: "Themes it may touch, as a shell glob (repeatable; default: every theme).") var themes: [String] = []
+        @Option(help: "What it may do: publish (releases, rollbacks), activate (switches, schedules).") var can = "publish"
+
+        func run() throws {
+            let words = can.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let permissions = Set(words.compactMap(Token.Permission.init(rawValue:)))
+            guard permissions.count == Set(words).count else { throw Publish.refuse("--can takes publish, activate or both (comma-separated)", command: "token create") }
+            do {
+                let secret = try ClusterStore(url: cluster).createToken(name: name, themes: themes.isEmpty ? ["*"] : themes, permissions: permissions)
+                print(secret)
+            } catch {
+                throw Publish.refuse("\(error)", command: "token create")
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List tokens: name, themes, permissions, creation time (never secrets).")
+
+        @Option(help: "PostgreSQL URL of the cluster store.") var cluster: String
+
+        func run() throws {
+            do {
+                for token in try ClusterStore(url: cluster).tokens() {
+                    let permissions = Token.Permission.allCases.filter(token.permissions.contains).map(\.rawValue).joined(separator: ",")
+                    print("\(token.name)\t\(token.themes.joined(separator: " "))\t\(permissions)\t\(token.created)")
+                }
+            } catch {
+                throw Publish.refuse("\(error)", command: "token list")
+            }
+        }
+    }
+
+    struct Revoke: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke a token: every request presenting it is refused from now on.")
+
+        @Option(help: "PostgreSQL URL of the cluster store.") var cluster: String
+        @Argument(help: "The token's name.") var name: String
+
+        func run() throws {
+            let removed: Bool
+            do {
+                removed = try ClusterStore(url: cluster).revokeToken(name: name)
+            } catch {
+                throw Publish.refuse("\(error)", command: "token revoke")
+            }
+            guard removed else { throw Publish.refuse("no token named \(name)", command: "token revoke") }
+            print("revoked \(name)")
+        }
+    }
+}
