@@ -8,7 +8,7 @@ PY_PACKAGES = lzfse numpy pillow
 OPENAPI_PY_PACKAGES = openapi-core requests pyyaml
 EXPORT_PY_PACKAGES = tinycss2 requests
 
-.PHONY: deps py-deps bench-deps build release test openapi-check exports-check browser-deps browser-check deb deb-test bench bench-http bench-reload bench-cold bench-blobs bench-coders bench-tenants bench-streams cluster-deps cluster cluster-test cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
+.PHONY: deps py-deps bench-deps build release test openapi-check exports-check browser-deps browser-check deb deb-test bench bench-http bench-reload bench-cold bench-blobs bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -142,6 +142,12 @@ fuzz-ci: fuzz-build
 N ?= 1000
 bench-tenants: release
 	python3 scripts/bench-tenants.py --themed .build/release/themed --brands $(N)
+
+## N publishes of one theme over HTTP (POST /themes/light/releases) on a throwaway PostgreSQL:
+## publish time, and the database's size after N/10 and N (retention keeps it flat).
+RELEASES ?= 1000
+bench-releases: release
+	python3 scripts/bench-releases.py --themed .build/release/themed --publishes $(RELEASES)
 
 ## Palette latency while every image of the shared corpus is decoded for the first time.
 bench-cold: release

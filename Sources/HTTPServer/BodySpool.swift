@@ -5,16 +5,18 @@ import HTTPTypes
 
 /// Where the bodies of upload routes go: to a file, as they arrive, never whole in memory.
 ///
-/// The routes that take uploads (a theme release) say so by method and path; their bodies may be
+/// The routes that take uploads (a theme release) say which requests they take (by method, path
+/// and head, for example only those with credentials); their bodies may be
 /// up to `maxBytes` and must give Content-Length (a chunked upload is answered 411), so that the
 /// size is checked before a byte is written. A body cut off mid-way leaves nothing behind: its
 /// file is removed when the connection closes, and no handler sees it.
 public struct BodySpool: Sendable {
     public var directory: String
     public var maxBytes: Int
-    public var accepts: @Sendable (HTTPRequest.Method, _ path: String) -> Bool
+    /// Whether a request (its head; the body is empty) is an upload.
+    public var accepts: @Sendable (Request) -> Bool
 
-    public init(directory: String, maxBytes: Int, accepts: @escaping @Sendable (HTTPRequest.Method, _ path: String) -> Bool) {
+    public init(directory: String, maxBytes: Int, accepts: @escaping @Sendable (Request) -> Bool) {
         (self.directory, self.maxBytes, self.accepts) = (directory, maxBytes, accepts)
     }
 }

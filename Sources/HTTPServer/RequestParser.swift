@@ -84,8 +84,8 @@ public struct RequestParser: Sendable {
             }
         }
 
-        if let spool, let path = PercentDecoding.decode(Request.splitTarget(requestLine.target).0, plusIsSpace: false),
-           spool.accepts(requestLine.method, path) {
+        if let spool, let head = try? Request(method: requestLine.method, target: requestLine.target, headers: fields, remoteAddress: remoteAddress),
+           spool.accepts(head) {
             return spoolOutcome(spool, requestLine: requestLine, fields: fields, headEnd: cursor, start: buffer.startIndex, remoteAddress: remoteAddress)
         }
         let framing: BodyFraming

@@ -1,7 +1,6 @@
 import BlobStore
 import Caching
 import HTTPServer
-import HTTPTypes
 import Logging
 import Releases
 import ThemeContent
@@ -75,8 +74,8 @@ public final class ThemeService: Sendable {
 
     /// Whether a request's body goes to a file as it arrives (an upload route): the test the
     /// server's `BodySpool` is given.
-    public static func receivesUpload(_ method: HTTPRequest.Method, path: String) -> Bool {
-        ReleaseRoutes.receivesUpload(method, path: path)
+    public static func receivesUpload(_ head: Request) -> Bool {
+        ReleaseRoutes.receivesUpload(head)
     }
 
     static let lastEventIDKey = "last_event_id"

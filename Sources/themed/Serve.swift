@@ -50,8 +50,11 @@ struct Serve: ParsableCommand {
         // left there is removed first.
         let uploads = Startup.uploadsFolder(settings)
         if settings.cluster != nil {
-            try? FileManager.default.removeItem(atPath: uploads)
             try? FileManager.default.createDirectory(atPath: uploads, withIntermediateDirectories: true)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: uploads)) ?? []
+            where name.hasPrefix("body-") || name.hasPrefix("release-") {
+                try? FileManager.default.removeItem(atPath: "\(uploads)/\(name)")
+            }
             configuration.spool = BodySpool(directory: uploads, maxBytes: settings.releaseMaxBytes, accepts: ThemeService.receivesUpload)
         }
         let server = HTTPServer(configuration: configuration, logger: logger) { request in

@@ -11,7 +11,7 @@ import ThemeServer
 @Suite("uploads spooled to disk")
 struct UploadTests {
     static func spool(_ folder: String, maxBytes: Int = 8 << 20) -> BodySpool {
-        BodySpool(directory: folder, maxBytes: maxBytes) { method, path in method == .post && path == "/upload" }
+        BodySpool(directory: folder, maxBytes: maxBytes) { head in head.method == .post && head.path == "/upload" }
     }
 
     @Test("the parser hands an upload's head on with its length; a chunked upload is 411, one past the limit 413")
@@ -86,7 +86,13 @@ struct UploadTests {
             #expect(answer.status == 409 && answer.text.contains("no_cluster") && answer.text.contains("cluster setting"), "\(method) \(target): \(answer.text)")
             #expect(answer.header("Access-Control-Allow-Origin") == nil, "never readable cross-origin")
         }
-        #expect(ThemeService.receivesUpload(.post, path: "/themes/light/releases"))
-        #expect(!ThemeService.receivesUpload(.get, path: "/themes/light/releases") && !ThemeService.receivesUpload(.post, path: "/themes/a/b/releases"))
+        func head(_ method: HTTPRequest.Method, _ target: String, token: Bool = true) throws -> Request {
+            try Request(method: method, target: target, headers: token ? [.authorization: "Bearer themed_x"] : [:])
+        }
+        let upload = try head(.post, "/themes/light/releases"), read = try head(.get, "/themes/light/releases")
+        let deeper = try head(.post, "/themes/a/b/releases"), anonymous = try head(.post, "/themes/light/releases", token: false)
+        #expect(ThemeService.receivesUpload(upload))
+        #expect(!ThemeService.receivesUpload(read) && !ThemeService.receivesUpload(deeper))
+        #expect(!ThemeService.receivesUpload(anonymous), "no credentials, no spool")
     }
 }

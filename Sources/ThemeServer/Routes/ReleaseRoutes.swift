@@ -24,10 +24,13 @@ struct ReleaseRoutes: RouteCollection {
         ]
     }
 
-    /// Whether a request's body goes to a file as it arrives (the server's `BodySpool`).
-    static func receivesUpload(_ method: HTTPRequest.Method, path: String) -> Bool {
-        guard method == .post, path.hasSuffix("/releases"), path.hasPrefix("/themes/") else { return false }
-        return path.split(separator: "/", omittingEmptySubsequences: false).count == 4
+    /// Whether a request's body goes to a file as it arrives (the server's `BodySpool`): a
+    /// release upload that presents a token. One without is read like any body (up to the
+    /// in-memory limit) and answered 401: no one without credentials fills the spool.
+    static func receivesUpload(_ head: Request) -> Bool {
+        guard head.method == .post, head.path.hasSuffix("/releases"), head.path.hasPrefix("/themes/"),
+              head.headers[.authorization]?.hasPrefix("Bearer ") == true else { return false }
+        return head.path.split(separator: "/", omittingEmptySubsequences: false).count == 4
     }
 
     private func publish(_ context: RequestContext) throws -> Response {
@@ -39,7 +42,7 @@ struct ReleaseRoutes: RouteCollection {
         }
         return Self.deferred(metrics: metrics, counted: .publish) {
             let token = try desk.authorize(request.headers[.authorization], from: request.remoteAddress, to: .publish, theme: theme)
-            guard let body = request.spooledBody else { throw ReleaseDesk.Refusal.badRequest("no body") }
+            guard let body = request.spooledBody else { throw ReleaseDesk.Refusal.badRequest("the body did not arrive as an upload") }
             guard let kind = ReleaseDesk.BodyKind(contentType: request.headers[.contentType]) else {
                 throw ReleaseDesk.Refusal.unsupportedMediaType("send a .car as application/octet-stream or a theme folder as application/x-tar (gzip accepted)")
             }
