@@ -178,6 +178,7 @@ def cluster_cases(publisher, switcher, archive, bomb, state):
         ("POST", "/themes/brand-a/releases", dict(publish, **{"Content-Type": "application/octet-stream"}), b"not a catalog", 422,
          "/themes/{theme}/releases"),
         ("GET", "/themes/brand-a/releases", {}, None, 200, "/themes/{theme}/releases"),
+        ("GET", "/themes/brand-a", {}, None, 200, "/themes/{theme}"),
         ("GET", "/themes/nope/releases", {}, None, 404, "/themes/{theme}/releases"),
         ("POST", "/themes/brand-a/rollback", dict(publish, **{"Content-Type": "application/json"}), json.dumps({"generation": "first"}), 400,
          "/themes/{theme}/rollback"),

@@ -169,7 +169,7 @@ class Gallery {
     this.drawColors(detail.colors, palettes);
     this.drawSources(detail);
     this.drawExports(base);
-    this.drawReleases(base);
+    this.drawReleases(detail.releases);
     await Promise.all([this.drawImages(base, generation), this.drawStrings(base, detail, generation)]);
   }
 
@@ -300,10 +300,12 @@ class Gallery {
     $("sources-body").replaceChildren(...items);
   }
 
-  /** The theme's release history, when a cluster store keeps one (409 without: the section stays hidden). */
-  async drawReleases(base) {
+  /** The theme's release history, when a cluster store keeps one (the detail links to it). */
+  async drawReleases(path) {
+    $("releases").hidden = true;
+    if (!path) return;
     try {
-      const history = await getJSON(`${base}/releases`);
+      const history = await getJSON(path);
       $("releases-body").replaceChildren(...history.releases.map((release) => el("tr", { className: release.current ? "current" : "" },
         el("td", { text: `${release.generation}${release.current ? " (current)" : ""}${release.rollbackOf ? ` ↩ ${release.rollbackOf}` : ""}` }),
         el("td", { text: release.publishedAt }), el("td", { text: release.publisher }), el("td", { text: String(release.files) }),

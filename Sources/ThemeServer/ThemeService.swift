@@ -51,7 +51,7 @@ public final class ThemeService: Sendable {
                         readiness: readiness, desk: releases, logger: logger),
             ReleaseRoutes(desk: releases, metrics: metrics),
             EventRoutes(events: events),
-            ThemeRoutes(library: library),
+            ThemeRoutes(library: library, hasReleases: releases != nil),
             ColorRoutes(library: library),
             ExportRoutes(library: library, logger: logger),
             GalleryRoutes(),

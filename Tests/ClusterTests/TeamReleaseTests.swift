@@ -70,6 +70,7 @@ struct TeamReleaseTests {
                                         "\(ReplicaTests.sampleThemes)/dark"])
         #expect(cli.status == 0, "\(cli.errors)")
         #expect(waitUntil { replicas.allSatisfy { $0.get("/themes/brand-acme/colors/primary")?.headers["etag"] != lightETag } })
+        #expect(Self.json(replicas[1].get("/themes/brand-acme"))["releases"] as? String == "/themes/brand-acme/releases", "the detail links the history")
         let history = Self.json(replicas[1].get("/themes/brand-acme/releases"))["releases"] as? [[String: Any]] ?? []
         #expect(history.map { $0["current"] as? Bool } == [true, false] && history.last?["generation"] as? Int == firstGeneration, "\(history)")
 

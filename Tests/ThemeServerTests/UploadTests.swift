@@ -79,6 +79,7 @@ struct UploadTests {
     @Test("without a cluster store the release routes answer 409 naming the cluster setting")
     func noCluster() throws {
         let api = try APIFixture()
+        #expect(try !api.request("/themes/light").text.contains("\"releases\""), "no history to link to")
         for (method, target, body) in [(HTTPRequest.Method.post, "/themes/light/releases", ""), (.get, "/themes/light/releases", ""),
                                         (.post, "/themes/light/rollback", #"{"generation":1}"#), (.delete, "/active/schedule/1", ""),
                                         (.put, "/active", #"{"theme":"dark","at":"2030-01-01T00:00:00Z"}"#)] {

@@ -7,6 +7,8 @@ import ThemeIndex
 /// problems.
 struct ThemeRoutes: RouteCollection {
     let library: ThemeLibrary
+    /// A cluster store keeps release histories: the detail links to the theme's.
+    let hasReleases: Bool
 
     var routes: [Route] {
         [
@@ -46,7 +48,7 @@ struct ThemeRoutes: RouteCollection {
             return .object(members)
         }
         let reader = library.index.reader
-        let body: JSONValue = .object([
+        var body: JSONValue = .object([
             ("name", .string(theme.name)),
             ("revision", .string(theme.revision)),
             ("parent", theme.parent.map(JSONValue.string) ?? .null),
@@ -61,6 +63,10 @@ struct ThemeRoutes: RouteCollection {
             ("strings", .array(try reader.stringTables(in: chain).map(JSONValue.string))),
             ("warming", warming(theme.name)),
         ])
+        if hasReleases, case .object(var members) = body {
+            members.append(("releases", .string("/themes/\(theme.name)/releases")))
+            body = .object(members)
+        }
         return JSONResponse.make(body, cacheControl: "no-cache", etagged: true)
     }
 
