@@ -84,12 +84,15 @@ public struct RequestParser: Sendable {
             }
         }
 
-        if let spool, let head = try? Request(method: requestLine.method, target: requestLine.target, headers: fields, remoteAddress: remoteAddress),
-           spool.accepts(head) {
-            return spoolOutcome(spool, requestLine: requestLine, fields: fields, headEnd: cursor, start: buffer.startIndex, remoteAddress: remoteAddress)
+        // An upload route's body goes to a file (see `BodySpool`), under the spool's own limit;
+        // its size must be known before a byte of it is read.
+        let spooling = spool.flatMap { spool in
+            (try? Request(method: requestLine.method, target: requestLine.target, headers: fields, remoteAddress: remoteAddress))
+                .flatMap { spool.accepts($0) ? spool : nil }
         }
         let framing: BodyFraming
-        switch BodyFraming.of(fields, limit: limits.bodyBytes) {
+        switch BodyFraming.of(fields, limit: spooling?.maxBytes ?? limits.bodyBytes) {
+        case .success(.chunked) where spooling != nil: return .failure(.lengthRequired, "an upload here must give Content-Length")
         case .success(let value): framing = value
         case .failure(let failure): return .failure(failure.status, failure.message)
         }
@@ -100,6 +103,17 @@ public struct RequestParser: Sendable {
         }
         let expectation = fields[.expect]?.lowercased()
         guard expectation == nil || expectation == "100-continue" else { return .failure(.expectationFailed, "only Expect: 100-continue is supported") }
+
+        let keepAlive = Self.keepAlive(fields, version: requestLine.version)
+        if spooling != nil {
+            let length = if case .length(let count) = framing { count } else { 0 }
+            do {
+                let head = try Request(method: requestLine.method, target: target, headers: fields, remoteAddress: remoteAddress)
+                return .spool(head, length: length, keepAlive: keepAlive, version: requestLine.version, consumed: cursor - buffer.startIndex)
+            } catch {
+                return .failure(.badRequest, error.description)
+            }
+        }
 
         let bodyStart = cursor
         let body: [UInt8]
@@ -113,37 +127,9 @@ public struct RequestParser: Sendable {
             return .failure(failure.status, failure.message)
         }
 
-        let keepAlive = Self.keepAlive(fields, version: requestLine.version)
         do {
             let request = try Request(method: requestLine.method, target: target, headers: fields, body: body, remoteAddress: remoteAddress)
             return .request(request, keepAlive: keepAlive, version: requestLine.version, consumed: consumedEnd - buffer.startIndex)
-        } catch {
-            return .failure(.badRequest, error.description)
-        }
-    }
-
-    /// An upload's head: its size checked against the spool's limit before any of the body is
-    /// read; a chunked body, whose size is not known ahead, is refused with 411.
-    private func spoolOutcome(_ spool: BodySpool, requestLine: RequestLine, fields: HTTPFields, headEnd: Int, start: Int,
-                              remoteAddress: String) -> Outcome {
-        let length: Int
-        switch BodyFraming.of(fields, limit: spool.maxBytes) {
-        case .success(.none): length = 0
-        case .success(.length(let count)): length = count
-        case .success(.chunked): return .failure(.lengthRequired, "an upload here must give Content-Length")
-        case .failure(let failure): return .failure(failure.status, failure.message)
-        }
-        var target = requestLine.target
-        switch Self.checkHost(fields, requestLine: requestLine) {
-        case .success(let originForm): target = originForm
-        case .failure(let failure): return .failure(.badRequest, failure.message)
-        }
-        let expectation = fields[.expect]?.lowercased()
-        guard expectation == nil || expectation == "100-continue" else { return .failure(.expectationFailed, "only Expect: 100-continue is supported") }
-        do {
-            let request = try Request(method: requestLine.method, target: target, headers: fields, remoteAddress: remoteAddress)
-            return .spool(request, length: length, keepAlive: Self.keepAlive(fields, version: requestLine.version), version: requestLine.version,
-                          consumed: headEnd - start)
         } catch {
             return .failure(.badRequest, error.description)
         }

@@ -43,7 +43,7 @@ public enum HTTP {
     }
 
     /// A TCP connection to 127.0.0.1:`port` whose reads give up after 10 s.
-    static func connectedSocket(port: Int) throws -> Int32 {
+    public static func connectedSocket(port: Int) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
