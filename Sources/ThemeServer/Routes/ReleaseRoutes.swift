@@ -61,7 +61,8 @@ struct ReleaseRoutes: RouteCollection {
         return Self.deferred(metrics: metrics, counted: nil) {
             let entries = try desk.history(of: theme)
             guard !entries.isEmpty else { throw ReleaseDesk.Refusal.notFound("the cluster store has no release of \(theme)") }
-            let current = entries.first { !$0.retired }?.generation == entries.first?.generation ? entries.first?.generation : nil
+            // The newest release is current unless it is a retirement.
+            let current = entries.first.flatMap { $0.retired ? nil : $0.generation }
             let scheduled = desk.scheduled.filter { $0.theme == theme }
             return JSONResponse.make(.object([
                 ("theme", .string(theme)),
