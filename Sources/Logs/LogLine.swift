@@ -35,30 +35,40 @@ public enum LogLine {
 
     /// RFC 3339 in UTC with milliseconds.
     public static func timestamp(_ time: Date) -> String {
-        let interval = time.timeIntervalSince1970
+        var text: [UInt8] = []
+        text.reserveCapacity(24)
+        appendTimestamp(time.timeIntervalSince1970, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// RFC 3339 in UTC with milliseconds, of seconds since 1970, appended to a line being made.
+    public static func appendTimestamp(_ interval: Double, to text: inout [UInt8]) {
         var seconds = time_t(interval.rounded(.down))
         let milliseconds = min(999, Int((interval - Double(seconds)) * 1000))
         var parts = tm()
         gmtime_r(&seconds, &parts)
         // Digits written by hand: this runs for every access log line, and String(format:) is slow.
-        var text: [UInt8] = []
-        text.reserveCapacity(24)
-        func digits(_ value: Int, _ count: Int) {
-            var divisor = 1
-            for _ in 1..<count { divisor *= 10 }
-            while divisor > 0 {
-                text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-                divisor /= 10
-            }
+        appendDigits(Int(parts.tm_year) + 1900, 4, to: &text); text.append(UInt8(ascii: "-"))
+        appendDigits(Int(parts.tm_mon) + 1, 2, to: &text); text.append(UInt8(ascii: "-"))
+        appendDigits(Int(parts.tm_mday), 2, to: &text); text.append(UInt8(ascii: "T"))
+        appendDigits(Int(parts.tm_hour), 2, to: &text); text.append(UInt8(ascii: ":"))
+        appendDigits(Int(parts.tm_min), 2, to: &text); text.append(UInt8(ascii: ":"))
+        appendDigits(Int(parts.tm_sec), 2, to: &text); text.append(UInt8(ascii: "."))
+        appendDigits(milliseconds, 3, to: &text); text.append(UInt8(ascii: "Z"))
+    }
+
+    /// A non-negative number's decimal digits, at least `count` of them (zero-padded).
+    public static func appendDigits(_ value: Int, _ count: Int = 1, to text: inout [UInt8]) {
+        var divisor = 1
+        var width = 1
+        while width < count || divisor <= value / 10 {
+            divisor *= 10
+            width += 1
         }
-        digits(Int(parts.tm_year) + 1900, 4); text.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mon) + 1, 2); text.append(UInt8(ascii: "-"))
-        digits(Int(parts.tm_mday), 2); text.append(UInt8(ascii: "T"))
-        digits(Int(parts.tm_hour), 2); text.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_min), 2); text.append(UInt8(ascii: ":"))
-        digits(Int(parts.tm_sec), 2); text.append(UInt8(ascii: "."))
-        digits(milliseconds, 3); text.append(UInt8(ascii: "Z"))
-        return String(decoding: text, as: UTF8.self)
+        while divisor > 0 {
+            text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 }
 
@@ -174,8 +184,13 @@ public final class BufferedLineSink: Sendable {
     }
 
     public func write(_ line: String) {
+        write(bytes: line.utf8)
+    }
+
+    /// A line's bytes, without its newline.
+    public func write(bytes line: some Sequence<UInt8>) {
         let full = pending.withLock { pending in
-            pending += line.utf8
+            pending += line
             pending.append(0x0A)
             return pending.count >= Self.batchBytes
         }

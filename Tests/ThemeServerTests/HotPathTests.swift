@@ -119,4 +119,25 @@ struct HotPathTests {
         #expect(lines.count == 50)
         #expect(lines.allSatisfy { $0.contains("\"route\":\"color\"") && $0.contains("\"status\":200") })
     }
+
+    @Test("a text access line: the common log format with the route, the duration in ms and the request id")
+    func textAccessLine() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        let path = fixtures.path("access.log")
+        let log = AccessLog(sink: try LineSink.opening(path), format: .text)
+        let api = try APIFixture(accessLog: log)
+        for _ in 0..<2 { _ = try api.request(Self.targets[0], headers: ["X-Request-Id": "abc-1"]) }
+        log.flush()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        let pattern = #/^127\.0\.0\.1:40000 - - \[\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\] "GET /themes/dark/colors/primary HTTP/1\.1" 200 \d+ route=color duration_ms=\d+\.\d{1,3} request_id=abc-1$/#
+        #expect(lines.count == 2 && lines.allSatisfy { $0.wholeMatch(of: pattern) != nil }, "\(lines)")
+        // Durations read as the number `milliseconds` gives: to the microsecond, no trailing zeros.
+        for (duration, text) in [(Duration.microseconds(12), "0.012"), (.microseconds(1500), "1.5"), (.milliseconds(2), "2.0"),
+                                 (.microseconds(1050), "1.05"), (.seconds(3) + .microseconds(1), "3000.001"), (.nanoseconds(400), "0.0")] {
+            var line: [UInt8] = []
+            AccessLog.appendMilliseconds(duration, to: &line)
+            #expect(String(decoding: line, as: UTF8.self) == text && String(AccessLog.milliseconds(duration)) == text)
+        }
+    }
 }

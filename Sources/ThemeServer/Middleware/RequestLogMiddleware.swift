@@ -121,19 +121,52 @@ public final class AccessLog: Sendable {
         case .file(let region): region.count
         case .stream, .deferred: 0
         }
-        let rounded = Self.milliseconds(duration)
-        let fields: [(String, any CustomStringConvertible & Sendable)] = [
-            ("request_id", id), ("remote", request.remoteAddress), ("method", request.method.rawValue), ("target", request.target),
-            ("route", route), ("status", response.status.code), ("bytes", bytes), ("duration_ms", rounded),
-        ]
         switch format {
         case .json:
+            let fields: [(String, any CustomStringConvertible & Sendable)] = [
+                ("request_id", id), ("remote", request.remoteAddress), ("method", request.method.rawValue), ("target", request.target),
+                ("route", route), ("status", response.status.code), ("bytes", bytes), ("duration_ms", Self.milliseconds(duration)),
+            ]
             sink.write(LogLine.json(time: Date(), level: .info, message: "request",
                                     metadata: Dictionary(uniqueKeysWithValues: fields.map { ($0.0, .stringConvertible($0.1)) })))
         case .text:
-            // Close to the common log format, with the route, duration and id after it.
-            sink.write("\(request.remoteAddress) - - [\(LogLine.timestamp(Date()))] \"\(request.method.rawValue) \(request.target) HTTP/1.1\" "
-                       + "\(response.status.code) \(bytes) route=\(route) duration_ms=\(rounded) request_id=\(id)")
+            // Close to the common log format, with the route, duration and id after it; made as
+            // bytes in one buffer (a line per request: no String pieces to join).
+            var line: [UInt8] = []
+            line.reserveCapacity(128 + request.target.utf8.count + request.remoteAddress.utf8.count)
+            line += request.remoteAddress.utf8
+            line += " - - [".utf8
+            LogLine.appendTimestamp(Date().timeIntervalSince1970, to: &line)
+            line += "] \"".utf8
+            line += request.method.rawValue.utf8
+            line.append(UInt8(ascii: " "))
+            line += request.target.utf8
+            line += " HTTP/1.1\" ".utf8
+            LogLine.appendDigits(response.status.code, to: &line)
+            line.append(UInt8(ascii: " "))
+            LogLine.appendDigits(bytes, to: &line)
+            line += " route=".utf8
+            line += route.utf8
+            line += " duration_ms=".utf8
+            Self.appendMilliseconds(duration, to: &line)
+            line += " request_id=".utf8
+            line += id.utf8
+            sink.write(bytes: line)
         }
+    }
+
+    /// A duration in milliseconds to the microsecond, written as `milliseconds` shows it as a
+    /// number (`0.012`, `1.5`, `2.0`).
+    static func appendMilliseconds(_ duration: Duration, to line: inout [UInt8]) {
+        let microseconds = max(0, Int(duration.components.seconds) * 1_000_000 + Int((duration.components.attoseconds + 500_000_000_000) / 1_000_000_000_000))
+        LogLine.appendDigits(microseconds / 1000, to: &line)
+        line.append(UInt8(ascii: "."))
+        var fraction = microseconds % 1000
+        var width = 3
+        while width > 1 && fraction % 10 == 0 {
+            fraction /= 10
+            width -= 1
+        }
+        LogLine.appendDigits(fraction, width, to: &line)
     }
 }
