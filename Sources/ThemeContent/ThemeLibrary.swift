@@ -50,14 +50,17 @@ public final class ThemeLibrary: Sendable {
     @discardableResult
     public func reload(only theme: String? = nil) throws -> SyncReport {
         try reloading.withLock { _ in
-            let report = try index.writer.sync(themesDirectory: themesDirectory, only: theme)
+            // At start-up no catalog is kept from the sync: the files hold the bytes just indexed,
+            // and each is opened on first need (a request, or the background warming), so
+            // readiness costs nothing per theme (a platform has thousands) and a first index
+            // holds one theme's parse at a time. Later, a changed catalog is kept as parsed: the
+            // generation built from it is served from it, whatever the file holds next.
+            let firstReload = epoch == 0
+            let report = try index.writer.sync(themesDirectory: themesDirectory, only: theme, keepingCatalogs: !firstReload)
             let themes = try index.reader.themes()
             for (catalog, hash) in report.parsedCatalogs { content.catalogs.keep(catalog, contentHash: hash) }
-            // Catalogs of changed themes that this sync did not parse itself are opened now. At
-            // start-up none are: each is opened on first need (a request, or the background
-            // warming), so readiness costs nothing per theme (a platform has thousands), and
-            // re-opening every catalog the budget evicted would undo the budget anyway.
-            let firstReload = epoch == 0
+            // Catalogs of changed themes that this sync did not parse itself are opened now (not
+            // at start-up: re-opening every catalog the budget evicted would undo the budget).
             for info in themes where !firstReload && report.changedThemes.contains(info.name) {
                 for source in info.sources where source.kind == .car { content.catalogs.retain(source) }
             }

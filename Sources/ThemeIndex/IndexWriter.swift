@@ -6,8 +6,9 @@ import Synchronization
 ///
 /// A sync runs in stages, each a function of its own, theme by theme: `diff` finds the sources
 /// whose fingerprint changed, `parse` reads them from disk (outside any transaction), and `write`
-/// stores the theme in one transaction, so a lookup sees a theme's old generation or its new one,
-/// never a mix (and only one theme's parsed sources are in memory at a time). The error
+/// stores the theme inside one transaction (a batch of themes), so a lookup sees a theme's old
+/// generation or its new one, never a mix (and only one theme's parsed sources are in memory at a
+/// time). The error
 /// policy (`keepPrevious`): a source that fails to parse keeps its previous rows and records why,
 /// so a broken catalog never replaces a good one. Each change to a theme bumps its generation.
 public final class IndexWriter: Sendable {
@@ -17,18 +18,37 @@ public final class IndexWriter: Sendable {
         connection = Mutex(database)
     }
 
-    /// Indexes every theme under `directory`; with `only`, just that theme.
+    /// Themes written per transaction: each theme is whole in one (a lookup sees its old
+    /// generation or its new one), and a platform's thousands do not cost a commit each.
+    static let themesPerTransaction = 64
+    /// The writer connection's page cache (SQLite's default is 2 MiB).
+    static let cacheKibibytes = 32 << 10
+
+    /// Indexes every theme under `directory`; with `only`, just that theme. With
+    /// `keepingCatalogs`, the report carries the catalogs it parsed (a running server keeps them
+    /// to serve the generation built from them); without, each is released once written, so a
+    /// first index of thousands of themes holds one theme's parse at a time.
     @discardableResult
-    public func sync(themesDirectory directory: String, only: String? = nil) throws -> SyncReport {
+    public func sync(themesDirectory directory: String, only: String? = nil, keepingCatalogs: Bool = false) throws -> SyncReport {
         let folders = ThemeFolder.discover(in: directory).filter { only == nil || $0.name == only }
         return try connection.withLock { database in
             let stored = try database.prepare("SELECT * FROM theme").rows().map(ThemeRecord.init(row:))
+            let storedByName = Dictionary(stored.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             var report = SyncReport()
-            for folder in folders {
-                let theme = stored.first { $0.name == folder.name }
-                let sources = try theme.map { try database.prepare("SELECT * FROM source WHERE theme_id = ?1").rows([.integer($0.id)]).map(SourceRecord.init(row:)) } ?? []
-                let changes = Self.parse(Self.diff(folder, theme: theme, sources: sources))
-                try database.transaction { try write(changes, in: database, report: &report) }
+            var next = folders.startIndex
+            while next < folders.endIndex {
+                let batch = folders[next..<min(folders.endIndex, next + Self.themesPerTransaction)]
+                next = batch.endIndex
+                try database.transaction {
+                    for folder in batch {
+                        let theme = storedByName[folder.name]
+                        let sources = try theme.map {
+                            try database.cachedStatement("SELECT * FROM source WHERE theme_id = ?1").rows([.integer($0.id)]).map(SourceRecord.init(row:))
+                        } ?? []
+                        let changes = Self.parse(Self.diff(folder, theme: theme, sources: sources))
+                        try write(changes, in: database, report: &report, keepingCatalogs: keepingCatalogs)
+                    }
+                }
             }
             let known = Set(folders.map(\.name))
             let removed = stored.filter { !known.contains($0.name) && (only == nil || only == $0.name) }
@@ -100,7 +120,7 @@ public final class IndexWriter: Sendable {
 
     /// Stores one theme's changes (inside the sync's transaction) and bumps its generation when
     /// what it serves changed.
-    private func write(_ parsedChanges: ParsedChanges, in database: Database, report: inout SyncReport) throws {
+    private func write(_ parsedChanges: ParsedChanges, in database: Database, report: inout SyncReport, keepingCatalogs: Bool) throws {
         let changes = parsedChanges.changes
         let folder = changes.folder
         var theme = changes.theme ?? ThemeRecord(name: folder.name, path: folder.path, parent: folder.parent, generation: 1)
@@ -123,7 +143,7 @@ public final class IndexWriter: Sendable {
                 errors += parsed.problems
                 report.problems += parsed.problems.map { (folder.name, $0) }
                 report.reindexedSources.append(change.source.path)
-                if let catalog = parsed.catalog { report.parsedCatalogs.append((catalog, parsed.contentHash)) }
+                if keepingCatalogs, let catalog = parsed.catalog { report.parsedCatalogs.append((catalog, parsed.contentHash)) }
                 changed = true
             case .failure(let error):
                 let message = "\(error)"

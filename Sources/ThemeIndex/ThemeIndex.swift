@@ -12,6 +12,9 @@ public final class ThemeIndex: Sendable {
     public init(databasePath: String, readers: Int = 8) throws {
         self.databasePath = databasePath
         let database = try Database(path: databasePath)
+        // The writer's page cache: inserting a platform's variants touches the index B-trees all
+        // over, and SQLite's default 2 MB made each batch read back pages it had just written.
+        try database.execute("PRAGMA cache_size = -\(IndexWriter.cacheKibibytes)")
         try Schema.create(in: database)
         writer = IndexWriter(database: database)
         reader = IndexReader(pool: DatabasePool(path: databasePath, capacity: readers))

@@ -6,6 +6,7 @@ import ThemeVocabulary
 /// detection and localization need.
 struct SourceRecord: TableRecord {
     static let tableName = "source"
+    static let insertion = Insertion<Self>()
     static let constraints = ["UNIQUE (theme_id, path)"]
 
     enum Columns: String, ColumnDefinition {

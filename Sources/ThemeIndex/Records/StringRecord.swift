@@ -4,6 +4,7 @@ import SQLite
 /// A row of `string`: one entry of a `.strings`, `.stringsdict` or `.xcstrings` table.
 struct StringRecord: TableRecord {
     static let tableName = "string"
+    static let insertion = Insertion<Self>()
 
     enum Columns: String, ColumnDefinition {
         case themeID = "theme_id", sourceID = "source_id", sourceRank = "source_rank", table = "tbl", key, locale, value

@@ -3,6 +3,7 @@ import SQLite
 /// A row of `theme`: one theme folder (or lone `.car`) and its generation.
 struct ThemeRecord: TableRecord {
     static let tableName = "theme"
+    static let insertion = Insertion<Self>()
 
     enum Columns: String, ColumnDefinition {
         case id, name, path, parent, generation, error

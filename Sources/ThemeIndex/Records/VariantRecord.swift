@@ -5,6 +5,7 @@ import ThemeVocabulary
 /// `variant_by_name` (lookup-rules.md 6).
 struct VariantRecord: TableRecord {
     static let tableName = "variant"
+    static let insertion = Insertion<Self>()
 
     enum Columns: String, ColumnDefinition {
         case id, themeID = "theme_id", sourceID = "source_id", sourceRank = "source_rank", kind, name
