@@ -113,7 +113,7 @@ extension ServerSettings {
         .integer("decodeThreads", \.decodeThreads, 0...256, "Worker threads for decoding and encoding (0: one per core)."),
         .integer("responseCacheBytes", \.responseCacheBytes, 0...1e12, "Budget of the response cache (whole answers of lookups)."),
         .integer("atlasCacheBytes", \.atlasCacheBytes, 0...1e12, "Budget of decoded packed atlases."),
-        .integer("catalogCacheBytes", \.catalogCacheBytes, 0...1e12, "Budget of parsed catalogs, by the bytes each keeps mapped."),
+        .integer("catalogCacheBytes", \.catalogCacheBytes, 0...1e12, "Budget of parsed catalogs: each counts its mapped file and about 1 KiB per parsed rendition."),
         .integer("decodeMemoryBytes", \.decodeMemoryBytes, 0...1e12, "Working memory of the decodes and encodes under way."),
         .integer("imageMaxDimension", \.imageMaxDimension, 1...65_536, "Largest w= or h= an image request may ask (larger: 400)."),
         .integer("imageMaxPixels", \.imageMaxPixels, 1...1e10, "Most pixels an image may decode to or be made at; checked on its header (larger: 422)."),
