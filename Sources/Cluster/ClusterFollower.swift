@@ -31,6 +31,10 @@ public final class ClusterFollower: Sendable {
         var active: String?
         /// The newest generation applied: of the releases written and of the active switch.
         var generation: Int64 = 0
+        /// The newest release generation read: each sync reads the releases after it. (Not
+        /// `generation`: a switch read after the releases may be newer than a release committed
+        /// between the two reads.)
+        var releasesRead: Int64?
         /// Releases this replica could not write, by theme: it keeps serving the one before.
         var failures: [String: String] = [:]
         var backendPID: Int?
@@ -94,7 +98,8 @@ public final class ClusterFollower: Sendable {
                 let store = try ClusterStore(url: url)
                 try store.listen()
                 state.withLock { $0.backendPID = store.backendPID }
-                try sync(store)
+                // After every (re)connection, every theme: a notification may have been missed.
+                try sync(store, everything: true)
                 delay = .milliseconds(100)
                 var sincePing = ContinuousClock.now
                 while !isStopped {
@@ -120,13 +125,16 @@ public final class ClusterFollower: Sendable {
     }
 
     /// Materializes every release newer than the folder's, removes retired themes, and follows
-    /// the active theme.
-    private func sync(_ store: ClusterStore) throws {
+    /// the active theme. Between reconnections only the releases after the newest generation
+    /// applied are read (generations commit in order, so nothing before it can still arrive);
+    /// `everything`, or a release this replica could not write yet, reads every theme's newest.
+    private func sync(_ store: ClusterStore, everything: Bool = false) throws {
         try store.applyDueSchedules(keep: retention)
         let schedules = try store.pendingSchedules()
         var changed: [(theme: String, generation: Int64)] = []
-        var newest: Int64 = 0
-        for release in try store.latestReleases() {
+        let after = state.withLock { $0.failures.isEmpty && !everything ? $0.releasesRead : nil }
+        var newest: Int64 = after ?? 0
+        for release in try store.latestReleases(after: after) {
             newest = max(newest, release.generation)
             if release.retired {
                 guard materializer.generation(of: release.theme) != nil else { continue }
@@ -159,6 +167,7 @@ public final class ClusterFollower: Sendable {
             state.lastContact = .now
             state.synced = true
             state.generation = max(state.generation, newest, active?.generation ?? 0)
+            state.releasesRead = newest
             defer { state.active = active?.theme }
             return state.active
         }

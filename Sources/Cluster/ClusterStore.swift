@@ -29,6 +29,7 @@ public final class ClusterStore: @unchecked Sendable {
                 published TIMESTAMPTZ NOT NULL DEFAULT now(), PRIMARY KEY (theme, generation));
             ALTER TABLE themed_release ADD COLUMN IF NOT EXISTS publisher TEXT NOT NULL DEFAULT 'operator';
             ALTER TABLE themed_release ADD COLUMN IF NOT EXISTS rollback_of BIGINT;
+            CREATE INDEX IF NOT EXISTS themed_release_generation ON themed_release (generation);
             CREATE TABLE IF NOT EXISTS themed_active (id INTEGER PRIMARY KEY CHECK (id = 1), theme TEXT NOT NULL);
             ALTER TABLE themed_active ADD COLUMN IF NOT EXISTS generation BIGINT NOT NULL DEFAULT 0;
             DO $$ BEGIN IF to_regclass('themed_release_blob') IS NULL THEN
@@ -142,10 +143,13 @@ public final class ClusterStore: @unchecked Sendable {
     }
 
     /// Each theme's newest release, retired ones included.
-    public func latestReleases() throws -> [Release] {
+    /// With `after`, only the themes with a release newer than that generation (a follower that
+    /// has applied everything up to it reads what came since, not every theme again).
+    public func latestReleases(after generation: Int64? = nil) throws -> [Release] {
         let rows = try connection.execute("""
-            SELECT DISTINCT ON (theme) theme, generation, manifest, retired FROM themed_release ORDER BY theme, generation DESC
-            """)
+            SELECT DISTINCT ON (theme) theme, generation, manifest, retired FROM themed_release WHERE generation > $1
+            ORDER BY theme, generation DESC
+            """, [.int(generation ?? -1)])
         return try rows.values.map { row in
             guard row.count == 4, let theme = row[0], let generationText = row[1], let generation = Int64(generationText),
                   let manifest = row[2], let retired = row[3], Release.isSafe(theme: theme) else {

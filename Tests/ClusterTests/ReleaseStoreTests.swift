@@ -136,6 +136,23 @@ struct ReleaseStoreTests {
         #expect(throws: ClusterError.missingBlob(hash)) { try store.blob(hash) }
     }
 
+    @Test("a follower between reconnections reads only the themes with a release after the generation it has read")
+    func releasesAfter() throws {
+        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let store = try ClusterStore(url: postgres.url)
+        let light = try store.publish(theme: "light", files: Self.files("one"))
+        let dark = try store.publish(theme: "dark", files: Self.files("two"))
+        let lightAgain = try store.publish(theme: "light", files: Self.files("three"))
+        #expect(try store.latestReleases().map(\.generation).sorted() == [dark, lightAgain])
+        #expect(try store.latestReleases(after: dark).map(\.generation) == [lightAgain])
+        #expect(try store.latestReleases(after: light).map(\.theme).sorted() == ["dark", "light"])
+        #expect(try store.latestReleases(after: lightAgain).isEmpty)
+        let retired = try store.retire(theme: "dark")
+        #expect(try store.latestReleases(after: lightAgain).map { [$0.theme: $0.retired] } == [["dark": true]] && retired > lightAgain)
+    }
+
     /// An RFC 3339 time `seconds` from now.
     static func time(in seconds: Double) -> String {
         let formatter = ISO8601DateFormatter()
