@@ -127,7 +127,8 @@ struct ClusterTests {
         let generation = try store.publish(theme: "light", files: Self.files("one"))
         #expect(waitUntil { materializer.generation(of: "light") == generation })
         #expect(try fixture.light("Theme.xcassets/primary.colorset/Contents.json") == "one")
-        #expect(fixture.reports.changes.withLock { $0.contains("light") })
+        // The folder is written first; the change is reported when the sync ends.
+        #expect(waitUntil { fixture.reports.changes.withLock { $0.contains("light") } })
         #expect(fixture.reports.generations.withLock { $0.last } == generation, "a change comes with its generation")
 
         // A switch takes the next generation of the same sequence: event ids order releases and switches alike.
