@@ -81,11 +81,17 @@ public struct Release: Sendable, Equatable {
     /// and `Surrogate-Key` (space-separated) names it the same way; not hidden, and not `current`,
     /// which the API keeps for the active theme. Releases stored before this rule stay readable.
     public static func isPublishable(theme: String) -> Bool {
-        isSafe(theme: theme) && theme != "current"
-            && theme.utf8.allSatisfy { byte in
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || Array("-._~".utf8).contains(byte)
-            }
+        isSafe(theme: theme) && theme != "current" && consistsOfNameBytes(theme, besides: "-._~")
+    }
+
+    /// Whether `text` is ASCII letters and digits and the characters of `others` only (the rule of
+    /// theme names and token names, which differ in the punctuation they allow).
+    static func consistsOfNameBytes(_ text: String, besides others: String) -> Bool {
+        let extra = Array(others.utf8)
+        return text.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || extra.contains(byte)
+        }
     }
 
     /// Why `isPublishable` refuses a name, in words for the publisher.

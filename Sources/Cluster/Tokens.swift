@@ -27,17 +27,14 @@ public struct Token: Sendable, Equatable {
 
     /// A token's name: what audit lines and release histories show.
     public static func isValid(name: String) -> Bool {
-        (1...64).contains(name.utf8.count) && name.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
-                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || Array("-._".utf8).contains(byte)
-        }
+        (1...64).contains(name.utf8.count) && Release.consistsOfNameBytes(name, besides: "-._")
     }
 
     /// A new secret: 32 random bytes from the system's generator, as hex behind a prefix that
     /// secret scanners can recognise.
     static func newSecret() -> String {
         var generator = SystemRandomNumberGenerator()
-        return "themed_" + (0..<32).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+        return "themed_" + Hex.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
     }
 }
 

@@ -68,16 +68,7 @@ public struct Digest: Hashable, Sendable, Comparable, CustomStringConvertible {
         self.bytes = bytes
     }
 
-    public var hex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(64)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 15)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
+    public var hex: String { Hex.encode(bytes) }
 
     public var description: String { hex }
 
@@ -86,6 +77,18 @@ public struct Digest: Hashable, Sendable, Comparable, CustomStringConvertible {
 
 /// Hexadecimal text, as digests and PostgreSQL's `bytea` print bytes.
 public enum Hex {
+    /// Bytes as lower-case hex digits, two a byte.
+    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
     /// Pairs of hex digits (either case) to bytes; nil for an odd count or any other character.
     public static func decode(_ digits: some Collection<UInt8>) -> [UInt8]? {
         var bytes = [UInt8]()
