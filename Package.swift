@@ -40,6 +40,8 @@ let package = Package(
         // Bytes stored once under their hash in append-only packs, with aliases for content before
         // it is encoded; checked on first use, collected and compacted.
         .target(name: "BlobStore", dependencies: ["Hashing"]),
+        // Which replica group serves which theme: rendezvous hashing the VCL in front computes too.
+        .target(name: "Sharding", dependencies: ["Hashing"]),
         // Bounds-checked views over untrusted bytes; everything that parses builds on it.
         .target(name: "BinaryReading"),
         // The BOMStore container: blocks, vars and B+trees.
@@ -58,10 +60,10 @@ let package = Package(
         .target(name: "ThemeBundle", dependencies: ["ThemeVocabulary"]),
         // The SQLite index of themes, variants and strings: a writer that syncs it with the themes
         // folder (diff, parse, one transaction) and a reader whose lookups use a connection pool.
-        .target(name: "ThemeIndex", dependencies: ["AssetCatalog", "Codecs", "Hashing", "BinaryReading", "SQLite", "ThemeBundle", "ThemeVocabulary"]),
+        .target(name: "ThemeIndex", dependencies: ["AssetCatalog", "Codecs", "Hashing", "Sharding", "BinaryReading", "SQLite", "ThemeBundle", "ThemeVocabulary"]),
         // What is served: the bytes behind variants (decoded once, cached within a budget), the
         // catalogs sync parsed, and the library that reloads the index and swaps snapshots.
-        .target(name: "ThemeContent", dependencies: ["ThemeIndex", "ImageCoders", "BlobStore", "Hashing", "AssetCatalog", "Codecs", "BinaryReading", "ThemeVocabulary", "Caching", "CLinux"]),
+        .target(name: "ThemeContent", dependencies: ["ThemeIndex", "Sharding", "ImageCoders", "BlobStore", "Hashing", "AssetCatalog", "Codecs", "BinaryReading", "ThemeVocabulary", "Caching", "CLinux"]),
         // A theme's colours in other formats: CSS custom properties, W3C design tokens, Android
         // colour resources, a Swift file of dynamic colours; deterministic, from the index.
         .target(name: "ThemeExport", dependencies: ["ThemeIndex", "ThemeVocabulary", "JSON"]),
@@ -70,7 +72,7 @@ let package = Package(
         .target(name: "ImageCoders", dependencies: ["CVips", "ThemeVocabulary"]),
         // Several replicas: theme releases, blobs and the active theme in PostgreSQL (libpq), with
         // LISTEN/NOTIFY; releases materialized into the local themes folder atomically.
-        .target(name: "Cluster", dependencies: ["CPostgres", "CLinux", "Hashing", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Cluster", dependencies: ["CPostgres", "CLinux", "Hashing", "Sharding", .product(name: "Logging", package: "swift-log")]),
         // Releases for teams over HTTP: tokens checked, uploads (a .car, a tar of a folder) unpacked
         // with limits and checked as `themed publish` checks them, history, rollback, schedules.
         .target(name: "Releases", dependencies: ["Cluster", "AssetCatalog", "ThemeIndex", "CArchive"]),
@@ -87,7 +89,7 @@ let package = Package(
         // The theme API: a route table behind metrics, 304 and response-cache middleware; events.
         .target(name: "ThemeServer", dependencies: [
             "CLinux", "Logs",
-            "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Gallery", "Releases", "Cluster", "ThemeVocabulary", "JSON", "Caching", "Hashing", "BlobStore",
+            "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Gallery", "Releases", "Cluster", "ThemeVocabulary", "JSON", "Caching", "Hashing", "BlobStore", "Sharding",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
@@ -99,9 +101,9 @@ let package = Package(
         // and /events followed with reconnects and Last-Event-ID. Foundation only.
         .target(name: "ThemedClient", dependencies: ["ThemeVocabulary"]),
         // The daemon's settings: one list of keys, read from JSON and flags, each value with its source.
-        .target(name: "Settings", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(name: "Settings", dependencies: ["Sharding", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "themed", dependencies: [
-            "AssetCatalog", "BlobStore", "CLinux", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Cluster", "Releases", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary",
+            "AssetCatalog", "BlobStore", "CLinux", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Cluster", "Releases", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary", "Sharding",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -116,11 +118,12 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Codecs"], path: "Tests/TestSupport"),
         .testTarget(name: "ThemeVocabularyTests", dependencies: ["ThemeVocabulary"]),
         .testTarget(name: "CachingTests", dependencies: ["Caching"]),
+        .testTarget(name: "ShardingTests", dependencies: ["Sharding"]),
         .testTarget(name: "ReleasesTests", dependencies: ["Releases", "Cluster", "TestSupport"]),
-        .testTarget(name: "ClusterTests", dependencies: ["Cluster", "Releases", "Hashing", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "ClusterTests", dependencies: ["Cluster", "Releases", "Hashing", "Sharding", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ImageCodersTests", dependencies: ["ImageCoders", "ThemeVocabulary", "Codecs", "BinaryReading"]),
         .testTarget(name: "ThemeExportTests", dependencies: ["ThemeExport", "ThemeVocabulary", "JSON"]),
-        .testTarget(name: "SettingsTests", dependencies: ["Settings"]),
+        .testTarget(name: "SettingsTests", dependencies: ["Settings", "Sharding"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"]),
         // Runs the built `themed` executable (every product is built before the tests run).
         .testTarget(name: "DaemonTests", dependencies: ["TestSupport"]),
@@ -137,7 +140,7 @@ let package = Package(
         .testTarget(name: "ThemeIndexTests", dependencies: ["ThemeIndex", "ThemeBundle", "Codecs", "SQLite", "TestSupport", "ThemeVocabulary"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"], resources: [.copy("Inputs")]),
         .testTarget(name: "ThemeContentTests", dependencies: ["ThemeContent", "ThemeIndex", "BlobStore", "Hashing", "TestSupport"]),
-        .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemedClient", "ThemeIndex", "ThemeContent", "BlobStore", "Hashing", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport", "FuzzTargets",
+        .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemedClient", "ThemeIndex", "ThemeContent", "BlobStore", "Hashing", "Sharding", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport", "FuzzTargets",
                                                             "ThemeVocabulary", .product(name: "HTTPTypes", package: "swift-http-types"),
                                                             .product(name: "Logging", package: "swift-log")]),
     ]

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Sharding
 import Synchronization
 
 /// Keeps the local themes folder equal to the cluster store's latest releases and follows the
@@ -49,11 +50,15 @@ public final class ClusterFollower: Sendable {
     let logger: Logger
     /// Releases kept per theme when this replica applies a scheduled release.
     let retention: Int
+    /// With a shard, only its themes and their ancestors are written here.
+    let shard: Shard?
     private let state = Mutex(State())
     private let done = DispatchSemaphore(value: 0)
 
-    public init(url: String, materializer: Materializer, callbacks: Callbacks, logger: Logger, retention: Int = Release.defaultRetention) {
+    public init(url: String, materializer: Materializer, callbacks: Callbacks, logger: Logger, retention: Int = Release.defaultRetention,
+                shard: Shard? = nil) {
         self.url = url
+        self.shard = shard
         self.retention = retention
         self.materializer = materializer
         self.callbacks = callbacks
@@ -136,6 +141,7 @@ public final class ClusterFollower: Sendable {
         var newest: Int64 = after ?? 0
         for release in try store.latestReleases(after: after) {
             newest = max(newest, release.generation)
+            guard holds(release.theme) else { continue }
             if release.retired {
                 guard materializer.generation(of: release.theme) != nil else { continue }
                 try materializer.remove(release.theme)
@@ -160,6 +166,7 @@ public final class ClusterFollower: Sendable {
                 callbacks.releaseRefused(release.theme, release.generation, "\(error)")
             }
         }
+        if let shard, everything || !changed.isEmpty { changed += try holdAncestors(of: shard, store) }
         let active = try store.active()
         let previous = state.withLock { state -> String? in
             state.schedules = schedules
@@ -174,6 +181,47 @@ public final class ClusterFollower: Sendable {
         // Changes in the order of their generations: the event ids they become only grow.
         if !changed.isEmpty { callbacks.themesChanged(changed.sorted { $0.generation < $1.generation }) }
         if let active, active.theme != previous { callbacks.activeChanged(active.theme, active.generation) }
+    }
+
+    /// Whether this replica writes `theme`'s releases: every theme without a shard; with one, its
+    /// own themes and the ancestors it holds for them.
+    private func holds(_ theme: String) -> Bool {
+        guard let shard else { return true }
+        return shard.owns(theme) || materializer.generation(of: theme) != nil
+    }
+
+    /// With a shard: the ancestors of the themes held are written when missing (read by name:
+    /// the releases read so far skipped them), one generation of parents a pass, and themes no
+    /// held theme needs any more are removed.
+    private func holdAncestors(of shard: Shard, _ store: ClusterStore) throws -> [(theme: String, generation: Int64)] {
+        var changed: [(theme: String, generation: Int64)] = []
+        var unavailable = Set<String>()
+        while true {
+            let held = Set(materializer.themes())
+            let needed = shard.themesToHold(among: held, parent: materializer.parent(of:))
+            let missing = needed.subtracting(held).subtracting(unavailable)
+            guard !missing.isEmpty else {
+                for theme in held.subtracting(needed).sorted() {
+                    let generation = materializer.generation(of: theme) ?? 0
+                    try materializer.remove(theme)
+                    changed.append((theme, generation))
+                }
+                return changed
+            }
+            for theme in missing.sorted() {
+                // A parent with no release yet (or a bad one) leaves the child's chain broken
+                // until it comes, as on a single replica.
+                unavailable.insert(theme)
+                guard let release = try store.latestRelease(of: theme), !release.retired else { continue }
+                do {
+                    try materializer.materialize(release) { try store.blob($0) }
+                    changed.append((theme, release.generation))
+                    logger.info("ancestor materialized", metadata: ["theme": "\(theme)", "generation": "\(release.generation)"])
+                } catch {
+                    logger.error("ancestor refused", metadata: ["theme": "\(theme)", "generation": "\(release.generation)", "error": "\(error)"])
+                }
+            }
+        }
     }
 
     private func sleep(_ duration: Duration) {

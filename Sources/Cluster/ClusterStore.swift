@@ -150,13 +150,23 @@ public final class ClusterStore: @unchecked Sendable {
             SELECT DISTINCT ON (theme) theme, generation, manifest, retired FROM themed_release WHERE generation > $1
             ORDER BY theme, generation DESC
             """, [.int(generation ?? -1)])
-        return try rows.values.map { row in
-            guard row.count == 4, let theme = row[0], let generationText = row[1], let generation = Int64(generationText),
-                  let manifest = row[2], let retired = row[3], Release.isSafe(theme: theme) else {
-                throw ClusterError.badRelease("a row of themed_release")
-            }
-            return Release(theme: theme, generation: generation, files: try Release.files(fromManifest: manifest), retired: retired == "t")
+        return try rows.values.map(Self.release(from:))
+    }
+
+    /// `theme`'s newest release (a retired theme's is its retirement), if it has any.
+    public func latestRelease(of theme: String) throws -> Release? {
+        let rows = try connection.execute("""
+            SELECT theme, generation, manifest, retired FROM themed_release WHERE theme = $1 ORDER BY generation DESC LIMIT 1
+            """, [.text(theme)])
+        return try rows.values.first.map(Self.release(from:))
+    }
+
+    private static func release(from row: [String?]) throws -> Release {
+        guard row.count == 4, let theme = row[0], let generationText = row[1], let generation = Int64(generationText),
+              let manifest = row[2], let retired = row[3], Release.isSafe(theme: theme) else {
+            throw ClusterError.badRelease("a row of themed_release")
         }
+        return Release(theme: theme, generation: generation, files: try Release.files(fromManifest: manifest), retired: retired == "t")
     }
 
     /// A blob's bytes, checked against its name.

@@ -21,6 +21,21 @@ public struct Materializer: Sendable {
             .flatMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
+    /// The themes releases made here.
+    public func themes() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: themesDirectory)) ?? []
+        return names.filter { !$0.hasPrefix(".") && generation(of: $0) != nil }
+    }
+
+    /// The parent a materialized theme's `theme.json` names, if any.
+    public func parent(of theme: String) -> String? {
+        guard Release.isSafe(theme: theme),
+              let data = FileManager.default.contents(atPath: "\(themesDirectory)/\(theme)/theme.json"),
+              let settings = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let parent = settings["parent"] as? String, Release.isSafe(theme: parent) else { return nil }
+        return parent
+    }
+
     /// Leftovers of a materialization that was cut short (a replica killed mid-way): removed at
     /// start, so a restart begins clean.
     public func removeLeftovers() {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Sharding
 
 /// The daemon's settings: defaults, overridden by the config file, overridden by flags. Each
 /// value remembers where it came from, for `themed config check`.
@@ -26,6 +27,7 @@ public struct ServerSettings: Equatable, Sendable {
     public var activeToken: String?
     public var cluster: String?
     public var clusterUnreachableSeconds = 30.0
+    public var shard: Shard?
     public var releaseRetention = 20
     public var releaseMaxBytes = 256 << 20
     public var purgeURLs: [String] = []

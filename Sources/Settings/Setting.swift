@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Sharding
 
 /// One key of the configuration: its name, what it does, how a JSON value is checked and
 /// stored, and how the value is shown. `ServerSettings.all` is the one list of keys: the config
@@ -20,6 +21,15 @@ public struct Setting: Sendable {
     static func optionalText(_ name: String, _ path: WritableKeyPath<ServerSettings, String?> & Sendable, _ summary: String) -> Setting {
         Setting(name: name, summary: summary, assign: { $0[keyPath: path] = try nonEmptyString($1) },
                 show: { $0[keyPath: path].map(quoted) ?? "null" })
+    }
+
+    static func shard(_ name: String, _ path: WritableKeyPath<ServerSettings, Shard?> & Sendable, _ summary: String) -> Setting {
+        Setting(name: name, summary: summary, assign: { settings, value in
+            guard let text = value as? String, let shard = Shard(text) else {
+                throw ServerSettings.Invalid(description: "must be \"N/COUNT\" with 1 <= N <= COUNT <= \(Shard.maximumCount), such as \"2/8\"")
+            }
+            settings[keyPath: path] = shard
+        }, show: { $0[keyPath: path].map { quoted($0.description) } ?? "null" })
     }
 
     static func seconds(_ name: String, _ path: WritableKeyPath<ServerSettings, Double> & Sendable, _ range: ClosedRange<Double>,
@@ -119,6 +129,7 @@ extension ServerSettings {
         .integer("imageMaxPixels", \.imageMaxPixels, 1...1e10, "Most pixels an image may decode to or be made at; checked on its header (larger: 422)."),
         .optionalText("activeToken", \.activeToken, "Bearer token PUT /active needs; unset: loopback clients only."),
         .optionalText("cluster", \.cluster, "PostgreSQL URL of the cluster store; set, the themes folder follows its releases (docs/DEPLOY.md)."),
+        .shard("shard", \.shard, "This replica's share of the themes, \"N/COUNT\": it holds and serves only the themes shard N owns (and their ancestors); others get 421 (docs/DEPLOY.md \"Shards\")."),
         .seconds("clusterUnreachableSeconds", \.clusterUnreachableSeconds, 1...86400, "How long the cluster store may be unreachable before /readyz says 503."),
         .integer("releaseRetention", \.releaseRetention, 1...100_000, "Releases kept per theme in the cluster store (plus anything scheduled); older ones and the blobs only they used are dropped."),
         .integer("releaseMaxBytes", \.releaseMaxBytes, 1...1e12, "Largest release upload (POST /themes/{theme}/releases) and the most an archive may unpack to; larger: 413."),

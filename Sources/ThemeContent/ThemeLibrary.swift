@@ -1,3 +1,4 @@
+import Sharding
 import Synchronization
 import ThemeIndex
 
@@ -11,6 +12,8 @@ public final class ThemeLibrary: Sendable {
     public let index: ThemeIndex
     public let content: ContentStore
     public let themesDirectory: String
+    /// The share of a platform's themes this replica serves; nil: every theme.
+    public let shard: Shard?
     private let snapshot: Mutex<Snapshot>
     /// The snapshot's epoch, read without its lock: every request's kept answer is checked
     /// against it.
@@ -38,8 +41,9 @@ public final class ThemeLibrary: Sendable {
         }
     }
 
-    public init(index: ThemeIndex, themesDirectory: String, content: ContentStore) throws {
+    public init(index: ThemeIndex, themesDirectory: String, content: ContentStore, shard: Shard? = nil) throws {
         self.index = index
+        self.shard = shard
         self.content = content
         self.themesDirectory = themesDirectory
         snapshot = Mutex(Snapshot(epoch: 0, themes: try index.reader.themes(), active: try index.reader.setting("active")))
@@ -56,7 +60,7 @@ public final class ThemeLibrary: Sendable {
             // holds one theme's parse at a time. Later, a changed catalog is kept as parsed: the
             // generation built from it is served from it, whatever the file holds next.
             let firstReload = epoch == 0
-            let report = try index.writer.sync(themesDirectory: themesDirectory, only: theme, keepingCatalogs: !firstReload)
+            let report = try index.writer.sync(themesDirectory: themesDirectory, only: theme, keepingCatalogs: !firstReload, shard: shard)
             let themes = try index.reader.themes()
             for (catalog, hash) in report.parsedCatalogs { content.catalogs.keep(catalog, contentHash: hash) }
             // Catalogs of changed themes that this sync did not parse itself are opened now (not

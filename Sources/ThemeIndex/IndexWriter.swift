@@ -1,4 +1,5 @@
 import Foundation
+import Sharding
 import SQLite
 import Synchronization
 
@@ -27,10 +28,11 @@ public final class IndexWriter: Sendable {
     /// Indexes every theme under `directory`; with `only`, just that theme. With
     /// `keepingCatalogs`, the report carries the catalogs it parsed (a running server keeps them
     /// to serve the generation built from them); without, each is released once written, so a
-    /// first index of thousands of themes holds one theme's parse at a time.
+    /// first index of thousands of themes holds one theme's parse at a time. With a `shard`, the
+    /// index holds only the themes it owns and their ancestors.
     @discardableResult
-    public func sync(themesDirectory directory: String, only: String? = nil, keepingCatalogs: Bool = false) throws -> SyncReport {
-        let folders = ThemeFolder.discover(in: directory).filter { only == nil || $0.name == only }
+    public func sync(themesDirectory directory: String, only: String? = nil, keepingCatalogs: Bool = false, shard: Shard? = nil) throws -> SyncReport {
+        let folders = ThemeFolder.discover(in: directory, shard: shard).filter { only == nil || $0.name == only }
         return try connection.withLock { database in
             let stored = try database.prepare("SELECT * FROM theme").rows().map(ThemeRecord.init(row:))
             let storedByName = Dictionary(stored.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })

@@ -1,4 +1,5 @@
 import Foundation
+import Sharding
 import ThemeBundle
 import ThemeVocabulary
 
@@ -42,20 +43,32 @@ public struct ThemeFolder: Sendable, Equatable {
     }
 
     /// Every theme under `directory`, sorted by name. Entries that are not themes are ignored.
-    public static func discover(in directory: String) -> [ThemeFolder] {
+    /// With a `shard`, only the themes it owns and their ancestors: the others' folders are not read.
+    public static func discover(in directory: String, shard: Shard? = nil) -> [ThemeFolder] {
         let entries = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
-        var themes: [ThemeFolder] = []
+        // Names first (the first entry of a name wins); folders are read only when held.
+        var found: [String: (path: String, isCatalog: Bool)] = [:]
         for entry in entries {
             let path = "\(directory)/\(entry)"
             if entry.hasSuffix(".car") {
                 let name = String(entry.dropLast(4))
-                guard isValidName(name), FileSystem.isRegularFile(path) else { continue }
-                themes.append(ThemeFolder(name: name, path: path, parent: nil, sources: [Source(path: path, kind: .car)]))
-            } else if FileSystem.isDirectory(path), isValidName(entry) {
-                themes.append(folderTheme(name: entry, path: path))
+                guard isValidName(name), found[name] == nil, FileSystem.isRegularFile(path) else { continue }
+                found[name] = (path, true)
+            } else if isValidName(entry), found[entry] == nil, FileSystem.isDirectory(path) {
+                found[entry] = (path, false)
             }
         }
-        return themes
+        var read: [String: ThemeFolder] = [:]
+        func theme(_ name: String) -> ThemeFolder? {
+            if let theme = read[name] { return theme }
+            guard let (path, isCatalog) = found[name] else { return nil }
+            let theme = isCatalog ? ThemeFolder(name: name, path: path, parent: nil, sources: [Source(path: path, kind: .car)])
+                : folderTheme(name: name, path: path)
+            read[name] = theme
+            return theme
+        }
+        let held = shard.map { $0.themesToHold(among: found.keys, parent: { theme($0)?.parent }) } ?? Set(found.keys)
+        return held.sorted().compactMap(theme)
     }
 
     static func folderTheme(name: String, path: String) -> ThemeFolder {

@@ -3,6 +3,7 @@ import Caching
 import HTTPServer
 import Logging
 import Releases
+import Sharding
 import ThemeContent
 import ThemeIndex
 
@@ -24,10 +25,10 @@ public final class ThemeService: Sendable {
                 metrics: ServiceMetrics = ServiceMetrics(), content: ContentStore? = nil, responseCacheBytes: Int = 64 << 20,
                 cachePolicy: CachePolicy = CachePolicy(), accessLog: AccessLog? = nil, allowedOrigins: [String] = ["*"],
                 readiness: @escaping @Sendable () -> String? = { nil }, releases: ReleaseDesk? = nil,
-                purgeTargets: [SurrogatePurger.Target] = [], clusterGeneration: Int? = nil) throws {
+                purgeTargets: [SurrogatePurger.Target] = [], clusterGeneration: Int? = nil, shard: Shard? = nil) throws {
         let folder = index.databasePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let content = try content ?? ContentStore(blobs: BlobStore(directory: (folder.isEmpty ? "." : folder) + "/blobs"))
-        let library = try ThemeLibrary(index: index, themesDirectory: themesDirectory, content: content)
+        let library = try ThemeLibrary(index: index, themesDirectory: themesDirectory, content: content, shard: shard)
         if let clusterGeneration {
             // Ids are the cluster store's generations: the same on every replica.
             events = EventHub(numbering: .cluster(startedAt: clusterGeneration))

@@ -105,7 +105,7 @@ struct Serve: ParsableCommand {
                             releaseRefused: { theme, generation, reason in
                                 served.withLock { $0 }?.releaseRefused(theme: theme, generation: generation, reason: reason)
                             }),
-                            logger: logger, retention: settings.releaseRetention)
+                            logger: logger, retention: settings.releaseRetention, shard: settings.shard)
         }
         let readiness: @Sendable () -> String? = {
             if draining.withLock({ $0 }) { return "draining" }
@@ -203,6 +203,7 @@ struct SettingOptions: ParsableArguments {
     @Option(help: "Log lines as text or json.") var logFormat: String?
     @Option(help: "Access log file, or - for standard output.") var accessLog: String?
     @Option(help: "PostgreSQL URL of a cluster store to follow (docs/DEPLOY.md).") var cluster: String?
+    @Option(help: "This replica's shard of the themes, N/COUNT (docs/DEPLOY.md).") var shard: String?
 
     /// Defaults, then the config file, then flags; an unusable value is exit status 2.
     func resolve(configFile explicit: String? = nil) throws -> ServerSettings {
@@ -213,7 +214,7 @@ struct SettingOptions: ParsableArguments {
             let flags: [(String, String, Any?)] = [
                 ("--themes", "themes", themes), ("--db", "db", db), ("--blobs", "blobs", blobs), ("--host", "host", host),
                 ("--port", "port", port), ("--log-format", "logFormat", logFormat), ("--access-log", "accessLog", accessLog),
-                ("--cluster", "cluster", cluster),
+                ("--cluster", "cluster", cluster), ("--shard", "shard", shard),
             ]
             for case let (flag, key, value?) in flags { try settings.apply(flag: flag, key: key, value) }
         } catch {
@@ -315,7 +316,7 @@ enum Startup {
         return try ThemeService(index: index, themesDirectory: themesPath, activeToken: settings.activeToken, logger: logger,
                                 content: content, responseCacheBytes: settings.responseCacheBytes, cachePolicy: policy, accessLog: accessLog,
                                 allowedOrigins: settings.corsAllowedOrigins, readiness: readiness, releases: releases,
-                                purgeTargets: purgeTargets, clusterGeneration: clusterGeneration)
+                                purgeTargets: purgeTargets, clusterGeneration: clusterGeneration, shard: settings.shard)
     }
 }
 

@@ -2,6 +2,7 @@
 import Foundation
 import Hashing
 import Logging
+import Sharding
 import Synchronization
 import Testing
 import TestSupport
@@ -24,7 +25,7 @@ final class FollowerFixture {
     let follower: ClusterFollower
     let reports = Reports()
 
-    init(prepare: (String) throws -> Void = { _ in }) throws {
+    init(shard: Shard? = nil, prepare: (String) throws -> Void = { _ in }) throws {
         postgres = try PostgresServer()
         store = try ClusterStore(url: postgres.url)
         materializer = Materializer(themesDirectory: themes)
@@ -38,7 +39,8 @@ final class FollowerFixture {
                 reports.active.withLock { $0 = name }
                 reports.activeGeneration.withLock { $0 = generation }
             },
-            releaseRefused: { _, generation, _ in reports.refused.withLock { $0.append(generation) } }), logger: Logger(label: "test"))
+            releaseRefused: { _, generation, _ in reports.refused.withLock { $0.append(generation) } }), logger: Logger(label: "test"),
+            shard: shard)
         try prepare(themes)
         follower.start()
     }
@@ -148,6 +150,37 @@ struct ClusterTests {
 
         try store.retire(theme: "light")
         #expect(waitUntil { !FileManager.default.fileExists(atPath: "\(fixture.themes)/light") })
+    }
+
+    @Test("a follower of shard 1/2 writes shard 1's themes and their ancestors, never shard 2's; an ancestor no child needs any more goes")
+    func shardedFollower() throws {
+        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
+        let shard = try #require(Shard("1/2"))
+        let fixture = try FollowerFixture(shard: shard)
+        let (store, materializer) = (fixture.store, fixture.materializer)
+        let names = (0..<40).map { "tenant-\($0)" }
+        let (mine, theirs) = (names.filter(shard.owns), names.filter { !shard.owns($0) })
+        // Both parents belong to shard 2: shard 1 holds them only for its children.
+        let base = try #require((0..<100).map { "base-\($0)" }.first { !shard.owns($0) })
+        let other = try #require((0..<100).map { "other-\($0)" }.first { !shard.owns($0) })
+        func child(of parent: String) -> [(path: String, bytes: [UInt8])] {
+            Self.files("child") + [("theme.json", Array("{\"parent\": \"\(parent)\"}".utf8))]
+        }
+        try store.publish(theme: base, files: Self.files("base"))
+        try store.publish(theme: other, files: Self.files("other"))
+        for name in names { try store.publish(theme: name, files: child(of: base)) }
+        #expect(!mine.isEmpty && !theirs.isEmpty)
+        #expect(waitUntil(10) { mine.allSatisfy { materializer.generation(of: $0) != nil } && materializer.generation(of: base) != nil })
+        #expect(theirs.allSatisfy { materializer.generation(of: $0) == nil }, "another shard's themes are not written here")
+        #expect(materializer.generation(of: other) == nil, "a theme no child here needs is not written")
+
+        // Every child of shard 1 moves to the other parent: it comes, the first one goes.
+        for name in mine { try store.publish(theme: name, files: child(of: other)) }
+        #expect(waitUntil(10) { materializer.generation(of: other) != nil && materializer.generation(of: base) == nil })
+        // The parent's own releases follow while it is held.
+        let next = try store.publish(theme: other, files: Self.files("other, again"))
+        #expect(waitUntil { materializer.generation(of: other) == next })
+        #expect(Set(materializer.themes()) == Set(mine + [other]))
     }
 
     @Test("a release whose blob was damaged in the store is refused and reported once; the one before keeps serving")

@@ -1,5 +1,6 @@
 import Foundation
 import Settings
+import Sharding
 import Testing
 
 @Suite("server settings")
@@ -25,6 +26,16 @@ struct ServerSettingsTests {
         #expect(lines.contains { $0.hasPrefix("accessLog = null ") && $0.hasSuffix("# default") })
     }
 
+    @Test("a shard is read from \"N/COUNT\" in the file or --shard, and shown the same way")
+    func shard() throws {
+        var settings = ServerSettings()
+        try settings.apply(configFile: try configFile(#"{"shard": "2/8"}"#))
+        #expect(settings.shard == Shard(number: 2, count: 8))
+        try settings.apply(flag: "--shard", key: "shard", "1/2")
+        #expect(settings.shard == Shard(number: 1, count: 2))
+        #expect(settings.report.split(separator: "\n").contains { $0.hasPrefix("shard = \"1/2\" ") && $0.hasSuffix("# --shard") })
+    }
+
     @Test("an unknown key is named, with the nearest known one when it looks mistyped")
     func unknownKeys() throws {
         var settings = ServerSettings()
@@ -45,6 +56,8 @@ struct ServerSettingsTests {
         (#"{"logFormat": "xml"}"#, #""logFormat" must be one of "text", "json""#),
         (#"{"logLevel": "loud"}"#, #""logLevel" must be one of "trace", "debug", "info", "notice", "warning", "error", "critical""#),
         (#"{"themes": ""}"#, #""themes" must be a non-empty string"#),
+        (#"{"shard": "3/2"}"#, #""shard" must be "N/COUNT" with 1 <= N <= COUNT <= 1024, such as "2/8""#),
+        (#"{"shard": 2}"#, #""shard" must be "N/COUNT" with 1 <= N <= COUNT <= 1024, such as "2/8""#),
     ])
     func badValues(_ json: String, _ expected: String) throws {
         let path = try configFile(json)

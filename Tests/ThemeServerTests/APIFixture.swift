@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import HTTPTypes
 import Logging
+import Sharding
 import TestSupport
 import ThemeIndex
 import ThemeServer
@@ -14,12 +15,12 @@ final class APIFixture {
     let service: ThemeService
 
     init(activeToken: String? = nil, logger: Logger = Logger(label: "themed"), allowedOrigins: [String] = ["*"],
-         accessLog: AccessLog? = nil, themes build: (ThemeFixtures) -> Void = ServerFixture.standardThemes) throws {
+         accessLog: AccessLog? = nil, shard: Shard? = nil, themes build: (ThemeFixtures) -> Void = ServerFixture.standardThemes) throws {
         build(fixtures)
         try FileManager.default.createDirectory(atPath: fixtures.path("themes"), withIntermediateDirectories: true)
         let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
         service = try ThemeService(index: index, themesDirectory: fixtures.path("themes"), activeToken: activeToken, logger: logger,
-                                   accessLog: accessLog, allowedOrigins: allowedOrigins)
+                                   accessLog: accessLog, allowedOrigins: allowedOrigins, shard: shard)
         try service.reload()
     }
 

@@ -1,10 +1,17 @@
 vcl 4.1;
 # Varnish in front of themed replicas (docs/DEPLOY.md). Varnish 7 with varnish-modules (xkey).
 # `make cluster` runs it on 127.0.0.1:8090 behind HAProxy (config/haproxy/themed.cfg, which sends
-# /events straight to the replicas) with three replicas on 127.0.0.1:8081-8083; change the backends
-# to yours. Alone in front (no HAProxy) it passes /events through, at two threads a stream.
+# /events straight to the replicas) with three replicas on 127.0.0.1:8081-8083. Alone in front
+# (no HAProxy) it passes /events through, at two threads a stream.
+#
+# This file is the logic; the replicas are in themed-backends.vcl beside it (yours to write: the
+# one here is one group of three). Replicas started with a `shard` setting ("N/COUNT") form a
+# group per shard, and each request goes to the group whose shard owns the theme in its path, by
+# the rule the replicas use (docs/DEPLOY.md "Shards"); themed-backends-2-shards.vcl is an
+# example that `make cluster SHARDS=2` runs.
 
 import directors;
+import std;
 import str;
 import xkey;
 
@@ -22,10 +29,9 @@ probe readyz {
     .initial = 2;
 }
 
-# An event stream stays open: bytes come at least every heartbeatSeconds (15 s by default).
-backend replica1 { .host = "127.0.0.1"; .port = "8081"; .probe = readyz; .connect_timeout = 1s; .first_byte_timeout = 30s; .between_bytes_timeout = 60s; }
-backend replica2 { .host = "127.0.0.1"; .port = "8082"; .probe = readyz; .connect_timeout = 1s; .first_byte_timeout = 30s; .between_bytes_timeout = 60s; }
-backend replica3 { .host = "127.0.0.1"; .port = "8083"; .probe = readyz; .connect_timeout = 1s; .first_byte_timeout = 30s; .between_bytes_timeout = 60s; }
+# The replicas, their groups (one director per shard, `group1`...), `sub themed_groups` (how many
+# groups) and `sub themed_backend` (a replica of bereq's group, another one on a retry).
+include "./themed-backends.vcl";
 
 # Who may purge: the replicas (they send PURGE with `xkey-purge: theme:<name>` after a swap).
 acl purgers {
@@ -34,10 +40,56 @@ acl purgers {
 }
 
 sub vcl_init {
-    new replicas = directors.round_robin();
-    replicas.add_backend(replica1);
-    replicas.add_backend(replica2);
-    replicas.add_backend(replica3);
+    # Only for its key(): SHA-256 of a string, the number the replicas' shard rule uses.
+    new keys = directors.shard();
+}
+
+# The group whose shard owns the request's theme: the theme segment of /themes/{theme}/..., or
+# the `theme` parameter of /events. Rendezvous hashing as the replicas do it: each shard N scores
+# the theme by key("N:theme"), the highest wins, a tie goes to the lower N. Unrolled for up to
+# eight groups. Without a theme (or for `current`, the active theme), group 1: a replica that does
+# not serve the theme answers 421 with the owner in Themed-Shard, and vcl_backend_response
+# retries there.
+sub themed_route {
+    call themed_groups;
+    set req.http.X-Themed-Group = "1";
+    if (req.url ~ "^/themes/[^/?]+") {
+        set req.http.X-Themed-Theme = regsub(req.url, "^/themes/([^/?]+).*$", "\1");
+    } elsif (req.url ~ "^/events\?(.*&)?theme=[^&]+") {
+        set req.http.X-Themed-Theme = regsub(req.url, "^/events\?(.*&)?theme=([^&]+).*$", "\2");
+    } else {
+        return;
+    }
+    set req.http.X-Themed-Score = keys.key("1:" + req.http.X-Themed-Theme);
+    if (std.integer(req.http.X-Themed-Groups, 1) >= 2 && keys.key("2:" + req.http.X-Themed-Theme) > std.integer(req.http.X-Themed-Score, 0)) {
+        set req.http.X-Themed-Group = "2";
+        set req.http.X-Themed-Score = keys.key("2:" + req.http.X-Themed-Theme);
+    }
+    if (std.integer(req.http.X-Themed-Groups, 1) >= 3 && keys.key("3:" + req.http.X-Themed-Theme) > std.integer(req.http.X-Themed-Score, 0)) {
+        set req.http.X-Themed-Group = "3";
+        set req.http.X-Themed-Score = keys.key("3:" + req.http.X-Themed-Theme);
+    }
+    if (std.integer(req.http.X-Themed-Groups, 1) >= 4 && keys.key("4:" + req.http.X-Themed-Theme) > std.integer(req.http.X-Themed-Score, 0)) {
+        set req.http.X-Themed-Group = "4";
+        set req.http.X-Themed-Score = keys.key("4:" + req.http.X-Themed-Theme);
+    }
+    if (std.integer(req.http.X-Themed-Groups, 1) >= 5 && keys.key("5:" + req.http.X-Themed-Theme) > std.integer(req.http.X-Themed-Score, 0)) {
+        set req.http.X-Themed-Group = "5";
+        set req.http.X-Themed-Score = keys.key("5:" + req.http.X-Themed-Theme);
+    }
+    if (std.integer(req.http.X-Themed-Groups, 1) >= 6 && keys.key("6:" + req.http.X-Themed-Theme) > std.integer(req.http.X-Themed-Score, 0)) {
+        set req.http.X-Themed-Group = "6";
+        set req.http.X-Themed-Score = keys.key("6:" + req.http.X-Themed-Theme);
+    }
+    if (std.integer(req.http.X-Themed-Groups, 1) >= 7 && keys.key("7:" + req.http.X-Themed-Theme) > std.integer(req.http.X-Themed-Score, 0)) {
+        set req.http.X-Themed-Group = "7";
+        set req.http.X-Themed-Score = keys.key("7:" + req.http.X-Themed-Theme);
+    }
+    if (std.integer(req.http.X-Themed-Groups, 1) >= 8 && keys.key("8:" + req.http.X-Themed-Theme) > std.integer(req.http.X-Themed-Score, 0)) {
+        set req.http.X-Themed-Group = "8";
+    }
+    unset req.http.X-Themed-Score;
+    unset req.http.X-Themed-Theme;
 }
 
 sub vcl_recv {
@@ -51,7 +103,10 @@ sub vcl_recv {
         set req.http.n-gone = xkey.purge(req.http.xkey-purge);
         return (synth(200, "Invalidated " + req.http.n-gone + " objects"));
     }
-    set req.backend_hint = replicas.backend();
+    # What a client sends in these is not its to say.
+    unset req.http.X-Themed-Group;
+    unset req.http.X-Themed-Failed;
+    call themed_route;
     # Admin routes, release histories and the event stream are never cached; PUT /active and
     # release uploads (with their bodies) go to one replica, which stores them for all.
     if (req.url ~ "^/(events|active|healthz|readyz|metrics)(\?|$)" || req.url ~ "^/themes/[^/]+/releases(\?|$)"
@@ -63,23 +118,16 @@ sub vcl_recv {
 }
 
 sub vcl_backend_fetch {
-    set bereq.backend = replicas.backend();
-    # A retry goes to the first replica this request has not failed on (X-Themed-Failed lists
-    # them, each between spaces). Not the round robin: it moves on for every request, so under
-    # load it hands back replicas that just failed, which the probes have not yet marked sick,
-    # and two replicas restarting at once could take every retry.
-    if (bereq.retries > 0) {
-        if (!str.contains(bereq.http.X-Themed-Failed, " replica1 ")) {
-            set bereq.backend = replica1;
-        } elsif (!str.contains(bereq.http.X-Themed-Failed, " replica2 ")) {
-            set bereq.backend = replica2;
-        } elsif (!str.contains(bereq.http.X-Themed-Failed, " replica3 ")) {
-            set bereq.backend = replica3;
-        }
-    }
+    call themed_backend;
 }
 
 sub vcl_backend_response {
+    # The replica's shard does not serve this theme: ask the group of the shard it names (a
+    # request without a theme in its path, or a VCL whose groups disagree with the replicas').
+    if (beresp.status == 421 && beresp.http.Themed-Shard ~ "^[0-9]+/[0-9]+$" && bereq.retries < 3) {
+        set bereq.http.X-Themed-Group = regsub(beresp.http.Themed-Shard, "/.*$", "");
+        return (retry);
+    }
     # A replica that answers 5xx (draining, stopped mid-request) is tried once more elsewhere; a
     # change (PUT /active, a release upload, a rollback) is not sent twice.
     if (beresp.status >= 500 && bereq.retries < 3 && (bereq.method == "GET" || bereq.method == "HEAD")) {

@@ -1,6 +1,7 @@
 import HTTPServer
 import HTTPTypes
 import JSON
+import Sharding
 import ThemeContent
 import ThemeIndex
 
@@ -12,6 +13,8 @@ struct APIError: Error {
     /// For a name that exists but not for the traits asked: the traits it does exist for, by the
     /// query parameter that asks for each (`{"idiom": ["phone", "pad"], "scale": [2, 3]}`).
     var available: JSONValue?
+    /// For a theme another shard serves: that shard ("2/8"), also sent as `Themed-Shard`.
+    var shard: Shard?
 
     init(status: HTTPResponse.Status, code: String, message: String, available: JSONValue? = nil) {
         (self.status, self.code, self.message, self.available) = (status, code, message, available)
@@ -19,6 +22,13 @@ struct APIError: Error {
 
     static func notFound(_ message: String) -> APIError { APIError(status: .notFound, code: "not_found", message: message) }
     static func badRequest(_ message: String) -> APIError { APIError(status: .badRequest, code: "bad_request", message: message) }
+
+    /// 421: this replica's shard does not serve `theme`; `owner` does (docs/DEPLOY.md "Shards").
+    static func misdirected(theme: String, owner: Shard) -> APIError {
+        var error = APIError(status: .misdirectedRequest, code: "other_shard", message: "theme \(theme) is served by shard \(owner)")
+        error.shard = owner
+        return error
+    }
 
     /// The worker pool's queue is full: 503 with a hint to try again in a second.
     static func busy(_ error: ContentStore.Busy) -> Response {
@@ -57,7 +67,9 @@ struct APIError: Error {
         var error: [(String, JSONValue)] = [("code", .string(code)), ("message", .string(message))]
         if let available { error.append(("available", available)) }
         let body: JSONValue = .object([("error", .object(error))])
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-                        body: Array((body.serialized() + "\n").utf8))
+        var response = Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
+                                body: Array((body.serialized() + "\n").utf8))
+        if let shard { response.headers[.themedShard] = shard.description }
+        return response
     }
 }

@@ -34,4 +34,6 @@ extension HTTPField.Name {
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
     static let surrogateKey = HTTPField.Name("Surrogate-Key")!
     static let xkey = HTTPField.Name("xkey")!
+    /// On a 421: the shard that serves the theme asked for ("2/8").
+    static let themedShard = HTTPField.Name("Themed-Shard")!
 }

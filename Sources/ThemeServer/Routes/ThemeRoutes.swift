@@ -1,4 +1,5 @@
 import HTTPServer
+import Sharding
 import JSON
 import ThemeContent
 import ThemeIndex
@@ -17,8 +18,11 @@ struct ThemeRoutes: RouteCollection {
         ]
     }
 
+    /// The themes this replica serves: with a shard, its own (the ancestors it holds for them
+    /// are served by their shards).
     private func themeList() -> Response {
-        let list = library.themes.map { theme -> JSONValue in
+        let served = library.themes.filter { library.shard?.owns($0.name) ?? true }
+        let list = served.map { theme -> JSONValue in
             var members: [(String, JSONValue)] = [
                 ("name", .string(theme.name)),
                 ("revision", .string(theme.revision)),

@@ -1,4 +1,5 @@
 import HTTPServer
+import Sharding
 import ThemeContent
 import ThemeIndex
 
@@ -16,12 +17,15 @@ struct RequestContext: Sendable {
 
     /// The theme named by the `theme` parameter (`current` is the active theme) and its
     /// ancestors; an unknown theme is 404, a broken chain 503 (the theme exists but cannot be
-    /// served until its settings are fixed).
+    /// served until its settings are fixed), another shard's theme 421 naming that shard.
     func chain() throws -> [ThemeInfo] {
         var name = parameter("theme")
         if name == "current" {
             guard let active = library.activeTheme else { throw APIError.notFound("no themes are loaded") }
             name = active
+        }
+        if let shard = library.shard, !shard.owns(name) {
+            throw APIError.misdirected(theme: name, owner: shard.owner(of: name))
         }
         let snapshot = library.current
         guard snapshot.theme(named: name) != nil else { throw APIError.notFound("no theme named \(name)") }
