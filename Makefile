@@ -169,21 +169,24 @@ bench-blobs: release
 ## straight to the replicas, the rest to Varnish). `make cluster` runs it until Ctrl-C;
 ## `make cluster-test` puts wrk load and 300 event streams through the front door while releases,
 ## switches, SIGTERM, SIGKILL, a PostgreSQL restart and a rolling restart happen (CLUSTER_SECONDS,
-## 60 by default).
+## 60 by default). SHARDS=2: four replicas in two shard groups (8081-8084) behind Varnish alone,
+## routing each theme to its group; `make cluster-test SHARDS=2` runs the shard test.
 CLUSTER_SECONDS ?= 60
+SHARDS ?= 1
 cluster-deps:
 	@missing=""; for p in postgresql varnish varnish-modules haproxy wrk gcc; do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) || exit 1; fi
 
 cluster: release cluster-deps
-	python3 scripts/cluster.py up
+	python3 scripts/cluster.py up --shards $(SHARDS)
 
 cluster-test: release cluster-deps
-	python3 scripts/cluster.py test --seconds $(CLUSTER_SECONDS)
+	if [ "$(SHARDS)" = 1 ]; then python3 scripts/cluster.py test --seconds $(CLUSTER_SECONDS); else python3 scripts/cluster.py shards; fi
 
-## CI's short form: the same checks for 15 s, with the binary `make test` built.
+## CI's short form: the same checks for 15 s, and the shard test, with the binary `make test` built.
 cluster-ci: cluster-deps
 	python3 scripts/cluster.py test --seconds 15
+	python3 scripts/cluster.py shards
 
 ## The stream benchmark of docs/DEPLOY.md: STREAMS event streams through the front door (DOOR:
 ## haproxy, or varnish for the old topology), active switches timed to all of them, a rolling

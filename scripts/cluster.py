@@ -9,12 +9,20 @@ following it, Varnish caching (config/varnish/themed.vcl) and HAProxy in front o
                                  fails unless every request succeeded, every replica served the
                                  new release in time with the same ETags, and every stream saw
                                  every change
+  cluster.py up --shards 2       two shard groups of two replicas (8081-8084), Varnish alone in front
+                                 routing each theme to its group (config/varnish/themed-backends-2-shards.vcl)
+  cluster.py shards              the shard test: 40 tenants (children of a base) on two groups; each
+                                 replica holds and lists only its shard's themes plus ancestors,
+                                 every tenant is served through Varnish without a 421, a direct
+                                 request to the wrong group is 421 naming the owner, a release is
+                                 seen through the door, a group survives losing a replica
   cluster.py streams --count 9000
                                  the stream benchmark: connect N streams through the front door,
                                  time active switches to all of them, roll every replica, then
                                  1,000 stalled readers on one replica (--door varnish: Varnish alone)
 """
 import argparse
+import hashlib
 import http.client
 import json
 import os
@@ -32,6 +40,7 @@ VAR = os.path.join(ROOT, "var", "cluster")
 DOOR_PORT = 8080      # HAProxy: the front door (config/haproxy/themed.cfg)
 VARNISH_PORT = 8090   # behind it; with --door varnish, Varnish itself on DOOR_PORT
 REPLICA_PORTS = [8081, 8082, 8083]  # as the VCL and the HAProxy config name them
+SHARDED_PORTS = [8081, 8082, 8083, 8084]  # as themed-backends-2-shards.vcl names them: two a group
 PG_PORT = 55432
 CLUSTER_URL = f"postgresql://postgres@127.0.0.1:{PG_PORT}/postgres?connect_timeout=2"
 
@@ -101,16 +110,26 @@ class Postgres:
         self.as_owner(f"{self.bin}/pg_ctl", "-D", f"{self.folder}/data", "-m", "fast", "-w", "stop")
 
 
+def shard_owner(theme, count):
+    """The shard of `count` that owns `theme` (docs/DEPLOY.md "Shards"): the highest score, the
+    last four bytes of SHA-256("N:theme") read little-endian; a tie goes to the lower N."""
+    scores = [(int.from_bytes(hashlib.sha256(f"{n}:{theme}".encode()).digest()[28:], "little"), -n) for n in range(1, count + 1)]
+    return -max(scores)[1]
+
+
 class Replica:
-    def __init__(self, themed, number, port, varnish_port):
-        self.themed, self.number, self.port = themed, number, port
+    def __init__(self, themed, number, port, varnish_port, shard=None):
+        self.themed, self.number, self.port, self.shard = themed, number, port, shard
         self.folder = os.path.join(VAR, f"replica{number}")
         self.process = None
         os.makedirs(self.folder, exist_ok=True)
         # Room for every stream of the benchmark on one replica (while the others restart).
         with open(os.path.join(self.folder, "themed.json"), "w") as config:
-            json.dump({"watch": False, "clusterUnreachableSeconds": 10, "purgeURLs": [f"http://127.0.0.1:{varnish_port}"],
-                       "heartbeatSeconds": 2, "maxConnections": 12000}, config)
+            settings = {"watch": False, "clusterUnreachableSeconds": 10, "purgeURLs": [f"http://127.0.0.1:{varnish_port}"],
+                        "heartbeatSeconds": 2, "maxConnections": 12000}
+            if shard:
+                settings["shard"] = shard
+            json.dump(settings, config)
 
     def start(self):
         log_file = open(os.path.join(self.folder, "themed.log"), "ab")
@@ -129,16 +148,24 @@ class Replica:
 
 
 class Varnish:
-    def __init__(self, port):
+    def __init__(self, port, shards=1):
         self.folder = os.path.join(VAR, "varnish")
         self.port = port
+        self.vcl = os.path.join(ROOT, "config/varnish/themed.vcl")
+        if shards > 1:
+            # themed.vcl includes the themed-backends.vcl beside it: the two-group one here.
+            configuration = os.path.join(VAR, "vcl")
+            os.makedirs(configuration, exist_ok=True)
+            shutil.copy(self.vcl, configuration)
+            shutil.copy(os.path.join(ROOT, "config/varnish/themed-backends-2-shards.vcl"), os.path.join(configuration, "themed-backends.vcl"))
+            self.vcl = os.path.join(configuration, "themed.vcl")
         self.process = None
 
     def start(self):
         os.makedirs(self.folder, exist_ok=True)
         log_file = open(os.path.join(VAR, "varnish.log"), "ab")
         self.process = subprocess.Popen(
-            ["varnishd", "-F", "-a", f"127.0.0.1:{self.port}", "-f", os.path.join(ROOT, "config/varnish/themed.vcl"),
+            ["varnishd", "-F", "-a", f"127.0.0.1:{self.port}", "-f", self.vcl,
              "-n", self.folder, "-s", "malloc,128m", "-T", "none"],
             stdout=log_file, stderr=log_file, stdin=subprocess.DEVNULL)
 
@@ -174,25 +201,31 @@ def publish(themed, theme, path):
 
 class Cluster:
     """door: "haproxy" (HAProxy on DOOR_PORT, Varnish behind it) or "varnish" (Varnish alone on
-    DOOR_PORT, the topology before HAProxy, kept for comparison)."""
+    DOOR_PORT, the topology before HAProxy, kept for comparison). shards=2: four replicas in two
+    shard groups, Varnish alone in front (HAProxy's /events route does not know the groups)."""
 
-    def __init__(self, themed, door="haproxy"):
+    def __init__(self, themed, door="haproxy", shards=1, publishing=("light", "dark", "brand")):
         self.themed = themed
+        self.publishing = publishing
+        door = "varnish" if shards > 1 else door
         varnish_port = VARNISH_PORT if door == "haproxy" else DOOR_PORT
-        for port in [DOOR_PORT, VARNISH_PORT] + REPLICA_PORTS:
+        ports = SHARDED_PORTS if shards > 1 else REPLICA_PORTS
+        for port in [DOOR_PORT, VARNISH_PORT] + ports:
             if get(port, "/", timeout=0.5)[0] != 0:
                 sys.exit(f"cluster: port {port} is in use; stop what listens there first")
         shutil.rmtree(VAR, ignore_errors=True)
         os.makedirs(VAR)
         self.postgres = Postgres(os.path.join(VAR, "pg"))
-        self.replicas = [Replica(themed, n + 1, port, varnish_port) for n, port in enumerate(REPLICA_PORTS)]
-        self.varnish = Varnish(varnish_port)
+        per_group = len(ports) // shards
+        self.replicas = [Replica(themed, n + 1, port, varnish_port, f"{n // per_group + 1}/{shards}" if shards > 1 else None)
+                         for n, port in enumerate(ports)]
+        self.varnish = Varnish(varnish_port, shards)
         self.haproxy = HAProxy() if door == "haproxy" else None
 
     def __enter__(self):
         self.postgres.init()
         self.postgres.start()
-        for theme in ("light", "dark", "brand"):
+        for theme in self.publishing:
             publish(self.themed, theme, os.path.join(ROOT, "themes", theme))
         self.varnish.start()
         if self.haproxy:
@@ -601,32 +634,133 @@ def streams_benchmark(themed, count, door, stalled):
     log(f"results in out/bench-streams-{door}.json")
 
 
+def tenant_folder(scratch, tenant, number):
+    """A brand: a child of light with an accent colour of its own."""
+    folder = os.path.join(scratch, tenant)
+    colorset = os.path.join(folder, "Theme.xcassets", "accent.colorset")
+    os.makedirs(colorset)
+    with open(os.path.join(folder, "Theme.xcassets", "Contents.json"), "w") as file:
+        json.dump({"info": {"version": 1, "author": "xcode"}}, file)
+    with open(os.path.join(colorset, "Contents.json"), "w") as file:
+        json.dump({"info": {"version": 1, "author": "xcode"}, "colors": [{"idiom": "universal", "color": {
+            "color-space": "srgb", "components": {"red": f"{number / 100:.2f}", "green": "0.5", "blue": "0.5", "alpha": "1"}}}]}, file)
+    with open(os.path.join(folder, "theme.json"), "w") as file:
+        json.dump({"parent": "light"}, file)
+    return folder
+
+
+def misdirected(port):
+    """How many requests this replica answered 421."""
+    status, _, body = get(port, "/metrics")
+    return sum(float(line.rsplit(" ", 1)[1]) for line in body.decode().splitlines()
+               if line.startswith("themed_requests_total{") and 'status="421"' in line) if status == 200 else None
+
+
+def shards_test(themed):
+    failures = []
+    tenants = [f"tenant-{n:02d}" for n in range(40)]
+    owners = {theme: shard_owner(theme, 2) for theme in tenants + ["light", "dark"]}
+    with Cluster(themed, shards=2, publishing=("light", "dark")) as cluster:
+        scratch = tempfile.mkdtemp()
+        for number, tenant in enumerate(tenants):
+            publish(themed, tenant, tenant_folder(scratch, tenant, number))
+
+        # 1. Each replica lists its shard's themes, and holds those plus light for its children.
+        for replica in cluster.replicas:
+            group = int(replica.shard.split("/")[0])
+            own = {theme for theme, owner in owners.items() if owner == group}
+
+            def listed():
+                status, _, body = get(replica.port, "/themes")
+                return {theme["name"] for theme in json.loads(body)["themes"]} if status == 200 else None
+
+            if not wait_until(lambda: listed() == own, 30, 0.1):
+                failures.append(f"replica {replica.number} ({replica.shard}) lists {sorted(listed() or [])}, not {sorted(own)}")
+            folder = os.path.join(replica.folder, "themes")
+            held = {name for name in os.listdir(folder) if not name.startswith(".")}
+            if held != own | {"light"}:
+                failures.append(f"replica {replica.number} ({replica.shard}) holds {sorted(held)}, not its own and light")
+        log(f"shard 1 owns {sum(1 for o in owners.values() if o == 1)} themes, shard 2 {sum(1 for o in owners.values() if o == 2)}")
+
+        # 2. Through the door every tenant answers, as its owner does, and no request needed a 421.
+        before = sum(misdirected(r.port) or 0 for r in cluster.replicas)
+        for tenant in tenants:
+            owner = cluster.replicas[(owners[tenant] - 1) * 2]
+            status, headers, _ = get(DOOR_PORT, f"/themes/{tenant}/colors/accent")
+            _, direct, _ = get(owner.port, f"/themes/{tenant}/colors/accent")
+            if status != 200 or headers.get("etag") != direct.get("etag"):
+                failures.append(f"{tenant} through the door: {status} {headers.get('etag')}, its owner says {direct.get('etag')}")
+            if get(DOOR_PORT, f"/themes/{tenant}/colors/primary")[0] != 200:
+                failures.append(f"{tenant}: primary (from light) not served through the door")
+        routed = sum(misdirected(r.port) or 0 for r in cluster.replicas) - before
+        if routed != 0:
+            failures.append(f"the VCL sent {routed:.0f} requests to a group that does not own their theme")
+        # `current` has no theme in its path: group 1 first, the owner after a 421.
+        put_active(DOOR_PORT, "dark")
+        if not wait_until(lambda: get(DOOR_PORT, "/themes/current/colors/primary?x=1")[0] == 200, 5, 0.1):
+            failures.append("/themes/current through the door did not reach dark's group")
+
+        # 3. Straight to the wrong group: 421 naming the owner.
+        for tenant in tenants[:6]:
+            wrong = cluster.replicas[(2 - owners[tenant]) * 2]
+            status, headers, _ = get(wrong.port, f"/themes/{tenant}/colors/accent")
+            if status != 421 or headers.get("themed-shard") != f"{owners[tenant]}/2":
+                failures.append(f"{tenant} at the other group: {status} {headers.get('themed-shard')}")
+
+        # 4. A new release of a tenant of each group is seen through the door (the group purges Varnish).
+        for group in (1, 2):
+            tenant = next(t for t in tenants if owners[t] == group)
+            old = get(DOOR_PORT, f"/themes/{tenant}/colors/accent")[1].get("etag")
+            publish(themed, tenant, tenant_folder(tempfile.mkdtemp(), tenant, 99))
+            if not wait_until(lambda: get(DOOR_PORT, f"/themes/{tenant}/colors/accent")[1].get("etag") not in (None, old), 10, 0.05):
+                failures.append(f"the new release of {tenant} (shard {group}) was not served through the door")
+
+        # 5. A group losing a replica keeps serving through the other.
+        cluster.replicas[3].stop(signal.SIGKILL)
+        lost = [t for t in tenants if owners[t] == 2 and get(DOOR_PORT, f"/themes/{t}/colors/accent?after=kill")[0] != 200]
+        if lost:
+            failures.append(f"with replica 4 down, {len(lost)} of shard 2's tenants failed through the door")
+    if failures:
+        for failure in failures:
+            log(f"FAILED: {failure}")
+        sys.exit(1)
+    log(f"shards: passed ({len(tenants)} tenants on two groups, every one served by its owner through the door, 0 misrouted)")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=["up", "test", "streams"])
+    parser.add_argument("command", choices=["up", "test", "streams", "shards"])
+    parser.add_argument("--shards", type=int, choices=[1, 2], default=1, help="shard groups (up)")
     parser.add_argument("--themed", default=os.path.join(ROOT, ".build/release/themed"))
     parser.add_argument("--seconds", type=int, default=60)
     parser.add_argument("--count", type=int, default=9000, help="streams (the streams command)")
     parser.add_argument("--stalled", type=int, default=1000, help="stalled readers after the streams (0: none)")
     parser.add_argument("--door", choices=["haproxy", "varnish"], default="haproxy", help="the front door (streams)")
     arguments = parser.parse_args()
-    tools = {"up": ["varnishd", "haproxy"], "test": ["varnishd", "haproxy", "wrk", "cc"], "streams": ["varnishd", "haproxy", "cc"]}
+    tools = {"up": ["varnishd", "haproxy"], "test": ["varnishd", "haproxy", "wrk", "cc"], "streams": ["varnishd", "haproxy", "cc"],
+             "shards": ["varnishd"]}
     for tool in tools[arguments.command]:
         if not shutil.which(tool):
             sys.exit(f"cluster: {tool} is not installed (make cluster-deps installs it)")
     if arguments.command == "test":
         test(arguments.themed, arguments.seconds)
         return
+    if arguments.command == "shards":
+        shards_test(arguments.themed)
+        return
     if arguments.command == "streams":
         os.makedirs(os.path.join(ROOT, "out"), exist_ok=True)
         streams_benchmark(arguments.themed, arguments.count, arguments.door, arguments.stalled)
         return
-    with Cluster(arguments.themed):
+    with Cluster(arguments.themed, shards=arguments.shards) as cluster:
         log(f"PostgreSQL  {CLUSTER_URL}")
-        for port in REPLICA_PORTS:
-            log(f"replica     http://127.0.0.1:{port}/")
-        log(f"Varnish     http://127.0.0.1:{VARNISH_PORT}/   (the cache)")
-        log(f"front door  http://127.0.0.1:{DOOR_PORT}/   (HAProxy: the gallery; curl http://127.0.0.1:{DOOR_PORT}/themes)")
+        for replica in cluster.replicas:
+            log(f"replica     http://127.0.0.1:{replica.port}/" + (f"   (shard {replica.shard})" if replica.shard else ""))
+        if cluster.haproxy:
+            log(f"Varnish     http://127.0.0.1:{VARNISH_PORT}/   (the cache)")
+            log(f"front door  http://127.0.0.1:{DOOR_PORT}/   (HAProxy: the gallery; curl http://127.0.0.1:{DOOR_PORT}/themes)")
+        else:
+            log(f"front door  http://127.0.0.1:{DOOR_PORT}/   (Varnish, routing each theme to its shard's group)")
         log(f"publish:    {arguments.themed} publish --cluster '{CLUSTER_URL}' THEME PATH")
         log("Ctrl-C stops everything")
         try:
