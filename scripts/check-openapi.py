@@ -167,27 +167,27 @@ def cluster_cases(publisher, switcher, archive, bomb, state):
     later = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)).isoformat()
     chunks = lambda: (part for part in (archive[:100], archive[100:]))
     return [
-        ("POST", "/themes/brand-a/releases", publish, archive, 201, "/themes/{theme}/releases"),
-        ("POST", "/themes/brand-a/releases?at=" + urllib.parse.quote(later), publish, archive, 202, "/themes/{theme}/releases"),
+        ("POST", "/themes/brand-c/releases", publish, archive, 201, "/themes/{theme}/releases"),
+        ("POST", "/themes/brand-c/releases?at=" + urllib.parse.quote(later), publish, archive, 202, "/themes/{theme}/releases"),
         ("POST", "/themes/bad%20name/releases", publish, archive, 400, "/themes/{theme}/releases"),
-        ("POST", "/themes/brand-a/releases", {"Content-Type": "application/gzip"}, archive, 401, "/themes/{theme}/releases"),
+        ("POST", "/themes/brand-c/releases", {"Content-Type": "application/gzip"}, archive, 401, "/themes/{theme}/releases"),
         ("POST", "/themes/dark/releases", publish, archive, 403, "/themes/{theme}/releases"),
-        ("POST", "/themes/brand-a/releases", publish, chunks, 411, "/themes/{theme}/releases"),
-        ("POST", "/themes/brand-a/releases", publish, bomb, 413, "/themes/{theme}/releases"),
-        ("POST", "/themes/brand-a/releases", dict(publish, **{"Content-Type": "text/plain"}), archive, 415, "/themes/{theme}/releases"),
-        ("POST", "/themes/brand-a/releases", dict(publish, **{"Content-Type": "application/octet-stream"}), b"not a catalog", 422,
+        ("POST", "/themes/brand-c/releases", publish, chunks, 411, "/themes/{theme}/releases"),
+        ("POST", "/themes/brand-c/releases", publish, bomb, 413, "/themes/{theme}/releases"),
+        ("POST", "/themes/brand-c/releases", dict(publish, **{"Content-Type": "text/plain"}), archive, 415, "/themes/{theme}/releases"),
+        ("POST", "/themes/brand-c/releases", dict(publish, **{"Content-Type": "application/octet-stream"}), b"not a catalog", 422,
          "/themes/{theme}/releases"),
-        ("GET", "/themes/brand-a/releases", {}, None, 200, "/themes/{theme}/releases"),
-        ("GET", "/themes/brand-a", {}, None, 200, "/themes/{theme}"),
+        ("GET", "/themes/brand-c/releases", {}, None, 200, "/themes/{theme}/releases"),
+        ("GET", "/themes/brand-c", {}, None, 200, "/themes/{theme}"),
         ("GET", "/themes/nope/releases", {}, None, 404, "/themes/{theme}/releases"),
-        ("POST", "/themes/brand-a/rollback", dict(publish, **{"Content-Type": "application/json"}), json.dumps({"generation": "first"}), 400,
+        ("POST", "/themes/brand-c/rollback", dict(publish, **{"Content-Type": "application/json"}), json.dumps({"generation": "first"}), 400,
          "/themes/{theme}/rollback"),
-        ("POST", "/themes/brand-a/rollback", {"Content-Type": "application/json"}, json.dumps({"generation": 1}), 401, "/themes/{theme}/rollback"),
+        ("POST", "/themes/brand-c/rollback", {"Content-Type": "application/json"}, json.dumps({"generation": 1}), 401, "/themes/{theme}/rollback"),
         ("POST", "/themes/dark/rollback", dict(publish, **{"Content-Type": "application/json"}), json.dumps({"generation": 1}), 403,
          "/themes/{theme}/rollback"),
-        ("POST", "/themes/brand-a/rollback", dict(publish, **{"Content-Type": "application/json"}), json.dumps({"generation": 999999}), 404,
+        ("POST", "/themes/brand-c/rollback", dict(publish, **{"Content-Type": "application/json"}), json.dumps({"generation": 999999}), 404,
          "/themes/{theme}/rollback"),
-        ("POST", "/themes/brand-a/rollback", dict(publish, **{"Content-Type": "application/json"}), lambda: json.dumps({"generation": state["generation"]}), 201,
+        ("POST", "/themes/brand-c/rollback", dict(publish, **{"Content-Type": "application/json"}), lambda: json.dumps({"generation": state["generation"]}), 201,
          "/themes/{theme}/rollback"),
         ("PUT", "/active", activate, json.dumps({"theme": "dark", "at": later}), 202, "/active"),
         ("PUT", "/active", dict(publish, **{"Content-Type": "application/json"}), json.dumps({"theme": "dark"}), 403, "/active"),
@@ -196,14 +196,21 @@ def cluster_cases(publisher, switcher, archive, bomb, state):
         ("DELETE", lambda: "/active/schedule/%d" % state["schedule"], publish, None, 403, "/active/schedule/{id}"),
         ("DELETE", lambda: "/active/schedule/%d" % state["schedule"], activate, None, 200, "/active/schedule/{id}"),
         ("DELETE", lambda: "/active/schedule/%d" % state["schedule"], activate, None, 404, "/active/schedule/{id}"),
-    ], [
+        # This replica is shard 1 of 2: a theme shard 2 owns is sent there.
+        ("PUT", "/active", activate, json.dumps({"theme": "elsewhere"}), 421, "/active"),
+    ] + [("GET", "/themes/elsewhere" + suffix, {}, None, 421, "/themes/{theme}" + template) for suffix, template in [
+        ("", ""), ("/gallery", "/gallery"), ("/colors", "/colors"), ("/colors/primary", "/colors/{name}"), ("/colors.css", "/colors.css"),
+        ("/tokens.json", "/tokens.json"), ("/exports", "/exports"), ("/exports/css/colors.css", "/exports/{format}/{file}"),
+        ("/exports/android/values-night/colors.xml", "/exports/{format}/{folder}/{file}"), ("/images", "/images"),
+        ("/images/logo.json", "/images/{name}.json"), ("/images/logo", "/images/{name}"), ("/strings", "/strings"),
+        ("/strings/Localizable", "/strings/{table}"), ("/strings/Localizable/hello", "/strings/{table}/{key}")]], [
         # With the store stopped: nothing can be checked or stored.
-        ("POST", "/themes/brand-a/releases", publish, archive, 503, "/themes/{theme}/releases"),
+        ("POST", "/themes/brand-c/releases", publish, archive, 503, "/themes/{theme}/releases"),
         ("PUT", "/active", activate, json.dumps({"theme": "dark"}), 503, "/active"),
-    ], [("POST", "/themes/brand-a/rollback", wrong, json.dumps({"generation": 1}), 401, "/themes/{theme}/rollback")] * 10 + [
+    ], [("POST", "/themes/brand-c/rollback", wrong, json.dumps({"generation": 1}), 401, "/themes/{theme}/rollback")] * 10 + [
         # Past ten unknown tokens, this address is refused for a minute, whatever it presents.
-        ("POST", "/themes/brand-a/releases", publish, archive, 429, "/themes/{theme}/releases"),
-        ("POST", "/themes/brand-a/rollback", wrong, json.dumps({"generation": 1}), 429, "/themes/{theme}/rollback"),
+        ("POST", "/themes/brand-c/releases", publish, archive, 429, "/themes/{theme}/releases"),
+        ("POST", "/themes/brand-c/rollback", wrong, json.dumps({"generation": 1}), 429, "/themes/{theme}/rollback"),
         ("PUT", "/active", wrong, json.dumps({"theme": "dark"}), 429, "/active"),
         ("DELETE", "/active/schedule/1", wrong, None, 429, "/active/schedule/{id}"),
     ]
@@ -250,8 +257,8 @@ def exercise(session, base, openapi, cases, problems, covered, state):
 
 
 def with_cluster(themed, work, config, spec, problems, covered):
-    """A second themed, following a throwaway PostgreSQL, for the release routes; returns how
-    many requests it sent."""
+    """A second themed, following a throwaway PostgreSQL, for the release routes, and shard 1 of 2
+    for the 421s; returns how many requests it sent."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import cluster
     cluster.PG_PORT = free_port()
@@ -279,7 +286,7 @@ def with_cluster(themed, work, config, spec, problems, covered):
         os.makedirs(folder)
         port = free_port()
         with open(os.path.join(folder, "themed.json"), "w") as file:
-            json.dump({"watch": False, "port": port, "cluster": url, "releaseMaxBytes": 2 << 20, "themes": os.path.join(folder, "themes"),
+            json.dump({"watch": False, "port": port, "cluster": url, "releaseMaxBytes": 2 << 20, "shard": "1/2", "themes": os.path.join(folder, "themes"),
                        "db": os.path.join(folder, "index.sqlite"), "blobs": os.path.join(folder, "blobs")}, file)
         log = open(os.path.join(folder, "themed.log"), "w")
         server = subprocess.Popen([themed, "serve", "--config", os.path.join(folder, "themed.json")], stdout=log, stderr=log)

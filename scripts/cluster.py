@@ -695,10 +695,15 @@ def shards_test(themed):
         routed = sum(misdirected(r.port) or 0 for r in cluster.replicas) - before
         if routed != 0:
             failures.append(f"the VCL sent {routed:.0f} requests to a group that does not own their theme")
-        # `current` has no theme in its path: group 1 first, the owner after a 421.
-        put_active(DOOR_PORT, "dark")
-        if not wait_until(lambda: get(DOOR_PORT, "/themes/current/colors/primary?x=1")[0] == 200, 5, 0.1):
-            failures.append("/themes/current through the door did not reach dark's group")
+        # A switch names its theme in the body, and `current` none in its path: both go to group 1
+        # first and on to the owner after a 421.
+        elsewhere = next(t for t in tenants if owners[t] == 2)
+        status = put_active(DOOR_PORT, elsewhere)
+        if status != 200:
+            failures.append(f"PUT /active {elsewhere} (shard 2) through the door: {status}")
+        if not wait_until(lambda: get(DOOR_PORT, "/themes/current/colors/accent?x=1")[1].get("etag")
+                          == get(cluster.replicas[2].port, f"/themes/{elsewhere}/colors/accent")[1].get("etag"), 5, 0.1):
+            failures.append(f"/themes/current through the door did not answer as {elsewhere}")
 
         # 3. Straight to the wrong group: 421 naming the owner.
         for tenant in tenants[:6]:

@@ -90,13 +90,18 @@ public final class ThemeLibrary: Sendable {
     }
     public var themes: [ThemeInfo] { snapshot.withLock { $0.themes } }
 
-    /// The theme `current` stands for: the one set with `PUT /active`, else `light` if present,
-    /// else the first theme.
+    /// The theme `current` stands for: the one set with `PUT /active` (with a shard, also one
+    /// another shard serves: `current` is sent there), else `light` if present, else the first theme.
     public var activeTheme: String? {
         snapshot.withLock { snapshot in
-            if let active = snapshot.active, snapshot.theme(named: active) != nil { return active }
+            if let active = snapshot.active, snapshot.theme(named: active) != nil || isElsewhere(active) { return active }
             return snapshot.theme(named: "light")?.name ?? snapshot.themes.first?.name
         }
+    }
+
+    /// Whether another shard serves `name`.
+    public func isElsewhere(_ name: String) -> Bool {
+        shard.map { !$0.owns(name) } ?? false
     }
 
     /// Makes `name` the active theme, persisted in the index so that it survives restarts.

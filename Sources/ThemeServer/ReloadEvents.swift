@@ -37,6 +37,9 @@ enum ReloadEvents {
         try library.setActive(name)
         if let theme = library.theme(named: name) {
             events.publish("active-changed", payload(theme.name, theme), generation: generation)
+        } else if library.isElsewhere(name) {
+            // Another shard's theme: its revision is that shard's to tell; `current` leads there.
+            events.publish("active-changed", payload(name, nil), generation: generation)
         }
     }
 

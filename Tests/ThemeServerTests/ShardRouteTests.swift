@@ -66,4 +66,18 @@ struct ShardRouteTests {
         let elsewhere = try api.request("/themes/current/colors/primary")
         #expect(elsewhere.status == 421 && elsewhere.header("Themed-Shard") == "2/2")
     }
+
+    @Test("PUT /active for a theme only another shard holds is 421 naming it; the store's switch to one is followed (current leads there)")
+    func activeElsewhere() throws {
+        let shard = try #require(Shard("1/2"))
+        let (api, _, theirs, _) = try Self.platform(shard)
+        let other = try #require(theirs.first)
+        let refused = try api.request("/active", method: .put, body: "{\"theme\": \"\(other)\"}")
+        #expect(refused.status == 421 && refused.header("Themed-Shard") == "2/2")
+        // A cluster's switch arrives from the store whichever shard owns the theme.
+        api.service.applyActive(other)
+        #expect(api.service.library.activeTheme == other)
+        #expect(try api.request("/themes/current/colors/accent").header("Themed-Shard") == "2/2")
+        #expect(try api.request("/themes/\(other)/colors/accent").status == 421)
+    }
 }

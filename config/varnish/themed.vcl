@@ -111,6 +111,12 @@ sub vcl_recv {
     # release uploads (with their bodies) go to one replica, which stores them for all.
     if (req.url ~ "^/(events|active|healthz|readyz|metrics)(\?|$)" || req.url ~ "^/themes/[^/]+/releases(\?|$)"
         || (req.method != "GET" && req.method != "HEAD")) {
+        # A switch names its theme in the body: it goes to group 1, and on a 421 to the group
+        # named, which needs the body again (uploads are not kept: they can be large, and the
+        # release routes answer on every group).
+        if (req.method == "PUT" && req.url ~ "^/active(\?|$)") {
+            std.cache_req_body(64KB);
+        }
         return (pass);
     }
     # themed varies answers by these; everything else in a cookie or auth header is not its input.

@@ -87,7 +87,11 @@ struct AdminRoutes: RouteCollection {
         }
         let at = object["at"] as? String
         if object["at"] != nil, at == nil { throw APIError.badRequest("at must be an RFC 3339 time, like 2026-12-01T00:00:00Z") }
-        guard at != nil || library.theme(named: name) != nil else { throw APIError.notFound("no theme named \(name)") }
+        if at == nil, library.theme(named: name) == nil {
+            // Another shard's replicas hold the theme and can tell whether it exists.
+            if let shard = library.shard, library.isElsewhere(name) { throw APIError.misdirected(theme: name, owner: shard.owner(of: name)) }
+            throw APIError.notFound("no theme named \(name)")
+        }
         let authorization = request.headers[.authorization]
         let operatorAllowed = if let activeToken { authorization == "Bearer \(activeToken)" } else {
             authorization == nil && (request.remoteAddress.hasPrefix("127.") || request.remoteAddress.hasPrefix("[::1]"))
@@ -128,7 +132,7 @@ struct AdminRoutes: RouteCollection {
 
     /// The active theme set from elsewhere (the cluster); announced only when it changes.
     static func apply(_ name: String, library: ThemeLibrary, events: EventHub, generation: Int? = nil, logger: Logger) {
-        guard library.activeTheme != name, library.theme(named: name) != nil else { return }
+        guard library.activeTheme != name, library.theme(named: name) != nil || library.isElsewhere(name) else { return }
         do {
             try ReloadEvents.makeActive(name, library: library, events: events, generation: generation)
         } catch {
