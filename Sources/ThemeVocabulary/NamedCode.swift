@@ -14,9 +14,11 @@ public protocol NamedCode: RawRepresentable, Hashable, Sendable, Comparable, Cus
 extension NamedCode {
     public init(_ rawValue: Int) { self.init(rawValue: rawValue) }
 
-    /// The value's name, or its number when it has none.
-    public var name: String {
-        Self.names.first { $0.key == self }?.value ?? String(rawValue)
+    /// The value's name, or its number when it has none. (Inlinable: specialised where it is
+    /// used, a palette asks it of every colour's traits.)
+    @inlinable public var name: String {
+        for (key, value) in Self.names where key == self { return value }
+        return String(rawValue)
     }
 
     public var description: String { name }

@@ -4,28 +4,39 @@ import ThemeVocabulary
 
 /// How a colour variant is shown to clients: components, `#RRGGBBAA` and a CSS value.
 enum ColorRendering {
-    static func json(_ variant: Variant) -> [(String, JSONValue)] {
-        guard let color = variant.color else { return [] }
+    /// The colour's members (no braces): its colour space, components, and `hex` and `css`, or
+    /// the system colour it names.
+    static func write(_ variant: Variant, to json: inout JSONWriter) {
+        guard let color = variant.color else { return }
+        json.key("colorSpace")
         if let systemColor = variant.systemColor {
-            return [
-                ("colorSpace", .string("system:\(systemColor)")),
-                ("components", .array(color.components.map(JSONValue.double))),
-                ("systemColor", .string(systemColor)),
-            ]
+            json.string("system:\(systemColor)")
+        } else {
+            json.string(color.colorSpace.name)
         }
-        return [
-            ("colorSpace", .string(color.colorSpace.name)),
-            ("components", .array(color.components.map(JSONValue.double))),
-            ("hex", .string(color.hex)),
-            ("css", .string(color.css)),
-        ]
+        json.key("components")
+        json.beginArray()
+        for component in color.components { json.double(component) }
+        json.endArray()
+        if let systemColor = variant.systemColor {
+            json.key("systemColor")
+            json.string(systemColor)
+        } else {
+            json.key("hex")
+            json.string(color.hex)
+            json.key("css")
+            json.string(color.css)
+        }
     }
 
-    static func traits(_ traits: VariantTraits) -> JSONValue {
-        .object([
-            ("appearance", .string(traits.appearance.label)),
-            ("idiom", .string(traits.idiom.name)),
-            ("gamut", .string(traits.gamut.name)),
-        ])
+    static func writeTraits(_ traits: VariantTraits, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("appearance")
+        json.string(traits.appearance.label)
+        json.key("idiom")
+        json.string(traits.idiom.name)
+        json.key("gamut")
+        json.string(traits.gamut.name)
+        json.endObject()
     }
 }

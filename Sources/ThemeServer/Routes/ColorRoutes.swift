@@ -22,33 +22,59 @@ struct ColorRoutes: RouteCollection {
         let query = context.request.query
         let resolve = !Set(query.keys).isDisjoint(with: TraitParser.parameterNames) || query["resolve"] != nil
         guard let theme = chain.first else { throw APIError.notFound("no theme") }
+        var json = JSONWriter(reservingCapacity: 16 << 10)
+        json.beginObject()
+        json.key("theme")
+        json.string(theme.name)
         if resolve {
-            // One query for the whole palette, whatever its size.
-            let colors = try reader.resolveAll(.color, in: chain, for: traits).map { resolution in
-                (resolution.variant.name, JSONValue.object(colorMembers(resolution, context)))
-            }
-            let traitsJSON: JSONValue = .object([
+            // One query for the whole palette, whatever its size, written straight into the body.
+            let resolutions = try reader.resolveAll(.color, in: chain, for: traits)
+            json.key("traits")
+            json.value(.object([
                 ("appearance", .string(traits.appearance.label)),
                 ("idiom", .string(traits.idiom.name)),
                 ("scale", .int(traits.scale)),
                 ("gamut", .string(traits.gamut.name)),
-            ])
-            return JSONResponse.make(.object([("theme", .string(theme.name)), ("traits", traitsJSON), ("colors", .object(colors))]), etagged: true)
-        }
-        var colors: [JSONValue] = []
-        for name in try reader.names(.color, in: chain) {
-            var variants: [JSONValue] = []
-            for member in chain {
-                let found = try reader.variants(.color, in: member, named: name)
-                guard !found.isEmpty else { continue }
-                variants = found.map { variant in
-                    .object([("traits", ColorRendering.traits(variant.traits))] + ColorRendering.json(variant) + [("theme", .string(member.name))])
-                }
-                break
+            ]))
+            json.key("colors")
+            json.beginObject()
+            for resolution in resolutions {
+                json.key(resolution.variant.name)
+                json.beginObject()
+                writeMembers(of: resolution, context, to: &json)
+                json.endObject()
             }
-            colors.append(.object([("name", .string(name)), ("variants", .array(variants))]))
+            json.endObject()
+        } else {
+            json.key("colors")
+            json.beginArray()
+            for name in try reader.names(.color, in: chain) {
+                json.beginObject()
+                json.key("name")
+                json.string(name)
+                json.key("variants")
+                json.beginArray()
+                for member in chain {
+                    let found = try reader.variants(.color, in: member, named: name)
+                    guard !found.isEmpty else { continue }
+                    for variant in found {
+                        json.beginObject()
+                        json.key("traits")
+                        ColorRendering.writeTraits(variant.traits, to: &json)
+                        ColorRendering.write(variant, to: &json)
+                        json.key("theme")
+                        json.string(member.name)
+                        json.endObject()
+                    }
+                    break
+                }
+                json.endArray()
+                json.endObject()
+            }
+            json.endArray()
         }
-        return JSONResponse.make(.object([("theme", .string(theme.name)), ("colors", .array(colors))]), etagged: true)
+        json.endObject()
+        return JSONResponse.make(json, etagged: true)
     }
 
     private func color(_ context: RequestContext) throws -> Response {
@@ -60,17 +86,38 @@ struct ColorRoutes: RouteCollection {
             throw APIError.noVariant("color", named: name, in: chain,
                                      available: try library.index.reader.availableTraits(named: name, kinds: [.color], in: chain))
         }
-        var response = JSONResponse.make(.object([("theme", .string(theme.name)), ("name", .string(name))] + colorMembers(resolution, context)),
-                                         etagged: true)
+        var json = JSONWriter()
+        json.beginObject()
+        json.key("theme")
+        json.string(theme.name)
+        json.key("name")
+        json.string(name)
+        writeMembers(of: resolution, context, to: &json)
+        json.endObject()
+        var response = JSONResponse.make(json, etagged: true)
         response.headers[.vary] = "Sec-CH-Prefers-Color-Scheme, Sec-CH-Prefers-Contrast"
         return response
     }
 
-    private func colorMembers(_ resolution: Resolution, _ context: RequestContext) -> [(String, JSONValue)] {
-        ColorRendering.json(resolution.variant) + [
-            ("traits", ColorRendering.traits(resolution.variant.traits)),
-            ("fallbacks", .array(resolution.fallbacks.map(JSONValue.string))),
-            ("source", .object([("theme", .string(resolution.theme)), ("path", .string(context.relative(resolution.source.path)))])),
-        ] + (resolution.localization.map { [("localization", JSONValue.string($0))] } ?? [])
+    /// A resolved colour's members: its value, traits, the fallbacks taken and where it came from.
+    private func writeMembers(of resolution: Resolution, _ context: RequestContext, to json: inout JSONWriter) {
+        ColorRendering.write(resolution.variant, to: &json)
+        json.key("traits")
+        ColorRendering.writeTraits(resolution.variant.traits, to: &json)
+        json.key("fallbacks")
+        json.beginArray()
+        for fallback in resolution.fallbacks { json.string(fallback) }
+        json.endArray()
+        json.key("source")
+        json.beginObject()
+        json.key("theme")
+        json.string(resolution.theme)
+        json.key("path")
+        json.string(context.relative(resolution.source.path))
+        json.endObject()
+        if let localization = resolution.localization {
+            json.key("localization")
+            json.string(localization)
+        }
     }
 }

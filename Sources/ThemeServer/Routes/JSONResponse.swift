@@ -8,7 +8,15 @@ import ThemeIndex
 /// SHA-256 of the body itself (the same on every machine serving the same themes).
 enum JSONResponse {
     static func make(_ value: JSONValue, cacheControl: String = "public, max-age=10", etagged: Bool = false) -> Response {
-        let body = Array((value.serialized() + "\n").utf8)
+        var json = JSONWriter()
+        json.value(value)
+        return make(json, cacheControl: cacheControl, etagged: etagged)
+    }
+
+    /// An answer written with a `JSONWriter` (a large one, member by member).
+    static func make(_ json: JSONWriter, cacheControl: String = "public, max-age=10", etagged: Bool = false) -> Response {
+        var body = json.bytes
+        body.append(UInt8(ascii: "\n"))
         var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: cacheControl]
         if etagged { headers[.eTag] = ContentResponse.etag(ContentHash.of(body)) }
         return Response(status: .ok, headers: headers, body: body)
