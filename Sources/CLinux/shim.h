@@ -21,6 +21,12 @@ static inline int themed_fix_mmap_threshold(int bytes) {
     return mallopt(M_MMAP_THRESHOLD, bytes);
 }
 
+// Gives the heap's free pages back to the system (glibc keeps what a burst of work freed, in
+// every thread's arena). Returns 1 when some memory was released.
+static inline int themed_trim_heap(void) {
+    return malloc_trim(0);
+}
+
 // Swaps two paths in one step (renameat2 with RENAME_EXCHANGE): a theme folder replaced by a
 // new release is never missing, not even for a moment. 0 on success, -1 with errno.
 #include <fcntl.h>

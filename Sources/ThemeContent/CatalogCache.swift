@@ -52,6 +52,11 @@ public final class CatalogCache: Sendable {
         keep(catalog, contentHash: source.contentHash)
     }
 
+    /// The cache's key for a catalog source; nil for other kinds.
+    static func key(of source: SourceReference) -> Key? {
+        source.kind == .car ? Key(path: source.path, contentHash: source.contentHash) : nil
+    }
+
     /// The catalog a resolution's rendition position refers to; opened from the file again when
     /// the budget evicted it, if the file still holds the bytes that were indexed.
     func catalog(for source: SourceReference) throws -> AssetCatalog {

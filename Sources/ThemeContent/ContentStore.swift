@@ -253,6 +253,9 @@ public final class ContentStore: Sendable {
         done.wait()
     }
 
+    /// Contents queued for warming and not yet done: 0 once everything is warm.
+    public var warmingPending: Int { warmer.pending }
+
     /// How far warming `theme` has got, if it was warmed since the start.
     public func warming(_ theme: String) -> (done: Int, total: Int)? {
         warmer.progress(of: theme).map { ($0.done, $0.total) }

@@ -1,3 +1,4 @@
+import CLinux
 import Dispatch
 import Synchronization
 import ThemeIndex
@@ -8,6 +9,11 @@ import ThemeIndex
 /// One thread of its own at low priority, one content at a time: the worker pool stays free for
 /// requests, and a request for content being warmed joins that load (single flight). Content
 /// whose blob is stored already costs a dictionary probe, so a restart decodes nothing.
+///
+/// Warming leaves memory as it found it: the catalogs a theme's warming opened are closed when
+/// it is done (its content is in the blob store now; a later decode opens them again), and when
+/// the queue drains the heap's free pages go back to the system. A platform's first start
+/// otherwise kept every brand's parsed catalog, up to the whole catalog budget.
 final class Warmer: Sendable {
     /// How far warming a theme has got.
     public struct Progress: Sendable, Equatable {
@@ -26,11 +32,17 @@ final class Warmer: Sendable {
         var progress: [String: Progress] = [:]
         /// A theme's newest warming; jobs of older ones are skipped.
         var tickets: [String: Int] = [:]
+        /// By ticket: the catalogs that warming opened (not open when it was queued), closed when it is done.
+        var opened: [Int: Set<CatalogCache.Key>] = [:]
         var nextTicket = 0
     }
 
     private let state = Mutex(State())
     let pool = WorkerPool(threads: 1, queueLimit: Int.max)
+    /// Contents queued and not yet warmed (skipped ones included until their turn).
+    private let queued = Atomic<Int>(0)
+
+    var pending: Int { queued.load(ordering: .relaxed) }
 
     func progress(of theme: String) -> Progress? { state.withLock { $0.progress[theme] } }
 
@@ -39,20 +51,30 @@ final class Warmer: Sendable {
         state.withLock { state in
             state.progress = state.progress.filter { themes.contains($0.key) }
             state.tickets = state.tickets.filter { themes.contains($0.key) }
+            let current = Set(state.tickets.values)
+            state.opened = state.opened.filter { current.contains($0.key) }
         }
     }
 
     /// Queues the contents of `theme`, replacing a warming of it still under way.
     func warm(_ theme: String, _ resolutions: [Resolution], with store: ContentStore) {
+        let closed = Set(resolutions.compactMap { CatalogCache.key(of: $0.source) }).filter { !store.catalogs.cache.contains($0) }
         let ticket = state.withLock { state -> Int in
             state.nextTicket += 1
+            // A warming replaced before it finished hands on what it opened.
+            let replaced = state.tickets[theme].flatMap { state.opened.removeValue(forKey: $0) } ?? []
             state.tickets[theme] = state.nextTicket
             state.progress[theme] = Progress(done: 0, total: resolutions.count)
+            if !resolutions.isEmpty { state.opened[state.nextTicket] = closed.union(replaced) }
             return state.nextTicket
         }
+        queued.add(resolutions.count, ordering: .relaxed)
         for resolution in resolutions {
             let job = Job(theme: theme, ticket: ticket, resolution: resolution)
-            pool.submit { [self] in run(job, with: store) }
+            pool.submit { [self] in
+                run(job, with: store)
+                if queued.subtract(1, ordering: .relaxed).newValue == 0 { _ = themed_trim_heap() }
+            }
         }
     }
 
@@ -68,9 +90,12 @@ final class Warmer: Sendable {
             store.load(job.resolution, onThisThread: true) { _ in done.signal() }
             done.wait()
         }
-        state.withLock { state in
-            guard state.tickets[job.theme] == job.ticket else { return }
+        let finished = state.withLock { state -> Set<CatalogCache.Key> in
+            guard state.tickets[job.theme] == job.ticket else { return [] }
             state.progress[job.theme]?.done += 1
+            guard state.progress[job.theme]?.isComplete == true else { return [] }
+            return state.opened.removeValue(forKey: job.ticket) ?? []
         }
+        if !finished.isEmpty { store.catalogs.cache.removeAll { finished.contains($0) } }
     }
 }

@@ -51,6 +51,8 @@ struct AdminRoutes: RouteCollection {
                     ("themed_decode_memory_capacity_bytes", "The budget of that working memory.", decoding.capacityBytes),
                     ("themed_decode_memory_waits_total", "Decodes that waited for working memory.", decoding.waits),
                     ("themed_subscribers", "Open event streams.", events.subscriberCount),
+                    ("themed_warming_pending", "Contents queued for encoding in the background after a reload (0: everything is warm).",
+                     library.content.warmingPending),
                     ("themed_releases_refused_total", "Cluster releases this replica could not write; it kept serving the one before.",
                      metrics.releasesRefused.load(ordering: .relaxed)),
                     ("themed_publishes_total", "Releases published through POST /themes/{theme}/releases on this replica.",
