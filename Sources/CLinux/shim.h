@@ -21,6 +21,13 @@ static inline int themed_fix_mmap_threshold(int bytes) {
     return mallopt(M_MMAP_THRESHOLD, bytes);
 }
 
+// At most `count` malloc arenas. glibc makes up to eight per core, one for each thread that meets
+// contention, and memory freed in one thread's arena is not reused by the others: after a burst of
+// work on many threads (warming, a sweep) the process keeps it all.
+static inline int themed_limit_arenas(int count) {
+    return mallopt(M_ARENA_MAX, count);
+}
+
 // Gives the heap's free pages back to the system (glibc keeps what a burst of work freed, in
 // every thread's arena). Returns 1 when some memory was released.
 static inline int themed_trim_heap(void) {

