@@ -12,7 +12,7 @@ struct WarmingMemoryTests {
         let api = try APIFixture(themes: ReloadTests.catalogTheme)
         let content = api.service.library.content
         content.waitForWarming()
-        #expect(content.warmingPending == 0)
+        #expect(waitUntil { content.warmingPending == 0 })
         #expect(content.catalogs.cache.statistics.entries == 0, "warming opened app's catalog and closed it")
         // Every image is served from its blob: nothing opens the catalog again.
         let image = try #require(try api.request("/themes/app/images").decode(ImageListBody.self).images.first { $0.kind == "image" })
