@@ -167,10 +167,17 @@ def measure(themed, brands, work, port, sample):
         while json.load(urllib.request.urlopen(last, timeout=60)).get("warming") is None or metric(port, "themed_warming_pending") != 0:
             time.sleep(0.1)
         warm = time.time() - started
-        asked = [f"brand{number}" for number in range(0, brands, max(1, brands // sample))][:sample]
+        # `sample` distinct uncached requests of each kind, spread over the brands: at 10 brands a
+        # palette is asked in four trait combinations (each its own answer) and single colours of
+        # many names, so both platforms are measured on as many requests.
+        spread = [f"brand{number}" for number in range(0, brands, max(1, brands // sample))][:sample]
+        traits = ["", "&appearance=dark", "&gamut=p3", "&appearance=dark&gamut=p3"]
+        asked = [spread[number % len(spread)] for number in range(min(sample, len(spread) * len(traits)))]
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        palettes = [timed_get(connection, f"/themes/{brand}/colors?resolve=1")[0] for brand in asked]
-        singles = [timed_get(connection, f"/themes/{brand}/colors/color{number % COLORS}")[0] for number, brand in enumerate(asked)]
+        palettes = [timed_get(connection, f"/themes/{brand}/colors?resolve=1{traits[number // len(spread)]}")[0]
+                    for number, brand in enumerate(asked)]
+        singles = [timed_get(connection, f"/themes/{spread[number % len(spread)]}/colors/color{number // len(spread) % COLORS}")[0]
+                   for number in range(sample)]
         for number in range(brands):
             timed_get(connection, f"/themes/brand{number}/colors?resolve=1")
         swept_rss = rss_mb(server.pid)
