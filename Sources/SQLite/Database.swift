@@ -102,7 +102,7 @@ public final class Database: @unchecked Sendable {
 }
 
 /// A value SQLite can store.
-public enum SQLiteValue: Sendable, Equatable {
+public enum SQLiteValue: Sendable, Hashable {
     case null
     case integer(Int64)
     case real(Double)

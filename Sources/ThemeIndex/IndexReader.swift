@@ -1,3 +1,4 @@
+import Caching
 import Foundation
 import SQLite
 import ThemeBundle
@@ -7,6 +8,16 @@ import ThemeVocabulary
 /// from the pool, so concurrent requests never queue on one lock.
 public final class IndexReader: Sendable {
     let pool: DatabasePool
+    /// The palettes of themes that are others' parents, by query and generation: a platform's
+    /// base is the parent of every brand, and its part of each brand's palette is the same.
+    let parentPalettes = BoundedCache<ParentPalette, [Resolution]>(name: "palettes", capacityBytes: 16 << 20) { $0.count * 1024 }
+
+    struct ParentPalette: Hashable, Sendable {
+        var sql: String
+        var parameters: [SQLiteValue]
+        var generation: Int
+        var depth: Int
+    }
 
     init(pool: DatabasePool) {
         self.pool = pool
@@ -81,13 +92,39 @@ public final class IndexReader: Sendable {
     /// Every name of `kind` in the chain with its best variant for `request`, by name: a resolved
     /// palette in one query, however many names (not a query per name).
     public func resolveAll(_ kind: AssetKind, in chain: [ThemeInfo], for request: TraitRequest) throws -> [Resolution] {
-        let plan = LocalizationPlan(chain: chain, languages: request.languages)
-        let query = LookupQuery(kind: kind, name: nil, chain: chain, request: request, localization: plan)
-        return try pool.read { database in
-            try database.cachedStatement(query.sql).rows(query.parameters).map { row in
-                try Self.resolution(row, kind: kind, chain: chain, request: request, plan: plan)
+        // One query a theme of the chain, nearest first; a parent's answer is kept. A name's
+        // variant comes from the nearest theme, unless a farther one has the requested gamut and
+        // it has not (the gamut term comes before depth in the lookup's order). A theme's sources
+        // choose their localizations on their own: each query needs only its theme's plan.
+        var best: [String: Resolution] = [:]
+        for (depth, theme) in chain.enumerated() {
+            let plan = LocalizationPlan(chain: [theme], languages: request.languages)
+            let query = LookupQuery(kind: kind, name: nil, chain: [theme], request: request, localization: plan)
+            let key = ParentPalette(sql: query.sql, parameters: query.parameters, generation: theme.generation, depth: depth)
+            let palette: [Resolution]
+            if depth > 0, let kept = parentPalettes.value(for: key) {
+                palette = kept
+            } else {
+                palette = try pool.read { database in
+                    try database.cachedStatement(query.sql).rows(query.parameters).map { row in
+                        try Self.resolution(row, kind: kind, chain: chain, request: request, plan: plan)
+                    }
+                }
+                if depth > 0 { parentPalettes.insert(palette, for: key) }
+            }
+            for resolution in palette {
+                let name = resolution.variant.name
+                if let nearer = best[name], !Self.missesGamut(nearer, request) || Self.missesGamut(resolution, request) { continue }
+                best[name] = resolution
             }
         }
+        return best.values.sorted { $0.variant.name.utf8.lexicographicallyPrecedes($1.variant.name.utf8) }
+    }
+
+    /// The lookup's first ordering term: a variant for neither the requested gamut nor any gamut.
+    private static func missesGamut(_ resolution: Resolution, _ request: TraitRequest) -> Bool {
+        let gamut = resolution.variant.traits.gamut
+        return gamut != request.gamut && gamut.rawValue != 0
     }
 
     private func resolve(_ query: LookupQuery, kind: AssetKind, chain: [ThemeInfo], request: TraitRequest, plan: LocalizationPlan) throws -> Resolution? {

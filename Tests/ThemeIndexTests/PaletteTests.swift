@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import TestSupport
+import ThemeVocabulary
+@testable import ThemeIndex
+
+/// A resolved palette is one query per theme of the chain, the parents' parts kept: it must pick,
+/// for every name, what the one-name lookup picks.
+@Suite("resolved palettes")
+struct PaletteTests {
+    /// A grandchild, child and base with names defined at each level, in light, dark and high
+    /// contrast, in sRGB and Display P3.
+    static func platform(_ f: ThemeFixtures) {
+        f.write("{\"parent\": \"middle\"}", to: "brand/theme.json")
+        f.write("{\"parent\": \"base\"}", to: "middle/theme.json")
+        let p3: [String: Any] = ["display-gamut": "display-P3"]
+        for (theme, level) in [("base", "0"), ("middle", "0.5"), ("brand", "1")] {
+            f.colorSet(theme, "everywhere", [(nil, ["red": level, "green": "0", "blue": "0"], [:]), ("dark", ["red": level, "green": "1", "blue": "0"], [:])])
+            f.colorSet(theme, "\(theme)-only", [(nil, ["red": level, "green": "0", "blue": "1"], [:])])
+        }
+        // The brand has it in P3 only; the base in sRGB: which wins depends on the gamut asked.
+        f.colorSet("brand", "vivid", [(nil, ["red": "1", "green": "0.2", "blue": "0"], p3)])
+        f.colorSet("base", "vivid", [(nil, ["red": "0", "green": "0.2", "blue": "0"], [:]), ("high", ["red": "0", "green": "0.3", "blue": "0"], [:])])
+        f.colorSet("middle", "dark-only", [("dark", ["red": "0.5", "green": "0.5", "blue": "0.5"], [:])])
+        f.colorSet("base", "dark-only", [(nil, ["red": "0", "green": "0.5", "blue": "0.5"], [:])])
+    }
+
+    static var requests: [TraitRequest] {
+        var requests: [TraitRequest] = []
+        for appearance in ["light", "dark", "light+high", "dark+high"] {
+            for gamut in [Gamut.sRGB, .displayP3] {
+                var request = TraitRequest()
+                request.appearance = Appearance(name: appearance)
+                request.gamut = gamut
+                requests.append(request)
+            }
+        }
+        return requests
+    }
+
+    @Test("every name of the palette is what the one-name lookup gives, for every appearance and gamut, cold and with the parents kept")
+    func agreesWithSingleLookups() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        Self.platform(fixtures)
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        try index.writer.sync(themesDirectory: fixtures.root)
+        let chain = try ThemeInfo.chain(of: "brand", in: try index.reader.themes())
+        #expect(chain.map(\.name) == ["brand", "middle", "base"])
+        for round in ["cold", "kept"] {
+            for request in Self.requests {
+                let palette = try index.reader.resolveAll(.color, in: chain, for: request)
+                let names = try index.reader.names(.color, in: chain)
+                #expect(palette.map(\.variant.name) == names, "\(round): one answer a name, by name")
+                for resolution in palette {
+                    let single = try #require(try index.reader.resolve(.color, named: resolution.variant.name, in: chain, for: request))
+                    #expect(resolution.variant.id == single.variant.id && resolution.theme == single.theme && resolution.fallbacks == single.fallbacks,
+                            "\(round) \(request.appearance.label) \(request.gamut.name) \(resolution.variant.name): \(resolution.theme) vs \(single.theme)")
+                }
+            }
+        }
+        #expect(index.reader.parentPalettes.statistics.hits > 0, "the second round used the parents' kept parts")
+    }
+
+    @Test("a parent changed on disk is read again: its kept part belongs to its old generation")
+    func parentChanges() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        Self.platform(fixtures)
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        try index.writer.sync(themesDirectory: fixtures.root)
+        /// The blue of `base-only`, which only the base defines.
+        func baseOnly() throws -> Double? {
+            let chain = try ThemeInfo.chain(of: "brand", in: try index.reader.themes())
+            return try index.reader.resolveAll(.color, in: chain, for: TraitRequest()).first { $0.variant.name == "base-only" }?.variant.color?.components.dropFirst(2).first
+        }
+        #expect(try baseOnly() == 1)
+        fixtures.colorSet("base", "base-only", [(nil, ["red": "0", "green": "0", "blue": "0.25"], [:])])
+        let report = try index.writer.sync(themesDirectory: fixtures.root)
+        #expect(report.reindexedSources.count == 1)
+        #expect(try baseOnly() == 0.25)
+    }
+}
