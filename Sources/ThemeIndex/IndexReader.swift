@@ -10,9 +10,9 @@ public final class IndexReader: Sendable {
     let pool: DatabasePool
     /// The palettes of themes that are others' parents, by query and generation: a platform's
     /// base is the parent of every brand, and its part of each brand's palette is the same.
-    let parentPalettes = BoundedCache<ParentPalette, [Resolution]>(name: "palettes", capacityBytes: 16 << 20) { $0.count * 1024 }
+    public let parentPalettes = BoundedCache<ParentPalette, [Resolution]>(name: "palettes", capacityBytes: 16 << 20) { $0.count * 1024 }
 
-    struct ParentPalette: Hashable, Sendable {
+    public struct ParentPalette: Hashable, Sendable {
         var sql: String
         var parameters: [SQLiteValue]
         var generation: Int
