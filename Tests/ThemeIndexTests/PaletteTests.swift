@@ -25,6 +25,14 @@ struct PaletteTests {
         f.colorSet("base", "dark-only", [(nil, ["red": "0", "green": "0.5", "blue": "0.5"], [:])])
     }
 
+    static func indexedPlatform() throws -> (ThemeIndex, ThemeFixtures) {
+        let fixtures = ThemeFixtures()
+        platform(fixtures)
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        try index.writer.sync(themesDirectory: fixtures.root)
+        return (index, fixtures)
+    }
+
     static var requests: [TraitRequest] {
         var requests: [TraitRequest] = []
         for appearance in ["light", "dark", "light+high", "dark+high"] {
@@ -40,11 +48,8 @@ struct PaletteTests {
 
     @Test("every name of the palette is what the one-name lookup gives, for every appearance and gamut, cold and with the parents kept")
     func agreesWithSingleLookups() throws {
-        let fixtures = ThemeFixtures()
+        let (index, fixtures) = try Self.indexedPlatform()
         defer { fixtures.remove() }
-        Self.platform(fixtures)
-        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
-        try index.writer.sync(themesDirectory: fixtures.root)
         let chain = try ThemeInfo.chain(of: "brand", in: try index.reader.themes())
         #expect(chain.map(\.name) == ["brand", "middle", "base"])
         for round in ["cold", "kept"] {
@@ -64,11 +69,8 @@ struct PaletteTests {
 
     @Test("a parent changed on disk is read again: its kept part belongs to its old generation")
     func parentChanges() throws {
-        let fixtures = ThemeFixtures()
+        let (index, fixtures) = try Self.indexedPlatform()
         defer { fixtures.remove() }
-        Self.platform(fixtures)
-        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
-        try index.writer.sync(themesDirectory: fixtures.root)
         /// The blue of `base-only`, which only the base defines.
         func baseOnly() throws -> Double? {
             let chain = try ThemeInfo.chain(of: "brand", in: try index.reader.themes())
