@@ -43,6 +43,16 @@ public final class EventHub: Sendable {
         var stream: any ResponseStream
         /// Events up to this id were seen elsewhere (cluster numbering): not sent again.
         var seenThrough: Int
+        /// The themes whose changes the stream wants (`/events?theme=`); nil: every theme.
+        var themes: Set<String>?
+
+        /// Whether the stream gets `event`: every theme's when it asked for none; else its
+        /// themes', and what concerns every client (a switch of the active theme, a resync).
+        func wants(_ event: Event) -> Bool {
+            guard let themes, event.type != "active-changed", event.type != "resync" else { return true }
+            guard case .string(let theme)? = event.data["theme"] else { return true }
+            return themes.contains(theme)
+        }
     }
 
     private struct State {
@@ -100,7 +110,7 @@ public final class EventHub: Sendable {
         if case .local(_, _, let idUsed) = numbering { idUsed(event.id) }
         // Serialised once for every stream.
         let bytes = wireFormat(event)
-        for subscriber in subscribers where event.id > subscriber.seenThrough { subscriber.stream.write(bytes) }
+        for subscriber in subscribers where event.id > subscriber.seenThrough && subscriber.wants(event) { subscriber.stream.write(bytes) }
         for observer in observers { observer(event) }
         return event
     }
@@ -140,12 +150,14 @@ public final class EventHub: Sendable {
     /// catch up event by event and must fetch what it shows again. The opening ends with an `id:`
     /// line and no event (EventSource then records the id without dispatching anything): a client
     /// that has seen no event yet still knows where it is, and a reconnection after a change it
-    /// missed replays that change.
-    func subscribe(_ stream: any ResponseStream, after lastID: String?) {
+    /// missed replays that change. With `themes`, only their changes come (and what concerns every
+    /// client: active switches, resyncs); ids stay the server's, with gaps.
+    func subscribe(_ stream: any ResponseStream, after lastID: String?, themes: Set<String>? = nil) {
+        let subscriber = Subscriber(stream: stream, seenThrough: Int.min, themes: themes)
         let (key, missed, position) = state.withLock { state -> (Int, [Event], Int?) in
             let key = state.nextSubscriber
             state.nextSubscriber += 1
-            state.subscribers[key] = Subscriber(stream: stream, seenThrough: Int.min)
+            state.subscribers[key] = subscriber
             guard let lastID else { return (key, [], state.lastID) }
             func resync(_ reason: String) -> (Int, [Event], Int?) {
                 (key, [Event(id: state.lastID, type: "resync", data: ["reason": .string(reason)])], state.lastID)
@@ -158,7 +170,7 @@ public final class EventHub: Sendable {
                 return (key, [], nil)
             }
             if last < state.replayableAfter { return resync("events after \(lastID) are no longer kept") }
-            return (key, state.history.filter { $0.id > last }, state.lastID)
+            return (key, state.history.filter { $0.id > last && subscriber.wants($0) }, state.lastID)
         }
         var opening = Array("retry: 1000\n\n".utf8)
         for event in missed { opening += wireFormat(event) }

@@ -51,7 +51,7 @@ public final class ThemeService: Sendable {
             AdminRoutes(library: library, metrics: metrics, caches: caches, events: events, activeToken: activeToken,
                         readiness: readiness, desk: releases, logger: logger),
             ReleaseRoutes(desk: releases, metrics: metrics),
-            EventRoutes(events: events),
+            EventRoutes(events: events, library: library),
             ThemeRoutes(library: library, hasReleases: releases != nil),
             ColorRoutes(library: library),
             ExportRoutes(library: library, logger: logger),

@@ -221,12 +221,21 @@ public final class ThemedClient: Sendable {
             while !Task.isCancelled {
                 var parser = ServerSentEventParser()
                 do {
-                    for try await chunk in EventStream.open(url(path: "/events", query: []), lastEventID: lastEventID) {
+                    // A named theme's changes only (and its parents': the server adds them), which
+                    // also lets a sharded front door route the stream to the theme's replicas;
+                    // `current` follows every switch.
+                    let theme = self.theme
+                    let only = theme == "current" ? [] : [URLQueryItem(name: "theme", value: theme)]
+                    for try await chunk in EventStream.open(url(path: "/events", query: only), lastEventID: lastEventID) {
                         failures = 0
                         for event in parser.feed(chunk) { await handle(event) }
                         // An id without an event (the stream's opening says where it starts) counts too.
                         if let id = parser.lastEventID { state.withLock { $0.lastEventID = id } }
+                        // Another theme followed since (setTheme): a stream of its own, resuming
+                        // after the last id, so its changes meanwhile are replayed.
+                        if self.theme != theme { break }
                     }
+                    if self.theme != theme { continue }
                     state.withLock { $0.lastError = .transport("the event stream ended") }
                 } catch {
                     state.withLock { $0.lastError = (error as? ThemedClientError) ?? .transport("\(error)") }

@@ -1,0 +1,46 @@
+import Foundation
+import HTTPServer
+import JSON
+import Testing
+@testable import ThemeServer
+
+/// `/events?theme=NAME`: a tenant's client gets its theme's changes (and its parents'), not every
+/// tenant's; switches and resyncs still reach everyone.
+@Suite("event streams for one theme")
+struct EventFilterTests {
+    @Test("a stream asking for some themes gets their changes and every switch; replays after Last-Event-ID are filtered the same way")
+    func filtered() {
+        let hub = EventHub(numbering: .cluster(startedAt: 10))
+        let tenant = RecordingStream(), everything = RecordingStream()
+        hub.subscribe(tenant, after: nil, themes: ["brand-7", "base"])
+        hub.subscribe(everything, after: nil)
+        hub.publish("theme-reloaded", ["theme": "brand-7"], generation: 11)
+        hub.publish("theme-reloaded", ["theme": "brand-8"], generation: 12)
+        hub.publish("theme-reloaded", ["theme": "base"], generation: 13)
+        hub.publish("active-changed", ["theme": "brand-8"], generation: 14)
+        #expect(tenant.text.contains("id: g-11\n") && tenant.text.contains("id: g-13\n") && tenant.text.contains("id: g-14\n"))
+        #expect(!tenant.text.contains("id: g-12\n"), "another tenant's change is not sent")
+        #expect(everything.text.contains("id: g-12\n"))
+
+        // Reconnecting after g-11: the base's change and the switch are replayed, brand-8's not.
+        let resumed = RecordingStream()
+        hub.subscribe(resumed, after: "g-11", themes: ["brand-7", "base"])
+        #expect(resumed.text.contains("id: g-13\n") && resumed.text.contains("id: g-14\n") && !resumed.text.contains("id: g-12\n"))
+    }
+
+    @Test("GET /events?theme= follows the theme and its ancestors: a parent's change reaches the child's stream")
+    func ancestorsIncluded() throws {
+        let api = try APIFixture { f in
+            ServerFixture.standardThemes(f)
+            f.write("{\"parent\": \"light\"}", to: "themes/brand/theme.json")
+        }
+        let stream = RecordingStream()
+        let response = try api.service.handle(Request(target: "/events?theme=brand"))
+        guard case .stream(let start) = response.body else { Issue.record("not a stream"); return }
+        start(stream)
+        api.service.events.publish("theme-reloaded", ["theme": "light"])
+        api.service.events.publish("theme-reloaded", ["theme": "dark"])
+        #expect(stream.text.contains("\"theme\":\"light\""))
+        #expect(!stream.text.contains("\"theme\":\"dark\""))
+    }
+}
