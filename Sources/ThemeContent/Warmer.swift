@@ -59,14 +59,14 @@ final class Warmer: Sendable {
 
     /// Queues the contents of `theme`, replacing a warming of it still under way.
     func warm(_ theme: String, _ resolutions: [Resolution], with store: ContentStore) {
-        let closed = Set(resolutions.compactMap { CatalogCache.key(of: $0.source) }).filter { !store.catalogs.cache.contains($0) }
+        let toClose = Set(resolutions.compactMap { CatalogCache.key(of: $0.source) }).filter { !store.catalogs.cache.contains($0) }
         let ticket = state.withLock { state -> Int in
             state.nextTicket += 1
             // A warming replaced before it finished hands on what it opened.
             let replaced = state.tickets[theme].flatMap { state.opened.removeValue(forKey: $0) } ?? []
             state.tickets[theme] = state.nextTicket
             state.progress[theme] = Progress(done: 0, total: resolutions.count)
-            if !resolutions.isEmpty { state.opened[state.nextTicket] = closed.union(replaced) }
+            if !resolutions.isEmpty { state.opened[state.nextTicket] = toClose.union(replaced) }
             return state.nextTicket
         }
         for resolution in resolutions {

@@ -68,7 +68,7 @@ public final class IndexReader: Sendable {
         let catalog = try resolve(.image, named: name, in: chain, for: request, plan: plan) ?? resolve(.data, named: name, in: chain, for: request, plan: plan)
         let file = try resolveFile(named: name, in: chain, for: request, plan: plan)
         guard let catalog, let file else { return catalog ?? file }
-        let lastResort = catalog.variant.kind != .data && catalog.variant.traits.gamut != request.gamut && catalog.variant.traits.gamut != .sRGB
+        let lastResort = catalog.variant.kind != .data && Self.missesGamut(catalog, request)
         return file.depth < catalog.depth || lastResort ? file : catalog
     }
 
@@ -121,10 +121,11 @@ public final class IndexReader: Sendable {
         return best.values.sorted { $0.variant.name.utf8.lexicographicallyPrecedes($1.variant.name.utf8) }
     }
 
-    /// The lookup's first ordering term: a variant for neither the requested gamut nor any gamut.
+    /// The lookup's first ordering term: a variant for neither the requested gamut nor sRGB (which
+    /// every gamut takes, as the last resort).
     private static func missesGamut(_ resolution: Resolution, _ request: TraitRequest) -> Bool {
         let gamut = resolution.variant.traits.gamut
-        return gamut != request.gamut && gamut.rawValue != 0
+        return gamut != request.gamut && gamut != .sRGB
     }
 
     private func resolve(_ query: LookupQuery, kind: AssetKind, chain: [ThemeInfo], request: TraitRequest, plan: LocalizationPlan) throws -> Resolution? {

@@ -23,8 +23,11 @@ struct APIError: Error {
     static func notFound(_ message: String) -> APIError { APIError(status: .notFound, code: "not_found", message: message) }
     static func badRequest(_ message: String) -> APIError { APIError(status: .badRequest, code: "bad_request", message: message) }
 
-    /// 421: this replica's shard does not serve `theme`; `owner` does (docs/DEPLOY.md "Shards").
-    static func misdirected(theme: String, owner: Shard) -> APIError {
+    /// 421 when this replica's shard does not serve `theme`, naming the shard that does
+    /// (docs/DEPLOY.md "Shards"); nil when it is served here.
+    static func misdirected(_ theme: String, in library: ThemeLibrary) -> APIError? {
+        guard let shard = library.shard, library.isElsewhere(theme) else { return nil }
+        let owner = shard.owner(of: theme)
         var error = APIError(status: .misdirectedRequest, code: "other_shard", message: "theme \(theme) is served by shard \(owner)")
         error.shard = owner
         return error

@@ -91,7 +91,7 @@ struct AdminRoutes: RouteCollection {
         if object["at"] != nil, at == nil { throw APIError.badRequest("at must be an RFC 3339 time, like 2026-12-01T00:00:00Z") }
         if at == nil, library.theme(named: name) == nil {
             // Another shard's replicas hold the theme and can tell whether it exists.
-            if let shard = library.shard, library.isElsewhere(name) { throw APIError.misdirected(theme: name, owner: shard.owner(of: name)) }
+            if let misdirected = APIError.misdirected(name, in: library) { throw misdirected }
             throw APIError.notFound("no theme named \(name)")
         }
         let authorization = request.headers[.authorization]

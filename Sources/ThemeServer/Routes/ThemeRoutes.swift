@@ -1,5 +1,4 @@
 import HTTPServer
-import Sharding
 import JSON
 import ThemeContent
 import ThemeIndex
@@ -21,7 +20,7 @@ struct ThemeRoutes: RouteCollection {
     /// The themes this replica serves: with a shard, its own (the ancestors it holds for them
     /// are served by their shards).
     private func themeList() -> Response {
-        let served = library.themes.filter { library.shard?.owns($0.name) ?? true }
+        let served = library.themes.filter { !library.isElsewhere($0.name) }
         let list = served.map { theme -> JSONValue in
             var members: [(String, JSONValue)] = [
                 ("name", .string(theme.name)),

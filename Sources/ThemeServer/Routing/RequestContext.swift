@@ -1,5 +1,4 @@
 import HTTPServer
-import Sharding
 import ThemeContent
 import ThemeIndex
 
@@ -24,9 +23,7 @@ struct RequestContext: Sendable {
             guard let active = library.activeTheme else { throw APIError.notFound("no themes are loaded") }
             name = active
         }
-        if let shard = library.shard, !shard.owns(name) {
-            throw APIError.misdirected(theme: name, owner: shard.owner(of: name))
-        }
+        if let misdirected = APIError.misdirected(name, in: library) { throw misdirected }
         let snapshot = library.current
         guard snapshot.theme(named: name) != nil else { throw APIError.notFound("no theme named \(name)") }
         do {
