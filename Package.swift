@@ -14,8 +14,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-metrics", from: "2.4.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
     ],
     targets: [
         // System libraries, linked from Debian's -dev packages (see `make deps`).
@@ -92,8 +90,6 @@ let package = Package(
             "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Gallery", "Releases", "Cluster", "ThemeVocabulary", "JSON", "Caching", "Hashing", "BlobStore", "Sharding",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "Metrics", package: "swift-metrics"),
-            .product(name: "Prometheus", package: "swift-prometheus"),
         ]),
         // systemd's notify protocol (READY, RELOADING, STOPPING, WATCHDOG) over its datagram socket.
         .target(name: "Systemd"),
@@ -112,7 +108,7 @@ let package = Package(
         // libFuzzer's driver (`make fuzz` builds it with -sanitize=fuzzer,address -DFUZZING).
         .executableTarget(name: "themed-fuzz", dependencies: ["FuzzTargets"]),
         // Measurements for `make bench` (not part of the product).
-        .executableTarget(name: "themed-bench", dependencies: ["AssetCatalog", "CVips", "ImageCoders", "Codecs", "BinaryReading", "SQLite", "ThemeIndex", "ThemeVocabulary"]),
+        .executableTarget(name: "themed-bench", dependencies: ["AssetCatalog", "CVips", "ImageCoders", "Codecs", "BinaryReading", "SQLite", "ThemeIndex", "ThemeVocabulary", "HTTPServer", "ThemeServer"]),
 
         // Helpers shared by the test targets: SHA-256, fixtures, the shared corpus and oracle tools.
         .target(name: "TestSupport", dependencies: ["Codecs"], path: "Tests/TestSupport"),

@@ -11,13 +11,18 @@ import Synchronization
 /// worker thread, and under load the server spent most of its time switching threads (37k req/s
 /// against nginx's 75k on the same machine). A loop per core reads, answers and writes on the
 /// thread that was woken. Everything a connection owns is touched only on its loop's thread;
-/// other threads hand work over with `execute`.
+/// other threads hand work over with `execute`. Each wake reads and answers every ready request
+/// first and writes the answers after (`Connection.writeAfterThisWake`).
 final class EventLoop: @unchecked Sendable {
+    /// Which of the server's loops this is (0 accepts); requests it reads carry it (`Request.loop`).
+    let number: Int
     let epoll: Int32
     private let wakeup: Int32
     /// Scratch space for reads, used only on the loop thread.
     let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
     private var connections: [Int32: Connection] = [:]
+    /// Connections with answers to write once this wake's events are handled.
+    private var writesQueued: [Connection] = []
     private var listeners: [Int32: () -> Void] = [:]
     private let tasks = Mutex<[@Sendable () -> Void]>([])
     private let running = Mutex(true)
@@ -29,6 +34,7 @@ final class EventLoop: @unchecked Sendable {
     private(set) var now = ContinuousClock.now
 
     init(number: Int) {
+        self.number = number
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         wakeup = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
         var event = epoll_event()
@@ -70,6 +76,9 @@ final class EventLoop: @unchecked Sendable {
 
     /// The `Date` line for an answer sent now.
     var dateLine: [UInt8] { date.headerLine(at: time(nil)) }
+
+    /// Writes `connection`'s queued answers at the end of this wake (see `Connection.writeAfterThisWake`).
+    func queueWrite(_ connection: Connection) { writesQueued.append(connection) }
 
     func register(_ connection: Connection) {
         connections[connection.fd] = connection
@@ -142,6 +151,12 @@ final class EventLoop: @unchecked Sendable {
             if now - lastTick >= Self.tick {
                 lastTick = now
                 for connection in Array(connections.values) { connection.checkTimeouts(now: now) }
+            }
+            // Writing can queue more (a pipelined request read after its answer went out).
+            while !writesQueued.isEmpty {
+                let due = writesQueued
+                writesQueued.removeAll(keepingCapacity: true)
+                for connection in due { connection.writeQueuedAnswers() }
             }
         }
         for connection in Array(connections.values) { connection.close() }

@@ -22,44 +22,62 @@ public struct Request: Sendable {
     /// When the server read the request (its event loop's clock at that wake); nil for a request
     /// made in-process. Durations in metrics and logs count from here.
     public var received: ContinuousClock.Instant?
+    /// The number of the event loop that read it (below `HTTPServer.loopCount`); nil for a request
+    /// made in-process. State kept per loop (`PerLoop`) is found by it.
+    public internal(set) var loop: Int?
 
     /// A request with its target decoded into path and query: how the parser builds one, and how
     /// tests hand one straight to a handler. Throws when the target's percent-encoding is broken.
     public init(method: HTTPRequest.Method = .get, target: String, headers: HTTPFields = [:], body: [UInt8] = [],
                 remoteAddress: String = "127.0.0.1:0") throws(TargetError) {
-        let (pathPart, queryPart) = Self.splitTarget(target)
-        guard let path = PercentDecoding.decode(pathPart, plusIsSpace: false) else { throw TargetError(description: "bad percent-encoding in path") }
-        var query: [String: String] = [:]
-        // Split at '&' and '=' on the UTF-8 bytes: both are ASCII, so every cut is at a character
-        // boundary, and a byte search needs no grapheme breaking.
-        let bytes = queryPart.utf8
-        var start = bytes.startIndex
-        while start < bytes.endIndex {
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
-            let pair = Substring(bytes[start..<end])
-            if !pair.isEmpty {
-                let equals = pair.utf8.firstIndex(of: UInt8(ascii: "="))
-                guard let key = PercentDecoding.decode(equals.map { pair[..<$0] } ?? pair, plusIsSpace: true),
-                      let value = PercentDecoding.decode(equals.map { pair[pair.utf8.index(after: $0)...] } ?? "", plusIsSpace: true) else {
-                    throw TargetError(description: "bad percent-encoding in query")
-                }
-                query[key] = value
+        var target = target
+        // Cut at '?', '&' and '=' on the UTF-8 bytes: all three are ASCII, so every cut is at a
+        // character boundary, and a byte search needs no grapheme breaking.
+        let (path, query) = target.withUTF8 { bytes -> (TargetPart<String>, TargetPart<[String: String]>) in
+            let question = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
+            let pathBytes = UnsafeBufferPointer(rebasing: bytes[..<question])
+            let path: TargetPart<String> = if question == bytes.endIndex && !pathBytes.contains(UInt8(ascii: "%")) {
+                .wholeTarget // no copy to make
+            } else {
+                PercentDecoding.decode(pathBytes, plusIsSpace: false).map { .decoded($0) } ?? .broken
             }
-            start = end == bytes.endIndex ? end : bytes.index(after: end)
+            var start = question == bytes.endIndex ? question : question + 1
+            var query: [String: String] = start == bytes.endIndex ? [:]
+                : Dictionary(minimumCapacity: bytes[start...].count(where: { $0 == UInt8(ascii: "&") }) + 1)
+            while start < bytes.endIndex {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+                if end > start {
+                    let pair = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                    let equals = pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.endIndex
+                    guard let key = PercentDecoding.decode(UnsafeBufferPointer(rebasing: pair[..<equals]), plusIsSpace: true),
+                          let value = PercentDecoding.decode(UnsafeBufferPointer(rebasing: pair[min(equals + 1, pair.endIndex)...]), plusIsSpace: true) else {
+                        return (path, .broken)
+                    }
+                    query[key] = value
+                }
+                start = end + 1
+            }
+            return (path, .decoded(query))
         }
-        (self.method, self.target, self.path, self.query, self.headers, self.body, self.remoteAddress) =
-            (method, target, path, query, headers, body, remoteAddress)
+        switch path {
+        case .wholeTarget: self.path = target
+        case .decoded(let decoded): self.path = decoded
+        case .broken: throw TargetError(description: "bad percent-encoding in path")
+        }
+        guard case .decoded(let query) = query else { throw TargetError(description: "bad percent-encoding in query") }
+        (self.method, self.target, self.query, self.headers, self.body, self.remoteAddress) = (method, target, query, headers, body, remoteAddress)
+    }
+
+    /// A part of the target as decoding left it.
+    private enum TargetPart<Value> {
+        case wholeTarget
+        case decoded(Value)
+        case broken
     }
 
     /// A request target that cannot be decoded.
     public struct TargetError: Error, CustomStringConvertible {
         public var description: String
-    }
-
-    static func splitTarget(_ target: String) -> (Substring, Substring) {
-        // Searched as UTF-8: '?' is ASCII, and a byte search needs no grapheme breaking.
-        guard let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (Substring(target), "") }
-        return (target[..<question], target[target.utf8.index(after: question)...])
     }
 
     /// The path split at `/`, empty segments dropped.
@@ -97,6 +115,20 @@ public struct Response: Sendable {
         if let length {
             copy.preparedHead = PreparedHead(bytes: ResponseWriter.fixedPart(status: status, headers: headers, bodyLength: length), bodyLength: length)
         }
+        return copy
+    }
+
+    /// The same response in storage of its own (headers, body bytes, prepared head): sending a copy
+    /// counts references only on that storage, so an event loop that sends its own copy of an
+    /// answer touches nothing that the other loops' copies touch (see `PerLoop`). A file body
+    /// still refers to the same open file.
+    public func ownCopy() -> Response {
+        func copied(_ bytes: [UInt8]) -> [UInt8] { bytes.withUnsafeBufferPointer { Array($0) } }
+        var copy = self
+        copy.headers = HTTPFields(headers.map { HTTPField(name: $0.name, value: $0.value) })
+        if case .bytes(let bytes) = body { copy.body = .bytes(copied(bytes)) }
+        copy.preparedHead = preparedHead.map { PreparedHead(bytes: copied($0.bytes), bodyLength: $0.bodyLength) }
+        copy.requestFields = requestFields
         return copy
     }
 
@@ -242,24 +274,30 @@ public protocol ResponseStream: Sendable {
 
 /// Percent-decoding for paths and query strings (`+` is a space only in queries).
 enum PercentDecoding {
-    static func decode(_ text: Substring, plusIsSpace: Bool) -> String? {
-        if !text.utf8.contains(UInt8(ascii: "%")) && !(plusIsSpace && text.utf8.contains(UInt8(ascii: "+"))) {
-            return String(text) // nothing to decode: the common case
+    /// The text the bytes encode; nil when a `%` is not followed by two hex digits or the result
+    /// is not UTF-8.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> String? {
+        if !bytes.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) {
+            return String(decoding: bytes, as: UTF8.self) // nothing to decode: the common case (the target was UTF-8)
         }
-        var bytes: [UInt8] = []
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            index += 1
             switch byte {
             case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
-                bytes.append(high << 4 | low)
+                guard index + 1 < bytes.endIndex, let high = hexValue(bytes[index]), let low = hexValue(bytes[index + 1]) else { return nil }
+                decoded.append(high << 4 | low)
+                index += 2
             case UInt8(ascii: "+") where plusIsSpace:
-                bytes.append(UInt8(ascii: " "))
+                decoded.append(UInt8(ascii: " "))
             default:
-                bytes.append(byte)
+                decoded.append(byte)
             }
         }
-        return String(validating: bytes, as: UTF8.self)
+        return String(validating: decoded, as: UTF8.self)
     }
 
     static func hexValue(_ byte: UInt8) -> UInt8? {

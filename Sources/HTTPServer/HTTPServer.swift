@@ -10,8 +10,9 @@ import Synchronization
 /// A small HTTP/1.1 server on plain sockets and epoll, with the limits a public daemon needs.
 ///
 /// Connections are spread over one epoll loop per core (`EventLoop`); each answers its requests
-/// in order (pipelining included) and writes each response with one `send` (TCP_NODELAY is set,
-/// so small responses leave at once). The first loop also accepts, from the listening socket it
+/// in order (pipelining included), and a loop writes the answers of a wake once it has read and
+/// answered every request that wake found ready, a connection's answers in one `send` (TCP_NODELAY
+/// is set, so they leave at once). The first loop also accepts, from the listening socket it
 /// watches with epoll. Limits: request line, header and body sizes (414, 431, 413), a header-read
 /// timeout for a client that stalls mid-request (408), an idle timeout between requests, and a
 /// maximum number of connections (503 past it). `shutdown()` stops accepting, lets requests in
@@ -71,8 +72,11 @@ public final class HTTPServer: @unchecked Sendable {
         self.configuration = configuration
         self.handler = handler
         self.logger = logger
-        loops = (0..<max(1, ProcessInfo.processInfo.activeProcessorCount)).map { EventLoop(number: $0) }
+        loops = (0..<Self.loopCount).map { EventLoop(number: $0) }
     }
+
+    /// How many event loops a server runs: one per core.
+    public static let loopCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
     /// The port actually bound (useful with port 0).
     public var port: Int { state.withLock { $0.boundPort } }

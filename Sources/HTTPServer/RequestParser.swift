@@ -195,7 +195,7 @@ public struct RequestParser: Sendable {
         if let first = line.first, first == .space || first == .tab { return .failure(Failure(message: "obsolete line folding is not accepted")) }
         // HTTPField.Name checks that the name is a token (no space before the colon, 9112 5.1).
         guard let colon = line.firstIndex(of: .colon), colon > line.startIndex,
-              let name = HTTPField.Name(String(decoding: line[line.startIndex ..< colon], as: UTF8.self)) else {
+              let name = fieldName(line[line.startIndex ..< colon]) else {
             return .failure(Failure(message: "malformed header line"))
         }
         var rawValue = line[(colon + 1)...]
@@ -204,6 +204,18 @@ public struct RequestParser: Sendable {
         while let last = rawValue.last, last == .space || last == .tab { rawValue = rawValue.dropLast() }
         guard let value = String(utf8: rawValue) else { return .failure(Failure(message: "header value is not UTF-8")) }
         return .success(HTTPField(name: name, value: value))
+    }
+
+    /// The names most requests carry, spelled as clients send them, made once: a field named with
+    /// one of them takes it, instead of its name being checked and lowercased again.
+    static let commonNames: [(bytes: [UInt8], name: HTTPField.Name)] = [
+        HTTPField.Name.hostField, .userAgent, .accept, .acceptEncoding, .acceptLanguage, .connection, .ifNoneMatch, .origin,
+        .contentLength, .contentType, .cacheControl, .authorization,
+    ].map { (Array($0.rawName.utf8), $0) }
+
+    static func fieldName(_ bytes: ArraySlice<UInt8>) -> HTTPField.Name? {
+        for common in commonNames where common.bytes.count == bytes.count && common.bytes.elementsEqual(bytes) { return common.name }
+        return HTTPField.Name(String(decoding: bytes, as: UTF8.self))
     }
 
     /// 9112 3.2: an HTTP/1.1 request has exactly one valid Host; with an absolute-form target the

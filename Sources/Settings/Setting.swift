@@ -121,7 +121,7 @@ extension ServerSettings {
         .integer("minimumSendRate", \.minimumSendRate, 0...1_000_000_000, "Bytes per second a client must read answers at, per window."),
         .seconds("sendGraceSeconds", \.sendGraceSeconds, 0.1...3600, "The window over which minimumSendRate is measured."),
         .integer("decodeThreads", \.decodeThreads, 0...256, "Worker threads for decoding and encoding (0: one per core)."),
-        .integer("responseCacheBytes", \.responseCacheBytes, 0...1e12, "Budget of the response cache (whole answers of lookups)."),
+        .integer("responseCacheBytes", \.responseCacheBytes, 0...1e12, "Budget of the response cache (whole answers of lookups); each event loop's own copies of the answers it sends take up to an eighth more."),
         .integer("atlasCacheBytes", \.atlasCacheBytes, 0...1e12, "Budget of decoded packed atlases."),
         .integer("catalogCacheBytes", \.catalogCacheBytes, 0...1e12, "Budget of parsed catalogs: each counts its mapped file and about 1 KiB per parsed rendition."),
         .integer("decodeMemoryBytes", \.decodeMemoryBytes, 0...1e12, "Working memory of the decodes and encodes under way."),

@@ -1,21 +1,12 @@
 import Caching
-import CoreMetrics
-import Prometheus
+import HTTPServer
 import Synchronization
 
-/// Request counters and latencies, exposed at `/metrics` in Prometheus text format.
-///
-/// Metrics are made through swift-metrics with an explicit Prometheus factory (not the global
-/// bootstrap), so several services can live in one process, as they do in the tests.
+/// Request counters and latencies, exposed at `/metrics` in Prometheus text format: requests by
+/// route and status, durations by route (`RequestTallies`, tallied per event loop), then the
+/// caches and the gauges the service passes in.
 public final class ServiceMetrics: Sendable {
-    let registry = PrometheusCollectorRegistry()
-    private let factory: PrometheusMetricsFactory
-    private struct Key: Hashable {
-        var route: String
-        var status: Int
-    }
-
-    private let counters = Mutex<[Key: CoreMetrics.Counter]>([:])
+    private let requests = RequestTallies()
     /// Cluster releases this replica could not write (it kept serving the one before).
     let releasesRefused = Atomic<Int>(0)
     /// Releases published and rolled back through this replica's HTTP routes, and the
@@ -23,7 +14,6 @@ public final class ServiceMetrics: Sendable {
     let publishes = Atomic<Int>(0)
     let rollbacks = Atomic<Int>(0)
     let publishRefusals = Atomic<Int>(0)
-    private let timers = Mutex<[String: CoreMetrics.Timer]>([:])
 
     /// What a release route did, for its counter.
     enum ReleaseAction { case publish, rollback }
@@ -35,50 +25,32 @@ public final class ServiceMetrics: Sendable {
         }
     }
 
-    public init() {
-        factory = PrometheusMetricsFactory(registry: registry)
+    public init() {}
+
+    func record(route: String, status: Int, duration: Duration, for request: Request) {
+        instruments(route: route, status: status).record(duration, for: request)
     }
 
-    func record(route: String, status: Int, duration: Duration) {
-        instruments(route: route, status: status).record(duration)
-    }
-
-    /// The counter and timer a request of `route` answered with `status` is recorded in, made on
-    /// first use. A kept answer holds its own, so a hit records without looking them up.
+    /// Where a request of `route` answered with `status` is counted and timed. A kept answer holds
+    /// its own, so a hit records without looking them up.
     func instruments(route: String, status: Int) -> RequestInstruments {
-        let key = Key(route: route, status: status)
-        let counter = counters.withLock { counters in
-            if let counter = counters[key] { return counter }
-            let counter = CoreMetrics.Counter(label: "themed_requests_total", dimensions: [("route", route), ("status", String(status))], factory: factory)
-            counters[key] = counter
-            return counter
-        }
-        let timer = timers.withLock { timers in
-            if let timer = timers[route] { return timer }
-            let timer = CoreMetrics.Timer(label: "themed_request_duration_seconds", dimensions: [("route", route)], factory: factory)
-            timers[route] = timer
-            return timer
-        }
-        return RequestInstruments(counter: counter, timer: timer)
+        RequestInstruments(tallies: requests, series: requests.series(route: route, status: status))
     }
 
     /// Where one kind of answer (a route and a status) is counted and timed.
     struct RequestInstruments: Sendable {
-        let counter: CoreMetrics.Counter
-        let timer: CoreMetrics.Timer
+        let tallies: RequestTallies
+        let series: RequestTallies.Series
 
-        func record(_ duration: Duration) {
-            counter.increment()
-            timer.recordNanoseconds(Int64(duration.components.seconds) * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        func record(_ duration: Duration, for request: Request) {
+            tallies.record(series, duration: duration, for: request)
         }
     }
 
     /// The Prometheus text exposition of every metric, then of `caches` (their bytes, budget,
     /// entries, hits, misses and evictions) and of `gauges`.
     public func exposition(caches: [(name: String, statistics: CacheStatistics)] = [], gauges: [(name: String, help: String, value: Int)] = []) -> [UInt8] {
-        var buffer: [UInt8] = []
-        registry.emit(into: &buffer)
-        var text = ""
+        var text = requests.exposition()
         let families: [(String, String, String, KeyPath<CacheStatistics, Int>)] = [
             ("themed_cache_bytes", "gauge", "Bytes held by each cache.", \.bytes),
             ("themed_cache_capacity_bytes", "gauge", "Each cache's byte budget.", \.capacityBytes),
@@ -95,7 +67,6 @@ public final class ServiceMetrics: Sendable {
             text += "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) \(gauge.name.hasSuffix("_total") ? "counter" : "gauge")\n"
             text += "\(gauge.name) \(gauge.value)\n"
         }
-        buffer += Array(text.utf8)
-        return buffer
+        return Array(text.utf8)
     }
 }

@@ -46,7 +46,7 @@ public final class ThemeService: Sendable {
         let cors = CORSMiddleware(allowedOrigins: allowedOrigins)
         let responseCache = ResponseCacheMiddleware(library: library, cors: cors, metrics: metrics, capacityBytes: responseCacheBytes)
         let requestLog = RequestLogMiddleware(accessLog: accessLog, logger: logger, ids: RequestIDs())
-        let caches: [any CacheReporting] = [responseCache.cache, index.reader.parentPalettes] + content.caches
+        let caches: [any CacheReporting] = [responseCache, index.reader.parentPalettes] + content.caches
         let router = Router([
             AdminRoutes(library: library, metrics: metrics, caches: caches, events: events, activeToken: activeToken,
                         readiness: readiness, desk: releases, logger: logger),

@@ -11,6 +11,8 @@ import Foundation
 ///     themed-bench catalogs CORPUS     open, enumerate and decode all catalogs
 ///     themed-bench lookups CORPUS      uncached trait, file and string lookups (LookupBench)
 ///     themed-bench coders THEMES       WebP against cwebp, and a 1024 -> 256 px downscale
+///     themed-bench hotpath THEMES      parsing a request and answering it from a kept answer,
+///                                      in nanoseconds per request (HotPathBench)
 ///     themed-bench encode CORPUS DUMP  LZFSE-encode the decoded corpus payloads (the first 64 MB);
 ///                                      DUMP gets them too, for Apple's encoder to compress
 ///
@@ -20,10 +22,11 @@ enum Bench {
     static func main() throws {
         let arguments = CommandLine.arguments
         guard arguments.count >= 3 else {
-            print("usage: themed-bench lzfse|deepmap|catalogs|lookups|encode CORPUS [DUMP]")
+            print("usage: themed-bench lzfse|deepmap|catalogs|lookups|encode CORPUS [DUMP], or coders|hotpath THEMES")
             exit(2)
         }
         if arguments[1] == "coders" { return try CoderBench.run(themes: arguments[2]) }
+        if arguments[1] == "hotpath" { return try HotPathBench.run(themes: arguments[2]) }
         let catalogs = try FileManager.default.contentsOfDirectory(atPath: "\(arguments[2])/car")
             .filter { $0.hasSuffix(".car") }.sorted().map { "\(arguments[2])/car/\($0)" }
         switch arguments[1] {

@@ -48,6 +48,7 @@ struct Serve: ParsableCommand {
         // Listening comes first: a port in use stops the start before anything is written. Until
         // the first index is served, every request gets 503 with Retry-After.
         let served = Mutex<ThemeService?>(nil)
+        let answering = ServedService()
         var configuration = settings.serverConfiguration
         // Release uploads go to files beside the index as they arrive; what a killed process
         // left there is removed first.
@@ -61,8 +62,7 @@ struct Serve: ParsableCommand {
             configuration.spool = BodySpool(directory: uploads, maxBytes: settings.releaseMaxBytes, accepts: ThemeService.receivesUpload)
         }
         let server = HTTPServer(configuration: configuration, logger: logger) { request in
-            guard let service = served.withLock({ $0 }) else { return Startup.notReady }
-            return service.handle(request)
+            answering.handle(request) ?? Startup.notReady
         }
         do {
             try server.start()
@@ -148,6 +148,7 @@ struct Serve: ParsableCommand {
         let servedFromIndex = follower == nil && !service.library.themes.isEmpty
         if servedFromIndex {
             served.withLock { $0 = service }
+            answering.serve(service)
             announceReady()
         }
         changedBeforeServing.withLock { $0 = false } // what came before is read by this first index
@@ -156,6 +157,7 @@ struct Serve: ParsableCommand {
             served = service
             return changedBeforeServing.withLock { $0 }
         }
+        answering.serve(service)
         if reindex, let follower { _ = try? service.reload(generation: Int(follower.generation)) }
         if let active = follower?.active { service.applyActive(active, generation: follower.map { Int($0.generation) }) }
         let names = service.library.themes.map(\.name)
@@ -338,5 +340,27 @@ extension ServerSettings {
         configuration.minimumSendRate = minimumSendRate
         configuration.sendGrace = .milliseconds(Int(sendGraceSeconds * 1000))
         return configuration
+    }
+}
+
+/// The service that answers requests once the first index is served. Every request reads it, on
+/// every loop: it is set once and read without a lock, and a request borrows it without counting
+/// a reference (a shared reference count would move between the cores at every request).
+final class ServedService: Sendable {
+    private let service = Atomic<Unmanaged<ThemeService>?>(nil)
+
+    deinit { service.load(ordering: .acquiring)?.release() }
+
+    /// Starts answering with `service` (a second call changes nothing).
+    func serve(_ service: ThemeService) {
+        let retained = Unmanaged.passRetained(service)
+        if !self.service.compareExchange(expected: nil, desired: retained, ordering: .acquiringAndReleasing).exchanged {
+            retained.release()
+        }
+    }
+
+    /// The service's answer; nil before it serves.
+    func handle(_ request: Request) -> Response? {
+        service.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.handle(request) }
     }
 }

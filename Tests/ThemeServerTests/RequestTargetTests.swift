@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPTypes
 import Testing
 
 /// How a request target becomes a path and query parameters (`Request.init`).
@@ -16,5 +17,19 @@ struct RequestTargetTests {
     @Test("broken percent-encoding in the path or the query is an error", arguments: ["/a%2", "/a%zz", "/?x=%", "/?%G1=1", "/?x=%FF", "/%FF"])
     func broken(target: String) {
         #expect(throws: Request.TargetError.self) { try Request(target: target) }
+    }
+
+    @Test("header names are kept as sent, the common ones and any other, and found in any case")
+    func fieldNames() throws {
+        let parser = RequestParser(limits: .init(requestLineBytes: 8192, headerBytes: 16384, bodyBytes: 1024))
+        let head = "GET /themes?x=1 HTTP/1.1\r\nHost: a.example\r\nuser-agent: lower\r\nACCEPT: upper\r\nX-Custom: mine\r\n"
+            + "Accept-Language: fr\r\n\r\n"
+        guard case .request(let request, _, _, _) = parser.parse(Array(head.utf8)[...], remoteAddress: "127.0.0.1:1") else {
+            Issue.record("not parsed")
+            return
+        }
+        #expect(request.headers.map(\.name.rawName) == ["Host", "user-agent", "ACCEPT", "X-Custom", "Accept-Language"])
+        #expect(request.headers[.userAgent] == "lower" && request.headers[.accept] == "upper" && request.headers[.acceptLanguage] == "fr")
+        #expect(request.headers[HTTPField.Name("x-custom")!] == "mine" && request.path == "/themes" && request.query == ["x": "1"])
     }
 }

@@ -23,7 +23,7 @@ struct HotPath: Sendable {
         if kept.crossOrigin { cors.addOriginFields(&response, origin: request.headers[.origin]) }
         let id = requestLog.ids.id(for: request)
         let duration = ContinuousClock.now - start
-        (unchanged ? kept.notModifiedInstruments : kept.okInstruments).record(duration)
+        (unchanged ? kept.notModifiedInstruments : kept.okInstruments).record(duration, for: request)
         requestLog.finish(&response, request: request, id: id, route: kept.route, duration: duration)
         return response
     }

@@ -58,12 +58,14 @@ struct RequestLogMiddleware: Middleware {
 }
 
 /// Request ids: the client's `X-Request-Id` when it sends a usable one (1 to 128 visible ASCII
-/// characters), else this process's random prefix and a count of its requests. Unique across
-/// processes and restarts (48 random bits a process) without a system call per request.
+/// characters), else this process's random prefix and a number in hex. Unique across processes
+/// and restarts (48 random bits a process) without a system call per request. Each event loop
+/// counts its own requests (`PerLoop`), so the loops share no counter: loop k of n numbers its
+/// i-th request i * n + k, and no two loops ever make the same number.
 final class RequestIDs: Sendable {
     /// 12 hex digits and a dash, drawn once.
     let prefix: String
-    private let count = Atomic<UInt64>(0)
+    private let counts = PerLoop { _ in UInt64(0) }
 
     init() {
         let random = UInt64.random(in: 0 ..< 1 << 48)
@@ -73,7 +75,11 @@ final class RequestIDs: Sendable {
 
     func id(for request: Request) -> String {
         if let usable = Self.usable(request.headers[.requestID]) { return usable }
-        let number = count.add(1, ordering: .relaxed).newValue
+        let lanes = UInt64(counts.count)
+        let number = counts.withState(for: request) { lane, count in
+            count += 1
+            return count * lanes + UInt64(lane)
+        }
         let digits = max(1, (64 - number.leadingZeroBitCount + 3) / 4)
         var prefix = prefix
         return prefix.withUTF8 { prefix in

@@ -13,7 +13,14 @@ import ThemeContent
 /// empties the cache. An answer is kept as it goes out to every request that asks for it: its
 /// 200 and 304 heads serialised once, with the CORS headers every origin gets and the route's
 /// metrics settled when it is stored. The cache holds at most its byte budget.
-final class ResponseCacheMiddleware: Middleware {
+///
+/// Each event loop sends its own copies of the answers it sends (`PerLoop`), made from the cache
+/// at the loop's first hit of each: a hit then takes no shared lock and counts references only on
+/// the loop's own storage, instead of passing the cache's lock and the answer's reference counts
+/// between the cores at every request. A loop's copies take at most `copyShare` of the budget
+/// (they are dropped together when they would take more) and go with the epoch they belong to.
+/// `/metrics` reports the cache and the copies as one: hits of either, the bytes of both.
+final class ResponseCacheMiddleware: Middleware, CacheReporting {
     /// What a lookup's answer depends on: its target and the headers that carry traits.
     struct Key: Hashable, Sendable {
         var target: String
@@ -59,7 +66,32 @@ final class ResponseCacheMiddleware: Middleware {
             (self.route, self.etag, self.crossOrigin) = (route, etag, crossOrigin)
             (self.ok, self.notModified, self.okInstruments, self.notModifiedInstruments) = (ok, notModified, okInstruments, notModifiedInstruments)
         }
+
+        /// The same answer in storage of its own, for one event loop to send.
+        func ownCopy() -> KeptAnswer {
+            KeptAnswer(route: route, etag: String(decoding: Array(etag.utf8), as: UTF8.self), crossOrigin: crossOrigin,
+                       ok: ok.ownCopy(), notModified: notModified.ownCopy(),
+                       okInstruments: okInstruments, notModifiedInstruments: notModifiedInstruments)
+        }
+
+        /// The bytes it holds: the body (a file body is a reference to a blob), the two heads
+        /// and, roughly, the key.
+        var cost: Int {
+            let body = if case .bytes(let body) = ok.body { body.count } else { 0 }
+            return body + 2 * (ok.preparedHeadCount ?? 512) + 256
+        }
     }
+
+    /// One event loop's copies of the answers it sent in `epoch`.
+    struct LoopCopies: Sendable {
+        var epoch = -1
+        var answers: [Key: KeptAnswer] = [:]
+        var bytes = 0
+        var hits = 0
+    }
+
+    /// The part of the budget each loop's copies may take.
+    static let copyShare = 1.0 / 8
 
     /// Kept answers with bodies up to this size hold the bytes (read from the blob once), larger
     /// ones a reference to the blob, sent with `sendfile`.
@@ -69,26 +101,53 @@ final class ResponseCacheMiddleware: Middleware {
     let cors: CORSMiddleware
     let metrics: ServiceMetrics
     let cache: BoundedCache<Key, KeptAnswer>
+    private let copies = PerLoop { _ in LoopCopies() }
+    private let copyBudget: Int
     /// The epoch the kept answers belong to (set only while holding `storing`).
     private let keptEpoch = Atomic(-1)
     private let storing = Mutex(())
 
     init(library: ThemeLibrary, cors: CORSMiddleware, metrics: ServiceMetrics, capacityBytes: Int) {
         (self.library, self.cors, self.metrics) = (library, cors, metrics)
-        cache = BoundedCache(name: "responses", capacityBytes: capacityBytes) { kept in
-            // The body (a file body is a reference to a blob), the two heads and, roughly, the key.
-            let body = if case .bytes(let body) = kept.ok.body { body.count } else { 0 }
-            return body + 2 * (kept.ok.preparedHeadCount ?? 512) + 256
+        cache = BoundedCache(name: "responses", capacityBytes: capacityBytes) { $0.cost }
+        copyBudget = Int(Double(capacityBytes) * Self.copyShare)
+    }
+
+    /// The kept answer to `request`, if it is a read whose answer was kept in the current epoch:
+    /// the copy of the loop that read it, made now if it has none. Answers of an earlier epoch are
+    /// not looked at (nor counted as hits); the next answer kept clears them.
+    func hit(_ request: Request) -> KeptAnswer? {
+        guard request.method == .get || request.method == .head else { return nil }
+        let epoch = library.epoch
+        let key = Key(request)
+        return copies.withState(for: request) { _, copies in
+            if copies.epoch != epoch { copies = LoopCopies(epoch: epoch) }
+            if let copy = copies.answers[key] {
+                copies.hits += 1
+                return copy
+            }
+            guard keptEpoch.load(ordering: .acquiring) == epoch, let kept = cache.value(for: key) else { return nil }
+            let copy = kept.ownCopy()
+            if copies.bytes + copy.cost > copyBudget { (copies.answers, copies.bytes) = ([:], 0) }
+            if copy.cost <= copyBudget {
+                copies.answers[key] = copy
+                copies.bytes += copy.cost
+            }
+            return copy
         }
     }
 
-    /// The kept answer to `request`, if it is a read whose answer was kept in the current epoch.
-    /// Answers of an earlier epoch are not looked at (nor counted as hits); the next answer kept
-    /// clears them.
-    func hit(_ request: Request) -> KeptAnswer? {
-        guard request.method == .get || request.method == .head,
-              keptEpoch.load(ordering: .acquiring) == library.epoch else { return nil }
-        return cache.value(for: Key(request))
+    var name: String { cache.name }
+
+    /// The cache's statistics with its copies': their hits and their bytes (and budgets) added.
+    var statistics: CacheStatistics {
+        var statistics = cache.statistics
+        copies.forEach { copies in
+            statistics.hits += copies.hits
+            statistics.bytes += copies.bytes
+            statistics.capacityBytes += copyBudget
+        }
+        return statistics
     }
 
     func respond(to request: Request, next: (Request) -> RoutedResponse) -> RoutedResponse {
