@@ -12,8 +12,6 @@ public struct Request: Sendable {
     public var target: String
     /// The decoded path, without the query.
     public var path: String
-    /// Query parameters, decoded; the last occurrence of a name wins.
-    public var query: [String: String]
     public var headers: HTTPFields
     public var body: [UInt8]
     /// The body of an upload route, on disk (see `BodySpool`); `body` is then empty.
@@ -31,47 +29,65 @@ public struct Request: Sendable {
     public init(method: HTTPRequest.Method = .get, target: String, headers: HTTPFields = [:], body: [UInt8] = [],
                 remoteAddress: String = "127.0.0.1:0") throws(TargetError) {
         var target = target
-        // Cut at '?', '&' and '=' on the UTF-8 bytes: all three are ASCII, so every cut is at a
-        // character boundary, and a byte search needs no grapheme breaking.
-        let (path, query) = target.withUTF8 { bytes -> (TargetPart<String>, TargetPart<[String: String]>) in
-            let question = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.endIndex
-            let pathBytes = UnsafeBufferPointer(rebasing: bytes[..<question])
-            let path: TargetPart<String> = if question == bytes.endIndex && !pathBytes.contains(UInt8(ascii: "%")) {
+        // Cut at '?' on the UTF-8 bytes: it is ASCII, so the cut is at a character boundary, and a
+        // byte search needs no grapheme breaking.
+        let (path, queryIsValid) = target.withUTF8 { bytes -> (TargetPart, Bool) in
+            let (pathBytes, queryBytes) = Self.split(bytes)
+            let path: TargetPart = if queryBytes == nil && !pathBytes.contains(UInt8(ascii: "%")) {
                 .wholeTarget // no copy to make
             } else {
                 PercentDecoding.decode(pathBytes, plusIsSpace: false).map { .decoded($0) } ?? .broken
             }
-            var start = question == bytes.endIndex ? question : question + 1
-            var query: [String: String] = start == bytes.endIndex ? [:]
-                : Dictionary(minimumCapacity: bytes[start...].count(where: { $0 == UInt8(ascii: "&") }) + 1)
-            while start < bytes.endIndex {
-                let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
-                if end > start {
-                    let pair = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                    let equals = pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.endIndex
-                    guard let key = PercentDecoding.decode(UnsafeBufferPointer(rebasing: pair[..<equals]), plusIsSpace: true),
-                          let value = PercentDecoding.decode(UnsafeBufferPointer(rebasing: pair[min(equals + 1, pair.endIndex)...]), plusIsSpace: true) else {
-                        return (path, .broken)
-                    }
-                    query[key] = value
-                }
-                start = end + 1
-            }
-            return (path, .decoded(query))
+            // Without a '%' every query decodes; with one, it is decoded once now to be sure.
+            return (path, queryBytes.map { !$0.contains(UInt8(ascii: "%")) || Self.decodeQuery($0) != nil } ?? true)
         }
         switch path {
         case .wholeTarget: self.path = target
         case .decoded(let decoded): self.path = decoded
         case .broken: throw TargetError(description: "bad percent-encoding in path")
         }
-        guard case .decoded(let query) = query else { throw TargetError(description: "bad percent-encoding in query") }
-        (self.method, self.target, self.query, self.headers, self.body, self.remoteAddress) = (method, target, query, headers, body, remoteAddress)
+        guard queryIsValid else { throw TargetError(description: "bad percent-encoding in query") }
+        (self.method, self.target, self.headers, self.body, self.remoteAddress) = (method, target, headers, body, remoteAddress)
     }
 
-    /// A part of the target as decoding left it.
-    private enum TargetPart<Value> {
+    /// Query parameters, decoded; the last occurrence of a name wins. Decoded when asked, not when
+    /// the request is made: a request answered from a kept answer never asks.
+    public var query: [String: String] {
+        var target = target
+        return target.withUTF8 { bytes in Self.split(bytes).query.flatMap(Self.decodeQuery) ?? [:] }
+    }
+
+    /// The target's bytes before the first '?', and those after it (nil without a '?').
+    private static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> (path: UnsafeBufferPointer<UInt8>, query: UnsafeBufferPointer<UInt8>?) {
+        guard let question = bytes.firstIndex(of: UInt8(ascii: "?")) else { return (bytes, nil) }
+        return (UnsafeBufferPointer(rebasing: bytes[..<question]), UnsafeBufferPointer(rebasing: bytes[(question + 1)...]))
+    }
+
+    /// `name=value` pairs cut at '&' and '=' (ASCII, so every cut is at a character boundary),
+    /// each side percent-decoded with `+` as a space; nil when an encoding is broken.
+    private static func decodeQuery(_ bytes: UnsafeBufferPointer<UInt8>) -> [String: String]? {
+        var query = [String: String](minimumCapacity: bytes.count(where: { $0 == UInt8(ascii: "&") }) + 1)
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+            if end > start {
+                let pair = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                let equals = pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.endIndex
+                guard let key = PercentDecoding.decode(UnsafeBufferPointer(rebasing: pair[..<equals]), plusIsSpace: true),
+                      let value = PercentDecoding.decode(UnsafeBufferPointer(rebasing: pair[min(equals + 1, pair.endIndex)...]), plusIsSpace: true) else {
+                    return nil
+                }
+                query[key] = value
+            }
+            start = end + 1
+        }
+        return query
+    }
+
+    /// The path part of the target as decoding left it.
+    private enum TargetPart {
         case wholeTarget
-        case decoded(Value)
+        case decoded(String)
         case broken
     }
 

@@ -200,8 +200,9 @@ public final class BufferedLineSink: Sendable {
     /// Writes every line gathered so far.
     public func flush() {
         writing.withLock { _ in
+            // Swapped out whole: emptying it in place would copy it, as `batch` still holds it.
             let batch = pending.withLock { pending in
-                defer { pending.removeAll(keepingCapacity: true) }
+                defer { pending = [] }
                 return pending
             }
             if !batch.isEmpty { sink.write(bytes: batch) }
