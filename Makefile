@@ -8,7 +8,7 @@ PY_PACKAGES = lzfse numpy pillow
 OPENAPI_PY_PACKAGES = openapi-core requests pyyaml
 EXPORT_PY_PACKAGES = tinycss2 requests
 
-.PHONY: deps py-deps bench-deps build release test openapi-check exports-check browser-deps browser-check deb deb-test bench bench-http bench-reload bench-cold bench-blobs bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
+.PHONY: deps py-deps bench-deps build release test openapi-check exports-check browser-deps browser-check deb deb-test bench bench-http bench-hotpath bench-reload bench-cold bench-blobs bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -107,13 +107,18 @@ bench-deps:
 
 ## The pinned baseline of docs/PERFORMANCE.md: the build every change to the serving path is
 ## compared with. It moves forward only to a build measured not to lose against it.
-BASELINE ?= 04ddf9e
+BASELINE ?= a403954
 ## HTTP load on loopback, in interleaved rounds: this tree's cached answers against the BASELINE
 ## build (made once under var/baseline/), nginx serving the same bytes and a canned-response
 ## server (the machine's ceiling); the access log on against off; ab -k against nginx. Prints
 ## every ratio and the row for docs/PERFORMANCE.md. ROUNDS, DURATION and CONNECTIONS tune it.
 bench-http: release bench-deps
 	python3 scripts/bench-http.py --baseline "$(BASELINE)"
+
+## The user-space part of a kept answer alone, without sockets: parsing wrk's request and
+## answering it, in nanoseconds per request (docs/PERFORMANCE.md).
+bench-hotpath: release
+	.build/release/themed-bench hotpath themes
 
 ## Rename-to-served latency over 50 drops of a 4 MB catalog; throughput with and without reloads.
 bench-reload: release bench-deps

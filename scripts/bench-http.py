@@ -7,8 +7,9 @@ ETag, Vary, Surrogate-Key, xkey, Content-Location, CORS, the request id; what th
 at best on this machine), `ceiling-short` the same body behind a 130-byte head (what a server that
 says less could do; wrk, on the same cores, parses every byte).
 
-Each round measures every server once per route, in turn (interleaved, so that a slower minute of
-the machine touches all of them alike); the medians of the rounds are compared. Also measured:
+Each round measures every server once per route, in turn, starting with another server each
+round (interleaved, so that a slower minute of the machine touches all of them alike); a ratio is
+the median of the rounds' ratios, a p99 the median of the rounds' p99s. Also measured:
 themed with its access log on against off, and `ab -k` (HTTP/1.0 keep-alive) against nginx.
 
 The baseline is a build of another revision (BASELINE, the pinned one of docs/PERFORMANCE.md by
@@ -232,7 +233,10 @@ def main():
         results = {(route, server): [] for route, urls in targets.items() for server in urls}
         for round_number in range(1, args.rounds + 1):
             for route, urls in targets.items():
-                for server, url in urls.items():
+                # Each round starts with another server: none is always first after the route changes.
+                order = list(urls.items())
+                shift = (round_number - 1) % len(order)
+                for server, url in order[shift:] + order[:shift]:
                     rate, p99, failures = wrk(url, args.duration, args.connections)
                     results[(route, server)].append((rate, p99, failures))
                     print(f"  round {round_number} {route:5} {server:10} {rate:10.0f} req/s  p99 {p99:6.2f} ms"
@@ -256,15 +260,20 @@ def main():
         print(f"{'color':6} {'themed ab-k':11} {statistics.median(ab_runs['themed']):15.0f}")
         print(f"{'color':6} {'nginx ab-k':11} {statistics.median(ab_runs['nginx']):15.0f}")
         print()
+        def ratio(route, server, other):
+            # The median of the rounds' ratios: a round measures every server within a minute or
+            # two, so a slower stretch of the machine touches both sides of each ratio alike.
+            return statistics.median(mine[0] / theirs[0] for mine, theirs in zip(results[(route, server)], results[(route, other)]))
+
         ratios = {}
         for route in targets:
             for other in ["baseline", "nginx", "ceiling", "ceiling-short"]:
                 if (route, other) in results:
-                    ratios[(route, other)] = median(route, "themed") / median(route, other)
+                    ratios[(route, other)] = ratio(route, "themed", other)
                     print(f"{route} themed/{other}: req/s {ratios[(route, other)]:.2f}x, "
                           f"p99 {median(route, 'themed', 1):.2f} vs {median(route, other, 1):.2f} ms")
-        log_ratio = median("color", "themed+log") / median("color", "themed")
-        ab_ratio = statistics.median(ab_runs["themed"]) / statistics.median(ab_runs["nginx"])
+        log_ratio = ratio("color", "themed+log", "themed")
+        ab_ratio = statistics.median(mine / theirs for mine, theirs in zip(ab_runs["themed"], ab_runs["nginx"]))
         print(f"color access log on/off: {log_ratio:.2f}x")
         print(f"color ab -k themed/nginx: {ab_ratio:.2f}x")
         failed = sum(run[2] for runs in results.values() for run in runs)
