@@ -30,6 +30,8 @@ final class Connection: @unchecked Sendable {
         case file(FileRegion)
     }
     private var waitingToWrite = false
+    /// Answers wait to be written when the loop has handled this wake's events.
+    private var writeQueued = false
     private var closeWhenFlushed = false
     private var closed = false
     private var streaming: StreamWriter?
@@ -310,11 +312,8 @@ final class Connection: @unchecked Sendable {
         }
     }
 
-    /// An answer waits to be written when the loop has handled this wake's events.
-    private var writeQueued = false
-
     /// Has the answers just queued written once the loop has read and answered every request that
-    /// this wake found ready (`EventLoop.writeQueued`), not one at a time in between.
+    /// this wake found ready (`EventLoop.queueWrite`), not one at a time in between.
     ///
     /// Why: a `send` wakes the client that waits for the answer, and on a machine busy with
     /// clients the kernel may let that client run at once, in place of the loop, before the loop
