@@ -2,7 +2,9 @@ import Foundation
 @testable import HTTPServer
 import HTTPTypes
 import Synchronization
+import TestSupport
 import Testing
+import ThemeIndex
 @testable import ThemeServer
 
 /// State each event loop keeps for itself (`PerLoop`): what a loop counts and keeps is its own,
@@ -117,5 +119,32 @@ struct PerLoopTests {
         #expect(afterSwitch.header("ETag") != answers[0].header("ETag"))
         #expect(afterSwitch.text.contains("\"theme\":\"dark\""), "\(afterSwitch.text)")
         #expect(try Self.answer(api, target, on: 0).header("ETag") == afterSwitch.header("ETag"))
+    }
+
+    @Test("a loop sends its own copy again and again, another loop its own; an answer larger than a loop's share goes out from the cache itself")
+    func whichStorageGoesOut() throws {
+        func body(_ response: Response) -> UnsafePointer<UInt8>? {
+            guard case .bytes(let bytes) = response.body else { return nil }
+            return bytes.withUnsafeBufferPointer { $0.baseAddress }
+        }
+        let target = "/themes/dark/colors/primary"
+        for budget in [64 << 20, 10_000] { // 10,000: the colour's answer (about 1,800 bytes) is kept, but is more than a loop's share
+            let fixtures = ThemeFixtures()
+            defer { fixtures.remove() }
+            ServerFixture.standardThemes(fixtures)
+            let service = try ThemeService(index: ThemeIndex(databasePath: fixtures.path("index.sqlite")), themesDirectory: fixtures.path("themes"),
+                                           responseCacheBytes: budget)
+            try service.reload()
+            _ = service.handle(try Self.request(on: nil, target)) // routed and kept
+            let first = service.handle(try Self.request(on: 0, target)), again = service.handle(try Self.request(on: 0, target))
+            let otherLoop = service.handle(try Self.request(on: HTTPServer.loopCount, target)) // the in-process slot: another "loop"
+            #expect([first, again, otherLoop].allSatisfy { $0.status == .ok && $0.bodyBytes() == first.bodyBytes() })
+            #expect(body(first) != nil && body(first) == body(again), "budget \(budget): the same storage each time")
+            if budget == 10_000 {
+                #expect(body(otherLoop) == body(first), "too large to copy: the cache's own storage for every loop")
+            } else {
+                #expect(body(otherLoop) != body(first), "each loop its own copy")
+            }
+        }
     }
 }

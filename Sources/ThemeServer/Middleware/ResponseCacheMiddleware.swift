@@ -127,12 +127,12 @@ final class ResponseCacheMiddleware: Middleware, CacheReporting {
                 return copy
             }
             guard keptEpoch.load(ordering: .acquiring) == epoch, let kept = cache.value(for: key) else { return nil }
+            // An answer larger than a loop's share goes out from the cache's own storage.
+            guard kept.cost <= copyBudget else { return kept }
             let copy = kept.ownCopy()
             if copies.bytes + copy.cost > copyBudget { (copies.answers, copies.bytes) = ([:], 0) }
-            if copy.cost <= copyBudget {
-                copies.answers[key] = copy
-                copies.bytes += copy.cost
-            }
+            copies.answers[key] = copy
+            copies.bytes += copy.cost
             return copy
         }
     }
