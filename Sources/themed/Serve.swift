@@ -48,6 +48,9 @@ struct Serve: ParsableCommand {
         // Listening comes first: a port in use stops the start before anything is written. Until
         // the first index is served, every request gets 503 with Retry-After.
         let served = Mutex<ThemeService?>(nil)
+        // The same service once it serves, for the requests: read without a lock. `served` keeps
+        // the lock the cluster's callbacks need (a release that arrives before serving is noted
+        // under it and indexed again).
         let answering = ServedService()
         var configuration = settings.serverConfiguration
         // Release uploads go to files beside the index as they arrive; what a killed process

@@ -25,14 +25,19 @@ extension HTTPField.Name {
 /// the methods and the request headers themed reads.
 struct CORSMiddleware: Middleware {
     let allowedOrigins: [String]
+    /// `*` is among them: any origin may read (settled once, not asked again per request).
+    let anyOrigin: Bool
+
+    init(allowedOrigins: [String]) {
+        self.allowedOrigins = allowedOrigins
+        anyOrigin = allowedOrigins.contains("*")
+    }
 
     /// Request headers a page may send: the conditional and trait headers, and EventSource's.
     static let allowedRequestHeaders = ["Accept-Language", "If-None-Match", "Last-Event-ID", "X-Request-Id", "Sec-CH-Prefers-Color-Scheme",
                                         "Sec-CH-Prefers-Contrast", "Sec-CH-DPR", "DPR"]
     /// Response headers a page may read besides the safelisted ones.
     static let exposedHeaders = "ETag, Content-Location, X-Themed-Variant, X-Request-Id, Surrogate-Key"
-
-    var anyOrigin: Bool { allowedOrigins.contains("*") }
 
     func respond(to request: Request, next: (Request) -> RoutedResponse) -> RoutedResponse {
         var routed = next(request)
