@@ -42,16 +42,15 @@ struct CORSMiddleware: Middleware {
     func respond(to request: Request, next: (Request) -> RoutedResponse) -> RoutedResponse {
         var routed = next(request)
         guard routed.crossOrigin else { return routed }
-        let origin = request.headers[.origin]
         if request.method == .options {
             // A preflight is only ever asked with an Origin; it says nothing to a request without one.
-            guard let origin else { return routed }
+            guard let origin = request.headers[.origin] else { return routed }
             routed.response = routed.response.map { preflightAnswer($0, origin: origin, request: request) }
         } else {
             routed.response = routed.response.map { response in
                 var response = response
                 settle(&response)
-                addOriginFields(&response, origin: origin)
+                addOriginFields(&response, for: request)
                 return response
             }
         }
@@ -72,10 +71,11 @@ struct CORSMiddleware: Middleware {
         }
     }
 
-    /// What an answer adds for the Origin that asked: with a list, a listed origin echoed and the
-    /// headers it may read (fields of this request alone, not of the kept answer).
-    func addOriginFields(_ response: inout Response, origin: String?) {
-        guard !anyOrigin, let origin, allowedOrigins.contains(origin) else { return }
+    /// What an answer adds for the Origin `request` was asked from: with a list, a listed origin
+    /// echoed and the headers it may read (fields of this request alone, not of the kept answer).
+    /// With any origin allowed there is nothing to add, and the Origin is not even read.
+    func addOriginFields(_ response: inout Response, for request: Request) {
+        guard !anyOrigin, let origin = request.headers[.origin], allowedOrigins.contains(origin) else { return }
         response.addRequestField(.accessControlAllowOrigin, origin)
         response.addRequestField(.accessControlExposeHeaders, Self.exposedHeaders)
     }

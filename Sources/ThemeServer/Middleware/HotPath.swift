@@ -20,7 +20,7 @@ struct HotPath: Sendable {
         guard let kept = responseCache.hit(request) else { return nil }
         let unchanged = ConditionalRequestMiddleware.matches(request, etag: kept.etag)
         var response = unchanged ? kept.notModified : kept.ok
-        if kept.crossOrigin && !cors.anyOrigin { cors.addOriginFields(&response, origin: request.headers[.origin]) }
+        if kept.crossOrigin { cors.addOriginFields(&response, for: request) }
         let id = requestLog.ids.id(for: request)
         let duration = ContinuousClock.now - start
         (unchanged ? kept.notModifiedInstruments : kept.okInstruments).record(duration, for: request)
