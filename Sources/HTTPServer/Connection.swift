@@ -13,6 +13,7 @@ final class Connection: @unchecked Sendable {
     /// The server's handler and settings, held here: read for every request, they then cost no
     /// trip through the unowned reference to the server.
     private let handler: HTTPServer.Handler
+    private let headHandler: HTTPServer.HeadHandler?
     private let configuration: HTTPServer.Configuration
     let loop: EventLoop
     private var inbox: [UInt8] = []
@@ -62,7 +63,7 @@ final class Connection: @unchecked Sendable {
         self.remoteAddress = remoteAddress
         self.server = server
         self.loop = loop
-        handler = server.handler
+        (handler, headHandler) = (server.handler, server.headHandler)
         let configuration = server.configuration
         self.configuration = configuration
         parser = RequestParser(limits: .init(requestLineBytes: configuration.maxRequestLineBytes,
@@ -167,12 +168,22 @@ final class Connection: @unchecked Sendable {
                     queue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
                     flush()
                 }
-            case .request(var request, let keepAlive, let version, let consumed):
-                (request.received, request.loop) = (loop.now, loop.number)
+            case .request(var head, let keepAlive, let version, let consumed):
+                (head.received, head.loop) = (loop.now, loop.number)
                 inbox.removeFirst(consumed)
                 (requestStarted, bodyStarted, sentContinue) = (inbox.isEmpty ? nil : loop.now, nil, false)
-                let response = handler(request)
-                enqueue(response, method: request.method, keepAlive: keepAlive && !shuttingDown, version: version)
+                if let response = headHandler?(head) {
+                    enqueue(response, method: head.method, keepAlive: keepAlive && !shuttingDown, version: version)
+                    continue
+                }
+                do {
+                    let response = handler(try head.request())
+                    enqueue(response, method: head.method, keepAlive: keepAlive && !shuttingDown, version: version)
+                } catch {
+                    // Not so: the parser checked the target as `Request` does. Answered all the same.
+                    inbox.removeAll()
+                    enqueue(Self.errorResponse(.badRequest, code: "bad_request", message: error.description), method: .get, keepAlive: false)
+                }
             }
         }
     }

@@ -50,6 +50,21 @@ public struct Request: Sendable {
         (self.method, self.target, self.headers, self.body, self.remoteAddress) = (method, target, headers, body, remoteAddress)
     }
 
+    /// What is wrong with a target's percent-encoding, checked as `init` decodes it; nil when
+    /// nothing is (the parser's check, before a `Request` is made).
+    static func problem(withTarget target: Span<UInt8>) -> TargetError? {
+        target.withUnsafeBufferPointer { bytes in
+            let (path, query) = split(bytes)
+            if path.contains(UInt8(ascii: "%")) && PercentDecoding.decode(path, plusIsSpace: false) == nil {
+                return TargetError(description: "bad percent-encoding in path")
+            }
+            if let query, query.contains(UInt8(ascii: "%")) && decodeQuery(query) == nil {
+                return TargetError(description: "bad percent-encoding in query")
+            }
+            return nil
+        }
+    }
+
     /// Query parameters, decoded; the last occurrence of a name wins. Decoded when asked, not when
     /// the request is made: a request answered from a kept answer never asks.
     public var query: [String: String] {

@@ -9,10 +9,15 @@ import Synchronization
 
 /// A small HTTP/1.1 server on plain sockets and epoll, with the limits a public daemon needs.
 ///
+/// A request whose head the parser has checked goes to `headHandler` first, if there is one (an
+/// answer that needs only the target and a few fields, read from the bytes: see `RequestHead`),
+/// and otherwise, made into a `Request`, to `handler`.
+///
 /// Connections are spread over one epoll loop per core (`EventLoop`); each answers its requests
 /// in order (pipelining included), and a loop writes the answers of a wake once it has read and
 /// answered every request that wake found ready, a connection's answers in one `send` (TCP_NODELAY
-/// is set, so they leave at once). The first loop also accepts, from the listening socket it
+/// is set, so they leave at once), then hands its core to the readers those answers woke
+/// (`EventLoop`). The first loop also accepts, from the listening socket it
 /// watches with epoll. Limits: request line, header and body sizes (414, 431, 413), a header-read
 /// timeout for a client that stalls mid-request (408), an idle timeout between requests, and a
 /// maximum number of connections (503 past it). `shutdown()` stops accepting, lets requests in
@@ -51,9 +56,13 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     public typealias Handler = @Sendable (Request) -> Response
+    /// Answers a request from its checked head alone, before a `Request` is made of it (an answer
+    /// kept to be sent again); nil hands the request to `Handler`.
+    public typealias HeadHandler = @Sendable (RequestHead) -> Response?
 
     public let configuration: Configuration
     let handler: Handler
+    let headHandler: HeadHandler?
     let logger: Logger
     private let state = Mutex(State())
     /// One epoll loop per core; each connection lives on one of them.
@@ -68,9 +77,10 @@ public final class HTTPServer: @unchecked Sendable {
         var nextLoop = 0
     }
 
-    public init(configuration: Configuration, logger: Logger = Logger(label: "themed.http"), handler: @escaping Handler) {
+    public init(configuration: Configuration, logger: Logger = Logger(label: "themed.http"), headHandler: HeadHandler? = nil,
+                handler: @escaping Handler) {
         self.configuration = configuration
-        self.handler = handler
+        (self.handler, self.headHandler) = (handler, headHandler)
         self.logger = logger
         loops = (0..<Self.loopCount).map { EventLoop(number: $0) }
     }

@@ -36,7 +36,14 @@ public final class PerLoop<State: Sendable>: Sendable {
     /// that no loop read); `slot` is that slot's number.
     @inlinable
     public func withState<Result>(for request: Request, _ body: (_ slot: Int, inout State) -> Result) -> Result {
-        let slot = request.loop.map { $0 < slots.count - 1 ? $0 : slots.count - 1 } ?? slots.count - 1
+        withState(forLoop: request.loop, body)
+    }
+
+    /// Runs `body` on the state of event loop `loop` (the in-process slot for nil, or a number no
+    /// loop has).
+    @inlinable
+    public func withState<Result>(forLoop loop: Int?, _ body: (_ slot: Int, inout State) -> Result) -> Result {
+        let slot = loop.map { $0 >= 0 && $0 < slots.count - 1 ? $0 : slots.count - 1 } ?? slots.count - 1
         return slots[slot].state.withLock { body(slot, &$0) }
     }
 

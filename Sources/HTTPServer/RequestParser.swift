@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import HTTPTypes
 
 /// Incremental HTTP/1.1 request parsing (RFC 9112, with the checks RFC 9110 asks of a server):
@@ -19,7 +22,8 @@ public struct RequestParser: Sendable {
     }
 
     public enum Outcome {
-        case request(Request, keepAlive: Bool, version: HTTPVersion, consumed: Int)
+        /// A complete request: its checked head (`RequestHead.request()` makes the `Request`).
+        case request(RequestHead, keepAlive: Bool, version: HTTPVersion, consumed: Int)
         /// More bytes are needed; `head` says whether the head is complete and the body is being
         /// waited for (and whether the client waits for `100 Continue` before sending it).
         case incomplete(HeadProgress)
@@ -45,99 +49,97 @@ public struct RequestParser: Sendable {
     }
 
     public func parse(_ buffer: ArraySlice<UInt8>, remoteAddress: String) -> Outcome {
-        var cursor = buffer.startIndex
+        // The head is read through a Span: every read checked, and no reference counted per slice.
+        let bytes = buffer.span
+        let base = buffer.startIndex
+        var cursor = 0
         // 9112 2.2: empty lines before the request line are ignored.
-        while cursor < buffer.endIndex, buffer[cursor] == .cr || buffer[cursor] == .lf {
-            if buffer[cursor] == .cr, cursor + 1 < buffer.endIndex, buffer[cursor + 1] != .lf { return .failure(.badRequest, "bare CR") }
+        while cursor < bytes.count, bytes[cursor] == .cr || bytes[cursor] == .lf {
+            if bytes[cursor] == .cr, cursor + 1 < bytes.count, bytes[cursor + 1] != .lf { return .failure(.badRequest, "bare CR") }
             cursor += 1
         }
         let start = cursor
-        guard let lineEnd = buffer[start...].firstIndex(of: .lf) else {
-            if let problem = Self.checkPartialRequestLine(buffer[start...]) { return .failure(.badRequest, problem) }
-            if buffer.endIndex - start > limits.requestLineBytes { return .failure(.uriTooLong, "request line too long") }
+        guard let lineEnd = bytes.firstIndex(of: .lf, in: start ..< bytes.count) else {
+            if let problem = Self.checkPartialRequestLine(buffer[(base + start)...]) { return .failure(.badRequest, problem) }
+            if bytes.count - start > limits.requestLineBytes { return .failure(.uriTooLong, "request line too long") }
             return .incomplete(.receivingHead)
         }
         guard lineEnd - start <= limits.requestLineBytes + 1 else { return .failure(.uriTooLong, "request line too long") }
         let requestLine: RequestLine
-        switch RequestLine.parse(Self.line(buffer, from: start, to: lineEnd)) {
+        switch RequestLine.parse(bytes, line: Self.line(bytes, from: start, to: lineEnd)) {
         case .success(let line): requestLine = line
         case .failure(let failure): return .failure(failure.status, failure.message)
         }
 
-        // Header fields, up to the empty line that ends the head.
-        var fields = HTTPFields()
+        // Header fields, up to the empty line that ends the head: each checked, and those that
+        // frame the message noted; no String is made of the others here.
+        var framingFields = FramingFields()
         cursor = lineEnd + 1
-        let headStart = cursor
+        let fieldsStart = cursor
         while true {
-            guard let end = buffer[cursor...].firstIndex(of: .lf) else {
-                if buffer.endIndex - headStart > limits.headerBytes { return .failure(.requestHeaderFieldsTooLarge, "headers too large") }
-                if let problem = Self.checkPartialField(buffer[cursor...]) { return .failure(.badRequest, problem) }
+            guard let end = bytes.firstIndex(of: .lf, in: cursor ..< bytes.count) else {
+                if bytes.count - fieldsStart > limits.headerBytes { return .failure(.requestHeaderFieldsTooLarge, "headers too large") }
+                if let problem = Self.checkPartialField(buffer[(base + cursor)...]) { return .failure(.badRequest, problem) }
                 return .incomplete(.receivingHead)
             }
-            guard end - headStart <= limits.headerBytes else { return .failure(.requestHeaderFieldsTooLarge, "headers too large") }
-            let line = Self.line(buffer, from: cursor, to: end)
+            guard end - fieldsStart <= limits.headerBytes else { return .failure(.requestHeaderFieldsTooLarge, "headers too large") }
+            let line = Self.line(bytes, from: cursor, to: end)
             cursor = end + 1
             if line.isEmpty { break }
-            switch Self.field(line) {
-            case .success(let field): fields.append(field)
+            switch Self.field(bytes, line: line) {
+            case .success(let field): framingFields.note(field, in: bytes)
             case .failure(let failure): return .failure(.badRequest, failure.message)
             }
         }
+        let head = RequestHead(method: requestLine.method, bytes: buffer[(base + start) ..< (base + cursor)], start: start,
+                               requestLine: requestLine, fieldsStart: fieldsStart, remoteAddress: remoteAddress)
 
         // An upload route's body goes to a file (see `BodySpool`), under the spool's own limit;
         // its size must be known before a byte of it is read.
         let spooling = spool.flatMap { spool in
-            (try? Request(method: requestLine.method, target: requestLine.target, headers: fields, remoteAddress: remoteAddress))
-                .flatMap { spool.accepts($0) ? spool : nil }
+            (try? head.request()).flatMap { spool.accepts($0) ? spool : nil }
         }
         let framing: BodyFraming
-        switch BodyFraming.of(fields, limit: spooling?.maxBytes ?? limits.bodyBytes) {
+        switch BodyFraming.of(framingFields, limit: spooling?.maxBytes ?? limits.bodyBytes) {
         case .success(.chunked) where spooling != nil: return .failure(.lengthRequired, "an upload here must give Content-Length")
         case .success(let value): framing = value
         case .failure(let failure): return .failure(failure.status, failure.message)
         }
-        var target = requestLine.target
-        switch Self.checkHost(fields, requestLine: requestLine) {
-        case .success(let originForm): target = originForm
-        case .failure(let failure): return .failure(.badRequest, failure.message)
-        }
-        let expectation = fields[.expect]?.lowercased()
+        if case .failure(let failure) = Self.checkHost(framingFields, requestLine: requestLine, in: bytes) { return .failure(.badRequest, failure.message) }
+        let expectation = framingFields.expectation
         guard expectation == nil || expectation == "100-continue" else { return .failure(.expectationFailed, "only Expect: 100-continue is supported") }
+        if let problem = head.withTarget(Request.problem(withTarget:)) { return .failure(.badRequest, problem.description) }
 
-        let keepAlive = Self.keepAlive(fields, version: requestLine.version)
+        let keepAlive = framingFields.keepAlive(version: requestLine.version)
         if spooling != nil {
             let length = if case .length(let count) = framing { count } else { 0 }
             do {
-                let head = try Request(method: requestLine.method, target: target, headers: fields, remoteAddress: remoteAddress)
-                return .spool(head, length: length, keepAlive: keepAlive, version: requestLine.version, consumed: cursor - buffer.startIndex)
+                return .spool(try head.request(), length: length, keepAlive: keepAlive, version: requestLine.version, consumed: cursor)
             } catch {
                 return .failure(.badRequest, error.description)
             }
         }
 
-        let bodyStart = cursor
-        let body: [UInt8]
-        let consumedEnd: Int
-        switch framing.read(buffer[bodyStart...], limit: limits.bodyBytes) {
-        case .complete(let bytes, let end):
-            (body, consumedEnd) = (bytes, end)
+        switch framing.read(buffer[(base + cursor)...], limit: limits.bodyBytes) {
+        case .complete(let body, let end):
+            var head = head
+            head.body = body
+            return .request(head, keepAlive: keepAlive, version: requestLine.version, consumed: end - base)
         case .incomplete:
             return .incomplete(.receivingBody(expectsContinue: expectation == "100-continue"))
         case .failure(let failure):
             return .failure(failure.status, failure.message)
         }
+    }
 
-        do {
-            let request = try Request(method: requestLine.method, target: target, headers: fields, body: body, remoteAddress: remoteAddress)
-            return .request(request, keepAlive: keepAlive, version: requestLine.version, consumed: consumedEnd - buffer.startIndex)
-        } catch {
-            return .failure(.badRequest, error.description)
-        }
+    /// A line without its LF and the CR before it (of a chunked body's framing).
+    static func line(_ buffer: ArraySlice<UInt8>, from start: Int, to lineFeed: Int) -> ArraySlice<UInt8> {
+        lineFeed > start && buffer[lineFeed - 1] == .cr ? buffer[start ..< lineFeed - 1] : buffer[start ..< lineFeed]
     }
 
     /// A line without its LF and the CR before it.
-    static func line(_ buffer: ArraySlice<UInt8>, from start: Int, to lineFeed: Int) -> ArraySlice<UInt8> {
-        lineFeed > start && buffer[lineFeed - 1] == .cr ? buffer[start ..< lineFeed - 1] : buffer[start ..< lineFeed]
+    static func line(_ bytes: Span<UInt8>, from start: Int, to lineFeed: Int) -> Range<Int> {
+        lineFeed > start && bytes[lineFeed - 1] == .cr ? start ..< lineFeed - 1 : start ..< lineFeed
     }
 
     /// Whether the start of a request line already cannot become a valid one (garbage, a TLS
@@ -190,20 +192,27 @@ public struct RequestParser: Sendable {
     }
 
     /// `name: value`, the name a token with no space before the colon (9112 5.1), the value free
-    /// of control characters (9110 5.5).
-    static func field(_ line: ArraySlice<UInt8>) -> Result<HTTPField, Failure> {
-        if let first = line.first, first == .space || first == .tab { return .failure(Failure(message: "obsolete line folding is not accepted")) }
-        // HTTPField.Name checks that the name is a token (no space before the colon, 9112 5.1).
-        guard let colon = line.firstIndex(of: .colon), colon > line.startIndex,
-              let name = fieldName(line[line.startIndex ..< colon]) else {
+    /// of control characters (9110 5.5) and UTF-8: where the name is, and the value without the
+    /// white space around it.
+    static func field(_ bytes: Span<UInt8>, line: Range<Int>) -> Result<(name: Range<Int>, value: Range<Int>), Failure> {
+        if let first = line.first, bytes[first] == .space || bytes[first] == .tab { return .failure(Failure(message: "obsolete line folding is not accepted")) }
+        guard let colon = bytes.firstIndex(of: .colon, in: line), colon > line.lowerBound,
+              bytes.allSatisfy(in: line.lowerBound ..< colon, \.isTokenCharacter) else {
             return .failure(Failure(message: "malformed header line"))
         }
-        var rawValue = line[(colon + 1)...]
-        guard !rawValue.contains(where: \.isForbiddenInFieldValue) else { return .failure(Failure(message: "control character in a header value")) }
-        while let first = rawValue.first, first == .space || first == .tab { rawValue = rawValue.dropFirst() }
-        while let last = rawValue.last, last == .space || last == .tab { rawValue = rawValue.dropLast() }
-        guard let value = String(utf8: rawValue) else { return .failure(Failure(message: "header value is not UTF-8")) }
-        return .success(HTTPField(name: name, value: value))
+        let rawValue = (colon + 1) ..< line.upperBound
+        guard !bytes.contains(in: rawValue, where: \.isForbiddenInFieldValue) else { return .failure(Failure(message: "control character in a header value")) }
+        let value = trimmed(bytes, rawValue)
+        guard bytes.isUTF8(in: value) else { return .failure(Failure(message: "header value is not UTF-8")) }
+        return .success((line.lowerBound ..< colon, value))
+    }
+
+    /// The range without spaces and tabs at either end.
+    static func trimmed(_ bytes: Span<UInt8>, _ range: Range<Int>) -> Range<Int> {
+        var (start, end) = (range.lowerBound, range.upperBound)
+        while start < end, bytes[start] == .space || bytes[start] == .tab { start += 1 }
+        while end > start, bytes[end - 1] == .space || bytes[end - 1] == .tab { end -= 1 }
+        return start ..< end
     }
 
     /// The names most requests carry, spelled as clients send them, made once: a field named with
@@ -213,76 +222,176 @@ public struct RequestParser: Sendable {
         .contentLength, .contentType, .cacheControl, .authorization,
     ].map { (Array($0.rawName.utf8), $0) }
 
-    static func fieldName(_ bytes: ArraySlice<UInt8>) -> HTTPField.Name? {
-        for common in commonNames where common.bytes.count == bytes.count && common.bytes.elementsEqual(bytes) { return common.name }
-        return HTTPField.Name(String(decoding: bytes, as: UTF8.self))
+    static func fieldName(_ bytes: Span<UInt8>) -> HTTPField.Name? {
+        for common in commonNames where bytes.equals(0 ..< bytes.count, common.bytes) { return common.name }
+        return HTTPField.Name(bytes.string(in: 0 ..< bytes.count))
     }
 
     /// 9112 3.2: an HTTP/1.1 request has exactly one valid Host; with an absolute-form target the
-    /// target's authority is the host. Returns the target in origin form.
-    static func checkHost(_ fields: HTTPFields, requestLine: RequestLine) -> Result<String, Failure> {
-        var hostCount = 0, host: String?
-        for field in fields where field.name == .hostField {
-            hostCount += 1
-            host = field.value
-        }
-        guard hostCount <= 1 else { return .failure(Failure(message: "more than one Host header")) }
-        if let host, !isValidHost(host) { return .failure(Failure(message: "invalid Host header")) }
+    /// target's authority is the host.
+    static func checkHost(_ fields: FramingFields, requestLine: RequestLine, in bytes: Span<UInt8>) -> Result<Void, Failure> {
+        guard fields.hostCount <= 1 else { return .failure(Failure(message: "more than one Host header")) }
+        if let host = fields.host, !isValidHost(bytes, host) { return .failure(Failure(message: "invalid Host header")) }
         if let authority = requestLine.authority {
-            guard isValidHost(authority), !authority.isEmpty else { return .failure(Failure(message: "invalid authority in the request target")) }
-            return .success(requestLine.target)
+            guard isValidHost(bytes, authority), !authority.isEmpty else { return .failure(Failure(message: "invalid authority in the request target")) }
+            return .success(())
         }
-        guard requestLine.version == .http10 || host != nil else { return .failure(Failure(message: "HTTP/1.1 request without Host")) }
-        return .success(requestLine.target)
+        guard requestLine.version == .http10 || fields.host != nil else { return .failure(Failure(message: "HTTP/1.1 request without Host")) }
+        return .success(())
     }
 
     /// `host [":" port]`: a registered name, an IPv4 address or a bracketed IPv6 literal.
-    static func isValidHost(_ text: String) -> Bool {
-        var text = text
-        return text.withUTF8 { bytes in
-            var host = bytes[...], port: Slice<UnsafeBufferPointer<UInt8>> = bytes[bytes.endIndex...]
-            if host.first == UInt8(ascii: "[") {
-                guard let close = host.firstIndex(of: UInt8(ascii: "]")) else { return false }
-                let literal = host[(host.startIndex + 1) ..< close]
-                guard !literal.isEmpty, literal.allSatisfy({ $0.isHexDigit || $0 == .colon || $0 == .dot }) else { return false }
-                let rest = host[(close + 1)...]
-                guard rest.isEmpty || rest.first == .colon else { return false }
-                port = rest.dropFirst()
-                host = host[host.startIndex ..< host.startIndex]
-            } else if let colon = host.lastIndex(of: .colon) {
-                port = host[(colon + 1)...]
-                host = host[..<colon]
-                guard !port.isEmpty else { return false }
-            }
-            guard port.count <= 5, port.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return false }
-            // reg-name: unreserved, sub-delims and percent-encodings.
-            return host.allSatisfy { $0.isUnreserved || $0.isSubDelimiter || $0 == UInt8(ascii: "%") }
+    static func isValidHost(_ bytes: Span<UInt8>, _ range: Range<Int>) -> Bool {
+        var host = range, port = range.upperBound ..< range.upperBound
+        if let first = host.first, bytes[first] == UInt8(ascii: "[") {
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]"), in: host) else { return false }
+            let literal = (first + 1) ..< close
+            guard !literal.isEmpty, bytes.allSatisfy(in: literal, { $0.isHexDigit || $0 == .colon || $0 == .dot }) else { return false }
+            let rest = (close + 1) ..< host.upperBound
+            guard rest.isEmpty || bytes[rest.lowerBound] == .colon else { return false }
+            port = rest.isEmpty ? rest : (rest.lowerBound + 1) ..< rest.upperBound
+            host = first ..< first
+        } else if let colon = bytes.lastIndex(of: .colon, in: host) {
+            port = (colon + 1) ..< host.upperBound
+            host = host.lowerBound ..< colon
+            guard !port.isEmpty else { return false }
         }
+        guard port.count <= 5, bytes.allSatisfy(in: port, { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return false }
+        // reg-name: unreserved, sub-delims and percent-encodings.
+        return bytes.allSatisfy(in: host) { $0.isUnreserved || $0.isSubDelimiter || $0 == UInt8(ascii: "%") }
     }
 
-    /// 9112 9.3: HTTP/1.1 stays open unless `close`; HTTP/1.0 closes unless `keep-alive`.
-    static func keepAlive(_ fields: HTTPFields, version: HTTPVersion) -> Bool {
-        let wanted = version == .http11 ? close : keepAliveOption
-        var named = false
-        for field in fields where field.name == .connection {
-            named = named || hasOption(field.value, wanted)
-        }
-        return version == .http11 ? !named : named
-    }
-
-    static let close = Array("close".utf8), keepAliveOption = Array("keep-alive".utf8)
+    static let close = CaselessToken("close"), keepAliveOption = CaselessToken("keep-alive")
 
     /// Whether a comma-separated list of options names `option` (ASCII, any case), compared as
     /// bytes: every HTTP/1.0 keep-alive request asks this.
-    static func hasOption(_ list: String, _ option: [UInt8]) -> Bool {
-        list.utf8.split(separator: UInt8(ascii: ",")).contains { item in
-            var item = item[...]
-            while let first = item.first, first == .space || first == .tab { item = item.dropFirst() }
-            while let last = item.last, last == .space || last == .tab { item = item.dropLast() }
-            return item.count == option.count && zip(item, option).allSatisfy { byte, wanted in
+    static func hasOption(_ bytes: Span<UInt8>, _ list: Range<Int>, _ option: CaselessToken) -> Bool {
+        var start = list.lowerBound
+        while start <= list.upperBound {
+            let end = bytes.firstIndex(of: UInt8(ascii: ","), in: start ..< list.upperBound) ?? list.upperBound
+            if option.matches(bytes, in: trimmed(bytes, start ..< end)) { return true }
+            start = end + 1
+        }
+        return false
+    }
+}
+
+/// The fields that frame a request and say whether its connection stays (Host, Content-Length,
+/// Transfer-Encoding, Expect, Connection), noted as the parser checks the field lines; the others
+/// are left as bytes until a `Request` is made.
+struct FramingFields {
+    var hostCount = 0
+    /// Where the (last) Host value is in the bytes parsed.
+    var host: Range<Int>?
+    /// Values of fields rarely sent with a GET, as text.
+    var lengths: [String] = []
+    var encodings: [String] = []
+    var expectations: [String] = []
+    /// Whether a Connection field named `close`, or `keep-alive` (see `keepAlive`).
+    private var saysClose = false, saysKeepAlive = false
+
+    static let host = CaselessToken(.hostField), contentLength = CaselessToken(.contentLength)
+    static let transferEncoding = CaselessToken(.transferEncoding), expect = CaselessToken(.expect), connection = CaselessToken(.connection)
+
+    mutating func note(_ field: (name: Range<Int>, value: Range<Int>), in bytes: Span<UInt8>) {
+        let (name, value) = field
+        if Self.host.matches(bytes, in: name) {
+            hostCount += 1
+            host = value
+        } else if Self.contentLength.matches(bytes, in: name) {
+            lengths.append(bytes.string(in: value))
+        } else if Self.transferEncoding.matches(bytes, in: name) {
+            encodings.append(bytes.string(in: value))
+        } else if Self.expect.matches(bytes, in: name) {
+            expectations.append(bytes.string(in: value))
+        } else if Self.connection.matches(bytes, in: name) {
+            saysClose = saysClose || RequestParser.hasOption(bytes, value, RequestParser.close)
+            saysKeepAlive = saysKeepAlive || RequestParser.hasOption(bytes, value, RequestParser.keepAliveOption)
+        }
+    }
+
+    /// The Expect fields' values, combined and lowercased (nil without any).
+    var expectation: String? {
+        expectations.isEmpty ? nil : expectations.joined(separator: ", ").lowercased()
+    }
+
+    /// 9112 9.3: HTTP/1.1 stays open unless `close`; HTTP/1.0 closes unless `keep-alive`.
+    func keepAlive(version: HTTPVersion) -> Bool {
+        version == .http11 ? !saysClose : saysKeepAlive
+    }
+}
+
+/// A token (a field name, a connection option) as lowercase bytes, matched against bytes as sent,
+/// in any case of ASCII letters.
+public struct CaselessToken: Sendable {
+    public let lowercased: [UInt8]
+
+    public init(_ text: String) {
+        lowercased = Array(text.lowercased().utf8)
+    }
+
+    public init(_ name: HTTPField.Name) {
+        lowercased = Array(name.canonicalName.utf8)
+    }
+
+    /// Whether `bytes` spell it.
+    public func matches(_ bytes: Span<UInt8>) -> Bool {
+        matches(bytes, in: 0 ..< bytes.count)
+    }
+
+    /// Whether the bytes of `range` spell it.
+    public func matches(_ bytes: Span<UInt8>, in range: Range<Int>) -> Bool {
+        range.count == lowercased.count && bytes.extracting(range).withUnsafeBufferPointer { buffer in
+            zip(buffer, lowercased).allSatisfy { byte, wanted in
                 (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte) == wanted
             }
         }
+    }
+}
+
+/// Scans of a range of bytes. Each checks its range once (`extracting`) and then walks the
+/// buffer's own elements, which cannot leave it: no check per byte on the request path.
+extension Span<UInt8> {
+    func firstIndex(in range: Range<Int>, where predicate: (UInt8) -> Bool) -> Int? {
+        extracting(range).withUnsafeBufferPointer { buffer in buffer.firstIndex(where: predicate).map { range.lowerBound + $0 } }
+    }
+
+    /// With `memchr`: line ends and colons are looked for in every line of every request.
+    func firstIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
+        let offset: Int? = extracting(range).withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress, let found = memchr(base, Int32(byte), buffer.count) else { return nil }
+            return UnsafeRawPointer(found) - base
+        }
+        return offset.map { range.lowerBound + $0 }
+    }
+
+    func lastIndex(of byte: UInt8, in range: Range<Int>) -> Int? {
+        extracting(range).withUnsafeBufferPointer { buffer in buffer.lastIndex(of: byte).map { range.lowerBound + $0 } }
+    }
+
+    func allSatisfy(in range: Range<Int>, _ predicate: (UInt8) -> Bool) -> Bool {
+        extracting(range).withUnsafeBufferPointer { buffer in buffer.allSatisfy(predicate) }
+    }
+
+    func contains(in range: Range<Int>, where predicate: (UInt8) -> Bool) -> Bool {
+        extracting(range).withUnsafeBufferPointer { buffer in buffer.contains(where: predicate) }
+    }
+
+    func equals(_ range: Range<Int>, _ expected: [UInt8]) -> Bool {
+        range.count == expected.count && extracting(range).withUnsafeBufferPointer { buffer in buffer.elementsEqual(expected) }
+    }
+
+    /// Whether the bytes of `range` are UTF-8 (ASCII, nearly every request head, is told by a
+    /// plain byte test).
+    func isUTF8(in range: Range<Int>) -> Bool {
+        extracting(range).withUnsafeBufferPointer { buffer in
+            buffer.allSatisfy { $0 < 0x80 } || String(validating: buffer, as: UTF8.self) != nil
+        }
+    }
+
+    /// The bytes of `range` as text (checked UTF-8, or with replacement characters).
+    func string(in range: Range<Int>) -> String {
+        extracting(range).withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
     }
 }
 
@@ -294,47 +403,51 @@ public enum HTTPVersion: Sendable {
 /// `method SP request-target SP HTTP-version` (9112 3).
 struct RequestLine {
     var method: HTTPRequest.Method
-    /// In origin form (`/path?query`); an absolute-form target is reduced to it.
-    var target: String
-    /// The authority of an absolute-form target (9112 3.2.2), which stands for the Host.
-    var authority: String?
+    /// Where the target is in the bytes parsed.
+    var target: Range<Int>
+    /// An absolute-form target reduced to origin form (`/path?query`); nil for any other target.
+    var reducedTarget: [UInt8]?
+    /// Where the authority of an absolute-form target is (9112 3.2.2): it stands for the Host.
+    var authority: Range<Int>?
     var version: HTTPVersion
 
     static let http11 = Array("HTTP/1.1".utf8), http10 = Array("HTTP/1.0".utf8)
+    static let schemes = [CaselessToken("http://"), CaselessToken("https://")]
 
-    static func parse(_ line: ArraySlice<UInt8>) -> Result<RequestLine, RequestParser.Failure> {
+    static func parse(_ bytes: Span<UInt8>, line: Range<Int>) -> Result<RequestLine, RequestParser.Failure> {
         let malformed = RequestParser.Failure(message: "malformed request line")
-        guard let firstSpace = line.firstIndex(of: .space), let secondSpace = line[(firstSpace + 1)...].firstIndex(of: .space),
-              !line[(secondSpace + 1)...].contains(.space), firstSpace > line.startIndex,
-              let method = method(line[..<firstSpace]) else { return .failure(malformed) }
-        let versionBytes = line[(secondSpace + 1)...]
+        guard let firstSpace = bytes.firstIndex(of: .space, in: line),
+              let secondSpace = bytes.firstIndex(of: .space, in: (firstSpace + 1) ..< line.upperBound),
+              bytes.firstIndex(of: .space, in: (secondSpace + 1) ..< line.upperBound) == nil, firstSpace > line.lowerBound,
+              let method = method(bytes, line.lowerBound ..< firstSpace) else { return .failure(malformed) }
+        let versionBytes = (secondSpace + 1) ..< line.upperBound
         let version: HTTPVersion
-        if versionBytes.elementsEqual(Self.http11) {
+        if bytes.equals(versionBytes, Self.http11) {
             version = .http11
-        } else if versionBytes.elementsEqual(Self.http10) {
+        } else if bytes.equals(versionBytes, Self.http10) {
             version = .http10
         } else {
-            let isVersion = versionBytes.starts(with: Self.http11.prefix(5)) && versionBytes.count == 8
+            let isVersion = versionBytes.count == 8 && bytes.equals(versionBytes.lowerBound ..< versionBytes.lowerBound + 5, Array(Self.http11.prefix(5)))
             return .failure(isVersion ? .init(status: .httpVersionNotSupported, message: "unsupported version") : malformed)
         }
         // The target: visible ASCII and UTF-8; no control characters, no spaces (9112 3.2).
-        let rawTarget = line[(firstSpace + 1) ..< secondSpace]
-        guard !rawTarget.isEmpty, !rawTarget.contains(where: { $0 < 0x21 || $0 == 0x7F }),
-              let target = String(utf8: rawTarget) else {
+        let target = (firstSpace + 1) ..< secondSpace
+        guard !target.isEmpty, !bytes.contains(in: target, where: { $0 < 0x21 || $0 == 0x7F }), bytes.isUTF8(in: target) else {
             return .failure(RequestParser.Failure(message: "control character or space in the request target"))
         }
-        if rawTarget.first == UInt8(ascii: "/") { return .success(RequestLine(method: method, target: target, version: version)) }
+        if bytes[target.lowerBound] == UInt8(ascii: "/") { return .success(RequestLine(method: method, target: target, version: version)) }
         // Absolute form: http://authority/path?query (9112 3.2.2), which a server MUST accept.
-        let lowered = target.lowercased()
-        for scheme in ["http://", "https://"] where lowered.hasPrefix(scheme) {
-            let rest = target.dropFirst(scheme.count)
-            let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-            let authority = String(rest[..<authorityEnd])
-            var path = String(rest[authorityEnd...])
-            if !path.hasPrefix("/") { path = "/" + path }
-            return .success(RequestLine(method: method, target: path, authority: authority, version: version))
+        for scheme in schemes where target.count >= scheme.lowercased.count
+            && scheme.matches(bytes, in: target.lowerBound ..< target.lowerBound + scheme.lowercased.count) {
+            let rest = (target.lowerBound + scheme.lowercased.count) ..< target.upperBound
+            let authorityEnd = bytes.firstIndex(in: rest) { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? rest.upperBound
+            var reduced: [UInt8] = bytes.extracting(authorityEnd ..< rest.upperBound).withUnsafeBufferPointer { Array($0) }
+            if reduced.first != UInt8(ascii: "/") { reduced.insert(UInt8(ascii: "/"), at: 0) }
+            return .success(RequestLine(method: method, target: target, reducedTarget: reduced, authority: rest.lowerBound ..< authorityEnd, version: version))
         }
-        if target == "*" && method == .options { return .success(RequestLine(method: method, target: "*", version: version)) }
+        if target.count == 1 && bytes[target.lowerBound] == UInt8(ascii: "*") && method == .options {
+            return .success(RequestLine(method: method, target: target, version: version))
+        }
         return .failure(malformed)
     }
 }
@@ -343,23 +456,10 @@ extension RequestLine {
     static let get = Array("GET".utf8), head = Array("HEAD".utf8)
 
     /// The method token; GET and HEAD, nearly every request, without making a String first.
-    static func method(_ token: ArraySlice<UInt8>) -> HTTPRequest.Method? {
-        if token.elementsEqual(get) { return .get }
-        if token.elementsEqual(head) { return .head }
-        return HTTPRequest.Method(String(decoding: token, as: UTF8.self))
-    }
-}
-
-extension String {
-    /// The bytes as text when they are UTF-8. ASCII, nearly every request head, is checked with a
-    /// plain byte test (the general validation is far slower per byte).
-    init?(utf8 bytes: ArraySlice<UInt8>) {
-        if bytes.allSatisfy({ $0 < 0x80 }) {
-            self = String(decoding: bytes, as: UTF8.self)
-        } else {
-            guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
-            self = text
-        }
+    static func method(_ bytes: Span<UInt8>, _ token: Range<Int>) -> HTTPRequest.Method? {
+        if bytes.equals(token, get) { return .get }
+        if bytes.equals(token, head) { return .head }
+        return HTTPRequest.Method(bytes.string(in: token))
     }
 }
 
@@ -375,9 +475,8 @@ enum BodyFraming {
         case failure(RequestParser.Failure)
     }
 
-    static func of(_ fields: HTTPFields, limit: Int) -> Result<BodyFraming, RequestParser.Failure> {
-        let lengths = fields[values: .contentLength]
-        let encodings = fields[values: .transferEncoding]
+    static func of(_ fields: FramingFields, limit: Int) -> Result<BodyFraming, RequestParser.Failure> {
+        let (lengths, encodings) = (fields.lengths, fields.encodings)
         if !encodings.isEmpty {
             // 6.1: Transfer-Encoding with Content-Length is a smuggling attempt; only chunked is read.
             guard lengths.isEmpty else { return .failure(.init(message: "Transfer-Encoding and Content-Length together")) }
@@ -429,7 +528,8 @@ enum BodyFraming {
                     let trailer = RequestParser.line(bytes, from: cursor, to: end)
                     cursor = end + 1
                     if trailer.isEmpty { return .complete(body, end: cursor) }
-                    if case .failure(let failure) = RequestParser.field(trailer) { return .failure(failure) }
+                    let span = trailer.span
+                    if case .failure(let failure) = RequestParser.field(span, line: 0 ..< span.count) { return .failure(failure) }
                 }
             }
             guard body.count + size <= limit else { return .failure(.init(status: .contentTooLarge, message: "body too large")) }

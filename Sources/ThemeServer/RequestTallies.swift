@@ -63,12 +63,12 @@ final class RequestTallies: Sendable {
         }
     }
 
-    /// Counts one answer of `series` that took `duration`, in the tally of the loop that read `request`.
-    func record(_ series: Series, duration: Duration, for request: Request) {
+    /// Counts one answer of `series` that took `duration`, in the tally of the event loop `loop`.
+    func record(_ series: Series, duration: Duration, loop: Int?) {
         let nanoseconds = Int(duration.components.seconds) * 1_000_000_000 + Int(duration.components.attoseconds / 1_000_000_000)
         var bucket = 0
         while bucket < Self.bounds.count && nanoseconds > Self.bounds[bucket] { bucket += 1 }
-        tallies.withState(for: request) { _, tally in
+        tallies.withState(forLoop: loop) { _, tally in
             if tally.requests.count <= series.number {
                 tally.requests += repeatElement(0, count: series.number + 1 - tally.requests.count)
             }

@@ -43,7 +43,11 @@ public final class ServiceMetrics: Sendable {
         let series: RequestTallies.Series
 
         func record(_ duration: Duration, for request: Request) {
-            tallies.record(series, duration: duration, for: request)
+            record(duration, loop: request.loop)
+        }
+
+        func record(_ duration: Duration, loop: Int?) {
+            tallies.record(series, duration: duration, loop: loop)
         }
     }
 

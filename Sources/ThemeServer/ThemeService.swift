@@ -97,6 +97,12 @@ public final class ThemeService: Sendable {
         hotPath.answer(request) ?? responder.respond(to: request).response
     }
 
+    /// The kept answer to a request, from its head alone (the HTTP server's head handler, asked
+    /// before a `Request` is made); nil when none is kept and `handle` must answer.
+    public func answerKept(_ head: RequestHead) -> Response? {
+        hotPath.answer(head)
+    }
+
     /// Re-reads the themes folder (with `only`, one theme), swaps the result in and announces
     /// what changed on the event stream (with `generation`, the cluster release it applies).
     @discardableResult

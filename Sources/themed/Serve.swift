@@ -64,7 +64,7 @@ struct Serve: ParsableCommand {
             }
             configuration.spool = BodySpool(directory: uploads, maxBytes: settings.releaseMaxBytes, accepts: ThemeService.receivesUpload)
         }
-        let server = HTTPServer(configuration: configuration, logger: logger) { request in
+        let server = HTTPServer(configuration: configuration, logger: logger, headHandler: { answering.answerKept($0) }) { request in
             answering.handle(request) ?? Startup.notReady
         }
         do {
@@ -365,5 +365,10 @@ final class ServedService: Sendable {
     /// The service's answer; nil before it serves.
     func handle(_ request: Request) -> Response? {
         service.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.handle(request) }
+    }
+
+    /// The service's kept answer to the request `head` begins; nil before it serves or when none is kept.
+    func answerKept(_ head: RequestHead) -> Response? {
+        service.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.answerKept(head) }
     }
 }

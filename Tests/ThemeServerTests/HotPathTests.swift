@@ -77,6 +77,55 @@ struct HotPathTests {
         #expect(try api.request(target, headers: ["If-None-Match": "\"stale\""]).status == 200)
     }
 
+    /// The head of a request as the server's parser hands it over (`HTTPServer.headHandler`).
+    static func head(_ text: String) throws -> RequestHead {
+        let parser = RequestParser(limits: .init(requestLineBytes: 8192, headerBytes: 16384, bodyBytes: 1024))
+        guard case .request(let head, _, _, _) = parser.parse(Array(text.utf8)[...], remoteAddress: "127.0.0.1:1") else {
+            throw APIResponse.Failure(description: "not parsed: \(text)")
+        }
+        return head
+    }
+
+    @Test("the server's way: the answer kept for a Request is found from its head alone, trait fields in any case; others are not")
+    func fromHead() throws {
+        let api = try APIFixture()
+        let target = Self.targets[2]
+        let plain = "GET \(target) HTTP/1.1\r\nHost: themed.example\r\n\r\n"
+        #expect(api.service.answerKept(try Self.head(plain)) == nil, "nothing kept yet")
+        let routed = try api.request(target)
+        let kept = APIResponse(try #require(api.service.answerKept(try Self.head(plain))))
+        #expect(kept.status == 200 && Self.fields(kept) == Self.fields(routed) && kept.body == routed.body)
+        #expect(kept.header("X-Request-Id") != routed.header("X-Request-Id"))
+
+        // The fields that carry traits are part of the key, however a client spells their names.
+        let dark = try api.request(target, headers: ["Sec-CH-Prefers-Color-Scheme": "dark"])
+        let darkHead = "GET \(target) HTTP/1.1\r\nHost: a\r\nsec-ch-prefers-color-scheme:   dark \r\n\r\n"
+        let keptDark = APIResponse(try #require(api.service.answerKept(try Self.head(darkHead))))
+        #expect(Self.fields(keptDark) == Self.fields(dark) && keptDark.body == dark.body)
+        let lightHead = "GET \(target) HTTP/1.1\r\nHost: a\r\nSec-CH-Prefers-Color-Scheme: light\r\n\r\n"
+        #expect(api.service.answerKept(try Self.head(lightHead)) == nil, "another trait value is another answer, not kept yet")
+
+        // What differs per request is read from the head: If-None-Match, the client's request id.
+        let etag = try #require(routed.header("ETag"))
+        let conditional = "GET \(target) HTTP/1.1\r\nHost: a\r\nIf-None-Match: \"old\"\r\nif-none-match: \(etag)\r\nX-Request-Id: deploy-7\r\n\r\n"
+        let notModified = APIResponse(try #require(api.service.answerKept(try Self.head(conditional))))
+        #expect(notModified.status == 304 && notModified.header("X-Request-Id") == "deploy-7")
+        // An absolute-form target is the same target; a POST is never a kept answer.
+        #expect(api.service.answerKept(try Self.head("GET http://themed.example\(target) HTTP/1.1\r\nHost: themed.example\r\n\r\n"))?.status == .ok)
+        #expect(api.service.answerKept(try Self.head("POST \(target) HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n")) == nil)
+    }
+
+    @Test("with the main log at debug level, every request goes through the chain (its record needs the Request)")
+    func debugLogging() throws {
+        var logger = Logger(label: "themed")
+        logger.logLevel = .debug
+        let api = try APIFixture(logger: logger)
+        let target = Self.targets[0]
+        _ = try api.request(target)
+        #expect(try api.request(target).status == 200)
+        #expect(api.service.answerKept(try Self.head("GET \(target) HTTP/1.1\r\nHost: a\r\n\r\n")) == nil)
+    }
+
     @Test("every kept answer is counted per route and status, and a client's usable request id is kept")
     func metricsAndIDs() throws {
         let api = try APIFixture()

@@ -77,9 +77,9 @@ struct PerLoopTests {
         let ok = tallies.series(route: "color", status: 200)
         #expect(tallies.series(route: "color", status: 200) == ok, "a series is numbered once")
         let notFound = tallies.series(route: "color", status: 404)
-        tallies.record(ok, duration: .milliseconds(1), for: try Self.request(on: 0))
-        tallies.record(ok, duration: .milliseconds(7), for: try Self.request(on: HTTPServer.loopCount - 1))
-        tallies.record(notFound, duration: .seconds(20), for: try Self.request(on: nil))
+        tallies.record(ok, duration: .milliseconds(1), loop: 0)
+        tallies.record(ok, duration: .milliseconds(7), loop: HTTPServer.loopCount - 1)
+        tallies.record(notFound, duration: .seconds(20), loop: nil)
         let lines = Set(tallies.exposition().split(separator: "\n").map(String.init))
         for line in ["themed_requests_total{route=\"color\",status=\"200\"} 2", "themed_requests_total{route=\"color\",status=\"404\"} 1",
                      "themed_request_duration_seconds_bucket{route=\"color\",le=\"0.005\"} 1",

@@ -31,7 +31,8 @@ final class ServerFixture {
         configuration.port = 0
         configure(&configuration)
         let service = self.service!
-        server = HTTPServer(configuration: configuration) { service.handle($0) }
+        // As `themed serve` makes it: kept answers from the request's head, the rest from its Request.
+        server = HTTPServer(configuration: configuration, headHandler: { service.answerKept($0) }) { service.handle($0) }
         try server.start()
     }
 

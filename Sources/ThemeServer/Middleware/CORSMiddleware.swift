@@ -50,7 +50,7 @@ struct CORSMiddleware: Middleware {
             routed.response = routed.response.map { response in
                 var response = response
                 settle(&response)
-                addOriginFields(&response, for: request)
+                addOriginFields(&response, origin: request.headers[.origin])
                 return response
             }
         }
@@ -71,11 +71,11 @@ struct CORSMiddleware: Middleware {
         }
     }
 
-    /// What an answer adds for the Origin `request` was asked from: with a list, a listed origin
-    /// echoed and the headers it may read (fields of this request alone, not of the kept answer).
-    /// With any origin allowed there is nothing to add, and the Origin is not even read.
-    func addOriginFields(_ response: inout Response, for request: Request) {
-        guard !anyOrigin, let origin = request.headers[.origin], allowedOrigins.contains(origin) else { return }
+    /// What an answer adds for the Origin it was asked from: with a list, a listed origin echoed
+    /// and the headers it may read (fields of this request alone, not of the kept answer). With
+    /// any origin allowed there is nothing to add, and the Origin is not even read.
+    func addOriginFields(_ response: inout Response, origin: @autoclosure () -> String?) {
+        guard !anyOrigin, let origin = origin(), allowedOrigins.contains(origin) else { return }
         response.addRequestField(.accessControlAllowOrigin, origin)
         response.addRequestField(.accessControlExposeHeaders, Self.exposedHeaders)
     }

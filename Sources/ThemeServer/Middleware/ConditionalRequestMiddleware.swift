@@ -15,7 +15,12 @@ struct ConditionalRequestMiddleware: Middleware {
 
     /// Whether the request's If-None-Match names `etag` (or is `*`).
     static func matches(_ request: Request, etag: String) -> Bool {
-        guard let match = request.headers[.ifNoneMatch] else { return false }
+        matches(ifNoneMatch: request.headers[.ifNoneMatch], etag: etag)
+    }
+
+    /// Whether an If-None-Match value (nil: the request has none) names `etag` (or is `*`).
+    static func matches(ifNoneMatch match: String?, etag: String) -> Bool {
+        guard let match else { return false }
         return match.split(separator: ",").contains { $0.trimmingCharacters() == etag || $0.trimmingCharacters() == "*" }
     }
 

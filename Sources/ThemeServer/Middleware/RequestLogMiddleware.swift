@@ -45,8 +45,8 @@ struct RequestLogMiddleware: Middleware {
     /// What every answer gets on its way out, kept or not: its request's id, the access log line
     /// and the main log's record.
     func finish(_ response: inout Response, request: Request, id: String, route: String, duration: Duration) {
-        response.addRequestField(.requestID, id)
-        accessLog?.record(request, id: id, route: route, response: response, duration: duration)
+        finishHit(&response, remoteAddress: request.remoteAddress, method: request.method, target: request.target, id: id, route: route,
+                  duration: duration)
         let level: Logger.Level = response.status.code >= 500 ? .error : .debug
         if logLevel <= level {
             logger.log(level: level, "request", metadata: [
@@ -55,6 +55,19 @@ struct RequestLogMiddleware: Middleware {
             ])
         }
     }
+
+    /// What a kept answer gets on its way out (a 200 or 304: no error record in the main log): its
+    /// request's id and the access log line. The target is made into text only for that line.
+    func finishHit(_ response: inout Response, remoteAddress: String, method: HTTPRequest.Method, target: @autoclosure () -> String,
+                   id: String, route: String, duration: Duration) {
+        response.addRequestField(.requestID, id)
+        accessLog?.record(remoteAddress: remoteAddress, method: method, target: target(), id: id, route: route, response: response,
+                          duration: duration)
+    }
+
+    /// Whether the main log has a record of every request (at debug level): written with the
+    /// request's decoded path, which only a `Request` has.
+    var logsEveryRequest: Bool { logLevel <= .debug }
 }
 
 /// Request ids: the client's `X-Request-Id` when it sends a usable one (1 to 128 visible ASCII
@@ -74,9 +87,14 @@ final class RequestIDs: Sendable {
     }
 
     func id(for request: Request) -> String {
-        if let usable = Self.usable(request.headers[.requestID]) { return usable }
+        id(sent: request.headers[.requestID], loop: request.loop)
+    }
+
+    /// The id of a request that sent `sent` as its X-Request-Id (nil: none) and was read by `loop`.
+    func id(sent: String?, loop: Int?) -> String {
+        if let usable = Self.usable(sent) { return usable }
         let lanes = UInt64(counts.count)
-        let number = counts.withState(for: request) { lane, count in
+        let number = counts.withState(forLoop: loop) { lane, count in
             count += 1
             return count * lanes + UInt64(lane)
         }
@@ -121,7 +139,8 @@ public final class AccessLog: Sendable {
         return (milliseconds * 1000).rounded() / 1000
     }
 
-    func record(_ request: Request, id: String, route: String, response: Response, duration: Duration) {
+    func record(remoteAddress: String, method: HTTPRequest.Method, target: String, id: String, route: String, response: Response,
+                duration: Duration) {
         let bytes: Int = switch response.body {
         case .bytes(let bytes): bytes.count
         case .file(let region): region.count
@@ -130,7 +149,7 @@ public final class AccessLog: Sendable {
         switch format {
         case .json:
             let fields: [(String, any CustomStringConvertible & Sendable)] = [
-                ("request_id", id), ("remote", request.remoteAddress), ("method", request.method.rawValue), ("target", request.target),
+                ("request_id", id), ("remote", remoteAddress), ("method", method.rawValue), ("target", target),
                 ("route", route), ("status", response.status.code), ("bytes", bytes), ("duration_ms", Self.milliseconds(duration)),
             ]
             sink.write(LogLine.json(time: Date(), level: .info, message: "request",
@@ -139,14 +158,14 @@ public final class AccessLog: Sendable {
             // Close to the common log format, with the route, duration and id after it; made as
             // bytes in one buffer (a line per request: no String pieces to join).
             var line: [UInt8] = []
-            line.reserveCapacity(128 + request.target.utf8.count + request.remoteAddress.utf8.count)
-            line += request.remoteAddress.utf8
+            line.reserveCapacity(128 + target.utf8.count + remoteAddress.utf8.count)
+            line += remoteAddress.utf8
             line += " - - [".utf8
             LogLine.appendTimestamp(Date().timeIntervalSince1970, to: &line)
             line += "] \"".utf8
-            line += request.method.rawValue.utf8
+            line += method.rawValue.utf8
             line.append(UInt8(ascii: " "))
-            line += request.target.utf8
+            line += target.utf8
             line += " HTTP/1.1\" ".utf8
             LogLine.appendDigits(response.status.code, to: &line)
             line.append(UInt8(ascii: " "))

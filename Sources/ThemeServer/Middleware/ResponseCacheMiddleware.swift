@@ -21,32 +21,44 @@ import ThemeContent
 /// (they are dropped together when they would take more) and go with the epoch they belong to.
 /// `/metrics` reports the cache and the copies as one: hits of either, the bytes of both.
 final class ResponseCacheMiddleware: Middleware, CacheReporting {
-    /// What a lookup's answer depends on: its target and the headers that carry traits.
+    /// What a lookup's answer depends on: its target and the fields that carry traits, as bytes:
+    /// the target, then each such field in the order sent, as a NUL, its name's number and its
+    /// value (neither a target nor a value holds a NUL). Two requests with the same key get the
+    /// same answer; the same fields sent in another order make another key, kept apart.
     struct Key: Hashable, Sendable {
-        var target: String
-        var colorScheme, contrast, devicePixelRatio, legacyDevicePixelRatio, acceptLanguage, acceptEncoding, accept: String?
+        private(set) var bytes: [UInt8]
+        private let targetCount: Int
+
+        /// The fields that carry traits, numbered by their place here.
+        static let traitFields = [TraitParser.colorScheme, TraitParser.contrast, TraitParser.devicePixelRatio, TraitParser.legacyDevicePixelRatio,
+                                  .acceptLanguage, .acceptEncoding, .accept].map(CaselessToken.init)
+
+        init(target: Span<UInt8>) {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(target.count + 16)
+            target.withUnsafeBufferPointer { bytes += $0 }
+            (self.bytes, targetCount) = (bytes, bytes.count)
+        }
 
         init(_ request: Request) {
-            target = request.target
-            // One pass over the request's fields (most carry none of these); repeated fields are
-            // combined as HTTPFields combines them.
-            for field in request.headers {
-                switch field.name {
-                case TraitParser.colorScheme: Self.add(field.value, to: &colorScheme)
-                case TraitParser.contrast: Self.add(field.value, to: &contrast)
-                case TraitParser.devicePixelRatio: Self.add(field.value, to: &devicePixelRatio)
-                case TraitParser.legacyDevicePixelRatio: Self.add(field.value, to: &legacyDevicePixelRatio)
-                case .acceptLanguage: Self.add(field.value, to: &acceptLanguage)
-                case .acceptEncoding: Self.add(field.value, to: &acceptEncoding)
-                case .accept: Self.add(field.value, to: &accept)
-                default: continue
-                }
-            }
+            self = HitRequest(request).key
         }
 
-        private static func add(_ value: String, to slot: inout String?) {
-            slot = slot.map { $0 + ", " + value } ?? value
+        /// Adds the field when it carries traits; returns whether it does.
+        mutating func add(name: Span<UInt8>, value: Span<UInt8>) -> Bool {
+            guard let number = Self.traitFields.firstIndex(where: { $0.matches(name) }) else { return false }
+            bytes += [0, UInt8(number)]
+            value.withUnsafeBufferPointer { bytes += $0 }
+            return true
         }
+
+        var target: String { String(decoding: bytes[..<targetCount], as: UTF8.self) }
+
+        func hash(into hasher: inout Hasher) {
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
+
+        static func == (left: Key, right: Key) -> Bool { left.bytes == right.bytes }
     }
 
     /// A kept answer: what goes out for a request that asks for it again, but for that request's
@@ -116,22 +128,21 @@ final class ResponseCacheMiddleware: Middleware, CacheReporting {
     /// The kept answer to `request`, if it is a read whose answer was kept in the current epoch:
     /// the copy of the loop that read it, made now if it has none. Answers of an earlier epoch are
     /// not looked at (nor counted as hits); the next answer kept clears them.
-    func hit(_ request: Request) -> KeptAnswer? {
+    func hit(_ request: HitRequest) -> KeptAnswer? {
         guard request.method == .get || request.method == .head else { return nil }
         let epoch = library.epoch
-        let key = Key(request)
-        return copies.withState(for: request) { _, copies in
+        return copies.withState(forLoop: request.loop) { _, copies in
             if copies.epoch != epoch { copies = LoopCopies(epoch: epoch) }
-            if let copy = copies.answers[key] {
+            if let copy = copies.answers[request.key] {
                 copies.hits += 1
                 return copy
             }
-            guard keptEpoch.load(ordering: .acquiring) == epoch, let kept = cache.value(for: key) else { return nil }
+            guard keptEpoch.load(ordering: .acquiring) == epoch, let kept = cache.value(for: request.key) else { return nil }
             // An answer larger than a loop's share goes out from the cache's own storage.
             guard kept.cost <= copyBudget else { return kept }
             let copy = kept.ownCopy()
             if copies.bytes + copy.cost > copyBudget { (copies.answers, copies.bytes) = ([:], 0) }
-            copies.answers[key] = copy
+            copies.answers[request.key] = copy
             copies.bytes += copy.cost
             return copy
         }
