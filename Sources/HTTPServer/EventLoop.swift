@@ -153,11 +153,18 @@ final class EventLoop: @unchecked Sendable {
                 for connection in Array(connections.values) { connection.checkTimeouts(now: now) }
             }
             // Writing can queue more (a pipelined request read after its answer went out).
+            let answered = !writesQueued.isEmpty
             while !writesQueued.isEmpty {
                 let due = writesQueued
                 writesQueued.removeAll(keepingCapacity: true)
                 for connection in due { connection.writeQueuedAnswers() }
             }
+            // The answers just written woke their readers. Where those share the cores with the
+            // loops (a proxy or clients on the same host), the kernel would run them only when the
+            // loop's time slice ran out, and the requests they send next would wait as long (under
+            // wrk -c64 on two cores, 1% of answers waited over 7 ms, most under 0.4 ms). The loop
+            // hands its core to them now; with nothing else to run, the call returns at once.
+            if answered { sched_yield() }
         }
         for connection in Array(connections.values) { connection.close() }
         finished.signal()
