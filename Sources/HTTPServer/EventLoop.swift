@@ -12,7 +12,8 @@ import Synchronization
 /// against nginx's 75k on the same machine). A loop per core reads, answers and writes on the
 /// thread that was woken. Everything a connection owns is touched only on its loop's thread;
 /// other threads hand work over with `execute`. Each wake reads and answers every ready request
-/// first and writes the answers after (`Connection.writeAfterThisWake`).
+/// first and writes the answers after (`Connection.writeAfterThisWake`); a loop busy for a
+/// millisecond then hands its core to the readers it woke (see `run`).
 final class EventLoop: @unchecked Sendable {
     /// Which of the server's loops this is (0 accepts); requests it reads carry it (`Request.loop`).
     let number: Int
@@ -116,12 +117,22 @@ final class EventLoop: @unchecked Sendable {
         connections.removeValue(forKey: connection.fd)
     }
 
+    /// A wait for events longer than this counts as having waited (the loop was not busy).
+    static let slept: Duration = .microseconds(30)
+    /// How long a loop keeps its core while busy before it hands it over (see `run`).
+    static let yieldAfter: Duration = .milliseconds(1)
+
     private func run() {
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         var lastTick = ContinuousClock.now
+        // Since when the loop has had events at every wake without waiting for them (nil: it has
+        // just handed its core over).
+        var busySince: ContinuousClock.Instant?
         while running.withLock({ $0 }) {
+            let waitStarted = ContinuousClock.now
             let count = events.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, Int32($0.count), 100) }
             now = .now
+            if now - waitStarted > Self.slept || busySince == nil { busySince = now }
             for index in 0..<max(0, Int(count)) {
                 let fd = events[index].data.fd
                 let flags = events[index].events
@@ -159,12 +170,18 @@ final class EventLoop: @unchecked Sendable {
                 writesQueued.removeAll(keepingCapacity: true)
                 for connection in due { connection.writeQueuedAnswers() }
             }
-            // The answers just written woke their readers. Where those share the cores with the
-            // loops (a proxy or clients on the same host), the kernel would run them only when the
-            // loop's time slice ran out, and the requests they send next would wait as long (under
-            // wrk -c64 on two cores, 1% of answers waited over 7 ms, most under 0.4 ms). The loop
-            // hands its core to them now; with nothing else to run, the call returns at once.
-            if answered { sched_yield() }
+            // A loop that has had work at every wake for a millisecond hands its core over once its
+            // answers are written. Why: the answers woke their readers, and where those share the
+            // cores with the loops (a proxy or clients on the same host) the kernel lets them run
+            // only when the loop's time slice ends; their next requests wait as long (under wrk
+            // -c64 on two cores, 1% of answers waited over 7 ms, most under 0.4 ms; with this,
+            // 2 ms). Not at every wake: beside a busy neighbour (a build, a batch job) each yield
+            // would give it a whole slice, and a loop that waits for events between wakes is not
+            // holding anyone up.
+            if answered, let since = busySince, now - since >= Self.yieldAfter {
+                sched_yield()
+                busySince = nil
+            }
         }
         for connection in Array(connections.values) { connection.close() }
         finished.signal()

@@ -16,8 +16,8 @@ import Synchronization
 /// Connections are spread over one epoll loop per core (`EventLoop`); each answers its requests
 /// in order (pipelining included), and a loop writes the answers of a wake once it has read and
 /// answered every request that wake found ready, a connection's answers in one `send` (TCP_NODELAY
-/// is set, so they leave at once), then hands its core to the readers those answers woke
-/// (`EventLoop`). The first loop also accepts, from the listening socket it
+/// is set, so they leave at once); a loop busy for a millisecond then hands its core to the
+/// readers those answers woke (`EventLoop`). The first loop also accepts, from the listening socket it
 /// watches with epoll. Limits: request line, header and body sizes (414, 431, 413), a header-read
 /// timeout for a client that stalls mid-request (408), an idle timeout between requests, and a
 /// maximum number of connections (503 past it). `shutdown()` stops accepting, lets requests in
