@@ -58,7 +58,7 @@ final class ResponseCacheMiddleware: Middleware, CacheReporting {
             bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
         }
 
-        static func == (left: Key, right: Key) -> Bool { left.bytes == right.bytes }
+        static func == (left: Key, right: Key) -> Bool { left.targetCount == right.targetCount && left.bytes == right.bytes }
     }
 
     /// A kept answer: what goes out for a request that asks for it again, but for that request's
