@@ -24,8 +24,8 @@ struct HotPath: Sendable {
         guard !requestLog.logsEveryRequest else { return nil }
         let hit = HitRequest(head)
         return answer(hit) { response, id, route, duration in
-            requestLog.finishHit(&response, remoteAddress: hit.remoteAddress, method: hit.method, target: hit.target, id: id, route: route,
-                                 duration: duration)
+            requestLog.addIDAndLogAccess(&response, remoteAddress: hit.remoteAddress, method: hit.method, target: hit.target, id: id,
+                                         route: route, duration: duration)
         }
     }
 

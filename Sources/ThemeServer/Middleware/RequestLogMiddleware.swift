@@ -45,8 +45,8 @@ struct RequestLogMiddleware: Middleware {
     /// What every answer gets on its way out, kept or not: its request's id, the access log line
     /// and the main log's record.
     func finish(_ response: inout Response, request: Request, id: String, route: String, duration: Duration) {
-        finishHit(&response, remoteAddress: request.remoteAddress, method: request.method, target: request.target, id: id, route: route,
-                  duration: duration)
+        addIDAndLogAccess(&response, remoteAddress: request.remoteAddress, method: request.method, target: request.target, id: id,
+                          route: route, duration: duration)
         let level: Logger.Level = response.status.code >= 500 ? .error : .debug
         if logLevel <= level {
             logger.log(level: level, "request", metadata: [
@@ -56,9 +56,10 @@ struct RequestLogMiddleware: Middleware {
         }
     }
 
-    /// What a kept answer gets on its way out (a 200 or 304: no error record in the main log): its
-    /// request's id and the access log line. The target is made into text only for that line.
-    func finishHit(_ response: inout Response, remoteAddress: String, method: HTTPRequest.Method, target: @autoclosure () -> String,
+    /// The request's id in the answer and its access log line: all a kept answer gets on its way
+    /// out (a 200 or 304 has no record in the main log but at debug level). The target is made
+    /// into text only for the line.
+    func addIDAndLogAccess(_ response: inout Response, remoteAddress: String, method: HTTPRequest.Method, target: @autoclosure () -> String,
                    id: String, route: String, duration: Duration) {
         response.addRequestField(.requestID, id)
         accessLog?.record(remoteAddress: remoteAddress, method: method, target: target(), id: id, route: route, response: response,
