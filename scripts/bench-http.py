@@ -260,21 +260,28 @@ def main():
         print(f"{'color':6} {'themed ab-k':11} {statistics.median(ab_runs['themed']):15.0f}")
         print(f"{'color':6} {'nginx ab-k':11} {statistics.median(ab_runs['nginx']):15.0f}")
         print()
+        def round_ratios(route, server, other):
+            return [mine[0] / theirs[0] for mine, theirs in zip(results[(route, server)], results[(route, other)])]
+
         def ratio(route, server, other):
             # The median of the rounds' ratios: a round measures every server within a minute or
             # two, so a slower stretch of the machine touches both sides of each ratio alike.
-            return statistics.median(mine[0] / theirs[0] for mine, theirs in zip(results[(route, server)], results[(route, other)]))
+            return statistics.median(round_ratios(route, server, other))
+
+        def spread(route, server, other):
+            ratios = round_ratios(route, server, other)
+            return f"(rounds {min(ratios):.2f}-{max(ratios):.2f}x)"
 
         ratios = {}
         for route in targets:
             for other in ["baseline", "nginx", "ceiling", "ceiling-short"]:
                 if (route, other) in results:
                     ratios[(route, other)] = ratio(route, "themed", other)
-                    print(f"{route} themed/{other}: req/s {ratios[(route, other)]:.2f}x, "
+                    print(f"{route} themed/{other}: req/s {ratios[(route, other)]:.2f}x {spread(route, 'themed', other)}, "
                           f"p99 {median(route, 'themed', 1):.2f} vs {median(route, other, 1):.2f} ms")
         log_ratio = ratio("color", "themed+log", "themed")
         ab_ratio = statistics.median(mine / theirs for mine, theirs in zip(ab_runs["themed"], ab_runs["nginx"]))
-        print(f"color access log on/off: {log_ratio:.2f}x")
+        print(f"color access log on/off: {log_ratio:.2f}x {spread('color', 'themed+log', 'themed')}")
         print(f"color ab -k themed/nginx: {ab_ratio:.2f}x")
         failed = sum(run[2] for runs in results.values() for run in runs)
         print(f"failed requests: {failed}")
