@@ -13,7 +13,8 @@ import HTTPTypes
 public struct BodySpool: Sendable {
     public var directory: String
     public var maxBytes: Int
-    /// Whether a request (its head; the body is empty) is an upload.
+    /// Whether a request (its head; the body is empty) is an upload. Not asked of GET and HEAD,
+    /// which never are: the reads a server answers most are parsed as if there were no spool.
     public var accepts: @Sendable (Request) -> Bool
 
     public init(directory: String, maxBytes: Int, accepts: @escaping @Sendable (Request) -> Bool) {

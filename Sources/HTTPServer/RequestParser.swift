@@ -95,9 +95,9 @@ public struct RequestParser: Sendable {
                                requestLine: requestLine, fieldsStart: fieldsStart, remoteAddress: remoteAddress)
 
         // An upload route's body goes to a file (see `BodySpool`), under the spool's own limit;
-        // its size must be known before a byte of it is read.
+        // its size must be known before a byte of it is read. A GET or HEAD is never an upload.
         let spooling = spool.flatMap { spool in
-            (try? head.request()).flatMap { spool.accepts($0) ? spool : nil }
+            head.method == .get || head.method == .head ? nil : (try? head.request()).flatMap { spool.accepts($0) ? spool : nil }
         }
         let framing: BodyFraming
         switch BodyFraming.of(framingFields, limit: spooling?.maxBytes ?? limits.bodyBytes) {

@@ -33,6 +33,17 @@ struct UploadTests {
         let other = "POST /other HTTP/1.1\r\nHost: x\r\nContent-Length: 3000\r\n\r\n"
         guard case .failure(let otherStatus, _) = parser.parse(Array(other.utf8)[...], remoteAddress: "a") else { Issue.record("in-memory limit"); return }
         #expect(otherStatus == .contentTooLarge)
+        // A GET is never asked about (even of a spool that would take any request): a read's head
+        // stays a head, with no Request made for the question.
+        let anything = RequestParser(limits: parser.limits, spool: BodySpool(directory: "/tmp", maxBytes: 4096) { _ in true })
+        guard case .request = anything.parse(Array("GET /upload HTTP/1.1\r\nHost: x\r\n\r\n".utf8)[...], remoteAddress: "a") else {
+            Issue.record("a GET is not an upload")
+            return
+        }
+        guard case .spool = anything.parse(Array("PUT /upload HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n".utf8)[...], remoteAddress: "a") else {
+            Issue.record("another method is asked")
+            return
+        }
     }
 
     @Test("a 3 MB upload arrives whole in a file the handler reads; the file is gone after; a body cut off leaves nothing")
