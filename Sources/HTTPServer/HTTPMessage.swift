@@ -31,38 +31,37 @@ public struct Request: Sendable {
         var target = target
         // Cut at '?' on the UTF-8 bytes: it is ASCII, so the cut is at a character boundary, and a
         // byte search needs no grapheme breaking.
-        let (path, queryIsValid) = target.withUTF8 { bytes -> (TargetPart, Bool) in
+        let (path, problem) = target.withUTF8 { bytes -> (TargetPart, TargetError?) in
+            if let problem = Self.problem(withTargetBytes: bytes) { return (.broken, problem) }
             let (pathBytes, queryBytes) = Self.split(bytes)
-            let path: TargetPart = if queryBytes == nil && !pathBytes.contains(UInt8(ascii: "%")) {
-                .wholeTarget // no copy to make
-            } else {
-                PercentDecoding.decode(pathBytes, plusIsSpace: false).map { .decoded($0) } ?? .broken
-            }
-            // Without a '%' every query decodes; with one, it is decoded once now to be sure.
-            return (path, queryBytes.map { !$0.contains(UInt8(ascii: "%")) || Self.decodeQuery($0) != nil } ?? true)
+            if queryBytes == nil && !pathBytes.contains(UInt8(ascii: "%")) { return (.wholeTarget, nil) } // no copy to make
+            return (PercentDecoding.decode(pathBytes, plusIsSpace: false).map { .decoded($0) } ?? .broken, nil)
         }
+        if let problem { throw problem }
         switch path {
         case .wholeTarget: self.path = target
         case .decoded(let decoded): self.path = decoded
         case .broken: throw TargetError(description: "bad percent-encoding in path")
         }
-        guard queryIsValid else { throw TargetError(description: "bad percent-encoding in query") }
         (self.method, self.target, self.headers, self.body, self.remoteAddress) = (method, target, headers, body, remoteAddress)
     }
 
-    /// What is wrong with a target's percent-encoding, checked as `init` decodes it; nil when
-    /// nothing is (the parser's check, before a `Request` is made).
+    /// What is wrong with a target's percent-encoding (nil when nothing is): the parser's check,
+    /// before a `Request` is made, and the first step of `init`.
     static func problem(withTarget target: Span<UInt8>) -> TargetError? {
-        target.withUnsafeBufferPointer { bytes in
-            let (path, query) = split(bytes)
-            if path.contains(UInt8(ascii: "%")) && PercentDecoding.decode(path, plusIsSpace: false) == nil {
-                return TargetError(description: "bad percent-encoding in path")
-            }
-            if let query, query.contains(UInt8(ascii: "%")) && decodeQuery(query) == nil {
-                return TargetError(description: "bad percent-encoding in query")
-            }
-            return nil
+        target.withUnsafeBufferPointer(problem(withTargetBytes:))
+    }
+
+    /// A path decodes unless a '%' is broken; a query is decoded once to be sure when it has a '%'.
+    private static func problem(withTargetBytes bytes: UnsafeBufferPointer<UInt8>) -> TargetError? {
+        let (path, query) = split(bytes)
+        if path.contains(UInt8(ascii: "%")) && PercentDecoding.decode(path, plusIsSpace: false) == nil {
+            return TargetError(description: "bad percent-encoding in path")
         }
+        if let query, query.contains(UInt8(ascii: "%")) && decodeQuery(query) == nil {
+            return TargetError(description: "bad percent-encoding in query")
+        }
+        return nil
     }
 
     /// Query parameters, decoded; the last occurrence of a name wins. Decoded when asked, not when
