@@ -32,15 +32,8 @@ public final class PerLoop<State: Sendable>: Sendable {
     /// How many slots there are: one per event loop, and the in-process one.
     @inlinable public var count: Int { slots.count }
 
-    /// Runs `body` on the state of the loop that read `request` (the in-process slot for a request
-    /// that no loop read); `slot` is that slot's number.
-    @inlinable
-    public func withState<Result>(for request: Request, _ body: (_ slot: Int, inout State) -> Result) -> Result {
-        withState(forLoop: request.loop, body)
-    }
-
-    /// Runs `body` on the state of event loop `loop` (the in-process slot for nil, or a number no
-    /// loop has).
+    /// Runs `body` on the state of event loop `loop` (`Request.loop`, `RequestHead.loop`): the
+    /// in-process slot for nil, or a number no loop has; `slot` is that slot's number.
     @inlinable
     public func withState<Result>(forLoop loop: Int?, _ body: (_ slot: Int, inout State) -> Result) -> Result {
         let slot = loop.map { $0 >= 0 && $0 < slots.count - 1 ? $0 : slots.count - 1 } ?? slots.count - 1

@@ -22,16 +22,16 @@ struct PerLoopTests {
         APIResponse(api.service.handle(try request(on: loop, target)).waitForCompletion())
     }
 
-    @Test("a slot per event loop and one for in-process requests; a request finds its loop's")
+    @Test("a slot per event loop and one for in-process requests; a loop number (a request's) finds its slot")
     func slots() throws {
         let counts = PerLoop { _ in 0 }
         #expect(counts.count == HTTPServer.loopCount + 1)
         let inProcess = HTTPServer.loopCount
         for loop in [0, HTTPServer.loopCount - 1] {
-            #expect(counts.withState(for: try Self.request(on: loop)) { slot, count in count += 1; return slot } == loop)
+            #expect(counts.withState(forLoop: loop) { slot, count in count += 1; return slot } == loop)
         }
-        #expect(counts.withState(for: try Self.request(on: nil)) { slot, _ in slot } == inProcess)
-        #expect(counts.withState(for: try Self.request(on: 99)) { slot, _ in slot } == inProcess, "a number no loop has")
+        #expect(counts.withState(forLoop: nil) { slot, _ in slot } == inProcess)
+        #expect(counts.withState(forLoop: 99) { slot, _ in slot } == inProcess, "a number no loop has")
         var total = 0
         counts.forEach { total += $0 }
         #expect(total == 2)
