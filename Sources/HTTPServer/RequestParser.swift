@@ -96,12 +96,13 @@ public struct RequestParser: Sendable {
 
         // An upload route's body goes to a file (see `BodySpool`), under the spool's own limit;
         // its size must be known before a byte of it is read. A GET or HEAD is never an upload.
-        let spooling = spool.flatMap { spool in
-            head.method == .get || head.method == .head ? nil : (try? head.request()).flatMap { spool.accepts($0) ? spool : nil }
+        let upload: (request: Request, spool: BodySpool)? = spool.flatMap { spool in
+            guard head.method != .get, head.method != .head, let request = try? head.request(), spool.accepts(request) else { return nil }
+            return (request, spool)
         }
         let framing: BodyFraming
-        switch BodyFraming.of(framingFields, limit: spooling?.maxBytes ?? limits.bodyBytes) {
-        case .success(.chunked) where spooling != nil: return .failure(.lengthRequired, "an upload here must give Content-Length")
+        switch BodyFraming.of(framingFields, limit: upload?.spool.maxBytes ?? limits.bodyBytes) {
+        case .success(.chunked) where upload != nil: return .failure(.lengthRequired, "an upload here must give Content-Length")
         case .success(let value): framing = value
         case .failure(let failure): return .failure(failure.status, failure.message)
         }
@@ -111,13 +112,9 @@ public struct RequestParser: Sendable {
         if let problem = head.withTarget(Request.problem(withTarget:)) { return .failure(.badRequest, problem.description) }
 
         let keepAlive = framingFields.keepAlive(version: requestLine.version)
-        if spooling != nil {
+        if let upload {
             let length = if case .length(let count) = framing { count } else { 0 }
-            do {
-                return .spool(try head.request(), length: length, keepAlive: keepAlive, version: requestLine.version, consumed: cursor)
-            } catch {
-                return .failure(.badRequest, error.description)
-            }
+            return .spool(upload.request, length: length, keepAlive: keepAlive, version: requestLine.version, consumed: cursor)
         }
 
         switch framing.read(buffer[(base + cursor)...], limit: limits.bodyBytes) {
