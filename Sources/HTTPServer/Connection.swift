@@ -57,6 +57,9 @@ final class Connection: @unchecked Sendable {
     private var processing = false
     private var shuttingDown = false
     private let parser: RequestParser
+    /// The fields the head handler adds to a prepared answer for the request at hand, emptied for
+    /// each request and its storage reused.
+    private var ownFields = FieldLines()
 
     init(fd: Int32, remoteAddress: String, server: HTTPServer, loop: EventLoop) {
         self.fd = fd
@@ -172,9 +175,12 @@ final class Connection: @unchecked Sendable {
                 (head.received, head.loop) = (loop.now, loop.number)
                 inbox.removeFirst(consumed)
                 (requestStarted, bodyStarted, sentContinue) = (inbox.isEmpty ? nil : loop.now, nil, false)
-                if let response = headHandler?(head) {
-                    enqueue(response, method: head.method, keepAlive: keepAlive && !shuttingDown, version: version)
-                    continue
+                if let headHandler {
+                    ownFields.removeAll()
+                    if let answer = headHandler(head, &ownFields) {
+                        enqueue(answer.response, requestFields: ownFields, method: head.method, keepAlive: keepAlive && !shuttingDown, version: version)
+                        continue
+                    }
                 }
                 do {
                     let response = handler(try head.request())
@@ -258,21 +264,25 @@ final class Connection: @unchecked Sendable {
         outbox.append(.file(region))
     }
 
-    private func enqueue(_ response: Response, method: HTTPRequest.Method, keepAlive: Bool, version: HTTPVersion = .http11) {
+    /// Queues `response` with the request's own fields: `requestFields` when given (a prepared
+    /// answer's, written by the head handler), else the response's.
+    private func enqueue(_ response: Response, requestFields: FieldLines? = nil, method: HTTPRequest.Method, keepAlive: Bool,
+                         version: HTTPVersion = .http11) {
         // HTTP/1.1 keeps a connection open unless told otherwise; HTTP/1.0 only when the answer
         // says so (RFC 9112 9.3).
         let connectionField: String? = !keepAlive ? "close" : version == .http11 ? nil : "keep-alive"
+        let requestFields = requestFields ?? response.requestFields
         switch response.body {
         case .bytes(let body):
             appendToOutbox { buffer in
-                ResponseWriter.appendHead(of: response, bodyLength: body.count, connection: connectionField, date: loop.dateLine, to: &buffer)
+                ResponseWriter.appendHead(of: response, requestFields: requestFields, bodyLength: body.count, connection: connectionField, date: loop.dateLine, to: &buffer)
                 if method != .head { buffer += body }
             }
             if !keepAlive { closeWhenFlushed = true }
             writeAfterThisWake()
         case .file(let region):
             appendToOutbox { buffer in
-                ResponseWriter.appendHead(of: response, bodyLength: region.count, connection: connectionField, date: loop.dateLine, to: &buffer)
+                ResponseWriter.appendHead(of: response, requestFields: requestFields, bodyLength: region.count, connection: connectionField, date: loop.dateLine, to: &buffer)
             }
             if method != .head { queue(region) }
             if !keepAlive { closeWhenFlushed = true }
@@ -291,7 +301,7 @@ final class Connection: @unchecked Sendable {
             var response = response
             response.headers[.cacheControl] = response.headers[.cacheControl] ?? "no-cache"
             appendToOutbox { buffer in
-                ResponseWriter.appendHead(of: response, bodyLength: nil, connection: "close", date: loop.dateLine, to: &buffer)
+                ResponseWriter.appendHead(of: response, requestFields: requestFields, bodyLength: nil, connection: "close", date: loop.dateLine, to: &buffer)
             }
             var sendBuffer = configuration.streamSendBuffer
             setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))

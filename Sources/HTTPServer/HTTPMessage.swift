@@ -129,7 +129,7 @@ public struct Response: Sendable {
     /// Fields that belong to the request being answered, not to the answer (its request id, the
     /// CORS lines for the Origin that asked): sent after `headers`, and kept apart from them so
     /// that an answer kept for many requests keeps its prepared head.
-    public private(set) var requestFields: [(name: HTTPField.Name, value: String)] = []
+    public var requestFields = FieldLines()
     /// The status line and header lines already serialised, for answers that are sent many times.
     var preparedHead: PreparedHead?
 
@@ -165,17 +165,11 @@ public struct Response: Sendable {
     /// The size of the prepared head, if there is one (for caches that count their bytes).
     public var preparedHeadCount: Int? { preparedHead?.bytes.count }
 
-    /// Adds a field for this request alone. Its value is the server's own, made of visible
-    /// ASCII characters (it is sent as it is, not checked again).
-    public mutating func addRequestField(_ name: HTTPField.Name, _ value: String) {
-        requestFields.append((name, value))
-    }
-
     /// `headers` followed by the request's own fields: every field the client receives but
     /// Content-Length, Connection and Date (for tools and tests; the server writes them apart).
     public var allHeaders: HTTPFields {
         var all = headers
-        for field in requestFields { all.append(HTTPField(name: field.name, value: field.value)) }
+        all.append(contentsOf: requestFields.fields)
         return all
     }
 
@@ -241,6 +235,15 @@ public struct Response: Sendable {
         var copy = self
         copy.body = .bytes(bytes)
         return copy
+    }
+
+    /// The body's length in bytes; 0 for streams and deferred answers, whose length is not known.
+    public var bodyLength: Int {
+        switch body {
+        case .bytes(let bytes): bytes.count
+        case .file(let region): region.count
+        case .stream, .deferred: 0
+        }
     }
 
     /// The body's bytes, read from the file for a file body (for tools and tests; the server

@@ -56,9 +56,11 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     public typealias Handler = @Sendable (Request) -> Response
-    /// Answers a request from its checked head alone, before a `Request` is made of it (an answer
-    /// kept to be sent again); nil hands the request to `Handler`.
-    public typealias HeadHandler = @Sendable (RequestHead) -> Response?
+    /// Answers a request from its checked head alone, before a `Request` is made of it: with an
+    /// answer kept to be sent again, and the fields this request adds to it written to the lines
+    /// it is given (empty, their storage reused from request to request); nil hands the request
+    /// to `Handler`.
+    public typealias HeadHandler = @Sendable (RequestHead, _ requestFields: inout FieldLines) -> PreparedAnswer?
 
     public let configuration: Configuration
     let handler: Handler

@@ -30,16 +30,16 @@ enum ResponseWriter {
 
     /// The whole head of `response` for one request, appended to `buffer`: the prepared part when
     /// the response has one for this body length, else the part serialised now; then the request's
-    /// own fields, `Connection: <connection>` when given, the `Date` line and the blank line.
-    static func appendHead(of response: Response, bodyLength: Int?, connection: String?, date: [UInt8], to buffer: inout [UInt8]) {
+    /// own fields (`requestFields`: the response's, or those a head handler wrote for a prepared
+    /// answer), `Connection: <connection>` when given, the `Date` line and the blank line.
+    static func appendHead(of response: Response, requestFields: FieldLines, bodyLength: Int?, connection: String?, date: [UInt8],
+                           to buffer: inout [UInt8]) {
         if let prepared = response.preparedHead, prepared.bodyLength == bodyLength {
             buffer += prepared.bytes
         } else {
             buffer += fixedPart(status: response.status, headers: response.headers, bodyLength: bodyLength)
         }
-        for field in response.requestFields {
-            appendField(field.name.rawName, field.value, to: &buffer)
-        }
+        buffer += requestFields.bytes
         if let connection { appendField("Connection", connection, to: &buffer) }
         buffer += date
         buffer += crlf

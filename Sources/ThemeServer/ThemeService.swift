@@ -97,10 +97,11 @@ public final class ThemeService: Sendable {
         hotPath.answer(request) ?? responder.respond(to: request).response
     }
 
-    /// The kept answer to a request, from its head alone (the HTTP server's head handler, asked
-    /// before a `Request` is made); nil when none is kept and `handle` must answer.
-    public func answerKept(_ head: RequestHead) -> Response? {
-        hotPath.answer(head)
+    /// The kept answer to a request, from its head alone, with the fields this request adds to it
+    /// written to `fields` (the HTTP server's head handler, asked before a `Request` is made); nil
+    /// when none is kept and `handle` must answer.
+    public func answerKept(_ head: RequestHead, fields: inout FieldLines) -> PreparedAnswer? {
+        hotPath.answer(head, fields: &fields)
     }
 
     /// Re-reads the themes folder (with `only`, one theme), swaps the result in and announces

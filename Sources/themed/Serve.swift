@@ -64,7 +64,7 @@ struct Serve: ParsableCommand {
             }
             configuration.spool = BodySpool(directory: uploads, maxBytes: settings.releaseMaxBytes, accepts: ThemeService.receivesUpload)
         }
-        let server = HTTPServer(configuration: configuration, logger: logger, headHandler: { answering.answerKept($0) }) { request in
+        let server = HTTPServer(configuration: configuration, logger: logger, headHandler: { answering.answerKept($0, fields: &$1) }) { request in
             answering.handle(request) ?? Startup.notReady
         }
         do {
@@ -367,8 +367,9 @@ final class ServedService: Sendable {
         service.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.handle(request) }
     }
 
-    /// The service's kept answer to the request `head` begins; nil before it serves or when none is kept.
-    func answerKept(_ head: RequestHead) -> Response? {
-        service.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.answerKept(head) }
+    /// The service's kept answer to the request `head` begins, with the fields the request adds
+    /// written to `fields`; nil before it serves or when none is kept.
+    func answerKept(_ head: RequestHead, fields: inout FieldLines) -> PreparedAnswer? {
+        service.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.answerKept(head, fields: &fields) }
     }
 }

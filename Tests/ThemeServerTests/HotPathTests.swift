@@ -86,33 +86,40 @@ struct HotPathTests {
         return head
     }
 
+    /// The service's kept answer to `head` as the server sends it: with the fields that request
+    /// adds, which the server hands over empty.
+    static func kept(_ service: ThemeService, _ head: RequestHead) -> Response? {
+        var fields = FieldLines()
+        return service.answerKept(head, fields: &fields)?.response(adding: fields)
+    }
+
     @Test("the server's way: the answer kept for a Request is found from its head alone, trait fields in any case; others are not")
     func fromHead() throws {
         let api = try APIFixture()
         let target = Self.targets[2]
         let plain = "GET \(target) HTTP/1.1\r\nHost: themed.example\r\n\r\n"
-        #expect(api.service.answerKept(try Self.head(plain)) == nil, "nothing kept yet")
+        #expect(Self.kept(api.service, try Self.head(plain)) == nil, "nothing kept yet")
         let routed = try api.request(target)
-        let kept = APIResponse(try #require(api.service.answerKept(try Self.head(plain))))
+        let kept = APIResponse(try #require(Self.kept(api.service, try Self.head(plain))))
         #expect(kept.status == 200 && Self.fields(kept) == Self.fields(routed) && kept.body == routed.body)
         #expect(kept.header("X-Request-Id") != routed.header("X-Request-Id"))
 
         // The fields that carry traits are part of the key, however a client spells their names.
         let dark = try api.request(target, headers: ["Sec-CH-Prefers-Color-Scheme": "dark"])
         let darkHead = "GET \(target) HTTP/1.1\r\nHost: a\r\nsec-ch-prefers-color-scheme:   dark \r\n\r\n"
-        let keptDark = APIResponse(try #require(api.service.answerKept(try Self.head(darkHead))))
+        let keptDark = APIResponse(try #require(Self.kept(api.service, try Self.head(darkHead))))
         #expect(Self.fields(keptDark) == Self.fields(dark) && keptDark.body == dark.body)
         let lightHead = "GET \(target) HTTP/1.1\r\nHost: a\r\nSec-CH-Prefers-Color-Scheme: light\r\n\r\n"
-        #expect(api.service.answerKept(try Self.head(lightHead)) == nil, "another trait value is another answer, not kept yet")
+        #expect(Self.kept(api.service, try Self.head(lightHead)) == nil, "another trait value is another answer, not kept yet")
 
         // What differs per request is read from the head: If-None-Match, the client's request id.
         let etag = try #require(routed.header("ETag"))
         let conditional = "GET \(target) HTTP/1.1\r\nHost: a\r\nIf-None-Match: \"old\"\r\nif-none-match: \(etag)\r\nX-Request-Id: deploy-7\r\n\r\n"
-        let notModified = APIResponse(try #require(api.service.answerKept(try Self.head(conditional))))
+        let notModified = APIResponse(try #require(Self.kept(api.service, try Self.head(conditional))))
         #expect(notModified.status == 304 && notModified.header("X-Request-Id") == "deploy-7")
         // An absolute-form target is the same target; a POST is never a kept answer.
-        #expect(api.service.answerKept(try Self.head("GET http://themed.example\(target) HTTP/1.1\r\nHost: themed.example\r\n\r\n"))?.status == .ok)
-        #expect(api.service.answerKept(try Self.head("POST \(target) HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n")) == nil)
+        #expect(Self.kept(api.service, try Self.head("GET http://themed.example\(target) HTTP/1.1\r\nHost: themed.example\r\n\r\n"))?.status == .ok)
+        #expect(Self.kept(api.service, try Self.head("POST \(target) HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n")) == nil)
     }
 
     @Test("with the main log at debug level, every request goes through the chain (its record needs the Request)")
@@ -123,7 +130,7 @@ struct HotPathTests {
         let target = Self.targets[0]
         _ = try api.request(target)
         #expect(try api.request(target).status == 200)
-        #expect(api.service.answerKept(try Self.head("GET \(target) HTTP/1.1\r\nHost: a\r\n\r\n")) == nil)
+        #expect(Self.kept(api.service, try Self.head("GET \(target) HTTP/1.1\r\nHost: a\r\n\r\n")) == nil)
     }
 
     @Test("every kept answer is counted per route and status, and a client's usable request id is kept")
@@ -153,6 +160,12 @@ struct HotPathTests {
         #expect(made.allSatisfy { $0.hasPrefix(ids.prefix) && $0.count > ids.prefix.count })
         #expect(RequestIDs().prefix != ids.prefix, "another process (or restart) draws another prefix")
         #expect(RequestIDs.usable(String(repeating: "a", count: 129)) == nil && RequestIDs.usable("") == nil)
+        // Written into an answer's fields in place: the same form, the count going on; a usable sent id kept.
+        var fields = FieldLines()
+        let written = ids.addID(sent: nil, loop: nil, to: &fields)
+        let sent = ids.addID(sent: "deploy-9", loop: nil, to: &fields)
+        #expect(fields.text(at: written).hasPrefix(ids.prefix) && !made.contains(fields.text(at: written)))
+        #expect(fields.fields.map(\.value) == [fields.text(at: written), "deploy-9"] && fields.text(at: sent) == "deploy-9")
     }
 
     @Test("the access log has a line for every answer, kept or routed, written in batches and all of them by flush()")

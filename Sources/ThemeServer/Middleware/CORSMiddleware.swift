@@ -50,7 +50,7 @@ struct CORSMiddleware: Middleware {
             routed.response = routed.response.map { response in
                 var response = response
                 settle(&response)
-                addOriginFields(&response, origin: request.headers[.origin])
+                addOriginFields(to: &response.requestFields, origin: request.headers[.origin])
                 return response
             }
         }
@@ -74,10 +74,10 @@ struct CORSMiddleware: Middleware {
     /// What an answer adds for the Origin it was asked from: with a list, a listed origin echoed
     /// and the headers it may read (fields of this request alone, not of the kept answer). With
     /// any origin allowed there is nothing to add, and the Origin is not even read.
-    func addOriginFields(_ response: inout Response, origin: @autoclosure () -> String?) {
+    func addOriginFields(to fields: inout FieldLines, origin: @autoclosure () -> String?) {
         guard !anyOrigin, let origin = origin(), allowedOrigins.contains(origin) else { return }
-        response.addRequestField(.accessControlAllowOrigin, origin)
-        response.addRequestField(.accessControlExposeHeaders, Self.exposedHeaders)
+        fields.append(.accessControlAllowOrigin, origin)
+        fields.append(.accessControlExposeHeaders, Self.exposedHeaders)
     }
 
     private func preflightAnswer(_ response: Response, origin: String, request: Request) -> Response {

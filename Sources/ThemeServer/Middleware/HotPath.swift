@@ -10,43 +10,55 @@ import HTTPServer
 /// through the same functions the chain uses: the 304 for a matching If-None-Match, the CORS lines
 /// for a listed Origin, the request id, the metrics and the access log.
 ///
-/// The server asks it with the request's checked head (`answer(_: RequestHead)`), before a
-/// `Request` is made: a hit reads its target and a few fields in one pass (`HitRequest`) and
-/// makes no Strings of the rest.
+/// The server asks it with the request's checked head (`answer(_: RequestHead, fields:)`), before a
+/// `Request` is made: a hit reads its target and a few fields in one pass (`HitRequest`), writes
+/// the fields it adds as bytes into the server's buffer and makes no Strings of the rest.
 struct HotPath: Sendable {
     let responseCache: ResponseCacheMiddleware
     let cors: CORSMiddleware
     let requestLog: RequestLogMiddleware
 
-    /// The kept answer to the request `head` begins, finished for it; nil when none is kept, or
-    /// when the main log has a record of every request (written from a `Request`).
-    func answer(_ head: RequestHead) -> Response? {
+    /// The kept answer to the request `head` begins, with the fields this request adds to it
+    /// written to `fields`; nil when none is kept, or when the main log has a record of every
+    /// request (written from a `Request`).
+    func answer(_ head: RequestHead, fields: inout FieldLines) -> PreparedAnswer? {
         guard !requestLog.logsEveryRequest else { return nil }
-        let hit = HitRequest(head)
-        return answer(hit) { response, id, route, duration in
-            requestLog.addIDAndLogAccess(&response, remoteAddress: hit.remoteAddress, method: hit.method, target: hit.target, id: id,
-                                         route: route, duration: duration)
-        }
+        let request = HitRequest(head)
+        guard let hit = answer(request, fields: &fields) else { return nil }
+        requestLog.accessLog?.record(remoteAddress: request.remoteAddress, method: request.method, target: request.target,
+                                     id: fields.text(at: hit.id), route: hit.route, status: hit.answer.status.code,
+                                     bodyBytes: hit.answer.bodyLength, duration: hit.duration)
+        return hit.answer
     }
 
     /// The kept answer to `request` (made in-process), finished for it; nil when none is kept.
     func answer(_ request: Request) -> Response? {
-        answer(HitRequest(request)) { response, id, route, duration in
-            requestLog.finish(&response, request: request, id: id, route: route, duration: duration)
-        }
+        var fields = FieldLines()
+        guard let hit = answer(HitRequest(request), fields: &fields) else { return nil }
+        requestLog.log(request: request, id: fields.text(at: hit.id), route: hit.route, status: hit.answer.status,
+                       bodyBytes: hit.answer.bodyLength, duration: hit.duration)
+        return hit.answer.response(adding: fields)
     }
 
-    /// The kept answer to `request`, with all but what `finish` adds (the request id and the logs).
-    private func answer(_ request: HitRequest, finish: (inout Response, _ id: String, _ route: String, Duration) -> Void) -> Response? {
+    /// A kept answer found for a request: the 200 or the 304, its route, where its id is in the
+    /// request's fields, and how long finding it took.
+    private struct Hit {
+        let answer: PreparedAnswer
+        let route: String
+        let id: Range<Int>
+        let duration: Duration
+    }
+
+    /// The kept answer to `request`, with the fields it adds (the CORS lines, the id) and its
+    /// metrics counted; the logs are the caller's.
+    private func answer(_ request: HitRequest, fields: inout FieldLines) -> Hit? {
         let start = request.received ?? .now
         guard let kept = responseCache.hit(request) else { return nil }
         let unchanged = ConditionalRequestMiddleware.matches(ifNoneMatch: request.ifNoneMatch, etag: kept.etag)
-        var response = unchanged ? kept.notModified : kept.ok
-        if kept.crossOrigin { cors.addOriginFields(&response, origin: request.origin) }
-        let id = requestLog.ids.id(sent: request.requestID, loop: request.loop)
+        if kept.crossOrigin { cors.addOriginFields(to: &fields, origin: request.origin) }
+        let id = requestLog.ids.addID(sent: request.requestID, loop: request.loop, to: &fields)
         let duration = ContinuousClock.now - start
         (unchanged ? kept.notModifiedInstruments : kept.okInstruments).record(duration, loop: request.loop)
-        finish(&response, id, kept.route, duration)
-        return response
+        return Hit(answer: unchanged ? kept.notModified : kept.ok, route: kept.route, id: id, duration: duration)
     }
 }

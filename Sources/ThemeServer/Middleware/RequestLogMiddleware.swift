@@ -42,28 +42,26 @@ struct RequestLogMiddleware: Middleware {
         return routed
     }
 
-    /// What every answer gets on its way out, kept or not: its request's id, the access log line
-    /// and the main log's record.
+    /// What every answer the chain makes gets on its way out: its request's id, the access log
+    /// line and the main log's record.
     func finish(_ response: inout Response, request: Request, id: String, route: String, duration: Duration) {
-        addIDAndLogAccess(&response, remoteAddress: request.remoteAddress, method: request.method, target: request.target, id: id,
-                          route: route, duration: duration)
-        let level: Logger.Level = response.status.code >= 500 ? .error : .debug
+        response.requestFields.append(.requestID, id)
+        log(request: request, id: id, route: route, status: response.status, bodyBytes: response.bodyLength, duration: duration)
+    }
+
+    /// The access log line and the main log's record of an answered request. An answer the chain
+    /// made, or an answer kept for a request made in-process, has a record in the main log at
+    /// debug level (or for a server error).
+    func log(request: Request, id: String, route: String, status: HTTPResponse.Status, bodyBytes: Int, duration: Duration) {
+        accessLog?.record(remoteAddress: request.remoteAddress, method: request.method, target: request.target, id: id, route: route,
+                          status: status.code, bodyBytes: bodyBytes, duration: duration)
+        let level: Logger.Level = status.code >= 500 ? .error : .debug
         if logLevel <= level {
             logger.log(level: level, "request", metadata: [
                 "request_id": "\(id)", "method": "\(request.method.rawValue)", "path": "\(request.path)", "route": "\(route)",
-                "status": .stringConvertible(response.status.code), "duration_ms": .stringConvertible(AccessLog.milliseconds(duration)),
+                "status": .stringConvertible(status.code), "duration_ms": .stringConvertible(AccessLog.milliseconds(duration)),
             ])
         }
-    }
-
-    /// The request's id in the answer and its access log line: all a kept answer gets on its way
-    /// out (a 200 or 304 has no record in the main log but at debug level). The target is made
-    /// into text only for the line.
-    func addIDAndLogAccess(_ response: inout Response, remoteAddress: String, method: HTTPRequest.Method, target: @autoclosure () -> String,
-                   id: String, route: String, duration: Duration) {
-        response.addRequestField(.requestID, id)
-        accessLog?.record(remoteAddress: remoteAddress, method: method, target: target(), id: id, route: route, response: response,
-                          duration: duration)
     }
 
     /// Whether the main log has a record of every request (at debug level): written with the
@@ -94,23 +92,30 @@ final class RequestIDs: Sendable {
     /// The id of a request that sent `sent` as its X-Request-Id (nil: none) and was read by `loop`.
     func id(sent: String?, loop: Int?) -> String {
         if let usable = Self.usable(sent) { return usable }
+        var id: [UInt8] = []
+        appendNewID(loop: loop, to: &id)
+        return String(decoding: id, as: UTF8.self)
+    }
+
+    /// Adds the `X-Request-Id` line of such a request to `fields`, written in place (no String is
+    /// made of a new id); returns where the id is in them.
+    func addID(sent: String?, loop: Int?, to fields: inout FieldLines) -> Range<Int> {
+        if let usable = Self.usable(sent) { return fields.append(.requestID, usable) }
+        return fields.append(.requestID) { appendNewID(loop: loop, to: &$0) }
+    }
+
+    /// The prefix and the loop's next number in hex.
+    private func appendNewID(loop: Int?, to bytes: inout [UInt8]) {
         let lanes = UInt64(counts.count)
         let number = counts.withState(forLoop: loop) { lane, count in
             count += 1
             return count * lanes + UInt64(lane)
         }
+        bytes += prefix.utf8
         let digits = max(1, (64 - number.leadingZeroBitCount + 3) / 4)
-        var prefix = prefix
-        return prefix.withUTF8 { prefix in
-            // One allocation: the prefix and the number's hex digits written in place.
-            String(unsafeUninitializedCapacity: prefix.count + digits) { buffer in
-                _ = buffer.initialize(fromContentsOf: prefix)
-                for position in 0..<digits {
-                    let nibble = UInt8(truncatingIfNeeded: number >> (4 * (digits - 1 - position))) & 0xF
-                    buffer[prefix.count + position] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
-                }
-                return prefix.count + digits
-            }
+        for position in (0..<digits).reversed() {
+            let nibble = UInt8(truncatingIfNeeded: number >> (4 * position)) & 0xF
+            bytes.append(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10)
         }
     }
 
@@ -140,18 +145,13 @@ public final class AccessLog: Sendable {
         return (milliseconds * 1000).rounded() / 1000
     }
 
-    func record(remoteAddress: String, method: HTTPRequest.Method, target: String, id: String, route: String, response: Response,
+    func record(remoteAddress: String, method: HTTPRequest.Method, target: String, id: String, route: String, status: Int, bodyBytes bytes: Int,
                 duration: Duration) {
-        let bytes: Int = switch response.body {
-        case .bytes(let bytes): bytes.count
-        case .file(let region): region.count
-        case .stream, .deferred: 0
-        }
         switch format {
         case .json:
             let fields: [(String, any CustomStringConvertible & Sendable)] = [
                 ("request_id", id), ("remote", remoteAddress), ("method", method.rawValue), ("target", target),
-                ("route", route), ("status", response.status.code), ("bytes", bytes), ("duration_ms", Self.milliseconds(duration)),
+                ("route", route), ("status", status), ("bytes", bytes), ("duration_ms", Self.milliseconds(duration)),
             ]
             sink.write(LogLine.json(time: Date(), level: .info, message: "request",
                                     metadata: Dictionary(uniqueKeysWithValues: fields.map { ($0.0, .stringConvertible($0.1)) })))
@@ -168,7 +168,7 @@ public final class AccessLog: Sendable {
             line.append(UInt8(ascii: " "))
             line += target.utf8
             line += " HTTP/1.1\" ".utf8
-            LogLine.appendDigits(response.status.code, to: &line)
+            LogLine.appendDigits(status, to: &line)
             line.append(UInt8(ascii: " "))
             LogLine.appendDigits(bytes, to: &line)
             line += " route=".utf8

@@ -68,12 +68,12 @@ final class ResponseCacheMiddleware: Middleware, CacheReporting {
         let etag: String
         let crossOrigin: Bool
         /// The 200, prepared; and the 304 for a request whose If-None-Match names `etag`.
-        let ok: Response
-        let notModified: Response
+        let ok: PreparedAnswer
+        let notModified: PreparedAnswer
         let okInstruments: ServiceMetrics.RequestInstruments
         let notModifiedInstruments: ServiceMetrics.RequestInstruments
 
-        init(route: String, etag: String, crossOrigin: Bool, ok: Response, notModified: Response,
+        init(route: String, etag: String, crossOrigin: Bool, ok: PreparedAnswer, notModified: PreparedAnswer,
              okInstruments: ServiceMetrics.RequestInstruments, notModifiedInstruments: ServiceMetrics.RequestInstruments) {
             (self.route, self.etag, self.crossOrigin) = (route, etag, crossOrigin)
             (self.ok, self.notModified, self.okInstruments, self.notModifiedInstruments) = (ok, notModified, okInstruments, notModifiedInstruments)
@@ -89,8 +89,8 @@ final class ResponseCacheMiddleware: Middleware, CacheReporting {
         /// The bytes it holds: the body (a file body is a reference to a blob), the two heads
         /// and, roughly, the key.
         var cost: Int {
-            let body = if case .bytes(let body) = ok.body { body.count } else { 0 }
-            return body + 2 * (ok.preparedHeadCount ?? 512) + 256
+            let body = if case .bytes(let body) = ok.response.body { body.count } else { 0 }
+            return body + 2 * (ok.response.preparedHeadCount ?? 512) + 256
         }
     }
 
@@ -172,8 +172,10 @@ final class ResponseCacheMiddleware: Middleware, CacheReporting {
             guard response.status == .ok, let etag = response.headers[.eTag] else { return response }
             var settled = response.inliningFile(upTo: Self.inlineFileBytes)
             if crossOrigin { cors.settle(&settled) }
-            let kept = KeptAnswer(route: route, etag: etag, crossOrigin: crossOrigin,
-                                  ok: settled.prepared(), notModified: ConditionalRequestMiddleware.notModified(settled).prepared(),
+            guard let ok = PreparedAnswer(settled), let notModified = PreparedAnswer(ConditionalRequestMiddleware.notModified(settled)) else {
+                return settled // a body whose length is not known before it is sent is not kept
+            }
+            let kept = KeptAnswer(route: route, etag: etag, crossOrigin: crossOrigin, ok: ok, notModified: notModified,
                                   okInstruments: metrics.instruments(route: route, status: 200),
                                   notModifiedInstruments: metrics.instruments(route: route, status: 304))
             storing.withLock { _ in
@@ -185,7 +187,7 @@ final class ResponseCacheMiddleware: Middleware, CacheReporting {
                 }
                 cache.insert(kept, for: key)
             }
-            return kept.ok
+            return kept.ok.response
         }
         return routed
     }

@@ -1,0 +1,81 @@
+import Foundation
+@testable import HTTPServer
+import HTTPTypes
+import Synchronization
+import Testing
+
+/// An answer kept to be sent many times (`PreparedAnswer`) and the fields a request adds to it
+/// (`FieldLines`): what a head handler hands the server, and what the client receives.
+@Suite("prepared answers and a request's own fields")
+struct PreparedAnswerTests {
+    static let answer = Response(status: .ok, headers: [.contentType: "application/json", .eTag: "\"abc\""], body: Array("{\"a\":1}".utf8))
+
+    @Test("field lines are written as sent, read back in order, and tell where a value is")
+    func fieldLines() throws {
+        var lines = FieldLines()
+        #expect(lines.isEmpty)
+        let id = lines.append(HTTPField.Name("X-Request-Id")!) { $0 += "abc-1f".utf8 }
+        lines.append(.vary, "Origin")
+        #expect(String(decoding: lines.bytes, as: UTF8.self) == "X-Request-Id: abc-1f\r\nVary: Origin\r\n")
+        #expect(lines.text(at: id) == "abc-1f")
+        #expect(lines.fields.map { "\($0.name.rawName)=\($0.value)" } == ["X-Request-Id=abc-1f", "Vary=Origin"])
+        let capacity = lines.bytes.capacity
+        lines.removeAll()
+        #expect(lines.isEmpty && lines.bytes.capacity == capacity, "emptied, its storage kept for the next request")
+    }
+
+    @Test("a prepared answer: its head serialised once; as one request receives it, with that request's fields after the answer's")
+    func prepared() throws {
+        let prepared = try #require(PreparedAnswer(Self.answer))
+        #expect(prepared.status == .ok && prepared.bodyLength == 7)
+        #expect(prepared.response.preparedHead?.bytes == ResponseWriter.fixedPart(status: .ok, headers: Self.answer.headers, bodyLength: 7))
+        var fields = FieldLines()
+        fields.append(HTTPField.Name("X-Request-Id")!, "r-1")
+        let received = prepared.response(adding: fields)
+        #expect(received.allHeaders.map(\.value) == ["application/json", "\"abc\"", "r-1"])
+        #expect(prepared.response.requestFields.isEmpty, "the kept answer itself is unchanged")
+        let copy = prepared.ownCopy()
+        #expect(copy.response.preparedHead?.bytes == prepared.response.preparedHead?.bytes && copy.response.bodyBytes() == Self.answer.bodyBytes())
+        #expect(PreparedAnswer(Response(status: .ok, stream: { $0.close() })) == nil, "a stream's length is not known: nothing to prepare")
+    }
+
+    @Test("the server sends a head handler's prepared answer with the fields each request added, on every kind of request")
+    func served() throws {
+        let prepared = try #require(PreparedAnswer(Self.answer))
+        let handedEmpty = Mutex<[Bool]>([])
+        let count = Mutex(0)
+        var configuration = HTTPServer.Configuration()
+        configuration.port = 0
+        let server = HTTPServer(configuration: configuration, headHandler: { head, fields in
+            handedEmpty.withLock { $0.append(fields.isEmpty) }
+            guard head.withTarget({ $0.count }) == 5 else { return nil } // "/kept"; others go to the handler
+            let number = count.withLock { count in
+                count += 1
+                return count
+            }
+            fields.append(HTTPField.Name("X-Request-Id")!, "r-\(number)")
+            return prepared
+        }) { _ in Response(status: .notFound, body: Array("routed".utf8)) }
+        try server.start()
+        defer { server.shutdown(timeout: .seconds(2)) }
+
+        let client = try TestClient(port: server.port)
+        client.send("GET /kept HTTP/1.1\r\nHost: a\r\n\r\nHEAD /kept HTTP/1.1\r\nHost: a\r\n\r\nGET /other HTTP/1.1\r\nHost: a\r\n\r\n")
+        let first = try client.readResponse()
+        #expect(first.status == 200 && first.text == "{\"a\":1}" && first.headers["x-request-id"] == "r-1" && first.headers["etag"] == "\"abc\"")
+        let head = try client.readResponse(headRequest: true)
+        #expect(head.status == 200 && head.body.isEmpty && head.headers["content-length"] == "7" && head.headers["x-request-id"] == "r-2")
+        let routed = try client.readResponse()
+        #expect(routed.status == 404 && routed.text == "routed" && routed.headers["x-request-id"] == nil)
+
+        // HTTP/1.0 keep-alive is answered so; a request that asks to close is closed after it.
+        let old = try TestClient(port: server.port)
+        old.send("GET /kept HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        let kept = try old.readResponse()
+        #expect(kept.headers["connection"] == "keep-alive" && kept.headers["x-request-id"] == "r-3")
+        old.send("GET /kept HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+        #expect(try old.readResponse().headers["connection"] == "close")
+        #expect(old.isClosedByServer())
+        #expect(handedEmpty.withLock { $0 } == [true, true, true, true, true], "each request's fields start empty")
+    }
+}
