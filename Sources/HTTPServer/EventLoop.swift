@@ -21,18 +21,18 @@ final class EventLoop: @unchecked Sendable {
     private let wakeup: Int32
     /// Scratch space for reads, used only on the loop thread.
     let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-    private var connections: [Int32: Connection] = [:]
+    @exclusivity(unchecked) private var connections: [Int32: Connection] = [:]
     /// Connections with answers to write once this wake's events are handled.
-    private var writesQueued: [Connection] = []
-    private var listeners: [Int32: () -> Void] = [:]
+    @exclusivity(unchecked) private var writesQueued: [Connection] = []
+    @exclusivity(unchecked) private var listeners: [Int32: () -> Void] = [:]
     private let tasks = Mutex<[@Sendable () -> Void]>([])
     private let running = Mutex(true)
     private let finished = DispatchSemaphore(value: 0)
     static let tick: Duration = .milliseconds(100)
-    private var date = HTTPDate()
+    @exclusivity(unchecked) private var date = HTTPDate()
     /// The time the loop last woke: what its connections read as "now" while handling that
     /// wake's events (one clock read per wake, not several per request).
-    private(set) var now = ContinuousClock.now
+    @exclusivity(unchecked) private(set) var now = Moment.now
 
     init(number: Int) {
         self.number = number
@@ -124,12 +124,13 @@ final class EventLoop: @unchecked Sendable {
 
     private func run() {
         var events = [epoll_event](repeating: epoll_event(), count: 256)
-        var lastTick = ContinuousClock.now
+        var due: [Connection] = []
+        var lastTick = Moment.now
         // Since when the loop has had events at every wake without waiting for them (nil: it has
         // just handed its core over).
-        var busySince: ContinuousClock.Instant?
+        var busySince: Moment?
         while running.withLock({ $0 }) {
-            let waitStarted = ContinuousClock.now
+            let waitStarted = Moment.now
             let count = events.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, Int32($0.count), 100) }
             now = .now
             if now - waitStarted > Self.slept || busySince == nil { busySince = now }
@@ -166,9 +167,10 @@ final class EventLoop: @unchecked Sendable {
             // Writing can queue more (a pipelined request read after its answer went out).
             let answered = !writesQueued.isEmpty
             while !writesQueued.isEmpty {
-                let due = writesQueued
-                writesQueued.removeAll(keepingCapacity: true)
+                // The two lists trade places: each keeps its storage from wake to wake.
+                swap(&due, &writesQueued)
                 for connection in due { connection.writeQueuedAnswers() }
+                due.removeAll(keepingCapacity: true)
             }
             // A loop that has had work at every wake for a millisecond hands its core over once its
             // answers are written. Why: the answers woke their readers, and where those share the

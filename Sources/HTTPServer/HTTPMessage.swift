@@ -19,7 +19,7 @@ public struct Request: Sendable {
     public var remoteAddress: String
     /// When the server read the request (its event loop's clock at that wake); nil for a request
     /// made in-process. Durations in metrics and logs count from here.
-    public var received: ContinuousClock.Instant?
+    public var received: Moment?
     /// The number of the event loop that read it (below `HTTPServer.loopCount`); nil for a request
     /// made in-process. State kept per loop (`PerLoop`) is found by it.
     public internal(set) var loop: Int?

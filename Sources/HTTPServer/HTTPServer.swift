@@ -194,8 +194,8 @@ public final class HTTPServer: @unchecked Sendable {
             return Array(state.connections.values)
         }
         for connection in connections { connection.shutdown() }
-        let deadline = ContinuousClock.now + timeout
-        while connectionCount > 0 && ContinuousClock.now < deadline {
+        let deadline = Moment.now + timeout
+        while connectionCount > 0 && Moment.now < deadline {
             usleep(10_000)
         }
         for loop in loops { loop.stop() }

@@ -20,7 +20,7 @@ public struct RequestHead: Sendable {
     public internal(set) var body: [UInt8] = []
     public let remoteAddress: String
     /// When the server read it, and which event loop did (see `Request`); nil made in-process.
-    public internal(set) var received: ContinuousClock.Instant?
+    public internal(set) var received: Moment?
     public internal(set) var loop: Int?
 
     /// `bytes`, the head from its request line through the empty line, starts at offset `start` of

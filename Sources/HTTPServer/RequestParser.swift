@@ -96,9 +96,9 @@ public struct RequestParser: Sendable {
 
         // An upload route's body goes to a file (see `BodySpool`), under the spool's own limit;
         // its size must be known before a byte of it is read. A GET or HEAD is never an upload.
-        let upload: (request: Request, spool: BodySpool)? = spool.flatMap { spool in
+        let upload: Upload? = spool.flatMap { spool in
             guard head.method != .get, head.method != .head, let request = try? head.request(), spool.accepts(request) else { return nil }
-            return (request, spool)
+            return Upload(request: request, spool: spool)
         }
         let framing: BodyFraming
         switch BodyFraming.of(framingFields, limit: upload?.spool.maxBytes ?? limits.bodyBytes) {
@@ -127,6 +127,12 @@ public struct RequestParser: Sendable {
         case .failure(let failure):
             return .failure(failure.status, failure.message)
         }
+    }
+
+    /// An upload route's request and the spool its body goes to.
+    private struct Upload {
+        let request: Request
+        let spool: BodySpool
     }
 
     /// A line without its LF and the CR before it (of a chunked body's framing).

@@ -13,7 +13,7 @@ struct HitRequest {
     private(set) var origin: String?
     private(set) var requestID: String?
     let remoteAddress: String
-    let received: ContinuousClock.Instant?
+    let received: Moment?
     let loop: Int?
 
     init(_ request: Request) {

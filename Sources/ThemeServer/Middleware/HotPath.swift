@@ -57,7 +57,7 @@ struct HotPath: Sendable {
         let unchanged = ConditionalRequestMiddleware.matches(ifNoneMatch: request.ifNoneMatch, etag: kept.etag)
         if kept.crossOrigin { cors.addOriginFields(to: &fields, origin: request.origin) }
         let id = requestLog.ids.addID(sent: request.requestID, loop: request.loop, to: &fields)
-        let duration = ContinuousClock.now - start
+        let duration = Moment.now - start
         (unchanged ? kept.notModifiedInstruments : kept.okInstruments).record(duration, loop: request.loop)
         return Hit(answer: unchanged ? kept.notModified : kept.ok, route: kept.route, id: id, duration: duration)
     }

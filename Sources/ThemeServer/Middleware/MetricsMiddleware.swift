@@ -9,7 +9,7 @@ struct MetricsMiddleware: Middleware {
         var routed = next(request)
         let (route, metrics) = (routed.route, self.metrics)
         routed.response = routed.response.map { response in
-            metrics.record(route: route, status: response.status.code, duration: ContinuousClock.now - start, for: request)
+            metrics.record(route: route, status: response.status.code, duration: Moment.now - start, for: request)
             return response
         }
         return routed

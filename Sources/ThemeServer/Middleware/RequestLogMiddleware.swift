@@ -36,7 +36,7 @@ struct RequestLogMiddleware: Middleware {
         let route = routed.route
         routed.response = routed.response.map { [self, request] response in
             var response = response
-            finish(&response, request: request, id: id, route: route, duration: ContinuousClock.now - start)
+            finish(&response, request: request, id: id, route: route, duration: Moment.now - start)
             return response
         }
         return routed
