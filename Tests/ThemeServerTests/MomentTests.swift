@@ -1,0 +1,19 @@
+import Foundation
+import HTTPServer
+import Testing
+
+/// The server's clock readings (`Moment`): what a request's duration and a connection's deadlines
+/// are measured with.
+@Suite("moments of the monotonic clock")
+struct MomentTests {
+    @Test("moments go forward with the clock; their differences are durations; a duration added is a later moment")
+    func arithmetic() {
+        let start = Moment.now
+        Thread.sleep(forTimeInterval: 0.02)
+        let later = Moment.now
+        #expect(later > start && later - start >= .milliseconds(20) && later - start < .seconds(5))
+        #expect(start + .milliseconds(1500) - start == .milliseconds(1500))
+        #expect(start + .nanoseconds(1) > start && start + .zero == start)
+        #expect(start - later == .zero - (later - start))
+    }
+}
