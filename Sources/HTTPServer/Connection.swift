@@ -192,7 +192,8 @@ final class Connection: @unchecked Sendable {
                 if let headHandler {
                     ownFields.removeAll()
                     if let answer = headHandler(head, &ownFields) {
-                        enqueue(answer.response, requestFields: ownFields, method: head.method, keepAlive: keepAlive && !shuttingDown, version: version)
+                        queueAnswer(fixedPart: answer.head, body: answer.response.body, requestFields: ownFields, method: head.method,
+                                    keepAlive: keepAlive && !shuttingDown, version: version)
                         continue
                     }
                 }
@@ -251,21 +252,27 @@ final class Connection: @unchecked Sendable {
         appendToOutbox { $0 += bytes }
     }
 
-    /// Lets `write` append to the bytes waiting at the end of the outbox (consecutive bytes go out
-    /// in one send), or to the buffer of an earlier answer kept for reuse: answering does not
-    /// allocate a buffer per response.
+    /// Lets `write` append to the outbox's last buffer (see `takeTailBuffer`).
     private func appendToOutbox(_ write: (inout [UInt8]) -> Void) {
-        var buffer: [UInt8]
-        if case .bytes(let last)? = outbox.last {
-            buffer = last
-            outbox.removeLast() // leaves `buffer` the only reference, so it grows in place
-        } else {
-            buffer = spareBuffer
-            spareBuffer = []
-        }
+        var buffer = takeTailBuffer()
         let before = buffer.count
         write(&buffer)
         let added = buffer.count - before
+        putTailBuffer(buffer, added: added)
+    }
+
+    /// The bytes waiting at the end of the outbox, taken off it so that they grow in place
+    /// (consecutive bytes go out in one send), or else the buffer of an earlier answer kept for
+    /// reuse: answering does not allocate a buffer per response. `putTailBuffer` puts it back.
+    private func takeTailBuffer() -> [UInt8] {
+        if let last = outbox.indices.last, case .bytes = outbox[last], case .bytes(let bytes) = outbox.removeLast() { return bytes }
+        var buffer: [UInt8] = []
+        swap(&buffer, &spareBuffer)
+        return buffer
+    }
+
+    /// Puts the buffer `takeTailBuffer` gave back at the end of the outbox, `added` bytes longer.
+    private func putTailBuffer(_ buffer: consuming [UInt8], added: Int) {
         if added > 0 && unsent == 0 { (sendWindowStarted, bytesWritten) = (loop.now, 0) }
         unsent += added
         if !buffer.isEmpty { outbox.append(.bytes(buffer)) }
@@ -278,29 +285,13 @@ final class Connection: @unchecked Sendable {
         outbox.append(.file(region))
     }
 
-    /// Queues `response` with the request's own fields: `requestFields` when given (a prepared
-    /// answer's, written by the head handler), else the response's.
-    private func enqueue(_ response: Response, requestFields: FieldLines? = nil, method: HTTPRequest.Method, keepAlive: Bool,
-                         version: HTTPVersion = .http11) {
-        // HTTP/1.1 keeps a connection open unless told otherwise; HTTP/1.0 only when the answer
-        // says so (RFC 9112 9.3).
-        let connectionField: String? = !keepAlive ? "close" : version == .http11 ? nil : "keep-alive"
-        let requestFields = requestFields ?? response.requestFields
+    /// Queues `response`: at once when its body's length is known, when it arrives for a deferred
+    /// one, or its head and then what its writer sends for a stream.
+    private func enqueue(_ response: Response, method: HTTPRequest.Method, keepAlive: Bool, version: HTTPVersion = .http11) {
         switch response.body {
-        case .bytes(let body):
-            appendToOutbox { buffer in
-                ResponseWriter.appendHead(of: response, requestFields: requestFields, bodyLength: body.count, connection: connectionField, date: loop.dateLine, to: &buffer)
-                if method != .head { buffer += body }
-            }
-            if !keepAlive { closeWhenFlushed = true }
-            writeAfterThisWake()
-        case .file(let region):
-            appendToOutbox { buffer in
-                ResponseWriter.appendHead(of: response, requestFields: requestFields, bodyLength: region.count, connection: connectionField, date: loop.dateLine, to: &buffer)
-            }
-            if method != .head { queue(region) }
-            if !keepAlive { closeWhenFlushed = true }
-            writeAfterThisWake()
+        case .bytes, .file:
+            queueAnswer(fixedPart: ResponseWriter.fixedPart(of: response, bodyLength: response.bodyLength), body: response.body,
+                        requestFields: response.requestFields, method: method, keepAlive: keepAlive, version: version)
         case .deferred(let start):
             awaitingResponse = true
             start { [self] response in
@@ -315,7 +306,8 @@ final class Connection: @unchecked Sendable {
             var response = response
             response.headers[.cacheControl] = response.headers[.cacheControl] ?? "no-cache"
             appendToOutbox { buffer in
-                ResponseWriter.appendHead(of: response, requestFields: requestFields, bodyLength: nil, connection: "close", date: loop.dateLine, to: &buffer)
+                ResponseWriter.appendHead(fixedPart: ResponseWriter.fixedPart(of: response, bodyLength: nil), requestFields: response.requestFields,
+                                          connection: "close", date: loop.dateLine, to: &buffer)
             }
             var sendBuffer = configuration.streamSendBuffer
             setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
@@ -325,6 +317,25 @@ final class Connection: @unchecked Sendable {
             if method == .head { writer.finish(); return }
             start(writer)
         }
+    }
+
+    /// Queues an answer whose body's length is known (bytes or a file region): its head's fixed
+    /// part with the request's own fields, and its body unless the request was a HEAD. Borrowed,
+    /// not copied: a kept answer's parts are read where they are.
+    private func queueAnswer(fixedPart: borrowing [UInt8], body: Response.Body, requestFields: borrowing FieldLines,
+                             method: HTTPRequest.Method, keepAlive: Bool, version: HTTPVersion) {
+        // HTTP/1.1 keeps a connection open unless told otherwise; HTTP/1.0 only when the answer
+        // says so (RFC 9112 9.3).
+        let connectionField: String? = !keepAlive ? "close" : version == .http11 ? nil : "keep-alive"
+        var buffer = takeTailBuffer()
+        let before = buffer.count
+        ResponseWriter.appendHead(fixedPart: fixedPart, requestFields: requestFields, connection: connectionField, date: loop.dateLine, to: &buffer)
+        if method != .head, case .bytes(let bytes) = body { buffer += bytes }
+        let added = buffer.count - before
+        putTailBuffer(buffer, added: added)
+        if method != .head, case .file(let region) = body { queue(region) }
+        if !keepAlive { closeWhenFlushed = true }
+        writeAfterThisWake()
     }
 
     /// Queues bytes of a streaming response (from any thread); a client past the backlog limit is let go.

@@ -10,19 +10,23 @@ import HTTPTypes
 public final class PreparedAnswer: Sendable {
     /// The answer as handlers and tests see it, its head prepared.
     public let response: Response
+    /// That head: the status line, the header lines and Content-Length. Kept apart as well, so
+    /// that the server reads it where it is rather than copy the response to reach it.
+    let head: [UInt8]
 
     /// `response` made ready; nil when its body's length is not known before it is sent (a
     /// stream, a deferred answer), so that there is no head to prepare.
-    public init?(_ response: Response) {
-        let prepared = response.prepared()
-        guard prepared.preparedHead != nil else { return nil }
-        self.response = prepared
+    public convenience init?(_ response: Response) {
+        self.init(prepared: response.prepared())
     }
 
-    private init(prepared: Response) { response = prepared }
+    private init?(prepared: Response) {
+        guard let head = prepared.preparedHead?.bytes else { return nil }
+        (response, self.head) = (prepared, head)
+    }
 
     /// The same answer in storage of its own (see `Response.ownCopy`).
-    public func ownCopy() -> PreparedAnswer { PreparedAnswer(prepared: response.ownCopy()) }
+    public func ownCopy() -> PreparedAnswer { PreparedAnswer(prepared: response.ownCopy()) ?? self }
 
     /// The answer as the request that added `fields` receives it (for in-process callers: the
     /// server writes the fields without making this).

@@ -91,14 +91,14 @@ public struct RequestParser: Sendable {
             case .failure(let failure): return .failure(.badRequest, failure.message)
             }
         }
-        let head = RequestHead(method: requestLine.method, bytes: buffer[(base + start) ..< (base + cursor)], start: start,
+        var head = RequestHead(method: requestLine.method, bytes: buffer[(base + start) ..< (base + cursor)], start: start,
                                requestLine: requestLine, fieldsStart: fieldsStart, remoteAddress: remoteAddress)
 
         // An upload route's body goes to a file (see `BodySpool`), under the spool's own limit;
         // its size must be known before a byte of it is read. A GET or HEAD is never an upload.
-        let upload: Upload? = spool.flatMap { spool in
-            guard head.method != .get, head.method != .head, let request = try? head.request(), spool.accepts(request) else { return nil }
-            return Upload(request: request, spool: spool)
+        var upload: Upload?
+        if let spool, head.method != .get, head.method != .head, let request = try? head.request(), spool.accepts(request) {
+            upload = Upload(request: request, spool: spool)
         }
         let framing: BodyFraming
         switch BodyFraming.of(framingFields, limit: upload?.spool.maxBytes ?? limits.bodyBytes) {
@@ -119,7 +119,6 @@ public struct RequestParser: Sendable {
 
         switch framing.read(buffer[(base + cursor)...], limit: limits.bodyBytes) {
         case .complete(let body, let end):
-            var head = head
             head.body = body
             return .request(head, keepAlive: keepAlive, version: requestLine.version, consumed: end - base)
         case .incomplete:

@@ -28,17 +28,19 @@ enum ResponseWriter {
         return bytes
     }
 
-    /// The whole head of `response` for one request, appended to `buffer`: the prepared part when
-    /// the response has one for this body length, else the part serialised now; then the request's
-    /// own fields (`requestFields`: the response's, or those a head handler wrote for a prepared
+    /// The status line, header lines and Content-Length of `response` for a body of `bodyLength`:
+    /// the prepared ones when it has them for that length, else serialised now.
+    static func fixedPart(of response: borrowing Response, bodyLength: Int?) -> [UInt8] {
+        if let prepared = response.preparedHead, prepared.bodyLength == bodyLength { return prepared.bytes }
+        return fixedPart(status: response.status, headers: response.headers, bodyLength: bodyLength)
+    }
+
+    /// A head for one request, appended to `buffer`: `fixedPart` (see `fixedPart(of:bodyLength:)`),
+    /// the request's own fields (a response's, or those a head handler wrote for a prepared
     /// answer), `Connection: <connection>` when given, the `Date` line and the blank line.
-    static func appendHead(of response: Response, requestFields: FieldLines, bodyLength: Int?, connection: String?, date: [UInt8],
+    static func appendHead(fixedPart: borrowing [UInt8], requestFields: borrowing FieldLines, connection: String?, date: [UInt8],
                            to buffer: inout [UInt8]) {
-        if let prepared = response.preparedHead, prepared.bodyLength == bodyLength {
-            buffer += prepared.bytes
-        } else {
-            buffer += fixedPart(status: response.status, headers: response.headers, bodyLength: bodyLength)
-        }
+        buffer += fixedPart
         buffer += requestFields.bytes
         if let connection { appendField("Connection", connection, to: &buffer) }
         buffer += date

@@ -28,27 +28,22 @@ public final class ServiceMetrics: Sendable {
     public init() {}
 
     func record(route: String, status: Int, duration: Duration, for request: Request) {
-        instruments(route: route, status: status).record(duration, for: request)
+        record(series(route: route, status: status), duration: duration, loop: request.loop)
     }
 
-    /// Where a request of `route` answered with `status` is counted and timed. A kept answer holds
-    /// its own, so a hit records without looking them up.
-    func instruments(route: String, status: Int) -> RequestInstruments {
-        RequestInstruments(tallies: requests, series: requests.series(route: route, status: status))
+    /// The series a request of `route` answered with `status` is counted and timed in. A kept
+    /// answer holds its own, so a hit records without looking it up.
+    func series(route: String, status: Int) -> RequestTallies.Series {
+        requests.series(route: route, status: status)
     }
 
-    /// Where one kind of answer (a route and a status) is counted and timed.
-    struct RequestInstruments: Sendable {
-        let tallies: RequestTallies
-        let series: RequestTallies.Series
-
-        func record(_ duration: Duration, for request: Request) {
-            record(duration, loop: request.loop)
-        }
-
-        func record(_ duration: Duration, loop: Int?) {
-            tallies.record(series, duration: duration, loop: loop)
-        }
+    /// Counts and times one answer of `series`, read by event loop `loop`.
+    ///
+    /// A method of the metrics, not of something a kept answer holds: the hot path reaches the
+    /// tallies through the service's own reference, so answering takes no reference count on
+    /// them (an object every loop would count at every request, its memory moving between cores).
+    func record(_ series: RequestTallies.Series, duration: Duration, loop: Int?) {
+        requests.record(series, duration: duration, loop: loop)
     }
 
     /// The Prometheus text exposition of every metric, then of `caches` (their bytes, budget,

@@ -60,7 +60,7 @@ public final class ThemeService: Sendable {
             StringRoutes(library: library),
             BlobRoutes(library: library),
         ], library: library, logger: logger)
-        hotPath = HotPath(responseCache: responseCache, cors: cors, requestLog: requestLog)
+        hotPath = HotPath(responseCache: responseCache, cors: cors, requestLog: requestLog, metrics: metrics)
         responder = Responder(middleware: [
             requestLog,
             MetricsMiddleware(metrics: metrics),

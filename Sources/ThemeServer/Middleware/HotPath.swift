@@ -17,11 +17,12 @@ struct HotPath: Sendable {
     let responseCache: ResponseCacheMiddleware
     let cors: CORSMiddleware
     let requestLog: RequestLogMiddleware
+    let metrics: ServiceMetrics
 
     /// The kept answer to the request `head` begins, with the fields this request adds to it
     /// written to `fields`; nil when none is kept, or when the main log has a record of every
     /// request (written from a `Request`).
-    func answer(_ head: RequestHead, fields: inout FieldLines) -> PreparedAnswer? {
+    func answer(_ head: borrowing RequestHead, fields: inout FieldLines) -> PreparedAnswer? {
         guard !requestLog.logsEveryRequest else { return nil }
         let request = HitRequest(head)
         guard let hit = answer(request, fields: &fields) else { return nil }
@@ -51,14 +52,14 @@ struct HotPath: Sendable {
 
     /// The kept answer to `request`, with the fields it adds (the CORS lines, the id) and its
     /// metrics counted; the logs are the caller's.
-    private func answer(_ request: HitRequest, fields: inout FieldLines) -> Hit? {
+    private func answer(_ request: borrowing HitRequest, fields: inout FieldLines) -> Hit? {
         let start = request.received ?? .now
         guard let kept = responseCache.hit(request) else { return nil }
         let unchanged = ConditionalRequestMiddleware.matches(ifNoneMatch: request.ifNoneMatch, etag: kept.etag)
         if kept.crossOrigin { cors.addOriginFields(to: &fields, origin: request.origin) }
         let id = requestLog.ids.addID(sent: request.requestID, loop: request.loop, to: &fields)
         let duration = Moment.now - start
-        (unchanged ? kept.notModifiedInstruments : kept.okInstruments).record(duration, loop: request.loop)
+        metrics.record(unchanged ? kept.notModifiedSeries : kept.okSeries, duration: duration, loop: request.loop)
         return Hit(answer: unchanged ? kept.notModified : kept.ok, route: kept.route, id: id, duration: duration)
     }
 }

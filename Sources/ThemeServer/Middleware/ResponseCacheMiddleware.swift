@@ -70,20 +70,21 @@ final class ResponseCacheMiddleware: Middleware, CacheReporting {
         /// The 200, prepared; and the 304 for a request whose If-None-Match names `etag`.
         let ok: PreparedAnswer
         let notModified: PreparedAnswer
-        let okInstruments: ServiceMetrics.RequestInstruments
-        let notModifiedInstruments: ServiceMetrics.RequestInstruments
+        /// The metrics series of the 200 and of the 304.
+        let okSeries: RequestTallies.Series
+        let notModifiedSeries: RequestTallies.Series
 
         init(route: String, etag: String, crossOrigin: Bool, ok: PreparedAnswer, notModified: PreparedAnswer,
-             okInstruments: ServiceMetrics.RequestInstruments, notModifiedInstruments: ServiceMetrics.RequestInstruments) {
+             okSeries: RequestTallies.Series, notModifiedSeries: RequestTallies.Series) {
             (self.route, self.etag, self.crossOrigin) = (route, etag, crossOrigin)
-            (self.ok, self.notModified, self.okInstruments, self.notModifiedInstruments) = (ok, notModified, okInstruments, notModifiedInstruments)
+            (self.ok, self.notModified, self.okSeries, self.notModifiedSeries) = (ok, notModified, okSeries, notModifiedSeries)
         }
 
         /// The same answer in storage of its own, for one event loop to send.
         func ownCopy() -> KeptAnswer {
             KeptAnswer(route: route, etag: String(decoding: Array(etag.utf8), as: UTF8.self), crossOrigin: crossOrigin,
                        ok: ok.ownCopy(), notModified: notModified.ownCopy(),
-                       okInstruments: okInstruments, notModifiedInstruments: notModifiedInstruments)
+                       okSeries: okSeries, notModifiedSeries: notModifiedSeries)
         }
 
         /// The bytes it holds: the body (a file body is a reference to a blob), the two heads
@@ -128,21 +129,23 @@ final class ResponseCacheMiddleware: Middleware, CacheReporting {
     /// The kept answer to `request`, if it is a read whose answer was kept in the current epoch:
     /// the copy of the loop that read it, made now if it has none. Answers of an earlier epoch are
     /// not looked at (nor counted as hits); the next answer kept clears them.
-    func hit(_ request: HitRequest) -> KeptAnswer? {
+    func hit(_ request: borrowing HitRequest) -> KeptAnswer? {
         guard request.method == .get || request.method == .head else { return nil }
         let epoch = library.epoch
+        // The key alone goes into the closure: capturing the request would copy all its fields.
+        let key = request.key
         return copies.withState(forLoop: request.loop) { _, copies in
             if copies.epoch != epoch { copies = LoopCopies(epoch: epoch) }
-            if let copy = copies.answers[request.key] {
+            if let copy = copies.answers[key] {
                 copies.hits += 1
                 return copy
             }
-            guard keptEpoch.load(ordering: .acquiring) == epoch, let kept = cache.value(for: request.key) else { return nil }
+            guard keptEpoch.load(ordering: .acquiring) == epoch, let kept = cache.value(for: key) else { return nil }
             // An answer larger than a loop's share goes out from the cache's own storage.
             guard kept.cost <= copyBudget else { return kept }
             let copy = kept.ownCopy()
             if copies.bytes + copy.cost > copyBudget { (copies.answers, copies.bytes) = ([:], 0) }
-            copies.answers[request.key] = copy
+            copies.answers[key] = copy
             copies.bytes += copy.cost
             return copy
         }
@@ -176,8 +179,8 @@ final class ResponseCacheMiddleware: Middleware, CacheReporting {
                 return settled // a body whose length is not known before it is sent is not kept
             }
             let kept = KeptAnswer(route: route, etag: etag, crossOrigin: crossOrigin, ok: ok, notModified: notModified,
-                                  okInstruments: metrics.instruments(route: route, status: 200),
-                                  notModifiedInstruments: metrics.instruments(route: route, status: 304))
+                                  okSeries: metrics.series(route: route, status: 200),
+                                  notModifiedSeries: metrics.series(route: route, status: 304))
             storing.withLock { _ in
                 let stored = keptEpoch.load(ordering: .acquiring)
                 guard current >= stored else { return } // computed before a reload: never stored over newer answers
