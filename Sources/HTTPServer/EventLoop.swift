@@ -117,8 +117,12 @@ final class EventLoop: @unchecked Sendable {
         connections.removeValue(forKey: connection.fd)
     }
 
-    /// A wait for events longer than this counts as having waited (the loop was not busy).
-    static let slept: Duration = .microseconds(30)
+    /// A wait for events longer than this counts as having waited (the loop was not busy). Why
+    /// not shorter: a loop that is quick to answer often waits a few dozen microseconds for the
+    /// next requests of clients that share its core and never get a whole turn; counted as idle,
+    /// those waits kept it from handing its core over in a third to a half of wrk's runs, whose
+    /// 99th percentile then doubled (docs/PERFORMANCE.md).
+    static let slept: Duration = .microseconds(100)
     /// How long a loop keeps its core while busy before it hands it over (see `run`).
     static let yieldAfter: Duration = .milliseconds(1)
 
