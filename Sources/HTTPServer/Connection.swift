@@ -9,9 +9,10 @@ import Synchronization
 ///
 /// Its state is `@exclusivity(unchecked)`: the runtime's check that no two accesses to a class's
 /// property overlap (a thread-local lookup at each) cost about 2% of the server's time on a kept
-/// answer, and here there is nothing for it to find: one thread, and no access to a property is
-/// held across a call (each method reads or changes a property and lets go of it; buffers are
-/// handed to other functions only as copies or locals).
+/// answer, and here there is nothing for it to find: one thread, and each method reads or changes
+/// a property and lets go of it before it calls out (buffers go to other functions as copies or
+/// locals). The one access held across a call, `ownFields` lent to the head handler, is to a
+/// property nothing but this class can reach.
 final class Connection: @unchecked Sendable {
     let fd: Int32
     let remoteAddress: String
