@@ -192,7 +192,15 @@ struct Serve: ParsableCommand {
         server.shutdown()
         sources.forEach { $0.cancel() }
         accessLog?.flush()
+        // Nothing the daemon built is torn down on the way out: the process ends, and a teardown
+        // would run on whichever thread lets go last (a cancelled timer releases its handler on a
+        // Dispatch worker, later), racing the exit handlers: OpenSSL's cleanup freed its tables
+        // while a worker closed the index, and the heap was found corrupt (once, in CI).
+        Self.keptUntilExit = [server, service, answering, watcher as Any, follower as Any, notifier, timers, sources]
     }
+
+    /// Written once, as `run` ends, and never read.
+    nonisolated(unsafe) private static var keptUntilExit: [Any] = []
 
     private static func every(_ seconds: Double, _ action: @escaping @Sendable () -> Void) -> DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: .global())
