@@ -107,7 +107,7 @@ bench-deps:
 
 ## The pinned baseline of docs/PERFORMANCE.md: the build every change to the serving path is
 ## compared with. It moves forward only to a build measured not to lose against it.
-BASELINE ?= a403954
+BASELINE ?= 8c72741
 ## HTTP load on loopback, in interleaved rounds: this tree's cached answers against the BASELINE
 ## build (made once under var/baseline/), nginx serving the same bytes and a canned-response
 ## server (the machine's ceiling); the access log on against off; ab -k against nginx. Prints
