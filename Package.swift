@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "ImageCoders", dependencies: ["CVips", "ThemeVocabulary"]),
         // Several replicas: theme releases, blobs and the active theme in PostgreSQL (libpq), with
         // LISTEN/NOTIFY; releases materialized into the local themes folder atomically.
-        .target(name: "Cluster", dependencies: ["CPostgres", "CLinux", "Hashing", "Sharding", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Cluster", dependencies: ["CPostgres", "CLinux", "Hashing", "Sharding", "ThemeVocabulary", .product(name: "Logging", package: "swift-log")]),
         // Releases for teams over HTTP: tokens checked, uploads (a .car, a tar of a folder) unpacked
         // with limits and checked as `themed publish` checks them, history, rollback, schedules.
         .target(name: "Releases", dependencies: ["Cluster", "AssetCatalog", "ThemeIndex", "CArchive"]),
@@ -97,7 +97,7 @@ let package = Package(
         // and /events followed with reconnects and Last-Event-ID. Foundation only.
         .target(name: "ThemedClient", dependencies: ["ThemeVocabulary"]),
         // The daemon's settings: one list of keys, read from JSON and flags, each value with its source.
-        .target(name: "Settings", dependencies: ["Sharding", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Settings", dependencies: ["Sharding", "ThemeVocabulary", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "themed", dependencies: [
             "AssetCatalog", "BlobStore", "CLinux", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Cluster", "Releases", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary", "Sharding",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -66,7 +66,7 @@ public final class AssetCatalog: Sendable {
             guard let keyFormatBlock = try store.variable("KEYFORMAT") else { throw FormatError("BOM vars", at: store.header.varsOffset, "no KEYFORMAT variable") }
             keyFormat = try KeyFormat(keyFormatBlock, workaround: try store.variable("KEYFORMATWORKAROUND"))
         } catch {
-            throw CatalogError(file: path, error)
+            throw CatalogError(file: path, error, fileBytes: file.count)
         }
         self.store = store
         let attributeIDs = keyFormat.attributeIDs

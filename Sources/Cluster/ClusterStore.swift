@@ -1,5 +1,6 @@
 import Foundation
 import Hashing
+import ThemeVocabulary
 
 /// Theme releases, blobs and the active theme in PostgreSQL, and the notifications replicas
 /// follow (LISTEN/NOTIFY on channel `themed`: `release:<theme>:<generation>`, `active:<theme>`).
@@ -89,11 +90,40 @@ public final class ClusterStore: @unchecked Sendable {
         return entries
     }
 
-    /// Records that the theme is gone as of a new generation.
+    /// Records that the theme is gone as of a new generation; refused while another theme's
+    /// current release inherits from it (every replica would cut those off their parent).
     @discardableResult
     public func retire(theme: String, by actor: String = Release.operatorName) throws -> Int64 {
         guard Release.isSafe(theme: theme) else { throw ClusterError.unsafeName(theme) }
-        return try transaction { try record(Release(theme: theme, generation: 0, files: [], retired: true), by: actor, action: "retire") }
+        return try transaction {
+            // Under the generation lock: a child published meanwhile waits, then sees the retirement.
+            try takeGenerationLock()
+            let children = try themeParents().filter { $0.value == theme }.map(\.key).sorted()
+            guard children.isEmpty else { throw ClusterError.inherited(theme, by: children) }
+            return try record(Release(theme: theme, generation: 0, files: [], retired: true), by: actor, action: "retire")
+        }
+    }
+
+    /// Every current (not retired) theme of the store with the parent its theme.json names: what
+    /// a release's parent chain is checked against before it is stored.
+    public func themeParents() throws -> [String: String?] {
+        let current = try latestReleases().filter { !$0.retired }
+        let settingsHashes = current.compactMap { release in release.files.first { $0.path == ThemeSettings.fileName }?.hash }
+        var settings: [String: [UInt8]] = [:]
+        if !settingsHashes.isEmpty {
+            let rows = try connection.execute("SELECT hash, bytes FROM themed_blob WHERE hash = ANY($1::text[])",
+                                              [.text("{\(Set(settingsHashes).joined(separator: ","))}")])
+            for row in rows.values where row.count == 2 {
+                if let hash = row[0], let hex = row[1], let bytes = PostgresConnection.bytes(fromHex: hex) { settings[hash] = bytes }
+            }
+        }
+        var parents: [String: String?] = [:]
+        for release in current {
+            // A theme.json the store holds passed the check when it was published.
+            let bytes = release.files.first { $0.path == ThemeSettings.fileName }.flatMap { settings[$0.hash] }
+            parents[release.theme] = bytes.flatMap { try? ThemeSettings(json: Data($0)).parent }
+        }
+        return parents
     }
 
     /// Inside a transaction: the release with the next generation, the blobs it uses, its audit

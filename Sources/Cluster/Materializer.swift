@@ -1,5 +1,6 @@
 import CLinux
 import Foundation
+import ThemeVocabulary
 import Hashing
 
 /// Writes releases into the local themes folder, the way a dropped .car arrives: the new folder is
@@ -29,11 +30,8 @@ public struct Materializer: Sendable {
 
     /// The parent a materialized theme's `theme.json` names, if any.
     public func parent(of theme: String) -> String? {
-        guard Release.isSafe(theme: theme),
-              let data = FileManager.default.contents(atPath: "\(themesDirectory)/\(theme)/theme.json"),
-              let settings = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let parent = settings["parent"] as? String, Release.isSafe(theme: parent) else { return nil }
-        return parent
+        guard Release.isSafe(theme: theme) else { return nil }
+        return (try? ThemeSettings(folder: "\(themesDirectory)/\(theme)"))?.parent ?? nil
     }
 
     /// Leftovers of a materialization that was cut short (a replica killed mid-way): removed at

@@ -109,6 +109,8 @@ public enum ClusterError: Error, Equatable, CustomStringConvertible {
     case noSuchSchedule(Int64)
     case badToken(String)
     case badTime(String)
+    /// Retiring a theme other themes inherit from (they are named).
+    case inherited(String, by: [String])
 
     public var description: String {
         switch self {
@@ -122,6 +124,9 @@ public enum ClusterError: Error, Equatable, CustomStringConvertible {
         case .noSuchSchedule(let id): "no pending schedule \(id)"
         case .badToken(let why): why
         case .badTime(let text): "\"\(text.prefix(64))\" is not an RFC 3339 time with a zone, like 2026-12-01T00:00:00Z"
+        case .inherited(let theme, let children):
+            "\(theme) cannot be retired: \(children.joined(separator: ", ")) \(children.count == 1 ? "inherits" : "inherit") from it "
+                + "(publish \(children.count == 1 ? "it" : "them") with another parent, or retire \(children.count == 1 ? "it" : "them"), first)"
         }
     }
 }

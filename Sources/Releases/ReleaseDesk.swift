@@ -1,5 +1,6 @@
 import Cluster
 import Foundation
+import ThemeIndex
 import Synchronization
 
 /// Releases for teams over HTTP (docs/API.md, "Releases"): a token's check, a publish from an
@@ -103,21 +104,25 @@ public final class ReleaseDesk: Sendable {
         if let at, !Schedule.isTime(at) { throw .badRequest("at must be an RFC 3339 time with a zone, like 2026-12-01T00:00:00Z") }
         checks.wait()
         defer { checks.signal() }
+        // The parent chain is checked against the themes the release joins.
+        let parents = try withStore { try $0.themeParents() }
         let scratch = "\(workDirectory)/release-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let files: [ThemeCheck.File]
         do {
             switch kind {
             case .catalog:
-                files = try ThemeCheck.files(of: body, theme: theme, name: "Assets.car")
+                files = try ThemeCheck.files(of: body, theme: theme, name: "Assets.car", parents: .alsoAmong(parents))
             case .archive:
                 let folder = "\(scratch)/\(theme)"
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 try ReleaseArchive.unpack(body, into: folder, limits: .init(totalBytes: maxUploadBytes))
-                files = try ThemeCheck.files(of: folder, theme: theme)
+                files = try ThemeCheck.files(of: folder, theme: theme, parents: .alsoAmong(parents))
             }
         } catch let error as ReleaseArchive.Refused {
             throw error.tooLarge ? .tooLarge(error.description) : .unprocessable(error.description)
+        } catch let error as ThemeCheck.Refused {
+            throw .unprocessable(error.description)
         } catch {
             throw .unprocessable("\(error)")
         }
@@ -176,7 +181,7 @@ public final class ReleaseDesk: Sendable {
             case .noSuchRelease, .noSuchSchedule: throw .notFound(error.description)
             case .tooLarge: throw .tooLarge(error.description)
             case .unpublishableName, .unsafeName, .badTime: throw .badRequest(error.description)
-            case .badRelease, .missingBlob, .corruptBlob, .badToken: throw .unprocessable(error.description)
+            case .badRelease, .missingBlob, .corruptBlob, .badToken, .inherited: throw .unprocessable(error.description)
             }
         } catch let error as PostgresError {
             throw .unavailable("the cluster store did not take it: \(error)")

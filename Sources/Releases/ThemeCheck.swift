@@ -5,7 +5,12 @@ import ThemeIndex
 
 /// What a release holds, checked the way the server will read it: a .car must open as a catalog
 /// with every rendition readable; a folder is indexed (in a temporary index) and must load with
-/// no theme or source error. `themed publish` and `POST /themes/{theme}/releases` both use it.
+/// no theme or source error, its theme.json read strictly and its parent chain whole against the
+/// themes it will join. `themed publish` and `POST /themes/{theme}/releases` both use it.
+///
+/// Refusals name files as the operator knows them: by their path in the release (the name in the
+/// archive), after `shownAs` (the folder the operator gave, or nothing for an upload); never
+/// where themed unpacked or copied them.
 public enum ThemeCheck {
     public struct Refused: Error, CustomStringConvertible {
         public var description: String
@@ -22,13 +27,25 @@ public enum ThemeCheck {
     }
 
     /// The files of a theme folder, or of one .car (named `name` in the release, or by its own
-    /// file name), once they pass the check.
-    public static func files(of path: String, theme: String, name: String? = nil) throws -> [File] {
+    /// file name), once they pass the check. `parents` says where the theme's parent may be: the
+    /// store's themes for a release, or unchecked when a server will check it.
+    public static func files(of path: String, theme: String, name: String? = nil, shownAs prefix: String = "",
+                             parents: ParentScope) throws(Refused) -> [File] {
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw Refused(description: "no such file or folder") }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw Refused(description: "\(prefix)\(name ?? path): no such file or folder") }
         if !isFolder.boolValue {
-            let catalog = try AssetCatalog(path: path)
-            if let first = catalog.renditionErrors.first { throw Refused(description: "\(catalog.renditionErrors.count) renditions cannot be read: \(first)") }
+            let shown = prefix + (name ?? URL(fileURLWithPath: path).lastPathComponent)
+            let catalog: AssetCatalog
+            do {
+                catalog = try AssetCatalog(path: path)
+            } catch let error as CatalogError {
+                throw Refused(description: error.named(shown).description)
+            } catch {
+                throw Refused(description: "\(shown): \(error)")
+            }
+            if let first = catalog.renditionErrors.first {
+                throw Refused(description: "\(shown): \(catalog.renditionErrors.count) renditions cannot be read; the first: \(first.named(shown))")
+            }
             return [File(path: name ?? URL(fileURLWithPath: path).lastPathComponent, location: path)]
         }
         let root = URL(fileURLWithPath: path).standardizedFileURL.path
@@ -38,24 +55,34 @@ public enum ThemeCheck {
             let fileName = (relative as NSString).lastPathComponent
             if fileName.hasPrefix(".") { if (enumerator?.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory { enumerator?.skipDescendants() }; continue }
             guard (enumerator?.fileAttributes?[.type] as? FileAttributeType) == .typeRegular else { continue }
-            guard Release.isSafe(path: relative) else { throw Refused(description: "\(relative) is not a path a release may hold") }
+            guard Release.isSafe(path: relative) else { throw Refused(description: "\(prefix)\(relative) is not a path a release may hold") }
             files.append(File(path: relative, location: "\(root)/\(relative)"))
         }
-        try checkIndexes(root: root, theme: theme)
+        try checkIndexes(root: root, theme: theme, shownAs: prefix, parents: parents)
         return files
     }
 
     /// Indexes a copy of the folder as the theme, and refuses it when the index reports errors.
-    static func checkIndexes(root: String, theme: String) throws {
+    static func checkIndexes(root: String, theme: String, shownAs prefix: String, parents: ParentScope) throws(Refused) {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("themed-publish-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
-        try FileManager.default.createDirectory(at: scratch.appendingPathComponent("themes"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: root, toPath: scratch.appendingPathComponent("themes/\(theme)").path)
-        let index = try ThemeIndex(databasePath: scratch.appendingPathComponent("index.sqlite").path)
-        _ = try index.writer.sync(themesDirectory: scratch.appendingPathComponent("themes").path)
-        guard let loaded = try index.reader.themes().first(where: { $0.name == theme }) else { throw Refused(description: "not a theme themed can read") }
+        let copy = scratch.appendingPathComponent("themes/\(theme)").path
+        let loaded: ThemeInfo?
+        do {
+            try FileManager.default.createDirectory(at: scratch.appendingPathComponent("themes"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: root, toPath: copy)
+            let index = try ThemeIndex(databasePath: scratch.appendingPathComponent("index.sqlite").path)
+            _ = try index.writer.sync(themesDirectory: scratch.appendingPathComponent("themes").path, parents: parents)
+            loaded = try index.reader.themes().first(where: { $0.name == theme })
+        } catch {
+            throw Refused(description: "the theme could not be checked: \(error)".replacingOccurrences(of: scratch.path + "/", with: ""))
+        }
+        guard let loaded else { throw Refused(description: "not a theme themed can read") }
         let problems = ([loaded.error] + loaded.sources.map(\.error)).filter { !$0.isEmpty }
-        if let first = problems.first { throw Refused(description: first.split(separator: "\n").first.map(String.init) ?? first) }
+        if let first = problems.first {
+            let line = first.split(separator: "\n").first.map(String.init) ?? first
+            throw Refused(description: line.replacingOccurrences(of: copy + "/", with: prefix).replacingOccurrences(of: copy, with: prefix.isEmpty ? theme : prefix))
+        }
         if loaded.sources.isEmpty { throw Refused(description: "no catalog, .xcassets folder or bundle in it") }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Sharding
+import ThemeVocabulary
 
 /// The daemon's settings: defaults, overridden by the config file, overridden by flags. Each
 /// value remembers where it came from, for `themed config check`.
@@ -65,7 +66,7 @@ public struct ServerSettings: Equatable, Sendable {
         guard let values = object as? [String: Any] else { throw Invalid(description: "\(path): top level is not an object") }
         for key in values.keys.sorted() {
             guard let setting = Self.setting(named: key) else {
-                let hint = Self.closestName(to: key).map { " (did you mean \"\($0)\"?)" } ?? ""
+                let hint = Spelling.nearest(to: key, among: Self.all.map(\.name)).map { " (did you mean \"\($0)\"?)" } ?? ""
                 throw Invalid(description: "\(path): unknown setting \"\(key)\"\(hint)")
             }
             do {
@@ -99,25 +100,5 @@ public struct ServerSettings: Equatable, Sendable {
 
     static func setting(named name: String) -> Setting? {
         all.first { $0.name == name }
-    }
-
-    /// The known key nearest to a mistyped one (at most two edits away, ignoring case).
-    static func closestName(to key: String) -> String? {
-        let scored = all.map { ($0.name, editDistance($0.name.lowercased(), key.lowercased())) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
-        return best.0
-    }
-
-    private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for (i, left) in a.enumerated() {
-            var current = [i + 1]
-            for (j, right) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

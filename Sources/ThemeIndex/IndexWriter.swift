@@ -29,13 +29,22 @@ public final class IndexWriter: Sendable {
     /// `keepingCatalogs`, the report carries the catalogs it parsed (a running server keeps them
     /// to serve the generation built from them); without, each is released once written, so a
     /// first index of thousands of themes holds one theme's parse at a time. With a `shard`, the
-    /// index holds only the themes it owns and their ancestors.
+    /// index holds only the themes it owns and their ancestors. Parent chains are settled first
+    /// (`ParentChains`): a theme.json that breaks its theme's chain is not taken; `parents` says
+    /// where else a parent may be.
     @discardableResult
-    public func sync(themesDirectory directory: String, only: String? = nil, keepingCatalogs: Bool = false, shard: Shard? = nil) throws -> SyncReport {
-        let folders = ThemeFolder.discover(in: directory, shard: shard).filter { only == nil || $0.name == only }
+    public func sync(themesDirectory directory: String, only: String? = nil, keepingCatalogs: Bool = false, shard: Shard? = nil,
+                     parents scope: ParentScope = .folder) throws -> SyncReport {
+        let discovered = ThemeFolder.discover(in: directory, shard: shard)
         return try connection.withLock { database in
             let stored = try database.prepare("SELECT * FROM theme").rows().map(ThemeRecord.init(row:))
             let storedByName = Dictionary(stored.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            let settled = ParentChains.settle(discovered, stored: storedByName, scope: scope)
+            let folders = discovered.filter { only == nil || $0.name == only }.map { folder in
+                var folder = folder
+                (folder.parent, folder.error) = (settled[folder.name]?.parent, settled[folder.name]?.problem)
+                return folder
+            }
             var report = SyncReport()
             var next = folders.startIndex
             while next < folders.endIndex {
@@ -52,10 +61,19 @@ public final class IndexWriter: Sendable {
                     }
                 }
             }
-            let known = Set(folders.map(\.name))
+            let known = Set(discovered.map(\.name))
             let removed = stored.filter { !known.contains($0.name) && (only == nil || only == $0.name) }
+            // A theme whose folder went while others still inherit from it stays, as it was
+            // indexed, until none does: removing it would break every one of them.
+            let inherited = Dictionary(grouping: settled.compactMap { name, theme in theme.parent.map { ($0, name) } }, by: \.0)
             try database.transaction {
                 for theme in removed {
+                    if let children = inherited[theme.name]?.map(\.1).sorted() {
+                        let problem = "its folder is gone, but \(children.joined(separator: ", ")) \(children.count == 1 ? "inherits" : "inherit") from it: "
+                            + "it is kept as it was indexed until no theme does"
+                        try noteProblem(problem, of: theme, in: database, report: &report)
+                        continue
+                    }
                     try database.prepare("DELETE FROM theme WHERE id = ?1").run([.integer(theme.id)])
                     report.removedThemes.append(theme.name)
                 }
@@ -134,6 +152,8 @@ public final class IndexWriter: Sendable {
             report.addedThemes.append(folder.name)
         }
         var errors: [String] = (folder.error.map { [$0] } ?? []) + folder.warnings
+        // Told once: the theme's errors keep it while it lasts.
+        if let problem = folder.error, !(changes.theme?.error.contains(problem) ?? false) { report.themeErrors.append((folder.name, problem)) }
         for (record, rank) in changes.unchanged {
             // Unchanged: only its place among the theme's sources may have moved.
             if record.rank != rank { try move(record, to: rank, in: database) }
@@ -166,6 +186,13 @@ public final class IndexWriter: Sendable {
         try database.prepare("UPDATE theme SET path = ?1, parent = ?2, error = ?3, generation = generation + ?4 WHERE id = ?5")
             .run([.text(folder.path), .optionalText(folder.parent), .text(errors.joined(separator: "\n")),
                   .bool(changed || parentChanged), .integer(theme.id)])
+    }
+
+    /// Records a theme-level problem on a theme this sync does not otherwise write; told once.
+    private func noteProblem(_ problem: String, of theme: ThemeRecord, in database: Database, report: inout SyncReport) throws {
+        guard !theme.error.contains(problem) else { return }
+        try database.prepare("UPDATE theme SET error = ?1 WHERE id = ?2").run([.text(problem), .integer(theme.id)])
+        report.themeErrors.append((theme.name, problem))
     }
 
     private func move(_ source: SourceRecord, to rank: Int, in database: Database) throws {

@@ -28,19 +28,14 @@ public struct ThemeFolder: Sendable, Equatable {
     /// folder, then the other catalogs and `.xcassets` folders in byte order of their paths, then
     /// the loose files of each bundle: the theme folder's own first, then nested bundles by path.
     public var sources: [Source]
-    /// Why the theme's own settings could not be read, if they could not.
+    /// Why the theme's own settings (theme.json) could not be read, if they could not: the index
+    /// then keeps the parent it had (a typo never cuts a brand off its base).
     public var error: String?
     /// Problems met while reading the theme folder outside any indexed source.
     public var warnings: [String] = []
 
     /// At most this many bundles are read in one theme.
     public static let maximumBundles = 256
-
-    /// Theme names are used in URLs and paths: letters, digits, `-`, `_`, `.`; not starting with `.`.
-    public static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.count <= 100 && !name.hasPrefix(".")
-            && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }
-    }
 
     /// Every theme under `directory`, sorted by name. Entries that are not themes are ignored.
     /// With a `shard`, only the themes it owns and their ancestors: the others' folders are not read.
@@ -52,9 +47,9 @@ public struct ThemeFolder: Sendable, Equatable {
             let path = "\(directory)/\(entry)"
             if entry.hasSuffix(".car") {
                 let name = String(entry.dropLast(4))
-                guard isValidName(name), found[name] == nil, FileSystem.isRegularFile(path) else { continue }
+                guard ThemeName.isValid(name), found[name] == nil, FileSystem.isRegularFile(path) else { continue }
                 found[name] = (path, true)
-            } else if isValidName(entry), found[entry] == nil, FileSystem.isDirectory(path) {
+            } else if ThemeName.isValid(entry), found[entry] == nil, FileSystem.isDirectory(path) {
                 found[entry] = (path, false)
             }
         }
@@ -104,20 +99,10 @@ public struct ThemeFolder: Sendable, Equatable {
             }
         }
 
-        let settings = "\(path)/theme.json"
-        if FileManager.default.fileExists(atPath: settings) {
-            do {
-                guard let data = FileManager.default.contents(atPath: settings),
-                      let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-                    throw ThemeError("theme.json is not a JSON object")
-                }
-                if let parent = object["parent"] {
-                    guard let parent = parent as? String, isValidName(parent) else { throw ThemeError("theme.json: \"parent\" is not a theme name") }
-                    theme.parent = parent
-                }
-            } catch {
-                theme.error = "\(settings): \(error)"
-            }
+        do {
+            theme.parent = try ThemeSettings(folder: path).parent
+        } catch {
+            theme.error = "\(path)/\(error)"
         }
         return theme
     }

@@ -5,6 +5,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Releases
+import ThemeIndex
 
 /// `themed publish`: checks a theme and stores it as a release in the cluster store, which every
 /// replica following the store then serves.
@@ -26,11 +27,19 @@ struct Publish: ParsableCommand {
 
     func run() throws {
         guard Release.isPublishable(theme: theme) else { throw Self.refuse("\"\(theme)\" is not a theme name a release may take: \(Release.publishableRule)") }
+        let parents: ParentScope
+        switch (cluster, server) {
+        case (let cluster?, nil):
+            // The parent chain is checked against the store's themes; through a server, the server checks it.
+            do { parents = .alsoAmong(try ClusterStore(url: cluster).themeParents()) } catch { throw Self.refuse("the cluster store: \(error)") }
+        case (nil, _?): parents = .unchecked
+        default: throw Self.refuse("give one of --cluster (PostgreSQL) or --server (a themed server)")
+        }
         let files: [ThemeCheck.File]
         do {
-            files = try ThemeCheck.files(of: path, theme: theme)
+            files = try ThemeCheck.files(of: path, theme: theme, shownAs: shownPrefix, parents: parents)
         } catch {
-            throw Self.refuse("\(path): \(error)")
+            throw Self.refuse(error.description)
         }
         switch (cluster, server) {
         case (let cluster?, nil):
@@ -49,6 +58,15 @@ struct Publish: ParsableCommand {
         default:
             throw Self.refuse("give one of --cluster (PostgreSQL) or --server (a themed server)")
         }
+    }
+
+    /// What refusals put before a file's path in the release: the folder given, or the folder of
+    /// the .car given, as typed.
+    private var shownPrefix: String {
+        var isFolder: ObjCBool = false
+        let folder = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+            ? path : (path as NSString).deletingLastPathComponent
+        return folder.isEmpty ? "" : folder.hasSuffix("/") ? folder : folder + "/"
     }
 
     /// POSTs the theme (a .car as it is, a folder as a gzip-compressed tar) and prints the answer.
@@ -74,10 +92,8 @@ struct Publish: ParsableCommand {
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         request.timeoutInterval = 300
         let answer = HTTPAnswer.of(request, body: body)
-        guard let status = answer.status else { throw Self.refuse("\(server): \(answer.error ?? "no answer")") }
-        let text = String(decoding: answer.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard status == 201 || status == 202 else { throw Self.refuse("\(server) answered \(status): \(text)") }
-        print(text)
+        guard answer.status == 201 || answer.status == 202 else { throw Self.refuse(answer.failure(from: server)) }
+        print(String(decoding: answer.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// One line on standard error, naming the command, and exit status 2.
@@ -110,14 +126,33 @@ struct HTTPAnswer {
     var body = Data()
     var error: String?
 
-    static func of(_ request: URLRequest, body: Data) -> HTTPAnswer {
+    static func of(_ request: URLRequest, body: Data? = nil) -> HTTPAnswer {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var answer = HTTPAnswer()
-        URLSession.shared.uploadTask(with: request, from: body) { data, response, error in
+        let finish: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
             answer = HTTPAnswer(status: (response as? HTTPURLResponse)?.statusCode, body: data ?? Data(), error: error.map { "\($0)" })
             done.signal()
-        }.resume()
+        }
+        if let body {
+            URLSession.shared.uploadTask(with: request, from: body, completionHandler: finish).resume()
+        } else {
+            URLSession.shared.dataTask(with: request, completionHandler: finish).resume()
+        }
         done.wait()
         return answer
+    }
+
+    /// The JSON body, when themed answered it.
+    var json: Any? { try? JSONSerialization.jsonObject(with: body) }
+
+    /// Why the request failed, in a sentence: themed's own message when it answered (a JSON
+    /// error), else what answered instead (a proxy's page, a cut connection), never the page itself.
+    func failure(from server: String) -> String {
+        guard let status else { return "\(server) did not answer: \(error ?? "no response")" }
+        if let object = json as? [String: Any], let error = object["error"] as? [String: Any], let message = error["message"] as? String {
+            return "\(server) refused it (\(status)): \(message)"
+        }
+        return "the front door answered \(status) without themed's answer (\(server) may be a proxy whose replicas are down or unready; "
+            + "its /readyz and logs say more)"
     }
 }

@@ -12,7 +12,7 @@ struct TeamReleaseTests {
 
     /// A theme folder as a gzip-compressed tar, the way `themed publish --server` sends one.
     static func archive(_ folder: String) throws -> [UInt8] {
-        let files = try ThemeCheck.files(of: folder, theme: "check")
+        let files = try ThemeCheck.files(of: folder, theme: "check", parents: .folder)
         let path = NSTemporaryDirectory() + "themed-upload-\(UUID().uuidString.prefix(8)).tar.gz"
         defer { try? FileManager.default.removeItem(atPath: path) }
         try ReleaseArchive.pack(files, to: path)
