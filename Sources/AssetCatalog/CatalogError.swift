@@ -32,8 +32,10 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
         self.underlying = "\(underlying)"
         self.fileBytes = fileBytes
         if let format = underlying as? FormatError {
+            // Cut short: a read at or past the file's end, or a block its index places beyond it.
+            let beyondEnd = fileBytes.map { format.offset >= $0 } ?? false
             kind = format.reason.hasPrefix("magic is not") ? .notACatalog
-                : format.reason.contains("runs past the end") || format.reason.contains("too short") ? .truncated : .broken
+                : beyondEnd || format.reason.contains("runs past the end") || format.reason.contains("too short") ? .truncated : .broken
         } else {
             kind = rendition == nil ? .unreadable : .broken
         }

@@ -150,7 +150,11 @@ public final class ClusterFollower: Sendable {
             }
             guard materializer.generation(of: release.theme) != release.generation else { continue }
             do {
-                try materializer.materialize(release) { try store.blob($0) }
+                // Each blob the store sends is contact: a large release takes long, not silence.
+                try materializer.materialize(release) { hash in
+                    defer { state.withLock { $0.lastContact = .now } }
+                    return try store.blob(hash)
+                }
                 state.withLock { _ = $0.failures.removeValue(forKey: release.theme) }
                 changed.append((release.theme, release.generation))
                 logger.info("release materialized", metadata: ["theme": "\(release.theme)", "generation": "\(release.generation)"])
@@ -214,7 +218,11 @@ public final class ClusterFollower: Sendable {
                 unavailable.insert(theme)
                 guard let release = try store.latestRelease(of: theme), !release.retired else { continue }
                 do {
-                    try materializer.materialize(release) { try store.blob($0) }
+                    // Each blob the store sends is contact: a large release takes long, not silence.
+                try materializer.materialize(release) { hash in
+                    defer { state.withLock { $0.lastContact = .now } }
+                    return try store.blob(hash)
+                }
                     changed.append((theme, release.generation))
                     logger.info("ancestor materialized", metadata: ["theme": "\(theme)", "generation": "\(release.generation)"])
                 } catch {

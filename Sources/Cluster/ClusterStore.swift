@@ -121,7 +121,7 @@ public final class ClusterStore: @unchecked Sendable {
         for release in current {
             // A theme.json the store holds passed the check when it was published.
             let bytes = release.files.first { $0.path == ThemeSettings.fileName }.flatMap { settings[$0.hash] }
-            parents[release.theme] = bytes.flatMap { try? ThemeSettings(json: Data($0)).parent }
+            parents.updateValue(bytes.flatMap { try? ThemeSettings(json: Data($0)).parent }, forKey: release.theme)
         }
         return parents
     }

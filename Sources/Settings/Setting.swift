@@ -130,7 +130,7 @@ extension ServerSettings {
         .optionalText("activeToken", \.activeToken, "Bearer token PUT /active needs; unset: loopback clients only."),
         .optionalText("cluster", \.cluster, "PostgreSQL URL of the cluster store; set, the themes folder follows its releases (docs/DEPLOY.md)."),
         .shard("shard", \.shard, "This replica's share of the themes, \"N/COUNT\": it holds and serves only the themes shard N owns (and their ancestors); others get 421 (docs/DEPLOY.md \"Shards\")."),
-        .seconds("clusterUnreachableSeconds", \.clusterUnreachableSeconds, 1...86400, "How long the cluster store may be unreachable before /readyz says 503."),
+        .seconds("clusterUnreachableSeconds", \.clusterUnreachableSeconds, 1...86400, "How long a starting replica waits for the cluster store before serving its folder as it is; past it, /healthz and /metrics show the store unreachable (serving and readiness go on)."),
         .integer("releaseRetention", \.releaseRetention, 1...100_000, "Releases kept per theme in the cluster store (plus anything scheduled); older ones and the blobs only they used are dropped."),
         .integer("releaseMaxBytes", \.releaseMaxBytes, 1...1e12, "Largest release upload (POST /themes/{theme}/releases) and the most an archive may unpack to; larger: 413."),
         .textList("purgeURLs", \.purgeURLs, "Caches (http://host:port, Varnish with xkey) sent PURGE with the theme's key when its content changes."),

@@ -24,7 +24,7 @@ public final class ThemeService: Sendable {
     public init(index: ThemeIndex, themesDirectory: String, activeToken: String? = nil, logger: Logger = Logger(label: "themed"),
                 metrics: ServiceMetrics = ServiceMetrics(), content: ContentStore? = nil, responseCacheBytes: Int = 64 << 20,
                 cachePolicy: CachePolicy = CachePolicy(), accessLog: AccessLog? = nil, allowedOrigins: [String] = ["*"],
-                readiness: @escaping @Sendable () -> String? = { nil }, releases: ReleaseDesk? = nil,
+                readiness: @escaping @Sendable () -> String? = { nil }, storeContact: StoreContact? = nil, releases: ReleaseDesk? = nil,
                 purgeTargets: [SurrogatePurger.Target] = [], clusterGeneration: Int? = nil, shard: Shard? = nil) throws {
         let folder = index.databasePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let content = try content ?? ContentStore(blobs: BlobStore(directory: (folder.isEmpty ? "." : folder) + "/blobs"))
@@ -49,7 +49,7 @@ public final class ThemeService: Sendable {
         let caches: [any CacheReporting] = [responseCache, index.reader.parentPalettes] + content.caches
         let router = Router([
             AdminRoutes(library: library, metrics: metrics, caches: caches, events: events, activeToken: activeToken,
-                        readiness: readiness, desk: releases, logger: logger),
+                        readiness: readiness, storeContact: storeContact, desk: releases, logger: logger),
             ReleaseRoutes(desk: releases, metrics: metrics),
             EventRoutes(events: events, library: library),
             ThemeRoutes(library: library, hasReleases: releases != nil),

@@ -113,12 +113,12 @@ struct Serve: ParsableCommand {
                             }),
                             logger: logger, retention: settings.releaseRetention, shard: settings.shard)
         }
-        let readiness: @Sendable () -> String? = {
-            if draining.withLock({ $0 }) { return "draining" }
-            guard let follower else { return nil }
-            guard let contact = follower.lastContact else { return "the cluster store has not answered yet" }
-            let silent = ContinuousClock.now - contact
-            return silent > unreachableLimit ? "the cluster store has been unreachable for \(silent.components.seconds) s" : nil
+        // Ready while it can serve: a store outage of any length leaves a replica serving what it
+        // has (and the front door sending it traffic); how stale that may be is in /healthz,
+        // /metrics and the log, not in readiness, which every replica would lose at once.
+        let readiness: @Sendable () -> String? = { draining.withLock { $0 } ? "draining" : nil }
+        let storeContact = follower.map { follower in
+            StoreContact(silence: { follower.lastContact.map { ContinuousClock.now - $0 } }, unreachableAfter: unreachableLimit)
         }
         let releases = settings.cluster.map { url in
             ReleaseDesk(cluster: url, workDirectory: uploads, retention: settings.releaseRetention, maxUploadBytes: settings.releaseMaxBytes,
@@ -134,7 +134,8 @@ struct Serve: ParsableCommand {
         let service: ThemeService
         do {
             // With a store, event ids are its generations, from what the first sync applied.
-            service = try Startup.service(settings, accessLog: accessLog, logger: logger, readiness: readiness, releases: releases,
+            service = try Startup.service(settings, accessLog: accessLog, logger: logger, readiness: readiness, storeContact: storeContact,
+                                          releases: releases,
                                           clusterGeneration: follower.map { Int($0.generation) })
         } catch {
             server.shutdown()
@@ -171,6 +172,20 @@ struct Serve: ParsableCommand {
         let watcher = settings.watch ? try ThemeWatcher(service: service, logger: logger) : nil
         var timers: [DispatchSourceTimer] = []
         timers.append(Self.every(settings.heartbeatSeconds) { service.events.heartbeat() })
+        if let storeContact {
+            // One line when the store has been silent past the limit, one when it answers again.
+            let wasReachable = Mutex(true)
+            timers.append(Self.every(1) {
+                let reachable = storeContact.isReachable
+                guard wasReachable.withLock({ was in defer { was = reachable }; return was != reachable }) else { return }
+                if reachable {
+                    logger.info("cluster store answers again; following its releases")
+                } else {
+                    logger.warning("cluster store unreachable; still serving and ready, with what this replica has (releases may be stale)",
+                                   metadata: ["silent_seconds": "\(storeContact.silentSeconds)"])
+                }
+            })
+        }
         // What bursts of requests freed goes back to the system once a minute (a palette sweep of
         // 10,000 brands left 40 MB of free pages in the heap); a trim takes a few milliseconds.
         timers.append(Self.every(60) { _ = themed_trim_heap() })
@@ -318,7 +333,7 @@ enum Startup {
     }
 
     static func service(_ settings: ServerSettings, accessLog: AccessLog?, logger: Logger,
-                        readiness: @escaping @Sendable () -> String? = { nil },
+                        readiness: @escaping @Sendable () -> String? = { nil }, storeContact: StoreContact? = nil,
                         releases: ReleaseDesk? = nil, clusterGeneration: Int? = nil) throws -> ThemeService {
         let index = try ThemeIndex(databasePath: settings.db)
         let workers = settings.decodeThreads > 0 ? WorkerPool(threads: settings.decodeThreads) : WorkerPool()
@@ -334,7 +349,7 @@ enum Startup {
         let purgeTargets = settings.purgeURLs.compactMap(SurrogatePurger.Target.init(url:))
         return try ThemeService(index: index, themesDirectory: themesPath, activeToken: settings.activeToken, logger: logger,
                                 content: content, responseCacheBytes: settings.responseCacheBytes, cachePolicy: policy, accessLog: accessLog,
-                                allowedOrigins: settings.corsAllowedOrigins, readiness: readiness, releases: releases,
+                                allowedOrigins: settings.corsAllowedOrigins, readiness: readiness, storeContact: storeContact, releases: releases,
                                 purgeTargets: purgeTargets, clusterGeneration: clusterGeneration, shard: settings.shard)
     }
 }

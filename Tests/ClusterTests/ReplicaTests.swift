@@ -116,16 +116,21 @@ struct ReplicaTests {
             #expect(!moved.text.contains("resync") && !moved.text.contains("event: active-changed"), "\(moved.text)")
         }
 
-        // The store goes away: replicas keep serving, and turn not ready only past the limit (1 s).
+        // The store goes away: replicas keep serving and stay ready however long it lasts; the
+        // staleness shows in /healthz and /metrics past the limit (1 s).
         try postgres.stop()
         #expect(replicas[0].get("/themes/light")?.status == 200)
         let notStored = try HTTP.request("PUT", "/active", port: replicas[0].port, body: Array(#"{"theme":"light"}"#.utf8))
         #expect(notStored.status == 503 && notStored.text.contains("cluster_unavailable"), "\(notStored.text)")
         #expect(replicas[0].get("/active")?.text.contains("\"dark\"") == true, "a change the store did not take is not made here either")
-        #expect(waitUntil(8) { replicas.allSatisfy { $0.get("/readyz")?.status == 503 } })
+        #expect(waitUntil(8) { replicas.allSatisfy { $0.get("/healthz")?.text.contains(#""reachable":false"#) == true } })
+        #expect(replicas.allSatisfy { $0.get("/readyz")?.status == 200 }, "still ready: the door keeps sending traffic")
+        #expect(replicas[0].get("/metrics")?.text.contains("themed_cluster_store_reachable 0") == true)
         #expect(replicas[0].get("/themes/light")?.status == 200, "still serving what it has")
         try postgres.start()
-        #expect(waitUntil(15) { replicas.allSatisfy { $0.get("/readyz")?.status == 200 } }, "ready again once the store answers")
+        #expect(waitUntil(15) { replicas.allSatisfy { $0.get("/healthz")?.text.contains(#""reachable":true"#) == true } },
+                "reachable again once the store answers")
+        #expect(replicas[0].get("/metrics")?.text.contains("themed_cluster_store_reachable 1") == true)
 
         let unsafe = try Self.run(["retire", "--cluster", postgres.url, "../dark"])
         #expect(unsafe.status == 2 && unsafe.errors.hasPrefix("themed retire: "), "\(unsafe.errors)")

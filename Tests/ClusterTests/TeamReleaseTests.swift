@@ -10,9 +10,10 @@ import TestSupport
 struct TeamReleaseTests {
     typealias Replica = ReplicaTests.Replica
 
-    /// A theme folder as a gzip-compressed tar, the way `themed publish --server` sends one.
+    /// A theme folder as a gzip-compressed tar, the way `themed publish --server` sends one (its
+    /// parent chain is the server's to check).
     static func archive(_ folder: String) throws -> [UInt8] {
-        let files = try ThemeCheck.files(of: folder, theme: "check", parents: .folder)
+        let files = try ThemeCheck.files(of: folder, theme: "check", parents: .unchecked)
         let path = NSTemporaryDirectory() + "themed-upload-\(UUID().uuidString.prefix(8)).tar.gz"
         defer { try? FileManager.default.removeItem(atPath: path) }
         try ReleaseArchive.pack(files, to: path)

@@ -18,9 +18,10 @@ struct AdminRoutes: RouteCollection {
     /// When set, `PUT /active` needs `Authorization: Bearer <token>`; when nil, only clients on
     /// the loopback interface may change the active theme.
     let activeToken: String?
-    /// nil when this replica should take traffic; otherwise why not (draining, a cluster store
-    /// unreachable for too long).
+    /// nil when this replica should take traffic; otherwise why not (draining).
     let readiness: @Sendable () -> String?
+    /// With a cluster store: when it last answered (shown, never a reason to stop serving).
+    let storeContact: StoreContact?
     /// With a cluster: where the active theme is kept for every replica, with its schedules, and
     /// where teams' tokens are checked.
     let desk: ReleaseDesk?
@@ -38,7 +39,15 @@ struct AdminRoutes: RouteCollection {
                 return response
             },
             .get("/healthz", label: "healthz", crossOrigin: false) { _ in
-                JSONResponse.make(["status": "ok", "themes": .int(library.themes.count)], cacheControl: "no-store")
+                var members: [(String, JSONValue)] = [("status", .string("ok")), ("themes", .int(library.themes.count))]
+                if let storeContact {
+                    // Serving goes on without the store; this says how stale what it serves may be.
+                    members.append(("clusterStore", .object([
+                        ("reachable", .bool(storeContact.isReachable)),
+                        ("silentSeconds", storeContact.silence().map { .int(Int($0.components.seconds)) } ?? .null),
+                    ])))
+                }
+                return JSONResponse.make(.object(members), cacheControl: "no-store")
             },
             .get("/metrics", label: "metrics", crossOrigin: false) { _ in
                 let decoding = library.content.decoding.statistics
@@ -61,7 +70,12 @@ struct AdminRoutes: RouteCollection {
                      metrics.rollbacks.load(ordering: .relaxed)),
                     ("themed_publish_refusals_total", "Publishes and rollbacks refused (token, scope, body, limits, store) on this replica.",
                      metrics.publishRefusals.load(ordering: .relaxed)),
-                ])
+                ] + (storeContact.map { contact in [
+                    ("themed_cluster_store_reachable", "1 when the cluster store answered within clusterUnreachableSeconds, else 0 (serving goes on).",
+                     contact.isReachable ? 1 : 0),
+                    ("themed_cluster_store_silent_seconds", "Seconds since the cluster store last answered (-1: not yet): how stale releases may be.",
+                     contact.silentSeconds),
+                ] } ?? []))
                 return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"], body: exposition)
             },
             .get("/active", label: "active", crossOrigin: false) { _ in
