@@ -126,7 +126,9 @@ class Replica:
         # Room for every stream of the benchmark on one replica (while the others restart).
         with open(os.path.join(self.folder, "themed.json"), "w") as config:
             settings = {"watch": False, "clusterUnreachableSeconds": 10, "purgeURLs": [f"http://127.0.0.1:{varnish_port}"],
-                        "heartbeatSeconds": 2, "maxConnections": 12000}
+                        "heartbeatSeconds": 2, "maxConnections": 12000,
+                        # HAProxy and Varnish on this host append the client to X-Forwarded-For.
+                        "trustedProxies": ["127.0.0.1"]}
             if shard:
                 settings["shard"] = shard
             json.dump(settings, config)

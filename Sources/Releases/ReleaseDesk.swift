@@ -72,10 +72,10 @@ public final class ReleaseDesk: Sendable {
     public var scheduled: [Schedule] { pendingSchedules() }
 
     /// The token that `Authorization: Bearer <secret>` presents, when it may do `permission` to
-    /// `theme`. A secret the store does not know counts against the client's address; past the
-    /// limit every attempt from it is refused until its window ends.
-    public func authorize(_ authorization: String?, from address: String, to permission: Token.Permission, theme: String) throws(Refusal) -> Token {
-        let host = Self.host(of: address)
+    /// `theme`. A secret the store does not know counts against the client (`host`: its address,
+    /// behind trusted proxies the one they forwarded); past the limit every attempt from it is
+    /// refused until its window ends.
+    public func authorize(_ authorization: String?, from host: String, to permission: Token.Permission, theme: String) throws(Refusal) -> Token {
         if let wait = attempts.refusal(for: host) { throw .tooManyAttempts(retryAfterSeconds: wait) }
         guard let authorization, authorization.hasPrefix("Bearer "), case let secret = String(authorization.dropFirst(7)), !secret.isEmpty else {
             throw .unauthorized("this route needs Authorization: Bearer <token> (themed token create)")
@@ -195,12 +195,6 @@ public final class ReleaseDesk: Sendable {
             throw ClusterError.noSuchRelease(theme, generation)
         }
         return entry
-    }
-
-    /// The client's address without its port (`127.0.0.1:5000` -> `127.0.0.1`, `[::1]:5000` -> `::1`).
-    static func host(of address: String) -> String {
-        if address.hasPrefix("["), let end = address.firstIndex(of: "]") { return String(address[address.index(after: address.startIndex)..<end]) }
-        return address.lastIndex(of: ":").map { String(address[..<$0]) } ?? address
     }
 }
 

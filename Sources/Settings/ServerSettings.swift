@@ -41,6 +41,8 @@ public struct ServerSettings: Equatable, Sendable {
     public var logLevel = Logger.Level.info
     public var accessLog: String?
     public var corsAllowedOrigins = ["*"]
+    /// Proxies whose X-Forwarded-For is believed (addresses or CIDR networks; checked by `TrustedProxies`).
+    public var trustedProxies: [String] = []
 
     public enum LogFormat: String, Sendable, CaseIterable {
         case text, json

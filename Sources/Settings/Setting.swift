@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import Logging
 import Sharding
 
@@ -46,11 +47,14 @@ public struct Setting: Sendable {
         }, show: { String($0[keyPath: path]) })
     }
 
-    static func textList(_ name: String, _ path: WritableKeyPath<ServerSettings, [String]> & Sendable, _ summary: String) -> Setting {
+    /// A list of strings; `check` refuses what its entries may not be (its error's description says why).
+    static func textList(_ name: String, _ path: WritableKeyPath<ServerSettings, [String]> & Sendable, _ summary: String,
+                         check: @escaping @Sendable ([String]) throws -> Void = { _ in }) -> Setting {
         Setting(name: name, summary: summary, assign: { settings, value in
             guard let list = value as? [Any], let texts = list as? [String], !texts.contains(where: \.isEmpty) else {
                 throw ServerSettings.Invalid(description: "must be a list of non-empty strings")
             }
+            do { try check(texts) } catch { throw ServerSettings.Invalid(description: "\(error)") }
             settings[keyPath: path] = texts
         }, show: { "[" + $0[keyPath: path].map(quoted).joined(separator: ", ") + "]" })
     }
@@ -142,6 +146,9 @@ extension ServerSettings {
         .choice("logFormat", \.logFormat, "Log lines as \"text\" or \"json\" (one object per line), on standard error."),
         .choice("logLevel", \.logLevel, "Least level logged."),
         .optionalText("accessLog", \.accessLog, "Access log: a file path, or \"-\" for standard output; unset: none."),
+        .textList("trustedProxies", \.trustedProxies,
+                  "Proxies in front (addresses or CIDR networks, e.g. [\"127.0.0.1\", \"10.0.0.0/8\"]) whose X-Forwarded-For names the client: what the failed-token limit and the loopback check of PUT /active count.",
+                  check: { entries in _ = try TrustedProxies(entries) }),
         .textList("corsAllowedOrigins", \.corsAllowedOrigins, "Origins whose pages may read the public routes (CORS); \"*\": any. Never the admin routes."),
     ]
 }

@@ -25,7 +25,8 @@ public final class ThemeService: Sendable {
                 metrics: ServiceMetrics = ServiceMetrics(), content: ContentStore? = nil, responseCacheBytes: Int = 64 << 20,
                 cachePolicy: CachePolicy = CachePolicy(), accessLog: AccessLog? = nil, allowedOrigins: [String] = ["*"],
                 readiness: @escaping @Sendable () -> String? = { nil }, storeContact: StoreContact? = nil, releases: ReleaseDesk? = nil,
-                purgeTargets: [SurrogatePurger.Target] = [], clusterGeneration: Int? = nil, shard: Shard? = nil) throws {
+                purgeTargets: [SurrogatePurger.Target] = [], clusterGeneration: Int? = nil, shard: Shard? = nil,
+                trustedProxies: TrustedProxies = .none) throws {
         let folder = index.databasePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let content = try content ?? ContentStore(blobs: BlobStore(directory: (folder.isEmpty ? "." : folder) + "/blobs"))
         let library = try ThemeLibrary(index: index, themesDirectory: themesDirectory, content: content, shard: shard)
@@ -49,8 +50,8 @@ public final class ThemeService: Sendable {
         let caches: [any CacheReporting] = [responseCache, index.reader.parentPalettes] + content.caches
         let router = Router([
             AdminRoutes(library: library, metrics: metrics, caches: caches, events: events, activeToken: activeToken,
-                        readiness: readiness, storeContact: storeContact, desk: releases, logger: logger),
-            ReleaseRoutes(desk: releases, metrics: metrics),
+                        readiness: readiness, storeContact: storeContact, desk: releases, proxies: trustedProxies, logger: logger),
+            ReleaseRoutes(desk: releases, metrics: metrics, proxies: trustedProxies),
             EventRoutes(events: events, library: library),
             ThemeRoutes(library: library, hasReleases: releases != nil),
             ColorRoutes(library: library),

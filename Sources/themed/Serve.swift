@@ -350,7 +350,9 @@ enum Startup {
         return try ThemeService(index: index, themesDirectory: themesPath, activeToken: settings.activeToken, logger: logger,
                                 content: content, responseCacheBytes: settings.responseCacheBytes, cachePolicy: policy, accessLog: accessLog,
                                 allowedOrigins: settings.corsAllowedOrigins, readiness: readiness, storeContact: storeContact, releases: releases,
-                                purgeTargets: purgeTargets, clusterGeneration: clusterGeneration, shard: settings.shard)
+                                purgeTargets: purgeTargets, clusterGeneration: clusterGeneration, shard: settings.shard,
+                                // Checked when the settings were read.
+                                trustedProxies: (try? TrustedProxies(settings.trustedProxies)) ?? .none)
     }
 }
 

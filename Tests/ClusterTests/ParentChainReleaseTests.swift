@@ -113,3 +113,40 @@ struct ParentChainReleaseTests {
         #expect(noDoor.status == 2 && noDoor.errors.contains("did not answer"), "\(noDoor.errors)")
     }
 }
+
+/// Behind the front door every connection comes from the proxy: the failed-token limit counts the
+/// client the trusted proxy forwarded, so one broken CI job does not lock out every team.
+@Suite("clients behind trusted proxies", .serialized, .enabled(if: PostgresServer.unavailableReason == nil, "PostgreSQL is not installed (apt-get install postgresql)"))
+struct TrustedProxyReleaseTests {
+    @Test("two clients behind one proxy: the one that fails its tokens is limited, the other publishes; an untrusted X-Forwarded-For is ignored")
+    func failedTokensCountTheClient() throws {
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let folder = NSTemporaryDirectory() + "themed-proxies-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let token = try TeamReleaseTests.token(postgres, ["--name", "brands", "--themes", "*", "--can", "publish"])
+        let replica = try ReplicaTests.Replica(cluster: postgres.url, unreachableSeconds: 5, folder: "\(folder)/proxied",
+                                               settings: #""trustedProxies": ["127.0.0.0/8"]"#)
+        func post(forwardedFor client: String, token: String) throws -> HTTP.Answer {
+            try HTTP.request("POST", "/themes/brand/rollback", port: replica.port,
+                             headers: ["Authorization": "Bearer \(token)", "X-Forwarded-For": client], body: Array(#"{"generation": 1}"#.utf8))
+        }
+        for _ in 0..<10 { #expect(try post(forwardedFor: "198.51.100.7", token: "themed_wrong").status == 401) }
+        #expect(try post(forwardedFor: "198.51.100.7", token: "themed_wrong").status == 429, "the failing client is limited")
+        #expect(try post(forwardedFor: "198.51.100.7, 127.0.0.1", token: "themed_wrong").status == 429, "a chain of trusted proxies ends at it")
+        let other = try post(forwardedFor: "198.51.100.8", token: token)
+        #expect(other.status == 404, "another client behind the same proxy is not limited (its rollback finds no release): \(other.text)")
+
+        // Not trusted: the header is anyone's to send, so the connection's address counts.
+        let direct = try ReplicaTests.Replica(cluster: postgres.url, unreachableSeconds: 5, folder: "\(folder)/direct")
+        for number in 0..<10 {
+            let answer = try HTTP.request("POST", "/themes/brand/rollback", port: direct.port,
+                                          headers: ["Authorization": "Bearer themed_wrong", "X-Forwarded-For": "198.51.100.\(number)"],
+                                          body: Array(#"{"generation": 1}"#.utf8))
+            #expect(answer.status == 401)
+        }
+        let limited = try HTTP.request("POST", "/themes/brand/rollback", port: direct.port,
+                                       headers: ["Authorization": "Bearer themed_wrong", "X-Forwarded-For": "198.51.100.99"], body: Array(#"{"generation": 1}"#.utf8))
+        #expect(limited.status == 429, "a forged header does not escape the limit")
+    }
+}

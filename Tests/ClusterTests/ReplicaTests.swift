@@ -19,10 +19,12 @@ struct ReplicaTests {
         let port: Int
         let errors = Pipe()
 
-        init(cluster url: String, unreachableSeconds: Double, folder: String) throws {
+        /// `settings`: more members of its themed.json (`"trustedProxies": [...]`).
+        init(cluster url: String, unreachableSeconds: Double, folder: String, settings: String = "") throws {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let notify = try NotifySocket(in: folder)
-            try Data(#"{"watch": false, "clusterUnreachableSeconds": \#(unreachableSeconds)}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
+            let more = settings.isEmpty ? "" : ", \(settings)"
+            try Data(#"{"watch": false, "clusterUnreachableSeconds": \#(unreachableSeconds)\#(more)}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
             process.executableURL = URL(fileURLWithPath: ReplicaTests.executable)
             process.arguments = ["serve", "--config", "themed.json", "--cluster", url, "--themes", "themes", "--db", "index.sqlite",
                                  "--blobs", "blobs", "--port", "0"]

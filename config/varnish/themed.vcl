@@ -93,6 +93,8 @@ sub themed_route {
 }
 
 sub vcl_recv {
+    # Varnish itself appends client.ip to X-Forwarded-For before this runs, so a replica whose
+    # trustedProxies lists this host (and HAProxy's, in front) counts the real client.
     if (req.method == "PURGE") {
         if (client.ip !~ purgers) {
             return (synth(403, "Forbidden"));

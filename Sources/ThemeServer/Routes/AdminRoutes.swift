@@ -25,6 +25,8 @@ struct AdminRoutes: RouteCollection {
     /// With a cluster: where the active theme is kept for every replica, with its schedules, and
     /// where teams' tokens are checked.
     let desk: ReleaseDesk?
+    /// Whose X-Forwarded-For names the client (loopback or not, failed tokens).
+    let proxies: TrustedProxies
     let logger: Logger
 
     var routes: [Route] {
@@ -110,7 +112,8 @@ struct AdminRoutes: RouteCollection {
         }
         let authorization = request.headers[.authorization]
         let operatorAllowed = if let activeToken { authorization == "Bearer \(activeToken)" } else {
-            authorization == nil && (request.remoteAddress.hasPrefix("127.") || request.remoteAddress.hasPrefix("[::1]"))
+            // The client, not a proxy on this host: through a trusted proxy, the address it forwarded.
+            authorization == nil && { client in client.hasPrefix("127.") || client == "::1" }(proxies.client(of: request))
         }
         guard operatorAllowed || (desk != nil && authorization != nil) else {
             if activeToken != nil {
@@ -125,7 +128,7 @@ struct AdminRoutes: RouteCollection {
         // switches when the store's notification arrives; this one at once.
         return ReleaseRoutes.deferred(metrics: metrics, counted: nil) { [self] in
             let actor = operatorAllowed ? Release.operatorName
-                : try desk.authorize(authorization, from: request.remoteAddress, to: .activate, theme: name).name
+                : try desk.authorize(authorization, from: proxies.client(of: request), to: .activate, theme: name).name
             if let at {
                 let schedule = try desk.schedule(activating: name, at: at, by: actor)
                 return JSONResponse.make(.object([("scheduled", ReleaseRoutes.json(schedule))]), cacheControl: "no-store").with(status: .accepted)

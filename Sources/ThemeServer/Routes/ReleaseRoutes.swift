@@ -14,6 +14,8 @@ import Releases
 struct ReleaseRoutes: RouteCollection {
     let desk: ReleaseDesk?
     let metrics: ServiceMetrics
+    /// Whose X-Forwarded-For names the client that failed tokens count against.
+    let proxies: TrustedProxies
 
     var routes: [Route] {
         [
@@ -41,7 +43,7 @@ struct ReleaseRoutes: RouteCollection {
             throw APIError.badRequest("\"\(theme)\" is not a theme name a release may take: \(Release.publishableRule)")
         }
         return Self.deferred(metrics: metrics, counted: .publish) {
-            let token = try desk.authorize(request.headers[.authorization], from: request.remoteAddress, to: .publish, theme: theme)
+            let token = try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .publish, theme: theme)
             guard let body = request.spooledBody else { throw ReleaseDesk.Refusal.badRequest("the body did not arrive as an upload") }
             guard let kind = ReleaseDesk.BodyKind(contentType: request.headers[.contentType]) else {
                 throw ReleaseDesk.Refusal.unsupportedMediaType("send a .car as application/octet-stream or a theme folder as application/x-tar (gzip accepted)")
@@ -76,7 +78,7 @@ struct ReleaseRoutes: RouteCollection {
         let desk = try Self.cluster(desk)
         let (request, theme) = (context.request, context.parameter("theme"))
         return Self.deferred(metrics: metrics, counted: .rollback) {
-            let token = try desk.authorize(request.headers[.authorization], from: request.remoteAddress, to: .publish, theme: theme)
+            let token = try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .publish, theme: theme)
             guard let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
                   let number = object["generation"] as? NSNumber, case let generation = number.int64Value, generation > 0,
                   Double(generation) == number.doubleValue else {
@@ -94,7 +96,7 @@ struct ReleaseRoutes: RouteCollection {
         return Self.deferred(metrics: metrics, counted: nil) {
             // The token must cover the schedule's theme: known from the last sync, or "*" when not yet seen.
             let theme = desk.pending(id)?.theme ?? "*"
-            let token = try desk.authorize(request.headers[.authorization], from: request.remoteAddress, to: .activate, theme: theme)
+            let token = try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .activate, theme: theme)
             let cancelled = try desk.cancel(id, by: token.name)
             return JSONResponse.make(.object([("cancelled", Self.json(cancelled))]), cacheControl: "no-store")
         }
