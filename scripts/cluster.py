@@ -769,7 +769,9 @@ def main():
         else:
             log(f"front door  http://127.0.0.1:{DOOR_PORT}/   (Varnish, routing each theme to its shard's group)")
         log(f"publish:    {arguments.themed} publish --cluster '{CLUSTER_URL}' THEME PATH")
-        log("Ctrl-C stops everything")
+        log("Ctrl-C or SIGTERM stops everything")
+        # SIGTERM (a service manager, `kill`) stops it as Ctrl-C does: the with block tears down.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         try:
             signal.pause()
         except KeyboardInterrupt:

@@ -86,12 +86,33 @@ struct DaemonTests {
         let run = try Self.run(["config", "check", "themed.json", "--themes", Self.themes, "--host", "0.0.0.0"], in: folder)
         #expect(run.status == 0, "\(run.errors)")
         let lines = run.output.split(separator: "\n")
-        #expect(lines.count == 35)
+        #expect(lines.count == 36)
         #expect(lines.contains { $0.hasPrefix("shard = null ") && $0.hasSuffix("# default") })
         #expect(lines.contains { $0.hasPrefix("port = 9000 ") && $0.hasSuffix("# themed.json") })
         #expect(lines.contains { $0.hasPrefix("host = \"0.0.0.0\" ") && $0.hasSuffix("# --host") })
         #expect(lines.contains { $0.hasPrefix("db = \"var/themed.sqlite\" ") && $0.hasSuffix("# default") })
         #expect(!FileManager.default.fileExists(atPath: folder + "/var"))
+    }
+
+    @Test("config check tries the cluster store: a store that does not answer is a warning, and exit status 2 with --strict")
+    func configCheckTriesTheStore() throws {
+        let folder = try Self.scratch()
+        let nobody = "postgresql://themed@127.0.0.1:\(Loopback.freePort())/themed?connect_timeout=2"
+        try Data(#"{"cluster": "\#(nobody)"}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
+        let warned = try Self.run(["config", "check", "themed.json", "--themes", Self.themes], in: folder)
+        #expect(warned.status == 0 && warned.errors.contains("cluster: the store does not answer"), "\(warned.errors)")
+        let strict = try Self.run(["config", "check", "themed.json", "--themes", Self.themes, "--strict"], in: folder)
+        #expect(strict.status == 2 && strict.errors.contains("cluster: the store does not answer"), "\(strict.errors)")
+    }
+
+    @Test("config check says a cluster store that answers does", .enabled(if: PostgresServer.unavailableReason == nil, "PostgreSQL is not installed"))
+    func configCheckReachesTheStore() throws {
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let folder = try Self.scratch()
+        try Data(#"{"cluster": "\#(postgres.url)"}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
+        let run = try Self.run(["config", "check", "themed.json", "--themes", Self.themes, "--strict"], in: folder)
+        #expect(run.status == 0 && run.output.contains("cluster store: answers"), "\(run.errors)")
     }
 }
 
