@@ -430,8 +430,10 @@ def test(themed, seconds):
                       "  return wrk.format('GET', paths[(counter % #paths) + 1])\nend\n"
                       "response = function(status, headers, body)\n"
                       "  if status >= 300 then io.write('status ' .. status .. ': ' .. string.sub(body, 1, 200) .. '\\n') end\nend\n")
-        # The load lasts through the rolling restart at the end (about 15 s) too.
-        wrk = subprocess.Popen(["wrk", "-t2", "-c16", f"-d{seconds + 20}s", "--latency", "-s", script, f"http://127.0.0.1:{DOOR_PORT}"],
+        # The load lasts through the store's outage (as long as the run's steps) and the rolling
+        # restart at the end (about 15 s) too.
+        outage = seconds
+        wrk = subprocess.Popen(["wrk", "-t2", "-c16", f"-d{seconds + outage + 20}s", "--latency", "-s", script, f"http://127.0.0.1:{DOOR_PORT}"],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         step = seconds / 7
 
@@ -472,11 +474,28 @@ def test(themed, seconds):
         cluster.replicas[1].stop(signal.SIGKILL)
         cluster.replicas[1].start()
 
-        # 5. PostgreSQL restarts: replicas keep serving and follow the next release.
+        # 5. PostgreSQL goes away for longer than clusterUnreachableSeconds (10 s here): replicas
+        # keep serving and stay ready (the door keeps sending them traffic; wrk's count of non-2xx
+        # below covers it), /healthz says the store is unreachable; then it comes back and they
+        # follow the next release.
         time.sleep(step)
         cluster.postgres.stop()
-        time.sleep(1)
+        stopped = time.monotonic()
+        unready, reported = set(), set()
+        while time.monotonic() - stopped < outage:
+            for replica in cluster.replicas:
+                if get(replica.port, "/readyz")[0] != 200:
+                    unready.add(replica.number)
+                if b'"reachable":false' in (get(replica.port, "/healthz")[2] or b""):
+                    reported.add(replica.number)
+            time.sleep(0.5)
         cluster.postgres.start()
+        log(f"PostgreSQL stopped for {outage} s under load: replicas not ready at some point: {sorted(unready) or 'none'}; "
+            f"store reported unreachable in /healthz by replicas {sorted(reported)}")
+        if unready:
+            failures.append(f"replicas {sorted(unready)} turned not ready while the store was down")
+        if outage > 12 and len(reported) != len(cluster.replicas):
+            failures.append(f"only replicas {sorted(reported)} reported the store unreachable in /healthz")
         folder = changed_light_theme(2)
         _, second_release = publish(themed, "light", folder)
         expected = None
@@ -667,17 +686,35 @@ def shards_test(themed):
         for number, tenant in enumerate(tenants):
             publish(themed, tenant, tenant_folder(scratch, tenant, number))
 
-        # 1. Each replica lists its shard's themes, and holds those plus light for its children.
+        # 1. Each replica lists every theme (its own and, from the store, the other group's), in
+        # natural order, with the counts each theme's own page gives; it holds only its own and
+        # light for its children.
+        everything = set(owners)
+
+        def natural(name):
+            return [int(part) if part.isdigit() else part.lower() for part in re.split(r"(\d+)", name)]
+
+        for port, where in [(r.port, f"replica {r.number} ({r.shard})") for r in cluster.replicas] + [(DOOR_PORT, "the front door")]:
+            def listed():
+                status, _, body = get(port, "/themes")
+                return json.loads(body)["themes"] if status == 200 else []
+
+            if not wait_until(lambda: {theme["name"] for theme in listed()} == everything, 30, 0.1):
+                failures.append(f"{where} lists {sorted(t['name'] for t in listed())}, not every theme")
+            names = [theme["name"] for theme in listed()]
+            if names != sorted(names, key=natural):
+                failures.append(f"{where} does not list in natural order: {names}")
+            for theme in listed():
+                owner = cluster.replicas[(owners[theme["name"]] - 1) * 2]
+                status, _, body = get(owner.port, f"/themes/{theme['name']}")
+                detail = json.loads(body) if status == 200 else {}
+                if (theme["colors"], theme["images"]) != (len(detail.get("colors", [])), len(detail.get("images", []))):
+                    failures.append(f"{where} lists {theme['name']} with {theme['colors']} colours and {theme['images']} images; "
+                                    f"its page has {len(detail.get('colors', []))} and {len(detail.get('images', []))}")
+                    break
         for replica in cluster.replicas:
             group = int(replica.shard.split("/")[0])
             own = {theme for theme, owner in owners.items() if owner == group}
-
-            def listed():
-                status, _, body = get(replica.port, "/themes")
-                return {theme["name"] for theme in json.loads(body)["themes"]} if status == 200 else None
-
-            if not wait_until(lambda: listed() == own, 30, 0.1):
-                failures.append(f"replica {replica.number} ({replica.shard}) lists {sorted(listed() or [])}, not {sorted(own)}")
             folder = os.path.join(replica.folder, "themes")
             held = {name for name in os.listdir(folder) if not name.startswith(".")}
             if held != own | {"light"}:

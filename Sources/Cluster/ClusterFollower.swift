@@ -15,13 +15,18 @@ public final class ClusterFollower: Sendable {
         public var activeChanged: @Sendable (String, Int64) -> Void
         /// A release this replica could not write (theme, generation, why); the one before keeps serving.
         public var releaseRefused: @Sendable (String, Int64, String) -> Void
+        /// With a shard: how this replica lists these of its own themes (with the release each
+        /// has) now; those it cannot describe yet (not indexed) are left out and asked again.
+        public var listings: @Sendable ([(theme: String, generation: Int64)]) -> [ThemeListing]
 
         public init(themesChanged: @escaping @Sendable ([(theme: String, generation: Int64)]) -> Void,
                     activeChanged: @escaping @Sendable (String, Int64) -> Void,
-                    releaseRefused: @escaping @Sendable (String, Int64, String) -> Void = { _, _, _ in }) {
+                    releaseRefused: @escaping @Sendable (String, Int64, String) -> Void = { _, _, _ in },
+                    listings: @escaping @Sendable ([(theme: String, generation: Int64)]) -> [ThemeListing] = { _ in [] }) {
             self.themesChanged = themesChanged
             self.activeChanged = activeChanged
             self.releaseRefused = releaseRefused
+            self.listings = listings
         }
     }
 
@@ -42,6 +47,10 @@ public final class ClusterFollower: Sendable {
         /// Pending schedules, soonest first, and when the first is due by this replica's clock.
         var schedules: [Schedule] = []
         var nextDue: ContinuousClock.Instant?
+        /// With a shard: every theme's listing in the store, and whether some of this replica's
+        /// own themes were not yet listed there (asked again at the next ping).
+        var listings: [String: ThemeListing] = [:]
+        var listingsPending = false
     }
 
     let url: String
@@ -76,6 +85,9 @@ public final class ClusterFollower: Sendable {
     public var generation: Int64 { state.withLock { $0.generation } }
     /// The schedules pending at the last sync, soonest first.
     public var schedules: [Schedule] { state.withLock { $0.schedules } }
+    /// With a shard: every theme's listing in the store at the last sync (the other shards'
+    /// themes are listed from here).
+    public var listings: [String: ThemeListing] { state.withLock { $0.listings } }
     /// The PostgreSQL process of the current connection (tests end it to cut the connection).
     public var backendPID: Int? { state.withLock { $0.backendPID } }
 
@@ -118,6 +130,7 @@ public final class ClusterFollower: Sendable {
                         try store.ping()
                         sincePing = .now
                         state.withLock { $0.lastContact = .now }
+                        if state.withLock({ $0.listingsPending }) { try exchangeListings(store) }
                     }
                 }
             } catch {
@@ -185,6 +198,27 @@ public final class ClusterFollower: Sendable {
         // Changes in the order of their generations: the event ids they become only grow.
         if !changed.isEmpty { callbacks.themesChanged(changed.sorted { $0.generation < $1.generation }) }
         if let active, active.theme != previous { callbacks.activeChanged(active.theme, active.generation) }
+        try exchangeListings(store)
+    }
+
+    /// With a shard: lists this replica's own themes in the store where their listing is older
+    /// than the release it serves, and reads every theme's listing back.
+    private func exchangeListings(_ store: ClusterStore) throws {
+        guard let shard else { return }
+        var listed = try store.listings()
+        let stale = materializer.themes().compactMap { theme -> (theme: String, generation: Int64)? in
+            guard shard.owns(theme), let generation = materializer.generation(of: theme), listed[theme]?.generation != generation else { return nil }
+            return (theme, generation)
+        }
+        let described = stale.isEmpty ? [] : callbacks.listings(stale)
+        for listing in described {
+            try store.record(listing)
+            listed[listing.name] = listing
+        }
+        state.withLock { state in
+            state.listings = listed
+            state.listingsPending = described.count < stale.count
+        }
     }
 
     /// Whether this replica writes `theme`'s releases: every theme without a shard; with one, its

@@ -45,6 +45,8 @@ public final class ClusterStore: @unchecked Sendable {
             CREATE TABLE IF NOT EXISTS themed_schedule (id BIGSERIAL PRIMARY KEY, theme TEXT NOT NULL, at TIMESTAMPTZ NOT NULL,
                 manifest TEXT, hashes TEXT[] NOT NULL DEFAULT '{}', actor TEXT NOT NULL, created TIMESTAMPTZ NOT NULL DEFAULT now(),
                 applied_generation BIGINT, cancelled BOOLEAN NOT NULL DEFAULT false);
+            CREATE TABLE IF NOT EXISTS themed_listing (theme TEXT PRIMARY KEY, generation BIGINT NOT NULL, revision TEXT NOT NULL,
+                parent TEXT, colors INTEGER NOT NULL, images INTEGER NOT NULL, files INTEGER NOT NULL, errors TEXT NOT NULL DEFAULT '');
             CREATE TABLE IF NOT EXISTS themed_audit (id BIGSERIAL PRIMARY KEY, at TIMESTAMPTZ NOT NULL DEFAULT now(), actor TEXT NOT NULL,
                 action TEXT NOT NULL, theme TEXT NOT NULL, generation BIGINT, detail TEXT NOT NULL DEFAULT '');
             """.replacingOccurrences(of: "\n", with: " "))
@@ -143,6 +145,7 @@ public final class ClusterStore: @unchecked Sendable {
         }
         try audit(actor: actor, action: action, theme: release.theme, generation: generation,
                   detail: rollbackOf.map { "content of generation \($0)" } ?? "")
+        if release.retired { try connection.execute("DELETE FROM themed_listing WHERE theme = $1", [.text(release.theme)]) }
         if let keep { try dropReleases(of: release.theme, keepingNewest: keep) }
         try connection.execute("SELECT pg_notify($1, $2)", [.text(Self.channel), .text("release:\(release.theme):\(generation)")])
         return generation

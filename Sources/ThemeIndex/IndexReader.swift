@@ -25,18 +25,25 @@ public final class IndexReader: Sendable {
 
     // MARK: - Themes
 
+    /// Every theme, with the names it answers (its own and its ancestors', as its detail lists
+    /// them) counted from one pass over the index of names.
     public func themes() throws -> [ThemeInfo] {
         try pool.read { database in
-            try database.prepare("SELECT * FROM theme ORDER BY name").rows().map { row in
-                let theme = try ThemeRecord(row: row)
+            let records = try database.prepare("SELECT * FROM theme ORDER BY name").rows().map(ThemeRecord.init(row:))
+            var own: [String: NameSets] = [:]
+            let idNames = Dictionary(records.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+            for row in try database.prepare("SELECT DISTINCT theme_id, kind, name FROM variant WHERE kind IN ('color', 'image', 'file')").rows() {
+                guard let theme = idNames[try row.int64("theme_id")], let kind = AssetKind(rawValue: try row.string("kind")) else { continue }
+                own[theme, default: NameSets()].insert(try row.string("name"), kind)
+            }
+            let counts = NameSets.servedCounts(own: own, parents: Dictionary(records.map { ($0.name, $0.parent) }, uniquingKeysWith: { first, _ in first }))
+            return try records.map { theme in
                 let sources = try database.prepare("SELECT * FROM source WHERE theme_id = ?1 ORDER BY rank").rows([.integer(theme.id)])
                     .map { try SourceRecord(row: $0).info }
-                let counts = try database.prepare("SELECT kind, COUNT(DISTINCT name) AS n FROM variant WHERE theme_id = ?1 GROUP BY kind")
-                    .rows([.integer(theme.id)])
-                func count(_ kind: AssetKind) throws -> Int { try counts.first { try $0.string("kind") == kind.rawValue }?.int("n") ?? 0 }
+                let served = counts[theme.name] ?? NameCounts()
                 return ThemeInfo(id: theme.id, name: theme.name, path: theme.path, parent: theme.parent, generation: theme.generation,
                                  error: theme.error, sources: sources,
-                                 colorCount: try count(.color), imageCount: try count(.image), fileCount: try count(.file))
+                                 colorCount: served.colors, imageCount: served.images, fileCount: served.files)
             }
         }
     }

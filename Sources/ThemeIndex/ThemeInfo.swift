@@ -11,9 +11,10 @@ public struct ThemeInfo: Sendable {
     public var generation: Int
     public var error: String
     public var sources: [SourceInfo]
+    /// The colour, image and loose file names it answers, its own and its ancestors' (the names
+    /// its detail lists).
     public var colorCount: Int
     public var imageCount: Int
-    /// Loose files of its bundles, by name.
     public var fileCount: Int
 
     /// Names what the theme holds, from its parent and its sources' bytes in rank order: the same

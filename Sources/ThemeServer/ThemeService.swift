@@ -1,5 +1,6 @@
 import BlobStore
 import Caching
+import Cluster
 import HTTPServer
 import Logging
 import Releases
@@ -26,7 +27,7 @@ public final class ThemeService: Sendable {
                 cachePolicy: CachePolicy = CachePolicy(), accessLog: AccessLog? = nil, allowedOrigins: [String] = ["*"],
                 readiness: @escaping @Sendable () -> String? = { nil }, storeContact: StoreContact? = nil, releases: ReleaseDesk? = nil,
                 purgeTargets: [SurrogatePurger.Target] = [], clusterGeneration: Int? = nil, shard: Shard? = nil,
-                trustedProxies: TrustedProxies = .none) throws {
+                trustedProxies: TrustedProxies = .none, otherShards: @escaping @Sendable () -> [ThemeListing] = { [] }) throws {
         let folder = index.databasePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let content = try content ?? ContentStore(blobs: BlobStore(directory: (folder.isEmpty ? "." : folder) + "/blobs"))
         let library = try ThemeLibrary(index: index, themesDirectory: themesDirectory, content: content, shard: shard)
@@ -53,7 +54,7 @@ public final class ThemeService: Sendable {
                         readiness: readiness, storeContact: storeContact, desk: releases, proxies: trustedProxies, logger: logger),
             ReleaseRoutes(desk: releases, metrics: metrics, proxies: trustedProxies),
             EventRoutes(events: events, library: library),
-            ThemeRoutes(library: library, hasReleases: releases != nil),
+            ThemeRoutes(library: library, hasReleases: releases != nil, otherShards: otherShards),
             ColorRoutes(library: library),
             ExportRoutes(library: library, logger: logger),
             GalleryRoutes(),

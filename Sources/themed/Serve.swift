@@ -110,6 +110,16 @@ struct Serve: ParsableCommand {
                             }, activeChanged: { theme, generation in served.withLock { $0 }?.applyActive(theme, generation: Int(generation)) },
                             releaseRefused: { theme, generation, reason in
                                 served.withLock { $0 }?.releaseRefused(theme: theme, generation: generation, reason: reason)
+                            }, listings: { themes in
+                                // Only what the index serves now: a theme not indexed yet is asked again.
+                                guard let library = served.withLock({ $0 })?.library else { return [] }
+                                return themes.compactMap { theme, generation in
+                                    library.theme(named: theme).map { info in
+                                        ThemeListing(name: info.name, generation: generation, revision: info.revision, parent: info.parent,
+                                                     colors: info.colorCount, images: info.imageCount, files: info.fileCount,
+                                                     errors: info.error.split(separator: "\n").map(String.init))
+                                    }
+                                }
                             }),
                             logger: logger, retention: settings.releaseRetention, shard: settings.shard)
         }
@@ -135,8 +145,8 @@ struct Serve: ParsableCommand {
         do {
             // With a store, event ids are its generations, from what the first sync applied.
             service = try Startup.service(settings, accessLog: accessLog, logger: logger, readiness: readiness, storeContact: storeContact,
-                                          releases: releases,
-                                          clusterGeneration: follower.map { Int($0.generation) })
+                                          releases: releases, clusterGeneration: follower.map { Int($0.generation) },
+                                          otherShards: { follower.map { Array($0.listings.values) } ?? [] })
         } catch {
             server.shutdown()
             throw Startup.failure("\(error)")
@@ -334,7 +344,8 @@ enum Startup {
 
     static func service(_ settings: ServerSettings, accessLog: AccessLog?, logger: Logger,
                         readiness: @escaping @Sendable () -> String? = { nil }, storeContact: StoreContact? = nil,
-                        releases: ReleaseDesk? = nil, clusterGeneration: Int? = nil) throws -> ThemeService {
+                        releases: ReleaseDesk? = nil, clusterGeneration: Int? = nil,
+                        otherShards: @escaping @Sendable () -> [ThemeListing] = { [] }) throws -> ThemeService {
         let index = try ThemeIndex(databasePath: settings.db)
         let workers = settings.decodeThreads > 0 ? WorkerPool(threads: settings.decodeThreads) : WorkerPool()
         AssetCatalog.decodedAtlases.setCapacity(settings.atlasCacheBytes)
@@ -352,7 +363,7 @@ enum Startup {
                                 allowedOrigins: settings.corsAllowedOrigins, readiness: readiness, storeContact: storeContact, releases: releases,
                                 purgeTargets: purgeTargets, clusterGeneration: clusterGeneration, shard: settings.shard,
                                 // Checked when the settings were read.
-                                trustedProxies: (try? TrustedProxies(settings.trustedProxies)) ?? .none)
+                                trustedProxies: (try? TrustedProxies(settings.trustedProxies)) ?? .none, otherShards: otherShards)
     }
 }
 

@@ -1,7 +1,9 @@
+import Cluster
 import HTTPServer
 import JSON
 import ThemeContent
 import ThemeIndex
+import ThemeVocabulary
 
 /// `GET /themes` and `GET /themes/{theme}`: what is loaded, and one theme's sources, names and
 /// problems.
@@ -9,6 +11,8 @@ struct ThemeRoutes: RouteCollection {
     let library: ThemeLibrary
     /// A cluster store keeps release histories: the detail links to the theme's.
     let hasReleases: Bool
+    /// With a shard: the other shards' themes as their owners list them (from the cluster store).
+    let otherShards: @Sendable () -> [ThemeListing]
 
     var routes: [Route] {
         [
@@ -17,24 +21,34 @@ struct ThemeRoutes: RouteCollection {
         ]
     }
 
-    /// The themes this replica serves: with a shard, its own (the ancestors it holds for them
-    /// are served by their shards).
+    /// Every theme: this replica's own and, with a shard, the other shards' as their owners list
+    /// them, so that the front door's list is whole whichever group answers; sorted as people
+    /// read names (brand-4 before brand-11).
     private func themeList() -> Response {
-        let served = library.themes.filter { !library.isElsewhere($0.name) }
-        let list = served.map { theme -> JSONValue in
-            var members: [(String, JSONValue)] = [
-                ("name", .string(theme.name)),
-                ("revision", .string(theme.revision)),
-                ("colors", .int(theme.colorCount)),
-                ("images", .int(theme.imageCount)),
-                ("files", .int(theme.fileCount)),
-                ("href", .string("/themes/\(theme.name)")),
-            ]
-            if let parent = theme.parent { members.insert(("parent", .string(parent)), at: 1) }
-            if !theme.error.isEmpty { members.append(("errors", .array(lines(theme.error)))) }
-            return .object(members)
+        var entries: [(name: String, entry: JSONValue)] = library.themes.filter { !library.isElsewhere($0.name) }.map { theme in
+            (theme.name, Self.entry(name: theme.name, revision: theme.revision, parent: theme.parent, colors: theme.colorCount,
+                                    images: theme.imageCount, files: theme.fileCount, errors: lines(theme.error)))
         }
-        return JSONResponse.make(["themes": .array(list)], cacheControl: "no-cache", etagged: true)
+        for listing in otherShards() where library.isElsewhere(listing.name) {
+            entries.append((listing.name, Self.entry(name: listing.name, revision: listing.revision, parent: listing.parent, colors: listing.colors,
+                                                     images: listing.images, files: listing.files, errors: listing.errors.map(JSONValue.string))))
+        }
+        entries.sort { ThemeName.naturalOrder($0.name, $1.name) }
+        return JSONResponse.make(["themes": .array(entries.map(\.entry))], cacheControl: "no-cache", etagged: true)
+    }
+
+    static func entry(name: String, revision: String, parent: String?, colors: Int, images: Int, files: Int, errors: [JSONValue]) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("name", .string(name)),
+            ("revision", .string(revision)),
+            ("colors", .int(colors)),
+            ("images", .int(images)),
+            ("files", .int(files)),
+            ("href", .string("/themes/\(name)")),
+        ]
+        if let parent { members.insert(("parent", .string(parent)), at: 1) }
+        if !errors.isEmpty { members.append(("errors", .array(errors))) }
+        return .object(members)
     }
 
     private func themeDetail(_ context: RequestContext) throws -> Response {
