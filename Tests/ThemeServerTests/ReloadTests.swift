@@ -99,6 +99,37 @@ struct ReloadTests {
         #expect(try client.request("/themes/app/images/AppLogo?scale=2").status == 200)
     }
 
+    @Test("a theme.json edited in place to a parent that does not exist: the brand keeps serving from its parent, with a theme-error event and its errors saying why")
+    func brokenSettingsKeepServing() throws {
+        let server = try ServerFixture(watch: true) { f in
+            ServerFixture.standardThemes(f)
+            f.colorSet("themes/brand", "accent", [(nil, ["red": "1", "green": "0", "blue": "0"], [:])])
+            f.write(#"{"parent": "light"}"#, to: "themes/brand/theme.json")
+        }
+        let events = try server.client()
+        events.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = try events.readUntil("retry:")
+        let client = try server.client()
+        let inherited = try client.request("/themes/brand/colors/primary")
+        #expect(inherited.status == 200 && inherited.json["hex"] != nil)
+        #expect(try client.request("/themes").json["themes"].flatMap { $0 as? [[String: Any]] }?.first { $0["name"] as? String == "brand" }?["colors"] as? Int == 3,
+                "/themes counts what the brand answers: its accent and light's two colours")
+
+        server.fixtures.write(#"{"parent": "ligth"}"#, to: "themes/brand/theme.json")
+        let stream = try events.readUntil("event: theme-error")
+        #expect(stream.contains(#""theme":"brand""#) && stream.contains("did you mean"), "\(stream)")
+        let after = try client.request("/themes/brand/colors/primary")
+        #expect(after.status == 200 && after.json["hex"] as? String == inherited.json["hex"] as? String, "still inheriting from light")
+        let detail = try client.request("/themes/brand")
+        #expect(detail.json["chain"] as? [String] == ["brand", "light"])
+        #expect((detail.json["errors"] as? [String])?.contains { $0.contains(#"parent "ligth" (theme.json) is not a theme"#) } == true, "\(detail.json)")
+
+        // A misspelt key: the same, naming the key it meant.
+        server.fixtures.write(#"{"parnet": "light"}"#, to: "themes/brand/theme.json")
+        _ = try events.readUntil(#"unknown key \"parnet\""#)
+        #expect(try client.request("/themes/brand/colors/primary").status == 200)
+    }
+
     @Test("in-place edits of an .xcassets folder are picked up; new theme folders start serving; removed ones answer 404")
     func folderChanges() throws {
         let server = try ServerFixture(watch: true)
