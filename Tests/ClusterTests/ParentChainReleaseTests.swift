@@ -3,6 +3,25 @@ import Releases
 import Testing
 import TestSupport
 
+/// A throwaway PostgreSQL, a scratch folder, a token that may publish every theme and one
+/// replica following the store (`settings`: more members of its themed.json).
+struct ClusterFixture {
+    let postgres: PostgresServer
+    let folder: String
+    let token: String
+    let replica: ReplicaTests.Replica
+
+    init(settings: String = "") throws {
+        postgres = try PostgresServer()
+        folder = NSTemporaryDirectory() + "themed-cluster-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        token = try TeamReleaseTests.token(postgres, ["--name", "ops", "--themes", "*", "--can", "publish"])
+        replica = try ReplicaTests.Replica(cluster: postgres.url, unreachableSeconds: 5, folder: "\(folder)/replica", settings: settings)
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: folder) }
+}
+
 /// A release is checked whole against the store before it replaces anything (issue 42): its
 /// theme.json strictly, its parent chain against the store's themes; retiring a parent that others
 /// inherit from is refused; refusals name the operator's own files, in a plain sentence first.
@@ -40,14 +59,10 @@ struct ParentChainReleaseTests {
 
     @Test("a missing parent, a loop or a misspelt key is refused at publish (422 over HTTP, exit 2 from the CLI) and nothing is stored; a parent in use cannot be retired")
     func releasesCheckedAgainstTheStore() throws {
-        let postgres = try PostgresServer()
-        defer { withExtendedLifetime(postgres) {} }
-        let folder = NSTemporaryDirectory() + "themed-chains-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let token = try TeamReleaseTests.token(postgres, ["--name", "brands", "--themes", "*", "--can", "publish"])
+        let cluster = try ClusterFixture()
+        defer { cluster.remove() }
+        let (postgres, folder, token, replica) = (cluster.postgres, cluster.folder, cluster.token, cluster.replica)
         #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "light", "\(ReplicaTests.sampleThemes)/light"]).status == 0)
-        let replica = try Replica(cluster: postgres.url, unreachableSeconds: 5, folder: "\(folder)/replica")
 
         // A parent the store does not hold: 422 naming it, with the nearest theme it does hold.
         let typo = try Self.archive(try Self.theme("dark", settings: #"{"parent": "ligth"}"#, in: folder))
@@ -83,13 +98,9 @@ struct ParentChainReleaseTests {
 
     @Test("a broken .car over HTTP is named as the release names it, in a plain sentence first; the CLI names the path given and never twice")
     func operatorsOwnNames() throws {
-        let postgres = try PostgresServer()
-        defer { withExtendedLifetime(postgres) {} }
-        let folder = NSTemporaryDirectory() + "themed-names-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let token = try TeamReleaseTests.token(postgres, ["--name", "brands", "--themes", "*", "--can", "publish"])
-        let replica = try Replica(cluster: postgres.url, unreachableSeconds: 5, folder: "\(folder)/replica")
+        let cluster = try ClusterFixture()
+        defer { cluster.remove() }
+        let (postgres, folder, token, replica) = (cluster.postgres, cluster.folder, cluster.token, cluster.replica)
         #expect(try ReplicaTests.run(["compile", "\(ReplicaTests.sampleThemes)/light/Theme.xcassets", "-o", "\(folder)/Light.car"]).status == 0)
         let catalog = try Data(contentsOf: URL(fileURLWithPath: "\(folder)/Light.car"))
         let truncated = Array(catalog.prefix(catalog.count / 2))
@@ -120,13 +131,9 @@ struct ParentChainReleaseTests {
 struct TrustedProxyReleaseTests {
     @Test("two clients behind one proxy: the one that fails its tokens is limited, the other publishes; an untrusted X-Forwarded-For is ignored")
     func failedTokensCountTheClient() throws {
-        let postgres = try PostgresServer()
-        defer { withExtendedLifetime(postgres) {} }
-        let folder = NSTemporaryDirectory() + "themed-proxies-\(UUID().uuidString.prefix(8))"
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let token = try TeamReleaseTests.token(postgres, ["--name", "brands", "--themes", "*", "--can", "publish"])
-        let replica = try ReplicaTests.Replica(cluster: postgres.url, unreachableSeconds: 5, folder: "\(folder)/proxied",
-                                               settings: #""trustedProxies": ["127.0.0.0/8"]"#)
+        let cluster = try ClusterFixture(settings: #""trustedProxies": ["127.0.0.0/8"]"#)
+        defer { cluster.remove() }
+        let (postgres, folder, token, replica) = (cluster.postgres, cluster.folder, cluster.token, cluster.replica)
         func post(forwardedFor client: String, token: String) throws -> HTTP.Answer {
             try HTTP.request("POST", "/themes/brand/rollback", port: replica.port,
                              headers: ["Authorization": "Bearer \(token)", "X-Forwarded-For": client], body: Array(#"{"generation": 1}"#.utf8))
@@ -148,5 +155,60 @@ struct TrustedProxyReleaseTests {
         let limited = try HTTP.request("POST", "/themes/brand/rollback", port: direct.port,
                                        headers: ["Authorization": "Bearer themed_wrong", "X-Forwarded-For": "198.51.100.99"], body: Array(#"{"generation": 1}"#.utf8))
         #expect(limited.status == 429, "a forged header does not escape the limit")
+    }
+}
+
+/// One generation for an operator to read: the number in an event's id, in its data, in the
+/// release history and in a rollback are the same.
+@Suite("one generation", .serialized, .enabled(if: PostgresServer.unavailableReason == nil, "PostgreSQL is not installed (apt-get install postgresql)"))
+struct OneGenerationTests {
+    @Test("an event's data carries the generation in its id; themed releases lists it and themed rollback takes it")
+    func generationEverywhere() throws {
+        let cluster = try ClusterFixture()
+        defer { cluster.remove() }
+        let (postgres, token, replica) = (cluster.postgres, cluster.token, cluster.replica)
+        #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "light", "\(ReplicaTests.sampleThemes)/light"]).status == 0)
+        #expect(waitUntil { replica.themeNames() == ["light"] })
+        let events = try HTTP.Stream("/events", port: replica.port)
+        #expect(events.read(until: "retry: 1000\n\n"))
+        #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "light", "\(ReplicaTests.sampleThemes)/dark"]).status == 0)
+        #expect(events.read(until: "event: theme-reloaded"))
+        #expect(events.read(until: "\n\n"))
+        let event = events.text.components(separatedBy: "\n\n").first { $0.contains("event: theme-reloaded") } ?? ""
+        let id = event.split(separator: "\n").first { $0.hasPrefix("id: g-") }.flatMap { Int($0.dropFirst(6)) }
+        #expect(id != nil && event.contains(#""generation":\#(id ?? -1),"#), "\(event)")
+
+        let server = "http://127.0.0.1:\(replica.port)"
+        let releases = try ReplicaTests.run(["releases", "--server", server, "--token", token, "light"])
+        let rows = releases.output.split(separator: "\n")
+        #expect(releases.status == 0 && rows.first?.hasPrefix("GENERATION") == true && rows.count == 3, "\(releases.output)\(releases.errors)")
+        #expect(rows.dropFirst().first?.hasPrefix("\(id ?? -1) ") == true && rows.dropFirst().first?.hasSuffix("current") == true, "\(releases.output)")
+        let first = rows.last.flatMap { $0.split(separator: " ").first }.map(String.init) ?? "?"
+        let rollback = try ReplicaTests.run(["rollback", "--server", server, "--token", token, "light", first])
+        #expect(rollback.status == 0 && rollback.output.contains("back to the content of generation \(first)"), "\(rollback.output)\(rollback.errors)")
+        let after = try ReplicaTests.run(["releases", "--server", server, "--token", token, "light"])
+        #expect(after.output.contains("rollback of \(first)"), "\(after.output)")
+        let unknown = try ReplicaTests.run(["rollback", "--server", server, "--token", token, "light", "999999"])
+        #expect(unknown.status == 2 && unknown.errors.contains("refused it (404)"), "\(unknown.errors)")
+    }
+
+    @Test("a door that answers with its own page (no replica behind it): the CLI says so with the status, never prints the page")
+    func proxyPage() throws {
+        let (listener, port) = Loopback.boundSocket(listening: true)
+        defer { close(listener) }
+        let page = "<!DOCTYPE html><html><body><h1>Error 503 Backend fetch failed</h1></body></html>"
+        let door = Thread {
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { return }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            _ = recv(client, &buffer, buffer.count, 0)
+            let answer = "HTTP/1.1 503 Backend fetch failed\r\nContent-Type: text/html\r\nContent-Length: \(page.utf8.count)\r\nConnection: close\r\n\r\n\(page)"
+            _ = answer.withCString { send(client, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+            close(client)
+        }
+        door.start()
+        let run = try ReplicaTests.run(["releases", "--server", "http://127.0.0.1:\(port)", "--token", "t", "light"])
+        #expect(run.status == 2 && run.errors.contains("the front door answered 503 without themed's answer"), "\(run.errors)")
+        #expect(!run.errors.contains("<html>") && !run.errors.contains("Backend fetch failed"), "\(run.errors)")
     }
 }

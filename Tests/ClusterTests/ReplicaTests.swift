@@ -53,17 +53,18 @@ struct ReplicaTests {
         }
     }
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, errors: String) {
+    /// Runs the built `themed`; its output is small (a line or a table), so the pipes are read in turn.
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
+        let (output, errors) = (Pipe(), Pipe())
+        (process.standardOutput, process.standardError) = (output, errors)
         try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let outputText = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        return (process.terminationStatus, text)
+        return (process.terminationStatus, outputText, errorText)
     }
 
     @Test("a publish reaches every replica; a corrupt catalog is refused; PUT /active on one switches all; readiness follows the store; SIGTERM drains")
