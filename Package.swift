@@ -46,8 +46,10 @@ let package = Package(
         .target(name: "BOM", dependencies: ["BinaryReading"]),
         // Pixel and byte codecs: LZFSE, LZVN, RLE, palette, deepmap, zlib, PNG.
         .target(name: "Codecs", dependencies: ["BinaryReading", "CZlib", "CBrotli", "ThemeVocabulary"]),
-        // Ordered JSON values, shared by reports and the server.
+        // Ordered JSON values, shared by reports and the server, and a reader of JSON text.
         .target(name: "JSON"),
+        // Design tokens (DTCG 2025.10: the Format, Color and Resolver modules) read from token files.
+        .target(name: "DesignTokens", dependencies: ["JSON", "ThemeVocabulary"]),
         // The CoreUI catalog layer on top of BOM: keys, facets, renditions, colours, images.
         .target(name: "AssetCatalog", dependencies: ["BOM", "Codecs", "BinaryReading", "Hashing", "JSON", "ThemeVocabulary", "Caching"]),
         // Writes .car catalogs from .xcassets folders (`themed compile`).
@@ -113,6 +115,8 @@ let package = Package(
         // Helpers shared by the test targets: SHA-256, fixtures, the shared corpus and oracle tools.
         .target(name: "TestSupport", dependencies: ["Codecs"], path: "Tests/TestSupport"),
         .testTarget(name: "ThemeVocabularyTests", dependencies: ["ThemeVocabulary"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "DesignTokensTests", dependencies: ["DesignTokens", "JSON", "ThemeVocabulary"]),
         .testTarget(name: "CachingTests", dependencies: ["Caching"]),
         .testTarget(name: "ShardingTests", dependencies: ["Sharding"]),
         .testTarget(name: "ReleasesTests", dependencies: ["Releases", "Cluster", "TestSupport"]),

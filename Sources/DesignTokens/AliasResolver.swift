@@ -1,0 +1,103 @@
+import JSON
+import ThemeVocabulary
+
+/// Follows aliases: a `$value` that is `{a.b}` takes that token's resolved value (and its type,
+/// when it has none of its own); `{a.b}` inside a composite value (a shadow's colour, a stroke's
+/// dashes) is replaced the same way. A loop, a missing target or a value that does not fit its
+/// type is a problem for that token (and, for a loop, for every token in it).
+struct AliasResolver {
+    let raw: [TokenPath: RawToken]
+    /// nil: resolved to a problem.
+    var resolved: [TokenPath: ResolvedToken?] = [:]
+    var problems: [TokenProblem] = []
+    private var resolving: [TokenPath] = []
+
+    init(raw tokens: [RawToken]) {
+        raw = Dictionary(tokens.map { ($0.path, $0) }, uniquingKeysWith: { _, last in last })
+    }
+
+    mutating func resolve(_ path: TokenPath) -> ResolvedToken? {
+        if let known = resolved[path] { return known }
+        guard let token = raw[path] else { return nil }
+        if let start = resolving.firstIndex(of: path) {
+            let loop = resolving[start...] + [path]
+            for member in Set(loop) where resolved[member] == nil {
+                resolved[member] = .some(nil)
+                if let location = raw[member]?.location {
+                    problems.append(TokenProblem(location, "aliases loop: \(loop.map(\.dotted).joined(separator: " → "))"))
+                }
+            }
+            return nil
+        }
+        resolving.append(path)
+        defer { resolving.removeLast() }
+        let result = build(token)
+        // A loop found deeper has already settled this token.
+        if resolved[path] == nil { resolved[path] = .some(result) }
+        return resolved[path] ?? nil
+    }
+
+    private mutating func fail(_ token: RawToken, _ reason: String) -> ResolvedToken? {
+        problems.append(TokenProblem(token.location, reason))
+        return nil
+    }
+
+    private mutating func build(_ token: RawToken) -> ResolvedToken? {
+        var aliasOf: [TokenPath] = []
+        var value = token.value
+        var type = token.explicitType
+        if case .string(let text) = token.value, let target = TokenPath(alias: text) {
+            guard raw[target] != nil else { return fail(token, "alias \(text) names no token\(hint(target))") }
+            guard let resolvedTarget = resolve(target) else {
+                return resolved[token.path] != nil ? nil : fail(token, "alias \(text) names a token that cannot be resolved")
+            }
+            if let declared = type, declared != resolvedTarget.type {
+                return fail(token, "$type is \(declared) but alias \(text) is a \(resolvedTarget.type) token")
+            }
+            (value, type, aliasOf) = (resolvedTarget.value, resolvedTarget.type, [target] + resolvedTarget.aliasOf)
+        } else {
+            guard let inner = replacingAliases(in: token.value, of: token) else { return nil }
+            value = inner
+            type = type ?? token.inheritedType
+        }
+        guard let type else { return fail(token, "has no $type (on it or on a group above it) and is not an alias of a typed token") }
+        if let reason = TokenValidation.problem(with: value, as: type) { return fail(token, "\(type) value: \(reason)") }
+        return ResolvedToken(path: token.path, type: type, value: value, aliasOf: aliasOf, written: token.value, description: token.description,
+                             deprecated: token.deprecated, extensions: token.extensions, location: token.location)
+    }
+
+    /// A composite value with each `{a.b}` inside replaced by that token's value.
+    private mutating func replacingAliases(in value: JSONValue, of token: RawToken) -> JSONValue? {
+        switch value {
+        case .string(let text):
+            guard let target = TokenPath(alias: text) else { return value }
+            guard raw[target] != nil else { _ = fail(token, "alias \(text) names no token\(hint(target))"); return nil }
+            guard let resolvedTarget = resolve(target) else {
+                if resolved[token.path] == nil { _ = fail(token, "alias \(text) names a token that cannot be resolved") }
+                return nil
+            }
+            return resolvedTarget.value
+        case .array(let elements):
+            var replaced: [JSONValue] = []
+            for element in elements {
+                guard let next = replacingAliases(in: element, of: token) else { return nil }
+                replaced.append(next)
+            }
+            return .array(replaced)
+        case .object(let members):
+            var replaced: [(String, JSONValue)] = []
+            for (key, member) in members {
+                guard let next = replacingAliases(in: member, of: token) else { return nil }
+                replaced.append((key, next))
+            }
+            return .object(replaced)
+        default:
+            return value
+        }
+    }
+
+    private func hint(_ target: TokenPath) -> String {
+        let near = Set(raw.keys.filter { $0.segments.count == target.segments.count }.map(\.dotted))
+        return Spelling.nearest(to: target.dotted, among: near).map { "; did you mean {\($0)}?" } ?? ""
+    }
+}

@@ -1,0 +1,72 @@
+/// The types of the Format module (2025.10) and their names; a `$type` the module does not define
+/// is kept as given (`other`) and its value served as it is.
+public enum TokenType: Sendable, Hashable, CustomStringConvertible {
+    case color, dimension, fontFamily, fontWeight, duration, cubicBezier, number
+    case strokeStyle, border, transition, shadow, gradient, typography
+    case other(String)
+
+    static let known: [(TokenType, String)] = [
+        (.color, "color"), (.dimension, "dimension"), (.fontFamily, "fontFamily"), (.fontWeight, "fontWeight"),
+        (.duration, "duration"), (.cubicBezier, "cubicBezier"), (.number, "number"), (.strokeStyle, "strokeStyle"),
+        (.border, "border"), (.transition, "transition"), (.shadow, "shadow"), (.gradient, "gradient"), (.typography, "typography"),
+    ]
+
+    public init(name: String) {
+        self = Self.known.first { $0.1 == name }?.0 ?? .other(name)
+    }
+
+    public var name: String {
+        if case .other(let name) = self { return name }
+        return Self.known.first { $0.0 == self }?.1 ?? ""
+    }
+
+    public var description: String { name }
+}
+
+/// A token's place: its group names and its own name (`color.brand.$root`).
+public struct TokenPath: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var segments: [String]
+
+    public init(_ segments: [String]) { self.segments = segments }
+
+    /// `a.b.c` as written in an alias or a URL.
+    public init(dotted: String) { segments = dotted.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+
+    /// The path an alias names: `{a.b.c}` (the whole string); nil for anything else.
+    public init?(alias text: String) {
+        guard text.count > 2, text.hasPrefix("{"), text.hasSuffix("}") else { return nil }
+        let inner = text.dropFirst().dropLast()
+        guard !inner.contains("{"), !inner.contains("}"), !inner.isEmpty else { return nil }
+        self.init(dotted: String(inner))
+    }
+
+    public var dotted: String { segments.joined(separator: ".") }
+    public var description: String { dotted }
+
+    /// The JSON pointer of the token in a document whose root holds it (`/color/brand/$root`).
+    public var pointer: String { segments.map(JSONPointer.escape).map { "/" + $0 }.joined() }
+
+    public static func < (left: TokenPath, right: TokenPath) -> Bool { left.segments.lexicographicallyPrecedes(right.segments) }
+}
+
+/// Where something is, for a person: the file (relative to the theme folder) and the JSON pointer
+/// in it.
+public struct TokenLocation: Sendable, Hashable, CustomStringConvertible {
+    public var file: String
+    public var pointer: String
+
+    public init(file: String, pointer: String) { (self.file, self.pointer) = (file, pointer) }
+
+    public var description: String { "\(file)#\(pointer)" }
+}
+
+/// A token (or a resolver's part) that cannot be served, and why. It is never given a value;
+/// the rest of the theme serves.
+public struct TokenProblem: Sendable, Hashable, CustomStringConvertible {
+    public var location: TokenLocation
+    public var reason: String
+
+    public init(_ location: TokenLocation, _ reason: String) { (self.location, self.reason) = (location, reason) }
+
+    public var description: String { "\(location): \(reason)" }
+}
