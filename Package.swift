@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "ThemeBundle", dependencies: ["ThemeVocabulary"]),
         // The SQLite index of themes, variants and strings: a writer that syncs it with the themes
         // folder (diff, parse, one transaction) and a reader whose lookups use a connection pool.
-        .target(name: "ThemeIndex", dependencies: ["AssetCatalog", "Caching", "Codecs", "Hashing", "Sharding", "BinaryReading", "SQLite", "ThemeBundle", "ThemeVocabulary"]),
+        .target(name: "ThemeIndex", dependencies: ["AssetCatalog", "Caching", "Codecs", "DesignTokens", "Hashing", "JSON", "Sharding", "BinaryReading", "SQLite", "ThemeBundle", "ThemeVocabulary"]),
         // What is served: the bytes behind variants (decoded once, cached within a budget), the
         // catalogs sync parsed, and the library that reloads the index and swaps snapshots.
         .target(name: "ThemeContent", dependencies: ["ThemeIndex", "Sharding", "ImageCoders", "BlobStore", "Hashing", "AssetCatalog", "Codecs", "BinaryReading", "ThemeVocabulary", "Caching", "CLinux"]),

@@ -218,7 +218,14 @@ public final class IndexWriter: Sendable {
         source.identifier = parsed.bundle?.identifier
         source.allowsMixedLocalizations = parsed.bundle?.allowsMixedLocalizations ?? false
         source.owner = change.source.owner
+        (source.resolver, source.modifiers) = (parsed.resolver, parsed.modifiers)
         let sourceID = try source.insert(into: database)
+        for set in parsed.tokens {
+            try TokenSetRecord(themeID: themeID, sourceID: sourceID, resolution: set.resolution, body: set.document).insert(into: database)
+            for token in set.tokens {
+                try TokenRecord(themeID: themeID, sourceID: sourceID, resolution: set.resolution, path: token.path, body: token.body).insert(into: database)
+            }
+        }
         for variant in parsed.variants {
             try VariantRecord(themeID: themeID, sourceID: sourceID, sourceRank: change.rank, variant: variant).insert(into: database)
         }

@@ -1,3 +1,4 @@
+import DesignTokens
 import Hashing
 import AssetCatalog
 import BinaryReading
@@ -20,6 +21,10 @@ struct ParsedSource {
     var unreadableStringFiles: [String] = []
     /// Bundles: what their localization choice needs.
     var bundle: BundleInfo?
+    /// Design tokens: every resolution, the resolver document as served and its modifiers.
+    var tokens: [(resolution: String, document: String, tokens: [(path: String, body: String)])] = []
+    var resolver = ""
+    var modifiers: [TokenModifier] = []
 
     /// What the source row's `localizations` column holds: a catalog's distinct localizations; a
     /// bundle's `CFBundleLocalizations` (its `.lproj` folders have a column of their own).
@@ -56,6 +61,24 @@ struct ParsedSource {
             for entry in strings { hash.add("\(entry.table)\u{0}\(entry.locale)\u{0}\(entry.key)\u{0}\(entry.value)") }
             self.init(variants: variants, contentHash: hash.hex, problems: problems, strings: strings,
                       unreadableStringFiles: unreadable, bundle: bundle.info)
+        case .tokens:
+            guard let files = source.tokens else { throw ThemeError("\(source.path): token files were not found") }
+            let read = try TokenVariants.read(files)
+            let modifiers = read.resolver.modifiers.map { TokenModifier(name: $0.name, contexts: $0.contexts, defaultContext: $0.defaultContext) }
+            if let odd = modifiers.flatMap({ [$0.name] + $0.contexts }).first(where: { $0.contains("\t") || $0.contains("\n") }) {
+                throw ThemeError("\(source.path): a modifier or context name may not hold a tab or a line break (\(odd.debugDescription))")
+            }
+            let variants = TokenVariants.variants(of: read, traits: files.traits, sourceKey: source.path)
+            var hash = ContentHash()
+            var sets: [(resolution: String, document: String, tokens: [(path: String, body: String)])] = []
+            for resolution in read.resolutions {
+                let document = TokenVariants.document(resolution.tokens).serialized()
+                hash.add("\(resolution.key)\u{0}\(document)\n")
+                sets.append((resolution.key, document, resolution.tokens.tokens.map { ($0.path.dotted, TokenVariants.json($0).serialized()) }))
+            }
+            for variant in variants { hash.add("\(variant.name)\u{0}\(variant.color?.hex ?? "")\u{0}\(variant.traits.appearance)\u{0}\(variant.traits.gamut.rawValue)\n") }
+            self.init(variants: variants, contentHash: hash.hex, problems: read.problems)
+            (tokens, resolver, self.modifiers) = (sets, read.resolver.document.serialized(pretty: true), modifiers)
         }
     }
 
@@ -78,6 +101,18 @@ struct ParsedSource {
             paths = [source.path] + ((enumerator?.allObjects as? [String]) ?? []).sorted().map { "\(source.path)/\($0)" }
         case .bundle:
             paths = [source.path] + (source.bundle?.watchedPaths ?? [])
+        case .tokens:
+            // Every JSON file of the theme folder outside its catalogs (a resolver may name any),
+            // and theme.json (its traits make the colour variants).
+            let root = source.tokens?.root ?? source.path
+            let enumerator = FileManager.default.enumerator(atPath: root)
+            var found: [String] = []
+            while let relative = enumerator?.nextObject() as? String, found.count < 10_000 {
+                let name = (relative as NSString).lastPathComponent
+                if name.hasPrefix(".") || name.hasSuffix(".xcassets") || name.hasSuffix(".car") { enumerator?.skipDescendants(); continue }
+                if name.hasSuffix(".json") || name.hasSuffix(".tokens") { found.append("\(root)/\(relative)") }
+            }
+            paths = found.sorted()
         }
         for path in paths {
             let attributes = (try? FileManager.default.attributesOfItem(atPath: path)) ?? [:]

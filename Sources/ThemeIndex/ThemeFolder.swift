@@ -15,10 +15,34 @@ public struct ThemeFolder: Sendable, Equatable {
         /// For catalogs: the bundle they were found in, whose chosen localization they fall back
         /// to (lookup-rules.md 4.5).
         public var owner: String?
+        /// For design tokens: the files and what theme.json maps their contexts to.
+        public var tokens: TokenFiles?
 
-        public init(path: String, kind: SourceKind, bundle: ResourceBundle? = nil, owner: String? = nil) {
-            (self.path, self.kind, self.bundle, self.owner) = (path, kind, bundle, owner)
+        public init(path: String, kind: SourceKind, bundle: ResourceBundle? = nil, owner: String? = nil, tokens: TokenFiles? = nil) {
+            (self.path, self.kind, self.bundle, self.owner, self.tokens) = (path, kind, bundle, owner, tokens)
         }
+    }
+
+    /// A theme folder's design tokens: its `*.tokens.json` (or `*.tokens`) files in path order
+    /// and its `*.resolver.json`, all at the folder's top, and theme.json's `traits`.
+    public struct TokenFiles: Sendable, Equatable {
+        public var root: String
+        public var files: [String]
+        public var resolver: String?
+        public var traits: [String: [String: ThemeSettings.ContextTraits]]
+
+        /// The token files of `folder`, or nil when it has none.
+        static func find(in folder: String, traits: [String: [String: ThemeSettings.ContextTraits]], warnings: inout [String]) -> TokenFiles? {
+            let entries = FileSystem.entries(of: folder).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            let files = entries.filter { ($0.hasSuffix(".tokens.json") || $0.hasSuffix(".tokens")) && !$0.hasPrefix(".") }.map { "\(folder)/\($0)" }
+            let resolvers = entries.filter { $0.hasSuffix(".resolver.json") && !$0.hasPrefix(".") }.map { "\(folder)/\($0)" }
+            if resolvers.count > 1 { warnings.append("\(folder): \(resolvers.count) resolver documents; \(resolvers[0]) is used") }
+            guard !files.isEmpty || !resolvers.isEmpty else { return nil }
+            return TokenFiles(root: folder, files: files, resolver: resolvers.first, traits: traits)
+        }
+
+        /// What the source is named by: its resolver, else its first token file.
+        var path: String { resolver ?? files.first ?? root }
     }
 
     public var name: String
@@ -90,6 +114,17 @@ public struct ThemeFolder: Sendable, Equatable {
         for catalog in catalogs {
             theme.sources.append(Source(path: catalog.path, kind: catalog.path.hasSuffix(".car") ? .car : .xcassets, owner: catalog.owner))
         }
+        var settings = ThemeSettings()
+        do {
+            settings = try ThemeSettings(folder: path)
+            theme.parent = settings.parent
+        } catch {
+            theme.error = "\(path)/\(error)"
+        }
+        // Design tokens come after the catalogs and before the loose files of bundles.
+        if let tokens = TokenFiles.find(in: path, traits: settings.traits, warnings: &theme.warnings) {
+            theme.sources.append(Source(path: tokens.path, kind: .tokens, tokens: tokens))
+        }
         let nested = bundles.dropFirst().sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         for bundle in bundles.prefix(1) + nested {
             if bundle.isEmpty && bundle.path == path {
@@ -99,11 +134,6 @@ public struct ThemeFolder: Sendable, Equatable {
             }
         }
 
-        do {
-            theme.parent = try ThemeSettings(folder: path).parent
-        } catch {
-            theme.error = "\(path)/\(error)"
-        }
         return theme
     }
 }

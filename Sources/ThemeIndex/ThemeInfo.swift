@@ -70,6 +70,56 @@ public struct SourceInfo: Sendable {
     public var bundle: BundleInfo?
     /// Catalogs: the path of the bundle they were found in.
     public var owner: String?
+    /// Design tokens: the modifiers of the resolver, whose contexts requests choose.
+    public var modifiers: [TokenModifier] = []
+}
+
+/// A modifier of a theme's token resolver, as the index keeps it for requests to choose from.
+public struct TokenModifier: Sendable, Equatable {
+    public var name: String
+    public var contexts: [String]
+    public var defaultContext: String
+
+    public init(name: String, contexts: [String], defaultContext: String) {
+        (self.name, self.contexts, self.defaultContext) = (name, contexts, defaultContext)
+    }
+
+    /// As the source row keeps them: one line a modifier, its name, default and contexts
+    /// separated by tabs (no name of the resolver module may hold a tab or a line break that
+    /// JSON did not escape, and those are refused below).
+    static func encode(_ modifiers: [TokenModifier]) -> String {
+        modifiers.map { ([$0.name, $0.defaultContext] + $0.contexts).joined(separator: "\t") }.joined(separator: "\n")
+    }
+
+    static func decode(_ text: String) -> [TokenModifier] {
+        text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count >= 3 else { return nil }
+            return TokenModifier(name: fields[0], contexts: Array(fields[2...]), defaultContext: fields[1])
+        }
+    }
+
+    /// The key of the resolution `given` asks for (every modifier, the default where not given),
+    /// or why it cannot be: an unknown modifier or context, naming the valid ones.
+    public static func resolution(_ given: [(String, String)], of modifiers: [TokenModifier]) -> Result<String, TokenInputError> {
+        var chosen: [String: String] = [:]
+        for (name, context) in given {
+            guard let modifier = modifiers.first(where: { $0.name == name }) else {
+                return .failure(TokenInputError(message: modifiers.isEmpty ? "this theme's tokens have no modifiers; \(name) is not one"
+                    : "no modifier \"\(name)\"; the modifiers are \(modifiers.map(\.name).joined(separator: ", "))"))
+            }
+            guard modifier.contexts.contains(context) else {
+                return .failure(TokenInputError(message: "\(name) has no context \"\(context)\"; its contexts are \(modifier.contexts.joined(separator: ", "))"))
+            }
+            chosen[name] = context
+        }
+        return .success(modifiers.map { "\($0.name)=\(chosen[$0.name] ?? $0.defaultContext)" }.joined(separator: "&"))
+    }
+}
+
+/// A request for a resolution of tokens that does not exist.
+public struct TokenInputError: Error, Sendable, Equatable {
+    public var message: String
 }
 
 /// The source that answered a lookup.

@@ -56,6 +56,7 @@ public final class ThemeService: Sendable {
             EventRoutes(events: events, library: library),
             ThemeRoutes(library: library, hasReleases: releases != nil, otherShards: otherShards),
             ColorRoutes(library: library),
+            TokenRoutes(library: library),
             ExportRoutes(library: library, logger: logger),
             GalleryRoutes(),
             ImageRoutes(library: library, logger: logger),

@@ -63,7 +63,9 @@ public struct CSSColor: Sendable, Equatable {
     public var isInSRGB: Bool { Self.inGamut(Self.encoded(xyzD65, into: .sRGB)) }
 
     private func mapped(into destination: ColorSpace) -> ColorValue {
-        let rgb = Self.gamutMapped(xyzD65, into: destination)
+        // A colour already in the destination's own space keeps its components as written.
+        let own = (space == .srgb && destination == .sRGB) || (space == .displayP3 && destination == .displayP3)
+        let rgb = own && Self.inGamut(values) ? values.map { min(max($0, 0), 1) } : Self.gamutMapped(xyzD65, into: destination)
         return ColorValue(colorSpace: destination, components: rgb + [min(max(alpha, 0), 1)])
     }
 

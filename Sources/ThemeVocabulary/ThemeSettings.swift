@@ -8,15 +8,29 @@ import Foundation
 public struct ThemeSettings: Sendable, Equatable {
     public static let fileName = "theme.json"
     /// The keys theme.json may hold.
-    public static let keys = ["parent"]
+    public static let keys = ["parent", "traits"]
     /// A theme.json larger than this is not a settings file.
     public static let maximumBytes = 64 << 10
 
     /// The theme this one inherits from: what it does not have is looked up there.
     public var parent: String?
+    /// For a theme of design tokens: which of themed's traits each context of the resolver's
+    /// modifiers stands for (`{"theme": {"dark": {"appearance": "dark"}}}`).
+    public var traits: [String: [String: ContextTraits]] = [:]
 
-    public init(parent: String? = nil) {
-        self.parent = parent
+    /// What one modifier context stands for; what it does not say is any.
+    public struct ContextTraits: Sendable, Equatable {
+        public var luminosity: Luminosity?
+        public var highContrast: Bool?
+        public var gamut: Gamut?
+
+        public init(luminosity: Luminosity? = nil, highContrast: Bool? = nil, gamut: Gamut? = nil) {
+            (self.luminosity, self.highContrast, self.gamut) = (luminosity, highContrast, gamut)
+        }
+    }
+
+    public init(parent: String? = nil, traits: [String: [String: ContextTraits]] = [:]) {
+        (self.parent, self.traits) = (parent, traits)
     }
 
     /// Why a theme.json cannot be used, in a sentence that names the key.
@@ -44,6 +58,41 @@ public struct ThemeSettings: Sendable, Equatable {
         default:
             throw Invalid(reason: "\"parent\" must be a theme's name, as a string")
         }
+        if let traits = values["traits"] { self.traits = try Self.traits(traits) }
+    }
+
+    /// `{"<modifier>": {"<context>": {"appearance": "light"|"dark", "contrast": "high"|"normal", "gamut": "p3"|"srgb"}}}`.
+    static func traits(_ value: Any) throws(Invalid) -> [String: [String: ContextTraits]] {
+        let shape = "\"traits\" is {\"<modifier>\": {\"<context>\": {\"appearance\": \"light\" or \"dark\", \"contrast\": \"high\", \"gamut\": \"p3\"}}}"
+        guard let modifiers = value as? [String: Any] else { throw Invalid(reason: shape) }
+        var traits: [String: [String: ContextTraits]] = [:]
+        for (modifier, contextsValue) in modifiers {
+            guard let contexts = contextsValue as? [String: Any] else { throw Invalid(reason: shape) }
+            for (context, fieldsValue) in contexts {
+                guard let fields = fieldsValue as? [String: Any] else { throw Invalid(reason: shape) }
+                var mapped = ContextTraits()
+                for (key, field) in fields.sorted(by: { $0.key < $1.key }) {
+                    let text = field as? String ?? ""
+                    let place = "traits.\(modifier).\(context).\(key)"
+                    switch key {
+                    case "appearance":
+                        guard text == "light" || text == "dark" else { throw Invalid(reason: "\(place) is \"light\" or \"dark\"") }
+                        mapped.luminosity = text == "light" ? .light : .dark
+                    case "contrast":
+                        guard let contrast = Contrast(name: text) else { throw Invalid(reason: "\(place) is \"high\" or \"normal\"") }
+                        mapped.highContrast = contrast == .high
+                    case "gamut":
+                        guard let gamut = Gamut(requestName: text) else { throw Invalid(reason: "\(place) is \"p3\" or \"srgb\"") }
+                        mapped.gamut = gamut
+                    default:
+                        let hint = Spelling.nearest(to: key, among: ["appearance", "contrast", "gamut"]).map { " (did you mean \"\($0)\"?)" } ?? ""
+                        throw Invalid(reason: "\(place): unknown trait\(hint); a context may set appearance, contrast and gamut")
+                    }
+                }
+                traits[modifier, default: [:]][context] = mapped
+            }
+        }
+        return traits
     }
 
     /// The settings of the theme folder at `folder`: none when it has no theme.json.

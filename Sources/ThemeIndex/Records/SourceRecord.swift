@@ -18,6 +18,9 @@ struct SourceRecord: TableRecord {
         case developmentRegion = "development_region", identifier, allowMixed = "allow_mixed"
         /// Catalogs: the bundle they belong to (its path), for their localization fallback.
         case owner
+        /// Design tokens: the resolver document as served (JSON; '' for other kinds), and the
+        /// modifiers requests choose contexts of (JSON: name, contexts, default).
+        case resolver, modifiers
 
         var definition: String {
             switch self {
@@ -25,7 +28,7 @@ struct SourceRecord: TableRecord {
             case .themeID: "INTEGER NOT NULL REFERENCES theme(id) ON DELETE CASCADE"
             case .path, .kind, .fingerprint, .contentHash: "TEXT NOT NULL"
             case .rank: "INTEGER NOT NULL"
-            case .error, .localizations, .localizationFolders: "TEXT NOT NULL DEFAULT ''"
+            case .error, .localizations, .localizationFolders, .resolver, .modifiers: "TEXT NOT NULL DEFAULT ''"
             case .developmentRegion, .identifier, .owner: "TEXT"
             case .allowMixed: "INTEGER NOT NULL DEFAULT 0"
             }
@@ -48,6 +51,8 @@ struct SourceRecord: TableRecord {
     var identifier: String?
     var allowsMixedLocalizations = false
     var owner: String?
+    var resolver = ""
+    var modifiers: [TokenModifier] = []
 
     init(themeID: Int64, path: String, kind: SourceKind, rank: Int, fingerprint: String, contentHash: String) {
         (self.themeID, self.path, self.kind, self.rank, self.fingerprint, self.contentHash) = (themeID, path, kind, rank, fingerprint, contentHash)
@@ -72,6 +77,8 @@ struct SourceRecord: TableRecord {
         identifier = try row.optionalString(Columns.identifier)
         allowsMixedLocalizations = try row.bool(Columns.allowMixed)
         owner = try row.optionalString(Columns.owner)
+        resolver = try row.string(Columns.resolver)
+        modifiers = TokenModifier.decode(try row.string(Columns.modifiers))
     }
 
     func value(of column: Columns) -> SQLiteValue {
@@ -90,13 +97,16 @@ struct SourceRecord: TableRecord {
         case .identifier: .optionalText(identifier)
         case .allowMixed: .bool(allowsMixedLocalizations)
         case .owner: .optionalText(owner)
+        case .resolver: .text(resolver)
+        case .modifiers: .text(TokenModifier.encode(modifiers))
         }
     }
 
     /// What lookups need of the source: for a bundle, its Info.plist keys and `.lproj` folders
     /// put together again as the `BundleInfo` its localization choice reads.
     var info: SourceInfo {
-        var source = SourceInfo(id: id, path: path, kind: kind, error: error, contentHash: contentHash, localizations: localizations, owner: owner)
+        var source = SourceInfo(id: id, path: path, kind: kind, error: error, contentHash: contentHash, localizations: localizations, owner: owner,
+                                modifiers: modifiers)
         if kind == .bundle {
             var bundle = BundleInfo(path: path, developmentRegion: developmentRegion, localizationFolders: localizationFolders)
             bundle.declaredLocalizations = localizations

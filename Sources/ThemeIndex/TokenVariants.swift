@@ -1,0 +1,174 @@
+import DesignTokens
+import Foundation
+import JSON
+import ThemeBundle
+import ThemeVocabulary
+
+/// A theme folder's design tokens as the index keeps them: every resolution (each choice of the
+/// resolver's contexts) as the DTCG document `/tokens` answers and token by token; and the colour
+/// tokens as colour variants, with the traits theme.json's `traits` gives their contexts, so that
+/// the colour routes, palettes and exports answer them like a catalog's colours.
+enum TokenVariants {
+    /// A token file or resolver larger than this is refused; all of a theme's files together,
+    /// four times as much.
+    static let maximumFileBytes = 16 << 20
+    /// Resolutions kept per theme (the product of the modifiers' contexts).
+    static let maximumResolutions = 64
+
+    /// One resolution: its inputs, the key the index stores it under, and its tokens.
+    struct Resolution {
+        var inputs: [String: String]
+        var key: String
+        var tokens: TokenSet
+    }
+
+    /// What a token source holds once read.
+    struct Read {
+        var resolver: TokenResolver
+        var resolutions: [Resolution]
+        var problems: [String]
+    }
+
+    /// Reads the token files (and the resolver) of `files`; throws when a file is not JSON or the
+    /// resolver cannot be used, so that the theme keeps what it served.
+    static func read(_ files: ThemeFolder.TokenFiles) throws -> Read {
+        let root = ThemePaths.resolved(files.root)
+        var total = 0
+        func load(_ path: String) throws -> JSONValue {
+            let relative = path.hasPrefix(files.root + "/") ? String(path.dropFirst(files.root.count + 1)) : path
+            guard ThemePaths.stays(path, inside: root) else { throw ThemeError("\(relative) leaves the theme folder") }
+            guard let data = FileManager.default.contents(atPath: path) else { throw ThemeError("\(relative) cannot be read") }
+            guard data.count <= maximumFileBytes else { throw ThemeError("\(relative) is \(data.count) bytes; a token file may have \(maximumFileBytes)") }
+            total += data.count
+            guard total <= 4 * maximumFileBytes else { throw ThemeError("the theme's token files pass \(4 * maximumFileBytes) bytes") }
+            do {
+                return try JSONParser.parse(Array(data))
+            } catch {
+                throw ThemeError("\(relative) is not JSON: \(error)")
+            }
+        }
+        let resolver: TokenResolver
+        if let resolverPath = files.resolver {
+            let name = (resolverPath as NSString).lastPathComponent
+            let folder = (resolverPath as NSString).deletingLastPathComponent
+            do {
+                resolver = try TokenResolver(document: try load(resolverPath), path: name) { reference in
+                    try load(URL(fileURLWithPath: "\(folder)/\(reference)").standardizedFileURL.path)
+                }
+            } catch let error as TokenResolver.Invalid {
+                throw ThemeError("\(error)")
+            }
+        } else {
+            resolver = TokenResolver(files: try files.files.map { ((($0 as NSString).lastPathComponent), try load($0)) })
+        }
+        var resolutions: [Resolution] = []
+        var problems: [String] = []
+        var seen = Set<TokenProblem>()
+        let all = resolver.allInputs(limit: maximumResolutions)
+        if all.count == maximumResolutions, resolver.modifiers.reduce(1, { $0 * $1.contexts.count }) > maximumResolutions {
+            problems.append("the resolver has more than \(maximumResolutions) resolutions; the first \(maximumResolutions) are kept")
+        }
+        for inputs in all {
+            let tokens = resolver.tokens(for: inputs)
+            for problem in tokens.problems where seen.insert(problem).inserted { problems.append(problem.description) }
+            resolutions.append(Resolution(inputs: inputs, key: key(inputs, modifiers: resolver.modifiers), tokens: tokens))
+        }
+        return Read(resolver: resolver, resolutions: resolutions, problems: problems)
+    }
+
+    /// The stored key of a resolution: `modifier=context` joined by `&` in the resolver's order;
+    /// "" without modifiers.
+    static func key(_ inputs: [String: String], modifiers: [TokenResolver.Modifier]) -> String {
+        modifiers.map { "\($0.name)=\(inputs[$0.name] ?? $0.defaultContext)" }.joined(separator: "&")
+    }
+
+    /// The colour tokens of the resolutions theme.json's traits name (every modifier it does not
+    /// map at its default context), as colour variants: sRGB, and Display P3 where the colour
+    /// lies outside sRGB or its context says p3.
+    static func variants(of read: Read, traits mapping: [String: [String: ThemeSettings.ContextTraits]], sourceKey: String) -> [Variant] {
+        var byKey: [String: Variant] = [:]
+        var order: [String] = []
+        for resolution in read.resolutions {
+            var traits = ThemeSettings.ContextTraits()
+            var usable = true
+            for modifier in read.resolver.modifiers {
+                guard let context = resolution.inputs[modifier.name] else { continue }
+                guard let mapped = mapping[modifier.name] else {
+                    usable = usable && context == modifier.defaultContext
+                    continue
+                }
+                guard let contextTraits = mapped[context] else { usable = false; continue }
+                traits.luminosity = contextTraits.luminosity ?? traits.luminosity
+                traits.highContrast = contextTraits.highContrast ?? traits.highContrast
+                traits.gamut = contextTraits.gamut ?? traits.gamut
+            }
+            guard usable else { continue }
+            for token in resolution.tokens.tokens where token.type == .color {
+                guard let color = cssColor(token.value) else { continue }
+                var variantTraits = VariantTraits()
+                variantTraits.appearance = Appearance(traits.luminosity ?? .any, highContrast: traits.highContrast ?? false)
+                var values: [(Gamut, ColorValue)] = []
+                if traits.gamut != .displayP3 { values.append((.sRGB, color.sRGB)) }
+                if traits.gamut == .displayP3 || !color.isInSRGB { values.append((.displayP3, color.displayP3)) }
+                for (gamut, value) in values {
+                    variantTraits.gamut = gamut
+                    var variant = Variant(kind: .color, name: token.path.dotted, traits: variantTraits)
+                    variant.color = value
+                    variant.sortKey = "\(sourceKey)\u{0}\(resolution.key)"
+                    let identity = "\(variant.name)\u{0}\(variantTraits.appearance.luminosity.rawValue)\u{0}\(variantTraits.appearance.highContrast)\u{0}\(gamut.rawValue)"
+                    if byKey[identity] == nil { order.append(identity) }
+                    byKey[identity] = variant
+                }
+            }
+        }
+        return order.compactMap { byKey[$0] }
+    }
+
+    /// A colour token's value (checked by the token set) as a colour of its space.
+    static func cssColor(_ value: JSONValue) -> CSSColor? {
+        guard case .string(let name)? = value["colorSpace"], let space = CSSColor.Space(rawValue: name),
+              case .array(let components)? = value["components"] else { return nil }
+        func number(_ value: JSONValue?) -> Double? {
+            switch value {
+            case .int(let number)?: Double(number)
+            case .double(let number)?: number
+            default: nil
+            }
+        }
+        return CSSColor(space: space, components: components.map(number), alpha: number(value["alpha"]) ?? 1)
+    }
+
+    // MARK: - As served
+
+    /// A resolution as the DTCG document `/tokens` answers: nested groups, each token with
+    /// `$type` and its resolved `$value`, and the chain of aliases in `$extensions`.
+    static func document(_ tokens: TokenSet) -> JSONValue {
+        var root = JSONValue.object([])
+        for token in tokens.tokens { root = inserting(json(token), at: token.path.segments[...], into: root) }
+        return root
+    }
+
+    /// One token as served.
+    static func json(_ token: ResolvedToken) -> JSONValue {
+        var members: [(String, JSONValue)] = [("$type", .string(token.type.name)), ("$value", token.value)]
+        if let description = token.description { members.append(("$description", .string(description))) }
+        if let deprecated = token.deprecated { members.append(("$deprecated", deprecated)) }
+        var extensions: [(String, JSONValue)] = []
+        if case .object(let given)? = token.extensions { extensions = given.filter { $0.0 != "org.themed" } }
+        if !token.aliasOf.isEmpty {
+            extensions.append(("org.themed", .object([("aliasOf", .array(token.aliasOf.map { .string($0.dotted) }))])))
+        }
+        if !extensions.isEmpty { members.append(("$extensions", .object(extensions))) }
+        return .object(members)
+    }
+
+    private static func inserting(_ value: JSONValue, at path: ArraySlice<String>, into node: JSONValue) -> JSONValue {
+        guard let name = path.first, case .object(var members) = node else { return value }
+        if let index = members.firstIndex(where: { $0.0 == name }) {
+            members[index].1 = inserting(value, at: path.dropFirst(), into: members[index].1)
+        } else {
+            members.append((name, inserting(value, at: path.dropFirst(), into: .object([]))))
+        }
+        return .object(members)
+    }
+}
