@@ -97,6 +97,21 @@ def cases(blob):
         ("GET", "/gallery/nope.js", {}, None, 404, "/gallery/{file}"),
         ("GET", "/themed.js", {}, None, 200, "/themed.js"),
         ("GET", "/themed.js", "etag", None, 304, "/themed.js"),
+        ("GET", "/themes/ds/tokens", {}, None, 200, "/themes/{theme}/tokens"),
+        ("GET", "/themes/ds/tokens?theme=dark", {}, None, 200, "/themes/{theme}/tokens"),
+        ("GET", "/themes/ds/tokens?theme=dark", "etag", None, 304, "/themes/{theme}/tokens"),
+        ("GET", "/themes/ds/tokens?mode=dark", {}, None, 400, "/themes/{theme}/tokens"),
+        ("GET", "/themes/light/tokens", {}, None, 404, "/themes/{theme}/tokens"),
+        ("GET", "/themes/orphan/tokens", {}, None, 503, "/themes/{theme}/tokens"),
+        ("GET", "/themes/ds/tokens/semantic.bg?theme=dark", {}, None, 200, "/themes/{theme}/tokens/{path}"),
+        ("GET", "/themes/ds/tokens/semantic.bg", "etag", None, 304, "/themes/{theme}/tokens/{path}"),
+        ("GET", "/themes/ds/tokens/semantic.bg?theme=sepia", {}, None, 400, "/themes/{theme}/tokens/{path}"),
+        ("GET", "/themes/ds/tokens/semantic.nothing", {}, None, 404, "/themes/{theme}/tokens/{path}"),
+        ("GET", "/themes/orphan/tokens/semantic.bg", {}, None, 503, "/themes/{theme}/tokens/{path}"),
+        ("GET", "/themes/ds/tokens.resolver.json", {}, None, 200, "/themes/{theme}/tokens.resolver.json"),
+        ("GET", "/themes/ds/tokens.resolver.json", "etag", None, 304, "/themes/{theme}/tokens.resolver.json"),
+        ("GET", "/themes/light/tokens.resolver.json", {}, None, 404, "/themes/{theme}/tokens.resolver.json"),
+        ("GET", "/themes/orphan/tokens.resolver.json", {}, None, 503, "/themes/{theme}/tokens.resolver.json"),
         ("GET", "/themes/light/colors.css", {}, None, 200, "/themes/{theme}/colors.css"),
         ("GET", "/themes/light/colors.css", "etag", None, 304, "/themes/{theme}/colors.css"),
         ("GET", "/themes/nope/colors.css", {}, None, 404, "/themes/{theme}/colors.css"),
@@ -200,7 +215,8 @@ def cluster_cases(publisher, switcher, archive, bomb, state):
         ("PUT", "/active", activate, json.dumps({"theme": "elsewhere"}), 421, "/active"),
     ] + [("GET", "/themes/elsewhere" + suffix, {}, None, 421, "/themes/{theme}" + template) for suffix, template in [
         ("", ""), ("/gallery", "/gallery"), ("/colors", "/colors"), ("/colors/primary", "/colors/{name}"), ("/colors.css", "/colors.css"),
-        ("/tokens.json", "/tokens.json"), ("/exports", "/exports"), ("/exports/css/colors.css", "/exports/{format}/{file}"),
+        ("/tokens.json", "/tokens.json"), ("/tokens", "/tokens"), ("/tokens/a.b", "/tokens/{path}"),
+        ("/tokens.resolver.json", "/tokens.resolver.json"), ("/exports", "/exports"), ("/exports/css/colors.css", "/exports/{format}/{file}"),
         ("/exports/android/values-night/colors.xml", "/exports/{format}/{folder}/{file}"), ("/images", "/images"),
         ("/images/logo.json", "/images/{name}.json"), ("/images/logo", "/images/{name}"), ("/strings", "/strings"),
         ("/strings/Localizable", "/strings/{table}"), ("/strings/Localizable/hello", "/strings/{table}/{key}")]], [
@@ -332,6 +348,22 @@ def main():
             file.write(b"RIFF\x10\x00\x00\x00WEBPVP8 garbage-garbage")
         with open(os.path.join(broken, "Contents.json"), "w") as file:
             json.dump({"images": [{"idiom": "universal", "filename": "bad.webp", "scale": "1x"}], "info": {"author": "xcode", "version": 1}}, file)
+        # A theme of design tokens: base tokens and a resolver with a light/dark modifier.
+        tokens = os.path.join(themes, "ds")
+        os.makedirs(os.path.join(tokens, "modes"))
+        gray = lambda v: {"$value": {"colorSpace": "srgb", "components": [v, v, v]}}
+        documents = {
+            "base.tokens.json": {"color": {"$type": "color", "gray": {"0": gray(1), "9": gray(0.1)}}},
+            "modes/light.json": {"semantic": {"bg": {"$value": "{color.gray.0}"}}},
+            "modes/dark.json": {"semantic": {"bg": {"$value": "{color.gray.9}"}}},
+            "ds.resolver.json": {"version": "2025.10", "sets": {"base": {"sources": [{"$ref": "base.tokens.json"}]}},
+                                 "modifiers": {"theme": {"contexts": {"light": [{"$ref": "modes/light.json"}], "dark": [{"$ref": "modes/dark.json"}]}}},
+                                 "resolutionOrder": [{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/theme"}]},
+            "theme.json": {"traits": {"theme": {"light": {"appearance": "light"}, "dark": {"appearance": "dark"}}}},
+        }
+        for name, document in documents.items():
+            with open(os.path.join(tokens, name), "w") as file:
+                json.dump(document, file)
         port = free_port()
         with open(os.path.join(work, "themed.json"), "w") as file:
             json.dump({"watch": False, "activeToken": TOKEN, "port": port, "themes": themes,
