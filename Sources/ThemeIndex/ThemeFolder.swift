@@ -41,8 +41,9 @@ public struct ThemeFolder: Sendable, Equatable {
             return TokenFiles(root: folder, files: files, resolver: resolvers.first, traits: traits)
         }
 
-        /// What the source is named by: its resolver, else its first token file.
-        var path: String { resolver ?? files.first ?? root }
+        /// What the source is named by: the same whichever files there are (a resolver added
+        /// later must not make it another source, which would lose what it served if it broke).
+        var path: String { "\(root)/*.tokens.json" }
     }
 
     public var name: String

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TestSupport
+import ThemeVocabulary
+@testable import ThemeIndex
+
+/// Token files as a theme's source in the index: read like a catalog, kept like one when a file
+/// breaks, and inherited across themes of both kinds.
+@Suite("token sources")
+struct TokenSourceTests {
+    static let tokens = #"{"color": {"$type": "color", "accent": {"$value": {"colorSpace": "srgb", "components": [1, 0, 0]}}}}"#
+
+    func theme(_ name: String, in index: ThemeIndex) throws -> ThemeInfo? { try index.reader.themes().first { $0.name == name } }
+
+    @Test("a file that is not JSON, or a resolver that cannot be used, keeps the previous generation serving, reported once")
+    func brokenFilesKeepThePrevious() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        fixtures.write(Self.tokens, to: "ds/base.tokens.json")
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        try index.writer.sync(themesDirectory: fixtures.root)
+        let before = try #require(try theme("ds", in: index))
+        #expect(before.sources.map(\.kind) == [.tokens] && before.colorCount == 1)
+
+        fixtures.write(##"{"color": {"accent": "#}"##, to: "ds/base.tokens.json")
+        let broken = try index.writer.sync(themesDirectory: fixtures.root)
+        #expect(broken.themeErrors.count == 1 && broken.themeErrors[0].message.contains("base.tokens.json is not JSON: line 1, column"),
+                "\(broken.themeErrors)")
+        let kept = try #require(try theme("ds", in: index))
+        #expect(kept.generation == before.generation && kept.colorCount == 1, "the previous generation still serves")
+        let owner = try #require(index.reader.tokenOwner(in: [kept]))
+        #expect(try index.reader.token(of: owner, resolution: "", path: "color.accent") != nil)
+
+        fixtures.write(#"{"version": "2024.01", "resolutionOrder": []}"#, to: "ds/ds.resolver.json")
+        fixtures.write(Self.tokens, to: "ds/base.tokens.json")
+        let badResolver = try index.writer.sync(themesDirectory: fixtures.root)
+        #expect(badResolver.themeErrors.first?.message.contains("ds.resolver.json#/version: version must be \"2025.10\"") == true, "\(badResolver.themeErrors)")
+        #expect(try theme("ds", in: index)?.colorCount == 1)
+    }
+
+    @Test("a token theme can be a catalog theme's parent, and the child of one")
+    func inheritance() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        fixtures.write(Self.tokens, to: "tokens/base.tokens.json")
+        fixtures.colorSet("brand", "primary", [(nil, ["red": "0", "green": "0", "blue": "1"], [:])])
+        fixtures.write(#"{"parent": "tokens"}"#, to: "brand/theme.json")
+        fixtures.colorSet("catalog", "primary", [(nil, ["red": "0", "green": "1", "blue": "0"], [:])])
+        fixtures.write(#"{"color": {"$type": "color", "own": {"$value": {"colorSpace": "srgb", "components": [0, 0, 0]}}}}"#, to: "overlay/a.tokens.json")
+        fixtures.write(#"{"parent": "catalog"}"#, to: "overlay/theme.json")
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        try index.writer.sync(themesDirectory: fixtures.root)
+        let themes = try index.reader.themes()
+        let brand = try ThemeInfo.chain(of: "brand", in: themes)
+        #expect(try index.reader.names(.color, in: brand) == ["color.accent", "primary"])
+        let overlay = try ThemeInfo.chain(of: "overlay", in: themes)
+        #expect(try index.reader.names(.color, in: overlay) == ["color.own", "primary"])
+        #expect(try theme("overlay", in: index)?.colorCount == 2, "/themes counts the inherited colour too")
+    }
+}
