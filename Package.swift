@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "AssetCatalogTests", dependencies: ["AssetCatalog", "Codecs", "BinaryReading", "JSON", "TestSupport", "ThemeVocabulary"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "CatalogWriterTests", dependencies: ["CatalogWriter", "AssetCatalog", "BOM", "BinaryReading", "JSON", "Codecs", "TestSupport", "ThemeVocabulary", "FuzzTargets"]),
+        .testTarget(name: "CatalogWriterTests", dependencies: ["CatalogWriter", "ThemeIndex", "AssetCatalog", "BOM", "BinaryReading", "JSON", "Codecs", "TestSupport", "ThemeVocabulary", "FuzzTargets"]),
         .testTarget(name: "ThemeBundleTests", dependencies: ["ThemeBundle", "TestSupport", "ThemeVocabulary"]),
         .testTarget(name: "ThemeIndexTests", dependencies: ["ThemeIndex", "ThemeBundle", "Codecs", "SQLite", "TestSupport", "ThemeVocabulary"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"], resources: [.copy("Inputs")]),

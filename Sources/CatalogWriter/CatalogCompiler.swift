@@ -48,7 +48,11 @@ public struct CatalogCompiler {
     /// Compiles `source` and writes the catalog to `output` atomically (temporary file, then
     /// rename): nothing half-written is ever left at `output`.
     public func compile(_ source: String, to output: String) throws {
-        let bytes = try compile(source)
+        try write(try compile(source), to: output)
+    }
+
+    /// Writes catalog bytes to `output` atomically.
+    public func write(_ bytes: [UInt8], to output: String) throws {
         let temporary = "\(output).tmp-\(getpid())"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
             throw Failure(description: "\(output): cannot write")
@@ -68,12 +72,17 @@ public struct CatalogCompiler {
         }
         let assets = XCAssets(path: source)
         if let problem = assets.problems.first { throw Failure(description: problem) }
+        return try compile(entries: assets.entries)
+    }
 
-        let names = Array(Set(assets.entries.map(\.name))).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    /// The catalog bytes for these entries (an `.xcassets` folder's, or colours made elsewhere:
+    /// a theme's design tokens).
+    public func compile(entries: [XCAssets.Entry]) throws -> [UInt8] {
+        let names = Array(Set(entries.map(\.name))).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let identifiers = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0 + 1) })
         var appearances: Set<Appearance> = [.any]
         var renditions: [(values: [Int], bytes: [UInt8])] = []
-        for entry in assets.entries {
+        for entry in entries {
             guard let identifier = identifiers[entry.name] else { continue }
             let appearance = Self.appearanceIDs[entry.appearance] ?? 0
             appearances.insert(entry.appearance)
@@ -112,7 +121,7 @@ public struct CatalogCompiler {
         writer.addVariable("CARHEADER", bytes: header(renditionCount: items.count))
         writer.addTree("RENDITIONS", items: items.map { ($0.key, $0.value) }, keySizeHint: UInt32(Self.keyFormat.count * 2))
         let facets = names.map { name -> (key: [UInt8], value: [UInt8]) in
-            let part = assets.entries.first { $0.name == name }.map { $0.kind == .color ? Rendition.colorPart : Rendition.imagePart } ?? Rendition.imagePart
+            let part = entries.first { $0.name == name }.map { $0.kind == .color ? Rendition.colorPart : Rendition.imagePart } ?? Rendition.imagePart
             return (Array(name.utf8), le16(0) + le16(0) + le16(3) + le16(1) + le16(85) + le16(2) + le16(part) + le16(17) + le16(identifiers[name] ?? 0))
         }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
         writer.addTree("FACETKEYS", items: facets, keySizeHint: 0xFFFF_FFFF)

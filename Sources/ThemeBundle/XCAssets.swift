@@ -16,6 +16,10 @@ public struct XCAssets: Sendable {
         public var components: [Double]
         /// A named system colour (`labelColor`) instead of components.
         public var systemReference: String?
+
+        public init(colorSpace: ColorSpace, components: [Double], systemReference: String? = nil) {
+            (self.colorSpace, self.components, self.systemReference) = (colorSpace, components, systemReference)
+        }
     }
 
     /// One variant of an asset.
@@ -38,6 +42,10 @@ public struct XCAssets: Sendable {
         public var color: Color?
         /// The referenced file, for images and data.
         public var file: String?
+
+        public init(kind: Kind, name: String) {
+            (self.kind, self.name) = (kind, name)
+        }
     }
 
     public var path: String

@@ -172,3 +172,33 @@ enum TokenVariants {
         return .object(members)
     }
 }
+
+extension ThemeFolder {
+    /// The colour tokens of the theme folder at `path` as the index keeps them (every colour
+    /// variant, with its traits), and the problems of its tokens; throws what a sync would
+    /// report when the files cannot be read. `themed compile` makes a catalog of them.
+    public static func tokenColors(in path: String) throws -> (colors: [Variant], problems: [String]) {
+        let folder = folderTheme(name: (path as NSString).lastPathComponent, path: path)
+        if let error = folder.error { throw ThemeError(error) }
+        guard let files = folder.sources.first(where: { $0.kind == .tokens })?.tokens else {
+            throw ThemeError("\(path): no design tokens (*.tokens.json or *.resolver.json) at its top")
+        }
+        let read = try TokenVariants.read(files)
+        return (TokenVariants.variants(of: read, traits: files.traits, sourceKey: files.path), read.problems)
+    }
+
+    /// The colour tokens as a colour set's entries, for a catalog: a light context is the catalog's
+    /// any appearance (what an app gets when it asks for none), dark stays dark.
+    public static func tokenColorEntries(in path: String) throws -> (entries: [XCAssets.Entry], problems: [String]) {
+        let (colors, problems) = try tokenColors(in: path)
+        let entries = colors.map { variant in
+            var entry = XCAssets.Entry(kind: .color, name: variant.name)
+            let appearance = variant.traits.appearance
+            entry.appearance = appearance.luminosity == .light ? Appearance(.any, highContrast: appearance.highContrast) : appearance
+            entry.gamut = variant.traits.gamut
+            entry.color = variant.color.map { XCAssets.Color(colorSpace: $0.colorSpace, components: $0.components) }
+            return entry
+        }
+        return (entries, problems)
+    }
+}

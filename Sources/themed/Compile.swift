@@ -1,6 +1,7 @@
 import ArgumentParser
 import CatalogWriter
 import Foundation
+import ThemeIndex
 
 /// `themed compile SRC.xcassets -o OUT.car`: build a catalog on Linux, without Xcode.
 struct Compile: ParsableCommand {
@@ -8,7 +9,7 @@ struct Compile: ParsableCommand {
         abstract: "Compile an .xcassets folder into a .car catalog.",
         discussion: "The output is written to a temporary file and renamed into place, so a watching themed never sees half a catalog.")
 
-    @Argument(help: "The .xcassets folder.") var source: String
+    @Argument(help: "The .xcassets folder, or a theme folder of design tokens (*.tokens.json, *.resolver.json).") var source: String
     @Option(name: .shortAndLong, help: "The .car file to write.") var output: String
     @Option(help: "ios, macos, tvos or watchos.") var platform = "ios"
     @Option(help: "Recorded in the catalog's metadata.") var minimumDeploymentTarget = "15.0"
@@ -17,8 +18,18 @@ struct Compile: ParsableCommand {
         guard let platform = CatalogCompiler.Platform(rawValue: platform) else {
             throw ValidationError("--platform must be one of \(CatalogCompiler.Platform.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        let compiler = CatalogCompiler(platform: platform, minimumDeploymentTarget: minimumDeploymentTarget)
         do {
-            try CatalogCompiler(platform: platform, minimumDeploymentTarget: minimumDeploymentTarget).compile(source, to: output)
+            if source.hasSuffix(".xcassets") || source.hasSuffix(".xcassets/") {
+                try compiler.compile(source, to: output)
+            } else {
+                // A theme of design tokens: its colours as named colours, with the appearances,
+                // contrast and gamut its theme.json maps; tokens that cannot be resolved are named.
+                let (entries, problems) = try ThemeFolder.tokenColorEntries(in: URL(fileURLWithPath: source).standardizedFileURL.path)
+                for problem in problems { FileHandle.standardError.write(Data("themed compile: \(problem)\n".utf8)) }
+                guard !entries.isEmpty else { throw ThemeError("\(source): no colour token to compile") }
+                try compiler.write(try compiler.compile(entries: entries), to: output)
+            }
         } catch {
             FileHandle.standardError.write(Data("themed: \(error)\n".utf8))
             throw ExitCode(1)

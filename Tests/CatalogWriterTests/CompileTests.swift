@@ -5,6 +5,7 @@ import Codecs
 import Foundation
 import Testing
 import TestSupport
+import ThemeIndex
 
 /// `themed compile`: catalogs written from .xcassets read back with the same names, traits,
 /// colour components and pixels, and share the structure of Xcode's catalogs of the same era.
@@ -205,5 +206,63 @@ struct LargeCatalogTests {
         let root = try catalog.store.block(tree.rootBlock)
         #expect(try root.u16be(0) == 0, "the root is an index node")
         #expect(try root.u16be(2) == 1, "two leaves: one separator and the extra child")
+    }
+}
+
+/// `themed compile` of a theme of design tokens: its colours as named colours with the
+/// appearances its theme.json maps, read back by our reader and by the reference renderer.
+@Suite("compiling design tokens")
+struct TokenCompileTests {
+    static func designSystem(_ f: ThemeFixtures) {
+        f.write(#"""
+        {"color": {"$type": "color", "systemBlue": {"$value": {"colorSpace": "srgb", "components": [0, 0.478, 1]}},
+                   "wide": {"$value": {"colorSpace": "oklch", "components": [0.7, 0.3, 150]}}},
+         "semantic": {"$type": "color", "bg": {"$value": "{color.systemBlue}"}}}
+        """#, to: "ds/base.tokens.json")
+        f.write(#"{"semantic": {"bg": {"$value": {"colorSpace": "srgb", "components": [0.1, 0.1, 0.1], "alpha": 0.5}}}}"#, to: "ds/dark.json")
+        f.write(#"""
+        {"version": "2025.10", "resolutionOrder": [{"type": "set", "name": "base", "sources": [{"$ref": "base.tokens.json"}]},
+          {"type": "modifier", "name": "mode", "contexts": {"light": [], "dark": [{"$ref": "dark.json"}]}}]}
+        """#, to: "ds/ds.resolver.json")
+        f.write(#"{"traits": {"mode": {"light": {"appearance": "light"}, "dark": {"appearance": "dark"}}}}"#, to: "ds/theme.json")
+    }
+
+    @Test("named by token path, light as any and dark as dark, a wide colour with its P3 rendition; our reader and carref.py agree")
+    func compileTokens() throws {
+        let f = ThemeFixtures()
+        defer { f.remove() }
+        Self.designSystem(f)
+        let (entries, problems) = try ThemeFolder.tokenColorEntries(in: f.path("ds"))
+        #expect(problems.isEmpty, "\(problems)")
+        let compiler = CatalogCompiler()
+        try compiler.write(try compiler.compile(entries: entries), to: f.path("ds.car"))
+        let catalog = try AssetCatalog(path: f.path("ds.car"))
+        let colors = catalog.namedColors
+        func components(_ name: String, dark: Bool, p3: Bool = false) -> [Double]? {
+            // Any is appearance 0; dark has an id of its own.
+            colors.first { $0.rendition.name == name && ($0.rendition.key.appearance != 0) == dark
+                && ($0.rendition.key.displayGamut == .displayP3) == p3 }?.color.components
+        }
+        #expect(Set(colors.map(\.rendition.name)) == ["color.systemBlue", "color.wide", "semantic.bg"])
+        #expect(components("semantic.bg", dark: false).map { $0.elementsEqual([0, 0.478, 1, 1]) { abs($0 - $1) < 1e-4 } } == true)
+        #expect(components("semantic.bg", dark: true).map { $0.elementsEqual([0.1, 0.1, 0.1, 0.5]) { abs($0 - $1) < 1e-4 } } == true)
+        #expect(components("color.wide", dark: false, p3: true) != nil, "a colour outside sRGB has a P3 rendition")
+    }
+
+    @Test("the reference renderer carref.py reads every rendition of a compiled token catalog, with our colours",
+          .enabled(if: ReferenceTools.unavailableReason == nil, "\(ReferenceTools.unavailableReason ?? "")"))
+    func referenceReadsTokens() throws {
+        let f = ThemeFixtures()
+        defer { f.remove() }
+        Self.designSystem(f)
+        let compiler = CatalogCompiler()
+        try compiler.write(try compiler.compile(entries: try ThemeFolder.tokenColorEntries(in: f.path("ds")).entries), to: f.path("ds.car"))
+        let catalog = try AssetCatalog(path: f.path("ds.car"))
+        let records = try ReferenceTools.referenceRecords(of: f.path("ds.car"), in: f.path("reference"))
+        #expect(records.count == catalog.renditions.count && records.allSatisfy { $0["status"] as? String == "ok" }, "\(records)")
+        for (record, (_, color)) in zip(records, catalog.namedColors) {
+            let theirs = record["components"] as? [Double] ?? []
+            #expect(theirs.count == color.components.count && zip(theirs, color.components).allSatisfy { abs($0 - $1) < 1e-6 }, "\(record)")
+        }
     }
 }
