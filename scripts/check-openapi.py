@@ -113,6 +113,8 @@ def cases(blob):
         ("GET", "/themes/light/tokens.resolver.json", {}, None, 404, "/themes/{theme}/tokens.resolver.json"),
         ("GET", "/themes/orphan/tokens.resolver.json", {}, None, 503, "/themes/{theme}/tokens.resolver.json"),
         ("GET", "/themes/light/colors.css", {}, None, 200, "/themes/{theme}/colors.css"),
+        ("GET", "/themes/ds/colors.css?references=1", {}, None, 200, "/themes/{theme}/colors.css"),
+        ("GET", "/themes/light/exports/resolver/light.resolver.json", {}, None, 200, "/themes/{theme}/exports/{format}/{file}"),
         ("GET", "/themes/light/colors.css", "etag", None, 304, "/themes/{theme}/colors.css"),
         ("GET", "/themes/nope/colors.css", {}, None, 404, "/themes/{theme}/colors.css"),
         ("GET", "/themes/orphan/colors.css", {}, None, 503, "/themes/{theme}/colors.css"),

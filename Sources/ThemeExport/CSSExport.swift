@@ -9,14 +9,26 @@
 ///   screen: these blocks hold only the names whose value differs there, each written for both
 ///   schemes so a forced scheme never shows the other scheme's value.
 ///
-/// Light and dark in one file is what Style Dictionary's users keep asking for.
+/// Light and dark in one file is what Style Dictionary's users keep asking for. With
+/// `references`, a colour token that is an alias of another is written as `var(--that-one)`
+/// (Style Dictionary's outputReferences), so a page that overrides the one changes both.
 public struct CSSExport: Sendable {
     public let table: ColorTable
     public let names: ExportNames
+    public let references: Bool
+    private let exported: Set<String>
 
-    public init(_ table: ColorTable) {
+    public init(_ table: ColorTable, references: Bool = false) {
         self.table = table
+        self.references = references
         names = ExportNames(table.rows.map(\.name), style: .cssCustomProperty)
+        exported = Set(table.rows.map(\.name))
+    }
+
+    /// A declaration's value: the colour, or with references a `var()` of the token it aliases.
+    private func value(_ entry: ColorTable.Entry) -> String {
+        if references, let target = entry.aliasOf, exported.contains(target) { return "var(\(names[target]))" }
+        return entry.value.css
     }
 
     public var text: String {
@@ -45,7 +57,7 @@ public struct CSSExport: Sendable {
     private func rule(_ selector: String, mode: ColorMode, rows: [ColorTable.Row], depth: Int) -> String {
         let indent = String(repeating: "  ", count: depth)
         let declarations = rows.compactMap { row in
-            row.values[mode].map { "\(indent)  \(names[row.name]): \($0.value.css);\n" }
+            row.values[mode].map { "\(indent)  \(names[row.name]): \(value($0));\n" }
         }
         guard !declarations.isEmpty else { return "" }
         return "\(indent)\(selector) {\n" + declarations.joined() + "\(indent)}\n"

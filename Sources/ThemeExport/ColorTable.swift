@@ -10,9 +10,11 @@ public struct ColorTable: Sendable {
         /// The theme and the source file that answered (relative to the themes folder).
         public var theme: String
         public var source: String
+        /// For a colour token that is an alias of another: that token's name.
+        public var aliasOf: String?
 
-        public init(value: ColorValue, theme: String, source: String) {
-            (self.value, self.theme, self.source) = (value, theme, source)
+        public init(value: ColorValue, theme: String, source: String, aliasOf: String? = nil) {
+            (self.value, self.theme, self.source, self.aliasOf) = (value, theme, source, aliasOf)
         }
     }
 
@@ -60,7 +62,8 @@ public struct ColorTable: Sendable {
                 guard let resolution = resolved[mode]?[name] else { continue }
                 if resolution.variant.systemColor != nil { namesSystemColor = true }
                 guard let value = resolution.variant.color, resolution.variant.systemColor == nil else { continue }
-                values[mode] = Entry(value: value, theme: resolution.theme, source: relativePath(resolution.source.path))
+                values[mode] = Entry(value: value, theme: resolution.theme, source: relativePath(resolution.source.path),
+                                     aliasOf: resolution.variant.aliasOf.isEmpty ? nil : resolution.variant.aliasOf)
             }
             if namesSystemColor {
                 systemColors.append(name)

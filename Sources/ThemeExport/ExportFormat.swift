@@ -17,21 +17,27 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     case android
     /// `<Theme>Colors.swift`: a dynamic colour per name for UIKit, AppKit and SwiftUI (`SwiftExport`).
     case swift
+    /// `<theme>.resolver.json` and `theme.json`: the theme as design tokens with a resolver whose
+    /// `mode` modifier has a context per mode, and the traits each stands for (`ResolverExport`):
+    /// a theme folder of these two files answers every colour as the theme does.
+    case resolver
 
     public init(name: String) throws(ExportError) {
         guard let format = ExportFormat(rawValue: name) else { throw .unknownFormat(name) }
         self = format
     }
 
-    public func files(for table: ColorTable) -> [ExportFile] {
+    /// The files for `table`; `references` keeps aliases where the format can (CSS).
+    public func files(for table: ColorTable, references: Bool = false) -> [ExportFile] {
         switch self {
-        case .css: [ExportFile(path: "colors.css", contents: CSSExport(table).text, mediaType: "text/css; charset=utf-8")]
+        case .css: [ExportFile(path: "colors.css", contents: CSSExport(table, references: references).text, mediaType: "text/css; charset=utf-8")]
         case .dtcg: ColorMode.all.map { mode in
             ExportFile(path: "tokens/\(mode.name).tokens.json", contents: DesignTokensExport(table, mode: mode).text,
                        mediaType: "application/design-tokens+json")
         }
         case .android: AndroidExport(table).files
         case .swift: [SwiftExport(table).file]
+        case .resolver: ResolverExport(table).files
         }
     }
 
@@ -42,6 +48,7 @@ public enum ExportFormat: String, Sendable, CaseIterable {
         case .dtcg: .designToken
         case .android: .androidResource
         case .swift: .swiftIdentifier
+        case .resolver: .designToken
         }
         var lines = style.map { ExportNames(table.rows.map(\.name), style: $0).report.map { "name collision: " + $0 } } ?? []
         if !table.systemColors.isEmpty {

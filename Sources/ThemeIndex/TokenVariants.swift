@@ -83,8 +83,9 @@ enum TokenVariants {
     }
 
     /// The colour tokens of the resolutions theme.json's traits name (every modifier it does not
-    /// map at its default context), as colour variants: sRGB, and Display P3 where the colour
-    /// lies outside sRGB or its context says p3.
+    /// map at its default context), as colour variants: an sRGB or Display P3 colour as written;
+    /// a colour of another space converted to sRGB, and to Display P3 where it lies outside sRGB
+    /// or its context says p3.
     static func variants(of read: Read, traits mapping: [String: [String: ThemeSettings.ContextTraits]], sourceKey: String) -> [Variant] {
         var byKey: [String: Variant] = [:]
         var order: [String] = []
@@ -108,13 +109,19 @@ enum TokenVariants {
                 var variantTraits = VariantTraits()
                 variantTraits.appearance = Appearance(traits.luminosity ?? .any, highContrast: traits.highContrast ?? false)
                 var values: [(Gamut, ColorValue)] = []
-                if traits.gamut != .displayP3 { values.append((.sRGB, color.sRGB)) }
-                if traits.gamut == .displayP3 || !color.isInSRGB { values.append((.displayP3, color.displayP3)) }
+                if let own = color.asWritten {
+                    // sRGB and Display P3 colours are kept as written, as a catalog keeps them.
+                    values.append((traits.gamut ?? .sRGB, own))
+                } else {
+                    if traits.gamut != .displayP3 { values.append((.sRGB, color.sRGB)) }
+                    if traits.gamut == .displayP3 || !color.isInSRGB { values.append((.displayP3, color.displayP3)) }
+                }
                 for (gamut, value) in values {
                     variantTraits.gamut = gamut
                     var variant = Variant(kind: .color, name: token.path.dotted, traits: variantTraits)
                     variant.color = value
                     variant.sortKey = "\(sourceKey)\u{0}\(resolution.key)"
+                    variant.aliasOf = token.aliasOf.first?.dotted ?? ""
                     let identity = "\(variant.name)\u{0}\(variantTraits.appearance.luminosity.rawValue)\u{0}\(variantTraits.appearance.highContrast)\u{0}\(gamut.rawValue)"
                     if byKey[identity] == nil { order.append(identity) }
                     byKey[identity] = variant

@@ -68,6 +68,9 @@ public struct Variant: Sendable {
     public var isFlippable = false
     /// The final tie-break between otherwise equal variants.
     public var sortKey = ""
+    /// Design tokens: the token this colour is an alias of (its path), for exports that keep
+    /// references ('' when it is a value of its own).
+    public var aliasOf = ""
 
     public init(kind: AssetKind, name: String, traits: VariantTraits) {
         self.kind = kind

@@ -59,6 +59,18 @@ public struct CSSColor: Sendable, Equatable {
     /// The colour as a Display P3 `ColorValue`, gamut mapped into P3.
     public var displayP3: ColorValue { mapped(into: .displayP3) }
 
+    /// An sRGB or Display P3 colour as a `ColorValue` with the components as written (`none` as
+    /// 0); nil for the other spaces, which are converted.
+    public var asWritten: ColorValue? {
+        let space: ColorSpace
+        switch self.space {
+        case .srgb: space = .sRGB
+        case .displayP3: space = .displayP3
+        default: return nil
+        }
+        return ColorValue(colorSpace: space, components: values + [min(max(alpha, 0), 1)])
+    }
+
     /// Whether the colour lies in sRGB (within a rounding's margin).
     public var isInSRGB: Bool { Self.inGamut(Self.encoded(xyzD65, into: .sRGB)) }
 

@@ -11,10 +11,11 @@ struct Export: ParsableCommand {
         discussion: "Names are made safe for each format by the rule in docs/EXPORTS.md; collisions are printed, never merged.")
 
     @Argument(help: "The theme to export.") var theme: String
-    @Option(help: "css, dtcg, android or swift.") var format: String
+    @Option(help: "css, dtcg, android, swift or resolver.") var format: String
     @Option(name: [.customShort("o"), .long], help: "Folder to write into (created if missing).") var output: String
     @Option(help: "Folder of themes.") var themes = "themes"
     @Option(help: "An SQLite index to use and update (default: a temporary one, removed afterwards).") var db: String?
+    @Flag(help: "Keep design tokens' aliases as references where the format can (CSS: var(--...)).") var references = false
 
     func run() throws {
         let format: ExportFormat
@@ -42,7 +43,7 @@ struct Export: ParsableCommand {
             path.hasPrefix(themesDirectory + "/") ? String(path.dropFirst(themesDirectory.count + 1)) : path
         }
 
-        for file in format.files(for: table) {
+        for file in format.files(for: table, references: references) {
             let url = URL(fileURLWithPath: output).appendingPathComponent(file.path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(file.contents.utf8).write(to: url, options: .atomic)

@@ -53,11 +53,13 @@ struct ExportRoutes: RouteCollection {
         let chain = try context.chain()
         let reader = library.index.reader
         let logger = self.logger
+        // `?references=1`: aliases kept as references where the format can (CSS's var()).
+        let references = ["1", "true"].contains(context.request.query["references"] ?? "")
         return Response(deferred: { complete in
             library.content.perform({ try ColorTable(reading: reader, chain: chain, relativePath: context.relative) }) { result in
                 switch result {
                 case .success(let table):
-                    guard let file = pick(format.files(for: table)) else {
+                    guard let file = pick(format.files(for: table, references: references)) else {
                         return complete(APIError.notFound("the \(format.rawValue) export has no file \(context.request.path)").response)
                     }
                     let body = Array(file.contents.utf8)
