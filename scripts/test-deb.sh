@@ -44,7 +44,7 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 themes=$(curl -fs "http://127.0.0.1:$port/themes") || fail "GET /themes failed"
-echo "$themes" | python3 -c 'import json, sys; names = [t["name"] for t in json.load(sys.stdin)["themes"]]; assert names == ["brand", "dark", "light"], names; print("themes:", names)'
+echo "$themes" | python3 -c 'import json, sys; names = [t["name"] for t in json.load(sys.stdin)["themes"]]; assert names == ["brand", "dark", "light", "tokens"], names; print("themes:", names)'
 colour=$(curl -fs "http://127.0.0.1:$port/themes/light/colors" | python3 -c 'import json, sys; print(json.load(sys.stdin)["colors"][0]["name"])')
 curl -fsi "http://127.0.0.1:$port/themes/light/colors/$colour" | grep -qi '^etag: "' || fail "no ETag on a colour"
 echo "colour $colour: 200 with an ETag"

@@ -4,7 +4,9 @@ import JSON
 /// RFC 6901 pointers into JSON values: `#/colors/blue/$value/components/0`.
 public enum JSONPointer {
     public static func escape(_ segment: String) -> String {
-        segment.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        // Most names have neither character: no new string for them.
+        guard segment.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return segment }
+        return segment.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
     /// The segments of a pointer (`/a/b` or `#/a/b`; `#` or `` is the root); nil when it is not

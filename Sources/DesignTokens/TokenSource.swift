@@ -35,11 +35,14 @@ struct MergedTokens {
             replaced(incoming, path)
             return incoming
         }
+        // Positions by name: a palette group has thousands of members.
+        var positions = Dictionary(members.enumerated().map { ($0.element.0, $0.offset) }, uniquingKeysWith: { _, last in last })
         for (key, value) in additions {
-            if let index = members.firstIndex(where: { $0.0 == key }) {
+            if let index = positions[key] {
                 members[index].1 = merging(value, into: members[index].1, at: path + [key], replaced: replaced)
             } else {
                 replaced(value, path + [key])
+                positions[key] = members.count
                 members.append((key, value))
             }
         }

@@ -150,9 +150,24 @@ enum TokenVariants {
     /// A resolution as the DTCG document `/tokens` answers: nested groups, each token with
     /// `$type` and its resolved `$value`, and the chain of aliases in `$extensions`.
     static func document(_ tokens: TokenSet) -> JSONValue {
-        var root = JSONValue.object([])
-        for token in tokens.tokens { root = inserting(json(token), at: token.path.segments[...], into: root) }
-        return root
+        nested(tokens.tokens.map { ($0.path.segments[...], json($0)) })
+    }
+
+    /// Tokens by their remaining path segments, grouped in the order groups first appear.
+    private static func nested(_ entries: [(path: ArraySlice<String>, value: JSONValue)]) -> JSONValue {
+        var order: [String] = []
+        var groups: [String: [(path: ArraySlice<String>, value: JSONValue)]] = [:]
+        for entry in entries {
+            guard let name = entry.path.first else { continue }
+            if groups[name] == nil { order.append(name) }
+            groups[name, default: []].append((entry.path.dropFirst(), entry.value))
+        }
+        return .object(order.map { name in
+            let members = groups[name] ?? []
+            // A token is its group's last segment; a token and a group of one name cannot both be.
+            if let token = members.first(where: { $0.path.isEmpty }) { return (name, token.value) }
+            return (name, nested(members))
+        })
     }
 
     /// One token as served.
@@ -166,16 +181,6 @@ enum TokenVariants {
             extensions.append(("org.themed", .object([("aliasOf", .array(token.aliasOf.map { .string($0.dotted) }))])))
         }
         if !extensions.isEmpty { members.append(("$extensions", .object(extensions))) }
-        return .object(members)
-    }
-
-    private static func inserting(_ value: JSONValue, at path: ArraySlice<String>, into node: JSONValue) -> JSONValue {
-        guard let name = path.first, case .object(var members) = node else { return value }
-        if let index = members.firstIndex(where: { $0.0 == name }) {
-            members[index].1 = inserting(value, at: path.dropFirst(), into: members[index].1)
-        } else {
-            members.append((name, inserting(value, at: path.dropFirst(), into: .object([]))))
-        }
         return .object(members)
     }
 }

@@ -135,7 +135,7 @@ struct ServingDaemonTests {
             (process.standardOutput, process.standardError) = (FileHandle.nullDevice, FileHandle.nullDevice)
             try process.run()
             let ready = try #require(notify.receive(), "READY=1 within 10 s")
-            #expect(ready.hasPrefix("READY=1\nSTATUS=serving 3 themes on port "), "\(ready)")
+            #expect(ready.hasPrefix("READY=1\nSTATUS=serving 4 themes on port "), "\(ready)")
             let port = try #require(ready.split(separator: "\n").first { $0.hasPrefix("STATUS=") }?.split(separator: " ").last.flatMap { Int($0) })
             return (process, port)
         }
@@ -175,7 +175,7 @@ struct ServingDaemonTests {
         defer { if process.isRunning { process.terminate() } }
 
         let ready = try #require(notify.receive(), "READY=1 within 10 s")
-        #expect(ready.hasPrefix("READY=1\nSTATUS=serving 3 themes on port "))
+        #expect(ready.hasPrefix("READY=1\nSTATUS=serving 4 themes on port "))
         let port = try #require(ready.split(separator: "\n").first { $0.hasPrefix("STATUS=") }?.split(separator: " ").last.flatMap { Int($0) })
 
         let kept = try HTTP.get("/healthz", port: port, headers: ["X-Request-Id": "deploy-42"])
