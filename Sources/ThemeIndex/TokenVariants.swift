@@ -122,6 +122,10 @@ enum TokenVariants {
                     variant.color = value
                     variant.sortKey = "\(sourceKey)\u{0}\(resolution.key)"
                     variant.aliasOf = token.aliasOf.first?.dotted ?? ""
+                    if color.asWritten == nil {
+                        variant.tokenColor = ([color.space.rawValue] + color.components.map { $0.map { "\($0)" } ?? "none" } + ["\(color.alpha)"])
+                            .joined(separator: "\t")
+                    }
                     let identity = "\(variant.name)\u{0}\(variantTraits.appearance.luminosity.rawValue)\u{0}\(variantTraits.appearance.highContrast)\u{0}\(gamut.rawValue)"
                     if byKey[identity] == nil { order.append(identity) }
                     byKey[identity] = variant

@@ -71,6 +71,10 @@ public struct Variant: Sendable {
     /// Design tokens: the token this colour is an alias of (its path), for exports that keep
     /// references ('' when it is a value of its own).
     public var aliasOf = ""
+    /// Design tokens: a colour of another space than sRGB and Display P3, as written (its space,
+    /// then its components and alpha, tab-separated; `none` for a missing component), kept beside
+    /// the converted value ('' otherwise).
+    public var tokenColor = ""
 
     public init(kind: AssetKind, name: String, traits: VariantTraits) {
         self.kind = kind

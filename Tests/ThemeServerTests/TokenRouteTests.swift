@@ -89,6 +89,9 @@ struct TokenRouteTests {
         #expect(json(brandP3)["colorSpace"] as? String == "display-p3", "\(brandP3.text)")
         let brand = try api.request("/themes/ds/colors/color.brand")
         #expect(json(brand)["colorSpace"] as? String == "srgb")
+        let token = json(brand)["token"] as? [String: Any]
+        #expect(token?["colorSpace"] as? String == "oklch" && token?["components"] as? [Double] == [0.65, 0.25, 30], "the token's own space is kept: \(brand.text)")
+        #expect(json(try api.request("/themes/ds/colors/semantic.bg"))["token"] == nil, "an sRGB token is served as written")
         let palette = try api.request("/themes/ds/colors?appearance=dark")
         #expect(((json(palette)["colors"] as? [String: Any])?.keys.sorted() ?? []).contains("semantic.fg"), "\(palette.text)")
     }

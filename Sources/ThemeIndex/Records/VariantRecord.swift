@@ -15,7 +15,7 @@ struct VariantRecord: TableRecord {
         case colorSpace = "color_space", components, systemColor = "system_color"
         case pixelWidth = "pixel_width", pixelHeight = "pixel_height", format
         case locationKind = "location_kind", location, contentKey = "content_key", flippable, sortKey = "sort_key"
-        case aliasOf = "alias_of"
+        case aliasOf = "alias_of", tokenColor = "token_color"
 
         var definition: String {
             switch self {
@@ -24,7 +24,7 @@ struct VariantRecord: TableRecord {
             case .sourceID: "INTEGER NOT NULL REFERENCES source(id) ON DELETE CASCADE"
             case .sourceRank: "INTEGER NOT NULL"
             case .kind, .name, .locationKind, .location, .contentKey, .sortKey: "TEXT NOT NULL"
-            case .aliasOf: "TEXT NOT NULL DEFAULT ''"
+            case .aliasOf, .tokenColor: "TEXT NOT NULL DEFAULT ''"
             case .idiom, .scale, .subtype, .sizeHorizontal, .sizeVertical, .memoryGB, .graphics, .gamut, .direction, .deploymentTarget,
                  .luminosity, .contrast, .pixelWidth, .pixelHeight, .flippable, .pointSize:
                 "INTEGER NOT NULL DEFAULT 0"
@@ -83,6 +83,7 @@ struct VariantRecord: TableRecord {
         variant.isFlippable = try row.bool(Columns.flippable)
         variant.sortKey = try row.string(Columns.sortKey)
         variant.aliasOf = try row.string(Columns.aliasOf)
+        variant.tokenColor = try row.string(Columns.tokenColor)
     }
 
     func value(of column: Columns) -> SQLiteValue {
@@ -124,6 +125,7 @@ struct VariantRecord: TableRecord {
         case .flippable: return .bool(variant.isFlippable)
         case .sortKey: return .text(variant.sortKey)
         case .aliasOf: return .text(variant.aliasOf)
+        case .tokenColor: return .text(variant.tokenColor)
         }
     }
 

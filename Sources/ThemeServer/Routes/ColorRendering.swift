@@ -27,6 +27,27 @@ enum ColorRendering {
             json.key("css")
             json.string(color.css)
         }
+        writeToken(variant.tokenColor, to: &json)
+    }
+
+    /// A design token's colour as written, when it was converted: `"token": {"colorSpace":
+    /// "oklch", "components": [0.6, 0.2, 255], "alpha": 1}` (`"none"` for a missing component).
+    private static func writeToken(_ stored: String, to json: inout JSONWriter) {
+        let fields = stored.split(separator: "\t").map(String.init)
+        guard fields.count == 5 else { return }
+        json.key("token")
+        json.beginObject()
+        json.key("colorSpace")
+        json.string(fields[0])
+        json.key("components")
+        json.beginArray()
+        for field in fields[1...3] {
+            if let number = Double(field) { json.double(number) } else { json.string("none") }
+        }
+        json.endArray()
+        json.key("alpha")
+        json.double(Double(fields[4]) ?? 1)
+        json.endObject()
     }
 
     static func writeTraits(_ traits: VariantTraits, to json: inout JSONWriter) {
