@@ -38,6 +38,22 @@ struct TokenSourceTests {
         #expect(try theme("ds", in: index)?.colorCount == 1)
     }
 
+    @Test("a resolver's $ref that leaves the theme folder is refused, naming it; the theme keeps what it served")
+    func referenceLeavingTheFolder() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        fixtures.write(Self.tokens, to: "outside.json")
+        fixtures.write(Self.tokens, to: "ds/base.tokens.json")
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        try index.writer.sync(themesDirectory: fixtures.root)
+        fixtures.write(##"{"version": "2025.10", "sets": {"s": {"sources": [{"$ref": "../outside.json"}]}}, "resolutionOrder": [{"$ref": "#/sets/s"}]}"##,
+                       to: "ds/ds.resolver.json")
+        let report = try index.writer.sync(themesDirectory: fixtures.root)
+        #expect(report.themeErrors.first?.message.contains("ds.resolver.json#/sets/s/sources/0: $ref \"../outside.json\"") == true
+                && report.themeErrors.first?.message.contains("leaves the theme folder") == true, "\(report.themeErrors)")
+        #expect(try theme("ds", in: index)?.colorCount == 1)
+    }
+
     @Test("a token theme can be a catalog theme's parent, and the child of one")
     func inheritance() throws {
         let fixtures = ThemeFixtures()
