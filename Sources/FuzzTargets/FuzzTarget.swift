@@ -2,8 +2,10 @@ import AssetCatalog
 import BinaryReading
 import BOM
 import Codecs
+import DesignTokens
 import Foundation
 import HTTPServer
+import JSON
 import ThemeBundle
 
 /// A function that takes untrusted bytes the way themed does, for libFuzzer and the regression
@@ -92,6 +94,26 @@ public struct FuzzTarget: Sendable {
         FuzzTarget(name: "infoplist", summary: "Info.plist (XML, binary or OpenStep)") { bytes in
             var info = BundleInfo(path: "/fuzz.bundle")
             info.read(infoPlist: Data(bytes), file: "Info.plist")
+        },
+        FuzzTarget(name: "json", summary: "the JSON reader of token files (member order, line and column, depth cap)") { bytes in
+            guard let value = try? JSONParser.parse(bytes) else { return }
+            // What it reads, the writer writes, and it reads that back the same.
+            guard let again = try? JSONParser.parse(value.serializedBytes()), again.serialized() == value.serialized() else {
+                fatalError("a value the reader gave does not read back from what the writer writes")
+            }
+        },
+        FuzzTarget(name: "tokens", summary: "design tokens: a token file resolved (aliases, $ref, $extends, every type)") { bytes in
+            guard let root = try? JSONParser.parse(bytes) else { return }
+            let set = TokenSet(sources: [TokenSource(root: root, location: TokenLocation(file: "fuzz.tokens.json", pointer: ""))])
+            // A resolved token is never an alias or a pointer left unresolved.
+            for token in set.tokens {
+                if case .string(let text) = token.value, TokenPath(alias: text) != nil { fatalError("token \(token.path) kept an alias as its value") }
+            }
+        },
+        FuzzTarget(name: "resolver", summary: "a resolver document, every resolution of it (files it names are empty token sets)") { bytes in
+            guard let document = try? JSONParser.parse(bytes),
+                  let resolver = try? TokenResolver(document: document, path: "fuzz.resolver.json", read: { _ in .object([]) }) else { return }
+            for inputs in resolver.allInputs(limit: 8) { _ = resolver.tokens(for: inputs) }
         },
         FuzzTarget(name: "contentsjson", summary: "an .xcassets set's Contents.json (colour, image and data sets)") { bytes in
             guard let contents = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else { return }

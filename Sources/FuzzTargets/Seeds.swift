@@ -31,6 +31,23 @@ public enum FuzzSeeds {
             return [Array(#"{"sourceLanguage":"en","strings":{"a":{"localizations":{"fr":{"stringUnit":{"state":"translated","value":"b"}},"ru":{"variations":{"plural":{"one":{"stringUnit":{"value":"x"}}}}}}}}}"#.utf8)]
         case "contentsjson":
             return [Array(#"{"colors":[{"idiom":"iphone","appearances":[{"appearance":"luminosity","value":"dark"}],"color":{"color-space":"display-p3","components":{"red":"0x10","green":"0.5","blue":"128","alpha":"1"}}}],"images":[{"idiom":"universal","scale":"2x","filename":"a.png","display-gamut":"display-P3"}]}"#.utf8)]
+        case "json":
+            return [Array(#"{"a": [1, -2.5e3, true, null, "x\u00e9\n"], "b": {"c": {}}}"#.utf8)]
+        case "tokens":
+            return [Array(#"""
+            {"color": {"$type": "color", "blue": {"$value": {"colorSpace": "oklch", "components": [0.6, 0.2, "none"], "alpha": 0.5}},
+              "alias": {"$value": "{color.blue}"}, "ref": {"$ref": "#/color/blue/$value"}},
+             "space": {"$type": "dimension", "$root": {"$value": {"value": 4, "unit": "px"}}},
+             "ext": {"$extends": "{space}"},
+             "shadow": {"$type": "shadow", "$value": [{"color": "{color.alias}", "offsetX": "{space.$root}", "offsetY": {"value": 1, "unit": "rem"},
+               "blur": {"value": 2, "unit": "px"}, "spread": {"value": 0, "unit": "px"}}]}}
+            """#.utf8)]
+        case "resolver":
+            return [Array(#"""
+            {"version": "2025.10", "sets": {"s": {"sources": [{"$ref": "base.json"}, {"a": {"$type": "number", "$value": 1}}]}},
+             "modifiers": {"m": {"contexts": {"x": [{"$ref": "#/sets/s"}], "y": []}, "default": "y"}},
+             "resolutionOrder": [{"$ref": "#/sets/s"}, {"$ref": "#/modifiers/m"}, {"type": "set", "name": "i", "sources": []}]}
+            """#.utf8)]
         default: return []
         }
     }
