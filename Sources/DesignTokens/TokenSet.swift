@@ -1,4 +1,5 @@
 import JSON
+import ThemeVocabulary
 
 /// A design token as served: its value with every alias and pointer replaced by what it names,
 /// its type, and the chain of aliases it came through.
@@ -15,6 +16,14 @@ public struct ResolvedToken: Sendable, Equatable {
     public var deprecated: JSONValue?
     public var extensions: JSONValue?
     public var location: TokenLocation
+
+    /// A colour token's value as a colour of its space (`none` components as nil); nil for
+    /// another type.
+    public var color: CSSColor? {
+        guard type == .color, case .string(let name)? = value["colorSpace"], let space = CSSColor.Space(rawValue: name),
+              case .array(let components)? = value["components"] else { return nil }
+        return CSSColor(space: space, components: components.map(TokenValidation.number), alpha: value["alpha"].flatMap(TokenValidation.number) ?? 1)
+    }
 }
 
 /// Tokens from sources merged in order (Format module 2025.10): groups, `$type` inherited from

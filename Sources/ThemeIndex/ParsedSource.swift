@@ -64,7 +64,7 @@ struct ParsedSource {
         case .tokens:
             guard let files = source.tokens else { throw ThemeError("\(source.path): token files were not found") }
             let read = try TokenVariants.read(files)
-            let modifiers = read.resolver.modifiers.map { TokenModifier(name: $0.name, contexts: $0.contexts, defaultContext: $0.defaultContext) }
+            let modifiers = read.modifiers
             if let odd = modifiers.flatMap({ [$0.name] + $0.contexts }).first(where: { $0.contains("\t") || $0.contains("\n") }) {
                 throw ThemeError("\(source.path): a modifier or context name may not hold a tab or a line break (\(odd.debugDescription))")
             }

@@ -113,7 +113,13 @@ public struct TokenModifier: Sendable, Equatable {
             }
             chosen[name] = context
         }
-        return .success(modifiers.map { "\($0.name)=\(chosen[$0.name] ?? $0.defaultContext)" }.joined(separator: "&"))
+        return .success(key(chosen, of: modifiers))
+    }
+
+    /// The key a resolution is stored under: `modifier=context` joined by `&` in the resolver's
+    /// order, the default where `chosen` has none ('' without modifiers).
+    static func key(_ chosen: [String: String], of modifiers: [TokenModifier]) -> String {
+        modifiers.map { "\($0.name)=\(chosen[$0.name] ?? $0.defaultContext)" }.joined(separator: "&")
     }
 }
 

@@ -25,6 +25,8 @@ enum TokenVariants {
     /// What a token source holds once read.
     struct Read {
         var resolver: TokenResolver
+        /// The resolver's modifiers, as the index keeps them for requests.
+        var modifiers: [TokenModifier]
         var resolutions: [Resolution]
         var problems: [String]
     }
@@ -61,6 +63,7 @@ enum TokenVariants {
         } else {
             resolver = TokenResolver(files: try files.files.map { ((($0 as NSString).lastPathComponent), try load($0)) })
         }
+        let modifiers = resolver.modifiers.map { TokenModifier(name: $0.name, contexts: $0.contexts, defaultContext: $0.defaultContext) }
         var resolutions: [Resolution] = []
         var problems: [String] = []
         var seen = Set<TokenProblem>()
@@ -71,15 +74,9 @@ enum TokenVariants {
         for inputs in all {
             let tokens = resolver.tokens(for: inputs)
             for problem in tokens.problems where seen.insert(problem).inserted { problems.append(problem.description) }
-            resolutions.append(Resolution(inputs: inputs, key: key(inputs, modifiers: resolver.modifiers), tokens: tokens))
+            resolutions.append(Resolution(inputs: inputs, key: TokenModifier.key(inputs, of: modifiers), tokens: tokens))
         }
-        return Read(resolver: resolver, resolutions: resolutions, problems: problems)
-    }
-
-    /// The stored key of a resolution: `modifier=context` joined by `&` in the resolver's order;
-    /// "" without modifiers.
-    static func key(_ inputs: [String: String], modifiers: [TokenResolver.Modifier]) -> String {
-        modifiers.map { "\($0.name)=\(inputs[$0.name] ?? $0.defaultContext)" }.joined(separator: "&")
+        return Read(resolver: resolver, modifiers: modifiers, resolutions: resolutions, problems: problems)
     }
 
     /// The colour tokens of the resolutions theme.json's traits name (every modifier it does not
@@ -105,7 +102,7 @@ enum TokenVariants {
             }
             guard usable else { continue }
             for token in resolution.tokens.tokens where token.type == .color {
-                guard let color = cssColor(token.value) else { continue }
+                guard let color = token.color else { continue }
                 var variantTraits = VariantTraits()
                 variantTraits.appearance = Appearance(traits.luminosity ?? .any, highContrast: traits.highContrast ?? false)
                 var values: [(Gamut, ColorValue)] = []
@@ -133,20 +130,6 @@ enum TokenVariants {
             }
         }
         return order.compactMap { byKey[$0] }
-    }
-
-    /// A colour token's value (checked by the token set) as a colour of its space.
-    static func cssColor(_ value: JSONValue) -> CSSColor? {
-        guard case .string(let name)? = value["colorSpace"], let space = CSSColor.Space(rawValue: name),
-              case .array(let components)? = value["components"] else { return nil }
-        func number(_ value: JSONValue?) -> Double? {
-            switch value {
-            case .int(let number)?: Double(number)
-            case .double(let number)?: number
-            default: nil
-            }
-        }
-        return CSSColor(space: space, components: components.map(number), alpha: number(value["alpha"]) ?? 1)
     }
 
     // MARK: - As served
