@@ -1,4 +1,5 @@
 import JSON
+import ThemeVocabulary
 
 /// Whether a resolved value fits its type (Format module 2025.10, sections 8 and 9, and the Color
 /// module): nil when it does, else the reason. A type the module does not define takes any value.
@@ -34,14 +35,10 @@ enum TokenValidation {
         }
     }
 
-    /// The Color module's spaces and how many components each has.
-    static let colorSpaces: Set<String> = ["srgb", "srgb-linear", "hsl", "hwb", "lab", "lch", "oklab", "oklch", "display-p3", "a98-rgb",
-                                           "prophoto-rgb", "rec2020", "xyz-d65", "xyz-d50"]
-
     static func color(_ value: JSONValue) -> String? {
         guard case .object(let members) = value else { return "must be an object with colorSpace and components" }
         guard case .string(let space)? = value["colorSpace"] else { return "colorSpace is missing" }
-        guard colorSpaces.contains(space) else { return "colorSpace \"\(space.prefix(40))\" is not one the Color module defines" }
+        guard CSSColor.Space(rawValue: space) != nil else { return "colorSpace \"\(space.prefix(40))\" is not one the Color module defines" }
         guard case .array(let components)? = value["components"] else { return "components must be an array" }
         guard components.count == 3 else { return "\(space) takes 3 components, not \(components.count)" }
         for component in components where number(component) == nil && component != .string("none") {

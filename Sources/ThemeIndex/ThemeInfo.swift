@@ -49,7 +49,7 @@ public struct ThemeInfo: Sendable {
             guard !chain.contains(where: { $0.name == current }) else {
                 throw ThemeError("theme \(name): parent chain loops at \(current)")
             }
-            guard chain.count < 8 else { throw ThemeError("theme \(name): parent chain is deeper than 8") }
+            guard chain.count < ParentChains.maximumDepth else { throw ThemeError("theme \(name): parent chain is deeper than \(ParentChains.maximumDepth)") }
             chain.append(theme)
             next = theme.parent
         }

@@ -53,8 +53,7 @@ struct Publish: ParsableCommand {
             }
             print("published \(theme) generation \(generation) (\(files.count) files)")
         case (nil, let server?):
-            guard let token = token ?? ProcessInfo.processInfo.environment["THEMED_TOKEN"] else { throw Self.refuse("--server needs --token or THEMED_TOKEN") }
-            try upload(files, to: server, token: token)
+            try upload(files, to: server)
         default:
             throw Self.refuse("give one of --cluster (PostgreSQL) or --server (a themed server)")
         }
@@ -70,7 +69,7 @@ struct Publish: ParsableCommand {
     }
 
     /// POSTs the theme (a .car as it is, a folder as a gzip-compressed tar) and prints the answer.
-    private func upload(_ files: [ThemeCheck.File], to server: String, token: String) throws {
+    private func upload(_ files: [ThemeCheck.File], to server: String) throws {
         var isFolder: ObjCBool = false
         FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
         let body: Data
@@ -83,13 +82,8 @@ struct Publish: ParsableCommand {
         } else {
             (body, contentType) = (FileManager.default.contents(atPath: path) ?? Data(), "application/octet-stream")
         }
-        guard let url = URL(string: server.hasSuffix("/") ? String(server.dropLast()) : server)?.appendingPathComponent("themes/\(theme)/releases") else {
-            throw Self.refuse("\(server) is not a URL")
-        }
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
+        var request = try ServerOptions.request("POST", "/themes/\(theme)/releases", server: server, token: token, command: "publish")
         request.setValue(contentType, forHTTPHeaderField: "Content-Type")
-        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         request.timeoutInterval = 300
         let answer = HTTPAnswer.of(request, body: body)
         guard answer.status == 201 || answer.status == 202 else { throw Self.refuse(answer.failure(from: server)) }

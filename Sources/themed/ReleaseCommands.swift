@@ -11,6 +11,12 @@ struct ServerOptions: ParsableArguments {
 
     /// A request to `path` on the server, with the token.
     func request(_ method: String, _ path: String, command: String) throws -> URLRequest {
+        try Self.request(method, path, server: server, token: token, command: command)
+    }
+
+    /// A request to `path` on `server` with `token` (or THEMED_TOKEN): what every command that
+    /// talks to a themed server sends.
+    static func request(_ method: String, _ path: String, server: String, token: String?, command: String) throws -> URLRequest {
         guard let secret = token ?? ProcessInfo.processInfo.environment["THEMED_TOKEN"] else {
             throw Publish.refuse("--server needs --token or THEMED_TOKEN", command: command)
         }
