@@ -223,7 +223,7 @@ public final class ClusterFollower: Sendable {
 
     /// Whether this replica writes `theme`'s releases: every theme without a shard; with one, its
     /// own themes and the ancestors it holds for them.
-    private func holds(_ theme: String) -> Bool {
+    public func holds(_ theme: String) -> Bool {
         guard let shard else { return true }
         return shard.owns(theme) || materializer.generation(of: theme) != nil
     }

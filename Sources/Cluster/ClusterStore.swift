@@ -49,6 +49,8 @@ public final class ClusterStore: @unchecked Sendable {
                 parent TEXT, colors INTEGER NOT NULL, images INTEGER NOT NULL, files INTEGER NOT NULL, errors TEXT NOT NULL DEFAULT '');
             CREATE TABLE IF NOT EXISTS themed_audit (id BIGSERIAL PRIMARY KEY, at TIMESTAMPTZ NOT NULL DEFAULT now(), actor TEXT NOT NULL,
                 action TEXT NOT NULL, theme TEXT NOT NULL, generation BIGINT, detail TEXT NOT NULL DEFAULT '');
+            CREATE INDEX IF NOT EXISTS themed_audit_generation ON themed_audit (generation) WHERE generation IS NOT NULL;
+            CREATE INDEX IF NOT EXISTS themed_audit_theme ON themed_audit (theme, generation) WHERE generation IS NOT NULL;
             """.replacingOccurrences(of: "\n", with: " "))
     }
 

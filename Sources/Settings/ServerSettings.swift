@@ -34,6 +34,7 @@ public struct ServerSettings: Equatable, Sendable {
     public var purgeURLs: [String] = []
     public var watch = true
     public var heartbeatSeconds = 15.0
+    public var eventHistory = 256
     public var maxAgeSeconds = 60
     public var sharedMaxAgeSeconds = 300
     public var staleWhileRevalidateSeconds = 60

@@ -140,6 +140,7 @@ extension ServerSettings {
         .textList("purgeURLs", \.purgeURLs, "Caches (http://host:port, Varnish with xkey) sent PURGE with the theme's key when its content changes."),
         .flag("watch", \.watch, "Follow changes to the themes folder (inotify)."),
         .seconds("heartbeatSeconds", \.heartbeatSeconds, 0.1...3600, "Interval of the comment lines that keep /events streams open."),
+        .integer("eventHistory", \.eventHistory, 1...1_000_000, "Change events kept for streams that reconnect with Last-Event-ID; with a cluster store, a starting replica loads the store's newest this many, so streams that move to it during a deploy resume instead of refetching."),
         .integer("maxAgeSeconds", \.maxAgeSeconds, 0...31_536_000, "Cache-Control max-age of name routes."),
         .integer("sharedMaxAgeSeconds", \.sharedMaxAgeSeconds, 0...31_536_000, "Cache-Control s-maxage of name routes (shared caches)."),
         .integer("staleWhileRevalidateSeconds", \.staleWhileRevalidateSeconds, 0...31_536_000, "Cache-Control stale-while-revalidate of name routes."),

@@ -13,8 +13,10 @@ import Synchronization
 /// - `.cluster`: the number is the cluster store's generation of the change (a release or an
 ///   active switch; PostgreSQL orders them), so an id means the same on every replica and a
 ///   client that fails over resumes where it was. A replica keeps the events since it started
-///   (`startedAt`): an id older than that gets a resync; an id newer than what this replica has
-///   applied yet (its stream reached a faster replica) is waited for, not replayed twice.
+///   (`startedAt`) and, recorded before it serves, the store's newest changes before that
+///   (`record`): a stream that moves to a replica just restarted (a deploy) is replayed what it
+///   missed; only an id older than all of those gets a resync. An id newer than what this replica
+///   has applied yet (its stream reached a faster replica) is waited for, not replayed twice.
 public final class EventHub: Sendable {
     public struct Event: Sendable {
         public var id: Int
@@ -113,6 +115,22 @@ public final class EventHub: Sendable {
         for subscriber in subscribers where event.id > subscriber.seenThrough && subscriber.wants(event) { subscriber.stream.write(bytes) }
         for observer in observers { observer(event) }
         return event
+    }
+
+    /// Puts events from before this hub started in front of its history (ids no newer than where
+    /// its numbering starts, oldest first); every event after `completeAfter` must be among them.
+    /// They go to no stream: they are there to be replayed.
+    func record(_ past: [Event], completeAfter: Int) {
+        state.withLock { state in
+            let older = past.filter { $0.id <= state.replayableAfter }
+            state.history = older + state.history
+            state.replayableAfter = min(state.replayableAfter, completeAfter)
+            if state.history.count > historyLimit {
+                let dropped = state.history.count - historyLimit
+                state.replayableAfter = max(state.replayableAfter, state.history[dropped - 1].id)
+                state.history.removeFirst(dropped)
+            }
+        }
     }
 
     /// Calls `observer` with every event published from now on (in the publisher's thread: it

@@ -4,17 +4,32 @@ import Logging
 import ThemeContent
 import ThemeIndex
 
+/// A change to the themes, by the name of its event on `/events`.
+public enum ThemeChange: String, Sendable {
+    case added = "theme-added"
+    case reloaded = "theme-reloaded"
+    case removed = "theme-removed"
+    case error = "theme-error"
+    case activated = "active-changed"
+}
+
 /// What changes tell the event stream and the log: theme-added, -reloaded, -removed and -error
 /// after a reload, active-changed after a switch.
 enum ReloadEvents {
-    static func publish(_ report: SyncReport, themes: [ThemeInfo], to events: EventHub, generation: Int? = nil, logger: Logger) {
+    /// `announcingChanges` false: the themes' changes are logged but not published (a replica's
+    /// first index, whose changes the store's history tells); errors always are.
+    static func publish(_ report: SyncReport, themes: [ThemeInfo], to events: EventHub, generation: Int? = nil, announcingChanges: Bool = true,
+                        logger: Logger) {
         func theme(_ name: String) -> ThemeInfo? { themes.first { $0.name == name } }
         for name in report.changedThemes {
-            events.publish(report.addedThemes.contains(name) ? "theme-added" : "theme-reloaded", payload(name, theme(name), generation: generation), generation: generation)
+            if announcingChanges {
+                events.publish((report.addedThemes.contains(name) ? ThemeChange.added : .reloaded).rawValue, payload(name, theme(name), generation: generation),
+                               generation: generation)
+            }
             logger.info("theme loaded", metadata: ["theme": "\(name)"])
         }
-        for name in report.removedThemes {
-            events.publish("theme-removed", payload(name, nil, generation: generation), generation: generation)
+        for name in report.removedThemes where announcingChanges {
+            events.publish(ThemeChange.removed.rawValue, payload(name, nil, generation: generation), generation: generation)
         }
         for (name, message) in report.problems {
             logger.warning("theme source problem", metadata: ["theme": "\(name)", "problem": "\(message)"])
@@ -28,18 +43,20 @@ enum ReloadEvents {
     /// A `theme-error` event: what was rejected and why, and when; the theme keeps serving what
     /// it served before.
     static func publishError(_ message: String, theme name: String, _ theme: ThemeInfo?, to events: EventHub, generation: Int? = nil) {
-        events.publish("theme-error", payload(name, theme, generation: generation, extra: [("error", .string(message)), ("time", .string(ISO8601DateFormatter().string(from: Date())))]),
+        events.publish(ThemeChange.error.rawValue, payload(name, theme, generation: generation, extra: [("error", .string(message)), ("time", .string(ISO8601DateFormatter().string(from: Date())))]),
                        generation: generation)
     }
 
-    /// Makes `name` the active theme and announces it; throws what the index says when it cannot.
-    static func makeActive(_ name: String, library: ThemeLibrary, events: EventHub, generation: Int? = nil) throws {
+    /// Makes `name` the active theme and announces it (unless `announcing` is false: a replica's
+    /// start, whose store history tells the switch); throws what the index says when it cannot.
+    static func makeActive(_ name: String, library: ThemeLibrary, events: EventHub, generation: Int? = nil, announcing: Bool = true) throws {
         try library.setActive(name)
+        guard announcing else { return }
         if let theme = library.theme(named: name) {
-            events.publish("active-changed", payload(theme.name, theme, generation: generation), generation: generation)
+            events.publish(ThemeChange.activated.rawValue, payload(theme.name, theme, generation: generation), generation: generation)
         } else if library.isElsewhere(name) {
             // Another shard's theme: its revision is that shard's to tell; `current` leads there.
-            events.publish("active-changed", payload(name, nil, generation: generation), generation: generation)
+            events.publish(ThemeChange.activated.rawValue, payload(name, nil, generation: generation), generation: generation)
         }
     }
 

@@ -27,17 +27,18 @@ public final class ThemeService: Sendable {
                 cachePolicy: CachePolicy = CachePolicy(), accessLog: AccessLog? = nil, allowedOrigins: [String] = ["*"],
                 readiness: @escaping @Sendable () -> String? = { nil }, storeContact: StoreContact? = nil, releases: ReleaseDesk? = nil,
                 purgeTargets: [SurrogatePurger.Target] = [], clusterGeneration: Int? = nil, shard: Shard? = nil,
-                trustedProxies: TrustedProxies = .none, otherShards: @escaping @Sendable () -> [ThemeListing] = { [] }) throws {
+                trustedProxies: TrustedProxies = .none, otherShards: @escaping @Sendable () -> [ThemeListing] = { [] },
+                eventHistory: Int = 256) throws {
         let folder = index.databasePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let content = try content ?? ContentStore(blobs: BlobStore(directory: (folder.isEmpty ? "." : folder) + "/blobs"))
         let library = try ThemeLibrary(index: index, themesDirectory: themesDirectory, content: content, shard: shard)
         if let clusterGeneration {
             // Ids are the cluster store's generations: the same on every replica.
-            events = EventHub(numbering: .cluster(startedAt: clusterGeneration))
+            events = EventHub(historyLimit: eventHistory, numbering: .cluster(startedAt: clusterGeneration))
         } else {
             // Event ids continue across restarts (the last one used is kept in the index).
             let lastEventID = (try? index.reader.setting(Self.lastEventIDKey)).flatMap { Int($0) } ?? 0
-            events = EventHub(source: try Self.eventSource(index), firstID: lastEventID + 1) { id in
+            events = EventHub(historyLimit: eventHistory, source: try Self.eventSource(index), firstID: lastEventID + 1) { id in
                 try? index.writer.setSetting(Self.lastEventIDKey, to: String(id))
             }
         }
@@ -109,11 +110,26 @@ public final class ThemeService: Sendable {
 
     /// Re-reads the themes folder (with `only`, one theme), swaps the result in and announces
     /// what changed on the event stream (with `generation`, the cluster release it applies).
+    /// `announcingChanges` false: what changed is not published (a replica's first index, whose
+    /// changes `recordHistory` tells as the store made them); errors are.
     @discardableResult
-    public func reload(only theme: String? = nil, generation: Int? = nil) throws -> SyncReport {
+    public func reload(only theme: String? = nil, generation: Int? = nil, announcingChanges: Bool = true) throws -> SyncReport {
         let report = try library.reload(only: theme)
-        ReloadEvents.publish(report, themes: library.themes, to: events, generation: generation, logger: logger)
+        ReloadEvents.publish(report, themes: library.themes, to: events, generation: generation, announcingChanges: announcingChanges, logger: logger)
         return report
+    }
+
+    /// Changes made before this server started, oldest first (with a cluster store, the store's
+    /// newest: `ClusterStore.history`), put in the event history as the events they were, so a
+    /// stream that resumes from before the start is replayed what it missed instead of being told
+    /// to resync. Every change after `completeAfter` is among them. An event carries the theme's
+    /// revision as served now (a later change of the same theme follows it in the replay).
+    public func recordHistory(_ changes: [(generation: Int, theme: String, change: ThemeChange)], completeAfter: Int) {
+        let past = changes.map { generation, name, change in
+            EventHub.Event(id: generation, type: change.rawValue,
+                           data: ReloadEvents.payload(name, change == .removed ? nil : library.theme(named: name), generation: generation))
+        }
+        events.record(past, completeAfter: completeAfter)
     }
 
     public var themesDirectory: String { library.themesDirectory }
@@ -129,7 +145,7 @@ public final class ThemeService: Sendable {
     /// Makes `theme` the one `current` stands for (the cluster's choice arriving) and tells the
     /// event stream (with `generation`, the switch's in the store); nothing happens when it
     /// already is, or when no such theme is loaded.
-    public func applyActive(_ theme: String, generation: Int? = nil) {
-        AdminRoutes.apply(theme, library: library, events: events, generation: generation, logger: logger)
+    public func applyActive(_ theme: String, generation: Int? = nil, announcing: Bool = true) {
+        AdminRoutes.apply(theme, library: library, events: events, generation: generation, announcing: announcing, logger: logger)
     }
 }

@@ -165,15 +165,27 @@ struct Serve: ParsableCommand {
             answering.serve(service)
             announceReady()
         }
+        // With a cluster store, the event history starts with the store's newest changes: a stream
+        // that moves here from a replica that stopped (a deploy) resumes by Last-Event-ID. The first
+        // index's changes are then not announced again: the history tells them as the store made them.
+        let startedAt = service.events.lastID
+        let history = follower.flatMap { follower in
+            Startup.storeHistory(settings, through: Int64(startedAt), holding: follower.holds, logger: logger)
+        }
         changedBeforeServing.withLock { $0 = false } // what came before is read by this first index
-        let report = try service.reload()
+        let report = try service.reload(announcingChanges: history == nil)
+        if let history { service.recordHistory(history.changes, completeAfter: history.completeAfter) }
+        if let active = follower?.active { service.applyActive(active, generation: startedAt, announcing: history == nil) }
         let reindex = served.withLock { served in
             served = service
             return changedBeforeServing.withLock { $0 }
         }
         answering.serve(service)
         if reindex, let follower { _ = try? service.reload(generation: Int(follower.generation)) }
-        if let active = follower?.active { service.applyActive(active, generation: follower.map { Int($0.generation) }) }
+        // A switch that arrived during the first index is new to every stream.
+        if let follower, let active = follower.active, follower.generation > startedAt {
+            service.applyActive(active, generation: Int(follower.generation))
+        }
         let names = service.library.themes.map(\.name)
         logger.info("indexed themes", metadata: ["reindexed": "\(report.reindexedSources.count)", "unchanged": "\(report.unchangedSources)",
                                                  "themes": "\(names)"])
@@ -342,6 +354,31 @@ enum Startup {
         return accessLog
     }
 
+    /// The store's newest `eventHistory` changes up to `generation` (where this replica's event ids
+    /// start), of the themes it holds and every switch; nil, and streams from before the start told
+    /// to resync, when the store has not answered.
+    static func storeHistory(_ settings: ServerSettings, through generation: Int64, holding holds: (String) -> Bool,
+                             logger: Logger) -> (changes: [(generation: Int, theme: String, change: ThemeChange)], completeAfter: Int)? {
+        guard let url = settings.cluster, generation > 0 else { return nil }
+        do {
+            let history = try ClusterStore(url: url).history(through: generation, limit: settings.eventHistory)
+            let changes = history.changes.compactMap { change -> (generation: Int, theme: String, change: ThemeChange)? in
+                let kind: ThemeChange = switch change.kind {
+                case .added: .added
+                case .reloaded: .reloaded
+                case .retired: .removed
+                case .activated: .activated
+                }
+                return kind == .activated || holds(change.theme) ? (Int(change.generation), change.theme, kind) : nil
+            }
+            logger.info("event history loaded from the cluster store", metadata: ["changes": "\(changes.count)", "through": "\(generation)"])
+            return (changes, Int(history.completeAfter))
+        } catch {
+            logger.warning("event history not loaded; streams from before this start will resync", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
     static func service(_ settings: ServerSettings, accessLog: AccessLog?, logger: Logger,
                         readiness: @escaping @Sendable () -> String? = { nil }, storeContact: StoreContact? = nil,
                         releases: ReleaseDesk? = nil, clusterGeneration: Int? = nil,
@@ -363,7 +400,8 @@ enum Startup {
                                 allowedOrigins: settings.corsAllowedOrigins, readiness: readiness, storeContact: storeContact, releases: releases,
                                 purgeTargets: purgeTargets, clusterGeneration: clusterGeneration, shard: settings.shard,
                                 // Checked when the settings were read.
-                                trustedProxies: (try? TrustedProxies(settings.trustedProxies)) ?? .none, otherShards: otherShards)
+                                trustedProxies: (try? TrustedProxies(settings.trustedProxies)) ?? .none, otherShards: otherShards,
+                                eventHistory: settings.eventHistory)
     }
 }
 

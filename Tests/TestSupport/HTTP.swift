@@ -81,6 +81,15 @@ public enum HTTP {
             return true
         }
 
+        /// Reads until something matching the regular expression `pattern` has arrived (true), or
+        /// the server closed or 10 s passed (false).
+        public func read(untilMatching pattern: String) -> Bool {
+            while text.range(of: pattern, options: .regularExpression) == nil {
+                guard receiveMore() else { return false }
+            }
+            return true
+        }
+
         /// Reads until the server closes the connection; true when it did within 10 s.
         public func readToEnd() -> Bool {
             while receiveMore() {}

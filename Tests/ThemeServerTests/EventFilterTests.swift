@@ -44,3 +44,35 @@ struct EventFilterTests {
         #expect(!stream.text.contains("\"theme\":\"dark\""))
     }
 }
+
+/// Changes from before a hub started (a replica's store history) are replayed like its own.
+@Suite("an event history recorded before serving")
+struct RecordedHistoryTests {
+    @Test("a stream from before the start is replayed the recorded changes, then the hub's own; older than the record: resync")
+    func recorded() {
+        let hub = EventHub(historyLimit: 4, numbering: .cluster(startedAt: 20))
+        hub.publish("theme-error", ["theme": "brand"]) // the first index's own problem, at the start's id
+        hub.record([EventHub.Event(id: 17, type: "theme-reloaded", data: ["theme": "light"]),
+                    EventHub.Event(id: 20, type: "active-changed", data: ["theme": "dark"])], completeAfter: 15)
+        hub.publish("theme-reloaded", ["theme": "dark"], generation: 21)
+
+        let resumed = RecordingStream()
+        hub.subscribe(resumed, after: "g-16")
+        let ids = resumed.text.split(separator: "\n").filter { $0.hasPrefix("id: ") }
+        #expect(ids == ["id: g-17", "id: g-20", "id: g-20", "id: g-21", "id: g-21"], "the record, the hub's own, then the position: \(resumed.text)")
+        #expect(!resumed.text.contains("resync"))
+
+        // Past the limit of four, the oldest recorded event goes, and with it what can be replayed.
+        hub.publish("theme-reloaded", ["theme": "light"], generation: 22)
+        let early = RecordingStream()
+        hub.subscribe(early, after: "g-16")
+        #expect(early.text.contains("event: resync"), "\(early.text)")
+        let later = RecordingStream()
+        hub.subscribe(later, after: "g-17")
+        #expect(!later.text.contains("resync") && later.text.contains("id: g-22\n"), "\(later.text)")
+
+        let before = RecordingStream()
+        hub.subscribe(before, after: "g-14")
+        #expect(before.text.contains("event: resync"), "older than what the record covers")
+    }
+}

@@ -150,10 +150,10 @@ struct AdminRoutes: RouteCollection {
     }
 
     /// The active theme set from elsewhere (the cluster); announced only when it changes.
-    static func apply(_ name: String, library: ThemeLibrary, events: EventHub, generation: Int? = nil, logger: Logger) {
+    static func apply(_ name: String, library: ThemeLibrary, events: EventHub, generation: Int? = nil, announcing: Bool = true, logger: Logger) {
         guard library.activeTheme != name, library.theme(named: name) != nil || library.isElsewhere(name) else { return }
         do {
-            try ReloadEvents.makeActive(name, library: library, events: events, generation: generation)
+            try ReloadEvents.makeActive(name, library: library, events: events, generation: generation, announcing: announcing)
         } catch {
             logger.error("could not switch the active theme", metadata: ["theme": "\(name)", "error": "\(error)"])
         }

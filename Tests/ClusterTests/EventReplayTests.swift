@@ -1,0 +1,92 @@
+@testable import Cluster
+import Foundation
+import Testing
+import TestSupport
+
+/// A deploy without a refetch storm (issue 47): a replica that starts on a cluster store has the
+/// store's recent changes in its event history, so a stream that moves to it from a replica that
+/// stopped resumes by Last-Event-ID instead of being told to resync.
+@Suite("event history from the store", .serialized, .enabled(if: PostgresServer.unavailableReason == nil, "PostgreSQL is not installed (apt-get install postgresql)"))
+struct EventReplayTests {
+    typealias Replica = ReplicaTests.Replica
+
+    @Test("the store's history names each change as a replica announced it: added, reloaded, retired, activated; a full window says where it starts")
+    func storeHistory() throws {
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let store = try ClusterStore(url: postgres.url)
+        let light = try store.publish(theme: "light", files: ClusterTests.files("one"))
+        let again = try store.publish(theme: "light", files: ClusterTests.files("two"))
+        let switched = try store.setActive("light")
+        let retired = try store.retire(theme: "light")
+        let back = try store.publish(theme: "light", files: ClusterTests.files("three"))
+        let rolledBack = try store.rollback(theme: "light", to: again, by: "ops")
+
+        let whole = try store.history(through: rolledBack, limit: 100)
+        #expect(whole.changes == [
+            StoreChange(generation: light, theme: "light", kind: .added),
+            StoreChange(generation: again, theme: "light", kind: .reloaded),
+            StoreChange(generation: switched, theme: "light", kind: .activated),
+            StoreChange(generation: retired, theme: "light", kind: .retired),
+            StoreChange(generation: back, theme: "light", kind: .added),
+            StoreChange(generation: rolledBack, theme: "light", kind: .reloaded),
+        ])
+        #expect(whole.completeAfter == 0, "fewer changes than the window: every one there is")
+
+        let window = try store.history(through: back, limit: 2)
+        #expect(window.changes.map(\.generation) == [retired, back], "the newest up to the generation asked")
+        #expect(window.completeAfter == retired - 1, "a client that saw less than the window's first missed what it no longer holds")
+        #expect(window.changes.last?.kind == .added, "a release after a retirement adds the theme, though the retirement's own release is outside the window")
+    }
+
+    @Test("a stream from before a replica started is replayed what it missed there, filtered by ?theme=; only an id older than the history resyncs")
+    func replayAfterRestart() throws {
+        let cluster = try ClusterFixture()
+        defer { cluster.remove() }
+        let (postgres, first) = (cluster.postgres, cluster.replica)
+        #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "light", "\(ReplicaTests.sampleThemes)/light"]).status == 0)
+        #expect(waitUntil { first.themeNames() == ["light"] })
+
+        // A client on the first replica knows where it is...
+        // (An opening ends with the stream's position: an id line with no event.)
+        let positionLine = #"id: g-[0-9]+\n\n"#
+        let stream = try HTTP.Stream("/events", port: first.port)
+        #expect(stream.read(untilMatching: positionLine))
+        let position = try #require(stream.text.split(separator: "\n").last { $0.hasPrefix("id: g-") }.map { String($0.dropFirst(4)) })
+
+        // ...then changes happen while it is away (its replica is stopped for a deploy).
+        first.process.terminate()
+        first.process.waitUntilExit()
+        #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "dark", "\(ReplicaTests.sampleThemes)/dark"]).status == 0)
+        let store = try ClusterStore(url: postgres.url)
+        let switched = try store.setActive("dark")
+        #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "light", "\(ReplicaTests.sampleThemes)/dark"]).status == 0)
+
+        // A replica started after all of it, keeping three changes.
+        let started = try Replica(cluster: postgres.url, unreachableSeconds: 5, folder: "\(cluster.folder)/started", settings: #""eventHistory": 3"#)
+        let resumed = try HTTP.Stream("/events", port: started.port, headers: ["Last-Event-ID": position])
+        #expect(resumed.read(untilMatching: positionLine))
+        let blocks = resumed.text.components(separatedBy: "\n\n").filter { $0.contains("event: ") }
+        #expect(blocks.map { $0.split(separator: "\n").first { $0.hasPrefix("event: ") } ?? "" } == ["event: theme-added", "event: active-changed", "event: theme-reloaded"],
+                "\(resumed.text)")
+        #expect(blocks[safe: 0]?.contains(#""theme":"dark""#) == true && blocks[safe: 1]?.contains("id: g-\(switched)\n") == true, "\(resumed.text)")
+        #expect(!resumed.text.contains("resync"))
+        #expect(blocks[safe: 0]?.range(of: #""revision":"[0-9a-f]{32}""#, options: .regularExpression) != nil,
+                "a replayed change names what the replica serves of the theme: \(resumed.text)")
+
+        // A tenant's stream gets its theme's changes and every switch.
+        let tenant = try HTTP.Stream("/events?theme=light", port: started.port, headers: ["Last-Event-ID": position])
+        #expect(tenant.read(untilMatching: positionLine))
+        #expect(tenant.text.contains("event: theme-reloaded"))
+        #expect(!tenant.text.contains("event: theme-added") && tenant.text.contains("event: active-changed"), "\(tenant.text)")
+
+        // Older than the three changes kept: the client cannot catch up event by event.
+        let number = try #require(Int(position.dropFirst(2)))
+        let stale = try HTTP.Stream("/events", port: started.port, headers: ["Last-Event-ID": "g-\(number - 1)"])
+        #expect(stale.read(until: "event: resync"), "\(stale.text)")
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}
