@@ -241,14 +241,16 @@ class Cluster:
         time.sleep(2.5 if self.haproxy else 0)
         return self
 
-    def rolling_restart(self, between=None):
-        """SIGTERM, restart and wait for each replica in turn (a deploy); `between(n)` runs after replica n is back.
-        Returns when the last replica was started again (monotonic seconds)."""
+    def rolling_restart(self, between=None, away=None):
+        """SIGTERM, restart and wait for each replica in turn (a deploy); `away(n)` runs while replica n is
+        stopped, `between(n)` after it is back. Returns when the last replica was started again (monotonic seconds)."""
         last_start = None
         for replica in self.replicas:
             status = replica.stop(signal.SIGTERM)
             if status != 0:
                 raise RuntimeError(f"replica {replica.number} exited {status} on SIGTERM")
+            if away:
+                away(replica.number)
             replica.start()
             last_start = time.monotonic()
             # The front door's health check (1 s, rise 2) takes it back before the next one goes.
@@ -509,24 +511,25 @@ def test(themed, seconds):
             failures.append("replicas disagree on light after PostgreSQL restarted")
 
         # 6. A deploy: every replica in turn gets SIGTERM and starts again, a switch made while
-        # the second is down; the streams move between replicas and resume by Last-Event-ID.
+        # each is down; the streams move between replicas and resume by Last-Event-ID, also on a
+        # replica that started after the id they carry (it replays from the store's history).
         rolled = []
 
-        def switch_back(number):
-            if number == 1:
-                rolled.append(time.monotonic())
-                if put_active(DOOR_PORT, "light") != 200:
-                    failures.append("PUT /active through the front door failed during the rolling restart")
+        def switch_while_away(number):
+            theme = "dark" if number == 2 else "light"
+            rolled.append((theme, time.monotonic()))
+            if put_active(DOOR_PORT, theme) != 200:
+                failures.append("PUT /active through the front door failed during the rolling restart")
         time.sleep(step)
         try:
-            cluster.rolling_restart(between=switch_back)
+            cluster.rolling_restart(away=switch_while_away)
         except RuntimeError as error:
             failures.append(str(error))
 
         output, _ = wrk.communicate()
         print(output, flush=True)
         changes = [("theme-reloaded", "light", release_time - 0.5), ("active-changed", "dark", switched - 0.5),
-                   ("theme-reloaded", "light", second_release - 0.5)] + [("active-changed", "light", t - 0.5) for t in rolled]
+                   ("theme-reloaded", "light", second_release - 0.5)] + [("active-changed", theme, t - 0.5) for theme, t in rolled]
         # Every stream ends up seeing every change, replayed by Last-Event-ID after a move or as a
         # resync; the streams of a killed replica notice when the door closes them.
         wait_until(lambda: streams.status().get("open", 0) >= TEST_STREAMS, 15, 0.1)
@@ -595,17 +598,27 @@ def streams_benchmark(themed, count, door, stalled):
             switches.append((theme, made, status))
             time.sleep(4)
         # A deploy under every stream, with a release and a switch while replicas are away.
+        # (issue 47: a change made while each replica is away, so that the streams moving to it
+        # carry ids from before it started, and one after the last).
         rolled = []
 
-        def change(number):
-            if number == 1:
-                rolled.append(("active-changed", "light", time.monotonic() - 0.5))
-                put_active(DOOR_PORT, "light")
+        refused = []
+
+        def switch(theme):
+            rolled.append(("active-changed", theme, time.monotonic() - 0.5))
+            status = put_active(DOOR_PORT, theme)
+            if status != 200:
+                refused.append(f"PUT /active {theme} through the door during the rolling restart: {status}")
+
+        def away(number):
             if number == 2:
                 _, committed = publish(themed, "light", changed_light_theme(7))
                 rolled.append(("theme-reloaded", "light", committed - 0.5))
+            else:
+                switch("light" if number == 1 else "dark")
         rolling_started = time.monotonic()
-        last_start = cluster.rolling_restart(between=change)
+        last_start = cluster.rolling_restart(away=away)
+        switch("light")
         back = wait_until(lambda: client.status().get("open", 0) >= count, 60, 0.1)
         results["rolling_seconds"] = time.monotonic() - rolling_started
         results["open_after_last_restart_seconds"] = time.monotonic() - last_start if back else None
@@ -633,7 +646,7 @@ def streams_benchmark(themed, count, door, stalled):
         log(f"rolling restart: {results['rolling_seconds']:.1f} s until every stream was open again "
             f"({f'{after:.1f} s after the last replica started' if back else 'NOT all'}), {status.get('reconnects', 0)} reconnects, "
             f"{resyncs} resyncs ({refetches} refetch requests), missed: {results['rolling']['missed'] or 'nothing'}")
-        failures = []
+        failures = list(refused)
         if resyncs or missed:
             failures.append(f"{resyncs} resyncs, {len(missed)} changes missed")
         if not back or after > 10:

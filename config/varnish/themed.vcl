@@ -161,8 +161,11 @@ sub vcl_backend_response {
 }
 
 sub vcl_backend_error {
-    # No replica answered at all (connection refused, reset): try the next one.
-    if (bereq.retries < 3 && (bereq.method == "GET" || bereq.method == "HEAD")) {
+    # No replica answered at all (connection refused, reset: one that stopped before the health
+    # check noticed): try the next one. PUT too (PUT /active, idempotent: asking for the same
+    # active theme twice leaves it as once), so a switch made during a deploy is not lost; a
+    # release upload (POST) is never sent twice.
+    if (bereq.retries < 3 && (bereq.method == "GET" || bereq.method == "HEAD" || bereq.method == "PUT")) {
         set bereq.http.X-Themed-Failed = bereq.http.X-Themed-Failed + " " + bereq.backend + " ";
         return (retry);
     }
