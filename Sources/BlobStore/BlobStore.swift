@@ -272,6 +272,41 @@ public final class BlobStore: Sendable {
         return report
     }
 
+    /// Drops the least recently used blobs (written, checked or looked up longest ago), and the
+    /// aliases that point at them, until the live blobs' bytes are at most `bytes`; then rewrites
+    /// the packs as `collect` does. For a store that is a cache (derived images): what it holds
+    /// can be made again.
+    @discardableResult
+    public func trim(toBytes bytes: Int) throws(BlobStoreError) -> Collection {
+        var report = Collection()
+        let needsCompaction = state.withLock { state -> Bool in
+            var live = state.blobs.values.reduce(0) { $0 + $1.record.bodyLength }
+            guard live > bytes else { return false }
+            var dropped = Set<Digest>()
+            for (digest, entry) in state.blobs.sorted(by: { $0.value.touched < $1.value.touched }) {
+                guard live > bytes else { break }
+                state.blobs[digest] = nil
+                dropped.insert(digest)
+                live -= entry.record.bodyLength
+                report.blobsDropped += 1
+                report.bytesDropped += entry.record.bodyLength
+            }
+            for (name, alias) in state.aliases where dropped.contains(alias.target) {
+                state.aliases[name] = nil
+                report.aliasesDropped += 1
+            }
+            state.statistics.collected += report.blobsDropped
+            let records = state.blobs.values.reduce(0) { $0 + $1.record.length } + state.aliases.values.reduce(0) { $0 + $1.record.length }
+            let onDisk = state.packs.values.reduce(0) { $0 + $1.size }
+            return onDisk > records + records / 10 && onDisk - records > 64 << 10
+        }
+        if needsCompaction {
+            try compact()
+            report.compacted = true
+        }
+        return report
+    }
+
     /// Copies the live records of every pack but a fresh one into a new pack, points the index at
     /// the copies and deletes the old packs. Writes made meanwhile go to the fresh pack.
     private func compact() throws(BlobStoreError) {

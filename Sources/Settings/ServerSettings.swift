@@ -35,6 +35,9 @@ public struct ServerSettings: Equatable, Sendable {
     public var watch = true
     public var heartbeatSeconds = 15.0
     public var eventHistory = 256
+    public var derivedImageBytes = 512 << 20
+    public var transformConcurrency = 0
+    public var transformQueue = 64
     public var maxAgeSeconds = 60
     public var sharedMaxAgeSeconds = 300
     public var staleWhileRevalidateSeconds = 60

@@ -59,9 +59,10 @@ public final class ContentStore: Sendable {
         public var description: String
     }
 
-    /// The worker pool's queue is full: the load was not started.
+    /// A worker pool's queue is full (the decoders', or the transforms'): the load was not started.
     public struct Busy: Error, CustomStringConvertible {
-        public var description: String { "the decoder queue is full; try again" }
+        public var queue = "decoder"
+        public var description: String { "the \(queue) queue is full; try again" }
     }
 
     public typealias Completion = @Sendable (Result<Content, any Error>) -> Void
@@ -94,11 +95,20 @@ public final class ContentStore: Sendable {
 
     /// What makes other formats and sizes of an image (`format=`, `w=`, `h=`, vectors as bitmaps).
     public let coders: ImageCoderRegistry
+    /// Where what the coders make is kept, within its budget; nil: with the content, unbounded
+    /// (tools and tests).
+    let derived: DerivedImages?
+    /// Where transforms run: `transformConcurrency` at once, a bounded queue, then `Busy`, so that
+    /// a flood of transforms neither starves the decoders nor holds up cached answers.
+    let transforms: WorkerPool?
 
     public init(blobs: BlobStore, catalogBytes: Int = 1 << 30, decodeBytes: Int = 64 << 20, workers: WorkerPool = WorkerPool(),
-                coders: ImageCoderRegistry = ImageCoderRegistry(), collectionGrace: Duration = .seconds(600), warmsAfterReload: Bool = true) {
+                coders: ImageCoderRegistry = ImageCoderRegistry(), collectionGrace: Duration = .seconds(600), warmsAfterReload: Bool = true,
+                derived: DerivedImages? = nil, transforms: WorkerPool? = nil) {
         self.blobs = blobs
         self.coders = coders
+        self.derived = derived
+        self.transforms = transforms
         decoding = MemoryBudget(capacityBytes: decodeBytes)
         self.collectionGrace = collectionGrace
         self.warmsAfterReload = warmsAfterReload
@@ -115,7 +125,9 @@ public final class ContentStore: Sendable {
     }
 
     /// The caches behind content, for `/metrics`: stored blobs, mapped catalogs, decoded atlases.
-    public var caches: [any CacheReporting] { [BlobReport(store: self), catalogs.cache, AssetCatalog.decodedAtlases] }
+    public var caches: [any CacheReporting] {
+        [BlobReport(store: self), catalogs.cache, AssetCatalog.decodedAtlases] + (derived.map { [DerivedReport(derived: $0)] } ?? [])
+    }
 
     /// How many contents were decoded or read from a theme file because no blob had them.
     public var decodes: Int { counters.withLock { $0.decodes } }
@@ -134,13 +146,13 @@ public final class ContentStore: Sendable {
     /// The content of a resolved image made into what `request` asks, if it is stored and checked.
     public func cached(_ resolution: Resolution, as request: ImageRequest) -> Content? {
         if request.isIdentity { return cached(resolution) }
-        return blobs.verifiedBlob(forKey: Self.key(resolution, request)).map { Content($0, isMirrored: resolution.isMirrored) }
+        return (derived?.blobs ?? blobs).verifiedBlob(forKey: Self.key(resolution, request)).map { Content($0, isMirrored: resolution.isMirrored) }
     }
 
-    /// Loads a resolved image made into another format or size (`ImageCoderRegistry`) on the
-    /// worker pool: the stored content first, then one transcode per content and request, kept
-    /// in the blob store under both keys. Concurrent misses share it; its working memory waits
-    /// in `decoding` like a decode's.
+    /// Loads a resolved image made into another format or size (`ImageCoderRegistry`): the
+    /// stored content first (on the worker pool), then one transcode per content and request on
+    /// the transforms' pool, kept with the derived images (`DerivedImages`). Concurrent misses
+    /// share it; its working memory waits in `decoding` like a decode's.
     public func load(_ resolution: Resolution, as request: ImageRequest, completion: @escaping Completion) {
         if request.isIdentity { return load(resolution, completion: completion) }
         let key = Self.key(resolution, request)
@@ -149,13 +161,17 @@ public final class ContentStore: Sendable {
             case .failure(let error):
                 completion(.failure(error))
             case .success(let content):
-                flight(key, completion: completion) { [self] in
-                    if let blob = blobs.blob(forKey: key) { return Content(blob, isMirrored: content.isMirrored) }
+                flight(key, on: transforms, completion: completion) { [self] in
+                    let kept = derived?.blobs ?? blobs
+                    if let blob = kept.blob(forKey: key) { return Content(blob, isMirrored: content.isMirrored) }
                     let input = try bytes(of: content)
                     let cost = Self.transcodeCost(resolution.variant, request, limit: coders.limits.maxPixels)
                     let coded = try decoding.withReservation(of: cost) { try coders.transcode(input, request) }
                     counters.withLock { $0.transcodes += 1 }
-                    return store(coded.bytes, contentType: coded.format.mimeType, keys: [key], isMirrored: content.isMirrored)
+                    guard let derived else { return store(coded.bytes, contentType: coded.format.mimeType, keys: [key], isMirrored: content.isMirrored) }
+                    let blob = try? derived.keep(coded.bytes, contentType: coded.format.mimeType, key: key)
+                    return blob.map { Content($0, isMirrored: content.isMirrored) }
+                        ?? Content(bytes: coded.bytes, contentType: coded.format.mimeType, isMirrored: content.isMirrored)
                 }
             }
         }
@@ -313,7 +329,7 @@ public final class ContentStore: Sendable {
 
     /// Runs `work` on the worker pool unless a run for `key` is under way, whose result is then
     /// shared; calls every waiter's completion there.
-    func flight(_ key: String, onThisThread: Bool = false, completion: @escaping Completion,
+    func flight(_ key: String, onThisThread: Bool = false, on pool: WorkerPool? = nil, completion: @escaping Completion,
                 work: @escaping @Sendable () throws -> Content) {
         let isFirst = flights.withLock { flights -> Bool in
             if flights[key] != nil {
@@ -325,8 +341,8 @@ public final class ContentStore: Sendable {
         }
         guard isFirst else { return }
         if onThisThread { return finish(key, Result { try work() }) }
-        let accepted = workers.submit { [self] in finish(key, Result { try work() }) }
-        if !accepted { finish(key, .failure(Busy())) }
+        let accepted = (pool ?? workers).submit { [self] in finish(key, Result { try work() }) }
+        if !accepted { finish(key, .failure(Busy(queue: pool == nil ? "decoder" : "transform"))) }
     }
 
     private func finish(_ key: String, _ result: Result<Content, any Error>) {

@@ -389,8 +389,14 @@ enum Startup {
         let blobs = try BlobStore(directory: settings.blobs)
         for problem in blobs.problems { logger.warning("blob store damaged", metadata: ["problem": "\(problem)"]) }
         let coders = ImageCoderRegistry(limits: ImageLimits(maxPixels: settings.imageMaxPixels, maxDimension: settings.imageMaxDimension))
+        let derived = DerivedImages(blobs: try BlobStore(directory: settings.blobs + "/derived"), budgetBytes: settings.derivedImageBytes)
+        for problem in derived.blobs.problems { logger.warning("derived image store damaged", metadata: ["problem": "\(problem)"]) }
+        let transforms = settings.transformConcurrency > 0
+            ? WorkerPool(threads: settings.transformConcurrency, queueLimit: settings.transformQueue)
+            : WorkerPool(queueLimit: settings.transformQueue)
         let content = ContentStore(blobs: blobs, catalogBytes: settings.catalogCacheBytes, decodeBytes: settings.decodeMemoryBytes, workers: workers,
-                                   coders: coders, collectionGrace: .milliseconds(Int(settings.blobGraceSeconds * 1000)))
+                                   coders: coders, collectionGrace: .milliseconds(Int(settings.blobGraceSeconds * 1000)),
+                                   derived: derived, transforms: transforms)
         let policy = CachePolicy(maxAgeSeconds: settings.maxAgeSeconds, sharedMaxAgeSeconds: settings.sharedMaxAgeSeconds,
                                  staleWhileRevalidateSeconds: settings.staleWhileRevalidateSeconds)
         let themesPath = URL(fileURLWithPath: settings.themes).standardizedFileURL.path

@@ -37,6 +37,22 @@ struct BlobStoreTests {
         #expect(statistics.blobs == 1 && statistics.aliases == 2 && statistics.blobBytes == 5000 && statistics.writes == 3)
     }
 
+    @Test("trimmed to a budget, a cache store drops what was used longest ago, with its aliases, and its packs shrink")
+    func trimDropsTheLeastRecentlyUsed() throws {
+        let store = try BlobStore(directory: directory)
+        let blobs = try (0..<8).map { n in try store.put(bytes(UInt8(n), count: 40_000), contentType: "image/png", keys: ["derived-\(n)"]) }
+        // Blob 0, the oldest written, is used again: it is kept over 1, 2, ...
+        #expect(store.verifiedBlob(forKey: "derived-0") != nil)
+        let report = try store.trim(toBytes: 130_000)
+        #expect(report.blobsDropped == 5 && report.aliasesDropped == 5 && report.bytesDropped == 200_000)
+        #expect(store.statistics.blobBytes == 120_000 && store.statistics.blobBytes <= 130_000)
+        #expect(store.verifiedBlob(forKey: "derived-0") != nil && store.verifiedBlob(forKey: "derived-7") != nil)
+        #expect(store.verifiedBlob(forKey: "derived-1") == nil && store.verifiedBlob(blobs[1].digest) == nil)
+        #expect(report.compacted && store.statistics.packBytes < 200_000, "the dropped bytes leave the disk")
+        #expect(try store.trim(toBytes: 1 << 20) == BlobStore.Collection(), "under the budget: nothing to do")
+        #expect(try store.read(#require(store.verifiedBlob(forKey: "derived-6"))) == bytes(6, count: 40_000))
+    }
+
     @Test func aRestartFindsEveryBlobAndChecksItOnFirstUse() throws {
         let payload = bytes(2, count: 3000)
         do {
