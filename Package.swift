@@ -99,7 +99,7 @@ let package = Package(
         // and /events followed with reconnects and Last-Event-ID. Foundation only.
         .target(name: "ThemedClient", dependencies: ["ThemeVocabulary"]),
         // The daemon's settings: one list of keys, read from JSON and flags, each value with its source.
-        .target(name: "Settings", dependencies: ["Sharding", "ThemeVocabulary", "HTTPServer", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Settings", dependencies: ["Sharding", "ThemeVocabulary", "HTTPServer", "ImageCoders", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "themed", dependencies: [
             "AssetCatalog", "BlobStore", "CLinux", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Cluster", "Releases", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary", "Sharding",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -15,6 +15,9 @@ public struct ImageRequest: Sendable, Hashable {
     /// How `width` and `height` together shape the image (with only one of them the aspect ratio
     /// is always kept).
     public var fit = Fit.contain
+    /// `q=`: the lossy quality of a JPEG, WebP or AVIF, 1-100 (nil: the coder's own).
+    public var quality: Int?
+    public static let qualities = 1...100
     /// The scale a vector is drawn at (point size times scale, as UIKit draws it).
     public var scale: Int
     /// The pixels are Display P3 without a profile saying so (a catalog's P3 bitmap answering an
@@ -44,12 +47,12 @@ public struct ImageRequest: Sendable, Hashable {
     var isBox: Bool { width != nil && height != nil }
 
     /// Nothing to do: the stored bytes answer.
-    public var isIdentity: Bool { format == nil && width == nil && height == nil && !fromDisplayP3 }
+    public var isIdentity: Bool { format == nil && width == nil && height == nil && quality == nil && !fromDisplayP3 }
 
     /// Part of the key the result is stored under, beside the content's own key.
     public var key: String {
         "format=\(format?.rawValue ?? "");w=\(width.map(String.init) ?? "");h=\(height.map(String.init) ?? "");scale=\(scale)"
-            + (isBox && fit != .contain ? ";fit=\(fit.rawValue)" : "") + (fromDisplayP3 ? ";from=p3" : "")
+            + (isBox && fit != .contain ? ";fit=\(fit.rawValue)" : "") + (quality.map { ";q=\($0)" } ?? "") + (fromDisplayP3 ? ";from=p3" : "")
     }
 
     /// `format=auto`: the first of AVIF and WebP the client accepts (by `q`), else nil (as stored).

@@ -52,7 +52,9 @@ public struct VipsCoder: ImageCoder {
                 }
                 image = try images.keep(themed_vips_to_srgb(image, request.fromDisplayP3 ? 1 : 0), format: format)
                 if output == .jpeg { image = try images.keep(themed_vips_flatten(image), format: format) }
-                return try save(image, as: output, lossless: output == .webp && losslessFromPNG && (format == .png || Self.isVector(format)), format: format)
+                // A quality asked for (`q=`) means a lossy WebP, as for a JPEG or AVIF.
+                let lossless = request.quality == nil && output == .webp && losslessFromPNG && (format == .png || Self.isVector(format))
+                return try save(image, as: output, quality: request.quality ?? quality, lossless: lossless, format: format)
             }
         }
         return CodedImage(bytes: try result.get(), format: output)
@@ -103,7 +105,7 @@ public struct VipsCoder: ImageCoder {
         }
     }
 
-    private func save(_ image: UnsafeMutablePointer<VipsImage>, as output: ImageFormat, lossless: Bool, format: ImageFormat) throws(ImageCoderError) -> [UInt8] {
+    private func save(_ image: UnsafeMutablePointer<VipsImage>, as output: ImageFormat, quality: Int, lossless: Bool, format: ImageFormat) throws(ImageCoderError) -> [UInt8] {
         let code: Int32 = switch output {
         case .webp: Int32(THEMED_VIPS_WEBP.rawValue)
         case .avif: Int32(THEMED_VIPS_AVIF.rawValue)

@@ -1,4 +1,5 @@
 import Foundation
+import ImageCoders
 import Logging
 import Sharding
 import ThemeVocabulary
@@ -38,6 +39,9 @@ public struct ServerSettings: Equatable, Sendable {
     public var derivedImageBytes = 512 << 20
     public var transformConcurrency = 0
     public var transformQueue = 64
+    public var imageTransforms = ImageTransformRule.open
+    public var imagePresets: [String: ImagePreset] = [:]
+    public var imageSigningKeys: [String] = []
     public var maxAgeSeconds = 60
     public var sharedMaxAgeSeconds = 300
     public var staleWhileRevalidateSeconds = 60

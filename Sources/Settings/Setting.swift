@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import ImageCoders
 import Logging
 import Sharding
 
@@ -57,6 +58,26 @@ public struct Setting: Sendable {
             do { try check(texts) } catch { throw ServerSettings.Invalid(description: "\(error)") }
             settings[keyPath: path] = texts
         }, show: { "[" + $0[keyPath: path].map(quoted).joined(separator: ", ") + "]" })
+    }
+
+    /// Named image transforms: an object of objects (`ImagePreset(json:)` says what each may hold).
+    static func presets(_ name: String, _ path: WritableKeyPath<ServerSettings, [String: ImagePreset]> & Sendable, _ summary: String) -> Setting {
+        Setting(name: name, summary: summary, assign: { settings, value in
+            guard let object = value as? [String: Any] else { throw ServerSettings.Invalid(description: "must be an object of named presets") }
+            var presets: [String: ImagePreset] = [:]
+            for (preset, body) in object {
+                guard !preset.isEmpty, preset.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+                    throw ServerSettings.Invalid(description: "preset name \(quoted(preset)) may hold only letters, digits, - and _")
+                }
+                guard let fields = body as? [String: Any] else { throw ServerSettings.Invalid(description: "preset \(quoted(preset)) must be an object") }
+                do { presets[preset] = try ImagePreset(json: fields, maxDimension: 65_536) } catch {
+                    throw ServerSettings.Invalid(description: "preset \(quoted(preset)): \(error)")
+                }
+            }
+            settings[keyPath: path] = presets
+        }, show: { settings in
+            settings[keyPath: path].isEmpty ? "{}" : "{" + settings[keyPath: path].keys.sorted().map { "\(quoted($0)): {...}" }.joined(separator: ", ") + "}"
+        })
     }
 
     static func flag(_ name: String, _ path: WritableKeyPath<ServerSettings, Bool> & Sendable, _ summary: String) -> Setting {
@@ -133,6 +154,12 @@ extension ServerSettings {
         .integer("derivedImageBytes", \.derivedImageBytes, 0...1e13, "Budget of the images transforms make (w=, h=, format=, q=, dpr=), on disk in blobs/derived, least recently used out first; the content themes reference is apart and never evicted. 0: transforms are not kept."),
         .integer("transformConcurrency", \.transformConcurrency, 0...256, "Transforms made at once (0: one per core); more wait in a queue of transformQueue."),
         .integer("transformQueue", \.transformQueue, 1...100_000, "Transforms that may wait for a free transformConcurrency slot; past it a transform is 503 with Retry-After, and cached answers keep their speed."),
+        .choice("imageTransforms", \.imageTransforms, "Who may ask w=, h=, fit=, q= and format= of an image: \"open\" (anyone; the log warns when host is not loopback), \"signed\" (presets for anyone, the rest only with a valid sig=, see themed sign) or \"presets\" (presets only). A refused transform is 403."),
+        .presets("imagePresets", \.imagePresets, "Named transforms anyone may ask as ?preset=NAME, e.g. {\"thumb\": {\"w\": 120, \"h\": 120, \"fit\": \"cover\", \"format\": \"webp\", \"q\": 80}}."),
+        .textList("imageSigningKeys", \.imageSigningKeys, "Keys of sig= (HMAC-SHA-256 of the path and query): a signature by any of them is valid, so a new key can be added before the old one goes. At least 16 characters each.",
+                  check: { keys in
+                      if let short = keys.first(where: { $0.utf8.count < 16 }) { throw ServerSettings.Invalid(description: "key \(short.prefix(4))... is shorter than 16 characters") }
+                  }),
         .integer("imageMaxPixels", \.imageMaxPixels, 1...1e10, "Most pixels an image may decode to or be made at; checked on its header (larger: 422)."),
         .optionalText("activeToken", \.activeToken, "Bearer token PUT /active needs; unset: loopback clients only."),
         .optionalText("cluster", \.cluster, "PostgreSQL URL of the cluster store; set, the themes folder follows its releases (docs/DEPLOY.md)."),

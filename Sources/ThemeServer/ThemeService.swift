@@ -28,7 +28,7 @@ public final class ThemeService: Sendable {
                 readiness: @escaping @Sendable () -> String? = { nil }, storeContact: StoreContact? = nil, releases: ReleaseDesk? = nil,
                 purgeTargets: [SurrogatePurger.Target] = [], clusterGeneration: Int? = nil, shard: Shard? = nil,
                 trustedProxies: TrustedProxies = .none, otherShards: @escaping @Sendable () -> [ThemeListing] = { [] },
-                eventHistory: Int = 256) throws {
+                eventHistory: Int = 256, imageTransforms: ImageTransformPolicy = ImageTransformPolicy()) throws {
         let folder = index.databasePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let content = try content ?? ContentStore(blobs: BlobStore(directory: (folder.isEmpty ? "." : folder) + "/blobs"))
         let library = try ThemeLibrary(index: index, themesDirectory: themesDirectory, content: content, shard: shard)
@@ -60,7 +60,7 @@ public final class ThemeService: Sendable {
             TokenRoutes(library: library),
             ExportRoutes(library: library, logger: logger),
             GalleryRoutes(),
-            ImageRoutes(library: library, logger: logger),
+            ImageRoutes(library: library, logger: logger, transforms: imageTransforms),
             StringRoutes(library: library),
             BlobRoutes(library: library),
         ], library: library, logger: logger)

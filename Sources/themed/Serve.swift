@@ -191,6 +191,10 @@ struct Serve: ParsableCommand {
                                                  "themes": "\(names)"])
         if !servedFromIndex { announceReady() }
 
+        if settings.imageTransforms == .open, !["127.0.0.1", "::1", "localhost"].contains(settings.host) {
+            logger.warning("imageTransforms is \"open\" and the server listens beyond loopback: anyone can make it encode and keep any image size (up to derivedImageBytes); set \"signed\" or \"presets\" (docs/API.md)",
+                           metadata: ["host": "\(settings.host)"])
+        }
         let watcher = settings.watch ? try ThemeWatcher(service: service, logger: logger) : nil
         var timers: [DispatchSourceTimer] = []
         timers.append(Self.every(settings.heartbeatSeconds) { service.events.heartbeat() })
@@ -407,7 +411,9 @@ enum Startup {
                                 purgeTargets: purgeTargets, clusterGeneration: clusterGeneration, shard: settings.shard,
                                 // Checked when the settings were read.
                                 trustedProxies: (try? TrustedProxies(settings.trustedProxies)) ?? .none, otherShards: otherShards,
-                                eventHistory: settings.eventHistory)
+                                eventHistory: settings.eventHistory,
+                                imageTransforms: ImageTransformPolicy(rule: settings.imageTransforms, presets: settings.imagePresets,
+                                                                      signingKeys: settings.imageSigningKeys))
     }
 }
 

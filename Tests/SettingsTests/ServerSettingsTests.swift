@@ -56,6 +56,12 @@ struct ServerSettingsTests {
         (#"{"logFormat": "xml"}"#, #""logFormat" must be one of "text", "json""#),
         (#"{"logLevel": "loud"}"#, #""logLevel" must be one of "trace", "debug", "info", "notice", "warning", "error", "critical""#),
         (#"{"themes": ""}"#, #""themes" must be a non-empty string"#),
+        (#"{"imageTransforms": "closed"}"#, #""imageTransforms" must be one of "open", "signed", "presets""#),
+        (#"{"imagePresets": {"thumb": {"w": 120, "size": 3}}}"#, #""imagePresets" preset "thumb": unknown key "size"; a preset has w, h, fit, format, q"#),
+        (#"{"imagePresets": {"thumb": {"w": 0}}}"#, #""imagePresets" preset "thumb": w must be a whole number in 1...65536"#),
+        (#"{"imagePresets": {"thumb": {"fit": "cover"}}}"#, #""imagePresets" preset "thumb": a preset needs at least one of w, h, format, q"#),
+        (#"{"imagePresets": {"a b": {"w": 1}}}"#, #""imagePresets" preset name "a b" may hold only letters, digits, - and _"#),
+        (#"{"imageSigningKeys": ["short"]}"#, #""imageSigningKeys" key shor... is shorter than 16 characters"#),
         (#"{"shard": "3/2"}"#, #""shard" must be "N/COUNT" with 1 <= N <= COUNT <= 1024, such as "2/8""#),
         (#"{"shard": 2}"#, #""shard" must be "N/COUNT" with 1 <= N <= COUNT <= 1024, such as "2/8""#),
     ])

@@ -15,12 +15,13 @@ final class APIFixture {
     let service: ThemeService
 
     init(activeToken: String? = nil, logger: Logger = Logger(label: "themed"), allowedOrigins: [String] = ["*"],
-         accessLog: AccessLog? = nil, shard: Shard? = nil, themes build: (ThemeFixtures) -> Void = ServerFixture.standardThemes) throws {
+         accessLog: AccessLog? = nil, shard: Shard? = nil, imageTransforms: ImageTransformPolicy = ImageTransformPolicy(),
+         themes build: (ThemeFixtures) -> Void = ServerFixture.standardThemes) throws {
         build(fixtures)
         try FileManager.default.createDirectory(atPath: fixtures.path("themes"), withIntermediateDirectories: true)
         let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
         service = try ThemeService(index: index, themesDirectory: fixtures.path("themes"), activeToken: activeToken, logger: logger,
-                                   accessLog: accessLog, allowedOrigins: allowedOrigins, shard: shard)
+                                   accessLog: accessLog, allowedOrigins: allowedOrigins, shard: shard, imageTransforms: imageTransforms)
         try service.reload()
     }
 

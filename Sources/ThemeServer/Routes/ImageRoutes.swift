@@ -12,6 +12,7 @@ import ThemeIndex
 struct ImageRoutes: RouteCollection {
     let library: ThemeLibrary
     let logger: Logger
+    var transforms = ImageTransformPolicy()
 
     var routes: [Route] {
         [
@@ -69,7 +70,8 @@ struct ImageRoutes: RouteCollection {
 
     /// Cached bytes are answered at once; anything else is loaded on the worker pool and answered
     /// from there, so a cold decode never holds up the event loop's other connections.
-    /// `format=`, `w=`, `h=` and `fit=` ask for another format or size (`imageRequest`).
+    /// `format=`, `w=`, `h=`, `fit=`, `q=` and `preset=` ask for another format or size
+    /// (`imageRequest`), as `imageTransforms` allows.
     private func image(_ context: RequestContext) throws -> Response {
         let (resolution, _) = try resolve(context)
         let (request, negotiated) = try imageRequest(context, resolution)
@@ -180,6 +182,9 @@ struct ImageRoutes: RouteCollection {
     /// format but a scale keeps its bytes. Also whether `Accept` decided.
     private func imageRequest(_ context: RequestContext, _ resolution: Resolution) throws -> (ImageRequest, negotiated: Bool) {
         let query = context.request.query
+        if let refusal = transforms.refusal(of: context.request.target, query: query) {
+            throw APIError(status: .forbidden, code: "transform_refused", message: refusal)
+        }
         let limits = library.content.coders.limits
         let traits = try context.traits()
         var request = ImageRequest(scale: traits.scale)
@@ -213,6 +218,26 @@ struct ImageRoutes: RouteCollection {
                                message: "parameter fit=\(name) is invalid; expected \(ImageRequest.Fit.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             request.fit = fit
+        }
+        if let text = query["q"] {
+            guard let quality = Int(text), ImageRequest.qualities.contains(quality) else {
+                throw APIError(status: .badRequest, code: "bad_parameter", message: "parameter q=\(text) is invalid; expected 1...100")
+            }
+            request.quality = quality
+        }
+        if let name = query["preset"] {
+            guard let preset = transforms.presets[name] else {
+                let known = transforms.presets.keys.sorted()
+                throw APIError(status: .badRequest, code: "bad_parameter",
+                               message: "parameter preset=\(name) is not a preset" + (known.isEmpty ? " (none is configured)" : "; expected \(known.joined(separator: ", "))"))
+            }
+            guard !ImageTransformPolicy.asksTransform(query) else {
+                throw APIError(status: .badRequest, code: "bad_parameter", message: "preset= and w, h, fit, q or format do not go together")
+            }
+            for (side, limit) in [(preset.width, limits.maxDimension), (preset.height, limits.maxDimension)] where (side ?? 0) > limit {
+                throw APIError(status: .badRequest, code: "bad_parameter", message: "preset \(name) asks more than imageMaxDimension (\(limit))")
+            }
+            preset.apply(to: &request)
         }
         return (request, negotiated)
     }
