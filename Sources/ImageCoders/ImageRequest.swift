@@ -18,13 +18,14 @@ public struct ImageRequest: Sendable, Hashable {
     /// `q=`: the lossy quality of a JPEG, WebP or AVIF, 1-100 (nil: the coder's own).
     public var quality: Int?
     public static let qualities = 1...100
-    /// The scale a vector is drawn at (point size times scale, as UIKit draws it).
-    public var scale: Int
+    /// The scale a vector is drawn at (point size times scale, as UIKit draws it; 1.5 for a
+    /// density between catalog scales).
+    public var scale: Double
     /// The pixels are Display P3 without a profile saying so (a catalog's P3 bitmap answering an
     /// sRGB request): they are converted to sRGB.
     public var fromDisplayP3 = false
 
-    public init(format: ImageFormat? = nil, width: Int? = nil, height: Int? = nil, fit: Fit = .contain, scale: Int = 1) {
+    public init(format: ImageFormat? = nil, width: Int? = nil, height: Int? = nil, fit: Fit = .contain, scale: Double = 1) {
         self.format = format
         self.width = width
         self.height = height
@@ -51,7 +52,7 @@ public struct ImageRequest: Sendable, Hashable {
 
     /// Part of the key the result is stored under, beside the content's own key.
     public var key: String {
-        "format=\(format?.rawValue ?? "");w=\(width.map(String.init) ?? "");h=\(height.map(String.init) ?? "");scale=\(scale)"
+        "format=\(format?.rawValue ?? "");w=\(width.map(String.init) ?? "");h=\(height.map(String.init) ?? "");scale=\(scale == scale.rounded() ? String(Int(scale)) : String(scale))"
             + (isBox && fit != .contain ? ";fit=\(fit.rawValue)" : "") + (quality.map { ";q=\($0)" } ?? "") + (fromDisplayP3 ? ";from=p3" : "")
     }
 

@@ -62,11 +62,11 @@ public struct VipsCoder: ImageCoder {
 
     /// The header of `buffer`, refused when its pixel count passes the limit. Vectors are drawn
     /// at the request's scale.
-    private func load(_ buffer: UnsafeRawBufferPointer, format: ImageFormat, scale: Int, limits: ImageLimits) throws(ImageCoderError) -> UnsafeMutablePointer<VipsImage>? {
+    private func load(_ buffer: UnsafeRawBufferPointer, format: ImageFormat, scale: Double, limits: ImageLimits) throws(ImageCoderError) -> UnsafeMutablePointer<VipsImage>? {
         themed_vips_clear_error()
         guard let base = buffer.baseAddress, buffer.count > 0 else { throw .broken(format: format.rawValue, reason: "no bytes") }
         let image = Self.isVector(format)
-            ? themed_vips_load_vector(base, buffer.count, format == .pdf ? 1 : 0, Double(scale))
+            ? themed_vips_load_vector(base, buffer.count, format == .pdf ? 1 : 0, scale)
             : themed_vips_load(base, buffer.count)
         guard let image else { return nil }
         let (width, height) = (Int(vips_image_get_width(image)), Int(vips_image_get_height(image)))

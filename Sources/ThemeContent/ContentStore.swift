@@ -186,7 +186,7 @@ public final class ContentStore: Sendable {
     /// room for one intermediate. A source of unknown size (a vector) counts as drawn at its
     /// requested scale, at most the pixel limit.
     static func transcodeCost(_ variant: Variant, _ request: ImageRequest, limit: Int) -> Int {
-        let source = variant.pixelWidth > 0 && variant.pixelHeight > 0 ? variant.pixelWidth * variant.pixelHeight : min(limit, 1 << 20) * request.scale * request.scale
+        let source = variant.pixelWidth > 0 && variant.pixelHeight > 0 ? variant.pixelWidth * variant.pixelHeight : Int(Double(min(limit, 1 << 20)) * request.scale * request.scale)
         let result = (request.width ?? 0) * (request.height ?? request.width ?? 0)
         return 4 * (2 * min(source, limit) + min(result, limit))
     }

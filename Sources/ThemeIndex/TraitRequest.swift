@@ -19,6 +19,21 @@ public struct TraitRequest: Sendable, Hashable {
     public var languages: [String] = []
     /// A multisize set's member by its width in points (`size=60`); nil: the largest member.
     public var pointSize: Int?
+    /// The screen's pixels per point when it is not a catalog scale (`dpr=1.5`, Android's hdpi;
+    /// 2.625; 4): images are then made at that density from `scale`, the catalog scale at or just
+    /// above it. In eighths (`densityStep`), 1-4, so a client cannot ask for endless sizes.
+    public var density: Double?
+    public static let densities = 1.0...4.0
+    public static let densityStep = 0.125
+
+    /// `dpr` as a density and the catalog scale to start from; nil when out of 1-4.
+    public mutating func setDensity(_ dpr: Double) -> Bool {
+        guard dpr.isFinite, Self.densities.contains(dpr) else { return false }
+        let stepped = (dpr / Self.densityStep).rounded() * Self.densityStep
+        scale = min(3, Int(stepped.rounded(.up)))
+        density = stepped == Double(Int(stepped)) && stepped <= 3 ? nil : stepped
+        return true
+    }
 
     public init() {}
 

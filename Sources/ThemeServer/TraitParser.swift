@@ -31,7 +31,8 @@ enum TraitParser {
             traits.appearance.highContrast = true
         }
         if let dpr = (headers[devicePixelRatio] ?? headers[legacyDevicePixelRatio]).flatMap(Double.init), dpr > 0, dpr.isFinite {
-            traits.scale = min(3, max(1, Int(dpr.rounded())))
+            // A hint is taken as it comes: below 1 is 1, past 4 is 4.
+            _ = traits.setDensity(min(TraitRequest.densities.upperBound, max(1, dpr)))
         }
         if let languages = headers[.acceptLanguage] { traits.languages = AcceptLanguage.parse(languages) }
 
@@ -52,9 +53,15 @@ enum TraitParser {
             }
             traits.idiom = idiom
         }
+        if let value = query["dpr"] {
+            guard let dpr = Double(value), traits.setDensity(dpr) else {
+                throw BadParameter(name: "dpr", value: value, expected: "a pixel density from 1 to 4, such as 1.5 or 2.625 (in eighths)")
+            }
+        }
         if let value = query["scale"] {
             guard let scale = Scale.parse(value) else { throw BadParameter(name: "scale", value: value, expected: "1, 2 or 3") }
             traits.scale = scale
+            traits.density = nil
         }
         if let value = query["gamut"] {
             guard let gamut = Gamut(requestName: value) else { throw BadParameter(name: "gamut", value: value, expected: "srgb or p3") }

@@ -177,11 +177,21 @@ struct ImageCoderTests {
         #expect((bitmap.width, bitmap.height) == (expectedWidth, expectedHeight))
     }
 
+    @Test("a vector at a density between scales (Android's 1.5x, 2.625x) is drawn at it, not resized from a whole scale")
+    func vectorsAtDensities() throws {
+        for (source, name) in [(Samples.svg, "svg"), (Samples.pdf, "pdf")] {
+            for (density, size) in [(1.5, (60, 30)), (2.625, (105, 53)), (4.0, (160, 80))] {
+                let bitmap = try Samples.pixels(registry.transcode(source, ImageRequest(format: .png, scale: density)).bytes)
+                #expect(abs(bitmap.width - size.0) <= 1 && abs(bitmap.height - size.1) <= 1, "\(name) @\(density)x: \(bitmap.width) x \(bitmap.height)")
+            }
+        }
+    }
+
     @Test("a vector asked for as a bitmap is drawn at point size times scale, like the reference renderers")
     func vectors() throws {
         for (source, name) in [(Samples.svg, "svg"), (Samples.pdf, "pdf")] {
             for scale in [1, 2, 3] {
-                let bitmap = try Samples.pixels(registry.transcode(source, ImageRequest(format: .png, scale: scale)).bytes)
+                let bitmap = try Samples.pixels(registry.transcode(source, ImageRequest(format: .png, scale: Double(scale))).bytes)
                 #expect((bitmap.width, bitmap.height) == (40 * scale, 20 * scale), "\(name) @\(scale)x")
                 // Left half red, right half blue (BGRA).
                 let left = Array(bitmap.pixels[(bitmap.width / 4 + bitmap.width * bitmap.height / 2) * 4 ..< (bitmap.width / 4 + bitmap.width * bitmap.height / 2) * 4 + 4])

@@ -6,6 +6,7 @@ import JSON
 import Logging
 import ThemeContent
 import ThemeIndex
+import ThemeVocabulary
 
 /// `GET /themes/{theme}/images/{name}`: the bytes of the best image, data or loose file for the
 /// request's traits; `.../{name}.json`: which variant that is and every variant there is.
@@ -135,6 +136,13 @@ struct ImageRoutes: RouteCollection {
         guard let owner = chain.first(where: { $0.name == resolution.theme }) else { throw APIError.notFound("no theme") }
         let all = try library.index.reader.storedContent(of: owner, kind: resolution.variant.kind, named: resolution.variant.name)
         let theme = chain.first?.name ?? ""
+        // At a density between catalog scales: which scale it is made from, and whether resized.
+        let traits = try context.traits()
+        let density: [(String, JSONValue)] = traits.density.map { asked in
+            let width = Self.densityWidth(resolution.variant, traits)
+            return [("density", .object([("asked", .double(asked)), ("scale", .int(resolution.variant.traits.scale)), ("resized", .bool(width != nil)),
+                                         ("pixelWidth", width.map(JSONValue.int) ?? .int(resolution.variant.pixelWidth))]))]
+        } ?? []
         let render: @Sendable ([ContentStore.Content?]) -> Response = { [self] contents in
             var chosen = describe(resolution.variant, blob: contents.first ?? nil)
             if case .file(let path) = resolution.variant.location, resolution.variant.kind == .file {
@@ -151,7 +159,7 @@ struct ImageRoutes: RouteCollection {
                 ("source", .object([("theme", .string(resolution.theme)), ("path", .string(context.relative(resolution.source.path)))])),
                 ("href", .string("/themes/\(theme)/images/\(name)")),
                 ("variants", .array(zip(all, contents.dropFirst()).map { .object(describe($0.variant, blob: $1)) })),
-            ])
+            ] + density)
             return JSONResponse.make(body, etagged: true)
         }
         let store = library.content
@@ -187,7 +195,7 @@ struct ImageRoutes: RouteCollection {
         }
         let limits = library.content.coders.limits
         let traits = try context.traits()
-        var request = ImageRequest(scale: traits.scale)
+        var request = ImageRequest(scale: traits.density ?? Double(traits.scale))
         var negotiated = false
         // A P3 bitmap answering an sRGB request (the last resort of the gamut fallback) is
         // converted, so the client sees the colours it asked for.
@@ -239,7 +247,17 @@ struct ImageRoutes: RouteCollection {
             }
             preset.apply(to: &request)
         }
+        if request.width == nil, request.height == nil, let width = Self.densityWidth(resolution.variant, traits) { request.width = width }
         return (request, negotiated)
+    }
+
+    /// The width a bitmap has at the density asked (`dpr=1.5`: its points times 1.5), when that
+    /// is not the width it is stored at; nil for vectors (drawn at the density) and other kinds.
+    static func densityWidth(_ variant: Variant, _ traits: TraitRequest) -> Int? {
+        guard let density = traits.density, variant.kind == .image, variant.pixelWidth > 0, variant.traits.scale > 0,
+              ImageFormat(rawValue: variant.format).map({ $0 != .pdf && $0 != .svg }) ?? true else { return nil }
+        let width = max(1, Int((Double(variant.pixelWidth) * density / Double(variant.traits.scale)).rounded()))
+        return width == variant.pixelWidth ? nil : width
     }
 
     /// The image (catalog or loose file) for a request, or a 404 that names a near miss in case.
