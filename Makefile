@@ -8,7 +8,7 @@ PY_PACKAGES = lzfse numpy pillow coloraide
 OPENAPI_PY_PACKAGES = openapi-core requests pyyaml
 EXPORT_PY_PACKAGES = tinycss2 requests
 
-.PHONY: deps py-deps bench-deps build release test openapi-check exports-check browser-deps browser-check deb deb-test bench bench-http bench-hotpath bench-tokens bench-reload bench-cold bench-blobs bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
+.PHONY: deps py-deps bench-deps build release test openapi-check exports-check browser-deps browser-check deb deb-test bench bench-http bench-hotpath bench-tokens bench-reload bench-cold bench-blobs bench-transforms bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -174,6 +174,11 @@ bench-coders: release
 ## and the first request of every image after a restart.
 bench-blobs: release
 	python3 scripts/bench-blobs.py --themed .build/release/themed --corpus $(CORPUS)
+
+## A flood of image transforms (1,500 random sizes, as issue 46 found it) against a cached colour:
+## the store stays within derivedImageBytes, the colour keeps its speed; out/bench-transforms.json.
+bench-transforms: release bench-deps
+	python3 scripts/bench-transforms.py --themed .build/release/themed
 
 ## Several replicas (docs/DEPLOY.md): a throwaway PostgreSQL under var/cluster, three replicas on
 ## 8081-8083 following it, Varnish on 8090 caching, HAProxy on 8080 in front (event streams

@@ -32,7 +32,8 @@ public final class WorkerPool: Sendable {
     public let queueLimit: Int
     private let jobs = Jobs()
 
-    public init(threads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount), queueLimit: Int = 10_000) {
+    /// `niceness`: how far below the event loops the threads run (Linux nice, 0-19).
+    public init(threads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount), queueLimit: Int = 10_000, niceness: Int32 = 10) {
         self.threads = max(1, threads)
         self.queueLimit = queueLimit
         for number in 0..<self.threads {
@@ -40,7 +41,7 @@ public final class WorkerPool: Sendable {
             let thread = Thread {
                 // Below the event loops: when every core is busy decoding, a loop that wakes up
                 // to answer a cheap request gets the core first.
-                _ = themed_lower_thread_priority(10)
+                _ = themed_lower_thread_priority(niceness)
                 while let job = jobs.next() { job() }
             }
             thread.name = "themed-worker-\(number)"

@@ -395,9 +395,10 @@ enum Startup {
         let coders = ImageCoderRegistry(limits: ImageLimits(maxPixels: settings.imageMaxPixels, maxDimension: settings.imageMaxDimension))
         let derived = DerivedImages(blobs: try BlobStore(directory: settings.blobs + "/derived"), budgetBytes: settings.derivedImageBytes)
         for problem in derived.blobs.problems { logger.warning("derived image store damaged", metadata: ["problem": "\(problem)"]) }
+        // The lowest priority there is: a flood of transforms takes what the loops and decoders leave.
         let transforms = settings.transformConcurrency > 0
-            ? WorkerPool(threads: settings.transformConcurrency, queueLimit: settings.transformQueue)
-            : WorkerPool(queueLimit: settings.transformQueue)
+            ? WorkerPool(threads: settings.transformConcurrency, queueLimit: settings.transformQueue, niceness: 19)
+            : WorkerPool(queueLimit: settings.transformQueue, niceness: 19)
         let content = ContentStore(blobs: blobs, catalogBytes: settings.catalogCacheBytes, decodeBytes: settings.decodeMemoryBytes, workers: workers,
                                    coders: coders, collectionGrace: .milliseconds(Int(settings.blobGraceSeconds * 1000)),
                                    derived: derived, transforms: transforms)
