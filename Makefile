@@ -53,9 +53,14 @@ openapi-check:
 	python3 scripts/embed.py --check
 	python3 scripts/check-openapi.py --themed .build/release/themed
 
-## Every colour export read by a real parser (tinycss2, an XML parser, `swiftc -parse`, the DTCG
-## rules) and its values compared with the colour route's, on the sample themes and awkward ones.
+## Every colour export read by a real parser (tinycss2, an XML parser, `swiftc -parse`, kotlinc,
+## the DTCG rules) and its values compared with the colour route's, on the sample themes and
+## awkward ones; the Android resource folders (drawables, strings) through aapt.
+ANDROID_PACKAGES = aapt android-framework-res kotlin
 exports-check:
+	@missing=""; for p in $(ANDROID_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) || exit 1; fi
 	@python3 -c "import tinycss2, requests" 2>/dev/null || pip install -q $(EXPORT_PY_PACKAGES)
 	python3 scripts/check-exports.py --themed .build/release/themed
 

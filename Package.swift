@@ -67,6 +67,7 @@ let package = Package(
         // A theme's colours in other formats: CSS custom properties, W3C design tokens, Android
         // colour resources, a Swift file of dynamic colours; deterministic, from the index.
         .target(name: "ThemeExport", dependencies: ["ThemeIndex", "ThemeVocabulary", "JSON"]),
+        .target(name: "AndroidResources", dependencies: ["ThemeExport", "ThemeContent", "ThemeIndex", "ThemeBundle", "ImageCoders", "ThemeVocabulary"]),
         // Image coders (seed 004): sniff, decode, resize, rasterize vectors and encode PNG, WebP,
         // AVIF and JPEG through libvips, with caps checked before any pixel is decoded.
         .target(name: "ImageCoders", dependencies: ["CVips", "ThemeVocabulary"]),
@@ -101,7 +102,7 @@ let package = Package(
         // The daemon's settings: one list of keys, read from JSON and flags, each value with its source.
         .target(name: "Settings", dependencies: ["Sharding", "ThemeVocabulary", "HTTPServer", "ImageCoders", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "themed", dependencies: [
-            "AssetCatalog", "BlobStore", "CLinux", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Cluster", "Releases", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary", "Sharding",
+            "AndroidResources", "AssetCatalog", "BlobStore", "CLinux", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Cluster", "Releases", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary", "Sharding",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -123,6 +124,7 @@ let package = Package(
         .testTarget(name: "ClusterTests", dependencies: ["Cluster", "Releases", "Hashing", "Sharding", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ImageCodersTests", dependencies: ["ImageCoders", "ThemeVocabulary", "Codecs", "BinaryReading"]),
         .testTarget(name: "ThemeExportTests", dependencies: ["ThemeExport", "ThemeVocabulary", "JSON"]),
+        .testTarget(name: "AndroidResourcesTests", dependencies: ["AndroidResources", "ThemeExport", "ThemeContent", "ThemeIndex", "BlobStore", "Codecs", "BinaryReading", "TestSupport"]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "Sharding"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"]),
         // Runs the built `themed` executable (every product is built before the tests run).

@@ -12,7 +12,14 @@ value) and `many` (3,000 colours). For every theme and format it fetches the exp
   values equal the route's components;
 - Android XML parses, names follow Android's resource-name rule, values equal the route's hex;
 - the Swift file passes `swiftc -parse`;
+- the Compose file compiles with Debian's `kotlinc` against a stub of Compose's Color, and its
+  values equal the route's hex;
+- `themed export --format android` (colours, drawables at five densities, strings with plurals)
+  is a resource folder Debian's `aapt package` takes against `android-framework-res`, with each
+  drawable at its density's size;
 - the route's bytes equal `themed export`'s, and a second request gives the same bytes.
+
+What cannot run (no kotlinc, no aapt) is said, and fails the check: `make test` installs both.
 
     python3 scripts/check-exports.py --themed .build/release/themed
 """
@@ -121,6 +128,21 @@ JAVA_KEYWORDS = {"class", "new", "int", "default", "public", "static", "void", "
 def android_name(name):
     joined = "_".join(w.lower() for w in words(name))
     return joined if joined and not joined[0].isdigit() and joined not in JAVA_KEYWORDS else "color_" + joined
+
+
+KOTLIN_KEYWORDS = {"as", "break", "class", "continue", "do", "else", "false", "for", "fun", "if", "in", "interface", "is", "null",
+                   "object", "package", "return", "super", "this", "throw", "true", "try", "typealias", "typeof", "val", "var", "when", "while"}
+
+
+def kotlin_name(name):
+    """Written here from the rule in docs/EXPORTS.md, not from the Swift code."""
+    parts = words(name)
+    if not parts:
+        return "color"
+    joined = parts[0].lower() + "".join(w[:1].upper() + w[1:].lower() for w in parts[1:])
+    if joined[0].isdigit():
+        joined = "color" + joined[:1].upper() + joined[1:]
+    return joined + "Color" if joined in KOTLIN_KEYWORDS else joined
 
 
 def route_values(base, theme, names):
@@ -270,14 +292,86 @@ def check_swift(base, theme, work, problems):
             problems.append("%s %s: swiftc -parse: %s" % (theme, file["path"], result.stderr[:500]))
 
 
+FRAMEWORK = "/usr/share/android-framework-res/framework-res.apk"
+DENSITIES = {"mdpi": 1, "hdpi": 1.5, "xhdpi": 2, "xxhdpi": 3, "xxxhdpi": 4}
+
+
+def png_size(path):
+    with open(path, "rb") as file:
+        head = file.read(24)
+    return int.from_bytes(head[16:20], "big"), int.from_bytes(head[20:24], "big")
+
+
+def check_android_resources(theme, themed, themes, work, problems):
+    """The whole resource folder through aapt; each drawable's width at its density."""
+    if not shutil.which("aapt") or not os.path.exists(FRAMEWORK):
+        problems.append("aapt or %s is missing (apt-get install aapt android-framework-res): the Android resource folder was not checked" % FRAMEWORK)
+        return
+    out = os.path.join(work, "android-res", theme)
+    run = subprocess.run([themed, "export", theme, "--format", "android", "-o", out, "--themes", themes], capture_output=True, text=True)
+    if run.returncode != 0:
+        problems.append("%s: themed export --format android: %s" % (theme, run.stderr[:300]))
+        return
+    manifest = os.path.join(work, "AndroidManifest.xml")
+    with open(manifest, "w") as file:
+        file.write('<manifest xmlns:android="http://schemas.android.com/apk/res/android" package="themed.check"/>\n')
+    result = subprocess.run(["aapt", "package", "-f", "-M", manifest, "-S", out, "-I", FRAMEWORK, "-F", os.path.join(work, theme + ".apk")],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        problems.append("%s: aapt package refused the resource folder: %s" % (theme, result.stderr[:500]))
+    # Every drawable at a density is its mdpi width times the density (within rounding).
+    widths = {}
+    for folder in os.listdir(out):
+        if folder.startswith("drawable-"):
+            density = folder.rsplit("-", 1)[1]
+            for name in os.listdir(os.path.join(out, folder)):
+                widths.setdefault((folder[:-len(density)], name), {})[density] = png_size(os.path.join(out, folder, name))[0]
+    for (prefix, name), sizes in widths.items():
+        if "mdpi" in sizes:
+            for density, width in sizes.items():
+                if abs(width - sizes["mdpi"] * DENSITIES[density]) > 1:
+                    problems.append("%s %s%s/%s: %d px wide, expected %g" % (theme, prefix, density, name, width, sizes["mdpi"] * DENSITIES[density]))
+    return len(widths)
+
+
+def check_compose(base, themes_checked, route_by_theme, names_by_theme, work, problems):
+    """Every theme's Compose file compiled in one kotlinc run against a stub of Color."""
+    if not shutil.which("kotlinc"):
+        problems.append("kotlinc is missing (apt-get install kotlin): the Compose export was not compiled")
+        return
+    folder = os.path.join(work, "compose")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "Color.kt"), "w") as file:
+        file.write("package androidx.compose.ui.graphics\n\n// A stub of Compose's Color: the constructors the export calls.\n"
+                   "class Color(val value: Long) {\n    constructor(value: Int) : this(value.toLong())\n}\n")
+    for theme in themes_checked:
+        listing = requests.get("%s/themes/%s/exports" % (base, theme)).json()
+        for entry in listing["formats"]["compose"]:
+            text = requests.get(base + entry["href"]).text
+            with open(os.path.join(folder, theme + "-" + entry["path"]), "w") as out:
+                out.write(text)
+            values = dict(re.findall(r"val (\w+): Color = Color\(0x([0-9A-F]{8})\)", text.split("Colors {", 2)[1].split("}")[0]))
+            kotlin = export_names(names_by_theme[theme], kotlin_name, lambda shared, n: "%s%d" % (shared, n))
+            for name, body in route_by_theme[theme]["light"].items():
+                hex_rgba = body.get("hex")
+                if hex_rgba and values.get(kotlin[name]) != hex_rgba[7:9] + hex_rgba[1:7]:
+                    problems.append("%s compose: %s (%s) is %s, the route says %s" % (theme, name, kotlin[name], values.get(kotlin[name]), hex_rgba))
+    result = subprocess.run(["kotlinc"] + [os.path.join(folder, f) for f in sorted(os.listdir(folder))] + ["-d", os.path.join(work, "compose-classes")],
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        problems.append("kotlinc refused the Compose exports: %s" % result.stderr[-800:])
+
+
 def check_same_bytes(base, theme, themed, themes, work, problems):
-    for format_name in ("css", "dtcg", "android", "swift"):
+    for format_name in ("css", "dtcg", "android", "swift", "compose"):
         out = os.path.join(work, "cli", theme, format_name)
         subprocess.run([themed, "export", theme, "--format", format_name, "-o", out, "--themes", themes],
                        check=True, capture_output=True)
         for directory, _, files in os.walk(out):
             for name in files:
                 relative = os.path.relpath(os.path.join(directory, name), out)
+                if format_name == "android" and not relative.endswith("colors.xml"):
+                    continue  # drawables and strings: the CLI's resource folder only (checked by aapt)
                 url = "%s/themes/%s/exports/%s/%s" % (base, theme, format_name, relative)
                 first, second = requests.get(url).content, requests.get(url, headers={"Cache-Control": "no-cache"}).content
                 with open(os.path.join(directory, name), "rb") as file:
@@ -313,20 +407,26 @@ def main():
 
         problems = []
         checked = 0
+        drawables = 0
+        routes, all_names = {}, {}
         for theme in ("light", "dark", "brand", "awkward", "many"):
             names = requests.get("%s/themes/%s" % (base, theme)).json()["colors"]
             route = route_values(base, theme, names)
+            routes[theme], all_names[theme] = route, names
+            drawables += check_android_resources(theme, args.themed, themes, work, problems) or 0
             check_css(requests.get("%s/themes/%s/colors.css" % (base, theme)).text, theme, names, route, problems)
             check_tokens(base, theme, route, problems)
             check_android(base, theme, names, route, problems)
             check_swift(base, theme, work, problems)
             check_same_bytes(base, theme, args.themed, themes, work, problems)
             checked += len(names) * len(MODES)
+        check_compose(base, list(routes), routes, all_names, work, problems)
         for problem in problems[:40]:
             print("  " + problem)
         if problems:
             sys.exit("exports: %d problems" % len(problems))
-        print("exports: css, dtcg, android and swift of 5 themes parse, and %d colour values equal the colour route" % checked)
+        print("exports: css, dtcg, android, swift and compose of 5 themes parse (aapt took every resource folder, %d drawables at "
+              "their densities; kotlinc compiled the Compose files), and %d colour values equal the colour route" % (drawables, checked))
     finally:
         if server:
             server.terminate()

@@ -57,6 +57,7 @@ public final class ContentStore: Sendable {
     /// Why a variant has no bytes to serve.
     public struct Unavailable: Error, CustomStringConvertible {
         public var description: String
+        public init(description: String) { self.description = description }
     }
 
     /// A worker pool's queue is full (the decoders', or the transforms'): the load was not started.

@@ -17,6 +17,8 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     case android
     /// `<Theme>Colors.swift`: a dynamic colour per name for UIKit, AppKit and SwiftUI (`SwiftExport`).
     case swift
+    /// `<Theme>ColorScheme.kt`: light and dark objects of Compose colours (`ComposeExport`).
+    case compose
     /// `<theme>.resolver.json` and `theme.json`: the theme as design tokens with a resolver whose
     /// `mode` modifier has a context per mode, and the traits each stands for (`ResolverExport`):
     /// a theme folder of these two files answers every colour as the theme does.
@@ -37,6 +39,7 @@ public enum ExportFormat: String, Sendable, CaseIterable {
         }
         case .android: AndroidExport(table).files
         case .swift: [SwiftExport(table).file]
+        case .compose: [ComposeExport(table).file]
         case .resolver: ResolverExport(table).files
         }
     }
@@ -48,6 +51,7 @@ public enum ExportFormat: String, Sendable, CaseIterable {
         case .dtcg: .designToken
         case .android: .androidResource
         case .swift: .swiftIdentifier
+        case .compose: .kotlinIdentifier
         case .resolver: .designToken
         }
         var lines = style.map { ExportNames(table.rows.map(\.name), style: $0).report.map { "name collision: " + $0 } } ?? []

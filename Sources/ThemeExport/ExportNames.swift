@@ -13,7 +13,7 @@
 ///    others get the next free number (`--a-b-2`). Every such case is reported as a
 ///    `Collision`, and the exports list them: nothing is merged.
 public enum NameStyle: Sendable {
-    case cssCustomProperty, androidResource, swiftIdentifier, designToken
+    case cssCustomProperty, androidResource, swiftIdentifier, kotlinIdentifier, designToken
 
     public func exportName(for name: String) -> String {
         if self == .designToken {
@@ -32,11 +32,13 @@ public enum NameStyle: Sendable {
             let joined = words.map { $0.lowercased() }.joined(separator: "_")
             guard let first = joined.first, !first.isNumber, !NameStyle.javaKeywords.contains(joined) else { return "color_" + joined }
             return joined
-        case .swiftIdentifier:
+        case .swiftIdentifier, .kotlinIdentifier:
             guard let head = words.first else { return "color" }
             let tail = words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }
             let joined = head.lowercased() + tail.joined()
-            return joined.first?.isNumber == true ? "color" + joined.prefix(1).uppercased() + joined.dropFirst() : joined
+            let name = joined.first?.isNumber == true ? "color" + joined.prefix(1).uppercased() + joined.dropFirst() : joined
+            // Kotlin's hard keywords cannot name a val even in backquotes on every platform: a suffix instead.
+            return self == .kotlinIdentifier && NameStyle.kotlinKeywords.contains(name) ? name + "Color" : name
         }
     }
 
@@ -45,7 +47,7 @@ public enum NameStyle: Sendable {
         switch self {
         case .cssCustomProperty, .designToken: "\(name)-\(number)"
         case .androidResource: "\(name)_\(number)"
-        case .swiftIdentifier: "\(name)\(number)"
+        case .swiftIdentifier, .kotlinIdentifier: "\(name)\(number)"
         }
     }
 
@@ -81,6 +83,11 @@ public enum NameStyle: Sendable {
         "instanceof", "int", "interface", "long", "native", "new", "package", "private", "protected", "public", "return",
         "short", "static", "strictfp", "super", "switch", "synchronized", "this", "throw", "throws", "transient", "try",
         "void", "volatile", "while", "true", "false", "null", "_",
+    ]
+
+    static let kotlinKeywords: Set<String> = [
+        "as", "break", "class", "continue", "do", "else", "false", "for", "fun", "if", "in", "interface", "is", "null", "object",
+        "package", "return", "super", "this", "throw", "true", "try", "typealias", "typeof", "val", "var", "when", "while",
     ]
 
     static let swiftKeywords: Set<String> = [

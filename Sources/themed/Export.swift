@@ -1,17 +1,21 @@
+import AndroidResources
 import ArgumentParser
+import BlobStore
 import Foundation
+import ThemeContent
 import ThemeExport
 import ThemeIndex
 
-/// `themed export`: a theme's colours as CSS, design tokens, Android resources or Swift, the
-/// same bytes the server's export routes answer.
+/// `themed export`: a theme's colours as CSS, design tokens, Swift or Compose, the same bytes the
+/// server's export routes answer; with `--format android`, a whole resource folder (the colours
+/// the route answers, drawables at every density, strings with plurals: `AndroidResourceFolder`).
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a theme's colours as CSS custom properties, W3C design tokens, Android resources or a Swift file.",
         discussion: "Names are made safe for each format by the rule in docs/EXPORTS.md; collisions are printed, never merged.")
 
     @Argument(help: "The theme to export.") var theme: String
-    @Option(help: "css, dtcg, android, swift or resolver.") var format: String
+    @Option(help: "css, dtcg, android (colours, drawables and strings), swift, compose or resolver.") var format: String
     @Option(name: [.customShort("o"), .long], help: "Folder to write into (created if missing).") var output: String
     @Option(help: "Folder of themes.") var themes = "themes"
     @Option(help: "An SQLite index to use and update (default: a temporary one, removed afterwards).") var db: String?
@@ -43,13 +47,22 @@ struct Export: ParsableCommand {
             path.hasPrefix(themesDirectory + "/") ? String(path.dropFirst(themesDirectory.count + 1)) : path
         }
 
-        for file in format.files(for: table, references: references) {
+        var files = format.files(for: table, references: references).map { (path: $0.path, bytes: Array($0.contents.utf8)) }
+        var warnings = format.warnings(for: table)
+        if format == .android {
+            // Images are made by the coders of the image routes, kept in a blob store beside the index.
+            let content = ContentStore(blobs: try BlobStore(directory: "\(folder.isEmpty ? "." : folder)/blobs"))
+            let resources = try AndroidResourceFolder(chain: chain, colors: table, reader: index.reader, content: content)
+            files = resources.files.map { ($0.path, $0.bytes) }
+            warnings = resources.problems
+        }
+        for file in files {
             let url = URL(fileURLWithPath: output).appendingPathComponent(file.path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(file.contents.utf8).write(to: url, options: .atomic)
+            try Data(file.bytes).write(to: url, options: .atomic)
             print(url.path)
         }
-        for warning in format.warnings(for: table) {
+        for warning in warnings {
             FileHandle.standardError.write(Data("themed export: \(warning)\n".utf8))
         }
     }

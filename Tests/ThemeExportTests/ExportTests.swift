@@ -147,3 +147,22 @@ struct ExportTests {
         #expect(SwiftExport(ColorTable(theme: "2024", revision: "r", rows: [])).typeName == "Theme2024Colors")
     }
 }
+
+/// `--format compose`: Kotlin for Jetpack Compose (issue 46); `make exports-check` compiles it with kotlinc.
+@Suite("Compose export")
+struct ComposeExportTests {
+    @Test("names are Kotlin identifiers by the one rule (keywords take a suffix), values ARGB longs, light and dark objects with every name")
+    func compose() {
+        func bytes(_ values: [Double]) -> ColorValue { ColorValue(colorSpace: .sRGB, components: values.map { $0 / 255 }) }
+        let table = ColorTable(theme: "brand-2", revision: "r", rows: [
+            ExportTests.row("primary/tint", [.light: bytes([0x11, 0x22, 0x33, 0x44]), .dark: bytes([0x55, 0x66, 0x77, 0x88])]),
+            ExportTests.row("object", [.light: bytes([0xAA, 0xBB, 0xCC, 0xFF])]),
+        ])
+        let text = ComposeExport(table).text
+        #expect(text.contains("package themed.brand_2\n") && text.contains("import androidx.compose.ui.graphics.Color"))
+        #expect(text.contains("object Brand2LightColors {") && text.contains("object Brand2DarkColors {"))
+        #expect(text.contains("val primaryTint: Color = Color(0x44112233)") && text.contains("val primaryTint: Color = Color(0x88556677)"))
+        #expect(text.components(separatedBy: "val objectColor: Color = Color(0xFFAABBCC)").count == 3, "a light-only colour is in both objects")
+        #expect(ExportFormat.compose.files(for: table).first?.path == "Brand2ColorScheme.kt")
+    }
+}

@@ -139,7 +139,7 @@ struct ImageRoutes: RouteCollection {
         // At a density between catalog scales: which scale it is made from, and whether resized.
         let traits = try context.traits()
         let density: [(String, JSONValue)] = traits.density.map { asked in
-            let width = Self.densityWidth(resolution.variant, traits)
+            let width = resolution.variant.kind == .image ? ImageDensity.width(of: resolution.variant, at: asked) : nil
             return [("density", .object([("asked", .double(asked)), ("scale", .int(resolution.variant.traits.scale)), ("resized", .bool(width != nil)),
                                          ("pixelWidth", width.map(JSONValue.int) ?? .int(resolution.variant.pixelWidth))]))]
         } ?? []
@@ -247,17 +247,10 @@ struct ImageRoutes: RouteCollection {
             }
             preset.apply(to: &request)
         }
-        if request.width == nil, request.height == nil, let width = Self.densityWidth(resolution.variant, traits) { request.width = width }
+        if request.width == nil, request.height == nil, let density = traits.density, resolution.variant.kind == .image {
+            request.width = ImageDensity.width(of: resolution.variant, at: density)
+        }
         return (request, negotiated)
-    }
-
-    /// The width a bitmap has at the density asked (`dpr=1.5`: its points times 1.5), when that
-    /// is not the width it is stored at; nil for vectors (drawn at the density) and other kinds.
-    static func densityWidth(_ variant: Variant, _ traits: TraitRequest) -> Int? {
-        guard let density = traits.density, variant.kind == .image, variant.pixelWidth > 0, variant.traits.scale > 0,
-              ImageFormat(rawValue: variant.format).map({ $0 != .pdf && $0 != .svg }) ?? true else { return nil }
-        let width = max(1, Int((Double(variant.pixelWidth) * density / Double(variant.traits.scale)).rounded()))
-        return width == variant.pixelWidth ? nil : width
     }
 
     /// The image (catalog or loose file) for a request, or a 404 that names a near miss in case.
