@@ -32,6 +32,15 @@ from openapi_core.contrib.requests import RequestsOpenAPIRequest, RequestsOpenAP
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOKEN = "check-openapi-token"
+# The server runs with "imageTransforms": "signed": transforms need a sig= made with this key.
+SIGNING_KEY = "check-openapi-signing-key"
+
+
+def signed(target):
+    """`target` with its sig= (HMAC-SHA-256 of the path and query, base64url without padding)."""
+    import base64, hashlib, hmac
+    tag = hmac.new(SIGNING_KEY.encode(), target.encode(), hashlib.sha256).digest()
+    return target + ("&" if "?" in target else "?") + "sig=" + base64.urlsafe_b64encode(tag).decode().rstrip("=")
 
 # Statuses the document lists that a loopback test cannot produce, and why.
 UNREACHABLE = {
@@ -82,9 +91,12 @@ def cases(blob):
         ("GET", "/themes/light/images/logo?scale=2", "etag", None, 304, "/themes/{theme}/images/{name}"),
         ("GET", "/themes/light/images/logo?idiom=toaster", {}, None, 400, "/themes/{theme}/images/{name}"),
         ("GET", "/themes/light/images/missing", {}, None, 404, "/themes/{theme}/images/{name}"),
-        ("GET", "/themes/light/images/logo?format=webp&w=16", {}, None, 200, "/themes/{theme}/images/{name}"),
-        ("GET", "/themes/light/images/logo?format=bmp", {}, None, 400, "/themes/{theme}/images/{name}"),
-        ("GET", "/themes/broken/images/bad?format=png", {}, None, 422, "/themes/{theme}/images/{name}"),
+        ("GET", signed("/themes/light/images/logo?format=webp&w=16"), {}, None, 200, "/themes/{theme}/images/{name}"),
+        ("GET", "/themes/light/images/logo?preset=thumb", {}, None, 200, "/themes/{theme}/images/{name}"),
+        ("GET", "/themes/light/images/logo?dpr=1.5", {}, None, 200, "/themes/{theme}/images/{name}"),
+        ("GET", "/themes/light/images/logo?format=webp&w=17", {}, None, 403, "/themes/{theme}/images/{name}"),
+        ("GET", signed("/themes/light/images/logo?format=bmp"), {}, None, 400, "/themes/{theme}/images/{name}"),
+        ("GET", signed("/themes/broken/images/bad?format=png"), {}, None, 422, "/themes/{theme}/images/{name}"),
         ("GET", "/themes/orphan/images/logo", {}, None, 503, "/themes/{theme}/images/{name}"),
         ("GET", "/", {}, None, 200, "/"),
         ("GET", "/", "etag", None, 304, "/"),
@@ -141,6 +153,7 @@ def cases(blob):
         ("GET", "/themes/nope/images", {}, None, 404, "/themes/{theme}/images"),
         ("GET", "/themes/orphan/images", {}, None, 503, "/themes/{theme}/images"),
         ("GET", "/themes/light/images/logo.json", {}, None, 200, "/themes/{theme}/images/{name}.json"),
+        ("GET", "/themes/light/images/logo.json?dpr=1.5", {}, None, 200, "/themes/{theme}/images/{name}.json"),
         ("GET", "/themes/light/images/logo.json", "etag", None, 304, "/themes/{theme}/images/{name}.json"),
         ("GET", "/themes/light/images/logo.json?scale=0", {}, None, 400, "/themes/{theme}/images/{name}.json"),
         ("GET", "/themes/light/images/missing.json", {}, None, 404, "/themes/{theme}/images/{name}.json"),
@@ -369,7 +382,9 @@ def main():
         port = free_port()
         with open(os.path.join(work, "themed.json"), "w") as file:
             json.dump({"watch": False, "activeToken": TOKEN, "port": port, "themes": themes,
-                       "db": os.path.join(work, "index.sqlite"), "blobs": os.path.join(work, "blobs")}, file)
+                       "db": os.path.join(work, "index.sqlite"), "blobs": os.path.join(work, "blobs"),
+                       "imageTransforms": "signed", "imageSigningKeys": [SIGNING_KEY],
+                       "imagePresets": {"thumb": {"w": 24, "h": 24, "fit": "cover", "format": "webp", "q": 70}}}, file)
         log = open(os.path.join(work, "themed.log"), "w")
         server = subprocess.Popen([args.themed, "serve", "--config", os.path.join(work, "themed.json")], stdout=log, stderr=log)
         base = "http://127.0.0.1:%d" % port

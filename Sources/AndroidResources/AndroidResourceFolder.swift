@@ -1,7 +1,5 @@
-import Dispatch
 import Foundation
 import ImageCoders
-import Synchronization
 import ThemeBundle
 import ThemeContent
 import ThemeExport
@@ -156,15 +154,6 @@ public struct AndroidResourceFolder: Sendable {
 
     /// The image as PNG at `density`, made by the content store (and kept there like a route's).
     static func render(_ resolution: Resolution, at density: Double, with content: ContentStore) throws -> [UInt8] {
-        let request = ImageDensity.request(resolution.variant, at: density, format: .png)
-        let result = Mutex<Result<ContentStore.Content, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        content.load(resolution, as: request) { answer in
-            result.withLock { $0 = answer }
-            done.signal()
-        }
-        done.wait()
-        guard let answer = result.withLock({ $0 }) else { throw ContentStore.Unavailable(description: "no answer") }
-        return try content.bytes(of: answer.get())
+        try content.bytes(of: content.loadWaiting(resolution, as: ImageDensity.request(resolution.variant, at: density, format: .png)))
     }
 }

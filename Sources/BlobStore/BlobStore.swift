@@ -261,9 +261,7 @@ public final class BlobStore: Sendable {
                 report.bytesDropped += entry.record.bodyLength
             }
             state.statistics.collected += report.blobsDropped
-            let live = state.blobs.values.reduce(0) { $0 + $1.record.length } + state.aliases.values.reduce(0) { $0 + $1.record.length }
-            let onDisk = state.packs.values.reduce(0) { $0 + $1.size }
-            return onDisk > live + live / 10 && onDisk - live > 64 << 10
+            return Self.worthCompacting(state)
         }
         if needsCompaction {
             try compact()
@@ -296,15 +294,20 @@ public final class BlobStore: Sendable {
                 report.aliasesDropped += 1
             }
             state.statistics.collected += report.blobsDropped
-            let records = state.blobs.values.reduce(0) { $0 + $1.record.length } + state.aliases.values.reduce(0) { $0 + $1.record.length }
-            let onDisk = state.packs.values.reduce(0) { $0 + $1.size }
-            return onDisk > records + records / 10 && onDisk - records > 64 << 10
+            return Self.worthCompacting(state)
         }
         if needsCompaction {
             try compact()
             report.compacted = true
         }
         return report
+    }
+
+    /// Whether more than a tenth of the packs' bytes (and at least 64 KiB) is dead records.
+    private static func worthCompacting(_ state: State) -> Bool {
+        let live = state.blobs.values.reduce(0) { $0 + $1.record.length } + state.aliases.values.reduce(0) { $0 + $1.record.length }
+        let onDisk = state.packs.values.reduce(0) { $0 + $1.size }
+        return onDisk > live + live / 10 && onDisk - live > 64 << 10
     }
 
     /// Copies the live records of every pack but a fresh one into a new pack, points the index at

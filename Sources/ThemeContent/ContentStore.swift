@@ -178,6 +178,20 @@ public final class ContentStore: Sendable {
         }
     }
 
+    /// `load(_:as:)` waited for on the calling thread: for tools that run outside the event loops
+    /// (`themed export`), never for a request.
+    public func loadWaiting(_ resolution: Resolution, as request: ImageRequest) throws -> Content {
+        let result = Mutex<Result<Content, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        load(resolution, as: request) { answer in
+            result.withLock { $0 = answer }
+            done.signal()
+        }
+        done.wait()
+        guard let answer = result.withLock({ $0 }) else { throw Unavailable(description: "no answer") }
+        return try answer.get()
+    }
+
     /// How many images were made into another format or size.
     public var transcodes: Int { counters.withLock { $0.transcodes } }
 

@@ -9,9 +9,8 @@ import TestSupport
 struct CorpusTests {
     static let catalogs = Corpus.catalogNames
 
-    @Test("the shared corpus is present (otherwise the corpus tests below are skipped)")
+    @Test("the shared corpus is present (otherwise the corpus tests below are skipped)", .needsCorpus)
     func corpusIsPresent() {
-        if Corpus.announceIfMissing("real catalogs") { return }
         #expect(Self.catalogs.count == 32)
     }
 

@@ -8,9 +8,8 @@ import TestSupport
 /// atlas is decoded and cached.
 @Suite("decoding cost estimates")
 struct DecodingCostTests {
-    @Test("every bitmap's estimate covers its decoded pixels; a link counts its atlas until the atlas is cached")
+    @Test("every bitmap's estimate covers its decoded pixels; a link counts its atlas until the atlas is cached", .needsCorpus)
     func estimates() throws {
-        if Corpus.announceIfMissing("decoding cost estimates") { return }
         var bitmaps = 0, links = 0
         for name in Corpus.catalogNames {
             let catalog = try AssetCatalog(path: Corpus.path(name))

@@ -76,9 +76,8 @@ struct InspectFieldTests {
         #expect(RenditionAttribute.sizeClassVertical.coreUIName == "kCRThemeSizeClassVerticalName")
     }
 
-    @Test("the corpus: every digest recomputed from the blocks; versions keep their line break; multisize sizes name the idiom")
+    @Test("the corpus: every digest recomputed from the blocks; versions keep their line break; multisize sizes name the idiom", .needsCorpus)
     func corpus() throws {
-        if Corpus.announceIfMissing("inspect fields on the corpus") { return }
         var digests = 0, sizes = 0
         for path in Corpus.catalogNames.map(Corpus.path) {
             guard let catalog = try? AssetCatalog(path: path), catalog.renditionErrors.isEmpty else { continue }

@@ -64,9 +64,8 @@ struct ClusterTests {
          ("Theme.xcassets/primary.colorset/Contents.json", Array(value.utf8))]
     }
 
-    @Test("publish stores blobs once and a manifest with a new generation; retire is a generation too")
+    @Test("publish stores blobs once and a manifest with a new generation; retire is a generation too", .needsPostgres)
     func publishAndRetire() throws {
-        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
         let postgres = try PostgresServer()
         defer { withExtendedLifetime(postgres) {} }
         let store = try ClusterStore(url: postgres.url)
@@ -90,9 +89,8 @@ struct ClusterTests {
         #expect(throws: (any Error).self) { try ClusterStore(url: "postgresql://postgres@127.0.0.1:1/postgres?connect_timeout=1") }
     }
 
-    @Test("changes commit in the order of their generations: a change waits while another holds the generation lock")
+    @Test("changes commit in the order of their generations: a change waits while another holds the generation lock", .needsPostgres)
     func generationsCommitInOrder() throws {
-        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
         let postgres = try PostgresServer()
         defer { withExtendedLifetime(postgres) {} }
         let store = try ClusterStore(url: postgres.url)
@@ -115,9 +113,8 @@ struct ClusterTests {
         #expect(try store.active()?.generation == done.withLock { $0 })
     }
 
-    @Test("a follower materializes releases, removes retired themes, follows the active theme, and catches up after losing its connection")
+    @Test("a follower materializes releases, removes retired themes, follows the active theme, and catches up after losing its connection", .needsPostgres)
     func follower() throws {
-        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
         // A materialization cut short by a kill leaves a staging folder: a start removes it.
         let fixture = try FollowerFixture { themes in
             try FileManager.default.createDirectory(atPath: "\(themes)/.staging-light-9", withIntermediateDirectories: true)
@@ -152,9 +149,8 @@ struct ClusterTests {
         #expect(waitUntil { !FileManager.default.fileExists(atPath: "\(fixture.themes)/light") })
     }
 
-    @Test("a follower of shard 1/2 writes shard 1's themes and their ancestors, never shard 2's; an ancestor no child needs any more goes")
+    @Test("a follower of shard 1/2 writes shard 1's themes and their ancestors, never shard 2's; an ancestor no child needs any more goes", .needsPostgres)
     func shardedFollower() throws {
-        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
         let shard = try #require(Shard("1/2"))
         let fixture = try FollowerFixture(shard: shard)
         let (store, materializer) = (fixture.store, fixture.materializer)
@@ -183,9 +179,8 @@ struct ClusterTests {
         #expect(Set(materializer.themes()) == Set(mine + [other]))
     }
 
-    @Test("a release whose blob was damaged in the store is refused and reported once; the one before keeps serving")
+    @Test("a release whose blob was damaged in the store is refused and reported once; the one before keeps serving", .needsPostgres)
     func damagedBlobInStore() throws {
-        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
         let fixture = try FollowerFixture()
         let (store, materializer, follower, reports) = (fixture.store, fixture.materializer, fixture.follower, fixture.reports)
         let good = try store.publish(theme: "light", files: Self.files("one"))

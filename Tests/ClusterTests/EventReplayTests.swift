@@ -6,7 +6,7 @@ import TestSupport
 /// A deploy without a refetch storm (issue 47): a replica that starts on a cluster store has the
 /// store's recent changes in its event history, so a stream that moves to it from a replica that
 /// stopped resumes by Last-Event-ID instead of being told to resync.
-@Suite("event history from the store", .serialized, .enabled(if: PostgresServer.unavailableReason == nil, "PostgreSQL is not installed (apt-get install postgresql)"))
+@Suite("event history from the store", .serialized, .needsPostgres)
 struct EventReplayTests {
     typealias Replica = ReplicaTests.Replica
 

@@ -25,7 +25,7 @@ struct ClusterFixture {
 /// A release is checked whole against the store before it replaces anything (issue 42): its
 /// theme.json strictly, its parent chain against the store's themes; retiring a parent that others
 /// inherit from is refused; refusals name the operator's own files, in a plain sentence first.
-@Suite("parent chains of releases", .serialized, .enabled(if: PostgresServer.unavailableReason == nil, "PostgreSQL is not installed (apt-get install postgresql)"))
+@Suite("parent chains of releases", .serialized, .needsPostgres)
 struct ParentChainReleaseTests {
     typealias Replica = ReplicaTests.Replica
 
@@ -127,7 +127,7 @@ struct ParentChainReleaseTests {
 
 /// Behind the front door every connection comes from the proxy: the failed-token limit counts the
 /// client the trusted proxy forwarded, so one broken CI job does not lock out every team.
-@Suite("clients behind trusted proxies", .serialized, .enabled(if: PostgresServer.unavailableReason == nil, "PostgreSQL is not installed (apt-get install postgresql)"))
+@Suite("clients behind trusted proxies", .serialized, .needsPostgres)
 struct TrustedProxyReleaseTests {
     @Test("two clients behind one proxy: the one that fails its tokens is limited, the other publishes; an untrusted X-Forwarded-For is ignored")
     func failedTokensCountTheClient() throws {
@@ -160,7 +160,7 @@ struct TrustedProxyReleaseTests {
 
 /// One generation for an operator to read: the number in an event's id, in its data, in the
 /// release history and in a rollback are the same.
-@Suite("one generation", .serialized, .enabled(if: PostgresServer.unavailableReason == nil, "PostgreSQL is not installed (apt-get install postgresql)"))
+@Suite("one generation", .serialized, .needsPostgres)
 struct OneGenerationTests {
     @Test("an event's data carries the generation in its id; themed releases lists it and themed rollback takes it")
     func generationEverywhere() throws {

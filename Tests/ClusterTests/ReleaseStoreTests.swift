@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// What teams' releases keep in PostgreSQL: tokens, history, retention, rollbacks and schedules.
-@Suite("release store", .serialized)
+@Suite("release store", .serialized, .needsPostgres)
 struct ReleaseStoreTests {
     static func files(_ value: String) -> [(path: String, bytes: [UInt8])] { ClusterTests.files(value) }
 
@@ -16,7 +16,6 @@ struct ReleaseStoreTests {
 
     @Test("a token is shown once, kept as its hash, checked against its globs and permissions, and revoked")
     func tokens() throws {
-        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
         let postgres = try PostgresServer()
         defer { withExtendedLifetime(postgres) {} }
         let store = try ClusterStore(url: postgres.url)
@@ -43,7 +42,6 @@ struct ReleaseStoreTests {
 
     @Test("the history keeps the newest N releases a theme has; the blobs only dropped releases used go in the same transaction; a rollback is a new release")
     func retentionAndRollback() throws {
-        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
         let postgres = try PostgresServer()
         defer { withExtendedLifetime(postgres) {} }
         let store = try ClusterStore(url: postgres.url)
@@ -68,7 +66,6 @@ struct ReleaseStoreTests {
 
     @Test("two publishes of one theme at once are both kept with distinct generations, the later current")
     func concurrentPublishes() throws {
-        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
         let postgres = try PostgresServer()
         defer { withExtendedLifetime(postgres) {} }
         let url = postgres.url
@@ -91,7 +88,6 @@ struct ReleaseStoreTests {
 
     @Test("a schedule is applied when its time comes and not before, once, with a new generation; a cancelled one never is")
     func schedules() throws {
-        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
         let postgres = try PostgresServer()
         defer { withExtendedLifetime(postgres) {} }
         let store = try ClusterStore(url: postgres.url)
@@ -123,7 +119,6 @@ struct ReleaseStoreTests {
 
     @Test("a scheduled release's blobs outlive retention until it is applied or cancelled")
     func scheduledBlobsKept() throws {
-        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
         let postgres = try PostgresServer()
         defer { withExtendedLifetime(postgres) {} }
         let store = try ClusterStore(url: postgres.url)
@@ -138,7 +133,6 @@ struct ReleaseStoreTests {
 
     @Test("a follower between reconnections reads only the themes with a release after the generation it has read")
     func releasesAfter() throws {
-        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
         let postgres = try PostgresServer()
         defer { withExtendedLifetime(postgres) {} }
         let store = try ClusterStore(url: postgres.url)

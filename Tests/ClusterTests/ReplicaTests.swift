@@ -4,7 +4,7 @@ import TestSupport
 
 /// `themed publish` and two `themed serve --cluster` replicas on one real PostgreSQL: what an
 /// operator of several replicas sees.
-@Suite("replicas following a cluster store", .serialized)
+@Suite("replicas following a cluster store", .serialized, .needsPostgres)
 struct ReplicaTests {
     /// Built beside the test bundle by `swift build` (every product is built before the tests).
     static let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("themed").path
@@ -69,7 +69,6 @@ struct ReplicaTests {
 
     @Test("a publish reaches every replica; a corrupt catalog is refused; PUT /active on one switches all; readiness follows the store; SIGTERM drains")
     func replicas() throws {
-        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
         let postgres = try PostgresServer()
         defer { withExtendedLifetime(postgres) {} }
         let folder = NSTemporaryDirectory() + "themed-replicas-\(UUID().uuidString.prefix(8))"

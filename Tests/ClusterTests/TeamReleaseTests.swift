@@ -6,7 +6,7 @@ import TestSupport
 
 /// Teams publishing over HTTP with tokens, on a real PostgreSQL with two real replicas: what a
 /// team's CI and an operator see.
-@Suite("team releases over HTTP", .serialized)
+@Suite("team releases over HTTP", .serialized, .needsPostgres)
 struct TeamReleaseTests {
     typealias Replica = ReplicaTests.Replica
 
@@ -44,7 +44,6 @@ struct TeamReleaseTests {
 
     @Test("publish, history, rollback and scheduled switches through one replica are seen on both; tokens are checked, scoped, revoked and rate-limited; a cut body stores nothing")
     func teamReleases() throws {
-        if let reason = PostgresServer.unavailableReason { print("SKIPPED: \(reason)"); return }
         let postgres = try PostgresServer()
         defer { withExtendedLifetime(postgres) {} }
         let folder = NSTemporaryDirectory() + "themed-teams-\(UUID().uuidString.prefix(8))"

@@ -58,9 +58,8 @@ struct LZFSEEncoderTests {
         #expect(LZFSEEncoder.compress([]) == Array("bvx-".utf8) + [0, 0, 0, 0] + Array("bvx$".utf8), "as Apple's encoder writes empty input")
     }
 
-    @Test("Apple's decoder (Python lzfse) reads what it writes")
+    @Test("Apple's decoder (Python lzfse) reads what it writes", .needsPython(["lzfse"]))
     func applesDecoderAgrees() throws {
-        if let reason = ReferenceTools.pythonUnavailableReason(modules: ["lzfse"]) { print("SKIPPED Apple's decoder: \(reason)"); return }
         let folder = NSTemporaryDirectory() + "lzfse-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -3,6 +3,7 @@ import Codecs
 import Foundation
 @testable import ImageCoders
 import Testing
+import TestSupport
 import ThemeVocabulary
 
 /// Images made here: an opaque gradient as PNG (our encoder), an SVG and a PDF drawn by hand, an
@@ -201,7 +202,8 @@ struct ImageCoderTests {
         }
     }
 
-    @Test("rasterized vectors match rsvg-convert and pdftoppm pixel for pixel within rounding")
+    @Test("rasterized vectors match rsvg-convert and pdftoppm pixel for pixel within rounding",
+          .needsProgram("rsvg-convert", package: "librsvg2-bin"), .needsProgram("pdftoppm", package: "poppler-utils"))
     func vectorReferences() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("themed-vector-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -214,10 +216,7 @@ struct ImageCoderTests {
             ("pdftoppm", ["-png", "-r", "144", "-singlefile", pdf.path, folder.appendingPathComponent("pdf").path], folder.appendingPathComponent("pdf.png"), Samples.pdf),
         ]
         for (tool, arguments, output, source) in references {
-            guard let path = ["/usr/bin/\(tool)", "/bin/\(tool)"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
-                print("SKIPPED: \(tool) is not installed (make deps installs it)")
-                continue
-            }
+            let path = try #require(["/usr/bin/\(tool)", "/bin/\(tool)"].first(where: FileManager.default.isExecutableFile(atPath:)))
             let process = Process()
             process.executableURL = URL(fileURLWithPath: path)
             process.arguments = arguments

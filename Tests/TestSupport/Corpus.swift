@@ -32,13 +32,4 @@ public enum Corpus {
               let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name + ".json").path) else { return nil }
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
     }
-
-    /// Says so, visibly, when the corpus is missing.
-    public static func announceIfMissing(_ test: String) -> Bool {
-        if carDirectory == nil {
-            print("SKIPPED \(test): ../shared/corpus not found (set THEMED_CORPUS to its path)")
-            return true
-        }
-        return false
-    }
 }

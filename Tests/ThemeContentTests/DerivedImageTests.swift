@@ -26,14 +26,7 @@ struct DerivedImageTests {
     }
 
     func load(_ store: ContentStore, _ resolution: Resolution, _ request: ImageRequest) -> Result<ContentStore.Content, any Error> {
-        let result = Mutex<Result<ContentStore.Content, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        store.load(resolution, as: request) { answer in
-            result.withLock { $0 = answer }
-            done.signal()
-        }
-        done.wait()
-        return result.withLock { $0 } ?? .failure(ContentStore.Unavailable(description: "no answer"))
+        Result { try store.loadWaiting(resolution, as: request) }
     }
 
     @Test("1,500 sizes of one image: the derived store stays within its budget, the image itself stays, /metrics counts it")

@@ -61,9 +61,9 @@ struct IndexingTests {
         #expect(theme.error.contains("badValue.colorset/Contents.json: colors[0]: field \"color.components.red\""))
     }
 
-    @Test("a corrupt catalog never replaces the indexed one")
+    @Test("a corrupt catalog never replaces the indexed one", .needsCorpus)
     func corruptCatalogKeepsOldRows() throws {
-        guard let corpus = Corpus.carDirectory else { print("SKIPPED corrupt catalog test: no corpus"); return }
+        let corpus = try #require(Corpus.carDirectory)
         let fixtures = ThemeFixtures()
         defer { fixtures.remove() }
         try FileManager.default.createDirectory(atPath: fixtures.path("app"), withIntermediateDirectories: true)

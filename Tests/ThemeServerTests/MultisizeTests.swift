@@ -10,9 +10,8 @@ struct MultisizeTests {
     /// A real catalog with a macOS AppIcon (16, 32, 128, 256, 512 pt, each at 1x and 2x).
     static let catalog = "AsedaDeveloper__Patch-Updater-for-Catalina__Assets.car"
 
-    @Test("each member by size and scale; the largest without a size; .json lists every member's size; an unknown size is a 404")
+    @Test("each member by size and scale; the largest without a size; .json lists every member's size; an unknown size is a 404", .needsCorpus)
     func members() throws {
-        if Corpus.announceIfMissing("multisize sets") { return }
         let api = try APIFixture { f in
             f.makeDirectory("themes/mac")
             try? FileManager.default.copyItem(atPath: Corpus.path(Self.catalog), toPath: f.path("themes/mac/Assets.car"))
@@ -34,9 +33,8 @@ struct MultisizeTests {
 }
 
 extension MultisizeTests {
-    @Test("every member that a multisize set of the shared corpus lists answers to its size, idiom and scale, at its pixel size")
+    @Test("every member that a multisize set of the shared corpus lists answers to its size, idiom and scale, at its pixel size", .needsCorpus)
     func corpusMembers() throws {
-        if Corpus.announceIfMissing("multisize sets of the corpus") { return }
         let api = try APIFixture { f in
             for (number, name) in Corpus.catalogNames.enumerated() {
                 f.makeDirectory("themes/c\(number)")

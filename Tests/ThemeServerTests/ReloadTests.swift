@@ -35,9 +35,8 @@ struct ReloadTests {
         ((try client.request("/themes/app/colors").json["colors"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String }
     }
 
-    @Test("a new catalog renamed into place while clients hammer lookups: no failed request, the new content appears")
+    @Test("a new catalog renamed into place while clients hammer lookups: no failed request, the new content appears", .needsCorpus)
     func reloadUnderLoad() throws {
-        if Corpus.announceIfMissing("reload under load") { return }
         let server = try ServerFixture(watch: true, themes: Self.catalogTheme)
         let observer = try server.client()
         #expect(try Self.servedNames(observer) == (try Self.colorNames(of: Self.first)))
@@ -77,9 +76,8 @@ struct ReloadTests {
         #expect(requests.value >= 60)
     }
 
-    @Test("a truncated catalog never replaces the serving one; a theme-error event says why")
+    @Test("a truncated catalog never replaces the serving one; a theme-error event says why", .needsCorpus)
     func corruptDrop() throws {
-        if Corpus.announceIfMissing("corrupt drop") { return }
         let server = try ServerFixture(watch: true, themes: Self.catalogTheme)
         let events = try server.client()
         events.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")

@@ -6,9 +6,8 @@ import TestSupport
 /// are not kept afterwards (a platform's first start otherwise filled the catalog budget).
 @Suite("warming and memory")
 struct WarmingMemoryTests {
-    @Test("the catalogs a first start's warming opened are closed when it is done; a changed catalog parsed by a reload stays, serving its generation")
+    @Test("the catalogs a first start's warming opened are closed when it is done; a changed catalog parsed by a reload stays, serving its generation", .needsCorpus)
     func warmingClosesWhatItOpened() throws {
-        if Corpus.announceIfMissing("warming closes catalogs") { return }
         let api = try APIFixture(themes: ReloadTests.catalogTheme)
         let content = api.service.library.content
         content.waitForWarming()
