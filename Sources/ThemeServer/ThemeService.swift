@@ -95,10 +95,17 @@ public final class ThemeService: Sendable {
         return source
     }
 
-    /// Answers one request (the HTTP server's handler; tests call it directly): from a kept
-    /// answer when there is one (`HotPath`), else through the middleware chain and the routes.
+    /// Answers one request made in-process (tests, tools): from a kept answer when there is one
+    /// (`HotPath`), else through the middleware chain and the routes.
     public func handle(_ request: Request) -> Response {
-        hotPath.answer(request) ?? responder.respond(to: request).response
+        hotPath.answer(request) ?? answerRouted(request)
+    }
+
+    /// The HTTP server's handler, for a request `answerKept` found no kept answer for: through the
+    /// middleware chain and the routes, the response cache not asked a second time (one probe,
+    /// one miss counted).
+    public func answerRouted(_ request: Request) -> Response {
+        responder.respond(to: request).response
     }
 
     /// The kept answer to a request, from its head alone, with the fields this request adds to it

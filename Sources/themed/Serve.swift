@@ -449,9 +449,9 @@ final class ServedService: Sendable {
         }
     }
 
-    /// The service's answer; nil before it serves.
+    /// The service's answer to a request with no kept answer; nil before it serves.
     func handle(_ request: Request) -> Response? {
-        service.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.handle(request) }
+        service.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.answerRouted(request) }
     }
 
     /// The service's kept answer to the request `head` begins, with the fields the request adds

@@ -122,15 +122,19 @@ struct HotPathTests {
         #expect(Self.kept(api.service, try Self.head("POST \(target) HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n")) == nil)
     }
 
-    @Test("with the main log at debug level, every request goes through the chain (its record needs the Request)")
+    @Test("with the main log at debug level, a kept answer still answers from the head, and has its debug line")
     func debugLogging() throws {
-        var logger = Logger(label: "themed")
+        let records = RecordingLogHandler.Records()
+        var logger = Logger(label: "themed") { _ in RecordingLogHandler(records: records) }
         logger.logLevel = .debug
         let api = try APIFixture(logger: logger)
         let target = Self.targets[0]
         _ = try api.request(target)
         #expect(try api.request(target).status == 200)
-        #expect(Self.kept(api.service, try Self.head("GET \(target) HTTP/1.1\r\nHost: a\r\n\r\n")) == nil)
+        let before = records.all.count
+        #expect(Self.kept(api.service, try Self.head("GET \(target) HTTP/1.1\r\nHost: a\r\n\r\n"))?.status == .ok)
+        #expect(records.all.dropFirst(before).contains { $0.hasPrefix("debug request ") && $0.contains("path=\(target)") && $0.contains("status=200") },
+                "\(records.all.suffix(3))")
     }
 
     @Test("every kept answer is counted per route and status, and a client's usable request id is kept")
@@ -201,5 +205,36 @@ struct HotPathTests {
             AccessLog.appendMilliseconds(duration, to: &line)
             #expect(String(decoding: line, as: UTF8.self) == text && String(AccessLog.milliseconds(duration)) == text)
         }
+    }
+}
+
+/// One probe of the response cache a request, and one path for a kept answer whatever the log
+/// level (issue 45).
+@Suite("the response cache asked once")
+struct OneProbeTests {
+    static func counter(_ name: String, _ metrics: String) -> Int? {
+        metrics.split(separator: "\n").first { $0.hasPrefix("\(name){cache=\"responses\"}") }.flatMap { Int($0.split(separator: " ").last ?? "") }
+    }
+
+    @Test("over a socket, a routed miss counts one miss; the repeats are kept answers, logged at debug level like the routed one")
+    func oneProbe() throws {
+        let records = RecordingLogHandler.Records()
+        var logger = Logger(label: "themed") { _ in RecordingLogHandler(records: records) }
+        logger.logLevel = .debug
+        let server = try ServerFixture(logger: logger)
+        let client = try server.client()
+        // An answer kept in this epoch first: from then on every GET asks the cache.
+        #expect(try client.request("/themes/dark/colors/primary").status == 200)
+        let before = try client.request("/metrics").text
+        for _ in 0..<3 { #expect(try client.request("/themes/light/colors/primary").status == 200) }
+        let after = try client.request("/metrics").text
+        let misses = (Self.counter("themed_cache_misses_total", after) ?? -1) - (Self.counter("themed_cache_misses_total", before) ?? 0)
+        let hits = (Self.counter("themed_cache_hits_total", after) ?? -1) - (Self.counter("themed_cache_hits_total", before) ?? 0)
+        // The first light request and the second /metrics request miss, each asking once (the
+        // routed path used to ask again: 4).
+        #expect(misses == 2, "a miss asks the cache once, not again on its routed path")
+        #expect(hits == 2, "debug logging leaves the repeats on the kept path")
+        let logged = records.all.filter { $0.contains("request ") && $0.contains("path=/themes/light/colors/primary") }
+        #expect(logged.count == 3, "every answer, kept or routed, has its debug line: \(logged)")
     }
 }

@@ -20,15 +20,13 @@ struct HotPath: Sendable {
     let metrics: ServiceMetrics
 
     /// The kept answer to the request `head` begins, with the fields this request adds to it
-    /// written to `fields`; nil when none is kept, or when the main log has a record of every
-    /// request (written from a `Request`).
+    /// written to `fields`; nil when none is kept (the request then goes down the chain without
+    /// the cache being asked again: `ThemeService.answerRouted`).
     func answer(_ head: borrowing RequestHead, fields: inout FieldLines) -> PreparedAnswer? {
-        guard !requestLog.logsEveryRequest else { return nil }
         let request = HitRequest(head)
         guard let hit = answer(request, fields: &fields) else { return nil }
-        requestLog.accessLog?.record(remoteAddress: request.remoteAddress, method: request.method, target: request.target,
-                                     id: fields.text(at: hit.id), route: hit.route, status: hit.answer.status.code,
-                                     bodyBytes: hit.answer.bodyLength, duration: hit.duration)
+        requestLog.log(remoteAddress: request.remoteAddress, method: request.method, target: request.target, id: fields.text(at: hit.id),
+                       route: hit.route, status: hit.answer.status.code, bodyBytes: hit.answer.bodyLength, duration: hit.duration)
         return hit.answer
     }
 

@@ -49,24 +49,27 @@ struct RequestLogMiddleware: Middleware {
         log(request: request, id: id, route: route, status: response.status, bodyBytes: response.bodyLength, duration: duration)
     }
 
-    /// The access log line and the main log's record of an answered request. An answer the chain
-    /// made, or an answer kept for a request made in-process, has a record in the main log at
-    /// debug level (or for a server error).
+    /// The access log line and the main log's record of an answered request. Every answer, kept
+    /// or made by the chain, has a record in the main log at debug level (or for a server error).
     func log(request: Request, id: String, route: String, status: HTTPResponse.Status, bodyBytes: Int, duration: Duration) {
-        accessLog?.record(remoteAddress: request.remoteAddress, method: request.method, target: request.target, id: id, route: route,
-                          status: status.code, bodyBytes: bodyBytes, duration: duration)
-        let level: Logger.Level = status.code >= 500 ? .error : .debug
+        log(remoteAddress: request.remoteAddress, method: request.method, target: request.target, id: id, route: route, status: status.code,
+            bodyBytes: bodyBytes, duration: duration)
+    }
+
+    /// The same from the request's head alone (a kept answer): debug logging does not send a
+    /// request that has a kept answer down the chain.
+    func log(remoteAddress: String, method: HTTPRequest.Method, target: String, id: String, route: String, status: Int, bodyBytes: Int,
+             duration: Duration) {
+        accessLog?.record(remoteAddress: remoteAddress, method: method, target: target, id: id, route: route, status: status,
+                          bodyBytes: bodyBytes, duration: duration)
+        let level: Logger.Level = status >= 500 ? .error : .debug
         if logLevel <= level {
             logger.log(level: level, "request", metadata: [
-                "request_id": "\(id)", "method": "\(request.method.rawValue)", "path": "\(request.path)", "route": "\(route)",
-                "status": .stringConvertible(status.code), "duration_ms": .stringConvertible(AccessLog.milliseconds(duration)),
+                "request_id": "\(id)", "method": "\(method.rawValue)", "path": "\(target.prefix { $0 != "?" })", "route": "\(route)",
+                "status": .stringConvertible(status), "duration_ms": .stringConvertible(AccessLog.milliseconds(duration)),
             ])
         }
     }
-
-    /// Whether the main log has a record of every request (at debug level): written with the
-    /// request's decoded path, which only a `Request` has.
-    var logsEveryRequest: Bool { logLevel <= .debug }
 }
 
 /// Request ids: the client's `X-Request-Id` when it sends a usable one (1 to 128 visible ASCII
