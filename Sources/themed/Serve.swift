@@ -195,7 +195,9 @@ struct Serve: ParsableCommand {
             logger.warning("imageTransforms is \"open\" and the server listens beyond loopback: anyone can make it encode and keep any image size (up to derivedImageBytes); set \"signed\" or \"presets\" (docs/API.md)",
                            metadata: ["host": "\(settings.host)"])
         }
-        let watcher = settings.watch ? try ThemeWatcher(service: service, logger: logger) : nil
+        let watcher = settings.watch ? try ThemeWatcher(directory: service.themesDirectory) { theme in
+            do { try service.reload(only: theme) } catch { logger.error("reload failed", metadata: ["theme": "\(theme)", "error": "\(error)"]) }
+        } : nil
         var timers: [DispatchSourceTimer] = []
         timers.append(Self.every(settings.heartbeatSeconds) { service.events.heartbeat() })
         if let storeContact {

@@ -26,7 +26,10 @@ final class ServerFixture {
         let content = try workers.map { ContentStore(blobs: try BlobStore(directory: fixtures.path("blobs")), workers: $0, warmsAfterReload: false) }
         service = try ThemeService(index: index, themesDirectory: fixtures.path("themes"), activeToken: activeToken, logger: logger, content: content)
         try service.reload()
-        if watch { watcher = try ThemeWatcher(service: service, settleTime: .milliseconds(200)) }
+        if watch {
+            let service = self.service!
+            watcher = try ThemeWatcher(directory: service.themesDirectory, settleTime: .milliseconds(200)) { _ = try? service.reload(only: $0) }
+        }
         var configuration = HTTPServer.Configuration()
         configuration.port = 0
         configure(&configuration)

@@ -3,10 +3,10 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
-import Logging
 import Synchronization
 
-/// Watches the themes folder with inotify and reloads a theme when its files change.
+/// Watches the themes folder with inotify and says which theme's files changed, for the server to
+/// reload it (`changed`, called on the watcher's thread).
 ///
 /// A file renamed into place (how careful writers publish: copy, then rename) is picked up at
 /// once; in-place writes are debounced until the file has been quiet for `settleTime`, so a
@@ -15,19 +15,17 @@ import Synchronization
 public final class ThemeWatcher: @unchecked Sendable {
     public let directory: String
     public let settleTime: Duration
-    private let service: ThemeService
-    private let logger: Logger
+    private let changed: @Sendable (String) -> Void
     private let fd: Int32
     private var watches: [Int32: String] = [:]        // watcher thread only
     private var due: [String: ContinuousClock.Instant] = [:] // theme -> when to reload
     private let running = Mutex(true)
     private let finished = DispatchSemaphore(value: 0)
 
-    public init(service: ThemeService, settleTime: Duration = .milliseconds(300), logger: Logger = Logger(label: "themed.watch")) throws {
-        self.service = service
-        self.directory = service.themesDirectory
+    public init(directory: String, settleTime: Duration = .milliseconds(300), changed: @escaping @Sendable (String) -> Void) throws {
+        self.directory = directory
         self.settleTime = settleTime
-        self.logger = logger
+        self.changed = changed
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw ThemeWatcherError(description: "inotify_init1: \(String(cString: strerror(errno)))") }
         addWatches(under: directory)
@@ -80,11 +78,7 @@ public final class ThemeWatcher: @unchecked Sendable {
             let now = ContinuousClock.now
             for (theme, when) in due where when <= now {
                 due.removeValue(forKey: theme)
-                do {
-                    try service.reload(only: theme)
-                } catch {
-                    logger.error("reload failed", metadata: ["theme": "\(theme)", "error": "\(error)"])
-                }
+                changed(theme)
             }
         }
         finished.signal()
