@@ -8,7 +8,7 @@ PY_PACKAGES = lzfse numpy pillow coloraide
 OPENAPI_PY_PACKAGES = openapi-core requests pyyaml
 EXPORT_PY_PACKAGES = tinycss2 requests
 
-.PHONY: deps py-deps bench-deps build release test openapi-check exports-check browser-deps browser-check deb deb-test bench bench-http bench-hotpath bench-tokens bench-reload bench-cold bench-blobs bench-transforms bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
+.PHONY: deps py-deps bench-deps build release test openapi-check exports-check browser-deps browser-check deb deb-test bench bench-http bench-hotpath bench-tokens bench-reload bench-cold bench-blobs bench-transforms bench-yield bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -180,6 +180,11 @@ bench-coders: release
 ## and the first request of every image after a restart.
 bench-blobs: release
 	python3 scripts/bench-blobs.py --themed .build/release/themed --corpus $(CORPUS)
+
+## The event loops' yield policy (loopYieldAfterMicroseconds) under wrk, alone and beside
+## CPU-bound neighbours; out/bench-yield.json (docs/PERFORMANCE.md "The loops' yield").
+bench-yield: release bench-deps
+	python3 scripts/bench-yield.py --themed .build/release/themed
 
 ## A flood of image transforms (1,500 random sizes, as issue 46 found it) against a cached colour:
 ## the store stays within derivedImageBytes, the colour keeps its speed; out/bench-transforms.json.

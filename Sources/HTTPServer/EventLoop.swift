@@ -13,7 +13,7 @@ import Synchronization
 /// thread that was woken. Everything a connection owns is touched only on its loop's thread;
 /// other threads hand work over with `execute`. Each wake reads and answers every ready request
 /// first and writes the answers after (`Connection.writeAfterThisWake`); a loop busy for a
-/// millisecond then hands its core to the readers it woke (see `run`).
+/// millisecond (`HTTPServer.YieldPolicy`) then hands its core to the readers it woke (see `run`).
 final class EventLoop: @unchecked Sendable {
     /// Which of the server's loops this is (0 accepts); requests it reads carry it (`Request.loop`).
     let number: Int
@@ -34,7 +34,8 @@ final class EventLoop: @unchecked Sendable {
     /// wake's events (one clock read per wake, not several per request).
     @exclusivity(unchecked) private(set) var now = Moment.now
 
-    init(number: Int) {
+    init(number: Int, yield: HTTPServer.YieldPolicy = HTTPServer.YieldPolicy()) {
+        self.yield = yield
         self.number = number
         epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         wakeup = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
@@ -117,14 +118,12 @@ final class EventLoop: @unchecked Sendable {
         connections.removeValue(forKey: connection.fd)
     }
 
-    /// A wait for events longer than this counts as having waited (the loop was not busy). Why
-    /// not shorter: a loop that is quick to answer often waits a few dozen microseconds for the
-    /// next requests of clients that share its core and never get a whole turn; counted as idle,
-    /// those waits kept it from handing its core over in a third to a half of wrk's runs, whose
-    /// 99th percentile then doubled (docs/PERFORMANCE.md).
-    static let slept: Duration = .microseconds(100)
-    /// How long a loop keeps its core while busy before it hands it over (see `run`).
-    static let yieldAfter: Duration = .milliseconds(1)
+    /// When the loop hands its core over. Why the idle threshold is not shorter: a loop that is
+    /// quick to answer often waits a few dozen microseconds for the next requests of clients that
+    /// share its core and never get a whole turn; counted as idle, those waits kept it from handing
+    /// its core over in a third to a half of wrk's runs, whose 99th percentile then doubled
+    /// (docs/PERFORMANCE.md).
+    let yield: HTTPServer.YieldPolicy
 
     private func run() {
         var events = [epoll_event](repeating: epoll_event(), count: 256)
@@ -137,7 +136,7 @@ final class EventLoop: @unchecked Sendable {
             let waitStarted = Moment.now
             let count = events.withUnsafeMutableBufferPointer { epoll_wait(epoll, $0.baseAddress, Int32($0.count), 100) }
             now = .now
-            if now - waitStarted > Self.slept || busySince == nil { busySince = now }
+            if now - waitStarted > yield.idle || busySince == nil { busySince = now }
             for index in 0..<max(0, Int(count)) {
                 let fd = events[index].data.fd
                 let flags = events[index].events
@@ -184,7 +183,7 @@ final class EventLoop: @unchecked Sendable {
             // 2 ms). Not at every wake: beside a busy neighbour (a build, a batch job) each yield
             // would give it a whole slice, and a loop that waits for events between wakes is not
             // holding anyone up.
-            if answered, let since = busySince, now - since >= Self.yieldAfter {
+            if answered, let after = yield.after, let since = busySince, now - since >= after {
                 sched_yield()
                 busySince = nil
             }

@@ -51,8 +51,25 @@ public final class HTTPServer: @unchecked Sendable {
         public var streamSendBuffer: Int32 = 16 * 1024
         /// Upload routes, whose bodies go to files up to their own limit instead of memory.
         public var spool: BodySpool?
+        /// When a busy event loop hands its core over (`EventLoop.run`).
+        public var yield = YieldPolicy()
 
         public init() {}
+    }
+
+    /// When an event loop that has had work at every wake hands its core over (`sched_yield`), so
+    /// that the readers its answers woke (a proxy, clients on the same host) run before its time
+    /// slice ends. Measured in docs/PERFORMANCE.md ("The loops' yield") beside wrk and beside
+    /// CPU-bound neighbours, where each yield hands them a slice.
+    public struct YieldPolicy: Sendable, Equatable {
+        /// How long a loop keeps its core while busy before it yields; nil: it never yields.
+        public var after: Duration?
+        /// A wait for events longer than this counts as having waited (the loop was not busy).
+        public var idle: Duration
+
+        public init(after: Duration? = .milliseconds(1), idle: Duration = .microseconds(100)) {
+            (self.after, self.idle) = (after, idle)
+        }
     }
 
     public typealias Handler = @Sendable (Request) -> Response
@@ -84,7 +101,7 @@ public final class HTTPServer: @unchecked Sendable {
         self.configuration = configuration
         (self.handler, self.headHandler) = (handler, headHandler)
         self.logger = logger
-        loops = (0..<Self.loopCount).map { EventLoop(number: $0) }
+        loops = (0..<Self.loopCount).map { EventLoop(number: $0, yield: configuration.yield) }
     }
 
     /// How many event loops a server runs: one per core.

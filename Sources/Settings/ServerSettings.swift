@@ -19,6 +19,8 @@ public struct ServerSettings: Equatable, Sendable {
     public var idleTimeoutSeconds = 60.0
     public var minimumSendRate = 1024
     public var sendGraceSeconds = 10.0
+    public var loopYieldAfterMicroseconds = 1000
+    public var loopIdleMicroseconds = 100
     public var decodeThreads = 0
     public var responseCacheBytes = 64 << 20
     public var atlasCacheBytes = 128 << 20

@@ -145,6 +145,8 @@ extension ServerSettings {
         .seconds("idleTimeoutSeconds", \.idleTimeoutSeconds, 0.1...86400, "A keep-alive connection with no request for this long is closed."),
         .integer("minimumSendRate", \.minimumSendRate, 0...1_000_000_000, "Bytes per second a client must read answers at, per window."),
         .seconds("sendGraceSeconds", \.sendGraceSeconds, 0.1...3600, "The window over which minimumSendRate is measured."),
+        .integer("loopYieldAfterMicroseconds", \.loopYieldAfterMicroseconds, 0...1_000_000, "An event loop busy at every wake for this long hands its core over once its answers are written (sched_yield), so readers on the same cores run sooner; 0: never. docs/PERFORMANCE.md measures it beside wrk and beside CPU-bound neighbours."),
+        .integer("loopIdleMicroseconds", \.loopIdleMicroseconds, 1...1_000_000, "A wait for events longer than this counts as the loop having been idle (its busy time starts again)."),
         .integer("decodeThreads", \.decodeThreads, 0...256, "Worker threads for decoding and encoding (0: one per core)."),
         .integer("responseCacheBytes", \.responseCacheBytes, 0...1e12, "Budget of the response cache (whole answers of lookups); each event loop's own copies of the answers it sends take up to an eighth more."),
         .integer("atlasCacheBytes", \.atlasCacheBytes, 0...1e12, "Budget of decoded packed atlases."),

@@ -431,6 +431,8 @@ extension ServerSettings {
         configuration.bodyTimeout = .milliseconds(Int(bodyTimeoutSeconds * 1000))
         configuration.minimumSendRate = minimumSendRate
         configuration.sendGrace = .milliseconds(Int(sendGraceSeconds * 1000))
+        configuration.yield = HTTPServer.YieldPolicy(after: loopYieldAfterMicroseconds > 0 ? .microseconds(loopYieldAfterMicroseconds) : nil,
+                                                     idle: .microseconds(loopIdleMicroseconds))
         return configuration
     }
 }
