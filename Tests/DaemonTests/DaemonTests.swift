@@ -154,7 +154,8 @@ struct ServingDaemonTests {
         let (second, again) = try start()
         defer { second.terminate(); second.waitUntilExit() }
         // Ready on what the index holds: every theme answers at once...
-        #expect(try HTTP.get("/themes/light/colors/accent", port: again).status == 200)
+        let atOnce = try HTTP.get("/themes/light/colors/accent", port: again)
+        #expect(atOnce.status == 200, "\(atOnce.status) \(atOnce.text.prefix(300))")
         // ...and the folder's change arrives as a reload soon after.
         #expect(waitUntil { (try? HTTP.get("/themes/light/colors/extra", port: again).status) == 200 })
     }
