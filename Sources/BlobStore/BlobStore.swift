@@ -263,11 +263,7 @@ public final class BlobStore: Sendable {
             state.statistics.collected += report.blobsDropped
             return Self.worthCompacting(state)
         }
-        if needsCompaction {
-            try compact()
-            report.compacted = true
-        }
-        return report
+        return try compacting(report, if: needsCompaction)
     }
 
     /// Drops the least recently used blobs (written, checked or looked up longest ago), and the
@@ -296,11 +292,16 @@ public final class BlobStore: Sendable {
             state.statistics.collected += report.blobsDropped
             return Self.worthCompacting(state)
         }
-        if needsCompaction {
-            try compact()
-            report.compacted = true
-        }
-        return report
+        return try compacting(report, if: needsCompaction)
+    }
+
+    /// The report of a collection, the packs rewritten first when that is worth it.
+    private func compacting(_ report: Collection, if needed: Bool) throws(BlobStoreError) -> Collection {
+        guard needed else { return report }
+        try compact()
+        var compacted = report
+        compacted.compacted = true
+        return compacted
     }
 
     /// Whether more than a tenth of the packs' bytes (and at least 64 KiB) is dead records.
