@@ -26,7 +26,7 @@ public final class ThemeService: Sendable {
                 metrics: ServiceMetrics = ServiceMetrics(), content: ContentStore? = nil, responseCacheBytes: Int = 64 << 20,
                 cachePolicy: CachePolicy = CachePolicy(), accessLog: AccessLog? = nil, allowedOrigins: [String] = ["*"],
                 readiness: @escaping @Sendable () -> String? = { nil }, storeContact: StoreContact? = nil, releases: ReleaseDesk? = nil,
-                purgeTargets: [SurrogatePurger.Target] = [], clusterGeneration: Int? = nil, shard: Shard? = nil,
+                purge: (@Sendable ([String]) -> Void)? = nil, clusterGeneration: Int? = nil, shard: Shard? = nil,
                 trustedProxies: TrustedProxies = .none, otherShards: @escaping @Sendable () -> [ThemeListing] = { [] },
                 eventHistory: Int = 256, imageTransforms: ImageTransformPolicy = ImageTransformPolicy()) throws {
         let folder = index.databasePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
@@ -42,7 +42,13 @@ public final class ThemeService: Sendable {
                 try? index.writer.setSetting(Self.lastEventIDKey, to: String(id))
             }
         }
-        SurrogatePurger(targets: purgeTargets, logger: logger).attach(to: events)
+        // The caches in front drop what a change made stale (`purge`: the keys to drop).
+        if let purge {
+            events.observe { event in
+                let keys = SurrogateKeys.keys(for: event)
+                if !keys.isEmpty { purge(keys) }
+            }
+        }
         self.library = library
         self.logger = logger
         self.metrics = metrics

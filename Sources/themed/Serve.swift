@@ -311,7 +311,7 @@ enum Startup {
     /// blob store must be writable, or creatable (`creating` makes them); the access log must
     /// open. Returns the access log.
     static func check(_ settings: ServerSettings, creating: Bool) throws -> AccessLog? {
-        for url in settings.purgeURLs where SurrogatePurger.Target(url: url) == nil {
+        for url in settings.purgeURLs where CachePurger.Target(url: url) == nil {
             throw failure("purgeURLs: \(url): not an http://host:port address")
         }
         var isFolder: ObjCBool = false
@@ -407,11 +407,12 @@ enum Startup {
         let policy = CachePolicy(maxAgeSeconds: settings.maxAgeSeconds, sharedMaxAgeSeconds: settings.sharedMaxAgeSeconds,
                                  staleWhileRevalidateSeconds: settings.staleWhileRevalidateSeconds)
         let themesPath = URL(fileURLWithPath: settings.themes).standardizedFileURL.path
-        let purgeTargets = settings.purgeURLs.compactMap(SurrogatePurger.Target.init(url:))
+        let purger = CachePurger(targets: settings.purgeURLs.compactMap(CachePurger.Target.init(url:)), logger: logger)
+        let purge: (@Sendable ([String]) -> Void)? = purger.targets.isEmpty ? nil : { @Sendable keys in purger.purge(keys) }
         return try ThemeService(index: index, themesDirectory: themesPath, activeToken: settings.activeToken, logger: logger,
                                 content: content, responseCacheBytes: settings.responseCacheBytes, cachePolicy: policy, accessLog: accessLog,
                                 allowedOrigins: settings.corsAllowedOrigins, readiness: readiness, storeContact: storeContact, releases: releases,
-                                purgeTargets: purgeTargets, clusterGeneration: clusterGeneration, shard: settings.shard,
+                                purge: purge, clusterGeneration: clusterGeneration, shard: settings.shard,
                                 // Checked when the settings were read.
                                 trustedProxies: (try? TrustedProxies(settings.trustedProxies)) ?? .none, otherShards: otherShards,
                                 eventHistory: settings.eventHistory,

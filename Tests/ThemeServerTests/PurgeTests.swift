@@ -1,3 +1,4 @@
+@testable import Cluster
 import Foundation
 import Logging
 import Synchronization
@@ -44,9 +45,11 @@ struct PurgeTests {
     @Test("a reloaded theme purges its key, an active switch purges `current`; other events purge nothing")
     func purges() throws {
         let cache = RecordingCache()
-        let target = try #require(SurrogatePurger.Target(url: "http://127.0.0.1:\(cache.port)"))
+        let target = try #require(CachePurger.Target(url: "http://127.0.0.1:\(cache.port)"))
         let events = EventHub()
-        SurrogatePurger(targets: [target], logger: Logger(label: "test")).attach(to: events)
+        let purger = CachePurger(targets: [target], logger: Logger(label: "test"))
+        // As ThemeService wires it: each event's keys to the purger.
+        events.observe { purger.purge(SurrogateKeys.keys(for: $0)) }
         events.publish("theme-error", ["theme": "dark"])
         events.publish("theme-reloaded", ["theme": "Brand Dark"])
         events.publish("active-changed", ["theme": "dark"])
@@ -59,10 +62,10 @@ struct PurgeTests {
 
     @Test("purge addresses: http with a host, the port defaulting to 80")
     func targets() {
-        #expect(SurrogatePurger.Target(url: "http://varnish:6081") == SurrogatePurger.Target(url: "http://varnish:6081"))
-        #expect(SurrogatePurger.Target(url: "http://cache")?.port == 80)
-        #expect(SurrogatePurger.Target(url: "https://cache") == nil)
-        #expect(SurrogatePurger.Target(url: "cache:6081") == nil)
+        #expect(CachePurger.Target(url: "http://varnish:6081") == CachePurger.Target(url: "http://varnish:6081"))
+        #expect(CachePurger.Target(url: "http://cache")?.port == 80)
+        #expect(CachePurger.Target(url: "https://cache") == nil)
+        #expect(CachePurger.Target(url: "cache:6081") == nil)
     }
 
     @Test("a cache that is not there costs a log line, not the event")
@@ -70,7 +73,7 @@ struct PurgeTests {
         let closed = RecordingCache()
         let port = closed.port
         shutdown(closed.descriptor, Int32(SHUT_RDWR))
-        let target = try #require(SurrogatePurger.Target(url: "http://127.0.0.1:\(port)"))
-        #expect(throws: SurrogatePurger.PurgeError.self) { try SurrogatePurger.exchange(Array("PURGE / HTTP/1.1\r\n\r\n".utf8), with: target) }
+        let target = try #require(CachePurger.Target(url: "http://127.0.0.1:\(port)"))
+        #expect(throws: CachePurger.PurgeError.self) { try CachePurger.exchange(Array("PURGE / HTTP/1.1\r\n\r\n".utf8), with: target) }
     }
 }

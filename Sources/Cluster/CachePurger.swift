@@ -1,16 +1,15 @@
 import Foundation
 import Logging
 
-/// Tells the caches in front (Varnish with xkey, or anything that takes the same request) to
-/// drop a theme's answers once this process serves the theme's new content: on every
-/// theme-added, -reloaded and -removed event, `PURGE /` with `xkey-purge: theme:<name>` to each
-/// configured cache; on active-changed, the key `current`. Keys match the `xkey` headers that
-/// `SharedCacheMiddleware` puts on answers.
+/// Tells the caches in front of the replicas (Varnish with xkey, or anything that takes the same
+/// request) to drop the answers that carry some surrogate keys: `PURGE /` with `xkey-purge: <keys>`
+/// to each configured cache (`purgeURLs`). The server says which keys a change makes stale
+/// (`ThemeServer`'s `SurrogateKeys`, the keys its answers carry) once it serves the new content.
 ///
-/// Purges go out on their own queue, after the event: the index that answers the cache's next
-/// request already holds the new generation. A cache that does not answer is logged and skipped;
-/// its copies then live out their `s-maxage`.
-public struct SurrogatePurger: Sendable {
+/// Purges go out on their own queue: the index that answers the cache's next request already
+/// holds the new generation. A cache that does not answer is logged and skipped; its copies then
+/// live out their `s-maxage`.
+public struct CachePurger: Sendable {
     public struct Target: Sendable, Equatable {
         public var host: String
         public var port: Int
@@ -23,7 +22,7 @@ public struct SurrogatePurger: Sendable {
         }
     }
 
-    let targets: [Target]
+    public let targets: [Target]
     let logger: Logger
     private let queue = DispatchQueue(label: "themed-purge")
 
@@ -32,24 +31,10 @@ public struct SurrogatePurger: Sendable {
         self.logger = logger
     }
 
-    /// The keys an event makes stale, or none.
-    static func keys(for event: EventHub.Event) -> [String] {
-        switch event.type {
-        case "theme-added", "theme-reloaded", "theme-removed":
-            guard case .object(let members) = event.data, let name = members.first(where: { $0.0 == "theme" }), case .string(let theme) = name.1 else { return [] }
-            return ["theme:\(SharedCacheMiddleware.token(theme))"]
-        case "active-changed": return ["current"]
-        default: return []
-        }
-    }
-
-    func attach(to events: EventHub) {
-        guard !targets.isEmpty else { return }
-        events.observe { [self] event in
-            let keys = Self.keys(for: event)
-            guard !keys.isEmpty else { return }
-            queue.async { for target in targets { purge(keys, at: target) } }
-        }
+    /// Purges `keys` at every cache, on the purger's queue (the caller does not wait).
+    public func purge(_ keys: [String]) {
+        guard !keys.isEmpty, !targets.isEmpty else { return }
+        queue.async { [self] in for target in targets { purge(keys, at: target) } }
     }
 
     /// One `PURGE` request; the status is logged, not retried.
