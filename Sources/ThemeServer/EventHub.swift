@@ -51,7 +51,7 @@ public final class EventHub: Sendable {
         /// Whether the stream gets `event`: every theme's when it asked for none; else its
         /// themes', and what concerns every client (a switch of the active theme, a resync).
         func wants(_ event: Event) -> Bool {
-            guard let themes, event.type != "active-changed", event.type != "resync" else { return true }
+            guard let themes, event.type != ThemeChange.activated.rawValue, event.type != "resync" else { return true }
             guard case .string(let theme)? = event.data["theme"] else { return true }
             return themes.contains(theme)
         }

@@ -74,8 +74,8 @@ struct ImageRoutes: RouteCollection {
     /// `format=`, `w=`, `h=`, `fit=`, `q=` and `preset=` ask for another format or size
     /// (`imageRequest`), as `imageTransforms` allows.
     private func image(_ context: RequestContext) throws -> Response {
-        let (resolution, _) = try resolve(context)
-        let (request, negotiated) = try imageRequest(context, resolution)
+        let (resolution, _, traits) = try resolve(context)
+        let (request, negotiated) = try imageRequest(context, resolution, traits)
         let store = library.content
         let answer: @Sendable (ContentStore.Content) -> Response = { content in
             var response = Self.response(resolution, content, context)
@@ -131,13 +131,12 @@ struct ImageRoutes: RouteCollection {
     /// Which variant answers and every variant there is, each with its blob's URL and ETag (their
     /// bytes are loaded first if they are not stored yet, so the answer never depends on timing).
     private func imageMetadata(_ context: RequestContext) throws -> Response {
-        let (resolution, chain) = try resolve(context)
+        let (resolution, chain, traits) = try resolve(context)
         let name = context.parameter("name")
         guard let owner = chain.first(where: { $0.name == resolution.theme }) else { throw APIError.notFound("no theme") }
         let all = try library.index.reader.storedContent(of: owner, kind: resolution.variant.kind, named: resolution.variant.name)
         let theme = chain.first?.name ?? ""
         // At a density between catalog scales: which scale it is made from, and whether resized.
-        let traits = try context.traits()
         let density: [(String, JSONValue)] = traits.density.map { asked in
             let width = resolution.variant.kind == .image ? ImageDensity.width(of: resolution.variant, at: asked) : nil
             return [("density", .object([("asked", .double(asked)), ("scale", .int(resolution.variant.traits.scale)), ("resized", .bool(width != nil)),
@@ -188,13 +187,12 @@ struct ImageRoutes: RouteCollection {
     /// best the `Accept` header allows, and only then does the answer vary by it), `w=` and `h=`
     /// within the configured maximum, and the scale a vector is drawn at. A vector asked for no
     /// format but a scale keeps its bytes. Also whether `Accept` decided.
-    private func imageRequest(_ context: RequestContext, _ resolution: Resolution) throws -> (ImageRequest, negotiated: Bool) {
+    private func imageRequest(_ context: RequestContext, _ resolution: Resolution, _ traits: TraitRequest) throws -> (ImageRequest, negotiated: Bool) {
         let query = context.request.query
         if let refusal = transforms.refusal(of: context.request.target, query: query) {
             throw APIError(status: .forbidden, code: "transform_refused", message: refusal)
         }
         let limits = library.content.coders.limits
-        let traits = try context.traits()
         var request = ImageRequest(scale: traits.density ?? Double(traits.scale))
         var negotiated = false
         // A P3 bitmap answering an sRGB request (the last resort of the gamut fallback) is
@@ -253,13 +251,14 @@ struct ImageRoutes: RouteCollection {
         return (request, negotiated)
     }
 
-    /// The image (catalog or loose file) for a request, or a 404 that names a near miss in case.
-    private func resolve(_ context: RequestContext) throws -> (Resolution, [ThemeInfo]) {
+    /// The image (catalog or loose file) for a request, with the chain and the traits it was
+    /// resolved for (parsed once), or a 404 that names a near miss in case.
+    private func resolve(_ context: RequestContext) throws -> (Resolution, [ThemeInfo], TraitRequest) {
         let chain = try context.chain()
         let traits = try context.traits()
         let name = context.parameter("name")
         let reader = library.index.reader
-        if let resolution = try reader.resolveImage(named: name, in: chain, for: traits) { return (resolution, chain) }
+        if let resolution = try reader.resolveImage(named: name, in: chain, for: traits) { return (resolution, chain, traits) }
         let hint = try reader.nameDifferingInCase(from: name, kinds: [.image, .data, .file], in: chain)
             .map { "names are case-sensitive: did you mean \"\($0)\"?" }
         throw APIError.noVariant("image", named: name, in: chain,
