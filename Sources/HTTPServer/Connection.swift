@@ -3,9 +3,10 @@ import Glibc
 #endif
 import CLinux
 import HTTPTypes
-import Synchronization
 
-/// One client connection. Everything mutable is touched only on its loop's thread.
+/// One client connection: glues its socket to its life (`ConnectionLife`: what it reads, when it
+/// may answer, when it closes, every deadline), its outbox (`Outbox`) and the parser. Everything
+/// mutable is touched only on its loop's thread (checked in debug builds: `EventLoop.assertOnLoop`).
 ///
 /// Its state is `@exclusivity(unchecked)`: the runtime's check that no two accesses to a class's
 /// property overlap (a thread-local lookup at each) cost about 2% of the server's time on a kept
@@ -17,34 +18,28 @@ final class Connection: @unchecked Sendable {
     let fd: Int32
     let remoteAddress: String
     unowned let server: HTTPServer
-    /// The server's handler and settings, held here: read for every request, they then cost no
+    /// The server's handlers and settings, held here: read for every request, they then cost no
     /// trip through the unowned reference to the server.
     private let handler: HTTPServer.Handler
-    private let headHandler: HTTPServer.HeadHandler?
+    private let headResponder: (any HeadResponder)?
     private let configuration: HTTPServer.Configuration
     let loop: EventLoop
+    private let parser: RequestParser
+    @exclusivity(unchecked) private var life: ConnectionLife
     @exclusivity(unchecked) private var inbox: [UInt8] = []
-    /// Answers not yet written: bytes, and file regions sent with `sendfile`, in order.
-    @exclusivity(unchecked) private var outbox: [Chunk] = []
-    /// How much of the first chunk is written.
-    @exclusivity(unchecked) private var outboxOffset = 0
-    /// The buffer of answers already written, emptied and kept for the next ones.
-    @exclusivity(unchecked) private var spareBuffer: [UInt8] = []
-    /// Bytes in the outbox not yet written.
-    @exclusivity(unchecked) private var unsent = 0
-
-    private enum Chunk {
-        case bytes([UInt8])
-        case file(FileRegion)
-    }
-    @exclusivity(unchecked) private var waitingToWrite = false
-    /// Answers wait to be written when the loop has handled this wake's events.
-    @exclusivity(unchecked) private var writeQueued = false
-    @exclusivity(unchecked) private var closeWhenFlushed = false
-    @exclusivity(unchecked) private var closed = false
-    @exclusivity(unchecked) private var streaming: StreamWriter?
+    @exclusivity(unchecked) private var outbox = Outbox()
     /// An upload route's request whose body is being written to its spool file.
     @exclusivity(unchecked) private var upload: Upload?
+    @exclusivity(unchecked) private var streaming: StreamWriter?
+    /// The fields the head responder adds to a kept answer for the request at hand, emptied for
+    /// each request and its storage reused.
+    @exclusivity(unchecked) private var ownFields = FieldLines()
+    // What the loop watches the socket for, and whether a write is queued for the end of the wake.
+    @exclusivity(unchecked) private var readingPaused = false
+    @exclusivity(unchecked) private var waitingToWrite = false
+    @exclusivity(unchecked) private var writeQueued = false
+    /// `processInbox` is running (further up this thread's stack).
+    @exclusivity(unchecked) private var processing = false
 
     /// An upload route's request, the file its body goes to, and how the answer is to be sent.
     private struct Upload {
@@ -53,37 +48,20 @@ final class Connection: @unchecked Sendable {
         let keepAlive: Bool
         let version: HTTPVersion
     }
-    /// A deferred response is being worked out: nothing after it is answered until it arrives.
-    @exclusivity(unchecked) private var awaitingResponse = false
-    @exclusivity(unchecked) private var lastActivity = Moment.now
-    /// When the request now arriving sent its first byte, and when its head was complete.
-    @exclusivity(unchecked) private var requestStarted: Moment?
-    @exclusivity(unchecked) private var bodyStarted: Moment?
-    @exclusivity(unchecked) private var sentContinue = false
-    /// While answers wait to be written: when the current measuring window began, and how many
-    /// bytes reached the socket in it (the minimum send rate is checked per window).
-    @exclusivity(unchecked) private var sendWindowStarted: Moment?
-    @exclusivity(unchecked) private var bytesWritten = 0
+
     /// Reading stops while a client has more unread answers or unparsed requests than this; it
     /// resumes when they have gone (back-pressure for pipelining clients that do not read).
     static let pendingLimit = 1 << 20
-    @exclusivity(unchecked) private var readingPaused = false
-    /// `processInbox` is running (further up this thread's stack).
-    @exclusivity(unchecked) private var processing = false
-    @exclusivity(unchecked) private var shuttingDown = false
-    private let parser: RequestParser
-    /// The fields the head handler adds to a prepared answer for the request at hand, emptied for
-    /// each request and its storage reused.
-    @exclusivity(unchecked) private var ownFields = FieldLines()
 
     init(fd: Int32, remoteAddress: String, server: HTTPServer, loop: EventLoop) {
         self.fd = fd
         self.remoteAddress = remoteAddress
         self.server = server
         self.loop = loop
-        (handler, headHandler) = (server.handler, server.headHandler)
+        (handler, headResponder) = (server.handler, server.headResponder)
         let configuration = server.configuration
         self.configuration = configuration
+        life = ConnectionLife(deadlines: .init(configuration), now: .now)
         parser = RequestParser(limits: .init(requestLineBytes: configuration.maxRequestLineBytes,
                                              headerBytes: configuration.maxHeaderBytes,
                                              bodyBytes: configuration.maxBodyBytes),
@@ -99,18 +77,20 @@ final class Connection: @unchecked Sendable {
 
     func shutdown() {
         loop.execute { [self] in
-            shuttingDown = true
-            if let streaming {
-                streaming.finish()
-            } else if inbox.isEmpty && unsent == 0 && !awaitingResponse {
-                close() // idle; a deferred answer still coming closes the connection once sent
+            switch life.shutdown(idle: inbox.isEmpty && outbox.isEmpty) {
+            case .close: close()
+            case .finishStream: streaming?.finish()
+            case .finishCurrent: break
             }
         }
     }
 
+    // MARK: Reading
+
     func readable() {
+        loop.assertOnLoop()
         let scratch = loop.scratch
-        while !closed && !readingPaused {
+        while !life.isClosed && !readingPaused {
             if inbox.count > Self.pendingLimit + configuration.maxBodyBytes {
                 // An upload's bytes go on to its file: reading need not stop for them.
                 if upload != nil { processInbox() }
@@ -121,9 +101,8 @@ final class Connection: @unchecked Sendable {
             }
             let count = recv(fd, scratch.baseAddress, scratch.count, 0)
             if count > 0 {
-                if inbox.isEmpty && requestStarted == nil { requestStarted = loop.now }
                 inbox.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
-                lastActivity = loop.now
+                life.received(at: loop.now)
                 if count < scratch.count { break }
                 continue
             }
@@ -135,21 +114,20 @@ final class Connection: @unchecked Sendable {
         processInbox()
     }
 
-    func writable() { flush() }
-
     private func pauseReading() {
         readingPaused = true
         loop.setInterest(self, read: false, write: waitingToWrite)
     }
 
+    /// Reads and answers the requests in the inbox, in order, while the connection may answer.
     private func processInbox() {
         // An answer written at once (flush) would come back here for the next pipelined request:
         // the loop below takes it instead, so the stack does not grow with each one.
         guard !processing else { return }
         processing = true
         defer { processing = false }
-        while !closed && !closeWhenFlushed && streaming == nil && !awaitingResponse && (!inbox.isEmpty || upload?.file.remaining == 0) {
-            guard unsent < Self.pendingLimit else {
+        while life.answersNext && (!inbox.isEmpty || upload?.file.remaining == 0) {
+            guard outbox.unsent < Self.pendingLimit else {
                 if !readingPaused { pauseReading() }
                 return
             }
@@ -161,53 +139,53 @@ final class Connection: @unchecked Sendable {
             case .incomplete(.receivingHead):
                 return
             case .incomplete(.receivingBody(let expectsContinue)):
-                if bodyStarted == nil { bodyStarted = loop.now }
-                // RFC 9110 10.1.1: a client that expects 100-continue waits for it before the body.
-                if expectsContinue && !sentContinue {
-                    sentContinue = true
-                    queue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
-                    flush()
-                }
+                if life.awaitingBody(expectsContinue: expectsContinue, at: loop.now) { sendContinue() }
                 return
             case .failure(let status, let message):
-                inbox.removeAll()
-                enqueue(Self.errorResponse(status, code: status.code == 400 ? "bad_request" : "limit_exceeded", message: message),
-                        method: .get, keepAlive: false)
+                refuse(Self.errorResponse(status, code: status.code == 400 ? "bad_request" : "limit_exceeded", message: message))
             case .spool(let request, let length, let keepAlive, let version, let consumed):
                 inbox.removeFirst(consumed)
                 guard let spool = configuration.spool, let file = try? SpoolFile(directory: spool.directory, length: length) else {
-                    inbox.removeAll()
-                    enqueue(Self.errorResponse(.internalServerError, code: "internal", message: "the upload cannot be stored"), method: .get, keepAlive: false)
+                    refuse(Self.errorResponse(.internalServerError, code: "internal", message: "the upload cannot be stored"))
                     return
                 }
                 upload = Upload(request: request, file: file, keepAlive: keepAlive, version: version)
-                bodyStarted = loop.now
-                if length > 0, request.headers[.expect]?.lowercased() == "100-continue" {
-                    queue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
-                    flush()
-                }
+                let expectsContinue = length > 0 && request.headers[.expect]?.lowercased() == "100-continue"
+                if life.awaitingBody(expectsContinue: expectsContinue, at: loop.now) { sendContinue() }
             case .request(var head, let keepAlive, let version, let consumed):
                 (head.received, head.loop) = (loop.now, loop.number)
                 inbox.removeFirst(consumed)
-                (requestStarted, bodyStarted, sentContinue) = (inbox.isEmpty ? nil : loop.now, nil, false)
-                if let headHandler {
+                life.requestComplete(at: loop.now, moreBuffered: !inbox.isEmpty)
+                let keepAlive = life.keepsAlive(keepAlive)
+                if let headResponder {
                     ownFields.removeAll()
-                    if let answer = headHandler(head, &ownFields) {
+                    if let answer = headResponder.answer(head, requestFields: &ownFields) {
                         queueAnswer(fixedPart: answer.head, body: answer.response.body, requestFields: ownFields, method: head.method,
-                                    keepAlive: keepAlive && !shuttingDown, version: version)
+                                    keepAlive: keepAlive, version: version)
                         continue
                     }
                 }
                 do {
-                    let response = handler(try head.request())
-                    enqueue(response, method: head.method, keepAlive: keepAlive && !shuttingDown, version: version)
+                    enqueue(handler(try head.request()), method: head.method, keepAlive: keepAlive, version: version)
                 } catch {
                     // Not so: the parser checked the target as `Request` does. Answered all the same.
-                    inbox.removeAll()
-                    enqueue(Self.errorResponse(.badRequest, code: "bad_request", message: error.description), method: .get, keepAlive: false)
+                    refuse(Self.errorResponse(.badRequest, code: "bad_request", message: error.description))
                 }
             }
         }
+    }
+
+    /// Answers a request that will not be read whole with `response`, the connection's last.
+    private func refuse(_ response: Response) {
+        abandonUpload()
+        inbox.removeAll()
+        life.requestRefused()
+        enqueue(response, method: .get, keepAlive: false)
+    }
+
+    private func sendContinue() {
+        queue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        flush()
     }
 
     /// Writes the inbox's share of the upload's body to its file; once the body is whole, hands
@@ -218,9 +196,7 @@ final class Connection: @unchecked Sendable {
             let taken = try upload.file.write(inbox[...])
             inbox.removeFirst(taken)
         } catch {
-            abandonUpload()
-            inbox.removeAll()
-            enqueue(Self.errorResponse(.internalServerError, code: "internal", message: "the upload cannot be stored"), method: .get, keepAlive: false)
+            refuse(Self.errorResponse(.internalServerError, code: "internal", message: "the upload cannot be stored"))
             return false
         }
         guard upload.file.remaining == 0 else {
@@ -230,9 +206,8 @@ final class Connection: @unchecked Sendable {
         self.upload = nil
         upload.request.spooledBody = upload.file.finish()
         (upload.request.received, upload.request.loop) = (loop.now, loop.number)
-        (requestStarted, bodyStarted, sentContinue) = (inbox.isEmpty ? nil : loop.now, nil, false)
-        let response = handler(upload.request)
-        enqueue(response, method: upload.request.method, keepAlive: upload.keepAlive && !shuttingDown, version: upload.version)
+        life.requestComplete(at: loop.now, moreBuffered: !inbox.isEmpty)
+        enqueue(handler(upload.request), method: upload.request.method, keepAlive: life.keepsAlive(upload.keepAlive), version: upload.version)
         return true
     }
 
@@ -248,42 +223,17 @@ final class Connection: @unchecked Sendable {
         return Response(status: status, headers: [.contentType: "application/json"], body: body)
     }
 
+    // MARK: Answering
+
     private func queue(_ bytes: [UInt8]) {
-        guard !bytes.isEmpty else { return }
-        appendToOutbox { $0 += bytes }
+        let wasEmpty = outbox.unsent == 0
+        outbox.append(bytes)
+        noteQueued(wasEmpty: wasEmpty)
     }
 
-    /// Lets `write` append to the outbox's last buffer (see `takeTailBuffer`).
-    private func appendToOutbox(_ write: (inout [UInt8]) -> Void) {
-        var buffer = takeTailBuffer()
-        let before = buffer.count
-        write(&buffer)
-        let added = buffer.count - before
-        putTailBuffer(buffer, added: added)
-    }
-
-    /// The bytes waiting at the end of the outbox, taken off it so that they grow in place
-    /// (consecutive bytes go out in one send), or else the buffer of an earlier answer kept for
-    /// reuse: answering does not allocate a buffer per response. `putTailBuffer` puts it back.
-    private func takeTailBuffer() -> [UInt8] {
-        if let last = outbox.indices.last, case .bytes = outbox[last], case .bytes(let bytes) = outbox.removeLast() { return bytes }
-        var buffer: [UInt8] = []
-        swap(&buffer, &spareBuffer)
-        return buffer
-    }
-
-    /// Puts the buffer `takeTailBuffer` gave back at the end of the outbox, `added` bytes longer.
-    private func putTailBuffer(_ buffer: consuming [UInt8], added: Int) {
-        if added > 0 && unsent == 0 { (sendWindowStarted, bytesWritten) = (loop.now, 0) }
-        unsent += added
-        if !buffer.isEmpty { outbox.append(.bytes(buffer)) }
-    }
-
-    private func queue(_ region: FileRegion) {
-        guard region.count > 0 else { return }
-        if unsent == 0 { (sendWindowStarted, bytesWritten) = (loop.now, 0) }
-        unsent += region.count
-        outbox.append(.file(region))
+    /// The outbox was empty before what was just queued: the send-rate window starts.
+    private func noteQueued(wasEmpty: Bool) {
+        if wasEmpty && outbox.unsent > 0 { life.sendingStarted(at: loop.now) }
     }
 
     /// Queues `response`: at once when its body's length is known, when it arrives for a deferred
@@ -294,11 +244,10 @@ final class Connection: @unchecked Sendable {
             queueAnswer(fixedPart: ResponseWriter.fixedPart(of: response, bodyLength: response.bodyLength), body: response.body,
                         requestFields: response.requestFields, method: method, keepAlive: keepAlive, version: version)
         case .deferred(let start):
-            awaitingResponse = true
+            life.answerDeferred()
             start { [self] response in
                 loop.execute { [self] in
-                    guard !closed else { return }
-                    awaitingResponse = false
+                    guard life.deferredAnswerArrived() else { return }
                     enqueue(response, method: method, keepAlive: keepAlive, version: version)
                     processInbox()
                 }
@@ -306,14 +255,17 @@ final class Connection: @unchecked Sendable {
         case .stream(let start):
             var response = response
             response.headers[.cacheControl] = response.headers[.cacheControl] ?? "no-cache"
-            appendToOutbox { buffer in
-                ResponseWriter.appendHead(fixedPart: ResponseWriter.fixedPart(of: response, bodyLength: nil), requestFields: response.requestFields,
-                                          connection: "close", date: loop.dateLine, to: &buffer)
-            }
+            let wasEmpty = outbox.unsent == 0
+            var buffer = outbox.takeTail()
+            ResponseWriter.appendHead(fixedPart: ResponseWriter.fixedPart(of: response, bodyLength: nil), requestFields: response.requestFields,
+                                      connection: "close", date: loop.dateLine, to: &buffer)
+            outbox.putTail(buffer)
+            noteQueued(wasEmpty: wasEmpty)
             var sendBuffer = configuration.streamSendBuffer
             setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
             let writer = StreamWriter(connection: self)
             streaming = writer
+            life.streamStarted()
             flush()
             if method == .head { writer.finish(); return }
             start(writer)
@@ -328,22 +280,22 @@ final class Connection: @unchecked Sendable {
         // HTTP/1.1 keeps a connection open unless told otherwise; HTTP/1.0 only when the answer
         // says so (RFC 9112 9.3).
         let connectionField: String? = !keepAlive ? "close" : version == .http11 ? nil : "keep-alive"
-        var buffer = takeTailBuffer()
-        let before = buffer.count
+        let wasEmpty = outbox.unsent == 0
+        var buffer = outbox.takeTail()
         ResponseWriter.appendHead(fixedPart: fixedPart, requestFields: requestFields, connection: connectionField, date: loop.dateLine, to: &buffer)
         if method != .head, case .bytes(let bytes) = body { buffer += bytes }
-        let added = buffer.count - before
-        putTailBuffer(buffer, added: added)
-        if method != .head, case .file(let region) = body { queue(region) }
-        if !keepAlive { closeWhenFlushed = true }
+        outbox.putTail(buffer)
+        if method != .head, case .file(let region) = body { outbox.append(region) }
+        noteQueued(wasEmpty: wasEmpty)
+        life.answered(keepAlive: keepAlive)
         writeAfterThisWake()
     }
 
     /// Queues bytes of a streaming response (from any thread); a client past the backlog limit is let go.
     func streamWrite(_ bytes: [UInt8]) {
         loop.execute { [self] in
-            guard !closed else { return }
-            guard unsent + bytes.count <= configuration.streamBacklogLimit else {
+            guard !life.isClosed else { return }
+            guard outbox.unsent + bytes.count <= configuration.streamBacklogLimit else {
                 close()
                 return
             }
@@ -354,10 +306,14 @@ final class Connection: @unchecked Sendable {
 
     func streamFinish() {
         loop.execute { [self] in
-            closeWhenFlushed = true
+            life.streamFinished()
             flush()
         }
     }
+
+    // MARK: Writing
+
+    func writable() { flush() }
 
     /// Has the answers just queued written once the loop has read and answered every request that
     /// this wake found ready (`EventLoop.queueWrite`), not one at a time in between.
@@ -383,16 +339,15 @@ final class Connection: @unchecked Sendable {
     /// file regions with `sendfile`, the bytes before a file flagged MSG_MORE so that a head and
     /// a small file leave in one packet.
     private func flush() {
-        while !outbox.isEmpty, !closed {
-            guard let (sent, size) = writeFirstChunk() else {
+        loop.assertOnLoop()
+        while !outbox.isEmpty, !life.isClosed {
+            guard let sent = writeFirstChunk() else {
                 close() // a file shorter than its region: the promised length cannot be kept
                 return
             }
             if sent > 0 {
-                outboxOffset += sent
-                unsent -= sent
-                bytesWritten += sent
-                if outboxOffset == size { finishFirstChunk() }
+                outbox.wrote(sent)
+                life.sent(sent)
                 continue
             }
             if sent < 0 && errno == EINTR { continue }
@@ -406,129 +361,56 @@ final class Connection: @unchecked Sendable {
             close()
             return
         }
-        guard !closed else { return }
+        guard !life.isClosed else { return }
         if waitingToWrite || readingPaused {
             (waitingToWrite, readingPaused) = (false, false)
             loop.setInterest(self, read: true, write: false)
         }
-        sendWindowStarted = nil
-        lastActivity = loop.now
-        if closeWhenFlushed || (shuttingDown && streaming == nil && inbox.isEmpty) {
-            close()
-        } else if !inbox.isEmpty {
-            processInbox()
+        switch life.flushed(at: loop.now, inboxEmpty: inbox.isEmpty) {
+        case .close: close()
+        case .answerBuffered: processInbox()
+        case .wait: break
         }
     }
 
     /// Writes what the socket takes of the first chunk's unwritten part: the bytes written (or -1,
-    /// errno set) and the chunk's size; nil when its file ended early. The chunk is not held once
-    /// this returns, so the buffer that `finishFirstChunk` keeps is the only reference to it and is
-    /// reused in place.
-    private func writeFirstChunk() -> (sent: Int, size: Int)? {
-        switch outbox[0] {
+    /// errno set); nil when its file ended early. The chunk is not held once this returns, so the
+    /// buffer that the outbox keeps for reuse is the only reference to it and is reused in place.
+    private func writeFirstChunk() -> Int? {
+        let offset = outbox.written
+        switch outbox.chunks[0] {
         case .bytes(let bytes):
-            let flags = Int32(MSG_NOSIGNAL) | (outbox.count > 1 ? Int32(MSG_MORE) : 0)
-            let sent = bytes.withUnsafeBytes { buffer in send(fd, buffer.baseAddress.map { $0 + outboxOffset }, bytes.count - outboxOffset, flags) }
-            return (sent, bytes.count)
+            let flags = Int32(MSG_NOSIGNAL) | (outbox.chunks.count > 1 ? Int32(MSG_MORE) : 0)
+            return bytes.withUnsafeBytes { buffer in send(fd, buffer.baseAddress.map { $0 + offset }, bytes.count - offset, flags) }
         case .file(let region):
-            var position = off_t(region.offset + outboxOffset)
-            let sent = sendfile(fd, region.descriptor, &position, region.count - outboxOffset)
-            return sent == 0 ? nil : (sent, region.count)
+            var position = off_t(region.offset + offset)
+            let sent = sendfile(fd, region.descriptor, &position, region.count - offset)
+            return sent == 0 ? nil : sent
         }
     }
 
-    /// Drops the written first chunk; a buffer of bytes of ordinary size is kept for reuse.
-    private func finishFirstChunk() {
-        outboxOffset = 0
-        if case .bytes(var written) = outbox.removeFirst(), written.capacity <= Self.spareBufferLimit {
-            written.removeAll(keepingCapacity: true)
-            spareBuffer = written
-        }
-    }
+    // MARK: Deadlines and closing
 
-    static let spareBufferLimit = 64 << 10
-
-    /// The deadlines, checked on every tick of the loop: a response being written must keep the
-    /// minimum rate; a request's head and body must arrive within their timeouts (totals, not per
-    /// read); an idle keep-alive connection is closed.
+    /// The loop's tick: the deadlines of `ConnectionLife.tick`.
     func checkTimeouts(now: Moment) {
-        guard !closed else { return }
-        if unsent > 0 {
-            if let started = sendWindowStarted, now - started > configuration.sendGrace {
-                let seconds = Double((now - started).components.seconds) + Double((now - started).components.attoseconds) / 1e18
-                guard Double(bytesWritten) / seconds >= Double(configuration.minimumSendRate) else {
-                    close()
-                    return
-                }
-                (sendWindowStarted, bytesWritten) = (now, 0)
-            }
-            return
-        }
-        guard streaming == nil, !awaitingResponse, !closeWhenFlushed else { return }
-        let late: String? = if let started = bodyStarted {
-            now - started > configuration.bodyTimeout ? "request body not received in time" : nil
-        } else if let started = requestStarted {
-            now - started > configuration.headerTimeout ? "request head not received in time" : nil
-        } else {
-            nil
-        }
-        if let late {
+        switch life.tick(at: now, unsent: outbox.unsent) {
+        case .none: break
+        case .close: close()
+        case .timeOut(let reason):
             abandonUpload()
             inbox.removeAll()
-            enqueue(Self.errorResponse(.requestTimeout, code: "timeout", message: late), method: .get, keepAlive: false)
-        } else if inbox.isEmpty && requestStarted == nil && now - lastActivity > configuration.idleTimeout {
-            close()
+            enqueue(Self.errorResponse(.requestTimeout, code: "timeout", message: reason), method: .get, keepAlive: false)
         }
     }
 
     func close() {
-        guard !closed else { return }
-        closed = true
+        loop.assertOnLoop()
+        guard life.close() else { return }
         abandonUpload()
         loop.unregister(self)
         Glibc.close(fd)
         streaming?.closed()
         streaming = nil
         server.connectionClosed(self)
-    }
-}
-
-/// The writer a streaming response gets; hands bytes to the connection's loop.
-final class StreamWriter: ResponseStream, @unchecked Sendable {
-    private weak var connection: Connection?
-    private let state = Mutex<(open: Bool, handlers: [@Sendable () -> Void])>((true, []))
-
-    init(connection: Connection) { self.connection = connection }
-
-    @discardableResult
-    func write(_ bytes: [UInt8]) -> Bool {
-        guard state.withLock({ $0.open }), let connection else { return false }
-        connection.streamWrite(bytes)
-        return true
-    }
-
-    func close() { finish() }
-
-    func finish() {
-        guard state.withLock({ $0.open }) else { return }
-        connection?.streamFinish()
-    }
-
-    func onClose(_ handler: @escaping @Sendable () -> Void) {
-        let run = state.withLock { state -> Bool in
-            if state.open { state.handlers.append(handler) }
-            return !state.open
-        }
-        if run { handler() }
-    }
-
-    /// The connection has gone.
-    func closed() {
-        let handlers = state.withLock { state -> [@Sendable () -> Void] in
-            state.open = false
-            defer { state.handlers.removeAll() }
-            return state.handlers
-        }
-        for handler in handlers { handler() }
     }
 }

@@ -30,6 +30,8 @@ final class EventLoop: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     static let tick: Duration = .milliseconds(100)
     @exclusivity(unchecked) private var date = HTTPDate()
+    /// The loop's thread, once it runs: what `assertOnLoop` compares with.
+    private let thread = Atomic<UInt>(0)
     /// The time the loop last woke: what its connections read as "now" while handling that
     /// wake's events (one clock read per wake, not several per request).
     @exclusivity(unchecked) private(set) var now = Moment.now
@@ -74,15 +76,45 @@ final class EventLoop: @unchecked Sendable {
         finished.wait()
     }
 
-    // Called on the loop thread only:
+    /// Whether this build checks that loop-confined state is touched only on its loop's thread:
+    /// debug builds, and the test build (`make test` defines CHECK_LOOP_CONFINEMENT).
+    static var checksConfinement: Bool {
+        #if DEBUG || CHECK_LOOP_CONFINEMENT
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// Stops the process when called off the loop's thread, in builds that check confinement.
+    ///
+    /// Why only there: a connection's and a loop's state is `@exclusivity(unchecked)` and
+    /// unlocked, which is measured to matter on the kept-answer path (docs/PERFORMANCE.md); a
+    /// wrong-thread access would be a data race that no check finds in a release build, so the
+    /// test build makes each loop-only entry point say where it runs.
+    @inline(__always)
+    func assertOnLoop(_ function: StaticString = #function) {
+        #if DEBUG || CHECK_LOOP_CONFINEMENT
+        precondition(pthread_self() == thread.load(ordering: .relaxed), "\(function) ran off event loop \(number)'s thread")
+        #endif
+    }
+
+    // Called on the loop thread only (each checks it: `assertOnLoop`):
 
     /// The `Date` line for an answer sent now.
-    var dateLine: [UInt8] { date.headerLine(at: time(nil)) }
+    var dateLine: [UInt8] {
+        assertOnLoop()
+        return date.headerLine(at: time(nil))
+    }
 
     /// Writes `connection`'s queued answers at the end of this wake (see `Connection.writeAfterThisWake`).
-    func queueWrite(_ connection: Connection) { writesQueued.append(connection) }
+    func queueWrite(_ connection: Connection) {
+        assertOnLoop()
+        writesQueued.append(connection)
+    }
 
     func register(_ connection: Connection) {
+        assertOnLoop()
         connections[connection.fd] = connection
         var event = epoll_event()
         event.events = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
@@ -93,6 +125,7 @@ final class EventLoop: @unchecked Sendable {
     /// Which readiness wakes the loop for `connection`: reading pauses under back-pressure,
     /// writing is watched while answers wait for room in the socket.
     func setInterest(_ connection: Connection, read: Bool, write: Bool) {
+        assertOnLoop()
         var event = epoll_event()
         event.events = (read ? EPOLLIN.rawValue | EPOLLRDHUP.rawValue : 0) | (write ? EPOLLOUT.rawValue : 0)
         event.data.fd = connection.fd
@@ -101,6 +134,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Calls `onReadable` when `fd` (a listening socket) has connections to accept.
     func watchListener(_ fd: Int32, _ onReadable: @escaping () -> Void) {
+        assertOnLoop()
         listeners[fd] = onReadable
         var event = epoll_event()
         event.events = EPOLLIN.rawValue
@@ -109,11 +143,13 @@ final class EventLoop: @unchecked Sendable {
     }
 
     func unwatchListener(_ fd: Int32) {
+        assertOnLoop()
         epoll_ctl(epoll, EPOLL_CTL_DEL, fd, nil)
         listeners.removeValue(forKey: fd)
     }
 
     func unregister(_ connection: Connection) {
+        assertOnLoop()
         epoll_ctl(epoll, EPOLL_CTL_DEL, connection.fd, nil)
         connections.removeValue(forKey: connection.fd)
     }
@@ -126,6 +162,7 @@ final class EventLoop: @unchecked Sendable {
     let yield: HTTPServer.YieldPolicy
 
     private func run() {
+        thread.store(pthread_self(), ordering: .relaxed)
         var events = [epoll_event](repeating: epoll_event(), count: 256)
         var due: [Connection] = []
         var lastTick = Moment.now

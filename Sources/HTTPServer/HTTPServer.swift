@@ -9,9 +9,9 @@ import Synchronization
 
 /// A small HTTP/1.1 server on plain sockets and epoll, with the limits a public daemon needs.
 ///
-/// A request whose head the parser has checked goes to `headHandler` first, if there is one (an
-/// answer that needs only the target and a few fields, read from the bytes: see `RequestHead`),
-/// and otherwise, made into a `Request`, to `handler`.
+/// A request whose head the parser has checked goes to the `HeadResponder` first, if there is one
+/// (a kept answer, found from the target and a few fields read from the bytes), and otherwise,
+/// made into a `Request`, to `handler`.
 ///
 /// Connections are spread over one epoll loop per core (`EventLoop`); each answers its requests
 /// in order (pipelining included), and a loop writes the answers of a wake once it has read and
@@ -73,15 +73,10 @@ public final class HTTPServer: @unchecked Sendable {
     }
 
     public typealias Handler = @Sendable (Request) -> Response
-    /// Answers a request from its checked head alone, before a `Request` is made of it: with an
-    /// answer kept to be sent again, and the fields this request adds to it written to the lines
-    /// it is given (empty, their storage reused from request to request); nil hands the request
-    /// to `Handler`.
-    public typealias HeadHandler = @Sendable (RequestHead, _ requestFields: inout FieldLines) -> PreparedAnswer?
 
     public let configuration: Configuration
     let handler: Handler
-    let headHandler: HeadHandler?
+    let headResponder: (any HeadResponder)?
     let logger: Logger
     private let state = Mutex(State())
     /// One epoll loop per core; each connection lives on one of them.
@@ -96,10 +91,10 @@ public final class HTTPServer: @unchecked Sendable {
         var nextLoop = 0
     }
 
-    public init(configuration: Configuration, logger: Logger = Logger(label: "themed.http"), headHandler: HeadHandler? = nil,
+    public init(configuration: Configuration, logger: Logger = Logger(label: "themed.http"), headResponder: (any HeadResponder)? = nil,
                 handler: @escaping Handler) {
         self.configuration = configuration
-        (self.handler, self.headHandler) = (handler, headHandler)
+        (self.handler, self.headResponder) = (handler, headResponder)
         self.logger = logger
         loops = (0..<Self.loopCount).map { EventLoop(number: $0, yield: configuration.yield) }
     }

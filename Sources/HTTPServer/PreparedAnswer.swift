@@ -3,7 +3,7 @@ import HTTPTypes
 /// An answer made ready to be sent many times (a kept answer): a response whose status line,
 /// header lines and Content-Length are serialised once (`Response.prepared()`).
 ///
-/// A head handler answers with one (see `HTTPServer.HeadHandler`), and the fields that request
+/// A `HeadResponder` answers with one, and the fields that request
 /// adds (its id, the CORS lines for its Origin) as `FieldLines`: the server copies the prepared
 /// head, those lines, its own (Connection, Date) and the body into the connection's buffer. A
 /// class, so that answering with it takes one reference, not a copy of the response's parts.

@@ -5,7 +5,7 @@ import HTTPTypes
 ///
 /// Why: most answers need a `Request` (`request()` makes it), but an answer kept to be sent again
 /// needs only the target and a few fields to be found, and the server hands the head to its
-/// `headHandler` first (see `HTTPServer`). Such a request is then answered without the
+/// `HeadResponder` first. Such a request is then answered without the
 /// allocations of its Strings and fields. Everything here was checked as `Request` would be: the
 /// target's encoding, each field's name and value, the Host and the framing.
 public struct RequestHead: Sendable {

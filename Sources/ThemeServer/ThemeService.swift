@@ -13,12 +13,12 @@ import ThemeIndex
 ///
 /// A request whose answer is kept is answered by `HotPath`; any other passes the request id and access log, metrics, CORS,
 /// conditional requests (304), the response cache, compression and the shared-cache headers on its way to the router; a reload goes to the library and its outcome to the event stream.
-public final class ThemeService: Sendable {
+public final class ThemeService: HeadResponder {
     public let library: ThemeLibrary
     public let events: EventHub
     public let metrics: ServiceMetrics
     let logger: Logger
-    private let hotPath: HotPath
+    let hotPath: HotPath
     private let responder: Responder
 
     /// `content` defaults to a store whose blobs live in `blobs/` beside the index file.
@@ -107,18 +107,11 @@ public final class ThemeService: Sendable {
         hotPath.answer(request) ?? answerRouted(request)
     }
 
-    /// The HTTP server's handler, for a request `answerKept` found no kept answer for: through the
+    /// The HTTP server's handler, for a request with no kept answer (`answer(_:requestFields:)`): through the
     /// middleware chain and the routes, the response cache not asked a second time (one probe,
     /// one miss counted).
     public func answerRouted(_ request: Request) -> Response {
         responder.respond(to: request).response
-    }
-
-    /// The kept answer to a request, from its head alone, with the fields this request adds to it
-    /// written to `fields` (the HTTP server's head handler, asked before a `Request` is made); nil
-    /// when none is kept and `handle` must answer.
-    public func answerKept(_ head: RequestHead, fields: inout FieldLines) -> PreparedAnswer? {
-        hotPath.answer(head, fields: &fields)
     }
 
     /// Re-reads the themes folder (with `only`, one theme), swaps the result in and announces

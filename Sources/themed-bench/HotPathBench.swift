@@ -25,7 +25,7 @@ enum HotPathBench {
             let bytes = Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:18080\r\n\r\n".utf8)
             guard case .request(let head, _, _, _) = parser.parse(bytes[...], remoteAddress: "127.0.0.1:40000"),
                   let request = try? head.request(), service.handle(request).waitForCompletion().status == .ok,
-                  service.answerKept(head, fields: &fields)?.status == .ok else {
+                  service.answer(head, requestFields: &fields)?.status == .ok else {
                 print("hotpath: \(target) is not answered with a kept 200")
                 exit(1)
             }
@@ -37,14 +37,14 @@ enum HotPathBench {
             let answer = Bench.best(5) {
                 for _ in 0..<requests {
                     fields.removeAll()
-                    _ = service.answerKept(head, fields: &fields)
+                    _ = service.answer(head, requestFields: &fields)
                 }
             }
             let both = Bench.best(5) {
                 for _ in 0..<requests {
                     fields.removeAll()
                     guard case .request(let head, _, _, _) = parser.parse(bytes[...], remoteAddress: "127.0.0.1:40000"),
-                          service.answerKept(head, fields: &fields) != nil else { exit(1) }
+                          service.answer(head, requestFields: &fields) != nil else { exit(1) }
                 }
             }
             for (step, seconds) in [("parse", parse), ("answer", answer), ("parse+answer", both)] {

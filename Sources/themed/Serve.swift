@@ -64,7 +64,7 @@ struct Serve: ParsableCommand {
             }
             configuration.spool = BodySpool(directory: uploads, maxBytes: settings.releaseMaxBytes, accepts: ThemeService.receivesUpload)
         }
-        let server = HTTPServer(configuration: configuration, logger: logger, headHandler: { answering.answerKept($0, fields: &$1) }) { request in
+        let server = HTTPServer(configuration: configuration, logger: logger, headResponder: answering) { request in
             answering.handle(request) ?? Startup.notReady
         }
         do {
@@ -441,7 +441,7 @@ extension ServerSettings {
 /// The service that answers requests once the first index is served. Every request reads it, on
 /// every loop: it is set once and read without a lock, and a request borrows it without counting
 /// a reference (a shared reference count would move between the cores at every request).
-final class ServedService: Sendable {
+final class ServedService: HeadResponder {
     private let service = Atomic<Unmanaged<ThemeService>?>(nil)
 
     deinit { service.load(ordering: .acquiring)?.release() }
@@ -461,7 +461,7 @@ final class ServedService: Sendable {
 
     /// The service's kept answer to the request `head` begins, with the fields the request adds
     /// written to `fields`; nil before it serves or when none is kept.
-    func answerKept(_ head: RequestHead, fields: inout FieldLines) -> PreparedAnswer? {
-        service.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.answerKept(head, fields: &fields) }
+    func answer(_ head: RequestHead, requestFields: inout FieldLines) -> PreparedAnswer? {
+        service.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.answer(head, requestFields: &requestFields) }
     }
 }

@@ -77,7 +77,7 @@ struct HotPathTests {
         #expect(try api.request(target, headers: ["If-None-Match": "\"stale\""]).status == 200)
     }
 
-    /// The head of a request as the server's parser hands it over (`HTTPServer.headHandler`).
+    /// The head of a request as the server's parser hands it over (to its `HeadResponder`).
     static func head(_ text: String) throws -> RequestHead {
         let parser = RequestParser(limits: .init(requestLineBytes: 8192, headerBytes: 16384, bodyBytes: 1024))
         guard case .request(let head, _, _, _) = parser.parse(Array(text.utf8)[...], remoteAddress: "127.0.0.1:1") else {
@@ -90,7 +90,7 @@ struct HotPathTests {
     /// adds, which the server hands over empty.
     static func kept(_ service: ThemeService, _ head: RequestHead) -> Response? {
         var fields = FieldLines()
-        return service.answerKept(head, fields: &fields)?.response(adding: fields)
+        return service.answer(head, requestFields: &fields)?.response(adding: fields)
     }
 
     @Test("the server's way: the answer kept for a Request is found from its head alone, trait fields in any case; others are not")

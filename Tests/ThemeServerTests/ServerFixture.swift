@@ -35,7 +35,7 @@ final class ServerFixture {
         configure(&configuration)
         let service = self.service!
         // As `themed serve` makes it: kept answers from the request's head, the rest from its Request.
-        server = HTTPServer(configuration: configuration, headHandler: { service.answerKept($0, fields: &$1) }) { service.answerRouted($0) }
+        server = HTTPServer(configuration: configuration, headResponder: service) { service.answerRouted($0) }
         try server.start()
     }
 

@@ -114,7 +114,7 @@ struct ThemedClientTests {
         var configuration = HTTPServer.Configuration()
         configuration.port = port
         let service = server.service!
-        server.server = HTTPServer(configuration: configuration, headHandler: { service.answerKept($0, fields: &$1) }) { service.handle($0) }
+        server.server = HTTPServer(configuration: configuration, headResponder: service) { service.handle($0) }
         try server.server.start()
 
         let caughtUp = await updates.next { $0.palette.colors["accent"]?.hex == "#0000FFFF" }

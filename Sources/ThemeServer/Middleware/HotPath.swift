@@ -10,8 +10,8 @@ import HTTPServer
 /// through the same functions the chain uses: the 304 for a matching If-None-Match, the CORS lines
 /// for a listed Origin, the request id, the metrics and the access log.
 ///
-/// The server asks it with the request's checked head (`answer(_: RequestHead, fields:)`), before a
-/// `Request` is made: a hit reads its target and a few fields in one pass (`HitRequest`), writes
+/// The server asks it with the request's checked head, before a `Request` is made (ThemeService's
+/// side of the `HeadResponder` seam, at the end of this file): a hit reads its target and a few fields in one pass (`HitRequest`), writes
 /// the fields it adds as bytes into the server's buffer and makes no Strings of the rest.
 struct HotPath: Sendable {
     let responseCache: ResponseCacheMiddleware
@@ -59,5 +59,13 @@ struct HotPath: Sendable {
         let duration = Moment.now - start
         metrics.record(unchanged ? kept.notModifiedSeries : kept.okSeries, duration: duration, loop: request.loop)
         return Hit(answer: unchanged ? kept.notModified : kept.ok, route: kept.route, id: id, duration: duration)
+    }
+}
+
+/// The server's seam for kept answers (`HeadResponder`): the hot path, asked before a `Request`
+/// is made; a request it has no kept answer for goes to `answerRouted`.
+extension ThemeService {
+    public func answer(_ head: RequestHead, requestFields: inout FieldLines) -> PreparedAnswer? {
+        hotPath.answer(head, fields: &requestFields)
     }
 }

@@ -5,19 +5,19 @@ import Glibc
 
 /// A raw HTTP/1.1 client over a real socket, so tests can send exactly the bytes they mean
 /// (pipelined requests, oversized headers, a request cut off half way).
-final class TestClient {
-    struct Response {
-        var status: Int
-        var headers: [String: String]
-        var body: [UInt8]
-        var text: String { String(decoding: body, as: UTF8.self) }
-        var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]) ?? [:] }
+public final class TestClient {
+    public struct Response {
+        public var status: Int
+        public var headers: [String: String]
+        public var body: [UInt8]
+        public var text: String { String(decoding: body, as: UTF8.self) }
+        public var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]) ?? [:] }
     }
 
-    let fd: Int32
+    public let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(port: Int, timeout: Double = 5, receiveBuffer: Int32? = nil) throws {
+    public init(port: Int, timeout: Double = 5, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
@@ -37,16 +37,16 @@ final class TestClient {
 
     deinit { close(fd) }
 
-    struct ClientError: Error, CustomStringConvertible { var description: String }
+    public struct ClientError: Error, CustomStringConvertible { public var description: String }
 
-    func send(_ text: String) { send(Array(text.utf8)) }
+    public func send(_ text: String) { send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) {
+    public func send(_ bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
     /// Sends a GET (or `method`) and reads the response.
-    func request(_ target: String, method: String = "GET", headers: [String: String] = [:], body: String = "") throws -> Response {
+    public func request(_ target: String, method: String = "GET", headers: [String: String] = [:], body: String = "") throws -> Response {
         var text = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\n"
         for (name, value) in headers { text += "\(name): \(value)\r\n" }
         if !body.isEmpty { text += "Content-Length: \(body.utf8.count)\r\n" }
@@ -55,7 +55,7 @@ final class TestClient {
     }
 
     /// Reads one response (Content-Length framed).
-    func readResponse(headRequest: Bool = false) throws -> Response {
+    public func readResponse(headRequest: Bool = false) throws -> Response {
         while true {
             if let end = find([13, 10, 13, 10]) {
                 let head = String(decoding: buffer[0..<end], as: UTF8.self).components(separatedBy: "\r\n")
@@ -77,7 +77,7 @@ final class TestClient {
     }
 
     /// Reads a streaming body until `marker` has arrived, and returns everything read so far.
-    func readUntil(_ marker: String, timeout: Double = 5) throws -> String {
+    public func readUntil(_ marker: String, timeout: Double = 5) throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while !String(decoding: buffer, as: UTF8.self).contains(marker) {
             guard Date() < deadline else { throw ClientError(description: "timed out waiting for \(marker)") }
@@ -89,7 +89,7 @@ final class TestClient {
     }
 
     /// True when bytes (or the end of the stream) wait to be read, without reading them.
-    func hasPendingData() -> Bool {
+    public func hasPendingData() -> Bool {
         if !buffer.isEmpty { return true }
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         return poll(&poller, 1, 0) > 0
@@ -98,7 +98,7 @@ final class TestClient {
     /// True when the server has closed the connection (reads return 0). With `allowingReset`, a
     /// reset counts too: a byte the test sent as the server closed makes the kernel answer it
     /// with a reset, which still means the server closed the connection.
-    func isClosedByServer(allowingReset: Bool = false) -> Bool {
+    public func isClosedByServer(allowingReset: Bool = false) -> Bool {
         var byte: UInt8 = 0
         let count = recv(fd, &byte, 1, 0)
         return count == 0 || (allowingReset && count == -1 && errno == ECONNRESET)

@@ -2,6 +2,7 @@ import Foundation
 @testable import HTTPServer
 import HTTPTypes
 import Synchronization
+import TestSupport
 import Testing
 
 /// An answer kept to be sent many times (`PreparedAnswer`) and the fields a request adds to it
@@ -46,7 +47,7 @@ struct PreparedAnswerTests {
         let count = Mutex(0)
         var configuration = HTTPServer.Configuration()
         configuration.port = 0
-        let server = HTTPServer(configuration: configuration, headHandler: { head, fields in
+        let responder = Responder { head, fields in
             handedEmpty.withLock { $0.append(fields.isEmpty) }
             guard head.withTarget({ $0.count }) == 5 else { return nil } // "/kept"; others go to the handler
             let number = count.withLock { count in
@@ -55,7 +56,8 @@ struct PreparedAnswerTests {
             }
             fields.append(HTTPField.Name("X-Request-Id")!, "r-\(number)")
             return prepared
-        }) { _ in Response(status: .notFound, body: Array("routed".utf8)) }
+        }
+        let server = HTTPServer(configuration: configuration, headResponder: responder) { _ in Response(status: .notFound, body: Array("routed".utf8)) }
         try server.start()
         defer { server.shutdown(timeout: .seconds(2)) }
 
@@ -78,4 +80,13 @@ struct PreparedAnswerTests {
         #expect(old.isClosedByServer())
         #expect(handedEmpty.withLock { $0 } == [true, true, true, true, true], "each request's fields start empty")
     }
+}
+
+/// A head responder made of a closure, for tests.
+struct Responder: HeadResponder {
+    let answer: @Sendable (RequestHead, inout FieldLines) -> PreparedAnswer?
+
+    init(_ answer: @escaping @Sendable (RequestHead, inout FieldLines) -> PreparedAnswer?) { self.answer = answer }
+
+    func answer(_ head: RequestHead, requestFields: inout FieldLines) -> PreparedAnswer? { answer(head, &requestFields) }
 }
