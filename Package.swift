@@ -76,7 +76,8 @@ let package = Package(
         .target(name: "Cluster", dependencies: ["CPostgres", "CLinux", "Hashing", "Sharding", "ThemeVocabulary", .product(name: "Logging", package: "swift-log")]),
         // Releases for teams over HTTP: tokens checked, uploads (a .car, a tar of a folder) unpacked
         // with limits and checked as `themed publish` checks them, history, rollback, schedules.
-        .target(name: "Releases", dependencies: ["Cluster", "AssetCatalog", "ThemeIndex", "CArchive"]),
+        .target(name: "Releases", dependencies: ["Cluster", "AssetCatalog", "ThemeIndex", "CArchive", "ThemeServer", "HTTPServer", "JSON",
+                                                .product(name: "HTTPTypes", package: "swift-http-types")]),
         // The web gallery and themed.js: plain files in web/, carried in the binary (scripts/embed.py).
         .target(name: "Gallery"),
         // A small HTTP/1.1 server on sockets: epoll event loops, Dispatch for accept and signals.
@@ -90,7 +91,7 @@ let package = Package(
         // The theme API: a route table behind metrics, 304 and response-cache middleware; events.
         .target(name: "ThemeServer", dependencies: [
             "CLinux", "Logs",
-            "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Gallery", "Releases", "Cluster", "ThemeVocabulary", "JSON", "Caching", "Hashing", "BlobStore", "Sharding",
+            "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Gallery", "Cluster", "ThemeVocabulary", "JSON", "Caching", "Hashing", "BlobStore", "Sharding",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -146,7 +147,7 @@ let package = Package(
         .testTarget(name: "ThemeContentTests", dependencies: ["ThemeContent", "ThemeIndex", "BlobStore", "Hashing", "Codecs", "ImageCoders", "TestSupport"]),
         // The HTTP server alone: connections' lives and outboxes in-process, sockets on loopback.
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types")]),
-        .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemedClient", "ThemeIndex", "ThemeContent", "BlobStore", "Hashing", "Sharding", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport", "FuzzTargets", "Cluster",
+        .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemedClient", "ThemeIndex", "ThemeContent", "BlobStore", "Hashing", "Sharding", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport", "FuzzTargets", "Cluster", "Releases",
                                                             "ThemeVocabulary", .product(name: "HTTPTypes", package: "swift-http-types"),
                                                             .product(name: "Logging", package: "swift-log")]),
     ]

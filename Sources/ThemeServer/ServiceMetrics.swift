@@ -13,12 +13,12 @@ public final class ServiceMetrics: Sendable {
     /// publishes and rollbacks it refused (a token, a body, a limit).
     let publishes = Atomic<Int>(0)
     let rollbacks = Atomic<Int>(0)
-    let publishRefusals = Atomic<Int>(0)
+    public let publishRefusals = Atomic<Int>(0)
 
     /// What a release route did, for its counter.
-    enum ReleaseAction { case publish, rollback }
+    public enum ReleaseAction: Sendable { case publish, rollback }
 
-    func count(_ action: ReleaseAction) {
+    public func count(_ action: ReleaseAction) {
         switch action {
         case .publish: publishes.add(1, ordering: .relaxed)
         case .rollback: rollbacks.add(1, ordering: .relaxed)

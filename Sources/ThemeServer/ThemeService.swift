@@ -3,7 +3,6 @@ import Caching
 import Cluster
 import HTTPServer
 import Logging
-import Releases
 import Sharding
 import ThemeContent
 import ThemeIndex
@@ -25,7 +24,8 @@ public final class ThemeService: HeadResponder {
     public init(index: ThemeIndex, themesDirectory: String, activeToken: String? = nil, logger: Logger = Logger(label: "themed"),
                 metrics: ServiceMetrics = ServiceMetrics(), content: ContentStore? = nil, responseCacheBytes: Int = 64 << 20,
                 cachePolicy: CachePolicy = CachePolicy(), accessLog: AccessLog? = nil, allowedOrigins: [String] = ["*"],
-                readiness: @escaping @Sendable () -> String? = { nil }, storeContact: StoreContact? = nil, releases: ReleaseDesk? = nil,
+                readiness: @escaping @Sendable () -> String? = { nil }, storeContact: StoreContact? = nil, activeStore: (any ActiveThemeStore)? = nil,
+                collections: [any RouteCollection] = [],
                 purge: (@Sendable ([String]) -> Void)? = nil, clusterGeneration: Int? = nil, shard: Shard? = nil,
                 trustedProxies: TrustedProxies = .none, otherShards: @escaping @Sendable () -> [ThemeListing] = { [] },
                 eventHistory: Int = 256, imageTransforms: ImageTransformPolicy = ImageTransformPolicy()) throws {
@@ -58,10 +58,9 @@ public final class ThemeService: HeadResponder {
         let caches: [any CacheReporting] = [responseCache, index.reader.parentPalettes] + content.caches
         let router = Router([
             AdminRoutes(library: library, metrics: metrics, caches: caches, events: events, activeToken: activeToken,
-                        readiness: readiness, storeContact: storeContact, desk: releases, proxies: trustedProxies, logger: logger),
-            ReleaseRoutes(desk: releases, metrics: metrics, proxies: trustedProxies),
+                        readiness: readiness, storeContact: storeContact, store: activeStore, proxies: trustedProxies, logger: logger),
             EventRoutes(events: events, library: library),
-            ThemeRoutes(library: library, hasReleases: releases != nil, otherShards: otherShards),
+            ThemeRoutes(library: library, hasReleases: activeStore != nil, otherShards: otherShards),
             ColorRoutes(library: library),
             TokenRoutes(library: library),
             ExportRoutes(library: library, logger: logger),
@@ -69,7 +68,7 @@ public final class ThemeService: HeadResponder {
             ImageRoutes(library: library, logger: logger, transforms: imageTransforms),
             StringRoutes(library: library),
             BlobRoutes(library: library),
-        ], library: library, logger: logger)
+        ] + collections, library: library, logger: logger)
         hotPath = HotPath(responseCache: responseCache, cors: cors, requestLog: requestLog, metrics: metrics)
         responder = Responder(middleware: [
             requestLog,
@@ -81,12 +80,6 @@ public final class ThemeService: HeadResponder {
             CompressionMiddleware(content: content),
             SharedCacheMiddleware(library: library, policy: cachePolicy),
         ], router: router)
-    }
-
-    /// Whether a request's body goes to a file as it arrives (an upload route): the test the
-    /// server's `BodySpool` is given.
-    public static func receivesUpload(_ head: Request) -> Bool {
-        ReleaseRoutes.receivesUpload(head)
     }
 
     static let lastEventIDKey = "last_event_id"

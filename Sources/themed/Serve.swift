@@ -62,7 +62,7 @@ struct Serve: ParsableCommand {
             where name.hasPrefix("body-") || name.hasPrefix("release-") {
                 try? FileManager.default.removeItem(atPath: "\(uploads)/\(name)")
             }
-            configuration.spool = BodySpool(directory: uploads, maxBytes: settings.releaseMaxBytes, accepts: ThemeService.receivesUpload)
+            configuration.spool = BodySpool(directory: uploads, maxBytes: settings.releaseMaxBytes, accepts: ReleaseRoutes.receivesUpload)
         }
         let server = HTTPServer(configuration: configuration, logger: logger, headResponder: answering) { request in
             answering.handle(request) ?? Startup.notReady
@@ -409,12 +409,17 @@ enum Startup {
         let themesPath = URL(fileURLWithPath: settings.themes).standardizedFileURL.path
         let purger = CachePurger(targets: settings.purgeURLs.compactMap(CachePurger.Target.init(url:)), logger: logger)
         let purge: (@Sendable ([String]) -> Void)? = purger.targets.isEmpty ? nil : { @Sendable keys in purger.purge(keys) }
+        // Checked when the settings were read.
+        let proxies = (try? TrustedProxies(settings.trustedProxies)) ?? .none
+        // The release routes answer 409 without a cluster store; with one, PUT /active goes through it.
+        let metrics = ServiceMetrics()
+        let releaseRoutes = ReleaseRoutes(desk: releases, metrics: metrics, proxies: proxies)
         return try ThemeService(index: index, themesDirectory: themesPath, activeToken: settings.activeToken, logger: logger,
-                                content: content, responseCacheBytes: settings.responseCacheBytes, cachePolicy: policy, accessLog: accessLog,
-                                allowedOrigins: settings.corsAllowedOrigins, readiness: readiness, storeContact: storeContact, releases: releases,
+                                metrics: metrics, content: content, responseCacheBytes: settings.responseCacheBytes, cachePolicy: policy,
+                                accessLog: accessLog, allowedOrigins: settings.corsAllowedOrigins, readiness: readiness, storeContact: storeContact,
+                                activeStore: releases == nil ? nil : releaseRoutes, collections: [releaseRoutes],
                                 purge: purge, clusterGeneration: clusterGeneration, shard: settings.shard,
-                                // Checked when the settings were read.
-                                trustedProxies: (try? TrustedProxies(settings.trustedProxies)) ?? .none, otherShards: otherShards,
+                                trustedProxies: proxies, otherShards: otherShards,
                                 eventHistory: settings.eventHistory,
                                 imageTransforms: ImageTransformPolicy(rule: settings.imageTransforms, presets: settings.imagePresets,
                                                                       signingKeys: settings.imageSigningKeys))

@@ -4,6 +4,7 @@ import HTTPTypes
 import Logging
 import Sharding
 import TestSupport
+import Releases
 import ThemeIndex
 import ThemeServer
 
@@ -20,8 +21,11 @@ final class APIFixture {
         build(fixtures)
         try FileManager.default.createDirectory(atPath: fixtures.path("themes"), withIntermediateDirectories: true)
         let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        // The release routes as `themed serve` registers them without a cluster store.
+        let metrics = ServiceMetrics()
         service = try ThemeService(index: index, themesDirectory: fixtures.path("themes"), activeToken: activeToken, logger: logger,
-                                   accessLog: accessLog, allowedOrigins: allowedOrigins, shard: shard, imageTransforms: imageTransforms)
+                                   metrics: metrics, accessLog: accessLog, allowedOrigins: allowedOrigins,
+                                   collections: [ReleaseRoutes(desk: nil, metrics: metrics, proxies: .none)], shard: shard, imageTransforms: imageTransforms)
         try service.reload()
     }
 

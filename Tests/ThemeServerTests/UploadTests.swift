@@ -4,6 +4,7 @@ import HTTPTypes
 import Synchronization
 import Testing
 import TestSupport
+import Releases
 import ThemeServer
 
 /// Upload routes' bodies go to files as they arrive (`BodySpool`): sized before a byte is
@@ -103,8 +104,8 @@ struct UploadTests {
         }
         let upload = try head(.post, "/themes/light/releases"), read = try head(.get, "/themes/light/releases")
         let deeper = try head(.post, "/themes/a/b/releases"), anonymous = try head(.post, "/themes/light/releases", token: false)
-        #expect(ThemeService.receivesUpload(upload))
-        #expect(!ThemeService.receivesUpload(read) && !ThemeService.receivesUpload(deeper))
-        #expect(!ThemeService.receivesUpload(anonymous), "no credentials, no spool")
+        #expect(ReleaseRoutes.receivesUpload(upload))
+        #expect(!ReleaseRoutes.receivesUpload(read) && !ReleaseRoutes.receivesUpload(deeper))
+        #expect(!ReleaseRoutes.receivesUpload(anonymous), "no credentials, no spool")
     }
 }

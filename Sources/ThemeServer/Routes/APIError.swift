@@ -6,7 +6,7 @@ import ThemeContent
 import ThemeIndex
 
 /// An error answer: `{"error":{"code":"...","message":"..."}}` with its status.
-struct APIError: Error {
+public struct APIError: Error {
     var status: HTTPResponse.Status
     var code: String
     var message: String
@@ -16,12 +16,16 @@ struct APIError: Error {
     /// For a theme another shard serves: that shard ("2/8"), also sent as `Themed-Shard`.
     var shard: Shard?
 
-    init(status: HTTPResponse.Status, code: String, message: String, available: JSONValue? = nil) {
+    public init(status: HTTPResponse.Status, code: String, message: String, available: JSONValue? = nil) {
         (self.status, self.code, self.message, self.available) = (status, code, message, available)
     }
 
-    static func notFound(_ message: String) -> APIError { APIError(status: .notFound, code: "not_found", message: message) }
-    static func badRequest(_ message: String) -> APIError { APIError(status: .badRequest, code: "bad_request", message: message) }
+    public static func notFound(_ message: String) -> APIError { APIError(status: .notFound, code: "not_found", message: message) }
+    public static func badRequest(_ message: String) -> APIError { APIError(status: .badRequest, code: "bad_request", message: message) }
+
+    /// 409: what was asked needs a cluster store (releases, rollbacks, schedules).
+    public static let noCluster = APIError(status: .conflict, code: "no_cluster",
+                                           message: "releases, rollbacks and schedules need a cluster store: set the cluster setting (docs/DEPLOY.md)")
 
     /// 421 when this replica's shard does not serve `theme`, naming the shard that does
     /// (docs/DEPLOY.md "Shards"); nil when it is served here.
@@ -66,7 +70,7 @@ struct APIError: Error {
                         available: lists.isEmpty ? nil : .object(lists.map { ($0.parameter, .array($0.values)) }))
     }
 
-    var response: Response {
+    public var response: Response {
         var error: [(String, JSONValue)] = [("code", .string(code)), ("message", .string(message))]
         if let available { error.append(("available", available)) }
         let body: JSONValue = .object([("error", .object(error))])

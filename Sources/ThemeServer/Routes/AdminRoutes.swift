@@ -1,10 +1,8 @@
 import Caching
-import Cluster
 import Foundation
 import HTTPServer
 import JSON
 import Logging
-import Releases
 import ThemeContent
 
 /// `GET /healthz`, `GET /metrics`, `GET /openapi.json`, and `GET`/`PUT /active`: the theme
@@ -24,7 +22,7 @@ struct AdminRoutes: RouteCollection {
     let storeContact: StoreContact?
     /// With a cluster: where the active theme is kept for every replica, with its schedules, and
     /// where teams' tokens are checked.
-    let desk: ReleaseDesk?
+    let store: (any ActiveThemeStore)?
     /// Whose X-Forwarded-For names the client (loopback or not, failed tokens).
     let proxies: TrustedProxies
     let logger: Logger
@@ -83,7 +81,7 @@ struct AdminRoutes: RouteCollection {
             .get("/active", label: "active", crossOrigin: false) { _ in
                 JSONResponse.make(.object([
                     ("theme", library.activeTheme.map(JSONValue.string) ?? .null),
-                    ("scheduled", .array((desk?.scheduled ?? []).filter { $0.release == nil }.map(ReleaseRoutes.json))),
+                    ("scheduled", .array(store?.scheduledSwitches ?? [])),
                 ]), cacheControl: "no-store")
             },
             Route([.put], "/active", label: "active", crossOrigin: false) { try setActive($0) },
@@ -115,28 +113,20 @@ struct AdminRoutes: RouteCollection {
             // The client, not a proxy on this host: through a trusted proxy, the address it forwarded.
             authorization == nil && { client in client.hasPrefix("127.") || client == "::1" }(proxies.client(of: request))
         }
-        guard operatorAllowed || (desk != nil && authorization != nil) else {
+        guard operatorAllowed || (store != nil && authorization != nil) else {
             if activeToken != nil {
                 throw APIError(status: .unauthorized, code: "unauthorized", message: "PUT /active needs Authorization: Bearer <token>")
             }
             throw APIError(status: .forbidden, code: "forbidden", message: "without a configured token, only loopback clients may change the active theme")
         }
-        if at != nil { _ = try ReleaseRoutes.cluster(desk) }
-        guard let desk else { return try switchActive(to: name) }
-        // With a cluster the change goes to PostgreSQL first: a round trip (or a connection that
-        // times out) that must not hold up the event loop's other connections. Every replica
-        // switches when the store's notification arrives; this one at once.
-        return ReleaseRoutes.deferred(metrics: metrics, counted: nil) { [self] in
-            let actor = operatorAllowed ? Release.operatorName
-                : try desk.authorize(authorization, from: proxies.client(of: request), to: .activate, theme: name).name
-            if let at {
-                let schedule = try desk.schedule(activating: name, at: at, by: actor)
-                return JSONResponse.make(.object([("scheduled", ReleaseRoutes.json(schedule))]), cacheControl: "no-store").with(status: .accepted)
-            }
-            let generation = try desk.activate(name, by: actor)
-            // The store's notification may have switched this replica already: announced once.
-            Self.apply(name, library: library, events: events, generation: Int(generation), logger: logger)
-            return JSONResponse.make(["theme": .string(name)], cacheControl: "no-store")
+        guard let store else {
+            if at != nil { throw APIError.noCluster }
+            return try switchActive(to: name)
+        }
+        // Every replica switches when the store's notification arrives; this one at once (the
+        // notification may have switched it already: announced once).
+        return store.setActive(name, at: at, request: request, byOperator: operatorAllowed) { [library, events, logger] generation in
+            Self.apply(name, library: library, events: events, generation: generation, logger: logger)
         }
     }
 

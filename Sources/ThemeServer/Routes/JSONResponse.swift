@@ -6,8 +6,8 @@ import ThemeIndex
 
 /// How JSON answers are made: the body, its content type and caching, and an ETag that is the
 /// SHA-256 of the body itself (the same on every machine serving the same themes).
-enum JSONResponse {
-    static func make(_ value: JSONValue, cacheControl: String = "public, max-age=10", etagged: Bool = false) -> Response {
+public enum JSONResponse {
+    public static func make(_ value: JSONValue, cacheControl: String = "public, max-age=10", etagged: Bool = false) -> Response {
         var json = JSONWriter()
         json.value(value)
         return make(json, cacheControl: cacheControl, etagged: etagged)
@@ -44,4 +44,13 @@ extension HTTPField.Name {
     static let xkey = HTTPField.Name("xkey")!
     /// On a 421: the shard that serves the theme asked for ("2/8").
     static let themedShard = HTTPField.Name("Themed-Shard")!
+}
+
+extension Response {
+    /// The same response with another status (a JSON answer made as 200, sent as 201 or 202).
+    public func with(status: HTTPResponse.Status) -> Response {
+        var response = self
+        response.status = status
+        return response
+    }
 }

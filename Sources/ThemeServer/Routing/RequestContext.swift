@@ -4,13 +4,13 @@ import ThemeIndex
 
 /// What a route handler is given: the request, the parameters its pattern captured, and the
 /// themes being served.
-struct RequestContext: Sendable {
-    let request: Request
+public struct RequestContext: Sendable {
+    public let request: Request
     let parameters: [String: String]
     let library: ThemeLibrary
 
     /// A captured parameter (the route's pattern guarantees it).
-    func parameter(_ name: String) -> String {
+    public func parameter(_ name: String) -> String {
         parameters[name] ?? ""
     }
 

@@ -2,7 +2,7 @@ import HTTPServer
 import HTTPTypes
 
 /// One entry of the route table: which requests it answers and the handler that answers them.
-struct Route: Sendable {
+public struct Route: Sendable {
     var methods: [HTTPRequest.Method]
     var pattern: PathPattern
     /// The route's name in metrics (`themed_requests_total{route="color"}`).
@@ -14,7 +14,7 @@ struct Route: Sendable {
     var crossOrigin: Bool
     var handler: @Sendable (RequestContext) throws -> Response
 
-    init(_ methods: [HTTPRequest.Method], _ pattern: String, label: String, cacheable: Bool = false, crossOrigin: Bool = true,
+    public init(_ methods: [HTTPRequest.Method], _ pattern: String, label: String, cacheable: Bool = false, crossOrigin: Bool = true,
          handler: @escaping @Sendable (RequestContext) throws -> Response) {
         self.methods = methods
         self.pattern = PathPattern(pattern)
@@ -24,14 +24,16 @@ struct Route: Sendable {
         self.handler = handler
     }
 
-    static func get(_ pattern: String, label: String, cacheable: Bool = false, crossOrigin: Bool = true,
+    public static func get(_ pattern: String, label: String, cacheable: Bool = false, crossOrigin: Bool = true,
                     handler: @escaping @Sendable (RequestContext) throws -> Response) -> Route {
         Route([.get, .head], pattern, label: label, cacheable: cacheable, crossOrigin: crossOrigin, handler: handler)
     }
 }
 
-/// A group of routes that belong together (Hummingbird's RouteCollection).
-protocol RouteCollection: Sendable {
+/// A group of routes that belong together (Hummingbird's RouteCollection). The service's own are
+/// listed in `ThemeService`; a side module registers its own through `ThemeService`'s
+/// `collections` (Releases' `ReleaseRoutes`).
+public protocol RouteCollection: Sendable {
     var routes: [Route] { get }
 }
 

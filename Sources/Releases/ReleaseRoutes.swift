@@ -3,21 +3,27 @@ import Foundation
 import HTTPServer
 import HTTPTypes
 import JSON
-import Releases
+import ThemeServer
 
 /// Releases for teams (docs/API.md, "Releases"): `POST /themes/{theme}/releases` (a .car or a
 /// tar of a theme folder, with a token), `GET /themes/{theme}/releases` (the history),
-/// `POST /themes/{theme}/rollback` and `DELETE /active/schedule/{id}`. Without a cluster store
-/// every one answers 409 naming the `cluster` setting. None is readable by other origins.
+/// `POST /themes/{theme}/rollback` and `DELETE /active/schedule/{id}`, registered into the
+/// service's router by `themed serve`. Without a cluster store every one answers 409 naming the
+/// `cluster` setting. None is readable by other origins. With one, it is also where `PUT /active`
+/// switches the active theme for every replica (`ActiveThemeStore`).
 ///
 /// The work (unpacking, checking, PostgreSQL) runs off the event loop, as a deferred answer.
-struct ReleaseRoutes: RouteCollection {
+public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
     let desk: ReleaseDesk?
     let metrics: ServiceMetrics
     /// Whose X-Forwarded-For names the client that failed tokens count against.
     let proxies: TrustedProxies
 
-    var routes: [Route] {
+    public init(desk: ReleaseDesk?, metrics: ServiceMetrics, proxies: TrustedProxies) {
+        (self.desk, self.metrics, self.proxies) = (desk, metrics, proxies)
+    }
+
+    public var routes: [Route] {
         [
             Route([.post], "/themes/{theme}/releases", label: "releases", crossOrigin: false) { try publish($0) },
             .get("/themes/{theme}/releases", label: "releases", crossOrigin: false) { try history($0) },
@@ -29,7 +35,7 @@ struct ReleaseRoutes: RouteCollection {
     /// Whether a request's body goes to a file as it arrives (the server's `BodySpool`): a
     /// release upload that presents a token. One without is read like any body (up to the
     /// in-memory limit) and answered 401: no one without credentials fills the spool.
-    static func receivesUpload(_ head: Request) -> Bool {
+    public static func receivesUpload(_ head: Request) -> Bool {
         guard head.method == .post, head.path.hasSuffix("/releases"), head.path.hasPrefix("/themes/"),
               head.headers[.authorization]?.hasPrefix("Bearer ") == true else { return false }
         return head.path.split(separator: "/", omittingEmptySubsequences: false).count == 4
@@ -104,11 +110,29 @@ struct ReleaseRoutes: RouteCollection {
 
     /// The desk, or 409: these routes need a cluster store.
     static func cluster(_ desk: ReleaseDesk?) throws -> ReleaseDesk {
-        guard let desk else {
-            throw APIError(status: .conflict, code: "no_cluster",
-                           message: "releases, rollbacks and schedules need a cluster store: set the cluster setting (docs/DEPLOY.md)")
-        }
+        guard let desk else { throw APIError.noCluster }
         return desk
+    }
+
+    // MARK: The active theme, for every replica
+
+    public var scheduledSwitches: [JSONValue] {
+        (desk?.scheduled ?? []).filter { $0.release == nil }.map(Self.json)
+    }
+
+    public func setActive(_ theme: String, at: String?, request: Request, byOperator: Bool,
+                          switched: @escaping @Sendable (_ generation: Int) -> Void) -> Response {
+        guard let desk else { return APIError.noCluster.response }
+        return Self.deferred(metrics: metrics, counted: nil) { [proxies] in
+            let actor = byOperator ? Release.operatorName
+                : try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .activate, theme: theme).name
+            if let at {
+                let schedule = try desk.schedule(activating: theme, at: at, by: actor)
+                return JSONResponse.make(.object([("scheduled", Self.json(schedule))]), cacheControl: "no-store").with(status: .accepted)
+            }
+            switched(Int(try desk.activate(theme, by: actor)))
+            return JSONResponse.make(["theme": .string(theme)], cacheControl: "no-store")
+        }
     }
 
     /// Runs `work` on a global queue and answers with what it returns or the refusal it throws;
@@ -173,13 +197,5 @@ struct ReleaseRoutes: RouteCollection {
         ]
         if let release = schedule.release { members += [("digest", .string(release.digest)), ("files", .int(release.files))] }
         return .object(members)
-    }
-}
-
-extension Response {
-    func with(status: HTTPResponse.Status) -> Response {
-        var response = self
-        response.status = status
-        return response
     }
 }
