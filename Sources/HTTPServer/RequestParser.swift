@@ -66,15 +66,18 @@ public struct RequestParser: Sendable {
         }
         let start = cursor
         guard let lineEnd = bytes.firstIndex(of: .lf, in: start ..< bytes.count) else {
-            if let problem = Self.checkPartialRequestLine(buffer[(base + start)...]) { return .failure(.badRequest, problem) }
+            if case .failure(let failure) = RequestLine.read(bytes, line: start ..< bytes.count, complete: false) {
+                return .failure(failure.status, failure.message)
+            }
             if bytes.count - start > limits.requestLineBytes { return .failure(.uriTooLong, "request line too long") }
             return .incomplete(.receivingHead)
         }
         guard lineEnd - start <= limits.requestLineBytes + 1 else { return .failure(.uriTooLong, "request line too long") }
         let requestLine: RequestLine
-        switch RequestLine.parse(bytes, line: Self.line(bytes, from: start, to: lineEnd)) {
-        case .success(let line): requestLine = line
+        switch RequestLine.read(bytes, line: Self.line(bytes, from: start, to: lineEnd), complete: true) {
+        case .line(let line): requestLine = line
         case .failure(let failure): return .failure(failure.status, failure.message)
+        case .incomplete: return .incomplete(.receivingHead) // not so: the line is complete
         }
 
         // Header fields, up to the empty line that ends the head: each checked, and those that
