@@ -15,31 +15,6 @@ import Synchronization
 /// and rebuilt by whoever asked for it. `collect` drops what nobody references after a grace
 /// period and rewrites the packs when more than a tenth of them is dead.
 public final class BlobStore: Sendable {
-    /// A stored blob: where its bytes are, for `sendfile` or `read`.
-    public struct Blob: Sendable {
-        public let digest: Digest
-        public let contentType: String
-        public let count: Int
-        public let pack: PackFile
-        /// Where the bytes start in the pack.
-        public let offset: Int
-    }
-
-    public struct Statistics: Sendable, Equatable {
-        public var blobs = 0
-        public var aliases = 0
-        /// The bytes of the live blobs' bodies.
-        public var blobBytes = 0
-        /// The size of the pack files on disk (records, dead ones included until compaction).
-        public var packBytes = 0
-        /// Blobs whose bytes no longer matched their hash when first used (dropped, then rebuilt).
-        public var corrupt = 0
-        /// Records written, and blobs dropped or moved by collection.
-        public var writes = 0
-        public var collected = 0
-        public var compactions = 0
-    }
-
     public let directory: String
     private let packLimit: Int
     private let state: Mutex<State>
@@ -233,13 +208,6 @@ public final class BlobStore: Sendable {
     }
 
     // MARK: Collection
-
-    public struct Collection: Sendable, Equatable {
-        public var blobsDropped = 0
-        public var aliasesDropped = 0
-        public var bytesDropped = 0
-        public var compacted = false
-    }
 
     /// Drops the aliases not in `keys` and the blobs no remaining alias points at, unless they
     /// were written or used within `grace`; then rewrites the packs if more than a tenth of

@@ -80,3 +80,21 @@ struct SpoolFile {
         unlink(path)
     }
 }
+
+/// An upload route's request whose body is being written to its spool file as it arrives, and
+/// how its answer is to be sent.
+struct SpoolingUpload {
+    var request: Request
+    var file: SpoolFile
+    let keepAlive: Bool
+    let version: HTTPVersion
+
+    /// Writes the body's share of `inbox` to the file and removes it from the inbox; the request,
+    /// its body on disk, once the body is whole.
+    mutating func receive(from inbox: inout [UInt8]) throws -> Request? {
+        inbox.removeFirst(try file.write(inbox[...]))
+        guard file.remaining == 0 else { return nil }
+        request.spooledBody = file.finish()
+        return request
+    }
+}

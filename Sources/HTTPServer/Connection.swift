@@ -29,7 +29,7 @@ final class Connection: @unchecked Sendable {
     @exclusivity(unchecked) private var inbox: [UInt8] = []
     @exclusivity(unchecked) private var outbox = Outbox()
     /// An upload route's request whose body is being written to its spool file.
-    @exclusivity(unchecked) private var upload: Upload?
+    @exclusivity(unchecked) private var upload: SpoolingUpload?
     @exclusivity(unchecked) private var streaming: StreamWriter?
     /// The fields the head responder adds to a kept answer for the request at hand, emptied for
     /// each request and its storage reused.
@@ -41,23 +41,12 @@ final class Connection: @unchecked Sendable {
     /// `processInbox` is running (further up this thread's stack).
     @exclusivity(unchecked) private var processing = false
 
-    /// An upload route's request, the file its body goes to, and how the answer is to be sent.
-    private struct Upload {
-        var request: Request
-        var file: SpoolFile
-        let keepAlive: Bool
-        let version: HTTPVersion
-    }
-
     /// Reading stops while a client has more unread answers or unparsed requests than this; it
     /// resumes when they have gone (back-pressure for pipelining clients that do not read).
     static let pendingLimit = 1 << 20
 
     init(fd: Int32, remoteAddress: String, server: HTTPServer, loop: EventLoop) {
-        self.fd = fd
-        self.remoteAddress = remoteAddress
-        self.server = server
-        self.loop = loop
+        (self.fd, self.remoteAddress, self.server, self.loop) = (fd, remoteAddress, server, loop)
         (handler, headResponder) = (server.handler, server.headResponder)
         let configuration = server.configuration
         self.configuration = configuration
@@ -142,14 +131,14 @@ final class Connection: @unchecked Sendable {
                 if life.awaitingBody(expectsContinue: expectsContinue, at: loop.now) { sendContinue() }
                 return
             case .failure(let status, let message):
-                refuse(Self.errorResponse(status, code: status.code == 400 ? "bad_request" : "limit_exceeded", message: message))
+                refuse(.serverError(status, code: status.code == 400 ? "bad_request" : "limit_exceeded", message: message))
             case .spool(let request, let length, let keepAlive, let version, let consumed):
                 inbox.removeFirst(consumed)
                 guard let spool = configuration.spool, let file = try? SpoolFile(directory: spool.directory, length: length) else {
-                    refuse(Self.errorResponse(.internalServerError, code: "internal", message: "the upload cannot be stored"))
+                    refuse(.serverError(.internalServerError, code: "internal", message: "the upload cannot be stored"))
                     return
                 }
-                upload = Upload(request: request, file: file, keepAlive: keepAlive, version: version)
+                upload = SpoolingUpload(request: request, file: file, keepAlive: keepAlive, version: version)
                 let expectsContinue = length > 0 && request.headers[.expect]?.lowercased() == "100-continue"
                 if life.awaitingBody(expectsContinue: expectsContinue, at: loop.now) { sendContinue() }
             case .request(var head, let keepAlive, let version, let consumed):
@@ -169,7 +158,7 @@ final class Connection: @unchecked Sendable {
                     enqueue(handler(try head.request()), method: head.method, keepAlive: keepAlive, version: version)
                 } catch {
                     // Not so: the parser checked the target as `Request` does. Answered all the same.
-                    refuse(Self.errorResponse(.badRequest, code: "bad_request", message: error.description))
+                    refuse(.serverError(.badRequest, code: "bad_request", message: error.description))
                 }
             }
         }
@@ -184,30 +173,31 @@ final class Connection: @unchecked Sendable {
     }
 
     private func sendContinue() {
-        queue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        queue(Self.continueLine)
         flush()
     }
+
+    private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     /// Writes the inbox's share of the upload's body to its file; once the body is whole, hands
     /// the request on. Returns whether it did (false: more bytes are needed, or it failed).
     private func receiveUpload() -> Bool {
         guard var upload else { return false }
+        let whole: Request?
         do {
-            let taken = try upload.file.write(inbox[...])
-            inbox.removeFirst(taken)
+            whole = try upload.receive(from: &inbox)
         } catch {
-            refuse(Self.errorResponse(.internalServerError, code: "internal", message: "the upload cannot be stored"))
+            refuse(.serverError(.internalServerError, code: "internal", message: "the upload cannot be stored"))
             return false
         }
-        guard upload.file.remaining == 0 else {
+        guard var request = whole else {
             self.upload = upload
             return false
         }
         self.upload = nil
-        upload.request.spooledBody = upload.file.finish()
-        (upload.request.received, upload.request.loop) = (loop.now, loop.number)
+        (request.received, request.loop) = (loop.now, loop.number)
         life.requestComplete(at: loop.now, moreBuffered: !inbox.isEmpty)
-        enqueue(handler(upload.request), method: upload.request.method, keepAlive: life.keepsAlive(upload.keepAlive), version: upload.version)
+        enqueue(handler(request), method: request.method, keepAlive: life.keepsAlive(upload.keepAlive), version: upload.version)
         return true
     }
 
@@ -215,12 +205,6 @@ final class Connection: @unchecked Sendable {
     private func abandonUpload() {
         upload?.file.discard()
         upload = nil
-    }
-
-    /// `{"error":{"code":...,"message":...}}` for answers the server gives before any handler.
-    static func errorResponse(_ status: HTTPResponse.Status, code: String, message: String) -> Response {
-        let body = Array("{\"error\":{\"code\":\"\(code)\",\"message\":\"\(message)\"}}".utf8)
-        return Response(status: status, headers: [.contentType: "application/json"], body: body)
     }
 
     // MARK: Answering
@@ -399,7 +383,7 @@ final class Connection: @unchecked Sendable {
         case .timeOut(let reason):
             abandonUpload()
             inbox.removeAll()
-            enqueue(Self.errorResponse(.requestTimeout, code: "timeout", message: reason), method: .get, keepAlive: false)
+            enqueue(.serverError(.requestTimeout, code: "timeout", message: reason), method: .get, keepAlive: false)
         }
     }
 

@@ -263,6 +263,15 @@ public struct Response: Sendable {
     }
 }
 
+extension Response {
+    /// `{"error":{"code":...,"message":...}}`: the answers the server gives before any handler
+    /// (a malformed request, a limit, a deadline).
+    static func serverError(_ status: HTTPResponse.Status, code: String, message: String) -> Response {
+        let body = Array("{\"error\":{\"code\":\"\(code)\",\"message\":\"\(message)\"}}".utf8)
+        return Response(status: status, headers: [.contentType: "application/json"], body: body)
+    }
+}
+
 /// A range of an open file to send as a body.
 public struct FileRegion: Sendable {
     public var descriptor: Int32

@@ -20,52 +20,6 @@ import ThemeVocabulary
 /// PNG-encoded and the result stored. Concurrent misses for the same content share one load
 /// (single flight).
 public final class ContentStore: Sendable {
-    /// Served bytes: a stored blob (sent from its pack with `sendfile`), or bytes in memory when
-    /// the blob store could not keep them.
-    public struct Content: Sendable {
-        public enum Body: Sendable {
-            case blob(BlobStore.Blob)
-            case bytes([UInt8])
-        }
-
-        public var body: Body
-        /// The SHA-256 of the bytes: their ETag and their name under `/blobs/`.
-        public var digest: Digest
-        public var contentType: String
-        /// The bitmap was mirrored for the opposite direction (vectors and other formats are
-        /// served as stored).
-        public var isMirrored = false
-
-        public var count: Int {
-            switch body {
-            case .blob(let blob): blob.count
-            case .bytes(let bytes): bytes.count
-            }
-        }
-
-        public init(_ blob: BlobStore.Blob, isMirrored: Bool = false) {
-            (body, digest, contentType, self.isMirrored) = (.blob(blob), blob.digest, blob.contentType, isMirrored)
-        }
-
-        /// Bytes in memory; `digest` when it is known already (an ETag that names these bytes).
-        public init(bytes: [UInt8], contentType: String, digest: Digest? = nil, isMirrored: Bool = false) {
-            (body, self.contentType, self.isMirrored) = (.bytes(bytes), contentType, isMirrored)
-            self.digest = digest ?? ContentHash.of(bytes)
-        }
-    }
-
-    /// Why a variant has no bytes to serve.
-    public struct Unavailable: Error, CustomStringConvertible {
-        public var description: String
-        public init(description: String) { self.description = description }
-    }
-
-    /// A worker pool's queue is full (the decoders', or the transforms'): the load was not started.
-    public struct Busy: Error, CustomStringConvertible {
-        public var queue = "decoder"
-        public var description: String { "the \(queue) queue is full; try again" }
-    }
-
     public typealias Completion = @Sendable (Result<Content, any Error>) -> Void
 
     public let blobs: BlobStore
@@ -399,20 +353,5 @@ public final class ContentStore: Sendable {
         case .legacyColor, .inline:
             throw Unavailable(description: "\(resolution.variant.name) is a colour: its value is in the index, it has no bytes")
         }
-    }
-}
-
-/// The blob store's lines in `/metrics`, as a cache: stored blobs and their bytes, and how often
-/// a lookup found its blob ready.
-struct BlobReport: CacheReporting {
-    let store: ContentStore
-    var name: String { "blobs" }
-    var statistics: CacheStatistics {
-        let blobs = store.blobs.statistics
-        let counters = store.counters.withLock { $0 }
-        var statistics = CacheStatistics()
-        (statistics.bytes, statistics.entries, statistics.evictions) = (blobs.packBytes, blobs.blobs, blobs.collected)
-        (statistics.hits, statistics.misses) = (counters.hits, counters.misses)
-        return statistics
     }
 }

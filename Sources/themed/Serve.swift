@@ -254,38 +254,6 @@ struct Serve: ParsableCommand {
     }
 }
 
-/// The flags `serve` and `config check` share, and how they combine with the config file.
-struct SettingOptions: ParsableArguments {
-    @Option(help: "JSON settings file.") var config: String?
-    @Option(help: "Folder of themes.") var themes: String?
-    @Option(help: "SQLite index file (created if missing).") var db: String?
-    @Option(help: "Blob store folder (created if missing).") var blobs: String?
-    @Option(help: "Address to listen on.") var host: String?
-    @Option(help: "Port to listen on (0 picks a free one).") var port: Int?
-    @Option(help: "Log lines as text or json.") var logFormat: String?
-    @Option(help: "Access log file, or - for standard output.") var accessLog: String?
-    @Option(help: "PostgreSQL URL of a cluster store to follow (docs/DEPLOY.md).") var cluster: String?
-    @Option(help: "This replica's shard of the themes, N/COUNT (docs/DEPLOY.md).") var shard: String?
-
-    /// Defaults, then the config file, then flags; an unusable value is exit status 2.
-    func resolve(configFile explicit: String? = nil) throws -> ServerSettings {
-        var settings = ServerSettings()
-        let path = explicit ?? config ?? (FileManager.default.fileExists(atPath: "config/themed.json") ? "config/themed.json" : nil)
-        do {
-            if let path { try settings.apply(configFile: path) }
-            let flags: [(String, String, Any?)] = [
-                ("--themes", "themes", themes), ("--db", "db", db), ("--blobs", "blobs", blobs), ("--host", "host", host),
-                ("--port", "port", port), ("--log-format", "logFormat", logFormat), ("--access-log", "accessLog", accessLog),
-                ("--cluster", "cluster", cluster), ("--shard", "shard", shard),
-            ]
-            for case let (flag, key, value?) in flags { try settings.apply(flag: flag, key: key, value) }
-        } catch {
-            throw Startup.failure("\(error)")
-        }
-        return settings
-    }
-}
-
 /// What `serve` checks and builds before it answers anything.
 enum Startup {
     /// A one-line error on standard error, then exit status 2.
@@ -423,50 +391,5 @@ enum Startup {
                                 eventHistory: settings.eventHistory,
                                 imageTransforms: ImageTransformPolicy(rule: settings.imageTransforms, presets: settings.imagePresets,
                                                                       signingKeys: settings.imageSigningKeys))
-    }
-}
-
-extension ServerSettings {
-    var serverConfiguration: HTTPServer.Configuration {
-        var configuration = HTTPServer.Configuration()
-        configuration.host = host
-        configuration.port = port
-        configuration.maxConnections = maxConnections
-        configuration.headerTimeout = .milliseconds(Int(headerTimeoutSeconds * 1000))
-        configuration.idleTimeout = .milliseconds(Int(idleTimeoutSeconds * 1000))
-        configuration.bodyTimeout = .milliseconds(Int(bodyTimeoutSeconds * 1000))
-        configuration.minimumSendRate = minimumSendRate
-        configuration.sendGrace = .milliseconds(Int(sendGraceSeconds * 1000))
-        configuration.yield = HTTPServer.YieldPolicy(after: loopYieldAfterMicroseconds > 0 ? .microseconds(loopYieldAfterMicroseconds) : nil,
-                                                     idle: .microseconds(loopIdleMicroseconds))
-        return configuration
-    }
-}
-
-/// The service that answers requests once the first index is served. Every request reads it, on
-/// every loop: it is set once and read without a lock, and a request borrows it without counting
-/// a reference (a shared reference count would move between the cores at every request).
-final class ServedService: HeadResponder {
-    private let service = Atomic<Unmanaged<ThemeService>?>(nil)
-
-    deinit { service.load(ordering: .acquiring)?.release() }
-
-    /// Starts answering with `service` (a second call changes nothing).
-    func serve(_ service: ThemeService) {
-        let retained = Unmanaged.passRetained(service)
-        if !self.service.compareExchange(expected: nil, desired: retained, ordering: .acquiringAndReleasing).exchanged {
-            retained.release()
-        }
-    }
-
-    /// The service's answer to a request with no kept answer; nil before it serves.
-    func handle(_ request: Request) -> Response? {
-        service.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.answerRouted(request) }
-    }
-
-    /// The service's kept answer to the request `head` begins, with the fields the request adds
-    /// written to `fields`; nil before it serves or when none is kept.
-    func answer(_ head: RequestHead, requestFields: inout FieldLines) -> PreparedAnswer? {
-        service.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.answer(head, requestFields: &requestFields) }
     }
 }
