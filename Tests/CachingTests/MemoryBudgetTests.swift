@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite("memory budget")
 struct MemoryBudgetTests {
@@ -27,8 +28,7 @@ struct MemoryBudgetTests {
         firstStarted.wait()
         run { budget.withReservation(of: 70) { order.withLock { $0.append("second started") } } }
         // The second cannot start while 70 of 100 bytes are reserved: it waits.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while budget.statistics.waiting == 0 && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.001) }
+        #expect(waitUntil { budget.statistics.waiting == 1 })
         #expect(budget.statistics == MemoryBudget.Statistics(reservedBytes: 70, capacityBytes: 100, jobs: 1, waiting: 1, waits: 1))
         firstMayEnd.signal()
         done.wait()

@@ -106,7 +106,8 @@ struct ClusterTests {
             done.withLock { $0 = generation }
         }
         thread.start()
-        Thread.sleep(forTimeInterval: 0.5)
+        // PostgreSQL says when the switch is waiting for the lock this transaction holds.
+        #expect(try waitUntil { try other.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")[0, 0] == "1" })
         #expect(done.withLock { $0 } == nil, "the switch waits for the open transaction")
         try other.execute("COMMIT")
         #expect(waitUntil { done.withLock { $0 } != nil })

@@ -93,6 +93,7 @@ struct ReleaseStoreTests {
         let store = try ClusterStore(url: postgres.url)
         let first = try store.publish(theme: "light", files: Self.files("one"))
         try store.setActive("light")
+        let due = Date().addingTimeInterval(1.5)
         let soon = Self.time(in: 1.5)
         let switchSoon = try store.schedule(activating: "dark", at: soon, by: "ops")
         let release = try store.schedule(theme: "light", paths: ["Theme.xcassets/x.colorset/Contents.json"], at: soon, by: "team") { _ in Array("later".utf8) }
@@ -104,7 +105,7 @@ struct ReleaseStoreTests {
 
         #expect(try store.applyDueSchedules() == 0, "not before its time")
         #expect(try store.active()?.theme == "light" && store.latestReleases().first?.generation == first)
-        Thread.sleep(forTimeInterval: 1.6)
+        #expect(waitUntil(3) { Date() > due }, "their time comes")
         #expect(try store.applyDueSchedules() == 2)
         #expect(try store.applyDueSchedules() == 0, "once")
         #expect(try store.active()?.theme == "dark")

@@ -97,7 +97,8 @@ struct TeamReleaseTests {
         let cut = try TestSocket(port: replicas[0].port)
         cut.send("POST /themes/brand-acme/releases HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(publisher)\r\nContent-Type: application/gzip\r\nContent-Length: \(darkTar.count)\r\n\r\n")
         cut.send(Array(darkTar.prefix(darkTar.count / 2)))
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(waitUntil(3) { ((try? FileManager.default.contentsOfDirectory(atPath: "\(folder)/replica1/uploads")) ?? []).isEmpty == false },
+                "the half body is being written to its file")
         cut.close()
         #expect(waitUntil(3) { ((try? FileManager.default.contentsOfDirectory(atPath: "\(folder)/replica1/uploads")) ?? ["?"]).isEmpty })
         #expect((Self.json(replicas[0].get("/themes/brand-acme/releases"))["releases"] as? [Any])?.count == 3, "still three releases")
@@ -144,7 +145,8 @@ struct TeamReleaseTests {
         #expect(try HTTP.request("DELETE", "/active/schedule/\(id)", port: replicas[0].port, headers: ["Authorization": "Bearer \(publisher)"]).status == 403)
         #expect(try HTTP.request("DELETE", "/active/schedule/\(id)", port: replicas[0].port, headers: ["Authorization": "Bearer \(switcher)"]).status == 200)
         #expect(try HTTP.request("DELETE", "/active/schedule/\(id)", port: replicas[0].port, headers: ["Authorization": "Bearer \(switcher)"]).status == 404)
-        Thread.sleep(forTimeInterval: 2)
+        // Both times pass while the second replica is away, the first applying the one not cancelled.
+        #expect(waitUntil(5) { Date() > whileAway.addingTimeInterval(1) && Self.json(replicas[0].get("/active"))["theme"] as? String == "light" })
         replicas[1] = try Replica(cluster: postgres.url, unreachableSeconds: 5, folder: "\(folder)/replica2")
         #expect(waitUntil(5) { replicas.allSatisfy { Self.json($0.get("/active"))["theme"] as? String == "light" } })
 

@@ -3,6 +3,7 @@ import Foundation
 import SQLite
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite("SQLite")
 struct DatabaseTests {
@@ -47,7 +48,8 @@ struct DatabaseTests {
                     let value = try pool.read { database -> Int in
                         let now = inside.withLock { $0 += 1; return $0 }
                         most.withLock { $0 = max($0, now) }
-                        Thread.sleep(forTimeInterval: 0.2)
+                        // Held until all three are inside (or long enough that they would be).
+                        _ = waitUntil(5) { most.withLock { $0 } == 3 }
                         inside.withLock { $0 -= 1 }
                         return try database.prepare("SELECT n FROM t").rows().first?.int("n") ?? 0
                     }

@@ -23,12 +23,29 @@ public enum Loopback {
     }
 }
 
-/// Polls `condition` every 20 ms until it holds or `seconds` have passed; true when it held.
-public func waitUntil(_ seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+/// The one polling helper: asks `condition` until it holds or `seconds` have passed, and says
+/// whether it held. Tests wait for what they can observe (a file, a count, a state), never for a
+/// guessed time. Polls every millisecond at first, then less often, up to every 20 ms.
+public func waitUntil(_ seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
+    var interval = 0.001
     while Date() < deadline {
-        if condition() { return true }
-        Thread.sleep(forTimeInterval: 0.02)
+        if try condition() { return true }
+        Thread.sleep(forTimeInterval: interval)
+        interval = min(interval * 2, 0.02)
     }
-    return condition()
+    return try condition()
+}
+
+/// `waitUntil` for async tests: the same polling, sleeping the task instead of the thread (a
+/// test that blocked a thread of the cooperative pool could hold up the work it waits for).
+public func waitUntil(within seconds: Double, _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    var interval = Duration.milliseconds(1)
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: interval)
+        interval = min(interval * 2, .milliseconds(20))
+    }
+    return try await condition()
 }

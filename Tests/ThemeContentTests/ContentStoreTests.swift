@@ -73,8 +73,7 @@ struct ContentStoreTests {
         answered.wait()
         #expect(refused.withLock { $0 } is ContentStore.Busy)
         gate.signal()
-        let drained = Date().addingTimeInterval(5)
-        while workers.queued > 0 && Date() < drained { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(waitUntil(5) { workers.queued == 0 })
         let loaded = DispatchSemaphore(value: 0)
         store.load(resolution) { result in
             if case .success = result { loaded.signal() }

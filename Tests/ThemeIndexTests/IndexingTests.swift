@@ -39,7 +39,8 @@ struct IndexingTests {
         let reopened = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
         #expect(try reopened.writer.sync(themesDirectory: fixtures.root).reindexedSources.isEmpty)
 
-        Thread.sleep(forTimeInterval: 0.01)
+        // A longer value: the file's size changes, so the change is seen however coarse the file
+        // system's timestamps are.
         fixtures.colorSet("light", "primary", [(nil, ["red": "0.5", "green": "0", "blue": "0"], [:])])
         let third = try index.writer.sync(themesDirectory: fixtures.root)
         #expect(third.reindexedSources == [fixtures.path("light/Theme.xcassets")])

@@ -114,8 +114,7 @@ struct ContentAddressTests {
         let palette = try api.request("/themes/light/colors?appearance=dark")
         let paletteBlob = try #require(palette.header("Content-Location"))
         api.service.library.content.waitForWarming() // JSON blobs are written in the background
-        let deadline = Date().addingTimeInterval(5)
-        while try api.request(paletteBlob).status != 200 && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(try waitUntil(5) { try api.request(paletteBlob).status == 200 })
         #expect(try api.request(paletteBlob).body == palette.body)
 
         let metadata = try api.request("/themes/light/images/logo.json?scale=2").decode(ImageMetadataBody.self)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import JSON
 import Testing
+import TestSupport
 @testable import ThemeServer
 
 /// Event ids behind a balancer: with a cluster store they are the store's generations, so a
@@ -120,9 +121,8 @@ struct EventNumberingTests {
         #expect(try reader.readUntil("event: active-changed").contains("\"dark\""))
     }
 
-    func waitFor(_ condition: () throws -> Bool) throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while try !condition(), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    func waitFor(_ condition: () throws -> Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(try waitUntil(10, condition), "not so within 10 s", sourceLocation: sourceLocation)
     }
 }
 

@@ -36,8 +36,7 @@ struct PurgeTests {
         deinit { shutdown(descriptor, Int32(SHUT_RDWR)); close(descriptor) }
 
         func waitForRequests(_ count: Int) -> [String] {
-            let deadline = Date().addingTimeInterval(5)
-            while requests.withLock({ $0.count }) < count, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            _ = waitUntil(5) { requests.withLock { $0.count } >= count }
             return requests.withLock { $0 }
         }
     }

@@ -58,16 +58,12 @@ struct ReloadTests {
                 }
             }.start()
         }
-        func waitForRequests(_ count: Int) {
-            let deadline = Date().addingTimeInterval(20)
-            while requests.value < count && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        }
-        waitForRequests(30)
+        #expect(waitUntil(20) { requests.value >= 30 })
         try Self.publish(Data(contentsOf: URL(fileURLWithPath: Corpus.path(Self.second))), to: server.fixtures.path("themes/app/Assets.car"))
         let expected = try Self.colorNames(of: Self.second)
-        let deadline = Date().addingTimeInterval(10)
-        while try Self.servedNames(observer) != expected && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        waitForRequests(requests.value + 30)
+        #expect(try waitUntil(10) { try Self.servedNames(observer) == expected })
+        let served = requests.value
+        #expect(waitUntil(20) { requests.value >= served + 30 })
         stop.set()
         done.wait()
         #expect(try Self.servedNames(observer) == expected)
@@ -260,12 +256,8 @@ struct ReloadTests {
         #expect(try client.request("/active", method: "PUT", headers: ["Authorization": "Bearer s3cret"], body: "{\"theme\":\"dark\"}").status == 200)
     }
 
-    func waitFor(_ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(5)
-        while try !condition() {
-            guard Date() < deadline else { Issue.record("condition not met within 5 s"); return }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+    func waitFor(_ condition: () throws -> Bool, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(try waitUntil(5, condition), "not so within 5 s", sourceLocation: sourceLocation)
     }
 }
 

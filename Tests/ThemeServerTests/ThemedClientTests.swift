@@ -49,11 +49,7 @@ struct ThemedClientTests {
 
     /// Until the client's event stream is open on the server.
     static func waitForSubscriber(_ server: ServerFixture, count: Int = 1) async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while server.service.events.subscriberCount < count {
-            guard ContinuousClock.now < deadline else { throw ThemeError("the event stream did not open") }
-            try await Task.sleep(for: .milliseconds(2))
-        }
+        guard await waitUntil(within: 5, { server.service.events.subscriberCount >= count }) else { throw ThemeError("the event stream did not open") }
     }
 
     @Test("the first fetch is stored; the next revalidates with If-None-Match and the server answers 304")
@@ -145,11 +141,13 @@ struct ThemedClientTests {
     @Test("garbage JSON, 500s, a stream cut mid-line, a server that never answers: last good values kept, the reason reported")
     func badServers() async throws {
         let behaviour = Mutex("good")
+        let streamsOpened = Mutex(0)
         var configuration = HTTPServer.Configuration()
         configuration.port = 0
         let palette = ##"{"theme":"t","colors":{"primary":{"hex":"#FF0000FF","css":"rgb(255 0 0 / 1)","colorSpace":"srgb","components":[1,0,0,1]}}}"##
         let server = HTTPServer(configuration: configuration) { request in
             if request.path == "/events" {
+                streamsOpened.withLock { $0 += 1 }
                 return Response(status: .ok, headers: [.contentType: "text/event-stream"]) { stream in
                     stream.write(Array("id: 9\nevent: theme-rel".utf8)) // cut mid-line, then closed
                     stream.close()
@@ -178,7 +176,7 @@ struct ThemedClientTests {
         }
         // The cut stream: no event dispatched, no id taken, reconnected after a delay.
         let following = client.follow(minimumDelay: .milliseconds(20), maximumDelay: .milliseconds(50))
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await waitUntil(within: 5) { streamsOpened.withLock { $0 } >= 3 }, "it reconnects after each cut")
         following.cancel()
         #expect(client.lastEventID == nil && client.palette == good)
     }
@@ -290,10 +288,10 @@ final class UpdateLog: Sendable {
     deinit { token.cancel() }
 
     /// The next update not looked at yet that `accepts` (skipping others), within `timeout`.
-    func next(timeout: Duration = .seconds(5), where accepts: (ThemedClient.Update) -> Bool = { _ in true }) async -> ThemedClient.Update? {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let found = received.state.withLock { state -> ThemedClient.Update? in
+    func next(timeout: Double = 5, where accepts: (ThemedClient.Update) -> Bool = { _ in true }) async -> ThemedClient.Update? {
+        var found: ThemedClient.Update?
+        _ = await waitUntil(within: timeout) {
+            found = received.state.withLock { state -> ThemedClient.Update? in
                 while state.position < state.updates.count {
                     let update = state.updates[state.position]
                     state.position += 1
@@ -301,9 +299,8 @@ final class UpdateLog: Sendable {
                 }
                 return nil
             }
-            if let found { return found }
-            try? await Task.sleep(for: .milliseconds(1))
+            return found != nil
         }
-        return nil
+        return found
     }
 }
