@@ -77,9 +77,9 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Whether this build checks that loop-confined state is touched only on its loop's thread:
-    /// debug builds, and the test build (`make test` defines CHECK_LOOP_CONFINEMENT).
+    /// debug builds, and the test build (`make test` defines CHECK_INVARIANTS).
     static var checksConfinement: Bool {
-        #if DEBUG || CHECK_LOOP_CONFINEMENT
+        #if DEBUG || CHECK_INVARIANTS
         true
         #else
         false
@@ -94,7 +94,7 @@ final class EventLoop: @unchecked Sendable {
     /// test build makes each loop-only entry point say where it runs.
     @inline(__always)
     func assertOnLoop(_ function: StaticString = #function) {
-        #if DEBUG || CHECK_LOOP_CONFINEMENT
+        #if DEBUG || CHECK_INVARIANTS
         precondition(pthread_self() == thread.load(ordering: .relaxed), "\(function) ran off event loop \(number)'s thread")
         #endif
     }

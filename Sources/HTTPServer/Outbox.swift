@@ -1,6 +1,6 @@
 /// A connection's answers not yet written: bytes, and file regions sent with `sendfile`, in order.
 ///
-/// Invariants (checked by `checkInvariants`, in debug builds after every change, and by
+/// Invariants (checked by `checkInvariants` after every change in debug and test builds, and by
 /// `OutboxTests`): no chunk is empty; `written` is less than the first chunk's size; `unsent` is
 /// the chunks' sizes less `written`.
 struct Outbox {
@@ -83,9 +83,10 @@ struct Outbox {
         checkInvariants()
     }
 
-    /// Stops on a broken invariant in debug builds (and in `OutboxTests`, which call it).
+    /// Stops on a broken invariant in debug builds and the test build (`make test` defines
+    /// CHECK_INVARIANTS); `OutboxTests` also read `invariantsHold` directly.
     func checkInvariants() {
-        #if DEBUG
+        #if DEBUG || CHECK_INVARIANTS
         precondition(invariantsHold, "the outbox's accounting is broken: \(chunks.count) chunks, \(written) written, \(unsent) unsent")
         #endif
     }

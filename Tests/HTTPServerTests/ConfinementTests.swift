@@ -4,7 +4,7 @@ import Testing
 
 /// A loop's and its connections' state is unlocked and touched only on the loop's thread; builds
 /// that check confinement (debug, and `make test`'s) stop a process that breaks the rule.
-@Suite("Event loop confinement", .enabled(if: EventLoop.checksConfinement, "this build does not check confinement (make test's does: -DCHECK_LOOP_CONFINEMENT)"))
+@Suite("Event loop confinement", .enabled(if: EventLoop.checksConfinement, "this build does not check confinement (make test's does: -DCHECK_INVARIANTS)"))
 struct ConfinementTests {
     @Test("work handed to the loop with execute runs on its thread and passes the check")
     func onTheLoop() {
