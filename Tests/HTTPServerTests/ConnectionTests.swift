@@ -64,19 +64,6 @@ struct ConnectionTests {
         #expect(client.isClosedByServer())
     }
 
-    @Test("HTTP/1.0 is kept alive only when asked, and told so")
-    func http10() throws {
-        let server = try PlainServer()
-        let kept = try server.client()
-        kept.send("GET /hello HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
-        #expect(try kept.readResponse().headers["connection"] == "keep-alive")
-        #expect(try kept.request("/hello").status == 200)
-        let closed = try server.client()
-        closed.send("GET /hello HTTP/1.0\r\n\r\n")
-        #expect(try closed.readResponse().headers["connection"] == "close")
-        #expect(closed.isClosedByServer())
-    }
-
     @Test("limits: request line 414, headers 431, body 413, malformed 400, version 505; each closes the connection")
     func limits() throws {
         let server = try PlainServer { configuration in

@@ -9,6 +9,8 @@ import TestSupport
 /// - `/gated`: a deferred answer, worked out off the loop once `gate` opens (`started` is
 ///   signalled when the work begins, so a test knows the request is being answered);
 /// - `/stream`: a streaming answer that writes "tick" lines until the client leaves;
+/// - `/echo` (PUT): the body it was sent;
+/// - `/big`: 16 MB, more than the kernel's socket buffers hold, so most of it waits in the server;
 /// - anything else: 404.
 final class PlainServer: @unchecked Sendable {
     let server: HTTPServer
@@ -33,6 +35,10 @@ final class PlainServer: @unchecked Sendable {
                         reply(Response(status: .ok, headers: [.contentType: "text/plain"], body: Array("opened".utf8)))
                     }
                 })
+            case "/echo" where request.method == .put:
+                return Response(status: .ok, headers: [.contentType: "text/plain"], body: request.body)
+            case "/big":
+                return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: Self.big)
             case "/stream":
                 return Response(status: .ok, headers: [.contentType: "text/event-stream"], stream: { writer in
                     DispatchQueue.global().async {
@@ -45,6 +51,8 @@ final class PlainServer: @unchecked Sendable {
         }
         try server.start()
     }
+
+    static let big = [UInt8](repeating: 7, count: 16 << 20)
 
     deinit { server.shutdown(timeout: .seconds(2)) }
 

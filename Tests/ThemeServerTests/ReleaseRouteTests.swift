@@ -1,0 +1,30 @@
+import HTTPServer
+import HTTPTypes
+import Releases
+import Testing
+import ThemeServer
+
+/// Releases' routes as `themed serve` registers them, without a cluster store.
+@Suite("release routes without a cluster")
+struct ReleaseRouteTests {
+    @Test("without a cluster store the release routes answer 409 naming the cluster setting")
+    func noCluster() throws {
+        let api = try APIFixture()
+        #expect(try !api.request("/themes/light").text.contains("\"releases\""), "no history to link to")
+        for (method, target, body) in [(HTTPRequest.Method.post, "/themes/light/releases", ""), (.get, "/themes/light/releases", ""),
+                                        (.post, "/themes/light/rollback", #"{"generation":1}"#), (.delete, "/active/schedule/1", ""),
+                                        (.put, "/active", #"{"theme":"dark","at":"2030-01-01T00:00:00Z"}"#)] {
+            let answer = try api.request(target, method: method, body: body)
+            #expect(answer.status == 409 && answer.text.contains("no_cluster") && answer.text.contains("cluster setting"), "\(method) \(target): \(answer.text)")
+            #expect(answer.header("Access-Control-Allow-Origin") == nil, "never readable cross-origin")
+        }
+        func head(_ method: HTTPRequest.Method, _ target: String, token: Bool = true) throws -> Request {
+            try Request(method: method, target: target, headers: token ? [.authorization: "Bearer themed_x"] : [:])
+        }
+        let upload = try head(.post, "/themes/light/releases"), read = try head(.get, "/themes/light/releases")
+        let deeper = try head(.post, "/themes/a/b/releases"), anonymous = try head(.post, "/themes/light/releases", token: false)
+        #expect(ReleaseRoutes.receivesUpload(upload))
+        #expect(!ReleaseRoutes.receivesUpload(read) && !ReleaseRoutes.receivesUpload(deeper))
+        #expect(!ReleaseRoutes.receivesUpload(anonymous), "no credentials, no spool")
+    }
+}
