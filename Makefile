@@ -8,7 +8,7 @@ PY_PACKAGES = lzfse numpy pillow coloraide
 OPENAPI_PY_PACKAGES = openapi-core requests pyyaml
 EXPORT_PY_PACKAGES = tinycss2 requests
 
-.PHONY: deps py-deps bench-deps build release test openapi-check exports-check browser-deps browser-check deb deb-test bench bench-http bench-hotpath bench-tokens bench-reload bench-cold bench-blobs bench-transforms bench-yield bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
+.PHONY: deps py-deps bench-deps build release test openapi-check exports-check tokens-check browser-deps browser-check deb deb-test bench bench-http bench-hotpath bench-tokens bench-reload bench-cold bench-blobs bench-transforms bench-yield bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -46,6 +46,7 @@ test: deps py-deps
 	SWIFT=$(SWIFT) scripts/swift-test.sh $(TEST_FLAGS) --skip-build --filter "ClientLatencyTests"
 	$(MAKE) openapi-check
 	$(MAKE) exports-check
+	$(MAKE) tokens-check
 	$(MAKE) browser-check
 	$(MAKE) deb-test
 
@@ -66,6 +67,13 @@ exports-check:
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) || exit 1; fi
 	@python3 -c "import tinycss2, requests" 2>/dev/null || pip install -q $(EXPORT_PY_PACKAGES)
 	python3 scripts/check-exports.py --themed .build/release/themed
+
+## Public design systems published in DTCG form (pinned PyPI packages, downloaded into var/ once)
+## served through a resolver document over the published file, each colour against a reading of
+## the file made by the script, each refused token in the theme's errors, compiled and read back.
+tokens-check:
+	@python3 -c "import requests" 2>/dev/null || pip install -q requests
+	python3 scripts/check-public-tokens.py --themed .build/release/themed
 
 ## Chromium, its driver and selenium for the browser tests (Debian packages, PyPI).
 browser-deps:

@@ -61,6 +61,8 @@ struct AliasResolver {
             type = type ?? token.inheritedType
         }
         guard let type else { return fail(token, "has no $type (on it or on a group above it) and is not an alias of a typed token") }
+        // A value in an earlier draft's form ("#0a0a0a", "16px") is read as the value it denotes.
+        if let upgraded = DraftValues.upgraded(value, as: type) { value = upgraded }
         if let reason = TokenValidation.problem(with: value, as: type) { return fail(token, "\(type) value: \(reason)") }
         return ResolvedToken(path: token.path, type: type, value: value, aliasOf: aliasOf, written: token.value, description: token.description,
                              deprecated: token.deprecated, extensions: token.extensions, location: token.location)
