@@ -89,6 +89,8 @@ let package = Package(
         // Log lines as text or JSON, to standard error, standard output or a file.
         .target(name: "Logs", dependencies: ["JSON", .product(name: "Logging", package: "swift-log")]),
         // The theme API: a route table behind metrics, 304 and response-cache middleware; events.
+        // Audiences: aliases with rules, rollouts by sticky buckets, a client's assignment (pure).
+        .target(name: "Audiences", dependencies: ["Hashing", "JSON", "ThemeVocabulary"]),
         .target(name: "ThemeServer", dependencies: [
             "CLinux", "Logs",
             "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Gallery", "Cluster", "ThemeVocabulary", "JSON", "Caching", "Hashing", "BlobStore", "Sharding",
@@ -147,6 +149,7 @@ let package = Package(
         .testTarget(name: "ThemeContentTests", dependencies: ["ThemeContent", "ThemeIndex", "BlobStore", "Hashing", "Codecs", "ImageCoders", "TestSupport"]),
         // The HTTP server alone: connections' lives and outboxes in-process, sockets on loopback.
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types")]),
+        .testTarget(name: "AudiencesTests", dependencies: ["Audiences", "JSON"]),
         .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemedClient", "ThemeIndex", "ThemeContent", "BlobStore", "Hashing", "Sharding", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport", "FuzzTargets", "Cluster", "Releases",
                                                             "ThemeVocabulary", .product(name: "HTTPTypes", package: "swift-http-types"),
                                                             .product(name: "Logging", package: "swift-log")]),

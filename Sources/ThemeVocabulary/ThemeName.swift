@@ -1,6 +1,9 @@
 /// The names themes go by: they are URL path segments and folder names, so only letters, digits,
 /// `-`, `_` and `.`, at most 100 of them, not starting with `.`.
 public enum ThemeName {
+    /// The rule, as error messages say it.
+    public static let rule = "letters, digits, -, _ and ., at most 100, not starting with ."
+
     public static func isValid(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 100 && !name.hasPrefix(".")
             && name.utf8.allSatisfy { byte in
