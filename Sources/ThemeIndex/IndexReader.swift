@@ -53,6 +53,14 @@ public final class IndexReader: Sendable {
         try pool.read { try $0.prepare("SELECT value FROM meta WHERE key = ?1").rows([.text(key)]).first?.string("value") }
     }
 
+    /// Every setting whose key starts with `prefix`, by key, the prefix dropped.
+    public func settings(withPrefix prefix: String) throws -> [(key: String, value: String)] {
+        try pool.read { database in
+            try database.prepare("SELECT key, value FROM meta WHERE substr(key, 1, ?2) = ?1 ORDER BY key").rows([.text(prefix), .integer(Int64(prefix.utf8.count))])
+                .map { row in (String(try row.string("key").dropFirst(prefix.count)), try row.string("value")) }
+        }
+    }
+
     // MARK: - Lookups
 
     /// The best catalog variant of `name` for `request` (lookup-rules.md 4.4 and 6), searching

@@ -85,9 +85,20 @@ public final class IndexWriter: Sendable {
         }
     }
 
-    /// Persists a setting (the active theme survives restarts here).
+    /// Persists a setting (the active theme and the aliases survive restarts here, and a rebuild
+    /// of the index's tables: `meta` is kept).
     public func setSetting(_ key: String, to value: String) throws {
         try connection.withLock { try $0.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)").run([.text(key), .text(value)]) }
+    }
+
+    /// Forgets a setting; returns whether there was one.
+    @discardableResult
+    public func removeSetting(_ key: String) throws -> Bool {
+        try connection.withLock { database in
+            let existed = try database.prepare("SELECT 1 FROM meta WHERE key = ?1").rows([.text(key)]).first != nil
+            try database.prepare("DELETE FROM meta WHERE key = ?1").run([.text(key)])
+            return existed
+        }
     }
 
     // MARK: - Diff

@@ -25,6 +25,27 @@ public final class ServiceMetrics: Sendable {
         }
     }
 
+    /// Assignments answered by `/assign`, by theme, generation and reason (default, rule,
+    /// pinned, rollout-in, rollout-out).
+    private let assignments = Mutex<[AssignmentSeries: Int]>([:])
+
+    struct AssignmentSeries: Hashable {
+        var theme: String
+        var generation: Int
+        var reason: String
+    }
+
+    func countAssignment(theme: String, generation: Int, reason: String) {
+        assignments.withLock { $0[AssignmentSeries(theme: theme, generation: generation, reason: reason), default: 0] += 1 }
+    }
+
+    /// How many assignments each generation of `theme` got (the gallery's rollout line).
+    func assignmentCounts(of theme: String) -> [Int: Int] {
+        assignments.withLock { series in
+            series.filter { $0.key.theme == theme }.reduce(into: [:]) { $0[$1.key.generation, default: 0] += $1.value }
+        }
+    }
+
     public init() {}
 
     func record(route: String, status: Int, duration: Duration, for request: Request) {
@@ -61,6 +82,13 @@ public final class ServiceMetrics: Sendable {
         for (name, type, help, value) in families where !caches.isEmpty {
             text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
             for cache in caches { text += "\(name){cache=\"\(cache.name)\"} \(cache.statistics[keyPath: value])\n" }
+        }
+        let assigned = assignments.withLock { $0 }.sorted { ($0.key.theme, $0.key.generation, $0.key.reason) < ($1.key.theme, $1.key.generation, $1.key.reason) }
+        if !assigned.isEmpty {
+            text += "# HELP themed_assignments_total Assignments answered by /assign, by theme, generation and reason.\n# TYPE themed_assignments_total counter\n"
+            for (series, count) in assigned {
+                text += "themed_assignments_total{theme=\"\(series.theme)\",generation=\"\(series.generation)\",reason=\"\(series.reason)\"} \(count)\n"
+            }
         }
         for gauge in gauges {
             text += "# HELP \(gauge.name) \(gauge.help)\n# TYPE \(gauge.name) \(gauge.name.hasSuffix("_total") ? "counter" : "gauge")\n"

@@ -18,6 +18,8 @@ public final class ThemeService: HeadResponder {
     public let metrics: ServiceMetrics
     let logger: Logger
     let hotPath: HotPath
+    /// The aliases `/assign` answers from.
+    let aliases: AliasBook
     private let responder: Responder
 
     /// `content` defaults to a store whose blobs live in `blobs/` beside the index file.
@@ -56,6 +58,19 @@ public final class ThemeService: HeadResponder {
         let responseCache = ResponseCacheMiddleware(library: library, cors: cors, metrics: metrics, capacityBytes: responseCacheBytes)
         let requestLog = RequestLogMiddleware(accessLog: accessLog, logger: logger, ids: RequestIDs())
         let caches: [any CacheReporting] = [responseCache, index.reader.parentPalettes] + content.caches
+        let clustered = clusterGeneration != nil
+        let aliases = AliasBook(index: index, library: library, logger: logger)
+        self.aliases = aliases
+        if !clustered {
+            // A theme that changes moves the base its aliases' clients read (a new generation),
+            // and a switch moves `current`: those clients are told to ask for their assignment again.
+            events.observe { [weak events] event in
+                guard let events, let change = ThemeChange(rawValue: event.type), change != .error,
+                      case .string(let theme)? = event.data["theme"] else { return }
+                let affected = change == .activated ? [AliasBook.current] : aliases.aliases(pointingAt: theme).map(\.name)
+                for alias in affected { AudienceRoutes.announce(alias, theme: theme, to: events) }
+            }
+        }
         let router = Router([
             AdminRoutes(library: library, metrics: metrics, caches: caches, events: events, activeToken: activeToken,
                         readiness: readiness, storeContact: storeContact, store: activeStore, proxies: trustedProxies, logger: logger),
@@ -68,6 +83,8 @@ public final class ThemeService: HeadResponder {
             ImageRoutes(library: library, logger: logger, transforms: imageTransforms),
             StringRoutes(library: library),
             BlobRoutes(library: library),
+            AudienceRoutes(library: library, book: aliases, events: events, metrics: metrics,
+                           operators: OperatorCheck(activeToken: activeToken, proxies: trustedProxies), clustered: clustered),
         ] + collections, library: library, logger: logger)
         hotPath = HotPath(responseCache: responseCache, cors: cors, requestLog: requestLog, metrics: metrics)
         responder = Responder(middleware: [
@@ -78,6 +95,7 @@ public final class ThemeService: HeadResponder {
             ConditionalRequestMiddleware(),
             responseCache,
             CompressionMiddleware(content: content),
+            PinnedGenerationMiddleware(library: library, clustered: clustered),
             SharedCacheMiddleware(library: library, policy: cachePolicy),
         ], router: router)
     }

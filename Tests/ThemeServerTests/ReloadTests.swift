@@ -177,7 +177,8 @@ struct ReloadTests {
         let stream = try subscriber.readUntil("\"theme\":\"dark\"")
         let source = server.service.events.source
         // The ids of events (the opening's id-only message says where the stream starts).
-        let ids = stream.components(separatedBy: "\n\n").filter { $0.contains("event: ") }
+        // (A reload of the active theme also tells clients of `current` to ask for their assignment again.)
+        let ids = stream.components(separatedBy: "\n\n").filter { $0.contains("event: theme-reloaded") }
             .compactMap { $0.split(separator: "\n").first { $0.hasPrefix("id: \(source)-") }.map { String($0.dropFirst(4)) } }
         let numbers = ids.compactMap { Int($0.dropFirst(source.count + 1)) }
         #expect(numbers.count == 2 && numbers[0] < numbers[1])

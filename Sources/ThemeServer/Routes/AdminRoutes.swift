@@ -108,16 +108,9 @@ struct AdminRoutes: RouteCollection {
             if let misdirected = APIError.misdirected(name, in: library) { throw misdirected }
             throw APIError.notFound("no theme named \(name)")
         }
-        let authorization = request.headers[.authorization]
-        let operatorAllowed = if let activeToken { authorization == "Bearer \(activeToken)" } else {
-            // The client, not a proxy on this host: through a trusted proxy, the address it forwarded.
-            authorization == nil && { client in client.hasPrefix("127.") || client == "::1" }(proxies.client(of: request))
-        }
-        guard operatorAllowed || (store != nil && authorization != nil) else {
-            if activeToken != nil {
-                throw APIError(status: .unauthorized, code: "unauthorized", message: "PUT /active needs Authorization: Bearer <token>")
-            }
-            throw APIError(status: .forbidden, code: "forbidden", message: "without a configured token, only loopback clients may change the active theme")
+        let operatorAllowed = OperatorCheck(activeToken: activeToken, proxies: proxies).allows(request)
+        guard operatorAllowed || (store != nil && request.headers[.authorization] != nil) else {
+            throw OperatorCheck(activeToken: activeToken, proxies: proxies).refusal(changing: activeToken == nil ? "the active theme" : "PUT /active")
         }
         guard let store else {
             if at != nil { throw APIError.noCluster }
