@@ -46,6 +46,8 @@ def signed(target):
 UNREACHABLE = {
     ("/healthz", "get", "503"): "served only while the first index is built (a few ms for the sample themes)",
     ("/readyz", "get", "503"): "needs a drain or a cluster store (Tests/ClusterTests/ReplicaTests.swift)",
+    ("/aliases/{alias}", "put", "403"): "needs a server without activeToken and a client off loopback (AudienceRouteTests)",
+    ("/aliases/{alias}", "delete", "403"): "needs a server without activeToken and a client off loopback (AudienceRouteTests)",
 }
 
 
@@ -55,11 +57,33 @@ def free_port():
         return probe.getsockname()[1]
 
 
-def cases(blob):
+def cases(blob, base):
     """(method, path, headers, body, status, documented path)."""
     json_headers = {"Content-Type": "application/json"}
     auth = {"Authorization": "Bearer " + TOKEN, **json_headers}
+    # The base /assign gives, made when sent: a generation-pinned URL of the active theme.
+    pinned = lambda rest: lambda: requests.get(base + "/assign/current?client=openapi").json()["base"] + rest
+    alias = json.dumps({"theme": "light", "rules": [{"when": {"platform": ["ios"], "appVersion": ">=5.2", "locale": ["fr", "fr-*"],
+                                                             "attributes": {"tier": ["beta"]}}, "theme": "dark"}]})
     return [
+        ("PUT", "/aliases/acme", auth, alias, 200, "/aliases/{alias}"),
+        ("PUT", "/aliases/acme", json_headers, alias, 401, "/aliases/{alias}"),
+        ("PUT", "/aliases/acme", auth, "not json", 400, "/aliases/{alias}"),
+        ("PUT", "/aliases/acme", auth, json.dumps({"theme": "nope"}), 404, "/aliases/{alias}"),
+        ("PUT", "/aliases/acme", auth, json.dumps({"theme": "light", "rules": [{"when": {"appVersion": ">=5.x"}, "theme": "dark"}]}), 422, "/aliases/{alias}"),
+        ("PUT", "/aliases/acme", auth, json.dumps({"theme": "light", "at": "2030-01-01T00:00:00Z"}), 409, "/aliases/{alias}"),
+        ("GET", "/aliases", {}, None, 200, "/aliases"),
+        ("GET", "/aliases/acme", {}, None, 200, "/aliases/{alias}"),
+        ("GET", "/aliases/nope", {}, None, 404, "/aliases/{alias}"),
+        ("GET", "/assign/acme?client=c1&platform=ios&appVersion=5.3.1&locale=fr-CA&tier=beta", {}, None, 200, "/assign/{alias}"),
+        ("GET", "/assign/acme", {}, None, 400, "/assign/{alias}"),
+        ("GET", "/assign/nope?client=c1", {}, None, 404, "/assign/{alias}"),
+        ("GET", pinned("/colors/primary"), {}, None, 200, "/themes/{theme}/colors/{name}"),
+        ("GET", "/themes/dark@999999/colors/primary", {}, None, 404, "/themes/{theme}/colors/{name}"),
+        ("DELETE", "/aliases/acme", {"Authorization": "Bearer wrong"}, None, 401, "/aliases/{alias}"),
+        ("DELETE", "/aliases/acme", auth, None, 200, "/aliases/{alias}"),
+        ("DELETE", "/aliases/acme", auth, None, 404, "/aliases/{alias}"),
+        ("DELETE", "/aliases/current", auth, None, 400, "/aliases/{alias}"),
         ("GET", "/healthz", {}, None, 200, "/healthz"),
         ("GET", "/readyz", {}, None, 200, "/readyz"),
         ("GET", "/metrics", {}, None, 200, "/metrics"),
@@ -197,6 +221,11 @@ def cluster_cases(publisher, switcher, archive, bomb, state):
     later = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)).isoformat()
     chunks = lambda: (part for part in (archive[:100], archive[100:]))
     return [
+        # Aliases and assignment are kept by a server without a cluster store: 409 here.
+        ("GET", "/aliases", {}, None, 409, "/aliases"),
+        ("GET", "/aliases/acme", {}, None, 409, "/aliases/{alias}"),
+        ("DELETE", "/aliases/acme", activate, None, 409, "/aliases/{alias}"),
+        ("GET", "/assign/current?client=c1", {}, None, 409, "/assign/{alias}"),
         ("POST", "/themes/brand-c/releases", publish, archive, 201, "/themes/{theme}/releases"),
         ("POST", "/themes/brand-c/releases?at=" + urllib.parse.quote(later), publish, archive, 202, "/themes/{theme}/releases"),
         ("POST", "/themes/bad%20name/releases", publish, archive, 400, "/themes/{theme}/releases"),
@@ -412,8 +441,8 @@ def main():
 
         blob = requests.get(base + "/themes/light/images/logo.json").json()["chosen"]["blob"]
         covered = set()
-        exercise(requests.Session(), base, openapi, cases(blob), problems, covered, {})
-        count = len(cases(blob))
+        exercise(requests.Session(), base, openapi, cases(blob, base), problems, covered, {})
+        count = len(cases(blob, base))
         count += with_cluster(args.themed, work, openapi_config, spec, problems, covered)
 
         documented = {(path, method, status) for path, item in spec["paths"].items() for method, operation in item.items()

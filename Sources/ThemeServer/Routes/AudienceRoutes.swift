@@ -56,10 +56,7 @@ struct AudienceRoutes: RouteCollection {
             throw APIError(status: .unprocessableContent, code: "unprocessable", message: error.description)
         }
         for (place, theme, generation) in [("theme", alias.theme, alias.generation)] + alias.rules.enumerated().map({ ("rules[\($0)].theme", $1.theme, $1.generation) }) {
-            guard let info = library.theme(named: theme) else {
-                if let misdirected = APIError.misdirected(theme, in: library) { throw misdirected }
-                throw APIError.notFound("\(place): no theme named \(theme)")
-            }
+            guard let info = library.theme(named: theme) else { throw APIError.notFound("\(place): no theme named \(theme)") }
             if let generation, generation != info.generation {
                 throw APIError(status: .unprocessableContent, code: "generation_not_kept",
                                message: "\(place): generation \(generation) of \(theme) is not kept: this server keeps only the one it serves, \(info.generation)")
