@@ -35,6 +35,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COLOR_PATH = "/themes/dark/colors/primary"
 # A design token of the sample token theme, kept like a colour (issue 43: >= 0.9x the colour route).
 TOKEN_PATH = "/themes/tokens/tokens/semantic.accent"
+# A client's assignment, each request from another client id (issue 44: >= 0.5x the colour route).
+ASSIGN_SCRIPT = """
+local counter = 0
+request = function()
+  counter = counter + 1
+  return wrk.format(nil, "/assign/current?client=bench-" .. counter .. "-" .. math.random(1000000000) .. "&platform=ios&appVersion=5.3.1&locale=fr-CA")
+end
+"""
 IMAGE_PATH = "/themes/light/images/logo?scale=2&appearance=dark"
 
 
@@ -147,9 +155,10 @@ http {{
         wait_for(f"http://127.0.0.1:{port}/")
 
 
-def wrk(url, duration, connections):
-    """(requests per second, p99 in ms, failures) of one wrk run."""
-    out = run(["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", url], capture_output=True).stdout
+def wrk(url, duration, connections, script=None):
+    """(requests per second, p99 in ms, failures) of one wrk run (`script`: a Lua file making each request)."""
+    out = run(["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency"] + (["-s", script] if script else []) + [url],
+              capture_output=True).stdout
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     p99 = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s)\s*$", out, re.M)
     scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
@@ -222,6 +231,10 @@ def main():
                       "ceiling-short": f"http://127.0.0.1:{ports['short-png']}/"},
         }
         targets["token"] = {"themed": f"http://127.0.0.1:{ports['themed']}{TOKEN_PATH}"}
+        targets["assign"] = {"themed": f"http://127.0.0.1:{ports['themed']}/assign/current?client=warm"}
+        assign_script = os.path.join(work, "assign.lua")
+        with open(assign_script, "w") as out:
+            out.write(ASSIGN_SCRIPT)
         if not baseline:
             for route in targets.values():
                 route.pop("baseline", None)
@@ -240,7 +253,7 @@ def main():
                 order = list(urls.items())
                 shift = (round_number - 1) % len(order)
                 for server, url in order[shift:] + order[:shift]:
-                    rate, p99, failures = wrk(url, args.duration, args.connections)
+                    rate, p99, failures = wrk(url, args.duration, args.connections, assign_script if route == "assign" else None)
                     results[(route, server)].append((rate, p99, failures))
                     print(f"  round {round_number} {route:5} {server:10} {rate:10.0f} req/s  p99 {p99:6.2f} ms"
                           + (f"  {failures} FAILED" if failures else ""), file=sys.stderr)
@@ -284,6 +297,8 @@ def main():
                           f"p99 {median(route, 'themed', 1):.2f} vs {median(route, other, 1):.2f} ms")
         token_ratio = statistics.median(token[0] / color[0] for token, color in zip(results[("token", "themed")], results[("color", "themed")]))
         print(f"token themed/color themed: req/s {token_ratio:.2f}x, p99 {median('token', 'themed', 1):.2f} vs {median('color', 'themed', 1):.2f} ms")
+        assign_ratio = statistics.median(assign[0] / color[0] for assign, color in zip(results[("assign", "themed")], results[("color", "themed")]))
+        print(f"assign themed/color themed: req/s {assign_ratio:.2f}x (distinct client ids), p99 {median('assign', 'themed', 1):.2f} vs {median('color', 'themed', 1):.2f} ms")
         log_ratio = ratio("color", "themed+log", "themed")
         ab_ratio = statistics.median(mine / theirs for mine, theirs in zip(ab_runs["themed"], ab_runs["nginx"]))
         print(f"color access log on/off: {log_ratio:.2f}x {spread('color', 'themed+log', 'themed')}")

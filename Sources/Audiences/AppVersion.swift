@@ -6,14 +6,22 @@ public struct AppVersion: Comparable, Hashable, Sendable, CustomStringConvertibl
 
     /// nil for anything but dot-separated numbers (at most 6, each at most 9 digits).
     public init?(_ text: some StringProtocol) {
-        let release = text.prefix { $0 != "-" && $0 != "+" }
-        let parts = release.split(separator: ".", omittingEmptySubsequences: false)
-        guard !parts.isEmpty, parts.count <= 6 else { return nil }
+        // Read as bytes: a client's version is parsed at every assignment.
         var components: [Int] = []
-        for part in parts {
-            guard !part.isEmpty, part.count <= 9, part.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(part) else { return nil }
-            components.append(number)
+        var (number, digits) = (0, 0)
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") { break }
+            if byte == UInt8(ascii: ".") {
+                guard digits > 0, components.count < 5 else { return nil }
+                components.append(number)
+                (number, digits) = (0, 0)
+                continue
+            }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 9 else { return nil }
+            (number, digits) = (number * 10 + Int(byte - UInt8(ascii: "0")), digits + 1)
         }
+        guard digits > 0 else { return nil }
+        components.append(number)
         self.components = components
     }
 

@@ -37,9 +37,17 @@ public struct Rollout: Sendable, Equatable {
 
 /// A client's answer: which theme and generation to read, and why.
 public struct Assignment: Sendable, Equatable {
+    /// What decided it, in few values (a label in /metrics).
+    public enum Kind: String, Sendable {
+        case `default`, rule, pinned
+        case rolloutIn = "rollout-in", rolloutOut = "rollout-out"
+    }
+
     public var alias: String
     public var theme: String
     public var generation: Int
+    public var kind: Kind
+    /// What decided it, in words: the rule and its audience, the rollout and the bucket.
     public var reason: String
 
     /// Where the client reads everything: generation-pinned, so a cache may keep it for good.
@@ -68,20 +76,20 @@ public struct Assigner: Sendable {
     /// theme; then the theme's rollout, if any, by the client's bucket.
     public func assign(_ alias: String, to client: Client) throws(Failure) -> Assignment {
         guard let pointer = aliases[alias] else { throw .noSuchAlias(alias) }
-        var (theme, pinned, reason) = (pointer.theme, pointer.generation, "default")
+        var (theme, pinned, kind, reason) = (pointer.theme, pointer.generation, Assignment.Kind.default, "default")
         if let index = pointer.rules.firstIndex(where: { $0.audience.contains(client) }) {
             let rule = pointer.rules[index]
-            (theme, pinned, reason) = (rule.theme, rule.generation, "rule \(index + 1) (\(rule.audience.summary))")
+            (theme, pinned, kind, reason) = (rule.theme, rule.generation, .rule, "rule \(index + 1) (\(rule.audience.summary))")
         }
-        if let pinned { return Assignment(alias: alias, theme: theme, generation: pinned, reason: reason + ", pinned") }
+        if let pinned { return Assignment(alias: alias, theme: theme, generation: pinned, kind: .pinned, reason: reason + ", pinned") }
         if let rollout = rollouts[theme] {
             let bucket = rollout.bucket(of: client.id)
             let inside = bucket < rollout.basisPoints
-            return Assignment(alias: alias, theme: theme, generation: inside ? rollout.generation : rollout.previous,
+            return Assignment(alias: alias, theme: theme, generation: inside ? rollout.generation : rollout.previous, kind: inside ? .rolloutIn : .rolloutOut,
                               reason: reason + ", rollout of \(rollout.generation) at \(rollout.percent.formatted)%: bucket \(bucket) \(inside ? "in" : "out")")
         }
         guard let generation = generations[theme] else { throw .themeGone(alias: alias, theme: theme) }
-        return Assignment(alias: alias, theme: theme, generation: generation, reason: reason)
+        return Assignment(alias: alias, theme: theme, generation: generation, kind: kind, reason: reason)
     }
 }
 

@@ -11,11 +11,19 @@ public enum ContentCoding: String, Sendable, CaseIterable {
     /// The encodings worth applying to a media type: text, JSON, XML, SVG, PDF and the like;
     /// images and fonts that are compressed already are sent as they are.
     public static func isCompressible(_ contentType: String) -> Bool {
-        let type = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        return type.hasPrefix("text/") || type.hasSuffix("+json") || type.hasSuffix("+xml")
-            || ["application/json", "application/xml", "application/javascript", "application/pdf", "image/svg+xml",
-                "application/x-plist", "font/ttf", "font/otf"].contains(type)
+        // Read as bytes: every routed answer is asked, and Foundation's trimming cost a tenth of a
+        // small answer's time.
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var media = Array(contentType.utf8.prefix { $0 != UInt8(ascii: ";") })
+        while let last = media.last, isBlank(last) { media.removeLast() }
+        let start = media.firstIndex { !isBlank($0) } ?? media.endIndex
+        let type = String(decoding: media[start...].map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }, as: UTF8.self)
+        return type.hasPrefix("text/") || type.hasSuffix("+json") || type.hasSuffix("+xml") || compressibleTypes.contains(type)
     }
+
+    private static let compressibleTypes: Set<String> = [
+        "application/json", "application/xml", "application/javascript", "application/pdf", "image/svg+xml", "application/x-plist", "font/ttf", "font/otf",
+    ]
 
     /// The coding `Accept-Encoding` prefers of those we make (brotli first on equal weight),
     /// or nil for identity. Codings with q=0 are refused; `*` stands for the rest.

@@ -29,7 +29,7 @@ public final class ThemedClient: Sendable {
     let cache: ResponseCache?
     let session: URLSession
 
-    private struct State {
+    struct State {
         var theme: String
         var traits: ThemeTraits
         var palette: ThemePalette?
@@ -37,9 +37,12 @@ public final class ThemedClient: Sendable {
         var lastEventID: String?
         var listeners: [Int: @Sendable (Update) -> Void] = [:]
         var nextListener = 0
+        /// While the client follows an alias: what it asks `/assign` with, and the answer.
+        var audience: AudienceRequest?
+        var assignment: ClientAssignment?
     }
 
-    private let state: Mutex<State>
+    let state: Mutex<State>
 
     /// `theme` may be `current`, which follows the server's active theme.
     public init(server: URL, theme: String = "current", traits: ThemeTraits = ThemeTraits(), cacheDirectory: URL? = nil,
@@ -119,11 +122,14 @@ public final class ThemedClient: Sendable {
     }
 
     @discardableResult
-    private func refresh(reason: Update.Reason) async -> ThemePalette? {
+    func refresh(reason: Update.Reason) async -> ThemePalette? {
         do {
             let palette = try ThemePalette(json: try await get(paletteURL()))
             state.withLock { $0.lastError = nil }
             publish(palette, reason)
+        } catch .status(404, _) where state.withLock({ $0.audience != nil }) {
+            // The pinned generation is no longer served: the assignment has moved on.
+            if (try? await assign()) != nil { return await refresh(reason: reason) }
         } catch {
             state.withLock { $0.lastError = error }
         }
@@ -199,7 +205,7 @@ public final class ThemedClient: Sendable {
         }
     }
 
-    private func send(_ request: URLRequest) async throws(ThemedClientError) -> (Data, HTTPURLResponse) {
+    func send(_ request: URLRequest) async throws(ThemedClientError) -> (Data, HTTPURLResponse) {
         do {
             let (body, response) = try await session.response(for: request)
             guard let http = response as? HTTPURLResponse else { throw ThemedClientError.invalidResponse("not HTTP") }
@@ -224,8 +230,9 @@ public final class ThemedClient: Sendable {
                     // A named theme's changes only (and its parents': the server adds them), which
                     // also lets a sharded front door route the stream to the theme's replicas;
                     // `current` follows every switch.
+                    // Following an alias, every event: the alias may move to another theme.
                     let theme = self.theme
-                    let only = theme == "current" ? [] : [URLQueryItem(name: "theme", value: theme)]
+                    let only = theme == "current" || state.withLock({ $0.audience != nil }) ? [] : [URLQueryItem(name: "theme", value: theme)]
                     for try await chunk in EventStream.open(url(path: "/events", query: only), lastEventID: lastEventID) {
                         failures = 0
                         for event in parser.feed(chunk) { await handle(event) }
@@ -261,6 +268,8 @@ public final class ThemedClient: Sendable {
             await refresh(reason: .event(event.type))
         case "resync":
             await refresh(reason: .event(event.type))
+        case "assignment-changed":
+            await reassign(after: event)
         default:
             break
         }

@@ -71,7 +71,7 @@ struct AssignmentTests {
             #expect(assignment.theme == "brand-acme" && assignment.generation == 43 && assignment.reason == "default", "\(other.id)")
         }
         let staff = try assigner.assign("acme", to: Client(id: "c7", attributes: ["tier": "staff"]))
-        #expect(staff.generation == 40 && staff.reason.hasSuffix("pinned"), "a rule may pin a generation")
+        #expect(staff.generation == 40 && staff.kind == .pinned && staff.reason.hasSuffix("pinned"), "a rule may pin a generation")
         #expect(throws: Assigner.Failure.noSuchAlias("nope")) { try assigner.assign("nope", to: beta) }
     }
 
@@ -145,6 +145,6 @@ struct RolloutTests {
         let ins = Self.ids.prefix(2_000).map { try? assigner.assign("a", to: Client(id: $0)) }
         #expect(ins.allSatisfy { $0 != nil })
         let got43 = ins.compactMap { $0 }.filter { $0.generation == 43 }
-        #expect(!got43.isEmpty && got43.allSatisfy { $0.reason.contains("rollout of 43 at 10%: bucket") && $0.reason.hasSuffix(" in") })
+        #expect(!got43.isEmpty && got43.allSatisfy { $0.kind == .rolloutIn && $0.reason.contains("rollout of 43 at 10%: bucket") && $0.reason.hasSuffix(" in") })
     }
 }

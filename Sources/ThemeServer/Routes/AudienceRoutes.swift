@@ -96,19 +96,12 @@ struct AudienceRoutes: RouteCollection {
         } catch .themeGone(_, let theme) {
             throw APIError.notFound("alias \(name) points at \(theme), which is not served")
         }
-        metrics.countAssignment(theme: assignment.theme, generation: assignment.generation, reason: Self.reasonKind(assignment.reason))
+        metrics.countAssignment(theme: assignment.theme, generation: assignment.generation, reason: assignment.kind.rawValue)
         // The client's own answer: caches in front keep it for this client only, and not for long.
         return JSONResponse.make(.object([
             ("alias", .string(assignment.alias)), ("theme", .string(assignment.theme)), ("generation", .int(assignment.generation)),
             ("base", .string(assignment.base)), ("reason", .string(assignment.reason)),
         ]), cacheControl: "private, max-age=60")
-    }
-
-    /// The reason's kind, a label of few values for /metrics.
-    static func reasonKind(_ reason: String) -> String {
-        if reason.contains("rollout") { return reason.hasSuffix(" in") ? "rollout-in" : "rollout-out" }
-        if reason.hasSuffix("pinned") { return "pinned" }
-        return reason.hasPrefix("rule") ? "rule" : "default"
     }
 
     /// Tells clients of `alias` to ask for their assignment again.

@@ -21,6 +21,23 @@ struct PathPattern: Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether `path` can match: its length and literal segments, checked without capturing
+    /// anything (most routes a request is tried against fail here, and allocate nothing).
+    func fits(_ path: [String]) -> Bool {
+        guard case .rest = segments.last else {
+            guard segments.count == path.count else { return false }
+            return zip(segments, path).allSatisfy { segment, part in
+                if case .literal(let text) = segment { return text == part }
+                return true
+            }
+        }
+        guard path.count >= segments.count else { return false }
+        return zip(segments.dropLast(), path).allSatisfy { segment, part in
+            if case .literal(let text) = segment { return text == part }
+            return true
+        }
+    }
+
     /// The parameters captured from `path` (its segments), or nil when the path does not match.
     func match(_ path: [String]) -> [String: String]? {
         var parameters: [String: String] = [:]

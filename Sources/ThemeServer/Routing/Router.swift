@@ -19,13 +19,16 @@ struct Router: Sendable {
     func respond(to request: Request) -> RoutedResponse {
         let isRead = request.method == .get || request.method == .head
         let segments = request.pathSegments
-        if isRead, segments.contains(where: { $0 == ".." || $0 == "." || $0.contains("\\") || $0.contains("\u{0}") }) {
+        // Bytes, not Foundation's string search: every routed request passes here.
+        if isRead, segments.contains(where: { $0 == ".." || $0 == "." || $0.utf8.contains(UInt8(ascii: "\\")) || $0.utf8.contains(0) }) {
             return RoutedResponse(route: "other", response: APIError.badRequest("path segments '.' and '..', backslashes and NUL are not allowed").response)
         }
         var pathMatched = false
         if request.method == .options { return preflight(segments) }
-        for route in routes {
-            guard let parameters = route.pattern.match(segments) else { continue }
+        // By index: a route is read where it is, not copied (with its handler) for each one tried.
+        for index in routes.indices {
+            guard routes[index].pattern.fits(segments), let parameters = routes[index].pattern.match(segments) else { continue }
+            let route = routes[index]
             pathMatched = true
             guard route.methods.contains(request.method) else { continue }
             let context = RequestContext(request: request, parameters: parameters, library: library)
