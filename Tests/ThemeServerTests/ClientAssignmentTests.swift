@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import ThemedClient
+
+/// An app that follows an alias: it asks which theme and generation it reads, reads them at the
+/// pinned base, and follows the assignment when the alias changes.
+@Suite("ThemedClient following an alias", .serialized)
+struct ClientAssignmentTests {
+    static func putAlias(_ server: ServerFixture, _ body: String) throws {
+        #expect(try server.client().request("/aliases/acme", method: "PUT", body: body).status == 200)
+    }
+
+    @Test("the client reads its assigned theme at the pinned base, keeps its id, and moves when the alias changes")
+    func followsAlias() async throws {
+        let server = try ServerFixture()
+        try Self.putAlias(server, #"{"theme": "light", "rules": [{"when": {"attributes": {"tier": ["beta"]}}, "theme": "dark"}]}"#)
+        let cache = ThemedClientTests.cacheFolder()
+        let client = ThemedClient(server: ThemedClientTests.base(server.port), cacheDirectory: cache)
+        let updates = UpdateLog(client)
+        let assignment = try await client.follow(alias: "acme", platform: "ios", appVersion: "5.3.1", attributes: ["tier": "beta"])
+        let dark = try #require(server.service.library.theme(named: "dark")?.generation)
+        #expect(assignment.theme == "dark" && assignment.base == "/themes/dark@\(dark)" && client.theme == "dark@\(dark)")
+        let darkPrimary = try #require(client.palette?.colors["primary"]?.hex)
+        #expect(ThemedClient(server: client.server, cacheDirectory: cache).clientID == client.clientID, "the id is made once and kept")
+
+        let following = client.follow(minimumDelay: .milliseconds(20), maximumDelay: .milliseconds(100))
+        defer { following.cancel() }
+        try await ThemedClientTests.waitForSubscriber(server)
+        try Self.putAlias(server, #"{"theme": "light"}"#)
+        let moved = await updates.next { $0.reason == .event("assignment-changed") }
+        #expect(moved != nil && client.assignment?.theme == "light", "\(String(describing: client.assignment))")
+        #expect(moved?.palette.colors["primary"]?.hex != darkPrimary, "the light theme's palette")
+    }
+
+    @Test("a pinned generation no longer served: the client asks again and reads the new one")
+    func generationGone() async throws {
+        let server = try ServerFixture()
+        try Self.putAlias(server, #"{"theme": "light"}"#)
+        let client = ThemedClient(server: ThemedClientTests.base(server.port))
+        let first = try await client.follow(alias: "acme")
+        server.fixtures.colorSet("themes/light", "accent", [(nil, ["red": "1", "green": "0", "blue": "0"], [:])])
+        try server.service.reload()
+        let palette = await client.refresh()
+        #expect(client.assignment?.generation == first.generation + 1, "\(String(describing: client.assignment))")
+        #expect(palette?.colors["accent"] != nil)
+    }
+}
