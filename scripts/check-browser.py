@@ -10,7 +10,8 @@ selenium), against a real themed serving a copy of the sample themes:
    without a reload.
 4. themed stopped: the page says the server is away and keeps the palette; themed started again:
    the page is live again and shows a change made after the restart.
-5. A page on another origin imports /themed.js from themed, reads the API and follows /events
+5. A page on another origin imports /themed.js from themed, reads the API and follows /events,
+   and a palette that follows the alias `current` reads its pinned base and moves on a switch
    (CORS and EventSource across origins).
 6. A theme whose colour name is markup is shown as text: nothing it names runs.
 
@@ -57,6 +58,13 @@ CROSS_ORIGIN_PAGE = """<!doctype html>
   palette.addEventListener("status", (event) => { document.getElementById("status").textContent = event.detail.status; });
   await palette.start();
   window.themes = (await (await fetch("%(server)s/themes")).json()).themes.map((theme) => theme.name);
+  // A second palette follows the alias `current`: its assignment, read at the pinned base.
+  const assigned = new ThemedPalette({ server: "%(server)s", element: document.body });
+  window.assignments = [];
+  assigned.addEventListener("assignment", (event) => window.assignments.push(event.detail.theme + "@" + event.detail.generation));
+  assigned.follow();
+  await assigned.followAlias("current", { appVersion: "5.3.1", attributes: { tier: "beta" } });
+  window.assignedTheme = () => assigned.theme;
 </script></body></html>
 """
 
@@ -249,9 +257,15 @@ def main():
         check.that(root_primary == dark, "another origin: --primary on <html> is the dark value (%s)" % root_primary)
         check.that(wait(driver, lambda d: d.execute_script("return window.themes") == themes), "another origin: fetch reads /themes")
         time.sleep(0.5)  # the event stream connects after the first palette
+        pinned = server.get("/assign/current?client=check")["base"].split("/")[-1]
+        check.that(wait(driver, lambda d: d.execute_script("return window.assignedTheme && window.assignedTheme()") == pinned),
+                   "another origin: themed.js follows the alias current at its pinned base (%s)" % pinned)
         requests.put(server.base + "/active", json={"theme": "dark"})
         check.that(wait(driver, lambda d: "active-changed" in (d.execute_script("return window.events") or [])),
                    "another origin: EventSource receives active-changed")
+        moved = server.get("/assign/current?client=check")["base"].split("/")[-1]
+        check.that(wait(driver, lambda d: d.execute_script("return window.assignedTheme()") == moved),
+                   "another origin: assignment-changed moves the followed alias to %s" % moved)
 
         # Strings: a column per language, plural forms as the API lists them.
         driver.get(server.base + "/themes/brand/gallery")

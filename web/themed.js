@@ -97,7 +97,46 @@ export class ThemedPalette extends EventTarget {
     this.events = null;
   }
 
+  /**
+   * Follows an alias: asks /assign/{alias} which theme and generation this page reads (by a client
+   * id made once and kept in localStorage, so the page stays in its rollout bucket, and the
+   * platform, app version, locale and attributes given), then reads everything at the
+   * generation-pinned base, and asks again on an `assignment-changed` event naming the alias or
+   * when the pinned generation is no longer served.
+   */
+  async followAlias(alias, { platform = "web", appVersion, locale = navigator.language, attributes = {} } = {}) {
+    const query = new URLSearchParams({ client: this.clientId, platform, ...(appVersion ? { appVersion } : {}), ...(locale ? { locale } : {}), ...attributes });
+    this.audience = { alias, query: query.toString() };
+    await this.assign();
+    await this.refresh();
+    return this.assignment;
+  }
+
+  /** The id this page gives /assign: made once and kept. */
+  get clientId() {
+    let id = null;
+    try { id = localStorage.getItem("themed:client-id"); } catch { id = null; }
+    if (!id) {
+      id = crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2);
+      try { localStorage.setItem("themed:client-id", id); } catch { /* storage denied: this page's life */ }
+    }
+    return id;
+  }
+
+  /** Asks /assign again and follows the answer's pinned base (`theme@generation`). */
+  async assign() {
+    const url = `${this.server}/assign/${encodeURIComponent(this.audience.alias)}?${this.audience.query}`;
+    // Asked again because it changed: not the answer the browser kept (private, max-age=60).
+    const response = await fetch(url, { headers: { Accept: "application/json" }, cache: "no-cache" });
+    if (!response.ok) throw new Error(`${response.status} from ${url}`);
+    this.assignment = await response.json();
+    this.theme = `${this.assignment.theme}@${this.assignment.generation}`;
+    this.dispatchEvent(new CustomEvent("assignment", { detail: this.assignment }));
+    return this.assignment;
+  }
+
   async setTheme(theme) {
+    this.audience = null;
     this.theme = theme;
     this.applyCached();
     await this.refresh();
@@ -137,6 +176,8 @@ export class ThemedPalette extends EventTarget {
     const url = this.paletteURL;
     try {
       const response = await fetch(url, { headers: { Accept: "application/json" } });
+      // The pinned generation is no longer served: the assignment has moved on.
+      if (response.status === 404 && this.audience) { await this.assign(); return this.refresh(); }
       if (!response.ok) throw new Error(`${response.status} from ${url}`);
       const body = await response.json();
       if (url !== this.paletteURL) return; // the choice changed while this was on its way
@@ -195,10 +236,15 @@ export class ThemedPalette extends EventTarget {
       let data = {};
       try { data = JSON.parse(event.data); } catch { data = {}; }
       this.dispatchEvent(new CustomEvent("change", { detail: { type: event.type, ...data } }));
-      const concernsUs = event.type === "resync" || data.theme === this.theme || this.theme === "current" && event.type === "active-changed";
+      if (event.type === "assignment-changed") {
+        if (this.audience && data.alias === this.audience.alias) this.assign().then(() => this.refresh(), (error) => this.setStatus("error", error));
+        return;
+      }
+      const theme = this.theme.split("@")[0];
+      const concernsUs = event.type === "resync" || data.theme === theme || this.theme === "current" && event.type === "active-changed";
       if (concernsUs || this.theme === "current") this.refresh();
     };
-    for (const type of ["theme-added", "theme-reloaded", "theme-removed", "theme-error", "active-changed", "resync"]) {
+    for (const type of ["theme-added", "theme-reloaded", "theme-removed", "theme-error", "active-changed", "assignment-changed", "resync"]) {
       events.addEventListener(type, handle);
     }
     events.onopen = () => {
