@@ -199,6 +199,14 @@ def main():
         wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "tr[data-theme-row]")) == len(themes))
         rows = [row.get_attribute("data-theme-row") for row in driver.find_elements(By.CSS_SELECTOR, "tr[data-theme-row]")]
         check.that(rows == themes, "/ lists the %d themes of /themes" % len(themes))
+        requests.put(server.base + "/aliases/acme", json={"theme": "light", "rules": [
+            {"when": {"platform": ["ios"], "appVersion": ">=5.2", "attributes": {"tier": ["beta"]}}, "theme": "dark"}, {"when": {}, "theme": "light"}]})
+        driver.get(server.base + "/")
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "tr[data-alias='acme'] li[data-rule]"))
+        aliases = [row.get_attribute("data-alias") for row in driver.find_elements(By.CSS_SELECTOR, "tr[data-alias]")]
+        rules = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "tr[data-alias='acme'] li[data-rule]")]
+        check.that(aliases == ["current", "acme"] and rules == ["platform ios, app >=5.2, tier beta → dark", "everyone → light"],
+                   "/ lists the aliases with their rules in order (%s, %s)" % (aliases, rules))
 
         driver.get(server.base + "/themes/light/gallery")
         names = server.get("/themes/light")["colors"]

@@ -124,6 +124,7 @@ class Gallery {
     $("theme-view").hidden = this.theme === null;
     if (this.theme === null) {
       this.drawThemeList(themes);
+      await this.drawAliases();
       document.title = "themed gallery";
     } else {
       await this.drawTheme(generation);
@@ -148,6 +149,30 @@ class Gallery {
         el("th", { attrs: { scope: "row" } }, link), el("td", { text: theme.parent ?? "" }),
         el("td", { text: theme.colors }), el("td", { text: theme.images }), statusCell);
     }));
+  }
+
+  /** The aliases and their rules (none shown with a cluster store, which does not keep them yet). */
+  async drawAliases() {
+    let aliases;
+    try {
+      aliases = (await getJSON("/aliases")).aliases;
+    } catch {
+      $("aliases").hidden = true;
+      return;
+    }
+    const target = (pointer) => pointer.generation ? `${pointer.theme}@${pointer.generation}` : pointer.theme;
+    const audience = (when) => {
+      const parts = [];
+      if (when.platform) parts.push(`platform ${when.platform.join(" or ")}`);
+      if (when.appVersion) parts.push(`app ${when.appVersion}`);
+      if (when.locale) parts.push(`locale ${when.locale.join(" or ")}`);
+      for (const [name, values] of Object.entries(when.attributes ?? {})) parts.push(`${name} ${values.join(" or ")}`);
+      return parts.length ? parts.join(", ") : "everyone";
+    };
+    $("aliases-body").replaceChildren(...aliases.map((alias) => el("tr", { attrs: { "data-alias": alias.name } },
+      el("th", { text: alias.name, attrs: { scope: "row" } }), el("td", { text: target(alias) }),
+      el("td", {}, el("ol", {}, ...alias.rules.map((rule) => el("li", { text: `${audience(rule.when)} → ${target(rule)}`, attrs: { "data-rule": "" } })))))));
+    $("aliases").hidden = false;
   }
 
   async drawTheme(generation) {

@@ -73,6 +73,7 @@ th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line
 .releases td, .releases th { padding: 0.2em 0.6em; text-align: left; }
 .releases tr.current { font-weight: bold; }
 .releases tr.scheduled { font-style: italic; }
+.aliases ol { margin: 0; padding-left: 1.2em; }
 
 """#),
         "gallery.html": WebFile(contentType: "text/html; charset=utf-8", text: ##"""
@@ -106,6 +107,14 @@ th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line
       <thead><tr><th scope="col">Theme</th><th scope="col">Parent</th><th scope="col">Colours</th><th scope="col">Images</th><th scope="col">Status</th></tr></thead>
       <tbody id="themes-body"></tbody>
     </table>
+    <section id="aliases" aria-labelledby="aliases-title" hidden>
+      <h2 id="aliases-title">Aliases</h2>
+      <p class="summary">Which theme each client is pointed at (<code>GET /assign/{alias}</code>): the first rule that takes the client, else the alias's theme.</p>
+      <table class="aliases">
+        <thead><tr><th scope="col">Alias</th><th scope="col">Theme</th><th scope="col">Rules, in order</th></tr></thead>
+        <tbody id="aliases-body"></tbody>
+      </table>
+    </section>
   </section>
   <section id="theme-view" hidden>
     <h1 id="theme-title"></h1>
@@ -279,6 +288,7 @@ class Gallery {
     $("theme-view").hidden = this.theme === null;
     if (this.theme === null) {
       this.drawThemeList(themes);
+      await this.drawAliases();
       document.title = "themed gallery";
     } else {
       await this.drawTheme(generation);
@@ -303,6 +313,30 @@ class Gallery {
         el("th", { attrs: { scope: "row" } }, link), el("td", { text: theme.parent ?? "" }),
         el("td", { text: theme.colors }), el("td", { text: theme.images }), statusCell);
     }));
+  }
+
+  /** The aliases and their rules (none shown with a cluster store, which does not keep them yet). */
+  async drawAliases() {
+    let aliases;
+    try {
+      aliases = (await getJSON("/aliases")).aliases;
+    } catch {
+      $("aliases").hidden = true;
+      return;
+    }
+    const target = (pointer) => pointer.generation ? `${pointer.theme}@${pointer.generation}` : pointer.theme;
+    const audience = (when) => {
+      const parts = [];
+      if (when.platform) parts.push(`platform ${when.platform.join(" or ")}`);
+      if (when.appVersion) parts.push(`app ${when.appVersion}`);
+      if (when.locale) parts.push(`locale ${when.locale.join(" or ")}`);
+      for (const [name, values] of Object.entries(when.attributes ?? {})) parts.push(`${name} ${values.join(" or ")}`);
+      return parts.length ? parts.join(", ") : "everyone";
+    };
+    $("aliases-body").replaceChildren(...aliases.map((alias) => el("tr", { attrs: { "data-alias": alias.name } },
+      el("th", { text: alias.name, attrs: { scope: "row" } }), el("td", { text: target(alias) }),
+      el("td", {}, el("ol", {}, ...alias.rules.map((rule) => el("li", { text: `${audience(rule.when)} → ${target(rule)}`, attrs: { "data-rule": "" } })))))));
+    $("aliases").hidden = false;
   }
 
   async drawTheme(generation) {
