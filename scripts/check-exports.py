@@ -28,15 +28,15 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 import xml.etree.ElementTree as ElementTree
 
 import requests
 import tinycss2
+
+from local_themed import LocalThemed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODES = {
@@ -49,12 +49,6 @@ MODES = {
 }
 AWKWARD_NAMES = ["primary tint", "primary-tint", "primaryTint", "2x", "class", "Scene.Onboarding tint",
                  "x*⁄ end", "a--b", "<b>bold</b>", "$dollar", "quote\"d", "颜色", "a2B", "x9y", "HTMLColor", "default"]
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def color_set(folder, name, variants):
@@ -384,54 +378,39 @@ def main():
     parser.add_argument("--themed", required=True)
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="themed-exports-")
-    server = None
+    themes = os.path.join(work, "themes")
     try:
-        themes = os.path.join(work, "themes")
         make_themes(themes)
-        port = free_port()
-        with open(os.path.join(work, "themed.json"), "w") as file:
-            json.dump({"watch": False, "port": port, "themes": themes, "db": os.path.join(work, "index.sqlite"),
-                       "blobs": os.path.join(work, "blobs")}, file)
-        log = open(os.path.join(work, "themed.log"), "w")
-        server = subprocess.Popen([args.themed, "serve", "--config", os.path.join(work, "themed.json")], stdout=log, stderr=log)
-        base = "http://127.0.0.1:%d" % port
-        for _ in range(400):
-            try:
-                if requests.get(base + "/healthz", timeout=1).status_code == 200:
-                    break
-            except requests.ConnectionError:
-                pass
-            time.sleep(0.05)
-        else:
-            sys.exit("themed did not start: " + open(os.path.join(work, "themed.log")).read())
-
-        problems = []
-        checked = 0
-        drawables = 0
-        routes, all_names = {}, {}
-        for theme in ("light", "dark", "brand", "awkward", "many"):
-            names = requests.get("%s/themes/%s" % (base, theme)).json()["colors"]
-            route = route_values(base, theme, names)
-            routes[theme], all_names[theme] = route, names
-            drawables += check_android_resources(theme, args.themed, themes, work, problems) or 0
-            check_css(requests.get("%s/themes/%s/colors.css" % (base, theme)).text, theme, names, route, problems)
-            check_tokens(base, theme, route, problems)
-            check_android(base, theme, names, route, problems)
-            check_swift(base, theme, work, problems)
-            check_same_bytes(base, theme, args.themed, themes, work, problems)
-            checked += len(names) * len(MODES)
-        check_compose(base, list(routes), routes, all_names, work, problems)
-        for problem in problems[:40]:
-            print("  " + problem)
-        if problems:
-            sys.exit("exports: %d problems" % len(problems))
-        print("exports: css, dtcg, android, swift and compose of 5 themes parse (aapt took every resource folder, %d drawables at "
-              "their densities; kotlinc compiled the Compose files), and %d colour values equal the colour route" % (drawables, checked))
+        with LocalThemed(args.themed, work, themes) as server:
+            check_all(server.base, args.themed, themes, work)
     finally:
-        if server:
-            server.terminate()
-            server.wait()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def check_all(base, themed, themes, work):
+    """Every format of every theme, against the colour route; exits 1 on any problem."""
+    problems = []
+    checked = 0
+    drawables = 0
+    routes, all_names = {}, {}
+    for theme in ("light", "dark", "brand", "awkward", "many"):
+        names = requests.get("%s/themes/%s" % (base, theme)).json()["colors"]
+        route = route_values(base, theme, names)
+        routes[theme], all_names[theme] = route, names
+        drawables += check_android_resources(theme, themed, themes, work, problems) or 0
+        check_css(requests.get("%s/themes/%s/colors.css" % (base, theme)).text, theme, names, route, problems)
+        check_tokens(base, theme, route, problems)
+        check_android(base, theme, names, route, problems)
+        check_swift(base, theme, work, problems)
+        check_same_bytes(base, theme, themed, themes, work, problems)
+        checked += len(names) * len(MODES)
+    check_compose(base, list(routes), routes, all_names, work, problems)
+    for problem in problems[:40]:
+        print("  " + problem)
+    if problems:
+        sys.exit("exports: %d problems" % len(problems))
+    print("exports: css, dtcg, android, swift and compose of 5 themes parse (aapt took every resource folder, %d drawables at "
+          "their densities; kotlinc compiled the Compose files), and %d colour values equal the colour route" % (drawables, checked))
 
 
 if __name__ == "__main__":

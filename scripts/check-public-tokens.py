@@ -31,14 +31,14 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 import zipfile
 
 import requests
+
+from local_themed import LocalThemed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CACHE = os.path.join(ROOT, "var", "public-tokens")
@@ -136,12 +136,6 @@ def make_theme(themes, theme, document_bytes):
     return folder
 
 
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def check_theme(base, theme, document, themed, folder, work, problems):
     info = requests.get("%s/themes/%s" % (base, theme)).json()
     errors = "\n".join(info.get("errors", []))
@@ -198,7 +192,6 @@ def main():
     parser.add_argument("--themed", required=True)
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="themed-public-tokens-")
-    server = None
     try:
         themes = os.path.join(work, "themes")
         documents, folders = {}, {}
@@ -206,37 +199,18 @@ def main():
             data = fetch(package, version, member)
             documents[theme] = json.loads(data)
             folders[theme] = make_theme(themes, theme, data)
-        port = free_port()
-        with open(os.path.join(work, "themed.json"), "w") as file:
-            json.dump({"watch": False, "port": port, "themes": themes, "db": os.path.join(work, "index.sqlite"),
-                       "blobs": os.path.join(work, "blobs")}, file)
-        log = open(os.path.join(work, "themed.log"), "w")
-        server = subprocess.Popen([args.themed, "serve", "--config", os.path.join(work, "themed.json")], stdout=log, stderr=log)
-        base = "http://127.0.0.1:%d" % port
-        for _ in range(400):
-            try:
-                if requests.get(base + "/healthz", timeout=1).status_code == 200:
-                    break
-            except requests.ConnectionError:
-                pass
-            time.sleep(0.05)
-        else:
-            sys.exit("themed did not start: " + open(os.path.join(work, "themed.log")).read())
         problems = []
-        for theme, package, version, _ in SYSTEMS:
-            counts = check_theme(base, theme, documents[theme], args.themed, folders[theme], work, problems)
-            print("%s (%s %s): %d colours served as the file gives them, %d tokens refused with their pointer"
-                  % (theme, package, version, counts["colors"], counts["refused"]))
+        with LocalThemed(args.themed, work, themes) as server:
+            for theme, package, version, _ in SYSTEMS:
+                counts = check_theme(server.base, theme, documents[theme], args.themed, folders[theme], work, problems)
+                print("%s (%s %s): %d colours served as the file gives them, %d tokens refused with their pointer"
+                      % (theme, package, version, counts["colors"], counts["refused"]))
         for problem in problems:
             print(problem)
         print("public design systems: %d checked, %d problems" % (len(SYSTEMS), len(problems)))
         sys.exit(1 if problems else 0)
     finally:
-        if server:
-            server.terminate()
-            server.wait(timeout=10)
         shutil.rmtree(work, ignore_errors=True)
-
 
 if __name__ == "__main__":
     main()
