@@ -207,6 +207,7 @@ def cases(blob, base):
         ("POST", "/themes/light/releases", {"Content-Type": "application/octet-stream"}, b"x", 409, "/themes/{theme}/releases"),
         ("POST", "/themes/light/rollback", json_headers, json.dumps({"generation": 1}), 409, "/themes/{theme}/rollback"),
         ("DELETE", "/active/schedule/1", {}, None, 409, "/active/schedule/{id}"),
+        ("GET", "/audit", {}, None, 409, "/audit"),
     ]
 
 
@@ -221,6 +222,11 @@ def cluster_cases(publisher, switcher, archive, bomb, state):
     later = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)).isoformat()
     chunks = lambda: (part for part in (archive[:100], archive[100:]))
     return [
+        ("GET", "/audit?limit=5", activate, None, 200, "/audit"),
+        ("GET", "/audit?theme=dark&since=2020-01-01T00:00:00Z", activate, None, 200, "/audit"),
+        ("GET", "/audit?since=yesterday", activate, None, 400, "/audit"),
+        ("GET", "/audit", publish, None, 403, "/audit"),
+        ("GET", "/audit", {}, None, 401, "/audit"),
         # Aliases and assignment are kept by a server without a cluster store: 409 here.
         ("GET", "/aliases", {}, None, 409, "/aliases"),
         ("GET", "/aliases/acme", {}, None, 409, "/aliases/{alias}"),
@@ -267,12 +273,14 @@ def cluster_cases(publisher, switcher, archive, bomb, state):
         # With the store stopped: nothing can be checked or stored.
         ("POST", "/themes/brand-c/releases", publish, archive, 503, "/themes/{theme}/releases"),
         ("PUT", "/active", activate, json.dumps({"theme": "dark"}), 503, "/active"),
+        ("GET", "/audit", activate, None, 503, "/audit"),
     ], [("POST", "/themes/brand-c/rollback", wrong, json.dumps({"generation": 1}), 401, "/themes/{theme}/rollback")] * 10 + [
         # Past ten unknown tokens, this address is refused for a minute, whatever it presents.
         ("POST", "/themes/brand-c/releases", publish, archive, 429, "/themes/{theme}/releases"),
         ("POST", "/themes/brand-c/rollback", wrong, json.dumps({"generation": 1}), 429, "/themes/{theme}/rollback"),
         ("PUT", "/active", wrong, json.dumps({"theme": "dark"}), 429, "/active"),
         ("DELETE", "/active/schedule/1", wrong, None, 429, "/active/schedule/{id}"),
+        ("GET", "/audit", wrong, None, 429, "/audit"),
     ]
 
 

@@ -164,6 +164,11 @@ public final class ReleaseDesk: Sendable {
         try withStore { try $0.cancelSchedule(id, by: actor) }
     }
 
+    /// The audit trail's newest lines (of `theme`, since `since`), newest first.
+    public func audit(theme: String?, since: String?, limit: Int) throws(Refusal) -> [AuditEntry] {
+        try withStore { try $0.auditTrail(theme: theme, since: since, limit: limit) }
+    }
+
     /// A pending schedule by id, from the replica's last sync (for checking a token's scope
     /// before cancelling).
     public func pending(_ id: Int64) -> Schedule? {

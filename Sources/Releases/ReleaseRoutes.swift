@@ -29,6 +29,7 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
             .get("/themes/{theme}/releases", label: "releases", crossOrigin: false) { try history($0) },
             Route([.post], "/themes/{theme}/rollback", label: "rollback", crossOrigin: false) { try rollback($0) },
             Route([.delete], "/active/schedule/{id}", label: "active", crossOrigin: false) { try cancel($0) },
+            .get("/audit", label: "audit", crossOrigin: false) { try audit($0) },
         ]
     }
 
@@ -106,6 +107,36 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
             let cancelled = try desk.cancel(id, by: token.name)
             return JSONResponse.make(.object([("cancelled", Self.json(cancelled))]), cacheControl: "no-store")
         }
+    }
+
+    /// The audit trail (`?theme=`, `?since=` an RFC 3339 time, `?limit=` up to 1,000): to a token
+    /// that may activate the theme named, or every theme (`*`) without one.
+    private func audit(_ context: RequestContext) throws -> Response {
+        let desk = try Self.cluster(desk)
+        let request = context.request
+        let (theme, since) = (request.query["theme"], request.query["since"])
+        if let since, !Self.isTime(since) { throw APIError.badRequest("since must be an RFC 3339 time, like 2026-12-01T00:00:00Z") }
+        let limit = try request.query["limit"].map { text in
+            guard let number = Int(text), (1...1_000).contains(number) else { throw APIError.badRequest("limit must be from 1 to 1000") }
+            return number
+        } ?? 100
+        return Self.deferred(metrics: metrics, counted: nil) {
+            _ = try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .activate, theme: theme ?? "*")
+            let entries = try desk.audit(theme: theme, since: since, limit: limit)
+            return JSONResponse.make(.object([("entries", .array(entries.map { entry in
+                var members: [(String, JSONValue)] = [("id", .int(Int(entry.id))), ("at", .string(entry.at)), ("actor", .string(entry.actor)),
+                                                      ("action", .string(entry.action)), ("theme", .string(entry.theme))]
+                if let generation = entry.generation { members.append(("generation", .int(Int(generation)))) }
+                if !entry.detail.isEmpty { members.append(("detail", .string(entry.detail))) }
+                return .object(members)
+            }))]), cacheControl: "no-store")
+        }
+    }
+
+    /// `2026-12-01T00:00:00Z`, with a fraction or an offset: what PostgreSQL's timestamptz takes
+    /// here without guessing (a date alone or another order is refused before the store sees it).
+    static func isTime(_ text: String) -> Bool {
+        text.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})/) != nil
     }
 
     /// The desk, or 409: these routes need a cluster store.

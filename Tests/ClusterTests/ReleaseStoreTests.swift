@@ -154,4 +154,23 @@ struct ReleaseStoreTests {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.string(from: Date().addingTimeInterval(seconds))
     }
+
+    @Test("the audit trail: newest first, of one theme, since a time, within a limit")
+    func auditTrail() throws {
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let store = try ClusterStore(url: postgres.url)
+        let light = try store.publish(theme: "light", files: Self.files("one"), by: "team")
+        _ = try store.publish(theme: "dark", files: Self.files("two"), by: "team")
+        _ = try store.setActive("dark", by: "ops")
+        let all = try store.auditTrail(theme: nil, since: nil, limit: 100)
+        #expect(all.map(\.action) == ["activate", "publish", "publish"], "\(all)")
+        #expect(all.map(\.actor) == ["ops", "team", "team"] && all[2].theme == "light" && all[2].generation == light)
+        #expect(all.map(\.id) == all.map(\.id).sorted(by: >))
+        #expect(try store.auditTrail(theme: "light", since: nil, limit: 100).map(\.generation) == [light])
+        #expect(try store.auditTrail(theme: nil, since: nil, limit: 1).map(\.action) == ["activate"])
+        #expect(try store.auditTrail(theme: nil, since: "2999-01-01T00:00:00Z", limit: 100).isEmpty)
+        let firstAt = try #require(all.last?.at)
+        #expect(try store.auditTrail(theme: nil, since: firstAt, limit: 100).count == 3, "since includes its own time (\(firstAt))")
+    }
 }
