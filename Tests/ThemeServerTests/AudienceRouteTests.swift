@@ -52,8 +52,10 @@ struct AudienceRouteTests {
         #expect(pinned.status == 200 && pinned.body == plain.body)
         #expect(pinned.header("Cache-Control") == "public, max-age=31536000, immutable")
         #expect(plain.header("Cache-Control") != pinned.header("Cache-Control"))
+        let hits = OneProbeTests.counter("themed_cache_hits_total", try api.request("/metrics").text) ?? -1
         let again = try api.request("/themes/dark@\(generation)/colors/primary?appearance=dark")
         #expect(again.body == plain.body && again.header("Cache-Control") == "public, max-age=31536000, immutable", "the kept answer is the pinned one")
+        #expect(OneProbeTests.counter("themed_cache_hits_total", try api.request("/metrics").text) == hits + 1, "answered as a kept answer")
         #expect(try api.request("/themes/dark@\(generation)/images/logo?scale=2").status == 200, "every theme route")
         let gone = try api.request("/themes/dark@\(generation + 5)/colors/primary")
         #expect(gone.status == 404 && gone.text.contains("generation_not_kept") && gone.text.contains("serves generation \(generation)"))
