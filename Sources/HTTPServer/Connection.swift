@@ -381,9 +381,7 @@ final class Connection: @unchecked Sendable {
         case .none: break
         case .close: close()
         case .timeOut(let reason):
-            abandonUpload()
-            inbox.removeAll()
-            enqueue(.serverError(.requestTimeout, code: "timeout", message: reason), method: .get, keepAlive: false)
+            refuse(.serverError(.requestTimeout, code: "timeout", message: reason))
         }
     }
 

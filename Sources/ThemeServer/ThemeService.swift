@@ -71,9 +71,10 @@ public final class ThemeService: HeadResponder {
                 for alias in affected { AudienceRoutes.announce(alias, theme: theme, to: events) }
             }
         }
+        let operators = OperatorCheck(activeToken: activeToken, proxies: trustedProxies)
         let router = Router([
-            AdminRoutes(library: library, metrics: metrics, caches: caches, events: events, activeToken: activeToken,
-                        readiness: readiness, storeContact: storeContact, store: activeStore, proxies: trustedProxies, logger: logger),
+            AdminRoutes(library: library, metrics: metrics, caches: caches, events: events, operators: operators,
+                        readiness: readiness, storeContact: storeContact, store: activeStore, logger: logger),
             EventRoutes(events: events, library: library),
             ThemeRoutes(library: library, hasReleases: activeStore != nil, otherShards: otherShards),
             ColorRoutes(library: library),
@@ -84,7 +85,7 @@ public final class ThemeService: HeadResponder {
             StringRoutes(library: library),
             BlobRoutes(library: library),
             AudienceRoutes(library: library, book: aliases, events: events, metrics: metrics,
-                           operators: OperatorCheck(activeToken: activeToken, proxies: trustedProxies), clustered: clustered),
+                           operators: operators, clustered: clustered),
         ] + collections, library: library, logger: logger)
         hotPath = HotPath(responseCache: responseCache, cors: cors, requestLog: requestLog, metrics: metrics)
         responder = Responder(middleware: [

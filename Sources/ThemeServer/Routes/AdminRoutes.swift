@@ -13,9 +13,9 @@ struct AdminRoutes: RouteCollection {
     /// The caches `/metrics` reports.
     let caches: [any CacheReporting]
     let events: EventHub
-    /// When set, `PUT /active` needs `Authorization: Bearer <token>`; when nil, only clients on
-    /// the loopback interface may change the active theme.
-    let activeToken: String?
+    /// Who may change the active theme: the `activeToken`'s holder, or without one loopback
+    /// clients (through a trusted proxy, the address it forwarded).
+    let operators: OperatorCheck
     /// nil when this replica should take traffic; otherwise why not (draining).
     let readiness: @Sendable () -> String?
     /// With a cluster store: when it last answered (shown, never a reason to stop serving).
@@ -23,8 +23,6 @@ struct AdminRoutes: RouteCollection {
     /// With a cluster: where the active theme is kept for every replica, with its schedules, and
     /// where teams' tokens are checked.
     let store: (any ActiveThemeStore)?
-    /// Whose X-Forwarded-For names the client (loopback or not, failed tokens).
-    let proxies: TrustedProxies
     let logger: Logger
 
     var routes: [Route] {
@@ -108,9 +106,9 @@ struct AdminRoutes: RouteCollection {
             if let misdirected = APIError.misdirected(name, in: library) { throw misdirected }
             throw APIError.notFound("no theme named \(name)")
         }
-        let operatorAllowed = OperatorCheck(activeToken: activeToken, proxies: proxies).allows(request)
+        let operatorAllowed = operators.allows(request)
         guard operatorAllowed || (store != nil && request.headers[.authorization] != nil) else {
-            throw OperatorCheck(activeToken: activeToken, proxies: proxies).refusal(changing: activeToken == nil ? "the active theme" : "PUT /active")
+            throw operators.refusal(of: request, changing: "the active theme")
         }
         guard let store else {
             if at != nil { throw APIError.noCluster }

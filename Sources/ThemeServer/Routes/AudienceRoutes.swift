@@ -46,7 +46,7 @@ struct AudienceRoutes: RouteCollection {
     private func put(_ context: RequestContext) throws -> Response {
         try refuseInCluster()
         let name = context.parameter("alias")
-        guard operators.allows(context.request) else { throw operators.refusal(changing: "aliases") }
+        guard operators.allows(context.request) else { throw operators.refusal(of: context.request, changing: "aliases") }
         guard name != AliasBook.current else { throw APIError.badRequest("current is the active theme: change it with PUT /active") }
         let document: JSONValue
         do { document = try JSONParser.parse(context.request.body) } catch { throw APIError.badRequest("the body is not JSON: \(error)") }
@@ -70,7 +70,7 @@ struct AudienceRoutes: RouteCollection {
     private func delete(_ context: RequestContext) throws -> Response {
         try refuseInCluster()
         let name = context.parameter("alias")
-        guard operators.allows(context.request) else { throw operators.refusal(changing: "aliases") }
+        guard operators.allows(context.request) else { throw operators.refusal(of: context.request, changing: "aliases") }
         guard name != AliasBook.current else { throw APIError.badRequest("current is the active theme: it cannot be deleted") }
         let theme = book.alias(named: name)?.theme
         let removed: Bool

@@ -14,10 +14,11 @@ struct OperatorCheck: Sendable {
         return authorization == nil && (client.hasPrefix("127.") || client == "::1")
     }
 
-    /// The answer to a request `allows` refused: 401 when a token is configured, else 403.
-    func refusal(changing what: String) -> APIError {
+    /// The answer to a request `allows` refused: 401 naming the route when a token is configured,
+    /// else 403 naming `what` only loopback clients may change.
+    func refusal(of request: Request, changing what: String) -> APIError {
         if activeToken != nil {
-            return APIError(status: .unauthorized, code: "unauthorized", message: "\(what) needs Authorization: Bearer <token>")
+            return APIError(status: .unauthorized, code: "unauthorized", message: "\(request.method) \(request.path) needs Authorization: Bearer <token>")
         }
         return APIError(status: .forbidden, code: "forbidden", message: "without a configured token, only loopback clients may change \(what)")
     }
