@@ -22,44 +22,18 @@ import os
 import random
 import re
 import shutil
-import signal
 import subprocess
 import tempfile
 import threading
 import time
+
+from local_themed import LocalThemed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def folder_bytes(path):
     return sum(os.path.getsize(os.path.join(d, f)) for d, _, files in os.walk(path) for f in files)
-
-
-def start(themed, work, port, settings):
-    with open(os.path.join(work, "themed.json"), "w") as file:
-        json.dump(dict({"watch": False, "port": port, "host": "127.0.0.1"}, **settings), file)
-    log = open(os.path.join(work, "themed.log"), "a")
-    server = subprocess.Popen([themed, "serve", "--config", "themed.json", "--themes", os.path.join(ROOT, "themes"),
-                               "--db", "index.sqlite", "--blobs", "blobs"], stdout=log, stderr=log, cwd=work)
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-            connection.request("GET", "/readyz")
-            if connection.getresponse().status == 200:
-                return server
-        except OSError:
-            pass
-        time.sleep(0.05)
-    raise SystemExit("bench-transforms: themed did not start (see %s/themed.log)" % work)
-
-
-def stop(server):
-    server.send_signal(signal.SIGTERM)
-    try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
 
 
 def wrk(port, seconds):
@@ -106,8 +80,8 @@ def main():
     results = {"flood": args.flood, "budget_bytes": args.budget}
     work = tempfile.mkdtemp(prefix="themed-bench-transforms-")
     try:
-        server = start(args.themed, work, args.port, {"derivedImageBytes": args.budget})
-        try:
+        themes = os.path.join(ROOT, "themes")
+        with LocalThemed(args.themed, work, themes, settings={"derivedImageBytes": args.budget}, port=args.port):
             content = folder_bytes(os.path.join(work, "blobs"))
             results["reference_rps"] = wrk(args.port, 5)
             statuses = {}
@@ -131,17 +105,13 @@ def main():
             results["content_bytes"] = content
             results["derived_bytes_metric"] = metric(args.port, r'^themed_cache_bytes\{cache="derived-images"\} (\d+)')
             results["derived_evictions"] = metric(args.port, r'^themed_cache_evictions_total\{cache="derived-images"\} (\d+)')
-        finally:
-            stop(server)
         shutil.rmtree(os.path.join(work, "blobs"), ignore_errors=True)
         os.remove(os.path.join(work, "index.sqlite"))
-        server = start(args.themed, work, args.port, {"imageTransforms": "signed", "imageSigningKeys": ["a-key-nobody-outside-has"]})
-        try:
+        signed = {"imageTransforms": "signed", "imageSigningKeys": ["a-key-nobody-outside-has"]}
+        with LocalThemed(args.themed, work, themes, settings=signed, port=args.port):
             before = folder_bytes(os.path.join(work, "blobs"))
             results["signed_statuses"] = flood(args.port, min(args.flood, 300), 47)
             results["signed_growth_bytes"] = folder_bytes(os.path.join(work, "blobs")) - before
-        finally:
-            stop(server)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     os.makedirs(os.path.join(ROOT, "out"), exist_ok=True)

@@ -13,33 +13,14 @@ import argparse
 import json
 import os
 import re
-import signal
 import statistics
 import subprocess
 import tempfile
-import time
-import http.client
+
+from local_themed import LocalThemed
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 POLICIES = [("never", 0), ("250 us", 250), ("1 ms (default)", 1000), ("4 ms", 4000)]
-
-
-def start(themed, work, port, after):
-    with open(os.path.join(work, "themed.json"), "w") as file:
-        json.dump({"watch": False, "port": port, "loopYieldAfterMicroseconds": after}, file)
-    log = open(os.path.join(work, "themed.log"), "a")
-    server = subprocess.Popen([themed, "serve", "--config", "themed.json", "--themes", os.path.join(ROOT, "themes"),
-                               "--db", "index.sqlite", "--blobs", "blobs"], stdout=log, stderr=log, cwd=work)
-    for _ in range(600):
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            connection.request("GET", "/themes/light/colors/primary")
-            if connection.getresponse().status == 200:
-                return server
-        except OSError:
-            pass
-        time.sleep(0.05)
-    raise SystemExit("bench-yield: themed did not start")
 
 
 def wrk(port, seconds):
@@ -68,13 +49,9 @@ def main():
             samples = {name: [] for name, _ in POLICIES}
             for _ in range(args.rounds):
                 for name, after in POLICIES:
-                    server = start(args.themed, work, args.port, after)
-                    try:
+                    with LocalThemed(args.themed, work, os.path.join(ROOT, "themes"), settings={"loopYieldAfterMicroseconds": after}, port=args.port):
                         wrk(args.port, 1)
                         samples[name].append(wrk(args.port, args.duration))
-                    finally:
-                        server.send_signal(signal.SIGTERM)
-                        server.wait(timeout=10)
             for name, after in POLICIES:
                 rps = statistics.median(s[0] for s in samples[name])
                 p99 = statistics.median(s[1] for s in samples[name])

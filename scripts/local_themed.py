@@ -1,7 +1,9 @@
-"""`themed serve` on a throwaway configuration, for the check scripts: a free port, the themes
-folder given, the index and blobs in the work folder, started and waited for, stopped on exit.
+"""`themed serve` on a throwaway configuration, for the check and benchmark scripts: a free port
+(or the one given), the themes folder given, the index and blobs in the work folder, any other
+settings, started and waited for (until /healthz answers 200: the first index is served),
+stopped with SIGTERM on exit (killed if it does not stop within 10 s).
 
-    with LocalThemed(themed, work, themes) as server:
+    with LocalThemed(themed, work, themes, settings={"derivedImageBytes": 1 << 20}) as server:
         requests.get(server.base + "/themes")
 """
 import json
@@ -21,19 +23,19 @@ def free_port():
 
 
 class LocalThemed:
-    def __init__(self, themed, work, themes):
-        self.themed, self.work, self.themes = themed, work, themes
-        self.port = free_port()
+    def __init__(self, themed, work, themes, settings=None, port=None):
+        self.themed, self.work, self.themes, self.settings = themed, work, themes, settings or {}
+        self.port = port or free_port()
         self.base = "http://127.0.0.1:%d" % self.port
         self.process = None
 
     def __enter__(self):
         config = os.path.join(self.work, "themed.json")
         with open(config, "w") as file:
-            json.dump({"watch": False, "port": self.port, "themes": self.themes, "db": os.path.join(self.work, "index.sqlite"),
-                       "blobs": os.path.join(self.work, "blobs")}, file)
+            json.dump(dict({"watch": False, "port": self.port, "themes": self.themes, "db": os.path.join(self.work, "index.sqlite"),
+                            "blobs": os.path.join(self.work, "blobs")}, **self.settings), file)
         log_path = os.path.join(self.work, "themed.log")
-        with open(log_path, "w") as log:
+        with open(log_path, "a") as log:
             self.process = subprocess.Popen([self.themed, "serve", "--config", config], stdout=log, stderr=log)
         for _ in range(400):
             try:
@@ -48,5 +50,9 @@ class LocalThemed:
     def __exit__(self, *exception):
         if self.process:
             self.process.terminate()
-            self.process.wait(timeout=10)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
             self.process = None
