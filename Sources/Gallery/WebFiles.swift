@@ -702,7 +702,12 @@ export class ThemedPalette extends EventTarget {
     try {
       const response = await fetch(url, { headers: { Accept: "application/json" } });
       // The pinned generation is no longer served: the assignment has moved on.
-      if (response.status === 404 && this.audience) { await this.assign(); return this.refresh(); }
+      // Read again only when the assignment moved (a theme that is gone would 404 again, and again).
+      if (response.status === 404 && this.audience) {
+        const pinned = this.theme;
+        await this.assign();
+        if (this.theme !== pinned) return this.refresh();
+      }
       if (!response.ok) throw new Error(`${response.status} from ${url}`);
       const body = await response.json();
       if (url !== this.paletteURL) return; // the choice changed while this was on its way

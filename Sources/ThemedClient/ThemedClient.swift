@@ -127,9 +127,12 @@ public final class ThemedClient: Sendable {
             let palette = try ThemePalette(json: try await get(paletteURL()))
             state.withLock { $0.lastError = nil }
             publish(palette, reason)
-        } catch .status(404, _) where state.withLock({ $0.audience != nil }) {
-            // The pinned generation is no longer served: the assignment has moved on.
-            if (try? await assign()) != nil { return await refresh(reason: reason) }
+        } catch .status(404, let url) where state.withLock({ $0.audience != nil }) {
+            // The pinned generation is no longer served: the assignment has moved on. Read again
+            // only when it has (a theme that is gone would 404 again, and again).
+            let pinned = theme
+            if (try? await assign()) != nil, theme != pinned { return await refresh(reason: reason) }
+            state.withLock { $0.lastError = .status(404, url) }
         } catch {
             state.withLock { $0.lastError = error }
         }

@@ -46,4 +46,19 @@ struct ClientAssignmentTests {
         #expect(client.assignment?.generation == first.generation + 1, "\(String(describing: client.assignment))")
         #expect(palette?.colors["accent"] != nil)
     }
+
+    @Test("a pinned URL that stays a 404 after asking again is an error, not a loop")
+    func stillGone() async throws {
+        let server = try ServerFixture()
+        let generation = try #require(server.service.library.theme(named: "light")?.generation)
+        // The alias pins the generation: once the theme moves on, asking again gives the same base.
+        try Self.putAlias(server, #"{"theme": "light", "generation": \#(generation)}"#)
+        let client = ThemedClient(server: ThemedClientTests.base(server.port))
+        let good = try #require(try await client.follow(alias: "acme") == client.assignment ? client.palette : nil)
+        server.fixtures.colorSet("themes/light", "accent", [(nil, ["red": "1", "green": "0", "blue": "0"], [:])])
+        try server.service.reload()
+        #expect(await client.refresh() == good, "the last good palette stays")
+        guard case .status(404, _)? = client.lastError else { Issue.record("\(String(describing: client.lastError))"); return }
+        #expect(client.theme == "light@\(generation)")
+    }
 }
