@@ -39,7 +39,7 @@ let package = Package(
         // it is encoded; checked on first use, collected and compacted.
         .target(name: "BlobStore", dependencies: ["Hashing"]),
         // Which replica group serves which theme: rendezvous hashing the VCL in front computes too.
-        .target(name: "Sharding", dependencies: ["Hashing"]),
+        .target(name: "Sharding", dependencies: ["Hashing", "ThemeVocabulary"]),
         // Bounds-checked views over untrusted bytes; everything that parses builds on it.
         .target(name: "BinaryReading"),
         // The BOMStore container: blocks, vars and B+trees.
@@ -73,10 +73,10 @@ let package = Package(
         .target(name: "ImageCoders", dependencies: ["CVips", "ThemeVocabulary"]),
         // Several replicas: theme releases, blobs and the active theme in PostgreSQL (libpq), with
         // LISTEN/NOTIFY; releases materialized into the local themes folder atomically.
-        .target(name: "Cluster", dependencies: ["CPostgres", "CLinux", "Hashing", "Sharding", "ThemeVocabulary", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Cluster", dependencies: ["CPostgres", "CLinux", "Audiences", "Hashing", "JSON", "Sharding", "ThemeVocabulary", .product(name: "Logging", package: "swift-log")]),
         // Releases for teams over HTTP: tokens checked, uploads (a .car, a tar of a folder) unpacked
         // with limits and checked as `themed publish` checks them, history, rollback, schedules.
-        .target(name: "Releases", dependencies: ["Cluster", "AssetCatalog", "ThemeIndex", "CArchive", "ThemeServer", "HTTPServer", "JSON",
+        .target(name: "Releases", dependencies: ["Audiences", "Cluster", "AssetCatalog", "ThemeIndex", "CArchive", "ThemeServer", "HTTPServer", "JSON",
                                                 .product(name: "HTTPTypes", package: "swift-http-types")]),
         // The web gallery and themed.js: plain files in web/, carried in the binary (scripts/embed.py).
         .target(name: "Gallery"),

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Sharding
 import Synchronization
+import ThemeVocabulary
 
 /// Keeps the local themes folder equal to the cluster store's latest releases and follows the
 /// active theme: LISTEN for notifications and, after every (re)connection, re-read the latest
@@ -18,15 +19,20 @@ public final class ClusterFollower: Sendable {
         /// With a shard: how this replica lists these of its own themes (with the release each
         /// has) now; those it cannot describe yet (not indexed) are left out and asked again.
         public var listings: @Sendable ([(theme: String, generation: Int64)]) -> [ThemeListing]
+        /// The aliases, rollouts and generations this replica answers assignments from changed
+        /// (after the themes they need were indexed), as of the store's generation given.
+        public var audiencesChanged: @Sendable (ReplicaAudiences, Int64) -> Void
 
         public init(themesChanged: @escaping @Sendable ([(theme: String, generation: Int64)]) -> Void,
                     activeChanged: @escaping @Sendable (String, Int64) -> Void,
                     releaseRefused: @escaping @Sendable (String, Int64, String) -> Void = { _, _, _ in },
-                    listings: @escaping @Sendable ([(theme: String, generation: Int64)]) -> [ThemeListing] = { _ in [] }) {
+                    listings: @escaping @Sendable ([(theme: String, generation: Int64)]) -> [ThemeListing] = { _ in [] },
+                    audiencesChanged: @escaping @Sendable (ReplicaAudiences, Int64) -> Void = { _, _ in }) {
             self.themesChanged = themesChanged
             self.activeChanged = activeChanged
             self.releaseRefused = releaseRefused
             self.listings = listings
+            self.audiencesChanged = audiencesChanged
         }
     }
 
@@ -51,6 +57,8 @@ public final class ClusterFollower: Sendable {
         /// own themes were not yet listed there (asked again at the next ping).
         var listings: [String: ThemeListing] = [:]
         var listingsPending = false
+        /// What assignments are answered from, as of the last sync.
+        var audiences = ReplicaAudiences()
     }
 
     let url: String
@@ -88,6 +96,9 @@ public final class ClusterFollower: Sendable {
     /// With a shard: every theme's listing in the store at the last sync (the other shards'
     /// themes are listed from here).
     public var listings: [String: ThemeListing] { state.withLock { $0.listings } }
+    /// The aliases and rollouts of the store and the generations this replica serves and keeps,
+    /// as of the last sync.
+    public var audiences: ReplicaAudiences { state.withLock { $0.audiences } }
     /// The PostgreSQL process of the current connection (tests end it to cut the connection).
     public var backendPID: Int? { state.withLock { $0.backendPID } }
 
@@ -149,6 +160,13 @@ public final class ClusterFollower: Sendable {
     private func sync(_ store: ClusterStore, everything: Bool = false) throws {
         try store.applyDueSchedules(keep: retention)
         let schedules = try store.pendingSchedules()
+        let audiences = try store.audiences()
+        var replica = state.withLock { $0.audiences }
+        if everything || !replica.isComplete {
+            replica.served = Dictionary(uniqueKeysWithValues: materializer.themes().compactMap { theme in materializer.generation(of: theme).map { (theme, $0) } })
+            replica.kept = materializer.keptGenerations()
+            replica.isComplete = true
+        }
         var changed: [(theme: String, generation: Int64)] = []
         let after = state.withLock { $0.failures.isEmpty && !everything ? $0.releasesRead : nil }
         var newest: Int64 = after ?? 0
@@ -161,13 +179,14 @@ public final class ClusterFollower: Sendable {
                 changed.append((release.theme, release.generation))
                 continue
             }
-            guard materializer.generation(of: release.theme) != release.generation else { continue }
+            // A theme in a rollout serves the release before it to plain requests.
+            let served = audiences.servedGeneration(of: release.theme, latest: release.generation)
+            guard materializer.generation(of: release.theme) != served else { continue }
             do {
-                // Each blob the store sends is contact: a large release takes long, not silence.
-                try materializer.materialize(release) { hash in
-                    defer { state.withLock { $0.lastContact = .now } }
-                    return try store.blob(hash)
+                guard let release = served == release.generation ? release : try store.release(of: release.theme, generation: served) else {
+                    throw ClusterError.generationNotKept(release.theme, served)
                 }
+                try write(release, from: store)
                 state.withLock { _ = $0.failures.removeValue(forKey: release.theme) }
                 changed.append((release.theme, release.generation))
                 logger.info("release materialized", metadata: ["theme": "\(release.theme)", "generation": "\(release.generation)"])
@@ -184,13 +203,15 @@ public final class ClusterFollower: Sendable {
             }
         }
         if let shard, everything || !changed.isEmpty { changed += try holdAncestors(of: shard, store) }
+        changed += try followAudiences(audiences, previous: replica.store, kept: &replica.kept, from: store)
+        for (theme, _) in changed where ThemeName.pin(in: theme) == nil { replica.served[theme] = materializer.generation(of: theme) }
         let active = try store.active()
         let previous = state.withLock { state -> String? in
             state.schedules = schedules
             state.nextDue = schedules.first.map { .now + .milliseconds(Int(max(0, $0.secondsUntilDue) * 1000)) }
             state.lastContact = .now
             state.synced = true
-            state.generation = max(state.generation, newest, active?.generation ?? 0)
+            state.generation = max(state.generation, newest, active?.generation ?? 0, audiences.generation)
             state.releasesRead = newest
             defer { state.active = active?.theme }
             return state.active
@@ -198,7 +219,64 @@ public final class ClusterFollower: Sendable {
         // Changes in the order of their generations: the event ids they become only grow.
         if !changed.isEmpty { callbacks.themesChanged(changed.sorted { $0.generation < $1.generation }) }
         if let active, active.theme != previous { callbacks.activeChanged(active.theme, active.generation) }
+        (replica.store, replica.active) = (audiences, active?.theme)
+        let (before, generation) = state.withLock { state in
+            defer { state.audiences = replica }
+            return (state.audiences, state.generation)
+        }
+        if replica != before { callbacks.audiencesChanged(replica, generation) }
         try exchangeListings(store)
+    }
+
+    /// Rollouts and aliases: each theme in a rollout (or just out of one) holds the generation
+    /// its plain URLs serve, and each generation a client may be pinned to that its theme does not
+    /// serve is kept in a folder of its own (`brand@43`); those nothing points at any more go.
+    private func followAudiences(_ audiences: StoreAudiences, previous: StoreAudiences, kept: inout Set<PinnedGeneration>,
+                                 from store: ClusterStore) throws -> [(theme: String, generation: Int64)] {
+        var changed: [(theme: String, generation: Int64)] = []
+        for theme in Set(audiences.rollouts.keys).union(previous.rollouts.keys).sorted() where holds(theme) {
+            guard let latest = try store.latestRelease(of: theme), !latest.retired else { continue }
+            let served = audiences.servedGeneration(of: theme, latest: latest.generation)
+            guard materializer.generation(of: theme) != served else { continue }
+            do {
+                guard let release = served == latest.generation ? latest : try store.release(of: theme, generation: served) else {
+                    throw ClusterError.generationNotKept(theme, served)
+                }
+                try write(release, from: store)
+                changed.append((theme, audiences.generation))
+            } catch {
+                logger.error("rollout's release refused; the theme keeps serving what it has", metadata: ["theme": "\(theme)", "generation": "\(served)", "error": "\(error)"])
+            }
+        }
+        let wanted = audiences.pinnedGenerations.filter { holds($0.theme) && materializer.generation(of: $0.theme) != $0.generation }
+        for pin in wanted.subtracting(kept).sorted(by: { ($0.theme, $0.generation) < ($1.theme, $1.generation) }) {
+            do {
+                guard let release = try store.release(of: pin.theme, generation: pin.generation), !release.retired else {
+                    throw ClusterError.generationNotKept(pin.theme, pin.generation)
+                }
+                try write(release, kept: true, from: store)
+                kept.insert(pin)
+                changed.append((ThemeName.pinned(pin.theme, generation: Int(pin.generation)), audiences.generation))
+            } catch {
+                logger.error("pinned generation not kept here", metadata: ["theme": "\(pin.theme)", "generation": "\(pin.generation)", "error": "\(error)"])
+            }
+        }
+        for pin in kept.subtracting(wanted) {
+            let folder = ThemeName.pinned(pin.theme, generation: Int(pin.generation))
+            try materializer.remove(folder)
+            kept.remove(pin)
+            changed.append((folder, audiences.generation))
+        }
+        return changed
+    }
+
+    /// Writes a release into the folder (`kept`: beside the theme's, for a pinned generation).
+    private func write(_ release: Release, kept: Bool = false, from store: ClusterStore) throws {
+        // Each blob the store sends is contact: a large release takes long, not silence.
+        try materializer.materialize(release, kept: kept) { hash in
+            defer { state.withLock { $0.lastContact = .now } }
+            return try store.blob(hash)
+        }
     }
 
     /// With a shard: lists this replica's own themes in the store where their listing is older
@@ -252,11 +330,7 @@ public final class ClusterFollower: Sendable {
                 unavailable.insert(theme)
                 guard let release = try store.latestRelease(of: theme), !release.retired else { continue }
                 do {
-                    // Each blob the store sends is contact: a large release takes long, not silence.
-                try materializer.materialize(release) { hash in
-                    defer { state.withLock { $0.lastContact = .now } }
-                    return try store.blob(hash)
-                }
+                    try write(release, from: store)
                     changed.append((theme, release.generation))
                     logger.info("ancestor materialized", metadata: ["theme": "\(theme)", "generation": "\(release.generation)"])
                 } catch {

@@ -51,6 +51,7 @@ public final class ClusterStore: @unchecked Sendable {
                 action TEXT NOT NULL, theme TEXT NOT NULL, generation BIGINT, detail TEXT NOT NULL DEFAULT '');
             CREATE INDEX IF NOT EXISTS themed_audit_generation ON themed_audit (generation) WHERE generation IS NOT NULL;
             CREATE INDEX IF NOT EXISTS themed_audit_theme ON themed_audit (theme, generation) WHERE generation IS NOT NULL;
+            \(Self.audienceSchema)
             """.replacingOccurrences(of: "\n", with: " "))
     }
 
@@ -67,13 +68,15 @@ public final class ClusterStore: @unchecked Sendable {
     /// whole in memory), as the theme's next generation, published by `publisher`; then drops the
     /// theme's releases past the newest `keep` and the blobs no kept release or schedule uses,
     /// in the same transaction.
+    /// With `rollout`, the release goes to that percentage of clients first (`setRollout`).
     @discardableResult
-    public func publish(theme: String, paths: [String], by publisher: String, keep: Int = Release.defaultRetention,
+    public func publish(theme: String, paths: [String], by publisher: String, keep: Int = Release.defaultRetention, rollout: Double? = nil,
                         contents: (Int) throws -> [UInt8]) throws -> Int64 {
         try Release.check(theme: theme, paths: paths)
         return try transaction {
             let entries = try storeBlobs(paths: paths, contents: contents)
-            return try record(Release(theme: theme, generation: 0, files: entries, retired: false), by: publisher, action: "publish", keep: keep)
+            return try record(Release(theme: theme, generation: 0, files: entries, retired: false), by: publisher, action: "publish", keep: keep,
+                              rollout: rollout)
         }
     }
 
@@ -131,9 +134,10 @@ public final class ClusterStore: @unchecked Sendable {
     }
 
     /// Inside a transaction: the release with the next generation, the blobs it uses, its audit
-    /// line and its notification; then the theme's releases past the newest `keep` go, with the
-    /// blobs nothing kept uses.
-    func record(_ release: Release, by actor: String, action: String, rollbackOf: Int64? = nil, keep: Int? = nil) throws -> Int64 {
+    /// line and its notification; the theme's rollout ended, or moved to it with `rollout`; then
+    /// the theme's releases past the newest `keep` go (but those a rollout or an alias still
+    /// points at), with the blobs nothing kept uses.
+    func record(_ release: Release, by actor: String, action: String, rollbackOf: Int64? = nil, keep: Int? = nil, rollout: Double? = nil) throws -> Int64 {
         try takeGenerationLock()
         let rows = try connection.execute("""
             INSERT INTO themed_release (theme, generation, manifest, retired, publisher, rollback_of)
@@ -148,12 +152,14 @@ public final class ClusterStore: @unchecked Sendable {
         try audit(actor: actor, action: action, theme: release.theme, generation: generation,
                   detail: rollbackOf.map { "content of generation \($0)" } ?? "")
         if release.retired { try connection.execute("DELETE FROM themed_listing WHERE theme = $1", [.text(release.theme)]) }
+        try moveRollout(of: release, generation: generation, percent: rollout)
         if let keep { try dropReleases(of: release.theme, keepingNewest: keep) }
         try connection.execute("SELECT pg_notify($1, $2)", [.text(Self.channel), .text("release:\(release.theme):\(generation)")])
         return generation
     }
 
-    /// Retention: the theme's releases past the newest `keep` are deleted, and the blobs that no
+    /// Retention: the theme's releases past the newest `keep` are deleted (not those a rollout or
+    /// an alias points at: they go at a later release once nothing does), and the blobs that no
     /// release left and no pending schedule uses. (Every statement of the WITH sees the rows as
     /// they were before it, hence the exclusion of the dropped releases' own uses.)
     private func dropReleases(of theme: String, keepingNewest keep: Int) throws {
@@ -161,6 +167,8 @@ public final class ClusterStore: @unchecked Sendable {
             WITH dropped AS (
                 DELETE FROM themed_release WHERE theme = $1 AND generation NOT IN (
                     SELECT generation FROM themed_release WHERE theme = $1 ORDER BY generation DESC LIMIT $2)
+                    AND generation NOT IN (SELECT generation FROM themed_rollout WHERE theme = $1 UNION SELECT previous FROM themed_rollout WHERE theme = $1)
+                    AND ($1 || '@' || generation) NOT IN (SELECT unnest(pins) FROM themed_alias)
                 RETURNING generation),
             freed AS (
                 DELETE FROM themed_release_blob u USING dropped WHERE u.theme = $1 AND u.generation = dropped.generation RETURNING u.hash)

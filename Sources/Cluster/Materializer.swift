@@ -22,8 +22,20 @@ public struct Materializer: Sendable {
             .flatMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
-    /// The themes releases made here.
+    /// The themes releases made here (not the generations kept beside them).
     public func themes() -> [String] {
+        folders().filter { ThemeName.pin(in: $0) == nil }
+    }
+
+    /// The older or newer generations kept here in folders of their own (`brand@43`): a
+    /// rollout's, or one an alias pins.
+    public func keptGenerations() -> Set<PinnedGeneration> {
+        Set(folders().compactMap { name in
+            ThemeName.pin(in: name).map { PinnedGeneration(theme: $0.theme, generation: Int64($0.generation)) }
+        })
+    }
+
+    private func folders() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: themesDirectory)) ?? []
         return names.filter { !$0.hasPrefix(".") && generation(of: $0) != nil }
     }
@@ -43,11 +55,14 @@ public struct Materializer: Sendable {
         }
     }
 
-    public func materialize(_ release: Release, blob: (String) throws -> [UInt8]) throws {
-        guard Release.isSafe(theme: release.theme) else { throw ClusterError.unsafeName(release.theme) }
+    /// Writes `release` into the theme's folder, or with `kept`, into the folder of a generation
+    /// kept beside it (`ThemeName.pinned`).
+    public func materialize(_ release: Release, kept: Bool = false, blob: (String) throws -> [UInt8]) throws {
+        guard Release.isSafe(theme: release.theme), !kept || ThemeName.isValid(release.theme) else { throw ClusterError.unsafeName(release.theme) }
+        let folder = kept ? ThemeName.pinned(release.theme, generation: Int(release.generation)) : release.theme
         let manager = FileManager.default
         try manager.createDirectory(atPath: themesDirectory, withIntermediateDirectories: true)
-        let staging = "\(themesDirectory)/.staging-\(release.theme)-\(release.generation)"
+        let staging = "\(themesDirectory)/.staging-\(folder)-\(release.generation)"
         try? manager.removeItem(atPath: staging)
         do {
             try manager.createDirectory(atPath: staging, withIntermediateDirectories: true)
@@ -60,7 +75,7 @@ public struct Materializer: Sendable {
                 try Data(bytes).write(to: URL(fileURLWithPath: path))
             }
             try Data("\(release.generation)\n".utf8).write(to: URL(fileURLWithPath: "\(staging)/\(Self.marker)"))
-            let target = "\(themesDirectory)/\(release.theme)"
+            let target = "\(themesDirectory)/\(folder)"
             if manager.fileExists(atPath: target) {
                 guard themed_exchange_paths(staging, target) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
                 // `staging` now holds the previous release.

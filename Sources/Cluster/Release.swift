@@ -111,6 +111,11 @@ public enum ClusterError: Error, Equatable, CustomStringConvertible {
     case badTime(String)
     /// Retiring a theme other themes inherit from (they are named).
     case inherited(String, by: [String])
+    /// An alias or a rollout names a theme the store has no current release of.
+    case noSuchTheme(String)
+    /// An alias or a rollout names a generation the store does not keep (past retention, retired, never made).
+    case generationNotKept(String, Int64)
+    case badRollout(String)
 
     public var description: String {
         switch self {
@@ -124,6 +129,9 @@ public enum ClusterError: Error, Equatable, CustomStringConvertible {
         case .noSuchSchedule(let id): "no pending schedule \(id)"
         case .badToken(let why): why
         case .badTime(let text): "\"\(text.prefix(64))\" is not an RFC 3339 time with a zone, like 2026-12-01T00:00:00Z"
+        case .noSuchTheme(let theme): "the cluster store has no current release of \(theme)"
+        case .generationNotKept(let theme, let generation): "generation \(generation) of \(theme) is not kept (past retention, retired, or never made)"
+        case .badRollout(let why): why
         case .inherited(let theme, let children):
             "\(theme) cannot be retired: \(children.joined(separator: ", ")) \(children.count == 1 ? "inherits" : "inherit") from it "
                 + "(publish \(children.count == 1 ? "it" : "them") with another parent, or retire \(children.count == 1 ? "it" : "them"), first)"

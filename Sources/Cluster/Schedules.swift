@@ -1,4 +1,6 @@
+import Audiences
 import Foundation
+import JSON
 
 /// A change stored now to happen at a set time: the theme made active, or a release (already
 /// stored, blobs and all) made current. When it is due, whichever replica's timer fires first
@@ -11,6 +13,8 @@ public struct Schedule: Sendable, Equatable {
     public var at: String
     /// For a release made current at `at`: its digest and number of files; nil for a switch.
     public var release: (digest: String, files: Int)?
+    /// For an alias changed at `at`: its name (the document is kept with it).
+    public var alias: String?
     public var actor: String
     /// How long until it is due, by the store's clock when it was read (replicas' clocks may
     /// differ; the store's decides).
@@ -29,8 +33,11 @@ public struct Schedule: Sendable, Equatable {
 
     public static func == (left: Schedule, right: Schedule) -> Bool {
         left.id == right.id && left.theme == right.theme && left.at == right.at && left.release?.digest == right.release?.digest
-            && left.actor == right.actor
+            && left.actor == right.actor && left.alias == right.alias
     }
+
+    /// What it does when due: `activate`, `release` or `alias`.
+    public var kind: String { alias != nil ? "alias" : release != nil ? "release" : "activate" }
 }
 
 extension ClusterStore {
@@ -56,12 +63,26 @@ extension ClusterStore {
         }
     }
 
-    private func insertSchedule(theme: String, at: String, release: Release?, actor: String) throws -> Int64 {
+    /// Stores a change of an alias to happen at `at`; what it points at is checked again when due.
+    public func schedule(alias: Alias, at: String, by actor: String) throws -> Schedule {
+        try transaction {
+            let id = try insertSchedule(theme: alias.theme, at: at, release: nil, alias: alias, actor: actor)
+            try audit(actor: actor, action: "schedule", theme: alias.theme, detail: "alias \(alias.name) at \(at)")
+            return try schedule(id)
+        }
+    }
+
+    private func insertSchedule(theme: String, at: String, release: Release?, alias: Alias? = nil, actor: String) throws -> Int64 {
         guard Schedule.isTime(at) else { throw ClusterError.badTime(at) }
+        let document: JSONValue? = alias.map { alias in
+            guard case .object(let members) = alias.json else { return alias.json }
+            return .object([("name", .string(alias.name))] + members)
+        }
         let rows = try connection.execute("""
-            INSERT INTO themed_schedule (theme, at, manifest, hashes, actor) VALUES ($1, $2::timestamptz, $3, $4::text[], $5) RETURNING id
+            INSERT INTO themed_schedule (theme, at, manifest, hashes, actor, alias) VALUES ($1, $2::timestamptz, $3, $4::text[], $5, $6) RETURNING id
             """, [.text(theme), .text(at), release.map { .text($0.manifest) } ?? .null,
-                  .text("{" + Set(release?.files.map(\.hash) ?? []).sorted().joined(separator: ",") + "}"), .text(actor)])
+                  .text("{" + Set(release?.files.map(\.hash) ?? []).sorted().joined(separator: ",") + "}"), .text(actor),
+                  document.map { .text($0.serialized()) } ?? .null])
         guard let id = rows.values.first?.first.flatMap({ $0.flatMap { Int64($0) } }) else { throw ClusterError.badRelease("no schedule id returned") }
         try connection.execute("SELECT pg_notify($1, $2)", [.text(Self.channel), .text("schedule:\(id)")])
         return id
@@ -98,17 +119,21 @@ extension ClusterStore {
     private func scheduleRows(where condition: String, _ parameters: [PostgresConnection.Value]) throws -> [Schedule] {
         let rows = try connection.execute("""
             SELECT id, theme, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), manifest, actor,
-                   EXTRACT(EPOCH FROM at - clock_timestamp())
+                   EXTRACT(EPOCH FROM at - clock_timestamp()), alias
             FROM themed_schedule WHERE \(condition) ORDER BY at, id
             """, parameters)
         return try rows.values.map { row in
-            guard row.count == 6, let id = row[0].flatMap({ Int64($0) }), let theme = row[1], let at = row[2], let actor = row[4],
+            guard row.count == 7, let id = row[0].flatMap({ Int64($0) }), let theme = row[1], let at = row[2], let actor = row[4],
                   let seconds = row[5].flatMap({ Double($0) }) else { throw ClusterError.badRelease("a row of themed_schedule") }
             let release = try row[3].map { manifest in
                 let files = try Release.files(fromManifest: manifest)
                 return (Release(theme: theme, generation: 0, files: files, retired: false).digest, files.count)
             }
-            return Schedule(id: id, theme: theme, at: at, release: release, actor: actor, secondsUntilDue: seconds)
+            let alias = try row[6].map { document in
+                guard case .string(let name)? = try JSONParser.parse(Array(document.utf8))["name"] else { throw ClusterError.badRelease("a scheduled alias") }
+                return name
+            }
+            return Schedule(id: id, theme: theme, at: at, release: release, alias: alias, actor: actor, secondsUntilDue: seconds)
         }
     }
 
@@ -123,14 +148,16 @@ extension ClusterStore {
         return try transaction {
             try takeGenerationLock()
             let rows = try connection.execute("""
-                SELECT id, theme, manifest, actor FROM themed_schedule
+                SELECT id, theme, manifest, actor, alias FROM themed_schedule
                 WHERE applied_generation IS NULL AND NOT cancelled AND at <= clock_timestamp() ORDER BY at, id FOR UPDATE
                 """)
             for row in rows.values {
-                guard row.count == 4, let id = row[0].flatMap({ Int64($0) }), let theme = row[1], let actor = row[3] else {
+                guard row.count == 5, let id = row[0].flatMap({ Int64($0) }), let theme = row[1], let actor = row[3] else {
                     throw ClusterError.badRelease("a row of themed_schedule")
                 }
-                let generation = if let manifest = row[2] {
+                let generation = if let document = row[4] {
+                    try applyScheduledAlias(document, by: actor)
+                } else if let manifest = row[2] {
                     try record(Release(theme: theme, generation: 0, files: try Release.files(fromManifest: manifest), retired: false),
                                by: actor, action: "publish", keep: keep)
                 } else {
@@ -139,6 +166,25 @@ extension ClusterStore {
                 try connection.execute("UPDATE themed_schedule SET applied_generation = $1 WHERE id = $2", [.int(generation), .int(id)])
             }
             return rows.count
+        }
+    }
+
+    /// A scheduled alias falling due: kept as it was asked for; when what it points at has gone
+    /// meanwhile, the schedule is spent without a change (the audit trail says why) rather than
+    /// blocking every schedule after it.
+    private func applyScheduledAlias(_ document: String, by actor: String) throws -> Int64 {
+        let json = try JSONParser.parse(Array(document.utf8))
+        guard case .string(let name)? = json["name"], case .object(let members) = json else { throw ClusterError.badRelease("a scheduled alias") }
+        let alias = try Alias(name: name, json: .object(members.filter { $0.0 != "name" }))
+        try connection.execute("SAVEPOINT scheduled_alias")
+        do {
+            let generation = try storeAlias(alias, by: actor)
+            try connection.execute("RELEASE SAVEPOINT scheduled_alias")
+            return generation
+        } catch let error as ClusterError {
+            try connection.execute("ROLLBACK TO SAVEPOINT scheduled_alias")
+            try audit(actor: actor, action: "schedule-failed", theme: alias.theme, detail: "alias \(name): \(error)")
+            return 0
         }
     }
 }

@@ -9,6 +9,8 @@ public struct Token: Sendable, Equatable {
         case publish
         /// Switching the active theme, now or at a set time, and cancelling a scheduled switch.
         case activate
+        /// Aliases and their rules, rollouts of releases, and their schedules.
+        case rollout
     }
 
     public var name: String
@@ -45,7 +47,7 @@ extension ClusterStore {
         guard !themes.isEmpty, themes.allSatisfy({ !$0.isEmpty && !$0.contains(",") && $0.utf8.count <= 255 }) else {
             throw ClusterError.badToken("each --themes glob must be non-empty, at most 255 bytes, without commas")
         }
-        guard !permissions.isEmpty else { throw ClusterError.badToken("a token needs at least one of: publish, activate") }
+        guard !permissions.isEmpty else { throw ClusterError.badToken("a token needs at least one of: publish, activate, rollout") }
         let secret = Token.newSecret()
         try transaction {
             guard try connection.execute("SELECT 1 FROM themed_token WHERE name = $1", [.text(name)]).count == 0 else {

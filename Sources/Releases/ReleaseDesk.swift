@@ -1,3 +1,4 @@
+import Audiences
 import Cluster
 import Foundation
 import ThemeIndex
@@ -98,8 +99,9 @@ public final class ReleaseDesk: Sendable {
 
     /// Checks the uploaded body (a .car, or a theme folder as a tar) exactly as `themed publish`
     /// does and stores it as the theme's next release, or, with `at`, as a release that becomes
-    /// current then. Nothing is stored when anything fails.
-    public func publish(theme: String, body: String, kind: BodyKind, by token: Token, at: String? = nil) throws(Refusal) -> Outcome {
+    /// current then, or with `rollout`, as a release sent to that percentage of clients first.
+    /// Nothing is stored when anything fails.
+    public func publish(theme: String, body: String, kind: BodyKind, by token: Token, at: String? = nil, rollout: Double? = nil) throws(Refusal) -> Outcome {
         guard Release.isPublishable(theme: theme) else { throw .badRequest("\"\(theme)\" is not a theme name a release may take: \(Release.publishableRule)") }
         if let at, !Schedule.isTime(at) { throw .badRequest("at must be an RFC 3339 time with a zone, like 2026-12-01T00:00:00Z") }
         checks.wait()
@@ -131,7 +133,7 @@ public final class ReleaseDesk: Sendable {
             if let at {
                 return .scheduled(try store.schedule(theme: theme, paths: files.map(\.path), at: at, by: token.name, contents: read))
             }
-            let generation = try store.publish(theme: theme, paths: files.map(\.path), by: token.name, keep: retention, contents: read)
+            let generation = try store.publish(theme: theme, paths: files.map(\.path), by: token.name, keep: retention, rollout: rollout, contents: read)
             return .published(try Self.entry(generation, of: theme, in: store))
         }
     }
@@ -164,6 +166,26 @@ public final class ReleaseDesk: Sendable {
         try withStore { try $0.cancelSchedule(id, by: actor) }
     }
 
+    /// Keeps an alias for every replica; returns the change's generation.
+    public func putAlias(_ alias: Alias, by actor: String) throws(Refusal) -> Int64 {
+        try withStore { try $0.putAlias(alias, by: actor) }
+    }
+
+    /// Stores a change of an alias at `at`.
+    public func schedule(alias: Alias, at: String, by actor: String) throws(Refusal) -> Schedule {
+        try withStore { try $0.schedule(alias: alias, at: at, by: actor) }
+    }
+
+    /// Forgets an alias; nil when there was none.
+    public func removeAlias(_ name: String, by actor: String) throws(Refusal) -> Int64? {
+        try withStore { try $0.removeAlias(name, by: actor) }
+    }
+
+    /// Starts, moves, halts (0) or completes (100) the theme's rollout.
+    public func setRollout(theme: String, generation: Int64, percent: Double, by actor: String) throws(Refusal) -> (rollout: Rollout?, generation: Int64) {
+        try withStore { try $0.setRollout(theme: theme, generation: generation, percent: percent, by: actor) }
+    }
+
     /// The audit trail's newest lines (of `theme`, since `since`), newest first.
     public func audit(theme: String?, since: String?, limit: Int) throws(Refusal) -> [AuditEntry] {
         try withStore { try $0.auditTrail(theme: theme, since: since, limit: limit) }
@@ -183,7 +205,8 @@ public final class ReleaseDesk: Sendable {
             return try body(try store())
         } catch let error as ClusterError {
             switch error {
-            case .noSuchRelease, .noSuchSchedule: throw .notFound(error.description)
+            case .noSuchRelease, .noSuchSchedule, .noSuchTheme: throw .notFound(error.description)
+            case .generationNotKept, .badRollout: throw .unprocessable(error.description)
             case .tooLarge: throw .tooLarge(error.description)
             case .unpublishableName, .unsafeName, .badTime: throw .badRequest(error.description)
             case .badRelease, .missingBlob, .corruptBlob, .badToken, .inherited: throw .unprocessable(error.description)

@@ -49,15 +49,25 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
             metrics.publishRefusals.add(1, ordering: .relaxed)
             throw APIError.badRequest("\"\(theme)\" is not a theme name a release may take: \(Release.publishableRule)")
         }
+        let rollout = try request.query["rollout"].map { text in
+            guard let percent = Double(text), percent.isFinite, (0...100).contains(percent) else {
+                throw APIError.badRequest("rollout must be a percentage from 0 to 100, like rollout=5")
+            }
+            guard request.query["at"] == nil else { throw APIError.badRequest("a release is scheduled (at) or rolled out (rollout), not both") }
+            return percent
+        }
         return Self.deferred(metrics: metrics, counted: .publish) {
             let token = try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .publish, theme: theme)
             guard let body = request.spooledBody else { throw ReleaseDesk.Refusal.badRequest("the body did not arrive as an upload") }
             guard let kind = ReleaseDesk.BodyKind(contentType: request.headers[.contentType]) else {
                 throw ReleaseDesk.Refusal.unsupportedMediaType("send a .car as application/octet-stream or a theme folder as application/x-tar (gzip accepted)")
             }
-            switch try desk.publish(theme: theme, body: body.path, kind: kind, by: token, at: request.query["at"]) {
+            switch try desk.publish(theme: theme, body: body.path, kind: kind, by: token, at: request.query["at"], rollout: rollout) {
             case .published(let entry):
-                return JSONResponse.make(Self.json(entry, current: true), cacheControl: "no-store").with(status: .created)
+                // Published into a rollout, the release is current for everyone only at 100.
+                var json = Self.json(entry, current: (rollout ?? 100) == 100)
+                if let rollout, case .object(let members) = json { json = .object(members + [("rollout", .double(rollout))]) }
+                return JSONResponse.make(json, cacheControl: "no-store").with(status: .created)
             case .scheduled(let schedule):
                 return JSONResponse.make(Self.json(schedule), cacheControl: "no-store").with(status: .accepted)
             }
@@ -148,7 +158,7 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
     // MARK: The active theme, for every replica
 
     public var scheduledSwitches: [JSONValue] {
-        (desk?.scheduled ?? []).filter { $0.release == nil }.map(Self.json)
+        (desk?.scheduled ?? []).filter { $0.kind == "activate" }.map(Self.json)
     }
 
     public func setActive(_ theme: String, at: String?, request: Request, byOperator: Bool,
@@ -224,9 +234,10 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
     static func json(_ schedule: Schedule) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("id", .int(Int(schedule.id))), ("theme", .string(schedule.theme)), ("at", .string(schedule.at)),
-            ("kind", .string(schedule.release == nil ? "activate" : "release")), ("by", .string(schedule.actor)),
+            ("kind", .string(schedule.kind)), ("by", .string(schedule.actor)),
         ]
         if let release = schedule.release { members += [("digest", .string(release.digest)), ("files", .int(release.files))] }
+        if let alias = schedule.alias { members.append(("alias", .string(alias))) }
         return .object(members)
     }
 }

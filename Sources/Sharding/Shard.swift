@@ -1,4 +1,5 @@
 import Hashing
+import ThemeVocabulary
 
 /// One replica group's share of a platform's themes: shard `number` of `count` ("2/8").
 ///
@@ -45,7 +46,8 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
         (self.number, self.count) = (number, count)
     }
 
-    public func owns(_ theme: String) -> Bool { owner(of: theme) == self }
+    /// Whether this shard serves `theme` (a kept generation of a theme, `brand@43`, goes with it).
+    public func owns(_ theme: String) -> Bool { owner(of: ThemeName.pin(in: theme)?.theme ?? theme) == self }
 
     /// `theme`'s score on shard `number`: Varnish's `key("<number>:<theme>")`.
     public static func score(of theme: String, on number: Int) -> UInt32 {

@@ -2,6 +2,7 @@ import CLinux
 import Sharding
 import Synchronization
 import ThemeIndex
+import ThemeVocabulary
 
 /// The themes being served: the index, the content behind it, and a snapshot of the themes and
 /// the active theme that requests read without touching SQLite.
@@ -25,7 +26,10 @@ public final class ThemeLibrary: Sendable {
     public struct Snapshot: Sendable {
         /// Bumped by every reload and every change of the active theme.
         public var epoch = 0
+        /// The themes listed (`/themes`, the gallery, `current`'s default): a replica's kept
+        /// generations (`ThemeName.pinned`) are served at their pinned URLs only.
         public let themes: [ThemeInfo]
+        private let all: [ThemeInfo]
         /// The theme set with `PUT /active`, if any.
         public var active: String?
         /// Where each theme is in `themes`: a request finds its theme without a walk through
@@ -33,12 +37,13 @@ public final class ThemeLibrary: Sendable {
         private let positions: [String: Int]
 
         init(epoch: Int, themes: [ThemeInfo], active: String?) {
-            (self.epoch, self.themes, self.active) = (epoch, themes, active)
+            (self.epoch, self.all, self.active) = (epoch, themes, active)
+            self.themes = themes.filter { ThemeName.pin(in: $0.name) == nil }
             positions = Dictionary(themes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         }
 
         public func theme(named name: String) -> ThemeInfo? {
-            positions[name].map { themes[$0] }
+            positions[name].map { all[$0] }
         }
     }
 

@@ -74,7 +74,7 @@ public struct ThemeFolder: Sendable, Equatable {
                 let name = String(entry.dropLast(4))
                 guard ThemeName.isValid(name), found[name] == nil, FileSystem.isRegularFile(path) else { continue }
                 found[name] = (path, true)
-            } else if ThemeName.isValid(entry), found[entry] == nil, FileSystem.isDirectory(path) {
+            } else if ThemeName.isValid(entry) || ThemeName.pin(in: entry) != nil, found[entry] == nil, FileSystem.isDirectory(path) {
                 found[entry] = (path, false)
             }
         }

@@ -3,6 +3,7 @@ import JSON
 import Logging
 import ThemeContent
 import ThemeIndex
+import ThemeVocabulary
 
 /// A change to the themes, by the name of its event on `/events`.
 public enum ThemeChange: String, Sendable {
@@ -21,14 +22,17 @@ enum ReloadEvents {
     static func publish(_ report: SyncReport, themes: [ThemeInfo], to events: EventHub, generation: Int? = nil, announcingChanges: Bool = true,
                         logger: Logger) {
         func theme(_ name: String) -> ThemeInfo? { themes.first { $0.name == name } }
-        for name in report.changedThemes {
+        // A replica's kept generation (`brand@43`) is no theme of its own to clients: the change
+        // that made it keep one is announced as `assignment-changed`.
+        func isKept(_ name: String) -> Bool { ThemeName.pin(in: name) != nil }
+        for name in report.changedThemes where !isKept(name) {
             if announcingChanges {
                 events.publish((report.addedThemes.contains(name) ? ThemeChange.added : .reloaded).rawValue, payload(name, theme(name), generation: generation),
                                generation: generation)
             }
             logger.info("theme loaded", metadata: ["theme": "\(name)"])
         }
-        for name in report.removedThemes where announcingChanges {
+        for name in report.removedThemes where announcingChanges && !isKept(name) {
             events.publish(ThemeChange.removed.rawValue, payload(name, nil, generation: generation), generation: generation)
         }
         for (name, message) in report.problems {
@@ -36,6 +40,7 @@ enum ReloadEvents {
         }
         for (name, message) in report.themeErrors {
             logger.error("theme source rejected", metadata: ["theme": "\(name)", "error": "\(message)"])
+            guard !isKept(name) else { continue }
             publishError(message, theme: name, theme(name), to: events, generation: generation)
         }
     }

@@ -27,7 +27,7 @@ public final class ThemeService: HeadResponder {
                 metrics: ServiceMetrics = ServiceMetrics(), content: ContentStore? = nil, responseCacheBytes: Int = 64 << 20,
                 cachePolicy: CachePolicy = CachePolicy(), accessLog: AccessLog? = nil, allowedOrigins: [String] = ["*"],
                 readiness: @escaping @Sendable () -> String? = { nil }, storeContact: StoreContact? = nil, activeStore: (any ActiveThemeStore)? = nil,
-                collections: [any RouteCollection] = [],
+                audienceStore: (any AudienceStore)? = nil, collections: [any RouteCollection] = [],
                 purge: (@Sendable ([String]) -> Void)? = nil, clusterGeneration: Int? = nil, shard: Shard? = nil,
                 trustedProxies: TrustedProxies = .none, otherShards: @escaping @Sendable () -> [ThemeListing] = { [] },
                 eventHistory: Int = 256, imageTransforms: ImageTransformPolicy = ImageTransformPolicy()) throws {
@@ -84,8 +84,7 @@ public final class ThemeService: HeadResponder {
             ImageRoutes(library: library, logger: logger, transforms: imageTransforms),
             StringRoutes(library: library),
             BlobRoutes(library: library),
-            AudienceRoutes(library: library, book: aliases, events: events, metrics: metrics,
-                           operators: operators, clustered: clustered),
+            AudienceRoutes(library: library, book: aliases, events: events, metrics: metrics, operators: operators, store: audienceStore),
         ] + collections, library: library, logger: logger)
         hotPath = HotPath(responseCache: responseCache, cors: cors, requestLog: requestLog, metrics: metrics)
         responder = Responder(middleware: [
@@ -96,7 +95,7 @@ public final class ThemeService: HeadResponder {
             ConditionalRequestMiddleware(),
             responseCache,
             CompressionMiddleware(content: content),
-            PinnedGenerationMiddleware(library: library, clustered: clustered),
+            PinnedGenerationMiddleware(library: library, store: audienceStore),
             SharedCacheMiddleware(library: library, policy: cachePolicy),
         ], router: router)
     }
@@ -158,6 +157,12 @@ public final class ThemeService: HeadResponder {
         metrics.releasesRefused.add(1, ordering: .relaxed)
         ReloadEvents.publishError("cluster release \(generation) refused: \(reason)", theme: theme,
                                   library.theme(named: theme), to: events, generation: Int(generation))
+    }
+
+    /// Tells the clients of these aliases to ask for their assignment again (the cluster's
+    /// aliases, rollouts or generations changed; `generation`: the store's, as the event's id).
+    public func announceAssignmentChanges(_ aliases: [(alias: String, theme: String?)], generation: Int? = nil) {
+        for (alias, theme) in aliases { AudienceRoutes.announce(alias, theme: theme, to: events, generation: generation) }
     }
 
     /// Makes `theme` the one `current` stands for (the cluster's choice arriving) and tells the

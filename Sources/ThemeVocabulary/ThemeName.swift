@@ -13,6 +13,21 @@ public enum ThemeName {
             }
     }
 
+    /// The folder a cluster replica keeps one of `theme`'s generations in when it is not the one
+    /// the theme serves (a rollout's, or one an alias pins): `brand-acme@43`, beside
+    /// `brand-acme`. Not a theme name, so no one names a theme so; indexed like a theme, served
+    /// only at generation-pinned URLs and never listed.
+    public static func pinned(_ theme: String, generation: Int) -> String { "\(theme)@\(generation)" }
+
+    /// The theme and generation a pinned folder's name stands for; nil for any other name.
+    public static func pin(in name: String) -> (theme: String, generation: Int)? {
+        guard let at = name.lastIndex(of: "@"), case let theme = String(name[..<at]), isValid(theme),
+              case let digits = name[name.index(after: at)...], !digits.isEmpty, digits.count <= 18,
+              digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let generation = Int(digits), generation > 0
+        else { return nil }
+        return (theme, generation)
+    }
+
     /// Sorts names as a person reads them: runs of digits by their value, so `brand-4` comes
     /// before `brand-11`; otherwise by bytes, case first ignored.
     public static func naturalOrder(_ left: String, _ right: String) -> Bool {

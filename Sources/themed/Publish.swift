@@ -22,12 +22,14 @@ struct Publish: ParsableCommand {
     @Option(help: "URL of a themed server (http://host:port) to publish through.") var server: String?
     @Option(help: "The token for --server (themed token create), or the THEMED_TOKEN environment variable.") var token: String?
     @Option(help: "With --cluster: releases kept per theme.") var keep = Release.defaultRetention
+    @Option(help: "Send the release to this percentage of clients first (0-100; raise it with PUT /themes/{theme}/rollout).") var rollout: Double?
     @Argument(help: "The theme's name.") var theme: String
     @Argument(help: "A theme folder (.xcassets, bundles, .car files) or a single .car file.") var path: String
 
     func run() throws {
         guard Release.isPublishable(theme: theme) else { throw Self.refuse("\"\(theme)\" is not a theme name a release may take: \(Release.publishableRule)") }
         let parents: ParentScope
+        if let rollout, !(rollout.isFinite && (0...100).contains(rollout)) { throw Self.refuse("--rollout is a percentage from 0 to 100") }
         switch (cluster, server) {
         case (let cluster?, nil):
             // The parent chain is checked against the store's themes; through a server, the server checks it.
@@ -45,7 +47,8 @@ struct Publish: ParsableCommand {
         case (let cluster?, nil):
             let generation: Int64
             do {
-                generation = try ClusterStore(url: cluster).publish(theme: theme, paths: files.map(\.path), by: Release.operatorName, keep: keep) {
+                generation = try ClusterStore(url: cluster).publish(theme: theme, paths: files.map(\.path), by: Release.operatorName, keep: keep,
+                                                                    rollout: rollout) {
                     try ThemeCheck.contents(of: files[$0])
                 }
             } catch {
@@ -82,7 +85,8 @@ struct Publish: ParsableCommand {
         } else {
             (body, contentType) = (FileManager.default.contents(atPath: path) ?? Data(), "application/octet-stream")
         }
-        var request = try ServerOptions.request("POST", "/themes/\(theme)/releases", server: server, token: token, command: "publish")
+        let query = rollout.map { "?rollout=\($0 == $0.rounded() ? String(Int($0)) : String($0))" } ?? ""
+        var request = try ServerOptions.request("POST", "/themes/\(theme)/releases\(query)", server: server, token: token, command: "publish")
         request.setValue(contentType, forHTTPHeaderField: "Content-Type")
         request.timeoutInterval = 300
         let answer = HTTPAnswer.of(request, body: body)

@@ -99,6 +99,8 @@ struct Serve: ParsableCommand {
         // Releases written while the first index is being built are indexed again right after it
         // (that index may have read the folder before they arrived): nothing is served stale.
         let changedBeforeServing = Mutex(false)
+        // Aliases and rollouts as the follower reads them, once the service that answers them exists.
+        let clusterAudiences = Mutex<ClusterAudiences?>(nil)
         let follower = settings.cluster.map { url in
             ClusterFollower(url: url, materializer: Materializer(themesDirectory: URL(fileURLWithPath: settings.themes).standardizedFileURL.path),
                             callbacks: .init(themesChanged: { themes in
@@ -120,6 +122,10 @@ struct Serve: ParsableCommand {
                                                      errors: info.error.split(separator: "\n").map(String.init))
                                     }
                                 }
+                            }, audiencesChanged: { replica, generation in
+                                // Before serving, the first index's start takes them (below).
+                                guard let service = served.withLock({ $0 }), let audiences = clusterAudiences.withLock({ $0 }) else { return }
+                                service.announceAssignmentChanges(audiences.follow(replica), generation: Int(generation))
                             }),
                             logger: logger, retention: settings.releaseRetention, shard: settings.shard)
         }
@@ -141,11 +147,16 @@ struct Serve: ParsableCommand {
             if !follower.hasSynced { logger.warning("cluster store not reached; serving the themes folder as it is") }
         }
 
+        let metrics = ServiceMetrics()
+        let audiences = releases.map { desk in
+            ClusterAudiences(desk: desk, proxies: (try? TrustedProxies(settings.trustedProxies)) ?? .none, metrics: metrics,
+                             defaultActive: { served.withLock { $0 }?.library.activeTheme })
+        }
         let service: ThemeService
         do {
             // With a store, event ids are its generations, from what the first sync applied.
             service = try Startup.service(settings, accessLog: accessLog, logger: logger, readiness: readiness, storeContact: storeContact,
-                                          releases: releases, clusterGeneration: follower.map { Int($0.generation) },
+                                          releases: releases, audiences: audiences, metrics: metrics, clusterGeneration: follower.map { Int($0.generation) },
                                           otherShards: { follower.map { Array($0.listings.values) } ?? [] })
         } catch {
             server.shutdown()
@@ -182,6 +193,11 @@ struct Serve: ParsableCommand {
         }
         answering.serve(service)
         if reindex, let follower { _ = try? service.reload(generation: Int(follower.generation)) }
+        // What the first sync read; later changes come through the follower's callback.
+        if let follower, let audiences {
+            audiences.follow(follower.audiences)
+            clusterAudiences.withLock { $0 = audiences }
+        }
         // A switch that arrived during the first index is new to every stream.
         if let follower, let active = follower.active, follower.generation > startedAt {
             service.applyActive(active, generation: Int(follower.generation))
@@ -355,7 +371,8 @@ enum Startup {
 
     static func service(_ settings: ServerSettings, accessLog: AccessLog?, logger: Logger,
                         readiness: @escaping @Sendable () -> String? = { nil }, storeContact: StoreContact? = nil,
-                        releases: ReleaseDesk? = nil, clusterGeneration: Int? = nil,
+                        releases: ReleaseDesk? = nil, audiences: ClusterAudiences? = nil, metrics: ServiceMetrics = ServiceMetrics(),
+                        clusterGeneration: Int? = nil,
                         otherShards: @escaping @Sendable () -> [ThemeListing] = { [] }) throws -> ThemeService {
         let index = try ThemeIndex(databasePath: settings.db)
         let workers = settings.decodeThreads > 0 ? WorkerPool(threads: settings.decodeThreads) : WorkerPool()
@@ -380,12 +397,11 @@ enum Startup {
         // Checked when the settings were read.
         let proxies = (try? TrustedProxies(settings.trustedProxies)) ?? .none
         // The release routes answer 409 without a cluster store; with one, PUT /active goes through it.
-        let metrics = ServiceMetrics()
         let releaseRoutes = ReleaseRoutes(desk: releases, metrics: metrics, proxies: proxies)
         return try ThemeService(index: index, themesDirectory: themesPath, activeToken: settings.activeToken, logger: logger,
                                 metrics: metrics, content: content, responseCacheBytes: settings.responseCacheBytes, cachePolicy: policy,
                                 accessLog: accessLog, allowedOrigins: settings.corsAllowedOrigins, readiness: readiness, storeContact: storeContact,
-                                activeStore: releases == nil ? nil : releaseRoutes, collections: [releaseRoutes],
+                                activeStore: releases == nil ? nil : releaseRoutes, audienceStore: audiences, collections: [releaseRoutes],
                                 purge: purge, clusterGeneration: clusterGeneration, shard: settings.shard,
                                 trustedProxies: proxies, otherShards: otherShards,
                                 eventHistory: settings.eventHistory,

@@ -2,59 +2,89 @@ import Audiences
 import HTTPServer
 import JSON
 import ThemeContent
+import ThemeVocabulary
 
-/// Aliases and assignment (docs/API.md, "Audiences"): `GET /aliases`, `GET`, `PUT` and `DELETE
-/// /aliases/{alias}`, and `GET /assign/{alias}?client=...`, which answers a client the theme and
-/// the generation-pinned base it reads everything from, worked out in memory (`Assigner`).
+/// Aliases, rollouts and assignment (docs/API.md, "Audiences"): `GET /aliases`, `GET`, `PUT`
+/// and `DELETE /aliases/{alias}`, `GET /rollouts`, `GET` and `PUT /themes/{theme}/rollout`, and
+/// `GET /assign/{alias}?client=...`, which answers a client the theme and the generation-pinned
+/// base it reads everything from, worked out in memory (`Assigner`).
 ///
-/// Kept in the index (folder mode). With a cluster store the aliases would have to be the
-/// store's, the same on every replica, and generations the store's: until it keeps them these
-/// routes answer 409 there rather than answers that differ from replica to replica.
+/// Without a cluster store, aliases are kept in this server's index (`AliasBook`) and rollouts
+/// answer 409; with one (`store`), both are the store's, the same on every replica.
 struct AudienceRoutes: RouteCollection {
     let library: ThemeLibrary
     let book: AliasBook
     let events: EventHub
     let metrics: ServiceMetrics
     let operators: OperatorCheck
-    /// A cluster store serves the themes: see above.
-    let clustered: Bool
+    let store: (any AudienceStore)?
 
     var routes: [Route] {
         [
             .get("/aliases", label: "aliases", crossOrigin: false) { _ in
-                try refuseInCluster()
-                return JSONResponse.make(.object([("aliases", .array(book.all.map(Self.json)))]), cacheControl: "no-store")
+                JSONResponse.make(.object([("aliases", .array(aliases.map(Self.json)))]), cacheControl: "no-store")
             },
             .get("/aliases/{alias}", label: "aliases", crossOrigin: false) { context in
-                try refuseInCluster()
-                guard let alias = book.alias(named: context.parameter("alias")) else { throw APIError.notFound("no alias named \(context.parameter("alias"))") }
+                let name = context.parameter("alias")
+                guard let alias = aliases.first(where: { $0.name == name }) else { throw APIError.notFound("no alias named \(name)") }
                 return JSONResponse.make(Self.json(alias), cacheControl: "no-store")
             },
             Route([.put], "/aliases/{alias}", label: "aliases", crossOrigin: false) { try put($0) },
             Route([.delete], "/aliases/{alias}", label: "aliases", crossOrigin: false) { try delete($0) },
+            .get("/rollouts", label: "rollouts", crossOrigin: false) { _ in
+                let rollouts = (store?.assigner.rollouts.values).map { $0.sorted { ThemeName.naturalOrder($0.theme, $1.theme) } } ?? []
+                return JSONResponse.make(.object([("rollouts", .array(rollouts.map(json)))]), cacheControl: "no-store")
+            },
+            .get("/themes/{theme}/rollout", label: "rollouts", crossOrigin: false) { context in
+                let store = try Self.cluster(store)
+                let theme = context.parameter("theme")
+                guard let rollout = store.assigner.rollouts[theme] else { throw APIError.notFound("\(theme) has no rollout under way") }
+                return JSONResponse.make(json(rollout), cacheControl: "no-store")
+            },
+            Route([.put], "/themes/{theme}/rollout", label: "rollouts", crossOrigin: false) { try rollout($0) },
             .get("/assign/{alias}", label: "assign") { try assign($0) },
         ]
     }
 
-    private func refuseInCluster() throws {
-        guard !clustered else {
-            throw APIError(status: .conflict, code: "not_with_cluster",
-                           message: "aliases and assignments are kept in the index of a server without a cluster store; a cluster store does not keep them yet")
+    /// Every alias, `current` first, then by name.
+    private var aliases: [Alias] {
+        guard let store else { return book.all }
+        let aliases = store.assigner.aliases
+        return (aliases[AliasBook.current].map { [$0] } ?? [])
+            + aliases.values.filter { $0.name != AliasBook.current }.sorted { ThemeName.naturalOrder($0.name, $1.name) }
+    }
+
+    static func cluster(_ store: (any AudienceStore)?) throws -> any AudienceStore {
+        guard let store else { throw APIError.noCluster }
+        return store
+    }
+
+    /// Who may change aliases and rollouts: the operator, or with a cluster store a token the store checks.
+    private func byOperator(_ request: Request) throws -> Bool {
+        let allowed = operators.allows(request)
+        guard allowed || (store != nil && request.headers[.authorization] != nil) else {
+            throw operators.refusal(of: request, changing: "aliases and rollouts")
         }
+        return allowed
     }
 
     private func put(_ context: RequestContext) throws -> Response {
-        try refuseInCluster()
         let name = context.parameter("alias")
-        guard operators.allows(context.request) else { throw operators.refusal(of: context.request, changing: "aliases") }
+        let byOperator = try byOperator(context.request)
         guard name != AliasBook.current else { throw APIError.badRequest("current is the active theme: change it with PUT /active") }
         let document: JSONValue
         do { document = try JSONParser.parse(context.request.body) } catch { throw APIError.badRequest("the body is not JSON: \(error)") }
-        if document["at"] != nil { throw APIError.noCluster }
+        var at: String?
+        if let value = document["at"] {
+            guard case .string(let text) = value else { throw APIError.badRequest("at must be an RFC 3339 time, like 2026-12-01T00:00:00Z") }
+            at = text
+        }
         let alias: Alias
         do { alias = try Alias(name: name, json: document) } catch {
             throw APIError(status: .unprocessableContent, code: "unprocessable", message: error.description)
         }
+        if let store { return store.putAlias(alias, at: at, request: context.request, byOperator: byOperator) }
+        if at != nil { throw APIError.noCluster }
         for (place, theme, generation) in [("theme", alias.theme, alias.generation)] + alias.rules.enumerated().map({ ("rules[\($0)].theme", $1.theme, $1.generation) }) {
             guard let info = library.theme(named: theme) else { throw APIError.notFound("\(place): no theme named \(theme)") }
             if let generation, generation != info.generation {
@@ -68,10 +98,10 @@ struct AudienceRoutes: RouteCollection {
     }
 
     private func delete(_ context: RequestContext) throws -> Response {
-        try refuseInCluster()
         let name = context.parameter("alias")
-        guard operators.allows(context.request) else { throw operators.refusal(of: context.request, changing: "aliases") }
+        let byOperator = try byOperator(context.request)
         guard name != AliasBook.current else { throw APIError.badRequest("current is the active theme: it cannot be deleted") }
+        if let store { return store.removeAlias(name, request: context.request, byOperator: byOperator) }
         let theme = book.alias(named: name)?.theme
         let removed: Bool
         do { removed = try book.remove(name) } catch { throw APIError(status: .internalServerError, code: "internal", message: "\(error)") }
@@ -80,17 +110,39 @@ struct AudienceRoutes: RouteCollection {
         return JSONResponse.make(.object([("deleted", .string(name))]), cacheControl: "no-store")
     }
 
+    /// `PUT /themes/{theme}/rollout {"generation": 43, "percent": 10}`.
+    private func rollout(_ context: RequestContext) throws -> Response {
+        let store = try Self.cluster(store)
+        let theme = context.parameter("theme")
+        let byOperator = try byOperator(context.request)
+        let document: JSONValue
+        do { document = try JSONParser.parse(context.request.body) } catch { throw APIError.badRequest("the body is not JSON: \(error)") }
+        guard case .object(let members) = document, members.allSatisfy({ ["generation", "percent"].contains($0.0) }),
+              case .int(let generation)? = document["generation"], generation > 0, let percent = document["percent"]?.number else {
+            throw APIError.badRequest("body must be JSON like {\"generation\": 43, \"percent\": 10}")
+        }
+        guard percent.isFinite, (0...100).contains(percent) else {
+            throw APIError(status: .unprocessableContent, code: "unprocessable", message: "percent must be from 0 to 100, not \(percent)")
+        }
+        return store.setRollout(theme: theme, generation: generation, percent: percent, request: context.request, byOperator: byOperator)
+    }
+
     private func assign(_ context: RequestContext) throws -> Response {
-        try refuseInCluster()
         let name = context.parameter("alias")
         let client: Client
         do { client = try Client(query: context.request.query) } catch { throw APIError.badRequest(error.description) }
-        guard let alias = book.alias(named: name) else { throw APIError.notFound("no alias named \(name)") }
-        var generations: [String: Int] = [:]
-        for theme in alias.themes { generations[theme] = library.theme(named: theme)?.generation }
+        let assigner: Assigner
+        if let store {
+            assigner = store.assigner
+        } else {
+            guard let alias = book.alias(named: name) else { throw APIError.notFound("no alias named \(name)") }
+            var generations: [String: Int] = [:]
+            for theme in alias.themes { generations[theme] = library.theme(named: theme)?.generation }
+            assigner = Assigner(aliases: [name: alias], generations: generations)
+        }
         let assignment: Assignment
         do {
-            assignment = try Assigner(aliases: [name: alias], generations: generations).assign(name, to: client)
+            assignment = try assigner.assign(name, to: client)
         } catch .noSuchAlias {
             throw APIError.notFound("no alias named \(name)")
         } catch .themeGone(_, let theme) {
@@ -104,15 +156,36 @@ struct AudienceRoutes: RouteCollection {
         ]), cacheControl: "private, max-age=60")
     }
 
+    /// A rollout as `GET /rollouts` shows it, with how many assignments each generation got here.
+    private func json(_ rollout: Rollout) -> JSONValue {
+        let counts = metrics.assignmentCounts(of: rollout.theme).sorted { $0.key < $1.key }
+        return .object([
+            ("theme", .string(rollout.theme)), ("generation", .int(rollout.generation)), ("previous", .int(rollout.previous)),
+            ("percent", .double(rollout.percent)),
+            ("assignments", .object(counts.map { (String($0.key), .int($0.value)) })),
+        ])
+    }
+
     /// Tells clients of `alias` to ask for their assignment again.
-    static func announce(_ alias: String, theme: String?, to events: EventHub) {
+    static func announce(_ alias: String, theme: String?, to events: EventHub, generation: Int? = nil) {
         var data: [(String, JSONValue)] = [("alias", .string(alias))]
         if let theme { data.append(("theme", .string(theme))) }
-        events.publish("assignment-changed", .object(data))
+        events.publish("assignment-changed", .object(data), generation: generation)
     }
 
     static func json(_ alias: Alias) -> JSONValue {
         guard case .object(let members) = alias.json else { return alias.json }
         return .object([("name", .string(alias.name))] + members)
+    }
+}
+
+extension JSONValue {
+    /// A number, whole or not.
+    fileprivate var number: Double? {
+        switch self {
+        case .int(let value): Double(value)
+        case .double(let value): value
+        default: nil
+        }
     }
 }

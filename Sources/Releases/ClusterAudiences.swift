@@ -1,0 +1,128 @@
+import Audiences
+import Cluster
+import Foundation
+import HTTPServer
+import JSON
+import Synchronization
+import ThemeServer
+
+/// Aliases and rollouts with a cluster store (`AudienceStore`): changes go to the store through
+/// the desk, off the event loop, and are answered once this replica follows them; assignments
+/// are answered from what the follower last read (`follow`), the same on every replica.
+public final class ClusterAudiences: AudienceStore {
+    let desk: ReleaseDesk
+    /// Whose X-Forwarded-For names the client that failed tokens count against.
+    let proxies: TrustedProxies
+    let metrics: ServiceMetrics
+    /// The theme `current` stands for when the store has never been told one.
+    let defaultActive: @Sendable () -> String?
+    private let state = Mutex((replica: ReplicaAudiences(), assigner: Assigner()))
+    /// How long a change waits for this replica to follow it before it is answered anyway.
+    static let followWait: Duration = .seconds(2)
+
+    public init(desk: ReleaseDesk, proxies: TrustedProxies, metrics: ServiceMetrics, defaultActive: @escaping @Sendable () -> String?) {
+        (self.desk, self.proxies, self.metrics, self.defaultActive) = (desk, proxies, metrics, defaultActive)
+    }
+
+    public var assigner: Assigner { state.withLock { $0.assigner } }
+
+    public func folder(of theme: String, generation: Int) -> String? {
+        state.withLock { $0.replica.folder(of: theme, generation: generation) }
+    }
+
+    /// Takes what the follower read; returns the aliases whose clients must ask again (and the
+    /// theme each points at), for `assignment-changed`.
+    @discardableResult
+    public func follow(_ replica: ReplicaAudiences) -> [(alias: String, theme: String?)] {
+        let assigner = Self.assigner(for: replica, defaultActive: defaultActive())
+        let before = state.withLock { state in
+            defer { state = (replica, assigner) }
+            return state.assigner
+        }
+        return Self.changes(from: before, to: assigner)
+    }
+
+    /// Assignments from the replica's view: the store's aliases, `current` for the active theme,
+    /// its rollouts, and the generation each theme's folder serves.
+    static func assigner(for replica: ReplicaAudiences, defaultActive: String?) -> Assigner {
+        var aliases = replica.store.aliases
+        if let active = replica.active ?? defaultActive { aliases["current"] = Alias(name: "current", theme: active) }
+        return Assigner(aliases: aliases, rollouts: replica.store.rollouts, generations: replica.served.mapValues { Int($0) })
+    }
+
+    /// The aliases whose answers may differ between two assigners: changed or gone, or pointing
+    /// at a theme whose rollout or served generation changed.
+    static func changes(from before: Assigner, to after: Assigner) -> [(alias: String, theme: String?)] {
+        func moved(_ theme: String) -> Bool {
+            before.rollouts[theme] != after.rollouts[theme] || before.generations[theme] != after.generations[theme]
+        }
+        let names = Set(before.aliases.keys).union(after.aliases.keys).sorted()
+        return names.compactMap { name in
+            let (old, new) = (before.aliases[name], after.aliases[name])
+            guard old != new || (new?.themes.contains(where: moved) ?? false) else { return nil }
+            return (name, (new ?? old)?.theme)
+        }
+    }
+
+    // MARK: Changes
+
+    public func putAlias(_ alias: Alias, at: String?, request: Request, byOperator: Bool) -> Response {
+        let replaced = assigner.aliases[alias.name]
+        return ReleaseRoutes.deferred(metrics: metrics, counted: nil) { [self] in
+            let actor = try actor(of: request, byOperator: byOperator, themes: alias.themes + (replaced?.themes ?? []))
+            if let at {
+                guard ReleaseRoutes.isTime(at) else { throw APIError.badRequest("at must be an RFC 3339 time, like 2026-12-01T00:00:00Z") }
+                let schedule = try desk.schedule(alias: alias, at: at, by: actor)
+                return JSONResponse.make(.object([("scheduled", ReleaseRoutes.json(schedule))]), cacheControl: "no-store").with(status: .accepted)
+            }
+            awaitFollowing(try desk.putAlias(alias, by: actor))
+            guard case .object(let members) = alias.json else { return JSONResponse.make(alias.json, cacheControl: "no-store") }
+            return JSONResponse.make(.object([("name", .string(alias.name))] + members), cacheControl: "no-store")
+        }
+    }
+
+    public func removeAlias(_ name: String, request: Request, byOperator: Bool) -> Response {
+        let existing = assigner.aliases[name]
+        return ReleaseRoutes.deferred(metrics: metrics, counted: nil) { [self] in
+            let actor = try actor(of: request, byOperator: byOperator, themes: existing?.themes ?? ["*"])
+            guard let generation = try desk.removeAlias(name, by: actor) else { throw APIError.notFound("no alias named \(name)") }
+            awaitFollowing(generation)
+            return JSONResponse.make(.object([("deleted", .string(name))]), cacheControl: "no-store")
+        }
+    }
+
+    public func setRollout(theme: String, generation: Int, percent: Double, request: Request, byOperator: Bool) -> Response {
+        ReleaseRoutes.deferred(metrics: metrics, counted: nil) { [self] in
+            let actor = try actor(of: request, byOperator: byOperator, themes: [theme])
+            let (rollout, change) = try desk.setRollout(theme: theme, generation: Int64(generation), percent: percent, by: actor)
+            awaitFollowing(change)
+            let members: [(String, JSONValue)] = if let rollout {
+                [("theme", .string(theme)), ("generation", .int(rollout.generation)), ("previous", .int(rollout.previous)),
+                 ("percent", .double(rollout.percent)), ("current", .bool(false))]
+            } else {
+                [("theme", .string(theme)), ("generation", .int(generation)), ("percent", .double(100)), ("current", .bool(true))]
+            }
+            return JSONResponse.make(.object(members), cacheControl: "no-store")
+        }
+    }
+
+    /// Who makes the change: the operator, or the token presented, which must have `rollout` on
+    /// every theme concerned.
+    private func actor(of request: Request, byOperator: Bool, themes: [String]) throws(ReleaseDesk.Refusal) -> String {
+        guard !byOperator else { return Release.operatorName }
+        var name = ""
+        for theme in Set(themes.isEmpty ? ["*"] : themes).sorted() {
+            name = try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .rollout, theme: theme).name
+        }
+        return name
+    }
+
+    /// Waits (off the loop) until this replica's follower has read the change of `generation`,
+    /// so that the client's next `/assign` here sees it; a slow follower only delays the answer.
+    private func awaitFollowing(_ generation: Int64) {
+        let deadline = ContinuousClock.now + Self.followWait
+        while state.withLock({ $0.replica.store.generation }) < generation, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+    }
+}
