@@ -79,6 +79,10 @@ def cases(blob, base):
         ("GET", "/assign/acme", {}, None, 400, "/assign/{alias}"),
         ("GET", "/assign/nope?client=c1", {}, None, 404, "/assign/{alias}"),
         ("GET", pinned("/colors/primary"), {}, None, 200, "/themes/{theme}/colors/{name}"),
+        # Rollouts need a cluster store.
+        ("GET", "/rollouts", {}, None, 200, "/rollouts"),
+        ("GET", "/themes/light/rollout", {}, None, 409, "/themes/{theme}/rollout"),
+        ("PUT", "/themes/light/rollout", auth, json.dumps({"generation": 1, "percent": 10}), 409, "/themes/{theme}/rollout"),
         ("GET", "/themes/dark@999999/colors/primary", {}, None, 404, "/themes/{theme}/colors/{name}"),
         ("DELETE", "/aliases/acme", {"Authorization": "Bearer wrong"}, None, 401, "/aliases/{alias}"),
         ("DELETE", "/aliases/acme", auth, None, 200, "/aliases/{alias}"),
@@ -211,7 +215,7 @@ def cases(blob, base):
     ]
 
 
-def cluster_cases(publisher, switcher, archive, bomb, state):
+def cluster_cases(publisher, switcher, rollouts, archive, bomb, state):
     """The release routes with a cluster store, in three lists: with the store running, with it
     stopped, and the failed-token limit. Each case is (method, path, headers, body, status,
     documented path); a path or body that is a function is made when sent, from what earlier answers put in
@@ -219,6 +223,8 @@ def cluster_cases(publisher, switcher, archive, bomb, state):
     publish = {"Authorization": "Bearer " + publisher, "Content-Type": "application/gzip"}
     activate = {"Authorization": "Bearer " + switcher, "Content-Type": "application/json"}
     wrong = {"Authorization": "Bearer themed_wrong", "Content-Type": "application/json"}
+    rollouter = {"Authorization": "Bearer " + rollouts, "Content-Type": "application/json"}
+    json_headers = {"Content-Type": "application/json"}
     later = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)).isoformat()
     chunks = lambda: (part for part in (archive[:100], archive[100:]))
     return [
@@ -227,11 +233,17 @@ def cluster_cases(publisher, switcher, archive, bomb, state):
         ("GET", "/audit?since=yesterday", activate, None, 400, "/audit"),
         ("GET", "/audit", publish, None, 403, "/audit"),
         ("GET", "/audit", {}, None, 401, "/audit"),
-        # Aliases and assignment are kept by a server without a cluster store: 409 here.
-        ("GET", "/aliases", {}, None, 409, "/aliases"),
-        ("GET", "/aliases/acme", {}, None, 409, "/aliases/{alias}"),
-        ("DELETE", "/aliases/acme", activate, None, 409, "/aliases/{alias}"),
-        ("GET", "/assign/current?client=c1", {}, None, 409, "/assign/{alias}"),
+        # Aliases, rollouts and assignments are the store's: the same on every replica.
+        ("PUT", "/aliases/acme", json_headers, json.dumps({"theme": "dark"}), 200, "/aliases/{alias}"),
+        ("PUT", "/aliases/acme", rollouter, json.dumps({"theme": "dark"}), 403, "/aliases/{alias}"),
+        ("PUT", "/aliases/acme", json_headers, json.dumps({"theme": "dark", "generation": 999999}), 422, "/aliases/{alias}"),
+        ("PUT", "/aliases/staged", json_headers, json.dumps({"theme": "dark", "at": later}), 202, "/aliases/{alias}"),
+        ("GET", "/aliases", {}, None, 200, "/aliases"),
+        ("GET", "/aliases/acme", {}, None, 200, "/aliases/{alias}"),
+        ("GET", "/assign/acme?client=c1", {}, None, 200, "/assign/{alias}"),
+        ("GET", "/assign/current?client=c1", {}, None, 200, "/assign/{alias}"),
+        ("DELETE", "/aliases/acme", {}, None, 200, "/aliases/{alias}"),
+        ("DELETE", "/aliases/acme", {}, None, 404, "/aliases/{alias}"),
         ("POST", "/themes/brand-c/releases", publish, archive, 201, "/themes/{theme}/releases"),
         ("POST", "/themes/brand-c/releases?at=" + urllib.parse.quote(later), publish, archive, 202, "/themes/{theme}/releases"),
         ("POST", "/themes/bad%20name/releases", publish, archive, 400, "/themes/{theme}/releases"),
@@ -254,6 +266,18 @@ def cluster_cases(publisher, switcher, archive, bomb, state):
          "/themes/{theme}/rollback"),
         ("POST", "/themes/brand-c/rollback", dict(publish, **{"Content-Type": "application/json"}), lambda: json.dumps({"generation": state["generation"]}), 201,
          "/themes/{theme}/rollback"),
+        # A release published into a rollout, widened by a token that may roll it out.
+        ("POST", "/themes/brand-c/releases?rollout=10", publish, archive, 201, "/themes/{theme}/releases"),
+        ("POST", "/themes/brand-c/releases?rollout=150", publish, archive, 400, "/themes/{theme}/releases"),
+        ("GET", "/rollouts", {}, None, 200, "/rollouts"),
+        ("GET", "/themes/brand-c/rollout", {}, None, 200, "/themes/{theme}/rollout"),
+        ("GET", "/themes/dark/rollout", {}, None, 404, "/themes/{theme}/rollout"),
+        ("PUT", "/themes/brand-c/rollout", rollouter, lambda: json.dumps({"generation": state["rollout"], "percent": 25}), 200, "/themes/{theme}/rollout"),
+        ("PUT", "/themes/brand-c/rollout", rollouter, json.dumps({"generation": "newest"}), 400, "/themes/{theme}/rollout"),
+        ("PUT", "/themes/brand-c/rollout", publish, lambda: json.dumps({"generation": state["rollout"], "percent": 50}), 403, "/themes/{theme}/rollout"),
+        ("PUT", "/themes/brand-none/rollout", json_headers, json.dumps({"generation": 1, "percent": 5}), 404, "/themes/{theme}/rollout"),
+        ("PUT", "/themes/brand-c/rollout", rollouter, lambda: json.dumps({"generation": state["generation"], "percent": 5}), 422, "/themes/{theme}/rollout"),
+        ("PUT", "/themes/brand-c/rollout", rollouter, lambda: json.dumps({"generation": state["rollout"], "percent": 100}), 200, "/themes/{theme}/rollout"),
         ("PUT", "/active", activate, json.dumps({"theme": "dark", "at": later}), 202, "/active"),
         ("PUT", "/active", dict(publish, **{"Content-Type": "application/json"}), json.dumps({"theme": "dark"}), 403, "/active"),
         ("GET", "/active", {}, None, 200, "/active"),
@@ -274,7 +298,11 @@ def cluster_cases(publisher, switcher, archive, bomb, state):
         ("POST", "/themes/brand-c/releases", publish, archive, 503, "/themes/{theme}/releases"),
         ("PUT", "/active", activate, json.dumps({"theme": "dark"}), 503, "/active"),
         ("GET", "/audit", activate, None, 503, "/audit"),
-    ], [("POST", "/themes/brand-c/rollback", wrong, json.dumps({"generation": 1}), 401, "/themes/{theme}/rollback")] * 10 + [
+        ("PUT", "/aliases/acme", json_headers, json.dumps({"theme": "dark"}), 503, "/aliases/{alias}"),
+        ("PUT", "/themes/brand-c/rollout", json_headers, json.dumps({"generation": 1, "percent": 5}), 503, "/themes/{theme}/rollout"),
+    ], [("POST", "/themes/brand-c/rollback", wrong, json.dumps({"generation": 1}), 401, "/themes/{theme}/rollback")] * 9 + [
+        ("PUT", "/themes/brand-c/rollout", wrong, json.dumps({"generation": 1, "percent": 5}), 401, "/themes/{theme}/rollout"),
+    ] + [
         # Past ten unknown tokens, this address is refused for a minute, whatever it presents.
         ("POST", "/themes/brand-c/releases", publish, archive, 429, "/themes/{theme}/releases"),
         ("POST", "/themes/brand-c/rollback", wrong, json.dumps({"generation": 1}), 429, "/themes/{theme}/rollback"),
@@ -311,6 +339,8 @@ def exercise(session, base, openapi, cases, problems, covered, state):
             continue
         if response.status_code == 201 and "generation" not in state:
             state["generation"] = response.json()["generation"]
+        if response.status_code == 201 and "rollout=" in path:
+            state["rollout"] = response.json()["generation"]
         if response.status_code == 202 and method == "PUT":
             state["schedule"] = response.json()["scheduled"]["id"]
         if not isinstance(prepared.body, (bytes, str, type(None))):
@@ -341,6 +371,7 @@ def with_cluster(themed, work, config, spec, problems, covered):
         run("publish", "--cluster", url, "dark", os.path.join(ROOT, "themes/dark"))
         publisher = run("token", "create", "--cluster", url, "--name", "brand-ci", "--themes", "brand-*")
         switcher = run("token", "create", "--cluster", url, "--name", "ops", "--can", "publish,activate")
+        rollouts = run("token", "create", "--cluster", url, "--name", "rollouts", "--themes", "brand-*", "--can", "rollout")
         archive = io.BytesIO()
         with tarfile.open(fileobj=archive, mode="w:gz") as tar:
             tar.add(os.path.join(ROOT, "themes/light/Theme.xcassets"), arcname="Theme.xcassets")
@@ -363,7 +394,7 @@ def with_cluster(themed, work, config, spec, problems, covered):
             sys.exit("themed with a cluster store did not start: " + open(os.path.join(folder, "themed.log")).read())
         openapi = OpenAPI.from_dict(dict(spec, servers=[{"url": base}]), config=config)
         state = {}
-        running, stopped, limited = cluster_cases(publisher, switcher, archive.getvalue(), bomb.getvalue(), state)
+        running, stopped, limited = cluster_cases(publisher, switcher, rollouts, archive.getvalue(), bomb.getvalue(), state)
         exercise(requests.Session(), base, openapi, running, problems, covered, state)
         postgres.stop()
         exercise(requests.Session(), base, openapi, stopped, problems, covered, state)

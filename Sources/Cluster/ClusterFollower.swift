@@ -172,7 +172,11 @@ public final class ClusterFollower: Sendable {
         var newest: Int64 = after ?? 0
         for release in try store.latestReleases(after: after) {
             newest = max(newest, release.generation)
-            guard holds(release.theme) else { continue }
+            guard holds(release.theme) else {
+                // Another shard's theme: assignments name the generation its owners serve.
+                replica.served[release.theme] = release.retired ? nil : audiences.servedGeneration(of: release.theme, latest: release.generation)
+                continue
+            }
             if release.retired {
                 guard materializer.generation(of: release.theme) != nil else { continue }
                 try materializer.remove(release.theme)
@@ -203,7 +207,7 @@ public final class ClusterFollower: Sendable {
             }
         }
         if let shard, everything || !changed.isEmpty { changed += try holdAncestors(of: shard, store) }
-        changed += try followAudiences(audiences, previous: replica.store, kept: &replica.kept, from: store)
+        changed += try followAudiences(audiences, previous: replica.store, into: &replica, from: store)
         for (theme, _) in changed where ThemeName.pin(in: theme) == nil { replica.served[theme] = materializer.generation(of: theme) }
         let active = try store.active()
         let previous = state.withLock { state -> String? in
@@ -231,12 +235,16 @@ public final class ClusterFollower: Sendable {
     /// Rollouts and aliases: each theme in a rollout (or just out of one) holds the generation
     /// its plain URLs serve, and each generation a client may be pinned to that its theme does not
     /// serve is kept in a folder of its own (`brand@43`); those nothing points at any more go.
-    private func followAudiences(_ audiences: StoreAudiences, previous: StoreAudiences, kept: inout Set<PinnedGeneration>,
+    private func followAudiences(_ audiences: StoreAudiences, previous: StoreAudiences, into replica: inout ReplicaAudiences,
                                  from store: ClusterStore) throws -> [(theme: String, generation: Int64)] {
         var changed: [(theme: String, generation: Int64)] = []
-        for theme in Set(audiences.rollouts.keys).union(previous.rollouts.keys).sorted() where holds(theme) {
+        for theme in Set(audiences.rollouts.keys).union(previous.rollouts.keys).sorted() {
             guard let latest = try store.latestRelease(of: theme), !latest.retired else { continue }
             let served = audiences.servedGeneration(of: theme, latest: latest.generation)
+            guard holds(theme) else {
+                replica.served[theme] = served
+                continue
+            }
             guard materializer.generation(of: theme) != served else { continue }
             do {
                 guard let release = served == latest.generation ? latest : try store.release(of: theme, generation: served) else {
@@ -249,22 +257,22 @@ public final class ClusterFollower: Sendable {
             }
         }
         let wanted = audiences.pinnedGenerations.filter { holds($0.theme) && materializer.generation(of: $0.theme) != $0.generation }
-        for pin in wanted.subtracting(kept).sorted(by: { ($0.theme, $0.generation) < ($1.theme, $1.generation) }) {
+        for pin in wanted.subtracting(replica.kept).sorted(by: { ($0.theme, $0.generation) < ($1.theme, $1.generation) }) {
             do {
                 guard let release = try store.release(of: pin.theme, generation: pin.generation), !release.retired else {
                     throw ClusterError.generationNotKept(pin.theme, pin.generation)
                 }
                 try write(release, kept: true, from: store)
-                kept.insert(pin)
+                replica.kept.insert(pin)
                 changed.append((ThemeName.pinned(pin.theme, generation: Int(pin.generation)), audiences.generation))
             } catch {
                 logger.error("pinned generation not kept here", metadata: ["theme": "\(pin.theme)", "generation": "\(pin.generation)", "error": "\(error)"])
             }
         }
-        for pin in kept.subtracting(wanted) {
+        for pin in replica.kept.subtracting(wanted) {
             let folder = ThemeName.pinned(pin.theme, generation: Int(pin.generation))
             try materializer.remove(folder)
-            kept.remove(pin)
+            replica.kept.remove(pin)
             changed.append((folder, audiences.generation))
         }
         return changed

@@ -41,6 +41,8 @@ public struct StoreAudiences: Sendable, Equatable {
 /// each theme's folder serves, the generations kept beside them, and the active theme (`current`).
 public struct ReplicaAudiences: Sendable, Equatable {
     public var store = StoreAudiences()
+    /// The generation each theme serves to plain requests: here, what its folder holds; for
+    /// another shard's theme, what the store says its owners serve.
     public var served: [String: Int64] = [:]
     public var kept: Set<PinnedGeneration> = []
     public var active: String?

@@ -119,7 +119,7 @@ public final class ClusterAudiences: AudienceStore {
 
     /// Waits (off the loop) until this replica's follower has read the change of `generation`,
     /// so that the client's next `/assign` here sees it; a slow follower only delays the answer.
-    private func awaitFollowing(_ generation: Int64) {
+    public func awaitFollowing(_ generation: Int64) {
         let deadline = ContinuousClock.now + Self.followWait
         while state.withLock({ $0.replica.store.generation }) < generation, ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.005)

@@ -18,9 +18,11 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
     let metrics: ServiceMetrics
     /// Whose X-Forwarded-For names the client that failed tokens count against.
     let proxies: TrustedProxies
+    /// A release published into a rollout is answered once this replica follows the rollout.
+    let audiences: ClusterAudiences?
 
-    public init(desk: ReleaseDesk?, metrics: ServiceMetrics, proxies: TrustedProxies) {
-        (self.desk, self.metrics, self.proxies) = (desk, metrics, proxies)
+    public init(desk: ReleaseDesk?, metrics: ServiceMetrics, proxies: TrustedProxies, audiences: ClusterAudiences? = nil) {
+        (self.desk, self.metrics, self.proxies, self.audiences) = (desk, metrics, proxies, audiences)
     }
 
     public var routes: [Route] {
@@ -64,6 +66,7 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
             }
             switch try desk.publish(theme: theme, body: body.path, kind: kind, by: token, at: request.query["at"], rollout: rollout) {
             case .published(let entry):
+                if rollout != nil { audiences?.awaitFollowing(entry.generation) }
                 // Published into a rollout, the release is current for everyone only at 100.
                 var json = Self.json(entry, current: (rollout ?? 100) == 100)
                 if let rollout, case .object(let members) = json { json = .object(members + [("rollout", .double(rollout))]) }

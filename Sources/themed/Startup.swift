@@ -1,0 +1,159 @@
+import ArgumentParser
+import AssetCatalog
+import BlobStore
+import Cluster
+import CLinux
+import Dispatch
+import Foundation
+import HTTPServer
+import ImageCoders
+import HTTPTypes
+import Logging
+import Logs
+import Releases
+import Settings
+import Synchronization
+import Systemd
+import ThemeContent
+import ThemeIndex
+import ThemeServer
+
+/// What `serve` checks and builds before it answers anything.
+enum Startup {
+    /// A one-line error on standard error, then exit status 2.
+    static func failure(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("themed: \(message)\n".utf8))
+        return ExitCode(2)
+    }
+
+    /// Where release uploads are written and unpacked: beside the index.
+    static func uploadsFolder(_ settings: ServerSettings) -> String {
+        let folder = (settings.db as NSString).deletingLastPathComponent
+        return URL(fileURLWithPath: (folder.isEmpty ? "." : folder) + "/uploads").standardizedFileURL.path
+    }
+
+    static let notReady: Response = {
+        var response = Response(status: .serviceUnavailable, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                                body: Array(#"{"error":{"code":"starting","message":"the first index is being built"}}"#.utf8))
+        response.headers[.retryAfter] = "1"
+        return response
+    }()
+
+    /// The paths the settings name: the themes folder must exist; the index's folder and the
+    /// blob store must be writable, or creatable (`creating` makes them); the access log must
+    /// open. Returns the access log.
+    static func check(_ settings: ServerSettings, creating: Bool) throws -> AccessLog? {
+        for url in settings.purgeURLs where CachePurger.Target(url: url) == nil {
+            throw failure("purgeURLs: \(url): not an http://host:port address")
+        }
+        var isFolder: ObjCBool = false
+        // A replica of a cluster fills its themes folder from the store, so it may start empty.
+        if settings.cluster != nil, creating, !FileManager.default.fileExists(atPath: settings.themes) {
+            try? FileManager.default.createDirectory(atPath: settings.themes, withIntermediateDirectories: true)
+        }
+        guard FileManager.default.fileExists(atPath: settings.themes, isDirectory: &isFolder), isFolder.boolValue else {
+            throw failure("themes: \(settings.themes): no such folder")
+        }
+        let databaseFolder = (settings.db as NSString).deletingLastPathComponent
+        for (key, folder) in [("db", databaseFolder.isEmpty ? "." : databaseFolder), ("blobs", settings.blobs)] {
+            // The folder, or the nearest ancestor that exists when it does not yet.
+            var existing = folder
+            while !FileManager.default.fileExists(atPath: existing, isDirectory: &isFolder), existing != "/", !existing.isEmpty {
+                existing = (existing as NSString).deletingLastPathComponent
+            }
+            if existing.isEmpty { existing = "." }
+            guard FileManager.default.fileExists(atPath: existing, isDirectory: &isFolder), isFolder.boolValue else {
+                throw failure("\(key): \(existing): not a folder")
+            }
+            guard access(existing, W_OK) == 0 else { throw failure("\(key): \(existing): not writable") }
+        }
+        if let path = settings.accessLog, path != "-" {
+            let folder = (path as NSString).deletingLastPathComponent
+            let exists = FileManager.default.fileExists(atPath: path)
+            let folderUsable = FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isFolder) && isFolder.boolValue
+            guard exists || folderUsable, access(exists ? path : (folder.isEmpty ? "." : folder), W_OK) == 0 else {
+                throw failure("accessLog: \(path): cannot be written")
+            }
+        }
+        guard creating else { return nil }
+        let accessLog: AccessLog?
+        do {
+            accessLog = try settings.accessLog.map { AccessLog(sink: try LineSink.opening($0), format: settings.logFormat == .json ? .json : .text) }
+        } catch {
+            throw failure("accessLog: \(error)")
+        }
+        for (key, folder) in [("db", databaseFolder.isEmpty ? "." : databaseFolder), ("blobs", settings.blobs)] {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw failure("\(key): \(folder): cannot be created")
+            }
+        }
+        return accessLog
+    }
+
+    /// The store's newest `eventHistory` changes up to `generation` (where this replica's event ids
+    /// start), of the themes it holds and every switch; nil, and streams from before the start told
+    /// to resync, when the store has not answered.
+    static func storeHistory(_ settings: ServerSettings, through generation: Int64, holding holds: (String) -> Bool,
+                             logger: Logger) -> (changes: [(generation: Int, theme: String, change: ThemeChange)], completeAfter: Int)? {
+        guard let url = settings.cluster, generation > 0 else { return nil }
+        do {
+            let history = try ClusterStore(url: url).history(through: generation, limit: settings.eventHistory)
+            let changes = history.changes.compactMap { change -> (generation: Int, theme: String, change: ThemeChange)? in
+                let kind: ThemeChange = switch change.kind {
+                case .added: .added
+                case .reloaded: .reloaded
+                case .retired: .removed
+                case .activated: .activated
+                }
+                return kind == .activated || holds(change.theme) ? (Int(change.generation), change.theme, kind) : nil
+            }
+            logger.info("event history loaded from the cluster store", metadata: ["changes": "\(changes.count)", "through": "\(generation)"])
+            return (changes, Int(history.completeAfter))
+        } catch {
+            logger.warning("event history not loaded; streams from before this start will resync", metadata: ["error": "\(error)"])
+            return nil
+        }
+    }
+
+    static func service(_ settings: ServerSettings, accessLog: AccessLog?, logger: Logger,
+                        readiness: @escaping @Sendable () -> String? = { nil }, storeContact: StoreContact? = nil,
+                        releases: ReleaseDesk? = nil, audiences: ClusterAudiences? = nil, metrics: ServiceMetrics = ServiceMetrics(),
+                        clusterGeneration: Int? = nil,
+                        otherShards: @escaping @Sendable () -> [ThemeListing] = { [] }) throws -> ThemeService {
+        let index = try ThemeIndex(databasePath: settings.db)
+        let workers = settings.decodeThreads > 0 ? WorkerPool(threads: settings.decodeThreads) : WorkerPool()
+        AssetCatalog.decodedAtlases.setCapacity(settings.atlasCacheBytes)
+        let blobs = try BlobStore(directory: settings.blobs)
+        for problem in blobs.problems { logger.warning("blob store damaged", metadata: ["problem": "\(problem)"]) }
+        let coders = ImageCoderRegistry(limits: ImageLimits(maxPixels: settings.imageMaxPixels, maxDimension: settings.imageMaxDimension))
+        let derived = DerivedImages(blobs: try BlobStore(directory: settings.blobs + "/derived"), budgetBytes: settings.derivedImageBytes)
+        for problem in derived.blobs.problems { logger.warning("derived image store damaged", metadata: ["problem": "\(problem)"]) }
+        // The lowest priority there is: a flood of transforms takes what the loops and decoders leave.
+        let transforms = settings.transformConcurrency > 0
+            ? WorkerPool(threads: settings.transformConcurrency, queueLimit: settings.transformQueue, niceness: 19)
+            : WorkerPool(queueLimit: settings.transformQueue, niceness: 19)
+        let content = ContentStore(blobs: blobs, catalogBytes: settings.catalogCacheBytes, decodeBytes: settings.decodeMemoryBytes, workers: workers,
+                                   coders: coders, collectionGrace: .milliseconds(Int(settings.blobGraceSeconds * 1000)),
+                                   derived: derived, transforms: transforms)
+        let policy = CachePolicy(maxAgeSeconds: settings.maxAgeSeconds, sharedMaxAgeSeconds: settings.sharedMaxAgeSeconds,
+                                 staleWhileRevalidateSeconds: settings.staleWhileRevalidateSeconds)
+        let themesPath = URL(fileURLWithPath: settings.themes).standardizedFileURL.path
+        let purger = CachePurger(targets: settings.purgeURLs.compactMap(CachePurger.Target.init(url:)), logger: logger)
+        let purge: (@Sendable ([String]) -> Void)? = purger.targets.isEmpty ? nil : { @Sendable keys in purger.purge(keys) }
+        // Checked when the settings were read.
+        let proxies = (try? TrustedProxies(settings.trustedProxies)) ?? .none
+        // The release routes answer 409 without a cluster store; with one, PUT /active goes through it.
+        let releaseRoutes = ReleaseRoutes(desk: releases, metrics: metrics, proxies: proxies, audiences: audiences)
+        return try ThemeService(index: index, themesDirectory: themesPath, activeToken: settings.activeToken, logger: logger,
+                                metrics: metrics, content: content, responseCacheBytes: settings.responseCacheBytes, cachePolicy: policy,
+                                accessLog: accessLog, allowedOrigins: settings.corsAllowedOrigins, readiness: readiness, storeContact: storeContact,
+                                activeStore: releases == nil ? nil : releaseRoutes, audienceStore: audiences, collections: [releaseRoutes],
+                                purge: purge, clusterGeneration: clusterGeneration, shard: settings.shard,
+                                trustedProxies: proxies, otherShards: otherShards,
+                                eventHistory: settings.eventHistory,
+                                imageTransforms: ImageTransformPolicy(rule: settings.imageTransforms, presets: settings.imagePresets,
+                                                                      signingKeys: settings.imageSigningKeys))
+    }
+}
