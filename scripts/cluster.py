@@ -74,6 +74,29 @@ def put_active(port, theme, timeout=5):
         return 0
 
 
+def send(port, method, path, document, timeout=5):
+    """(status, JSON answer) of a request with a JSON body, or (0, {}) when nothing answered."""
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+        connection.request(method, path, body=json.dumps(document), headers={"Content-Type": "application/json"})
+        response = connection.getresponse()
+        body = response.read()
+        return response.status, json.loads(body or b"{}")
+    except (OSError, ValueError):
+        return 0, {}
+
+
+def bucket(theme, seed, client):
+    """A client's rollout bucket as every replica computes it: SHA-256("theme:seed:client"), the
+    first 8 bytes big-endian, modulo 10,000."""
+    return int.from_bytes(hashlib.sha256(f"{theme}:{seed}:{client}".encode()).digest()[:8], "big") % 10_000
+
+
+def assigned(port, alias, client):
+    status, _, body = get(port, f"/assign/{alias}?client={client}")
+    return json.loads(body).get("generation") if status == 200 else None
+
+
 def wait_until(condition, seconds, step=0.01):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -193,11 +216,15 @@ class HAProxy:
             self.process.wait(timeout=30)
 
 
-def publish(themed, theme, path):
+def publish(themed, theme, path, rollout=None):
+    """(started, committed) of `themed publish`; with `rollout`, also the generation it made."""
     started = time.monotonic()
-    run = subprocess.run([themed, "publish", "--cluster", CLUSTER_URL, theme, path], capture_output=True, text=True)
+    extra = ["--rollout", str(rollout)] if rollout is not None else []
+    run = subprocess.run([themed, "publish", "--cluster", CLUSTER_URL, theme, path] + extra, capture_output=True, text=True)
     if run.returncode != 0:
         raise RuntimeError(f"publish {theme}: {run.stderr.strip()}")
+    if rollout is not None:
+        return started, time.monotonic(), int(run.stdout.split()[3])
     return started, time.monotonic()
 
 
@@ -391,6 +418,12 @@ def revision(port, theme):
     return json.loads(body).get("revision")
 
 
+def watch_door(seen, kind, since, condition):
+    """Polls the front door until `condition` holds; notes the seconds since `since` in `seen`."""
+    if wait_until(condition, 5, 0.002):
+        seen[kind] = time.monotonic() - since
+
+
 def index_time(themed, folder):
     """How long indexing the theme takes here: the part of a replica's delay that is not ours to cut."""
     scratch = tempfile.mkdtemp()
@@ -448,7 +481,10 @@ def test(themed, seconds):
         folder = changed_light_theme(1)
         allowance = index_time(themed, folder) + 0.25
         before = {r.port: revision(r.port, "light") for r in cluster.replicas}
+        door_before = get(DOOR_PORT, "/themes/light/colors/primary")[1].get("etag")
         _, committed = publish(themed, "light", folder)
+        door_seen = {}
+        watch_door(door_seen, "release", committed, lambda: get(DOOR_PORT, "/themes/light/colors/primary")[1].get("etag") not in (None, door_before))
         delays = {}
         for replica in cluster.replicas:
             if wait_until(lambda: revision(replica.port, "light") not in (None, before[replica.port]), 10, 0.005):
@@ -464,11 +500,45 @@ def test(themed, seconds):
 
         # 2. The active theme switched through the front door: every replica follows.
         time.sleep(step)
+        dark_primary = get(DOOR_PORT, "/themes/dark/colors/primary")[1].get("etag")
         switched = time.monotonic()
         if put_active(DOOR_PORT, "dark") != 200:
             failures.append("PUT /active through the front door failed")
+        watch_door(door_seen, "switch", switched, lambda: get(DOOR_PORT, "/themes/current/colors/primary")[1].get("etag") == dark_primary)
         if not wait_until(lambda: all(json.loads(get(r.port, "/active")[2] or b"{}").get("theme") == "dark" for r in cluster.replicas), 5):
             failures.append("not every replica switched to dark")
+
+        # 2b. A rollout (issue 44): a release of light to 10% of clients behind an alias, widened
+        # to 50% through the door; every replica and every stream follows within 500 ms (p99),
+        # and what a client reads through the door (its assignment, its pinned base) within 300 ms.
+        time.sleep(step / 2)
+        status, _ = send(DOOR_PORT, "PUT", "/aliases/production", {"theme": "light"})
+        if status != 200:
+            failures.append(f"PUT /aliases/production through the door: {status}")
+        _, _, rolled_out = publish(themed, "light", changed_light_theme(3), rollout=10)
+        # Clients out at 10% and in at 50%: the ones the widening moves.
+        movers = [c for c in (f"client-{n}" for n in range(2000)) if 1000 <= bucket("light", rolled_out, c) < 5000][:50]
+        if not wait_until(lambda: all(assigned(r.port, "production", movers[0]) not in (None, rolled_out) for r in cluster.replicas), 5):
+            failures.append("the rollout at 10% did not reach every replica")
+        widened = time.monotonic()
+        status, answer = send(DOOR_PORT, "PUT", "/themes/light/rollout", {"generation": rolled_out, "percent": 50})
+        if status != 200 or answer.get("percent") != 50:
+            failures.append(f"PUT /themes/light/rollout through the door: {status} {answer}")
+        rollout_seen = {}
+        for replica in cluster.replicas:
+            if wait_until(lambda: all(assigned(replica.port, "production", c) == rolled_out for c in movers[:5]), 5, 0.002):
+                rollout_seen[replica.number] = time.monotonic() - widened
+        watch_door(door_seen, "rollout", widened, lambda: assigned(DOOR_PORT, "production", movers[-1]) == rolled_out)
+        pinned = get(DOOR_PORT, f"/themes/light@{rolled_out}/colors/primary")
+        if pinned[0] != 200 or "immutable" not in pinned[1].get("cache-control", ""):
+            failures.append(f"the rollout's pinned base through the door: {pinned[0]} {pinned[1].get('cache-control')}")
+        log(f"rollout widened to 50%: replicas assign it after {', '.join(f'replica {n}: {d * 1000:.0f} ms' for n, d in sorted(rollout_seen.items()))}")
+        if len(rollout_seen) != len(cluster.replicas) or max(rollout_seen.values()) > 0.5:
+            failures.append(f"rollout change not at every replica within 500 ms: {rollout_seen}")
+        log("through the door (cached answers included): " + ", ".join(f"{kind} seen after {delay * 1000:.0f} ms" for kind, delay in door_seen.items()))
+        for kind in ("release", "switch", "rollout"):
+            if door_seen.get(kind, 99) > 0.3:
+                failures.append(f"the {kind} was not what a client reads through the door within 300 ms: {door_seen.get(kind)}")
 
         # 3. SIGTERM one replica (drain) and start it again; 4. SIGKILL another and start it again.
         time.sleep(step)
@@ -529,6 +599,7 @@ def test(themed, seconds):
         output, _ = wrk.communicate()
         print(output, flush=True)
         changes = [("theme-reloaded", "light", release_time - 0.5), ("active-changed", "dark", switched - 0.5),
+                   ("assignment-changed", "light", widened - 0.5),
                    ("theme-reloaded", "light", second_release - 0.5)] + [("active-changed", theme, t - 0.5) for theme, t in rolled]
         # Every stream ends up seeing every change, replayed by Last-Event-ID after a move or as a
         # resync; the streams of a killed replica notice when the door closes them.
@@ -539,6 +610,11 @@ def test(themed, seconds):
         for (kind, theme, _), numbers in missed.items():
             failures.append(f"{len(numbers)} of {TEST_STREAMS} streams missed {kind} {theme}")
         resyncs = sum(1 for events in received.values() for _, kind, _, _ in events if kind == "resync")
+        told = delivery(received, TEST_STREAMS, "assignment-changed", "light", widened)
+        log(f"rollout change to {len(told)} of {TEST_STREAMS} streams: p50 {percentile(told, 0.5) * 1000:.0f} ms, "
+            f"p99 {percentile(told, 0.99) * 1000:.0f} ms")
+        if len(told) < TEST_STREAMS or percentile(told, 0.99) > 0.5:
+            failures.append(f"the rollout change reached {len(told)} streams, p99 {percentile(told, 0.99) * 1000:.0f} ms (allowed 500)")
         final = streams.status()
         log(f"{TEST_STREAMS} streams: {sum(len(e) for e in received.values())} events, {final.get('reconnects', 0)} reconnects, "
             f"{resyncs} resyncs, {len(missed)} changes missed by some stream")
@@ -779,6 +855,17 @@ def shards_test(themed):
         if not wait_until(lambda: get(DOOR_PORT, "/themes/current/colors/accent?x=1")[1].get("etag")
                           == get(cluster.replicas[2].port, f"/themes/{elsewhere}/colors/accent")[1].get("etag"), 5, 0.1):
             failures.append(f"/themes/current through the door did not answer as {elsewhere}")
+        # `current`'s assignment through the door (group 1 answers for every theme) gives a pinned
+        # base of shard 2's theme, which the VCL sends to its owner: no 421 on the way.
+        before = sum(misdirected(r.port) or 0 for r in cluster.replicas)
+        status, _, body = get(DOOR_PORT, "/assign/current?client=shards")
+        base = json.loads(body).get("base", "") if status == 200 else ""
+        pinned = get(DOOR_PORT, base + "/colors/accent")
+        owner_says = get(cluster.replicas[2].port, f"/themes/{elsewhere}/colors/accent")[1].get("etag")
+        if not base.startswith(f"/themes/{elsewhere}@") or pinned[0] != 200 or pinned[1].get("etag") != owner_says:
+            failures.append(f"/assign/current through the door: {status} {base}; its pinned base answered {pinned[0]}")
+        if sum(misdirected(r.port) or 0 for r in cluster.replicas) - before != 0:
+            failures.append("a generation-pinned URL went to a group that does not own its theme")
 
         # 3. Straight to the wrong group: 421 naming the owner.
         for tenant in tenants[:6]:

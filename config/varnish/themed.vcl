@@ -54,7 +54,8 @@ sub themed_route {
     call themed_groups;
     set req.http.X-Themed-Group = "1";
     if (req.url ~ "^/themes/[^/?]+") {
-        set req.http.X-Themed-Theme = regsub(req.url, "^/themes/([^/?]+).*$", "\1");
+        # A generation-pinned theme (`brand@43`) goes where its theme goes.
+        set req.http.X-Themed-Theme = regsub(req.url, "^/themes/([^/?@]+).*$", "\1");
     } elsif (req.url ~ "^/events\?(.*&)?theme=[^&]+") {
         set req.http.X-Themed-Theme = regsub(req.url, "^/events\?(.*&)?theme=([^&]+).*$", "\2");
     } else {
@@ -109,9 +110,11 @@ sub vcl_recv {
     unset req.http.X-Themed-Group;
     unset req.http.X-Themed-Failed;
     call themed_route;
-    # Admin routes, release histories and the event stream are never cached; PUT /active and
+    # Admin routes, release histories, assignments and the event stream are never cached; PUT /active and
     # release uploads (with their bodies) go to one replica, which stores them for all.
-    if (req.url ~ "^/(events|active|healthz|readyz|metrics)(\?|$)" || req.url ~ "^/themes/[^/]+/releases(\?|$)"
+    # A client's assignment is its own, and aliases, rollouts and the audit trail are changed often.
+    if (req.url ~ "^/(events|active|healthz|readyz|metrics|aliases|rollouts|audit)(\?|/|$)" || req.url ~ "^/assign/"
+        || req.url ~ "^/themes/[^/]+/(releases|rollout)(\?|$)"
         || (req.method != "GET" && req.method != "HEAD")) {
         # A switch names its theme in the body: it goes to group 1, and on a 421 to the group
         # named, which needs the body again (uploads are not kept: they can be large, and the
