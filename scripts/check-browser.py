@@ -92,12 +92,15 @@ def color_set(folder, name, rgb, dark_rgb=None):
 class Themed:
     """themed serving a folder on a fixed port, stopped and started again by the test."""
 
-    def __init__(self, binary, work, port):
+    def __init__(self, binary, work, port, cluster=None):
         self.binary, self.work, self.port = binary, work, port
         self.base = "http://127.0.0.1:%d" % port
+        settings = {"port": port, "themes": os.path.join(work, "themes"), "db": os.path.join(work, "index.sqlite"),
+                    "blobs": os.path.join(work, "blobs")}
+        if cluster:
+            settings.update(cluster=cluster, watch=False)
         with open(os.path.join(work, "themed.json"), "w") as file:
-            json.dump({"port": port, "themes": os.path.join(work, "themes"), "db": os.path.join(work, "index.sqlite"),
-                       "blobs": os.path.join(work, "blobs")}, file)
+            json.dump(settings, file)
         self.process = None
 
     def start(self):
@@ -163,6 +166,42 @@ def wait(driver, predicate, timeout=15):
         return True
     except Exception:
         return False
+
+
+def rollouts_in_cluster(themed_binary, driver, check):
+    """The gallery's rollout line, on a themed following a throwaway PostgreSQL: a release of
+    light to 10% of clients, assignments asked, the table read."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import cluster
+    cluster.PG_PORT = free_port()
+    postgres = cluster.Postgres(tempfile.mkdtemp(prefix="themed-browser-pg-"))
+    postgres.init()
+    postgres.start()
+    work = tempfile.mkdtemp(prefix="themed-browser-cluster-")
+    server = None
+    try:
+        url = "postgresql://postgres@127.0.0.1:%d/postgres" % cluster.PG_PORT
+        run = lambda *arguments: subprocess.run([themed_binary, *arguments], check=True, capture_output=True, text=True).stdout
+        run("publish", "--cluster", url, "light", os.path.join(ROOT, "themes/light"))
+        generation = int(run("publish", "--cluster", url, "--rollout", "10", "light", os.path.join(ROOT, "themes/dark")).split()[3])
+        server = Themed(themed_binary, work, free_port(), cluster=url)
+        server.start()
+        requests.put(server.base + "/aliases/acme", json={"theme": "light"})
+        for number in range(200):
+            requests.get(server.base + "/assign/acme?client=c%d" % number)
+        driver.get(server.base + "/")
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "tr[data-rollout='light'] td[data-assignments]"))
+        row = driver.find_element(By.CSS_SELECTOR, "tr[data-rollout='light']")
+        percent = row.find_element(By.CSS_SELECTOR, "td[data-percent]").text
+        counts = dict(part.split(": ") for part in row.find_element(By.CSS_SELECTOR, "td[data-assignments]").text.split(", "))
+        check.that(percent == "10%" and str(generation) in counts and sum(int(c) for c in counts.values()) == 200,
+                   "/ shows light's rollout at 10%% with this replica's 200 assignments by generation (%s, %s)" % (percent, counts))
+    finally:
+        if server and server.process and server.process.poll() is None:
+            server.stop()
+        postgres.stop()
+        shutil.rmtree(postgres.folder, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def main():
@@ -299,6 +338,9 @@ def main():
                    "nothing a theme names runs or becomes an element")
         errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE" and "favicon" not in entry["message"]]
         check.that(not errors, "no script errors in the console %s" % [e["message"][:200] for e in errors])
+
+        # 7. With a cluster store: the rollouts under way.
+        rollouts_in_cluster(themed_binary, driver, check)
     finally:
         driver.quit()
         other.shutdown()

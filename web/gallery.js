@@ -124,7 +124,7 @@ class Gallery {
     $("theme-view").hidden = this.theme === null;
     if (this.theme === null) {
       this.drawThemeList(themes);
-      await this.drawAliases();
+      await Promise.all([this.drawAliases(), this.drawRollouts()]);
       document.title = "themed gallery";
     } else {
       await this.drawTheme(generation);
@@ -151,7 +151,7 @@ class Gallery {
     }));
   }
 
-  /** The aliases and their rules (none shown with a cluster store, which does not keep them yet). */
+  /** The aliases and their rules: this server's, or with a cluster store, the store's. */
   async drawAliases() {
     let aliases;
     try {
@@ -173,6 +173,23 @@ class Gallery {
       el("th", { text: alias.name, attrs: { scope: "row" } }), el("td", { text: target(alias) }),
       el("td", {}, el("ol", {}, ...alias.rules.map((rule) => el("li", { text: `${audience(rule.when)} → ${target(rule)}`, attrs: { "data-rule": "" } })))))));
     $("aliases").hidden = false;
+  }
+
+  /** Each rollout under way with its percentage and the assignments per generation (cluster store only). */
+  async drawRollouts() {
+    let rollouts;
+    try {
+      rollouts = (await getJSON("/rollouts")).rollouts;
+    } catch {
+      rollouts = [];
+    }
+    $("rollouts-body").replaceChildren(...rollouts.map((rollout) => el("tr", { attrs: { "data-rollout": rollout.theme } },
+      el("th", { text: rollout.theme, attrs: { scope: "row" } }), el("td", { text: String(rollout.generation) }),
+      el("td", { text: `${rollout.percent}%`, attrs: { "data-percent": String(rollout.percent) } }),
+      el("td", { text: String(rollout.previous) }),
+      el("td", { text: Object.entries(rollout.assignments).map(([generation, count]) => `${generation}: ${count}`).join(", ") || "none yet",
+                 attrs: { "data-assignments": "" } }))));
+    $("rollouts").hidden = rollouts.length === 0;
   }
 
   async drawTheme(generation) {

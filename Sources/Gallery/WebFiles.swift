@@ -115,6 +115,14 @@ th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line
         <tbody id="aliases-body"></tbody>
       </table>
     </section>
+    <section id="rollouts" aria-labelledby="rollouts-title" hidden>
+      <h2 id="rollouts-title">Rollouts</h2>
+      <p class="summary">Releases going to a share of clients first (<code>PUT /themes/{theme}/rollout</code>); the others get the release before. Assignments are those this replica answered.</p>
+      <table class="rollouts">
+        <thead><tr><th scope="col">Theme</th><th scope="col">Release</th><th scope="col">Clients</th><th scope="col">The rest on</th><th scope="col">Assignments by generation</th></tr></thead>
+        <tbody id="rollouts-body"></tbody>
+      </table>
+    </section>
   </section>
   <section id="theme-view" hidden>
     <h1 id="theme-title"></h1>
@@ -288,7 +296,7 @@ class Gallery {
     $("theme-view").hidden = this.theme === null;
     if (this.theme === null) {
       this.drawThemeList(themes);
-      await this.drawAliases();
+      await Promise.all([this.drawAliases(), this.drawRollouts()]);
       document.title = "themed gallery";
     } else {
       await this.drawTheme(generation);
@@ -315,7 +323,7 @@ class Gallery {
     }));
   }
 
-  /** The aliases and their rules (none shown with a cluster store, which does not keep them yet). */
+  /** The aliases and their rules: this server's, or with a cluster store, the store's. */
   async drawAliases() {
     let aliases;
     try {
@@ -337,6 +345,23 @@ class Gallery {
       el("th", { text: alias.name, attrs: { scope: "row" } }), el("td", { text: target(alias) }),
       el("td", {}, el("ol", {}, ...alias.rules.map((rule) => el("li", { text: `${audience(rule.when)} → ${target(rule)}`, attrs: { "data-rule": "" } })))))));
     $("aliases").hidden = false;
+  }
+
+  /** Each rollout under way with its percentage and the assignments per generation (cluster store only). */
+  async drawRollouts() {
+    let rollouts;
+    try {
+      rollouts = (await getJSON("/rollouts")).rollouts;
+    } catch {
+      rollouts = [];
+    }
+    $("rollouts-body").replaceChildren(...rollouts.map((rollout) => el("tr", { attrs: { "data-rollout": rollout.theme } },
+      el("th", { text: rollout.theme, attrs: { scope: "row" } }), el("td", { text: String(rollout.generation) }),
+      el("td", { text: `${rollout.percent}%`, attrs: { "data-percent": String(rollout.percent) } }),
+      el("td", { text: String(rollout.previous) }),
+      el("td", { text: Object.entries(rollout.assignments).map(([generation, count]) => `${generation}: ${count}`).join(", ") || "none yet",
+                 attrs: { "data-assignments": "" } }))));
+    $("rollouts").hidden = rollouts.length === 0;
   }
 
   async drawTheme(generation) {
