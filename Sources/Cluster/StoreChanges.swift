@@ -9,6 +9,8 @@ public struct StoreChange: Sendable, Equatable {
         case retired
         /// The theme became the active one.
         case activated
+        /// An alias changed (`alias`), or a rollout of the theme (nil): clients ask for their assignment again.
+        case assignment(alias: String?)
     }
 
     public var generation: Int64
@@ -34,22 +36,27 @@ extension ClusterStore {
         // Whether a release adds its theme or reloads it depends on the theme's change before it,
         // which may be older than the window.
         let rows = try connection.execute("""
-            SELECT a.generation, a.action, a.theme,
+            SELECT a.generation, a.action, a.theme, a.detail,
                    (SELECT p.action FROM themed_audit p
                     WHERE p.theme = a.theme AND p.generation < a.generation AND p.action IN ('publish', 'rollback', 'retire')
                     ORDER BY p.generation DESC LIMIT 1)
             FROM themed_audit a
-            WHERE a.generation IS NOT NULL AND a.generation <= $1 AND a.action IN ('publish', 'rollback', 'retire', 'activate')
+            WHERE a.generation IS NOT NULL AND a.generation <= $1
+                AND a.action IN ('publish', 'rollback', 'retire', 'activate', 'alias', 'alias-delete', 'rollout')
             ORDER BY a.generation DESC LIMIT $2
             """, [.int(generation), .int(Int64(max(0, limit)))])
         let changes = try rows.values.reversed().map { row -> StoreChange in
-            guard row.count == 4, let number = row[0].flatMap({ Int64($0) }), let action = row[1], let theme = row[2] else {
+            guard row.count == 5, let number = row[0].flatMap({ Int64($0) }), let action = row[1], let theme = row[2], let detail = row[3] else {
                 throw ClusterError.badRelease("a row of themed_audit")
             }
             let kind: StoreChange.Kind = switch action {
             case "activate": .activated
             case "retire": .retired
-            default: row[3] == nil || row[3] == "retire" ? .added : .reloaded
+            // An alias's line says "name: document"; a deletion's, the name.
+            case "alias": .assignment(alias: String(detail.prefix { $0 != ":" }))
+            case "alias-delete": .assignment(alias: detail)
+            case "rollout": .assignment(alias: nil)
+            default: row[4] == nil || row[4] == "retire" ? .added : .reloaded
             }
             return StoreChange(generation: number, theme: theme, kind: kind)
         }

@@ -18,8 +18,10 @@ public final class ThemeService: HeadResponder {
     public let metrics: ServiceMetrics
     let logger: Logger
     let hotPath: HotPath
-    /// The aliases `/assign` answers from.
+    /// The aliases `/assign` answers from without a cluster store.
     let aliases: AliasBook
+    /// With a cluster store, where aliases and rollouts are kept.
+    let audienceStore: (any AudienceStore)?
     private let responder: Responder
 
     /// `content` defaults to a store whose blobs live in `blobs/` beside the index file.
@@ -61,6 +63,7 @@ public final class ThemeService: HeadResponder {
         let clustered = clusterGeneration != nil
         let aliases = AliasBook(index: index, library: library, logger: logger)
         self.aliases = aliases
+        self.audienceStore = audienceStore
         if !clustered {
             // A theme that changes moves the base its aliases' clients read (a new generation),
             // and a switch moves `current`: those clients are told to ask for their assignment again.
@@ -136,15 +139,34 @@ public final class ThemeService: HeadResponder {
         return report
     }
 
+    /// A change made before this server started, as its event is replayed.
+    public enum PastChange: Sendable, Equatable {
+        case theme(ThemeChange)
+        /// The clients of `alias` (nil: of every alias that points at the theme now) ask for their
+        /// assignment again.
+        case assignment(alias: String?)
+    }
+
     /// Changes made before this server started, oldest first (with a cluster store, the store's
     /// newest: `ClusterStore.history`), put in the event history as the events they were, so a
     /// stream that resumes from before the start is replayed what it missed instead of being told
     /// to resync. Every change after `completeAfter` is among them. An event carries the theme's
     /// revision as served now (a later change of the same theme follows it in the replay).
-    public func recordHistory(_ changes: [(generation: Int, theme: String, change: ThemeChange)], completeAfter: Int) {
-        let past = changes.map { generation, name, change in
-            EventHub.Event(id: generation, type: change.rawValue,
-                           data: ReloadEvents.payload(name, change == .removed ? nil : library.theme(named: name), generation: generation))
+    public func recordHistory(_ changes: [(generation: Int, theme: String, change: PastChange)], completeAfter: Int) {
+        let aliases = audienceStore?.assigner.aliases ?? [:]
+        let past = changes.flatMap { generation, name, change -> [EventHub.Event] in
+            switch change {
+            case .theme(let change):
+                return [EventHub.Event(id: generation, type: change.rawValue,
+                                       data: ReloadEvents.payload(name, change == .removed ? nil : library.theme(named: name), generation: generation))]
+            case .assignment(let alias):
+                let named = alias.map { [($0, aliases[$0]?.theme ?? name)] }
+                    ?? aliases.values.filter { $0.themes.contains(name) }.sorted { $0.name < $1.name }.map { ($0.name, $0.theme) }
+                return named.map { alias, theme in
+                    EventHub.Event(id: generation, type: AudienceRoutes.changeEvent,
+                                   data: .object([("alias", .string(alias))] + (theme.isEmpty ? [] : [("theme", .string(theme))])))
+                }
+            }
         }
         events.record(past, completeAfter: completeAfter)
     }

@@ -185,6 +185,8 @@ struct Serve: ParsableCommand {
         }
         changedBeforeServing.withLock { $0 = false } // what came before is read by this first index
         let report = try service.reload(announcingChanges: history == nil)
+        // The aliases a replayed rollout concerns are those of the first sync.
+        if let follower, let audiences { audiences.follow(follower.audiences) }
         if let history { service.recordHistory(history.changes, completeAfter: history.completeAfter) }
         if let active = follower?.active { service.applyActive(active, generation: startedAt, announcing: history == nil) }
         let reindex = served.withLock { served in

@@ -96,18 +96,24 @@ enum Startup {
     /// start), of the themes it holds and every switch; nil, and streams from before the start told
     /// to resync, when the store has not answered.
     static func storeHistory(_ settings: ServerSettings, through generation: Int64, holding holds: (String) -> Bool,
-                             logger: Logger) -> (changes: [(generation: Int, theme: String, change: ThemeChange)], completeAfter: Int)? {
+                             logger: Logger) -> (changes: [(generation: Int, theme: String, change: ThemeService.PastChange)], completeAfter: Int)? {
         guard let url = settings.cluster, generation > 0 else { return nil }
         do {
             let history = try ClusterStore(url: url).history(through: generation, limit: settings.eventHistory)
-            let changes = history.changes.compactMap { change -> (generation: Int, theme: String, change: ThemeChange)? in
-                let kind: ThemeChange = switch change.kind {
-                case .added: .added
-                case .reloaded: .reloaded
-                case .retired: .removed
-                case .activated: .activated
+            let changes = history.changes.compactMap { change -> (generation: Int, theme: String, change: ThemeService.PastChange)? in
+                let kind: ThemeService.PastChange = switch change.kind {
+                case .added: .theme(.added)
+                case .reloaded: .theme(.reloaded)
+                case .retired: .theme(.removed)
+                case .activated: .theme(.activated)
+                case .assignment(let alias): .assignment(alias: alias)
                 }
-                return kind == .activated || holds(change.theme) ? (Int(change.generation), change.theme, kind) : nil
+                // Every replica answers every assignment; a theme's own changes, its holders.
+                let everywhere = switch kind {
+                case .theme(.activated), .assignment: true
+                default: false
+                }
+                return everywhere || holds(change.theme) ? (Int(change.generation), change.theme, kind) : nil
             }
             logger.info("event history loaded from the cluster store", metadata: ["changes": "\(changes.count)", "through": "\(generation)"])
             return (changes, Int(history.completeAfter))

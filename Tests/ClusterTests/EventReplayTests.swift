@@ -87,6 +87,37 @@ struct EventReplayTests {
     }
 }
 
+extension EventReplayTests {
+    @Test("an alias changed and a rollout moved while a stream was away are replayed as assignment-changed, naming the aliases concerned")
+    func replayAssignments() throws {
+        let cluster = try ClusterFixture()
+        defer { cluster.remove() }
+        let (postgres, first) = (cluster.postgres, cluster.replica)
+        #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "light", "\(ReplicaTests.sampleThemes)/light"]).status == 0)
+        #expect(waitUntil { first.themeNames() == ["light"] })
+        let stream = try HTTP.Stream("/events", port: first.port)
+        #expect(stream.read(untilMatching: #"id: g-[0-9]+\n\n"#))
+        let position = try #require(stream.text.split(separator: "\n").last { $0.hasPrefix("id: g-") }.map { String($0.dropFirst(4)) })
+        first.process.terminate()
+        first.process.waitUntilExit()
+
+        let store = try ClusterStore(url: postgres.url)
+        let production = try store.putAlias(try RolloutStoreTests.alias("production", #"{"theme": "light"}"#), by: "ops")
+        let files = ClusterTests.files("two")
+        let rolled = try store.publish(theme: "light", paths: files.map(\.path), by: "ops", rollout: 10) { files[$0].bytes }
+        let widened = try store.setRollout(theme: "light", generation: rolled, percent: 50, by: "ops").generation
+        let history = try store.history(through: widened, limit: 10).changes
+        #expect(history.suffix(3).map(\.kind) == [.assignment(alias: "production"), .reloaded, .assignment(alias: nil)])
+
+        let started = try Replica(cluster: postgres.url, unreachableSeconds: 5, folder: "\(cluster.folder)/started")
+        let resumed = try HTTP.Stream("/events", port: started.port, headers: ["Last-Event-ID": position])
+        #expect(resumed.read(until: "id: g-\(widened)\n"), "\(resumed.text)")
+        let blocks = resumed.text.components(separatedBy: "\n\n").filter { $0.contains("event: assignment-changed") }
+        #expect(blocks.count == 2 && blocks.allSatisfy { $0.contains(#""alias":"production""#) }, "\(resumed.text)")
+        #expect(blocks.first?.contains("id: g-\(production)\n") == true && !resumed.text.contains("resync"), "\(resumed.text)")
+    }
+}
+
 extension Array {
     subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

@@ -36,6 +36,15 @@ struct ShardTests {
         #expect(counts.allSatisfy { (850...1150).contains($0) }, "\(counts)")
     }
 
+    @Test("a kept generation of a theme (brand@43) goes with its theme, as the VCL routes it")
+    func pinnedGenerationsGoWithTheirTheme() {
+        let shards = (1...4).compactMap { Shard(number: $0, count: 4) }
+        for index in 0..<200 {
+            let theme = "brand-\(index)"
+            #expect(shards.filter { $0.owns(theme) } == shards.filter { $0.owns("\(theme)@\(index + 40)") }, "\(theme)")
+        }
+    }
+
     @Test("adding a shard moves only the themes the new shard wins")
     func stableWhenGrowing() throws {
         let three = try #require(Shard(number: 1, count: 3))

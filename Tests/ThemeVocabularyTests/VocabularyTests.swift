@@ -88,4 +88,15 @@ struct VocabularyTests {
         #expect(crafted.hex == "#000000FF" && crafted.css == "rgb(0 0 0 / 1)")
         #expect(ColorValue(colorSpace: .extendedSRGB, components: [1e300, 0, 0, 1]).css == "color(srgb 1e+300 0 0 / 1)")
     }
+
+    @Test("a kept generation's folder is theme@generation; nothing else reads as one, and no theme is named so")
+    func pinnedNames() {
+        #expect(ThemeName.pinned("brand-acme", generation: 43) == "brand-acme@43")
+        #expect(ThemeName.pin(in: "brand-acme@43")?.theme == "brand-acme" && ThemeName.pin(in: "brand-acme@43")?.generation == 43)
+        for name in ["brand-acme", "brand@", "@43", "brand@0", "brand@-1", "brand@4x", "br/and@4", ".brand@4", "brand@43@44",
+                     "brand@1234567890123456789", "brand@+4", "brand@４"] {
+            #expect(ThemeName.pin(in: name) == nil, "\(name)")
+        }
+        #expect(!ThemeName.isValid("brand-acme@43"), "a theme cannot take a kept generation's name")
+    }
 }

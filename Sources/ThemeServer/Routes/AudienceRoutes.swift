@@ -170,8 +170,10 @@ struct AudienceRoutes: RouteCollection {
     static func announce(_ alias: String, theme: String?, to events: EventHub, generation: Int? = nil) {
         var data: [(String, JSONValue)] = [("alias", .string(alias))]
         if let theme { data.append(("theme", .string(theme))) }
-        events.publish("assignment-changed", .object(data), generation: generation)
+        events.publish(changeEvent, .object(data), generation: generation)
     }
+
+    static let changeEvent = "assignment-changed"
 
     static func json(_ alias: Alias) -> JSONValue {
         guard case .object(let members) = alias.json else { return alias.json }
