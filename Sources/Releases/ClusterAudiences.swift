@@ -30,6 +30,10 @@ public final class ClusterAudiences: AudienceStore {
         state.withLock { $0.replica.folder(of: theme, generation: generation) }
     }
 
+    public var scheduledAliasChanges: [JSONValue] {
+        desk.scheduled.filter { $0.kind == "alias" }.map(ReleaseRoutes.json)
+    }
+
     /// Takes what the follower read; returns the aliases whose clients must ask again (and the
     /// theme each points at), for `assignment-changed`.
     @discardableResult

@@ -114,9 +114,11 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
         let request = context.request
         guard let id = Int64(context.parameter("id")), id > 0 else { throw APIError.notFound("no schedule \(context.parameter("id"))") }
         return Self.deferred(metrics: metrics, counted: nil) {
-            // The token must cover the schedule's theme: known from the last sync, or "*" when not yet seen.
-            let theme = desk.pending(id)?.theme ?? "*"
-            let token = try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .activate, theme: theme)
+            // The token must cover the schedule's theme: known from the last sync, or "*" when not
+            // yet seen; an alias's change is for tokens that may roll out.
+            let pending = desk.pending(id)
+            let token = try desk.authorize(request.headers[.authorization], from: proxies.client(of: request),
+                                           to: pending?.kind == "alias" ? .rollout : .activate, theme: pending?.theme ?? "*")
             let cancelled = try desk.cancel(id, by: token.name)
             return JSONResponse.make(.object([("cancelled", Self.json(cancelled))]), cacheControl: "no-store")
         }

@@ -22,7 +22,9 @@ struct AudienceRoutes: RouteCollection {
     var routes: [Route] {
         [
             .get("/aliases", label: "aliases", crossOrigin: false) { _ in
-                JSONResponse.make(.object([("aliases", .array(aliases.map(Self.json)))]), cacheControl: "no-store")
+                var members: [(String, JSONValue)] = [("aliases", .array(aliases.map(Self.json)))]
+                if let store { members.append(("scheduled", .array(store.scheduledAliasChanges))) }
+                return JSONResponse.make(.object(members), cacheControl: "no-store")
             },
             .get("/aliases/{alias}", label: "aliases", crossOrigin: false) { context in
                 let name = context.parameter("alias")

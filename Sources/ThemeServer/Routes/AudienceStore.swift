@@ -1,5 +1,6 @@
 import Audiences
 import HTTPServer
+import JSON
 
 /// Where aliases and rollouts are kept for every replica: a cluster store, through Releases'
 /// `ClusterAudiences`, which `themed serve` hands to `ThemeService` (as it hands the
@@ -14,6 +15,9 @@ public protocol AudienceStore: Sendable {
     /// The folder (a theme of the library) that answers `theme`'s `generation` here: the
     /// theme's own when it serves it, the one kept beside it for a rollout or a pin, else nil.
     func folder(of theme: String, generation: Int) -> String?
+
+    /// Alias changes waiting for their time, as `GET /aliases` lists them.
+    var scheduledAliasChanges: [JSONValue] { get }
 
     /// The changes, answered off the event loop once this replica follows them: the client's
     /// token checked (permission `rollout` on every theme concerned) unless `byOperator`.
