@@ -19,6 +19,7 @@ Prints a table, every ratio, and the docs/PERFORMANCE.md row for this run. Bound
 of DURATION seconds per server and route, on loopback only.
 """
 import argparse
+import json
 import os
 import re
 import shutil
@@ -232,6 +233,12 @@ def main():
         }
         targets["token"] = {"themed": f"http://127.0.0.1:{ports['themed']}{TOKEN_PATH}"}
         targets["assign"] = {"themed": f"http://127.0.0.1:{ports['themed']}/assign/current?client=warm"}
+        # The colour at a generation-pinned URL (what a client following an alias reads): a kept
+        # answer on the fast path, like the colour route (issue 44).
+        themed_url = f"http://127.0.0.1:{ports['themed']}"
+        urllib.request.urlopen(urllib.request.Request(themed_url + "/aliases/bench", data=b'{"theme": "dark"}', method="PUT"), timeout=5).read()
+        base = json.loads(fetch(themed_url + "/assign/bench?client=bench"))["base"]
+        targets["pinned"] = {"themed": themed_url + COLOR_PATH.replace("/themes/dark", base)}
         assign_script = os.path.join(work, "assign.lua")
         with open(assign_script, "w") as out:
             out.write(ASSIGN_SCRIPT)
@@ -299,6 +306,8 @@ def main():
         print(f"token themed/color themed: req/s {token_ratio:.2f}x, p99 {median('token', 'themed', 1):.2f} vs {median('color', 'themed', 1):.2f} ms")
         assign_ratio = statistics.median(assign[0] / color[0] for assign, color in zip(results[("assign", "themed")], results[("color", "themed")]))
         print(f"assign themed/color themed: req/s {assign_ratio:.2f}x (distinct client ids), p99 {median('assign', 'themed', 1):.2f} vs {median('color', 'themed', 1):.2f} ms")
+        pinned_ratio = statistics.median(pinned[0] / color[0] for pinned, color in zip(results[("pinned", "themed")], results[("color", "themed")]))
+        print(f"pinned themed/color themed: req/s {pinned_ratio:.2f}x (/themes/dark@N/...), p99 {median('pinned', 'themed', 1):.2f} vs {median('color', 'themed', 1):.2f} ms")
         log_ratio = ratio("color", "themed+log", "themed")
         ab_ratio = statistics.median(mine / theirs for mine, theirs in zip(ab_runs["themed"], ab_runs["nginx"]))
         print(f"color access log on/off: {log_ratio:.2f}x {spread('color', 'themed+log', 'themed')}")
