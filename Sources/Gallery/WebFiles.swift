@@ -521,7 +521,7 @@ class Gallery {
     try {
       const history = await getJSON(path);
       $("releases-body").replaceChildren(...history.releases.map((release) => el("tr", { className: release.current ? "current" : "" },
-        el("td", { text: `${release.generation}${release.current ? " (current)" : ""}${release.rollbackOf ? ` ↩ ${release.rollbackOf}` : ""}` }),
+        el("td", { text: `${release.generation}${release.current ? " (current)" : ""}${release.rollout !== undefined ? ` (rollout ${release.rollout}%)` : ""}${release.rollbackOf ? ` ↩ ${release.rollbackOf}` : ""}` }),
         el("td", { text: release.publishedAt }), el("td", { text: release.publisher }), el("td", { text: String(release.files) }),
         el("td", {}, el("code", { text: release.digest.slice(0, 12) })))),
         ...history.scheduled.map((schedule) => el("tr", { className: "scheduled" },

@@ -84,6 +84,12 @@ struct RolloutReplicaTests {
         let keptIn = early.filter(inside.contains)
         #expect(!keptIn.isEmpty && keptIn.allSatisfy { wider[$0] == next }, "widening keeps everyone who was in")
 
+        // The history says which release is current for clients outside the rollout.
+        let history = replicas[0].get("/themes/brand/releases").flatMap { try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any] }
+        let releases = history?["releases"] as? [[String: Any]] ?? []
+        #expect(releases.first { $0["current"] as? Bool == true }?["generation"] as? Int == previous, "\(releases)")
+        #expect(releases.first { $0["generation"] as? Int == next }?["rollout"] as? Double == 25, "\(releases)")
+
         let halted = try Self.put("/themes/brand/rollout", #"{"generation": \#(next), "percent": 0}"#, on: replicas[0])
         #expect(halted.status == 200, "\(halted.text)")
         let sample = Array(inside.prefix(200))
