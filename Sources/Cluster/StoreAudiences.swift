@@ -152,38 +152,13 @@ extension ClusterStore {
         guard generation == latest.generation else {
             throw ClusterError.badRollout("a rollout sends \(theme)'s newest release, \(latest.generation), not \(generation)")
         }
-        // A rollout under way keeps the others where they are; a new one holds them on the
-        // release before the newest.
-        let previous: Int64
-        if let existing = try audiences().rollouts[theme] {
-            previous = Int64(existing.previous)
-        } else {
-            let rows = try connection.execute("""
-                SELECT generation FROM themed_release WHERE theme = $1 AND generation < $2 AND NOT retired ORDER BY generation DESC LIMIT 1
-                """, [.text(theme), .int(generation)])
-            guard let found = rows.values.first?.first.flatMap({ $0.flatMap { Int64($0) } }) else {
-                throw ClusterError.badRollout("\(theme) has no release before \(generation) for the other clients to stay on")
-            }
-            previous = found
-        }
-        let rollout: Rollout
-        do {
-            rollout = try Rollout(theme: theme, generation: Int(generation), previous: Int(previous), percent: percent, seed: String(generation))
-        } catch {
-            throw ClusterError.badRollout(error.description)
+        guard let rollout = try rollout(of: theme, sending: generation, percent: percent) else {
+            throw ClusterError.badRollout("\(theme) has no release before \(generation) for the other clients to stay on")
         }
         let change = try takeAudienceGeneration()
-        if rollout.basisPoints == 10_000 {
-            try connection.execute("DELETE FROM themed_rollout WHERE theme = $1", [.text(theme)])
-        } else {
-            try connection.execute("""
-                INSERT INTO themed_rollout (theme, generation, previous, basis_points, seed, changed) VALUES ($1, $2, $3, $4, $5, $6)
-                ON CONFLICT (theme) DO UPDATE SET generation = excluded.generation, previous = excluded.previous,
-                    basis_points = excluded.basis_points, seed = excluded.seed, changed = excluded.changed
-                """, [.text(theme), .int(generation), .int(previous), .int(Int64(rollout.basisPoints)), .text(rollout.seed), .int(change)])
-        }
+        try keep(rollout, of: theme, changed: change)
         try audit(actor: actor, action: "rollout", theme: theme, generation: change,
-                  detail: "generation \(generation) to \(Self.percentText(rollout.basisPoints))%, the rest on \(previous)")
+                  detail: "generation \(generation) to \(Self.percentText(rollout.basisPoints))%, the rest on \(rollout.previous)")
         try connection.execute("SELECT pg_notify($1, $2)", [.text(Self.channel), .text("rollout:\(theme):\(change)")])
         return (rollout.basisPoints == 10_000 ? nil : rollout, change)
     }
@@ -192,31 +167,37 @@ extension ClusterStore {
     /// (it is current for everyone); one published into a rollout starts or moves it, the other
     /// clients staying where they were.
     func moveRollout(of release: Release, generation: Int64, percent: Double?) throws {
-        guard let percent, !release.retired else {
-            try connection.execute("DELETE FROM themed_rollout WHERE theme = $1", [.text(release.theme)])
-            return
-        }
-        let existing = try audiences().rollouts[release.theme]
-        let previous = try existing.map { Int64($0.previous) } ?? connection.execute("""
-            SELECT generation FROM themed_release WHERE theme = $1 AND generation < $2 AND NOT retired ORDER BY generation DESC LIMIT 1
-            """, [.text(release.theme), .int(generation)]).values.first?.first.flatMap { $0.flatMap { Int64($0) } }
+        guard let percent, !release.retired else { return try keep(nil, of: release.theme, changed: generation) }
         // A first release has no one to hold back: it is current for everyone.
-        guard let previous else { return }
-        let rollout: Rollout
-        do {
-            rollout = try Rollout(theme: release.theme, generation: Int(generation), previous: Int(previous), percent: percent, seed: String(generation))
-        } catch {
-            throw ClusterError.badRollout(error.description)
-        }
-        try connection.execute("DELETE FROM themed_rollout WHERE theme = $1", [.text(release.theme)])
-        if rollout.basisPoints < 10_000 {
-            try connection.execute("""
-                INSERT INTO themed_rollout (theme, generation, previous, basis_points, seed, changed) VALUES ($1, $2, $3, $4, $5, $2)
-                """, [.text(release.theme), .int(generation), .int(previous), .int(Int64(rollout.basisPoints)), .text(rollout.seed)])
-        }
+        guard let rollout = try rollout(of: release.theme, sending: generation, percent: percent) else { return }
+        try keep(rollout, of: release.theme, changed: generation)
         try connection.execute("""
             INSERT INTO themed_audience (id, generation) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET generation = excluded.generation
             """, [.int(generation)])
+    }
+
+    /// The theme's row: the rollout under way, or none (at 100 it is over).
+    private func keep(_ rollout: Rollout?, of theme: String, changed: Int64) throws {
+        try connection.execute("DELETE FROM themed_rollout WHERE theme = $1", [.text(theme)])
+        guard let rollout, rollout.basisPoints < 10_000 else { return }
+        try connection.execute("""
+            INSERT INTO themed_rollout (theme, generation, previous, basis_points, seed, changed) VALUES ($1, $2, $3, $4, $5, $6)
+            """, [.text(theme), .int(Int64(rollout.generation)), .int(Int64(rollout.previous)), .int(Int64(rollout.basisPoints)),
+                  .text(rollout.seed), .int(changed)])
+    }
+
+    /// `theme`'s rollout of `generation` at `percent`: a rollout under way keeps the others where
+    /// they are; a new one holds them on the release before `generation` (nil: there is none).
+    private func rollout(of theme: String, sending generation: Int64, percent: Double) throws -> Rollout? {
+        let previous = try audiences().rollouts[theme].map { Int64($0.previous) } ?? connection.execute("""
+            SELECT generation FROM themed_release WHERE theme = $1 AND generation < $2 AND NOT retired ORDER BY generation DESC LIMIT 1
+            """, [.text(theme), .int(generation)]).values.first?.first.flatMap { $0.flatMap { Int64($0) } }
+        guard let previous else { return nil }
+        do {
+            return try Rollout(theme: theme, generation: Int(generation), previous: Int(previous), percent: percent, seed: String(generation))
+        } catch {
+            throw ClusterError.badRollout(error.description)
+        }
     }
 
     /// Whether the store keeps `theme`'s release `generation` (not retired).
