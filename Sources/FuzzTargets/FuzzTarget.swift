@@ -1,4 +1,5 @@
 import AssetCatalog
+import Audiences
 import BinaryReading
 import BOM
 import Codecs
@@ -114,6 +115,15 @@ public struct FuzzTarget: Sendable {
             guard let document = try? JSONParser.parse(bytes),
                   let resolver = try? TokenResolver(document: document, path: "fuzz.resolver.json", read: { _ in .object([]) }) else { return }
             for inputs in resolver.allInputs(limit: 8) { _ = resolver.tokens(for: inputs) }
+        },
+        FuzzTarget(name: "alias", summary: "an alias document (PUT /aliases): rules, version ranges, locale patterns; what is kept reads back the same, and assigns") { bytes in
+            guard let json = try? JSONParser.parse(bytes), let alias = try? Alias(name: "fuzz", json: json) else { return }
+            // What the store keeps is the alias's own document: it must read back as the same alias.
+            guard (try? Alias(name: "fuzz", json: alias.json)) == alias else { fatalError("an alias does not read back as kept: \(alias.json.serialized())") }
+            let assigner = Assigner(aliases: ["fuzz": alias], generations: Dictionary(alias.themes.map { ($0, 1) }, uniquingKeysWith: { first, _ in first }))
+            for query in [["client": "a"], ["client": "b", "platform": "ios", "appVersion": "5.10.1", "locale": "fr-CA", "tier": "beta"]] {
+                if let client = try? Client(query: query) { _ = try? assigner.assign("fuzz", to: client) }
+            }
         },
         FuzzTarget(name: "contentsjson", summary: "an .xcassets set's Contents.json (colour, image and data sets)") { bytes in
             guard let contents = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else { return }

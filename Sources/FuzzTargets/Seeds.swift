@@ -31,6 +31,11 @@ public enum FuzzSeeds {
             return [Array(#"{"sourceLanguage":"en","strings":{"a":{"localizations":{"fr":{"stringUnit":{"state":"translated","value":"b"}},"ru":{"variations":{"plural":{"one":{"stringUnit":{"value":"x"}}}}}}}}}"#.utf8)]
         case "contentsjson":
             return [Array(#"{"colors":[{"idiom":"iphone","appearances":[{"appearance":"luminosity","value":"dark"}],"color":{"color-space":"display-p3","components":{"red":"0x10","green":"0.5","blue":"128","alpha":"1"}}}],"images":[{"idiom":"universal","scale":"2x","filename":"a.png","display-gamut":"display-P3"}]}"#.utf8)]
+        case "alias":
+            return [Array(#"""
+            {"theme": "brand-acme", "generation": 4, "rules": [{"when": {"platform": ["ios", "Android"], "appVersion": ">=5.2 <6,=7",
+              "locale": ["fr", "fr-*", "*"], "attributes": {"tier": ["beta"], "cohort": "a"}}, "theme": "holiday"}, {"when": {}, "theme": "x", "generation": 1}]}
+            """#.utf8)]
         case "json":
             return [Array(#"{"a": [1, -2.5e3, true, null, "x\u00e9\n"], "b": {"c": {}}}"#.utf8)]
         case "tokens":
