@@ -74,6 +74,13 @@ public struct Alias: Sendable, Equatable {
         return .object(members)
     }
 
+    /// The document with the alias's name first: what `GET /aliases/{alias}` answers, and what a
+    /// scheduled change keeps until it is due.
+    public var namedJSON: JSONValue {
+        guard case .object(let members) = json else { return json }
+        return .object([("name", .string(name))] + members)
+    }
+
     /// Every theme the alias can point at (its own and its rules').
     public var themes: [String] { [theme] + rules.map(\.theme) }
 

@@ -75,13 +75,11 @@ public final class ClusterAudiences: AudienceStore {
         return ReleaseRoutes.deferred(metrics: metrics, counted: nil) { [self] in
             let actor = try actor(of: request, byOperator: byOperator, themes: alias.themes + (replaced?.themes ?? []))
             if let at {
-                guard ReleaseRoutes.isTime(at) else { throw APIError.badRequest("at must be an RFC 3339 time, like 2026-12-01T00:00:00Z") }
                 let schedule = try desk.schedule(alias: alias, at: at, by: actor)
                 return JSONResponse.make(.object([("scheduled", ReleaseRoutes.json(schedule))]), cacheControl: "no-store").with(status: .accepted)
             }
             awaitFollowing(try desk.putAlias(alias, by: actor))
-            guard case .object(let members) = alias.json else { return JSONResponse.make(alias.json, cacheControl: "no-store") }
-            return JSONResponse.make(.object([("name", .string(alias.name))] + members), cacheControl: "no-store")
+            return JSONResponse.make(alias.namedJSON, cacheControl: "no-store")
         }
     }
 

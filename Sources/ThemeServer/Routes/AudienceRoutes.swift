@@ -22,14 +22,15 @@ struct AudienceRoutes: RouteCollection {
     var routes: [Route] {
         [
             .get("/aliases", label: "aliases", crossOrigin: false) { _ in
-                var members: [(String, JSONValue)] = [("aliases", .array(aliases.map(Self.json)))]
+                var members: [(String, JSONValue)] = [("aliases", .array(aliases.map(\.namedJSON)))]
                 if let store { members.append(("scheduled", .array(store.scheduledAliasChanges))) }
                 return JSONResponse.make(.object(members), cacheControl: "no-store")
             },
             .get("/aliases/{alias}", label: "aliases", crossOrigin: false) { context in
                 let name = context.parameter("alias")
-                guard let alias = aliases.first(where: { $0.name == name }) else { throw APIError.notFound("no alias named \(name)") }
-                return JSONResponse.make(Self.json(alias), cacheControl: "no-store")
+                let alias = if let store { store.assigner.aliases[name] } else { book.alias(named: name) }
+                guard let alias else { throw APIError.notFound("no alias named \(name)") }
+                return JSONResponse.make(alias.namedJSON, cacheControl: "no-store")
             },
             Route([.put], "/aliases/{alias}", label: "aliases", crossOrigin: false) { try put($0) },
             Route([.delete], "/aliases/{alias}", label: "aliases", crossOrigin: false) { try delete($0) },
@@ -96,7 +97,7 @@ struct AudienceRoutes: RouteCollection {
         }
         do { try book.put(alias) } catch { throw APIError(status: .internalServerError, code: "internal", message: "the alias could not be kept: \(error)") }
         Self.announce(alias.name, theme: alias.theme, to: events)
-        return JSONResponse.make(Self.json(alias), cacheControl: "no-store")
+        return JSONResponse.make(alias.namedJSON, cacheControl: "no-store")
     }
 
     private func delete(_ context: RequestContext) throws -> Response {
@@ -123,9 +124,7 @@ struct AudienceRoutes: RouteCollection {
               case .int(let generation)? = document["generation"], generation > 0, let percent = document["percent"]?.number else {
             throw APIError.badRequest("body must be JSON like {\"generation\": 43, \"percent\": 10}")
         }
-        guard percent.isFinite, (0...100).contains(percent) else {
-            throw APIError(status: .unprocessableContent, code: "unprocessable", message: "percent must be from 0 to 100, not \(percent)")
-        }
+        // The percentage is the rollout's to check (`Rollout`): 422 from the store.
         return store.setRollout(theme: theme, generation: generation, percent: percent, request: context.request, byOperator: byOperator)
     }
 
@@ -176,11 +175,6 @@ struct AudienceRoutes: RouteCollection {
     }
 
     static let changeEvent = "assignment-changed"
-
-    static func json(_ alias: Alias) -> JSONValue {
-        guard case .object(let members) = alias.json else { return alias.json }
-        return .object([("name", .string(alias.name))] + members)
-    }
 }
 
 extension JSONValue {
