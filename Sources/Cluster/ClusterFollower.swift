@@ -160,8 +160,9 @@ public final class ClusterFollower: Sendable {
     private func sync(_ store: ClusterStore, everything: Bool = false) throws {
         try store.applyDueSchedules(keep: retention)
         let schedules = try store.pendingSchedules()
-        let audiences = try store.audiences()
         var replica = state.withLock { $0.audiences }
+        // Aliases and rollouts are read again only when they changed (every replica reads at every notification).
+        let audiences = try everything || store.audienceGeneration() != replica.store.generation ? store.audiences() : replica.store
         if everything || !replica.isComplete {
             replica.served = Dictionary(uniqueKeysWithValues: materializer.themes().compactMap { theme in materializer.generation(of: theme).map { (theme, $0) } })
             replica.kept = materializer.keptGenerations()

@@ -76,6 +76,12 @@ extension ClusterStore {
         ALTER TABLE themed_schedule ADD COLUMN IF NOT EXISTS alias TEXT;
         """
 
+    /// The generation of the newest change to aliases and rollouts (0: none yet): a replica reads
+    /// them again only when it moved.
+    public func audienceGeneration() throws -> Int64 {
+        try connection.execute("SELECT generation FROM themed_audience WHERE id = 1").values.first?.first.flatMap { $0.flatMap { Int64($0) } } ?? 0
+    }
+
     /// Every alias and rollout, and the generation of the newest change to them.
     public func audiences() throws -> StoreAudiences {
         var audiences = StoreAudiences()
@@ -94,8 +100,7 @@ extension ClusterStore {
             else { throw ClusterError.badRelease("a row of themed_rollout") }
             audiences.rollouts[theme] = rollout
         }
-        audiences.generation = try connection.execute("SELECT generation FROM themed_audience WHERE id = 1").values.first?.first
-            .flatMap { $0.flatMap { Int64($0) } } ?? 0
+        audiences.generation = try audienceGeneration()
         return audiences
     }
 
@@ -167,29 +172,33 @@ extension ClusterStore {
     /// (it is current for everyone); one published into a rollout starts or moves it, the other
     /// clients staying where they were.
     func moveRollout(of release: Release, generation: Int64, percent: Double?) throws {
-        guard let percent, !release.retired else { return try keep(nil, of: release.theme, changed: generation) }
         // A first release has no one to hold back: it is current for everyone.
-        guard let rollout = try rollout(of: release.theme, sending: generation, percent: percent) else { return }
-        try keep(rollout, of: release.theme, changed: generation)
+        let rollout = try percent.flatMap { release.retired ? nil : try self.rollout(of: release.theme, sending: generation, percent: $0) }
+        // Replicas re-read rollouts when this generation moves: only when one started, moved or ended.
+        guard try keep(rollout, of: release.theme, changed: generation) else { return }
         try connection.execute("""
             INSERT INTO themed_audience (id, generation) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET generation = excluded.generation
             """, [.int(generation)])
     }
 
-    /// The theme's row: the rollout under way, or none (at 100 it is over).
-    private func keep(_ rollout: Rollout?, of theme: String, changed: Int64) throws {
-        try connection.execute("DELETE FROM themed_rollout WHERE theme = $1", [.text(theme)])
-        guard let rollout, rollout.basisPoints < 10_000 else { return }
+    /// The theme's row: the rollout under way, or none (at 100 it is over); whether there was or
+    /// is one.
+    @discardableResult
+    private func keep(_ rollout: Rollout?, of theme: String, changed: Int64) throws -> Bool {
+        let ended = try connection.execute("DELETE FROM themed_rollout WHERE theme = $1 RETURNING theme", [.text(theme)]).count > 0
+        guard let rollout, rollout.basisPoints < 10_000 else { return ended }
         try connection.execute("""
             INSERT INTO themed_rollout (theme, generation, previous, basis_points, seed, changed) VALUES ($1, $2, $3, $4, $5, $6)
             """, [.text(theme), .int(Int64(rollout.generation)), .int(Int64(rollout.previous)), .int(Int64(rollout.basisPoints)),
                   .text(rollout.seed), .int(changed)])
+        return true
     }
 
     /// `theme`'s rollout of `generation` at `percent`: a rollout under way keeps the others where
     /// they are; a new one holds them on the release before `generation` (nil: there is none).
     private func rollout(of theme: String, sending generation: Int64, percent: Double) throws -> Rollout? {
-        let previous = try audiences().rollouts[theme].map { Int64($0.previous) } ?? connection.execute("""
+        let underWay = try connection.execute("SELECT previous FROM themed_rollout WHERE theme = $1", [.text(theme)]).values.first?.first
+        let previous = try underWay.flatMap { $0.flatMap { Int64($0) } } ?? connection.execute("""
             SELECT generation FROM themed_release WHERE theme = $1 AND generation < $2 AND NOT retired ORDER BY generation DESC LIMIT 1
             """, [.text(theme), .int(generation)]).values.first?.first.flatMap { $0.flatMap { Int64($0) } }
         guard let previous else { return nil }
