@@ -9,11 +9,26 @@ struct Router: Sendable {
     let routes: [Route]
     let library: ThemeLibrary
     let logger: Logger
+    /// The routes a path may take, in table order, by its first segment: those whose pattern
+    /// begins with that literal and those that begin with a parameter (`firstIsParameter`, also
+    /// every path's whose first segment no pattern names). A request tries a handful, not the table.
+    private let byFirstSegment: [String: [Int]]
+    private let firstIsParameter: [Int]
 
     init(_ collections: [any RouteCollection], library: ThemeLibrary, logger: Logger) {
         routes = collections.flatMap(\.routes)
         self.library = library
         self.logger = logger
+        var literal: [String: [Int]] = [:], parameter: [Int] = []
+        for (index, route) in routes.enumerated() {
+            switch route.pattern.segments.first {
+            case .literal(let text): literal[text, default: []].append(index)
+            case nil: literal["", default: []].append(index)
+            case .parameter, .rest: parameter.append(index)
+            }
+        }
+        byFirstSegment = literal.mapValues { ($0 + parameter).sorted() }
+        firstIsParameter = parameter
     }
 
     func respond(to request: Request) -> RoutedResponse {
@@ -26,7 +41,7 @@ struct Router: Sendable {
         var pathMatched = false
         if request.method == .options { return preflight(segments) }
         // By index: a route is read where it is, not copied (with its handler) for each one tried.
-        for index in routes.indices {
+        for index in byFirstSegment[segments.first ?? ""] ?? firstIsParameter {
             guard routes[index].pattern.fits(segments), let parameters = routes[index].pattern.match(segments) else { continue }
             let route = routes[index]
             pathMatched = true
