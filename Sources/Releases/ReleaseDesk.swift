@@ -19,12 +19,14 @@ public final class ReleaseDesk: Sendable {
         case tooLarge(String)
         case unsupportedMediaType(String)
         case unprocessable(String)
+        /// A generation the store does not keep (as a server without a store says it).
+        case generationNotKept(String)
         case unavailable(String)
 
         public var description: String {
             switch self {
             case .unauthorized(let why), .forbidden(let why), .badRequest(let why), .notFound(let why), .tooLarge(let why),
-                 .unsupportedMediaType(let why), .unprocessable(let why), .unavailable(let why): why
+                 .unsupportedMediaType(let why), .unprocessable(let why), .generationNotKept(let why), .unavailable(let why): why
             case .tooManyAttempts(let seconds): "too many failed token attempts from this address; try again in \(seconds) s"
             }
         }
@@ -206,7 +208,8 @@ public final class ReleaseDesk: Sendable {
         } catch let error as ClusterError {
             switch error {
             case .noSuchRelease, .noSuchSchedule, .noSuchTheme: throw .notFound(error.description)
-            case .generationNotKept, .badRollout: throw .unprocessable(error.description)
+            case .generationNotKept: throw .generationNotKept(error.description)
+            case .badRollout: throw .unprocessable(error.description)
             case .tooLarge: throw .tooLarge(error.description)
             case .unpublishableName, .unsafeName, .badTime: throw .badRequest(error.description)
             case .badRelease, .missingBlob, .corruptBlob, .badToken, .inherited: throw .unprocessable(error.description)

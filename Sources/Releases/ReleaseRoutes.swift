@@ -219,6 +219,7 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
         case .tooLarge: (.contentTooLarge, "too_large")
         case .unsupportedMediaType: (.unsupportedMediaType, "unsupported_media_type")
         case .unprocessable: (.unprocessableContent, "unprocessable")
+        case .generationNotKept: (.unprocessableContent, "generation_not_kept")
         case .unavailable: (.serviceUnavailable, "cluster_unavailable")
         }
         var response = APIError(status: status, code: code, message: refusal.description).response

@@ -139,6 +139,8 @@ struct RolloutReplicaTests {
         let bad = try Self.put("/aliases/app", #"{"theme": "light", "rules": [{"when": {"appVersion": ">=five"}, "theme": "dark"}]}"#, on: replicas[0])
         #expect(bad.status == 422 && bad.text.contains("rules[0].when.appVersion"), "\(bad.text)")
         #expect(try Self.put("/aliases/app", #"{"theme": "nowhere"}"#, on: replicas[0]).status == 404)
+        let unkept = try Self.put("/aliases/app", #"{"theme": "light", "generation": 999999}"#, on: replicas[0])
+        #expect(unkept.status == 422 && unkept.text.contains(#""code":"generation_not_kept""#), "as without a store: \(unkept.text)")
         #expect(try Self.put("/themes/light/rollout", #"{"generation": 1, "percent": 140}"#, on: replicas[0]).status == 422)
     }
 }
