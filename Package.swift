@@ -92,8 +92,8 @@ let package = Package(
         // Audiences: aliases with rules, rollouts by sticky buckets, a client's assignment (pure).
         .target(name: "Audiences", dependencies: ["Hashing", "JSON", "ThemeVocabulary"]),
         .target(name: "ThemeServer", dependencies: [
-            "CLinux", "Logs",
-            "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Gallery", "Cluster", "Audiences", "ThemeVocabulary", "JSON", "Caching", "Hashing", "BlobStore", "Sharding",
+            "Logs",
+            "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Gallery", "Audiences", "ThemeVocabulary", "JSON", "Caching", "Hashing", "BlobStore", "Sharding",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -105,8 +105,9 @@ let package = Package(
         // The daemon's settings: one list of keys, read from JSON and flags, each value with its source.
         .target(name: "Settings", dependencies: ["Sharding", "ThemeVocabulary", "HTTPServer", "ImageCoders", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "themed", dependencies: [
-            "AndroidResources", "AssetCatalog", "BlobStore", "CLinux", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Cluster", "Releases", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary", "Sharding",
+            "AndroidResources", "AssetCatalog", "BlobStore", "CLinux", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Cluster", "Releases", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // What the fuzzers and their regression tests feed untrusted bytes to.
@@ -151,7 +152,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .testTarget(name: "AudiencesTests", dependencies: ["Audiences", "JSON"]),
         .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemedClient", "ThemeIndex", "ThemeContent", "BlobStore", "Hashing", "Sharding", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport", "FuzzTargets", "Cluster", "Releases",
-                                                            "ThemeVocabulary", .product(name: "HTTPTypes", package: "swift-http-types"),
+                                                            "Settings", "ThemeVocabulary", .product(name: "HTTPTypes", package: "swift-http-types"),
                                                             .product(name: "Logging", package: "swift-log")]),
     ]
 )

@@ -89,6 +89,9 @@ def color_set(folder, name, rgb, dark_rgb=None):
         json.dump({"colors": colors, "info": {"author": "xcode", "version": 1}}, file)
 
 
+OPERATOR_TOKEN = "check-browser-operator-token"
+
+
 class Themed:
     """themed serving a folder on a fixed port, stopped and started again by the test."""
 
@@ -98,7 +101,8 @@ class Themed:
         settings = {"port": port, "themes": os.path.join(work, "themes"), "db": os.path.join(work, "index.sqlite"),
                     "blobs": os.path.join(work, "blobs")}
         if cluster:
-            settings.update(cluster=cluster, watch=False)
+            # With a cluster store every change needs a token, loopback included.
+            settings.update(cluster=cluster, watch=False, activeToken=OPERATOR_TOKEN)
         with open(os.path.join(work, "themed.json"), "w") as file:
             json.dump(settings, file)
         self.process = None
@@ -186,7 +190,8 @@ def rollouts_in_cluster(themed_binary, driver, check):
         generation = int(run("publish", "--cluster", url, "--rollout", "10", "light", os.path.join(ROOT, "themes/dark")).split()[3])
         server = Themed(themed_binary, work, free_port(), cluster=url)
         server.start()
-        requests.put(server.base + "/aliases/acme", json={"theme": "light"})
+        kept = requests.put(server.base + "/aliases/acme", json={"theme": "light"}, headers={"Authorization": "Bearer " + OPERATOR_TOKEN})
+        check.that(kept.status_code == 200, "the operator's token keeps an alias in the cluster store (%d)" % kept.status_code)
         for number in range(200):
             requests.get(server.base + "/assign/acme?client=c%d" % number)
         driver.get(server.base + "/")

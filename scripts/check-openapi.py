@@ -83,6 +83,9 @@ def cases(blob, base):
         ("GET", "/rollouts", {}, None, 200, "/rollouts"),
         ("GET", "/themes/light/rollout", {}, None, 409, "/themes/{theme}/rollout"),
         ("PUT", "/themes/light/rollout", auth, json.dumps({"generation": 1, "percent": 10}), 409, "/themes/{theme}/rollout"),
+        # Every change route asks for a token first, whether or not it could make the change here.
+        ("PUT", "/themes/light/rollout", json_headers, json.dumps({"generation": 1, "percent": 10}), 401, "/themes/{theme}/rollout"),
+        ("DELETE", "/aliases/acme", {}, None, 401, "/aliases/{alias}"),
         ("GET", "/themes/dark@999999/colors/primary", {}, None, 404, "/themes/{theme}/colors/{name}"),
         ("DELETE", "/aliases/acme", {"Authorization": "Bearer wrong"}, None, 401, "/aliases/{alias}"),
         ("DELETE", "/aliases/acme", auth, None, 200, "/aliases/{alias}"),
@@ -225,6 +228,8 @@ def cluster_cases(publisher, switcher, rollouts, archive, bomb, state):
     wrong = {"Authorization": "Bearer themed_wrong", "Content-Type": "application/json"}
     rollouter = {"Authorization": "Bearer " + rollouts, "Content-Type": "application/json"}
     json_headers = {"Content-Type": "application/json"}
+    # The replica's activeToken: with a cluster store loopback is not the operator.
+    operator = {"Authorization": "Bearer " + TOKEN, **json_headers}
     later = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)).isoformat()
     chunks = lambda: (part for part in (archive[:100], archive[100:]))
     return [
@@ -234,16 +239,18 @@ def cluster_cases(publisher, switcher, rollouts, archive, bomb, state):
         ("GET", "/audit", publish, None, 403, "/audit"),
         ("GET", "/audit", {}, None, 401, "/audit"),
         # Aliases, rollouts and assignments are the store's: the same on every replica.
-        ("PUT", "/aliases/acme", json_headers, json.dumps({"theme": "dark"}), 200, "/aliases/{alias}"),
+        ("PUT", "/aliases/acme", json_headers, json.dumps({"theme": "dark"}), 401, "/aliases/{alias}"),
+        ("PUT", "/aliases/acme", operator, json.dumps({"theme": "dark"}), 200, "/aliases/{alias}"),
         ("PUT", "/aliases/acme", rollouter, json.dumps({"theme": "dark"}), 403, "/aliases/{alias}"),
-        ("PUT", "/aliases/acme", json_headers, json.dumps({"theme": "dark", "generation": 999999}), 422, "/aliases/{alias}"),
-        ("PUT", "/aliases/staged", json_headers, json.dumps({"theme": "dark", "at": later}), 202, "/aliases/{alias}"),
+        ("PUT", "/aliases/acme", operator, json.dumps({"theme": "dark", "generation": 999999}), 422, "/aliases/{alias}"),
+        ("PUT", "/aliases/staged", operator, json.dumps({"theme": "dark", "at": later}), 202, "/aliases/{alias}"),
         ("GET", "/aliases", {}, None, 200, "/aliases"),
         ("GET", "/aliases/acme", {}, None, 200, "/aliases/{alias}"),
         ("GET", "/assign/acme?client=c1", {}, None, 200, "/assign/{alias}"),
         ("GET", "/assign/current?client=c1", {}, None, 200, "/assign/{alias}"),
-        ("DELETE", "/aliases/acme", {}, None, 200, "/aliases/{alias}"),
-        ("DELETE", "/aliases/acme", {}, None, 404, "/aliases/{alias}"),
+        ("DELETE", "/aliases/acme", {}, None, 401, "/aliases/{alias}"),
+        ("DELETE", "/aliases/acme", operator, None, 200, "/aliases/{alias}"),
+        ("DELETE", "/aliases/acme", operator, None, 404, "/aliases/{alias}"),
         ("POST", "/themes/brand-c/releases", publish, archive, 201, "/themes/{theme}/releases"),
         ("POST", "/themes/brand-c/releases?at=" + urllib.parse.quote(later), publish, archive, 202, "/themes/{theme}/releases"),
         ("POST", "/themes/bad%20name/releases", publish, archive, 400, "/themes/{theme}/releases"),
@@ -275,9 +282,11 @@ def cluster_cases(publisher, switcher, rollouts, archive, bomb, state):
         ("PUT", "/themes/brand-c/rollout", rollouter, lambda: json.dumps({"generation": state["rollout"], "percent": 25}), 200, "/themes/{theme}/rollout"),
         ("PUT", "/themes/brand-c/rollout", rollouter, json.dumps({"generation": "newest"}), 400, "/themes/{theme}/rollout"),
         ("PUT", "/themes/brand-c/rollout", publish, lambda: json.dumps({"generation": state["rollout"], "percent": 50}), 403, "/themes/{theme}/rollout"),
-        ("PUT", "/themes/brand-none/rollout", json_headers, json.dumps({"generation": 1, "percent": 5}), 404, "/themes/{theme}/rollout"),
+        ("PUT", "/themes/brand-c/rollout", json_headers, json.dumps({"generation": 1, "percent": 5}), 401, "/themes/{theme}/rollout"),
+        ("PUT", "/themes/brand-none/rollout", operator, json.dumps({"generation": 1, "percent": 5}), 404, "/themes/{theme}/rollout"),
         ("PUT", "/themes/brand-c/rollout", rollouter, lambda: json.dumps({"generation": state["generation"], "percent": 5}), 422, "/themes/{theme}/rollout"),
         ("PUT", "/themes/brand-c/rollout", rollouter, lambda: json.dumps({"generation": state["rollout"], "percent": 100}), 200, "/themes/{theme}/rollout"),
+        ("PUT", "/active", json_headers, json.dumps({"theme": "dark"}), 401, "/active"),
         ("PUT", "/active", activate, json.dumps({"theme": "dark", "at": later}), 202, "/active"),
         ("PUT", "/active", dict(publish, **{"Content-Type": "application/json"}), json.dumps({"theme": "dark"}), 403, "/active"),
         ("GET", "/active", {}, None, 200, "/active"),
@@ -298,8 +307,8 @@ def cluster_cases(publisher, switcher, rollouts, archive, bomb, state):
         ("POST", "/themes/brand-c/releases", publish, archive, 503, "/themes/{theme}/releases"),
         ("PUT", "/active", activate, json.dumps({"theme": "dark"}), 503, "/active"),
         ("GET", "/audit", activate, None, 503, "/audit"),
-        ("PUT", "/aliases/acme", json_headers, json.dumps({"theme": "dark"}), 503, "/aliases/{alias}"),
-        ("PUT", "/themes/brand-c/rollout", json_headers, json.dumps({"generation": 1, "percent": 5}), 503, "/themes/{theme}/rollout"),
+        ("PUT", "/aliases/acme", operator, json.dumps({"theme": "dark"}), 503, "/aliases/{alias}"),
+        ("PUT", "/themes/brand-c/rollout", operator, json.dumps({"generation": 1, "percent": 5}), 503, "/themes/{theme}/rollout"),
     ], [("POST", "/themes/brand-c/rollback", wrong, json.dumps({"generation": 1}), 401, "/themes/{theme}/rollback")] * 9 + [
         ("PUT", "/themes/brand-c/rollout", wrong, json.dumps({"generation": 1, "percent": 5}), 401, "/themes/{theme}/rollout"),
     ] + [
@@ -385,7 +394,7 @@ def with_cluster(themed, work, config, spec, problems, covered):
         os.makedirs(folder)
         port = free_port()
         with open(os.path.join(folder, "themed.json"), "w") as file:
-            json.dump({"watch": False, "port": port, "cluster": url, "releaseMaxBytes": 2 << 20, "shard": "1/2", "themes": os.path.join(folder, "themes"),
+            json.dump({"watch": False, "port": port, "cluster": url, "activeToken": TOKEN, "releaseMaxBytes": 2 << 20, "shard": "1/2", "themes": os.path.join(folder, "themes"),
                        "db": os.path.join(folder, "index.sqlite"), "blobs": os.path.join(folder, "blobs")}, file)
         log = open(os.path.join(folder, "themed.log"), "w")
         server = subprocess.Popen([themed, "serve", "--config", os.path.join(folder, "themed.json")], stdout=log, stderr=log)

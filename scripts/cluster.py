@@ -63,11 +63,16 @@ def get(port, path, headers=None, timeout=5):
         return 0, {}, b""
 
 
+# The replicas' activeToken: with a cluster store every change needs a token, loopback included.
+OPERATOR_TOKEN = "cluster-operator-token"
+OPERATOR_HEADERS = {"Content-Type": "application/json", "Authorization": "Bearer " + OPERATOR_TOKEN}
+
+
 def put_active(port, theme, timeout=5):
     """The status of PUT /active, or 0 when nothing answered within `timeout`."""
     try:
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-        connection.request("PUT", "/active", body=json.dumps({"theme": theme}), headers={"Content-Type": "application/json"})
+        connection.request("PUT", "/active", body=json.dumps({"theme": theme}), headers=OPERATOR_HEADERS)
         response = connection.getresponse()
         response.read()
         return response.status
@@ -79,7 +84,7 @@ def send(port, method, path, document, timeout=5):
     """(status, JSON answer) of a request with a JSON body, or (0, {}) when nothing answered."""
     try:
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
-        connection.request(method, path, body=json.dumps(document), headers={"Content-Type": "application/json"})
+        connection.request(method, path, body=json.dumps(document), headers=OPERATOR_HEADERS)
         response = connection.getresponse()
         body = response.read()
         return response.status, json.loads(body or b"{}")
@@ -149,7 +154,7 @@ class Replica:
         os.makedirs(self.folder, exist_ok=True)
         # Room for every stream of the benchmark on one replica (while the others restart).
         with open(os.path.join(self.folder, "themed.json"), "w") as config:
-            settings = {"watch": False, "clusterUnreachableSeconds": 10, "purgeURLs": [f"http://127.0.0.1:{varnish_port}"],
+            settings = {"watch": False, "activeToken": OPERATOR_TOKEN, "clusterUnreachableSeconds": 10, "purgeURLs": [f"http://127.0.0.1:{varnish_port}"],
                         "heartbeatSeconds": 2, "maxConnections": 12000,
                         # HAProxy and Varnish on this host append the client to X-Forwarded-For.
                         "trustedProxies": ["127.0.0.1"]}

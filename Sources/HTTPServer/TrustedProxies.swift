@@ -75,7 +75,17 @@ public struct TrustedProxies: Sendable, Equatable {
         return client
     }
 
+    /// Whether a request says it was forwarded for someone else (`Forwarded` or
+    /// `X-Forwarded-For`) by a peer that is not a trusted proxy. Its connection's address then
+    /// tells nothing about the client: a proxy on this host that is not listed makes every
+    /// client look local, so such a request is never taken for a loopback client.
+    public func isForwardedByUntrustedPeer(_ request: Request) -> Bool {
+        guard request.headers[Self.forwardedFor] != nil || request.headers[Self.forwarded] != nil else { return false }
+        return !trusts(Self.host(of: request.remoteAddress))
+    }
+
     static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
+    static let forwarded = HTTPField.Name("Forwarded")!
 
     /// An address without its port or brackets: `127.0.0.1:5000` -> `127.0.0.1`, `[::1]:5000` -> `::1`.
     public static func host(of address: String) -> String {
@@ -83,6 +93,15 @@ public struct TrustedProxies: Sendable, Equatable {
         // A bare IPv6 address has several colons and no port.
         if address.utf8.filter({ $0 == UInt8(ascii: ":") }).count > 1 { return address }
         return address.lastIndex(of: ":").map { String(address[..<$0]) } ?? address
+    }
+
+    /// Whether `host` (an address without a port) is on the loopback interface: 127.0.0.0/8,
+    /// ::1, or 127.0.0.0/8 mapped into IPv6 (::ffff:127.0.0.1).
+    public static func isLoopback(_ host: String) -> Bool {
+        guard let address = bytes(of: host) else { return false }
+        if address.count == 4 { return address[0] == 127 }
+        let mappedIPv4 = address.prefix(10).allSatisfy { $0 == 0 } && address[10] == 0xFF && address[11] == 0xFF
+        return address == [UInt8](repeating: 0, count: 15) + [1] || (mappedIPv4 && address[12] == 127)
     }
 
     /// The address's bytes (4 for IPv4, 16 for IPv6), nil when it is not one.

@@ -29,6 +29,8 @@ public struct ServerSettings: Equatable, Sendable {
     public var imageMaxDimension = 4096
     public var imageMaxPixels = 40_000_000
     public var activeToken: String?
+    /// Whether a loopback client without a token is the operator; nil: `loopbackIsOperator` decides.
+    public var operatorLoopback: Bool?
     public var cluster: String?
     public var clusterUnreachableSeconds = 30.0
     public var shard: Shard?
@@ -56,6 +58,14 @@ public struct ServerSettings: Equatable, Sendable {
 
     public enum LogFormat: String, Sendable, CaseIterable {
         case text, json
+    }
+
+    /// Whether a client on the loopback interface may change the active theme, aliases and
+    /// rollouts without a token. Secure by default: only a server that has no tokens at all (no
+    /// `activeToken`, no cluster store, whose teams' tokens would otherwise be bypassed) trusts
+    /// loopback, unless `operatorLoopback` says otherwise.
+    public var loopbackIsOperator: Bool {
+        operatorLoopback ?? (activeToken == nil && cluster == nil)
     }
 
     /// Where each value that is not a default came from: a config file's path or a flag.

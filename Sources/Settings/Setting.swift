@@ -87,6 +87,15 @@ public struct Setting: Sendable {
         }, show: { String($0[keyPath: path]) })
     }
 
+    /// true, false, or null for the rule the code decides (`ServerSettings.loopbackIsOperator`).
+    static func optionalFlag(_ name: String, _ path: WritableKeyPath<ServerSettings, Bool?> & Sendable, _ summary: String) -> Setting {
+        Setting(name: name, summary: summary, assign: { settings, value in
+            if value is NSNull { settings[keyPath: path] = nil; return }
+            guard isBoolean(value), let flag = value as? Bool else { throw ServerSettings.Invalid(description: "must be true, false or null") }
+            settings[keyPath: path] = flag
+        }, show: { $0[keyPath: path].map { String($0) } ?? "null" })
+    }
+
     static func choice<Choice: RawRepresentable & CaseIterable & Sendable>(
         _ name: String, _ path: WritableKeyPath<ServerSettings, Choice> & Sendable, _ summary: String
     ) -> Setting where Choice.RawValue == String {
@@ -163,7 +172,8 @@ extension ServerSettings {
                       if let short = keys.first(where: { $0.utf8.count < 16 }) { throw ServerSettings.Invalid(description: "key \(short.prefix(4))... is shorter than 16 characters") }
                   }),
         .integer("imageMaxPixels", \.imageMaxPixels, 1...1e10, "Most pixels an image may decode to or be made at; checked on its header (larger: 422)."),
-        .optionalText("activeToken", \.activeToken, "Bearer token PUT /active needs; unset: loopback clients only."),
+        .optionalText("activeToken", \.activeToken, "The operator's bearer token: what PUT /active, aliases and rollouts need (with a cluster store, teams' tokens may too)."),
+        .optionalFlag("operatorLoopback", \.operatorLoopback, "Whether a loopback client without a token is the operator. null: only without a cluster store and without activeToken. Never for a request forwarded (Forwarded, X-Forwarded-For) by a peer not in trustedProxies."),
         .optionalText("cluster", \.cluster, "PostgreSQL URL of the cluster store; set, the themes folder follows its releases (docs/DEPLOY.md)."),
         .shard("shard", \.shard, "This replica's share of the themes, \"N/COUNT\": it holds and serves only the themes shard N owns (and their ancestors); others get 421 (docs/DEPLOY.md \"Shards\")."),
         .seconds("clusterUnreachableSeconds", \.clusterUnreachableSeconds, 1...86400, "How long a starting replica waits for the cluster store before serving its folder as it is; past it, /healthz and /metrics show the store unreachable (serving and readiness go on)."),
@@ -180,7 +190,7 @@ extension ServerSettings {
         .choice("logLevel", \.logLevel, "Least level logged."),
         .optionalText("accessLog", \.accessLog, "Access log: a file path, or \"-\" for standard output; unset: none."),
         .textList("trustedProxies", \.trustedProxies,
-                  "Proxies in front (addresses or CIDR networks, e.g. [\"127.0.0.1\", \"10.0.0.0/8\"]) whose X-Forwarded-For names the client: what the failed-token limit and the loopback check of PUT /active count.",
+                  "Proxies in front (addresses or CIDR networks, e.g. [\"127.0.0.1\", \"10.0.0.0/8\"]) whose X-Forwarded-For names the client: what the failed-token limit and the operator's loopback check count.",
                   check: { entries in _ = try TrustedProxies(entries) }),
         .textList("corsAllowedOrigins", \.corsAllowedOrigins, "Origins whose pages may read the public routes (CORS); \"*\": any. Never the admin routes."),
     ]

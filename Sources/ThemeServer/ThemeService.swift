@@ -1,11 +1,11 @@
 import BlobStore
 import Caching
-import Cluster
 import HTTPServer
 import Logging
 import Sharding
 import ThemeContent
 import ThemeIndex
+import ThemeVocabulary
 
 /// The theme API put together: the route table behind its middleware, the themes it serves and
 /// the event stream their changes go to.
@@ -24,30 +24,23 @@ public final class ThemeService: HeadResponder {
     let audienceStore: (any AudienceStore)?
     private let responder: Responder
 
-    /// `content` defaults to a store whose blobs live in `blobs/` beside the index file.
-    public init(index: ThemeIndex, themesDirectory: String, activeToken: String? = nil, logger: Logger = Logger(label: "themed"),
-                metrics: ServiceMetrics = ServiceMetrics(), content: ContentStore? = nil, responseCacheBytes: Int = 64 << 20,
-                cachePolicy: CachePolicy = CachePolicy(), accessLog: AccessLog? = nil, allowedOrigins: [String] = ["*"],
-                readiness: @escaping @Sendable () -> String? = { nil }, storeContact: StoreContact? = nil, activeStore: (any ActiveThemeStore)? = nil,
-                audienceStore: (any AudienceStore)? = nil, collections: [any RouteCollection] = [],
-                purge: (@Sendable ([String]) -> Void)? = nil, clusterGeneration: Int? = nil, shard: Shard? = nil,
-                trustedProxies: TrustedProxies = .none, otherShards: @escaping @Sendable () -> [ThemeListing] = { [] },
-                eventHistory: Int = 256, imageTransforms: ImageTransformPolicy = ImageTransformPolicy()) throws {
+    public init(index: ThemeIndex, configuration: ThemeServiceConfiguration) throws {
+        let (logger, metrics, audienceStore, activeStore) = (configuration.logger, configuration.metrics, configuration.audienceStore, configuration.activeStore)
         let folder = index.databasePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        let content = try content ?? ContentStore(blobs: BlobStore(directory: (folder.isEmpty ? "." : folder) + "/blobs"))
-        let library = try ThemeLibrary(index: index, themesDirectory: themesDirectory, content: content, shard: shard)
-        if let clusterGeneration {
+        let content = try configuration.content ?? ContentStore(blobs: BlobStore(directory: (folder.isEmpty ? "." : folder) + "/blobs"))
+        let library = try ThemeLibrary(index: index, themesDirectory: configuration.themesDirectory, content: content, shard: configuration.shard)
+        if let clusterGeneration = configuration.clusterGeneration {
             // Ids are the cluster store's generations: the same on every replica.
-            events = EventHub(historyLimit: eventHistory, numbering: .cluster(startedAt: clusterGeneration))
+            events = EventHub(historyLimit: configuration.eventHistory, numbering: .cluster(startedAt: clusterGeneration))
         } else {
             // Event ids continue across restarts (the last one used is kept in the index).
             let lastEventID = (try? index.reader.setting(Self.lastEventIDKey)).flatMap { Int($0) } ?? 0
-            events = EventHub(historyLimit: eventHistory, source: try Self.eventSource(index), firstID: lastEventID + 1) { id in
+            events = EventHub(historyLimit: configuration.eventHistory, source: try Self.eventSource(index), firstID: lastEventID + 1) { id in
                 try? index.writer.setSetting(Self.lastEventIDKey, to: String(id))
             }
         }
         // The caches in front drop what a change made stale (`purge`: the keys to drop).
-        if let purge {
+        if let purge = configuration.purge {
             events.observe { event in
                 let keys = SurrogateKeys.keys(for: event)
                 if !keys.isEmpty { purge(keys) }
@@ -56,11 +49,11 @@ public final class ThemeService: HeadResponder {
         self.library = library
         self.logger = logger
         self.metrics = metrics
-        let cors = CORSMiddleware(allowedOrigins: allowedOrigins)
-        let responseCache = ResponseCacheMiddleware(library: library, cors: cors, metrics: metrics, capacityBytes: responseCacheBytes)
-        let requestLog = RequestLogMiddleware(accessLog: accessLog, logger: logger, ids: RequestIDs())
+        let cors = CORSMiddleware(allowedOrigins: configuration.allowedOrigins)
+        let responseCache = ResponseCacheMiddleware(library: library, cors: cors, metrics: metrics, capacityBytes: configuration.responseCacheBytes)
+        let requestLog = RequestLogMiddleware(accessLog: configuration.accessLog, logger: logger, ids: RequestIDs())
         let caches: [any CacheReporting] = [responseCache, index.reader.parentPalettes] + content.caches
-        let clustered = clusterGeneration != nil
+        let clustered = configuration.clusterGeneration != nil
         let aliases = AliasBook(index: index, library: library, logger: logger)
         self.aliases = aliases
         self.audienceStore = audienceStore
@@ -74,21 +67,22 @@ public final class ThemeService: HeadResponder {
                 for alias in affected { AudienceRoutes.announce(alias, theme: theme, to: events) }
             }
         }
-        let operators = OperatorCheck(activeToken: activeToken, proxies: trustedProxies)
+        let operators = OperatorCheck(activeToken: configuration.activeToken, loopbackIsOperator: configuration.loopbackIsOperator,
+                                      hasTokens: activeStore != nil || audienceStore != nil, proxies: configuration.trustedProxies)
         let router = Router([
             AdminRoutes(library: library, metrics: metrics, caches: caches, events: events, operators: operators,
-                        readiness: readiness, storeContact: storeContact, store: activeStore, logger: logger),
+                        readiness: configuration.readiness, storeContact: configuration.storeContact, store: activeStore, logger: logger),
             EventRoutes(events: events, library: library),
-            ThemeRoutes(library: library, hasReleases: activeStore != nil, otherShards: otherShards),
+            ThemeRoutes(library: library, hasReleases: activeStore != nil, otherShards: configuration.otherShards),
             ColorRoutes(library: library),
             TokenRoutes(library: library),
             ExportRoutes(library: library, logger: logger),
             GalleryRoutes(),
-            ImageRoutes(library: library, logger: logger, transforms: imageTransforms),
+            ImageRoutes(library: library, logger: logger, transforms: configuration.imageTransforms),
             StringRoutes(library: library),
             BlobRoutes(library: library),
             AudienceRoutes(library: library, book: aliases, events: events, metrics: metrics, operators: operators, store: audienceStore),
-        ] + collections, library: library, logger: logger)
+        ] + configuration.collections, library: library, logger: logger)
         hotPath = HotPath(responseCache: responseCache, cors: cors, requestLog: requestLog, metrics: metrics)
         responder = Responder(middleware: [
             requestLog,
@@ -99,7 +93,7 @@ public final class ThemeService: HeadResponder {
             responseCache,
             CompressionMiddleware(content: content),
             PinnedGenerationMiddleware(library: library, store: audienceStore),
-            SharedCacheMiddleware(library: library, policy: cachePolicy),
+            SharedCacheMiddleware(library: library, policy: configuration.cachePolicy),
         ], router: router)
     }
 

@@ -16,7 +16,7 @@ enum HotPathBench {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("themed-hotpath-\(getpid())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let service = try ThemeService(index: ThemeIndex(databasePath: folder + "/index.sqlite"), themesDirectory: themes)
+        let service = try ThemeService(index: ThemeIndex(databasePath: folder + "/index.sqlite"), configuration: ThemeServiceConfiguration(themesDirectory: themes))
         try service.reload()
 
         var fields = FieldLines()

@@ -17,6 +17,7 @@ import Systemd
 import ThemeContent
 import ThemeIndex
 import ThemeServer
+import ThemeVocabulary
 
 /// `themed serve`: index the themes and answer lookups over HTTP until SIGTERM or SIGINT.
 struct Serve: ParsableCommand {

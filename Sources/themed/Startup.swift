@@ -17,6 +17,7 @@ import Systemd
 import ThemeContent
 import ThemeIndex
 import ThemeServer
+import ThemeVocabulary
 
 /// What `serve` checks and builds before it answers anything.
 enum Startup {
@@ -152,14 +153,29 @@ enum Startup {
         let proxies = (try? TrustedProxies(settings.trustedProxies)) ?? .none
         // The release routes answer 409 without a cluster store; with one, PUT /active goes through it.
         let releaseRoutes = ReleaseRoutes(desk: releases, metrics: metrics, proxies: proxies, audiences: audiences)
-        return try ThemeService(index: index, themesDirectory: themesPath, activeToken: settings.activeToken, logger: logger,
-                                metrics: metrics, content: content, responseCacheBytes: settings.responseCacheBytes, cachePolicy: policy,
-                                accessLog: accessLog, allowedOrigins: settings.corsAllowedOrigins, readiness: readiness, storeContact: storeContact,
-                                activeStore: releases == nil ? nil : releaseRoutes, audienceStore: audiences, collections: [releaseRoutes],
-                                purge: purge, clusterGeneration: clusterGeneration, shard: settings.shard,
-                                trustedProxies: proxies, otherShards: otherShards,
-                                eventHistory: settings.eventHistory,
-                                imageTransforms: ImageTransformPolicy(rule: settings.imageTransforms, presets: settings.imagePresets,
-                                                                      signingKeys: settings.imageSigningKeys))
+        var configuration = ThemeServiceConfiguration(themesDirectory: themesPath)
+        configuration.activeToken = settings.activeToken
+        configuration.loopbackIsOperator = settings.loopbackIsOperator
+        configuration.logger = logger
+        configuration.metrics = metrics
+        configuration.content = content
+        configuration.responseCacheBytes = settings.responseCacheBytes
+        configuration.cachePolicy = policy
+        configuration.accessLog = accessLog
+        configuration.allowedOrigins = settings.corsAllowedOrigins
+        configuration.readiness = readiness
+        configuration.storeContact = storeContact
+        configuration.activeStore = releases == nil ? nil : releaseRoutes
+        configuration.audienceStore = audiences
+        configuration.collections = [releaseRoutes]
+        configuration.purge = purge
+        configuration.clusterGeneration = clusterGeneration
+        configuration.shard = settings.shard
+        configuration.trustedProxies = proxies
+        configuration.otherShards = otherShards
+        configuration.eventHistory = settings.eventHistory
+        configuration.imageTransforms = ImageTransformPolicy(rule: settings.imageTransforms, presets: settings.imagePresets,
+                                                             signingKeys: settings.imageSigningKeys)
+        return try ThemeService(index: index, configuration: configuration)
     }
 }

@@ -13,6 +13,10 @@ struct ReplicaTests {
 
     struct NotStarted: Error, CustomStringConvertible { var description: String }
 
+    /// The replicas' `activeToken`: with a cluster store, no change is made without a token.
+    static let operatorToken = "replica-operator-token"
+    static let asOperator = ["Authorization": "Bearer \(operatorToken)"]
+
     /// A `themed serve --cluster` in its own folder (themes, index, blobs), on a free port.
     final class Replica {
         let process = Process()
@@ -24,7 +28,7 @@ struct ReplicaTests {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let notify = try NotifySocket(in: folder)
             let more = settings.isEmpty ? "" : ", \(settings)"
-            try Data(#"{"watch": false, "clusterUnreachableSeconds": \#(unreachableSeconds)\#(more)}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
+            try Data(#"{"watch": false, "activeToken": "\#(ReplicaTests.operatorToken)", "clusterUnreachableSeconds": \#(unreachableSeconds)\#(more)}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
             process.executableURL = URL(fileURLWithPath: ReplicaTests.executable)
             process.arguments = ["serve", "--config", "themed.json", "--cluster", url, "--themes", "themes", "--db", "index.sqlite",
                                  "--blobs", "blobs", "--port", "0"]
@@ -99,7 +103,10 @@ struct ReplicaTests {
 
         let streams = try replicas.map { try HTTP.Stream("/events", port: $0.port) }
         for stream in streams { #expect(stream.read(until: "retry: 1000\n\n")) }
-        let switched = try HTTP.request("PUT", "/active", port: replicas[0].port, body: Array(#"{"theme":"dark"}"#.utf8))
+        // The defect a loopback exemption made: with a cluster store, a change without a token is refused.
+        let anonymous = try HTTP.request("PUT", "/active", port: replicas[0].port, body: Array(#"{"theme":"dark"}"#.utf8))
+        #expect(anonymous.status == 401, "\(anonymous.text)")
+        let switched = try HTTP.request("PUT", "/active", port: replicas[0].port, headers: Self.asOperator, body: Array(#"{"theme":"dark"}"#.utf8))
         #expect(switched.status == 200, "\(switched.text)")
         #expect(waitUntil { replicas[1].get("/active")?.text.contains("\"dark\"") == true }, "the other replica follows the store")
 
@@ -122,7 +129,7 @@ struct ReplicaTests {
         // staleness shows in /healthz and /metrics past the limit (1 s).
         try postgres.stop()
         #expect(replicas[0].get("/themes/light")?.status == 200)
-        let notStored = try HTTP.request("PUT", "/active", port: replicas[0].port, body: Array(#"{"theme":"light"}"#.utf8))
+        let notStored = try HTTP.request("PUT", "/active", port: replicas[0].port, headers: Self.asOperator, body: Array(#"{"theme":"light"}"#.utf8))
         #expect(notStored.status == 503 && notStored.text.contains("cluster_unavailable"), "\(notStored.text)")
         #expect(replicas[0].get("/active")?.text.contains("\"dark\"") == true, "a change the store did not take is not made here either")
         #expect(waitUntil(8) { replicas.allSatisfy { $0.get("/healthz")?.text.contains(#""reachable":false"#) == true } })

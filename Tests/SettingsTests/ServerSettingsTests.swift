@@ -84,6 +84,20 @@ struct ServerSettingsTests {
         }
     }
 
+    @Test("loopback is the operator only without any token, unless operatorLoopback says otherwise", arguments: [
+        (#"{}"#, true), (#"{"activeToken": "t"}"#, false), (#"{"cluster": "postgresql://127.0.0.1/x"}"#, false),
+        (#"{"cluster": "postgresql://127.0.0.1/x", "operatorLoopback": true}"#, true), (#"{"operatorLoopback": false}"#, false),
+        (#"{"operatorLoopback": null}"#, true),
+    ])
+    func loopbackOperator(_ json: String, _ loopback: Bool) throws {
+        let file = NSTemporaryDirectory() + "themed-operator-\(UUID().uuidString).json"
+        try Data(json.utf8).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        var settings = ServerSettings()
+        try settings.apply(configFile: file)
+        #expect(settings.loopbackIsOperator == loopback, "\(json)")
+    }
+
     @Test("docs/CONFIG.md lists every key with its default, and no key that does not exist")
     func documented() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

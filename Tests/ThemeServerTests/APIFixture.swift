@@ -5,6 +5,7 @@ import Logging
 import Sharding
 import TestSupport
 import Releases
+import Settings
 import ThemeIndex
 import ThemeServer
 
@@ -15,7 +16,8 @@ final class APIFixture {
     let fixtures = ThemeFixtures()
     let service: ThemeService
 
-    init(activeToken: String? = nil, logger: Logger = Logger(label: "themed"), allowedOrigins: [String] = ["*"],
+    /// `activeToken` and `operatorLoopback` as in the settings: who may change the active theme and aliases.
+    init(activeToken: String? = nil, operatorLoopback: Bool? = nil, trustedProxies: TrustedProxies = .none, logger: Logger = Logger(label: "themed"), allowedOrigins: [String] = ["*"],
          accessLog: AccessLog? = nil, shard: Shard? = nil, imageTransforms: ImageTransformPolicy = ImageTransformPolicy(),
          themes build: (ThemeFixtures) -> Void = ServerFixture.standardThemes) throws {
         build(fixtures)
@@ -23,9 +25,16 @@ final class APIFixture {
         let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
         // The release routes as `themed serve` registers them without a cluster store.
         let metrics = ServiceMetrics()
-        service = try ThemeService(index: index, themesDirectory: fixtures.path("themes"), activeToken: activeToken, logger: logger,
-                                   metrics: metrics, accessLog: accessLog, allowedOrigins: allowedOrigins,
-                                   collections: [ReleaseRoutes(desk: nil, metrics: metrics, proxies: .none)], shard: shard, imageTransforms: imageTransforms)
+        var settings = ServerSettings()
+        (settings.activeToken, settings.operatorLoopback) = (activeToken, operatorLoopback)
+        var configuration = ThemeServiceConfiguration(themesDirectory: fixtures.path("themes"))
+        configuration.activeToken = activeToken
+        configuration.loopbackIsOperator = settings.loopbackIsOperator
+        (configuration.logger, configuration.metrics, configuration.accessLog) = (logger, metrics, accessLog)
+        configuration.allowedOrigins = allowedOrigins
+        configuration.collections = [ReleaseRoutes(desk: nil, metrics: metrics, proxies: .none)]
+        (configuration.shard, configuration.trustedProxies, configuration.imageTransforms) = (shard, trustedProxies, imageTransforms)
+        service = try ThemeService(index: index, configuration: configuration)
         try service.reload()
     }
 

@@ -97,7 +97,8 @@ struct AudienceRouteTests {
     func kept() throws {
         let api = try APIFixture()
         #expect(try api.request("/aliases/acme", method: .put, body: Self.holiday).status == 200)
-        let restarted = try ThemeService(index: ThemeIndex(databasePath: api.fixtures.path("index.sqlite")), themesDirectory: api.fixtures.path("themes"))
+        let restarted = try ThemeService(index: ThemeIndex(databasePath: api.fixtures.path("index.sqlite")),
+                                         configuration: ThemeServiceConfiguration(themesDirectory: api.fixtures.path("themes")))
         try restarted.reload()
         #expect(restarted.aliases.alias(named: "acme")?.rules.count == 1)
     }

@@ -70,7 +70,7 @@ struct ContentAddressTests {
         #expect(api.service.library.content.decodes > 0)
 
         let restarted = try ThemeService(index: ThemeIndex(databasePath: api.fixtures.path("index.sqlite")),
-                                         themesDirectory: api.fixtures.path("themes"))
+                                         configuration: ThemeServiceConfiguration(themesDirectory: api.fixtures.path("themes")))
         try restarted.reload()
         restarted.library.content.waitForWarming()
         let after = try Self.routes.filter { $0.contains("/images/") }.map { route in
@@ -185,8 +185,9 @@ struct ContentAddressTests {
         try handle.write(contentsOf: [original[2] ^ 0xFF])
         try handle.close()
         let content = try ContentStore(blobs: BlobStore(directory: blobs), collectionGrace: .zero)
-        let restarted = try ThemeService(index: ThemeIndex(databasePath: api.fixtures.path("index.sqlite")),
-                                         themesDirectory: api.fixtures.path("themes"), content: content)
+        var configuration = ThemeServiceConfiguration(themesDirectory: api.fixtures.path("themes"))
+        configuration.content = content
+        let restarted = try ThemeService(index: ThemeIndex(databasePath: api.fixtures.path("index.sqlite")), configuration: configuration)
         try restarted.reload()
         content.waitForWarming()
         for route in Self.routes where route.contains("/images/logo?") || route == "/themes/dark/images/logo" {

@@ -132,8 +132,9 @@ struct PerLoopTests {
             let fixtures = ThemeFixtures()
             defer { fixtures.remove() }
             ServerFixture.standardThemes(fixtures)
-            let service = try ThemeService(index: ThemeIndex(databasePath: fixtures.path("index.sqlite")), themesDirectory: fixtures.path("themes"),
-                                           responseCacheBytes: budget)
+            var configuration = ThemeServiceConfiguration(themesDirectory: fixtures.path("themes"))
+            configuration.responseCacheBytes = budget
+            let service = try ThemeService(index: ThemeIndex(databasePath: fixtures.path("index.sqlite")), configuration: configuration)
             try service.reload()
             _ = service.handle(try Self.request(on: nil, target)) // routed and kept
             let first = service.handle(try Self.request(on: 0, target)), again = service.handle(try Self.request(on: 0, target))

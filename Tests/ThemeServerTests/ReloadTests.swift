@@ -199,7 +199,8 @@ struct ReloadTests {
         let before = try #require(server.service.events.events(after: 0).last?.id)
 
         // The same index, as after a restart: the numbering goes on, so Last-Event-ID still means something.
-        let restarted = try ThemeService(index: ThemeIndex(databasePath: server.fixtures.path("index.sqlite")), themesDirectory: server.fixtures.path("themes"))
+        let restarted = try ThemeService(index: ThemeIndex(databasePath: server.fixtures.path("index.sqlite")),
+                                         configuration: ThemeServiceConfiguration(themesDirectory: server.fixtures.path("themes")))
         server.fixtures.colorSet("themes/dark", "extra", [(nil, ["red": "1", "green": "0", "blue": "0"], [:])])
         try restarted.reload()
         let after = try #require(restarted.events.events(after: 0).first?.id)
@@ -244,7 +245,8 @@ struct ReloadTests {
         #expect(try client.request("/active", method: "PUT", body: "{\"theme\":\"nope\"}").status == 404)
         #expect(try client.request("/active", method: "PUT", body: "not json").status == 400)
 
-        let restarted = try ThemeService(index: ThemeIndex(databasePath: server.fixtures.path("index.sqlite")), themesDirectory: server.fixtures.path("themes"))
+        let restarted = try ThemeService(index: ThemeIndex(databasePath: server.fixtures.path("index.sqlite")),
+                                         configuration: ThemeServiceConfiguration(themesDirectory: server.fixtures.path("themes")))
         #expect(restarted.library.activeTheme == "dark")
     }
 

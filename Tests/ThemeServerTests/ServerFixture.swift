@@ -1,5 +1,6 @@
 import BlobStore
 import Foundation
+import Settings
 import HTTPServer
 import Logging
 import Synchronization
@@ -24,7 +25,12 @@ final class ServerFixture {
         let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
         // With its own workers, a test watches cold loads: nothing is warmed behind its back.
         let content = try workers.map { ContentStore(blobs: try BlobStore(directory: fixtures.path("blobs")), workers: $0, warmsAfterReload: false) }
-        service = try ThemeService(index: index, themesDirectory: fixtures.path("themes"), activeToken: activeToken, logger: logger, content: content)
+        var settings = ServerSettings()
+        settings.activeToken = activeToken
+        var made = ThemeServiceConfiguration(themesDirectory: fixtures.path("themes"))
+        (made.activeToken, made.loopbackIsOperator) = (activeToken, settings.loopbackIsOperator)
+        (made.logger, made.content) = (logger, content)
+        service = try ThemeService(index: index, configuration: made)
         try service.reload()
         if watch {
             let service = self.service!

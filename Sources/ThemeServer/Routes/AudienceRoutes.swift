@@ -115,9 +115,11 @@ struct AudienceRoutes: RouteCollection {
 
     /// `PUT /themes/{theme}/rollout {"generation": 43, "percent": 10}`.
     private func rollout(_ context: RequestContext) throws -> Response {
+        // Who asks is settled first: a change route answers 401 to a request without a token
+        // whenever the server knows tokens, whether or not it could make the change.
+        let byOperator = try byOperator(context.request)
         let store = try Self.cluster(store)
         let theme = context.parameter("theme")
-        let byOperator = try byOperator(context.request)
         let document: JSONValue
         do { document = try JSONParser.parse(context.request.body) } catch { throw APIError.badRequest("the body is not JSON: \(error)") }
         guard case .object(let members) = document, members.allSatisfy({ ["generation", "percent"].contains($0.0) }),

@@ -1,4 +1,3 @@
-import Cluster
 import HTTPServer
 import JSON
 import ThemeContent

@@ -1,0 +1,50 @@
+import HTTPServer
+import Logging
+import Sharding
+import ThemeContent
+import ThemeVocabulary
+
+/// What a `ThemeService` is made of beside its index, in one value (as Hummingbird's
+/// `ApplicationConfiguration`): `themed serve` fills it from the settings in one place
+/// (`Startup.service`), a test sets only what it is about.
+public struct ThemeServiceConfiguration {
+    /// The folder the themes are read from.
+    public var themesDirectory: String
+    /// The operator's bearer token (`activeToken`).
+    public var activeToken: String?
+    /// Whether a loopback client may change the active theme, aliases and rollouts without a
+    /// token (`ServerSettings.loopbackIsOperator` decides it for `themed serve`).
+    public var loopbackIsOperator = false
+    public var logger = Logger(label: "themed")
+    public var metrics = ServiceMetrics()
+    /// nil: a store whose blobs live in `blobs/` beside the index file.
+    public var content: ContentStore?
+    public var responseCacheBytes = 64 << 20
+    public var cachePolicy = CachePolicy()
+    public var accessLog: AccessLog?
+    public var allowedOrigins = ["*"]
+    /// nil when this replica should take traffic; otherwise why not (draining).
+    public var readiness: @Sendable () -> String? = { nil }
+    /// With a cluster store: when it last answered.
+    public var storeContact: StoreContact?
+    /// With a cluster store: where `PUT /active` switches every replica.
+    public var activeStore: (any ActiveThemeStore)?
+    /// With a cluster store: where aliases and rollouts are kept.
+    public var audienceStore: (any AudienceStore)?
+    /// Side modules' routes (Releases' `ReleaseRoutes`), registered in the one router.
+    public var collections: [any RouteCollection] = []
+    /// The caches in front drop these surrogate keys when a change made them stale.
+    public var purge: (@Sendable ([String]) -> Void)?
+    /// With a cluster store: the store's generation at start, the first event id.
+    public var clusterGeneration: Int?
+    public var shard: Shard?
+    public var trustedProxies: TrustedProxies = .none
+    /// With shards: the other shards' themes, as `/themes` lists them.
+    public var otherShards: @Sendable () -> [ThemeListing] = { [] }
+    public var eventHistory = 256
+    public var imageTransforms = ImageTransformPolicy()
+
+    public init(themesDirectory: String) {
+        self.themesDirectory = themesDirectory
+    }
+}
