@@ -17,16 +17,29 @@ struct SettingOptions: ParsableArguments {
 
     /// Defaults, then the config file, then flags; an unusable value is exit status 2.
     func resolve(configFile explicit: String? = nil) throws -> ServerSettings {
-        var settings = ServerSettings()
-        let path = explicit ?? config ?? (FileManager.default.fileExists(atPath: "config/themed.json") ? "config/themed.json" : nil)
+        var settings = try Self.settings(configFile: explicit ?? config)
         do {
-            if let path { try settings.apply(configFile: path) }
             let flags: [(String, String, Any?)] = [
                 ("--themes", "themes", themes), ("--db", "db", db), ("--blobs", "blobs", blobs), ("--host", "host", host),
                 ("--port", "port", port), ("--log-format", "logFormat", logFormat), ("--access-log", "accessLog", accessLog),
                 ("--cluster", "cluster", cluster), ("--shard", "shard", shard),
             ]
             for case let (flag, key, value?) in flags { try settings.apply(flag: flag, key: key, value) }
+        } catch {
+            throw Startup.failure("\(error)")
+        }
+        return settings
+    }
+
+    /// Defaults, then the config file (`config/themed.json` when none is named and it exists):
+    /// the settings of a command that has no setting flags of its own, such as `sign`. An option
+    /// group's properties can be read only once the parser has filled them, so such a command
+    /// calls this rather than making a `SettingOptions` itself.
+    static func settings(configFile explicit: String?) throws -> ServerSettings {
+        var settings = ServerSettings()
+        let path = explicit ?? (FileManager.default.fileExists(atPath: "config/themed.json") ? "config/themed.json" : nil)
+        do {
+            if let path { try settings.apply(configFile: path) }
         } catch {
             throw Startup.failure("\(error)")
         }

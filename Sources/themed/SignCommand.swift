@@ -13,7 +13,7 @@ struct Sign: ParsableCommand {
     @Argument(help: "The path and query, as a client will send them.") var path: String
 
     func run() throws {
-        let settings = try SettingOptions().resolve(configFile: config)
+        let settings = try SettingOptions.settings(configFile: config)
         guard let key = settings.imageSigningKeys.first else {
             throw Startup.failure("imageSigningKeys is empty in \(config ?? "the settings"): nothing to sign with")
         }

@@ -1,0 +1,222 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Every command of the built `themed`, as a user runs it: its `--help`, and one real invocation
+/// each whose output and exit status are checked. `everyCommandIsRun` fails when a command is
+/// added without being run here, so no command ships untested.
+@Suite("every themed command, run as users run it")
+struct CommandLineTests {
+    /// The commands the tests below run for real, by their full name.
+    static let exercised: Set<String> = [
+        "serve", "index", "compile", "inspect", "extract", "export", "config check", "watch", "sign",
+        "publish", "retire", "rollback", "releases", "token create", "token list", "token revoke",
+    ]
+
+    struct ListingFailure: Error, CustomStringConvertible { var description: String }
+
+    /// The commands `themed --help` lists, each group's own (`token create`) in place of the group.
+    static func listedCommands(_ prefix: [String] = []) throws -> [String] {
+        let help = try DaemonTests.run(prefix + ["--help"])
+        guard help.status == 0, let section = help.output.components(separatedBy: "SUBCOMMANDS:").last, help.output.contains("SUBCOMMANDS:") else {
+            return [prefix.joined(separator: " ")]
+        }
+        // Each command's line starts with two spaces and its name, in lower case; wrapped
+        // summaries are indented further, and the section ends at "See 'themed help ...'".
+        let lines = section.split(separator: "\n").prefix { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("See ") }
+        let names = lines.compactMap { line -> String? in
+            guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first,
+                  name.allSatisfy({ $0.isLowercase || $0 == "-" }), name != "help" else { return nil }
+            return String(name)
+        }
+        guard prefix.count < 3 else { throw ListingFailure(description: "commands nested deeper than expected: \(prefix)") }
+        return try names.flatMap { try listedCommands(prefix + [$0]) }
+    }
+
+    @Test("every command themed lists has a --help that exits 0 and is run for real by this suite")
+    func everyCommandIsRun() throws {
+        let listed = try Self.listedCommands()
+        #expect(listed.count >= Self.exercised.count, "\(listed)")
+        #expect(Set(listed) == Self.exercised, "listed but not run here: \(Set(listed).subtracting(Self.exercised).sorted()); run here but not listed: \(Self.exercised.subtracting(listed).sorted())")
+        for command in listed {
+            let help = try DaemonTests.run(command.split(separator: " ").map(String.init) + ["--help"])
+            #expect(help.status == 0 && help.output.contains("USAGE: themed \(command)"), "\(command) --help: \(help.status) \(help.errors)")
+        }
+    }
+
+    @Test("compile, inspect, extract, index, export, config check and sign on the sample themes")
+    func localCommands() throws {
+        let folder = try DaemonTests.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: DaemonTests.themes, toPath: folder + "/themes")
+
+        let compiled = try DaemonTests.run(["compile", "themes/dark/Theme.xcassets", "--output", "dark.car"], in: folder)
+        #expect(compiled.status == 0, "\(compiled.errors)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/dark.car"))
+
+        let inspected = try DaemonTests.run(["inspect", "dark.car", "--json"], in: folder)
+        #expect(inspected.status == 0, "\(inspected.errors)")
+        #expect(inspected.output.contains("\"primary\""), "the report names the catalog's colours: \(inspected.output.prefix(400))")
+
+        let extracted = try DaemonTests.run(["extract", "dark.car", "--output", "extracted"], in: folder)
+        #expect(extracted.status == 0, "\(extracted.errors)")
+        let colors = try String(contentsOfFile: folder + "/extracted/colors.json", encoding: .utf8)
+        #expect(colors.contains("primary"))
+
+        let indexed = try DaemonTests.run(["index", "--themes", "themes", "--db", "index.sqlite"], in: folder)
+        #expect(indexed.status == 0, "\(indexed.errors)")
+        #expect(indexed.output.contains("dark") && indexed.output.contains("light"), "\(indexed.output)")
+
+        let exported = try DaemonTests.run(["export", "dark", "--format", "css", "--output", "exported", "--themes", "themes", "--db", "index.sqlite"], in: folder)
+        #expect(exported.status == 0, "\(exported.errors)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder + "/exported")
+        let css = try files.filter { $0.hasSuffix(".css") }.map { try String(contentsOfFile: folder + "/exported/" + $0, encoding: .utf8) }.joined()
+        #expect(css.contains("--primary:"), "\(files): \(css.prefix(300))")
+
+        try Data(#"{"watch": false, "imageSigningKeys": ["a-key-of-twenty-chars"]}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
+        let checked = try DaemonTests.run(["config", "check", "themed.json", "--themes", "themes"], in: folder)
+        #expect(checked.status == 0, "\(checked.errors)")
+        #expect(checked.output.contains("imageSigningKeys = [\"a-key-of-twenty-chars\"]"), "\(checked.output)")
+
+        // The command that crashed before printing anything (its settings made by hand).
+        let signed = try DaemonTests.run(["sign", "--config", "themed.json", "/themes/dark/images/logo?w=300"], in: folder)
+        #expect(signed.status == 0, "\(signed.errors)")
+        #expect(signed.output.range(of: #"^/themes/dark/images/logo\?w=300&sig=[A-Za-z0-9_-]{43}\n$"#, options: .regularExpression) != nil, "\(signed.output)")
+        let unsigned = try DaemonTests.run(["sign", "/themes/dark/images/logo?w=300"], in: folder)
+        #expect(unsigned.status == 2 && unsigned.errors.contains("imageSigningKeys is empty"), "config/themed.json is not there: \(unsigned.errors)")
+    }
+
+    @Test("serve answers, watch prints the palette it serves, and a proxy-looking setup is warned about")
+    func serveAndWatch() throws {
+        let folder = try DaemonTests.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(#"{"watch": false}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
+        let server = try Served(in: folder, arguments: ["--config", "themed.json", "--themes", DaemonTests.themes])
+        defer { server.stop() }
+        #expect(try HTTP.get("/themes/dark/colors/primary", port: server.port).status == 200)
+
+        let watch = try Running(["watch", "http://127.0.0.1:\(server.port)", "--theme", "dark", "--json"], in: folder)
+        defer { watch.stop() }
+        #expect(watch.waitForOutput(containing: "primary"), "watch printed: \(watch.output)")
+
+        // Loopback is the operator (no token, no cluster store) and purgeURLs names a cache in
+        // front: every client such a cache forwards would look local.
+        try Data(#"{"purgeURLs": ["http://127.0.0.1:6081"]}"#.utf8).write(to: URL(fileURLWithPath: folder + "/proxied.json"))
+        let warned = try DaemonTests.run(["config", "check", "proxied.json", "--themes", DaemonTests.themes], in: folder)
+        #expect(warned.status == 0 && warned.errors.contains("operatorLoopback: loopback clients may change"), "\(warned.errors)")
+        let strict = try DaemonTests.run(["config", "check", "proxied.json", "--themes", DaemonTests.themes, "--strict"], in: folder)
+        #expect(strict.status == 2)
+        try Data(#"{"purgeURLs": ["http://127.0.0.1:6081"], "activeToken": "an-operator-token"}"#.utf8).write(to: URL(fileURLWithPath: folder + "/tokened.json"))
+        let quiet = try DaemonTests.run(["config", "check", "tokened.json", "--themes", DaemonTests.themes, "--strict"], in: folder)
+        #expect(quiet.status == 0 && !quiet.errors.contains("operatorLoopback"), "a token: no warning: \(quiet.errors)")
+    }
+
+    @Test("publish, token create/list/revoke, releases, rollback and retire against a cluster store", .needsPostgres)
+    func clusterCommands() throws {
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let folder = try DaemonTests.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = postgres.url
+
+        let published = try DaemonTests.run(["publish", "--cluster", store, "dark", DaemonTests.themes + "/dark"], in: folder)
+        #expect(published.status == 0, "\(published.errors)")
+        #expect(published.output.contains("generation"), "\(published.output)")
+
+        let created = try DaemonTests.run(["token", "create", "--cluster", store, "--name", "ci", "--themes", "dark", "--can", "publish"], in: folder)
+        #expect(created.status == 0, "\(created.errors)")
+        let token = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(token.hasPrefix("themed_"), "\(created.output)")
+        let listed = try DaemonTests.run(["token", "list", "--cluster", store], in: folder)
+        #expect(listed.status == 0 && listed.output.contains("ci"), "\(listed.output) \(listed.errors)")
+
+        try Data(#"{"watch": false}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
+        let server = try Served(in: folder, arguments: ["--config", "themed.json", "--cluster", store, "--themes", "themes", "--db", "index.sqlite", "--blobs", "blobs"])
+        defer { server.stop() }
+        let url = "http://127.0.0.1:\(server.port)"
+        #expect(waitUntil { (try? HTTP.get("/themes/dark/colors/primary", port: server.port).status) == 200 }, "the replica follows the store")
+
+        let again = try DaemonTests.run(["publish", "--server", url, "--token", token, "dark", DaemonTests.themes + "/light"], in: folder)
+        #expect(again.status == 0, "\(again.output) \(again.errors)")
+        let releases = try DaemonTests.run(["releases", "--server", url, "--token", token, "dark"], in: folder)
+        #expect(releases.status == 0, "\(releases.errors)")
+        let generations = releases.output.split(separator: "\n").compactMap { line in line.split(separator: " ").first.flatMap { Int($0) } }
+        #expect(generations.count == 2, "two releases, newest first: \(releases.output)")
+
+        let first = try #require(generations.last)
+        let rolledBack = try DaemonTests.run(["rollback", "--server", url, "--token", token, "dark", String(first)], in: folder)
+        #expect(rolledBack.status == 0, "\(rolledBack.output) \(rolledBack.errors)")
+        let history = try DaemonTests.run(["releases", "--server", url, "--token", token, "dark"], in: folder)
+        #expect(history.output.split(separator: "\n").filter { $0.first?.isNumber == true }.count == 3, "\(history.output)")
+
+        let revoked = try DaemonTests.run(["token", "revoke", "--cluster", store, "ci"], in: folder)
+        #expect(revoked.status == 0, "\(revoked.errors)")
+        let refused = try DaemonTests.run(["rollback", "--server", url, "--token", token, "dark", String(first)], in: folder)
+        #expect(refused.status != 0 && refused.errors.contains("not known"), "a revoked token is refused: \(refused.output) \(refused.errors)")
+
+        let retired = try DaemonTests.run(["retire", "--cluster", store, "dark"], in: folder)
+        #expect(retired.status == 0, "\(retired.errors)")
+        #expect(waitUntil { (try? HTTP.get("/themes/dark", port: server.port).status) == 404 }, "every replica stops serving it")
+    }
+}
+
+/// `themed serve` in a folder on a free port, ready once systemd's notify socket says so.
+final class Served {
+    struct NotStarted: Error, CustomStringConvertible { var description: String }
+
+    let process = Process()
+    let port: Int
+
+    init(in folder: String, arguments: [String]) throws {
+        let notify = try NotifySocket(in: folder)
+        process.executableURL = URL(fileURLWithPath: DaemonTests.executable)
+        process.arguments = ["serve", "--port", "0"] + arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        process.environment = ProcessInfo.processInfo.environment.merging(["NOTIFY_SOCKET": notify.path]) { $1 }
+        (process.standardOutput, process.standardError) = (FileHandle.nullDevice, FileHandle.nullDevice)
+        try process.run()
+        let ready = notify.receive() ?? ""
+        guard let port = ready.split(separator: "\n").first(where: { $0.hasPrefix("STATUS=") })?.split(separator: " ").last.flatMap({ Int($0) }) else {
+            process.terminate()
+            throw NotStarted(description: "themed serve did not start: \(ready)")
+        }
+        self.port = port
+    }
+
+    /// SIGTERM, as systemd stops it; a clean stop is exit status 0.
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// A command that keeps running (`watch`), its standard output collected as it comes.
+final class Running: @unchecked Sendable {
+    let process = Process()
+    private let lock = NSLock()
+    private var received = Data()
+
+    var output: String { lock.withLock { String(decoding: received, as: UTF8.self) } }
+
+    init(_ arguments: [String], in folder: String) throws {
+        process.executableURL = URL(fileURLWithPath: DaemonTests.executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let pipe = Pipe()
+        (process.standardOutput, process.standardError) = (pipe, FileHandle.nullDevice)
+        pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            self?.lock.withLock { self?.received.append(data) }
+        }
+        try process.run()
+    }
+
+    func waitForOutput(containing text: String) -> Bool {
+        waitUntil { self.output.contains(text) }
+    }
+
+    func stop() {
+        if process.isRunning { process.terminate(); process.waitUntilExit() }
+    }
+}
