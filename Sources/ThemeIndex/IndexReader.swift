@@ -264,6 +264,23 @@ public struct AvailableTraits: Sendable, Equatable {
     public var subtypes: [Int] = []
     /// Localizations (`.lproj` or catalog locales), when any variant has one.
     public var languages: [String] = []
+    /// The trait combinations variants exist for, first seen first: each trait's values on
+    /// their own would promise a phone at 2x of 90 pt where only a pad has that size.
+    public var combinations: [Combination] = []
+
+    /// One variant's traits as a request asks for them; a size, subtype or language only where
+    /// the variant has one.
+    public struct Combination: Sendable, Hashable {
+        public var idiom: Idiom
+        public var scale: Int
+        public var size: Int
+        public var subtype: Int
+        public var appearance: String
+        public var language: String
+    }
+
+    /// At most this many combinations are named: an app icon has about 30.
+    public static let combinationLimit = 50
 
     public var isEmpty: Bool { idioms.isEmpty }
 
@@ -280,6 +297,9 @@ public struct AvailableTraits: Sendable, Equatable {
         sizes = distinct(traits.map(\.pointSize).filter { $0 > 0 }).sorted()
         subtypes = distinct(traits.map(\.subtype).filter { $0 != 0 }).sorted()
         languages = distinct(traits.map(\.locale).filter { !$0.isEmpty }).sorted()
+        combinations = Array(distinct(traits.map {
+            Combination(idiom: $0.idiom, scale: $0.scale, size: $0.pointSize, subtype: $0.subtype, appearance: $0.appearance.label, language: $0.locale)
+        }).prefix(Self.combinationLimit))
     }
 }
 

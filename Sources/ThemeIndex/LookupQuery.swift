@@ -47,13 +47,23 @@ struct LookupQuery {
         let scale = bind(request.scale)
         let pointSize = request.pointSize.map { "AND v.point_size = \(bind($0))" } ?? ""
         let named = name.map { "v.name = \(bind(.text($0))) AND " } ?? ""
+        // A request without a subtype also takes a variant whose subtype is the only one its
+        // name has at its size (an AppIcon's 90 pt member made only for subtype 1792): CoreUI
+        // drops a requested attribute the asset's renditions never differ in (lookup-rules.md
+        // 4.3), and a subtype is a device-class hint, not a different asset. Ranked after the
+        // requested subtype and 0, like every fallback.
+        let loneSubtype = request.subtype != 0 ? "" : """
+             OR NOT EXISTS (SELECT 1 FROM variant w INDEXED BY variant_by_name
+                            WHERE w.name = v.name AND w.kind = v.kind AND w.theme_id = v.theme_id AND w.source_id = v.source_id
+                              AND w.point_size = v.point_size AND w.subtype NOT IN (0, v.subtype))
+            """
 
         let filters = """
         \(named)v.kind = \(bind(.text(kind.rawValue)))
           AND v.theme_id IN (\(themes.ids))
           AND (\(appearances.joined(separator: " OR ")))
           AND v.gamut IN (\(gamut), 0, 1)
-          AND v.idiom IN (\(idiom), 0) AND v.subtype IN (\(subtype), 0)
+          AND v.idiom IN (\(idiom), 0) AND (v.subtype IN (\(subtype), 0)\(loneSubtype))
           AND v.size_h IN (\(horizontal), 0) AND v.size_v IN (\(vertical), 0)
           AND v.direction IN (\(direction), \(opposite), 0) AND v.dt <= \(deployment)
           AND (v.memory_gb = 0 OR v.memory_gb <= \(memory)) AND (v.graphics = 0 OR v.graphics <= \(graphics))
@@ -65,7 +75,7 @@ struct LookupQuery {
           CASE \(appearanceRank) END,
           l.rank,
           v.memory_gb = 0, \(memory) - v.memory_gb,
-          v.subtype <> \(subtype),
+          v.subtype <> \(subtype), v.subtype <> 0,
           v.graphics = 0, \(graphics) - v.graphics,
           CASE WHEN v.kind <> 'image' OR v.scale = \(scale) THEN 0
                WHEN v.scale BETWEEN 1 AND \(scale) - 1 THEN \(scale) - v.scale

@@ -33,6 +33,33 @@ struct MultisizeTests {
 }
 
 extension MultisizeTests {
+    /// An iOS AppIcon whose 90 pt member exists only for subtype 1792 (as Xcode writes it).
+    static let subtyped = "OpenSourceJailbreaks__H3lix__Assets.car"
+
+    @Test("a member made for one subtype answers without it, as the listing shows it; a 404 names combinations that exist", .needsCorpus)
+    func loneSubtype() throws {
+        let api = try APIFixture { f in
+            f.makeDirectory("themes/ios")
+            try? FileManager.default.copyItem(atPath: Corpus.path(Self.subtyped), toPath: f.path("themes/ios/Assets.car"))
+        }
+        let listing = try api.request("/themes/ios/images/AppIcon.json?idiom=phone").decode(MultisizeDescription.self)
+        let member = try #require(listing.variants.first { $0.size == 90 }, "the listing has the 90 pt member")
+        #expect(member.subtype == 1792 && member.scale == 2 && member.idiom == "phone", "the listing shows its subtype: \(member)")
+        let plain = try api.request("/themes/ios/images/AppIcon.json?size=90&idiom=phone&scale=2")
+        #expect(plain.status == 200, "listing equals lookup: \(plain.text.prefix(300))")
+        #expect(try plain.decode(MultisizeDescription.self).chosen.subtype == 1792)
+        #expect(try api.request("/themes/ios/images/AppIcon?size=90&idiom=phone&scale=2&subtype=1792").status == 200)
+        // Another subtype asked is not that member: the requested subtype, then 0, then a lone one
+        // only when nothing was asked.
+        #expect(try api.request("/themes/ios/images/AppIcon?size=90&idiom=phone&scale=2&subtype=2436").status == 404)
+
+        let missing = try api.request("/themes/ios/images/AppIcon?size=91&idiom=phone&scale=2")
+        #expect(missing.status == 404)
+        #expect(missing.text.contains(#"{"idiom":"phone","scale":2,"size":90,"subtype":1792}"#), "\(missing.text.prefix(600))")
+        #expect(missing.text.contains("idiom=phone&scale=2&size=90&subtype=1792"), "the message names combinations")
+        #expect(!missing.text.contains(#"{"idiom":"pad","scale":3"#), "no pad at 3x exists, and none is named")
+    }
+
     @Test("every member that a multisize set of the shared corpus lists answers to its size, idiom and scale, at its pixel size", .needsCorpus)
     func corpusMembers() throws {
         let api = try APIFixture { f in
@@ -52,7 +79,11 @@ extension MultisizeTests {
             }
             for name in names {
                 let escaped = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? name
-                let answer = try api.request("/themes/c\(number)/images/\(escaped).json")
+                var answer = try api.request("/themes/c\(number)/images/\(escaped).json")
+                if answer.status == 404, let idiom = try? answer.decode(NotFound.self).error.available?.idiom?.first {
+                    // An iOS icon has no universal member: listed as its idiom asks.
+                    answer = try api.request("/themes/c\(number)/images/\(escaped).json?idiom=\(idiom)")
+                }
                 guard answer.status == 200 else { continue }
                 let listed = try answer.decode(MultisizeDescription.self).variants.filter { $0.size != nil }
                 if !listed.isEmpty { sets += 1 }
@@ -78,8 +109,16 @@ private struct ImageNames: Decodable {
     var next: String?
 }
 
+private struct NotFound: Decodable {
+    struct Details: Decodable {
+        struct Available: Decodable { var idiom: [String]? }
+        var available: Available?
+    }
+    var error: Details
+}
+
 private struct MultisizeDescription: Decodable {
-    struct Variant: Decodable { var size: Int?; var scale: Int; var idiom: String; var pixelWidth: Int }
+    struct Variant: Decodable { var size: Int?; var subtype: Int?; var scale: Int; var idiom: String; var pixelWidth: Int }
     var chosen: Variant
     var variants: [Variant]
 }

@@ -16,6 +16,15 @@ struct NotFoundHelpTests {
             var scale: [Int]?
             var appearance: [String]?
             var gamut: [String]?
+            var combinations: [Combination]?
+        }
+        /// One combination a variant exists for, as the query parameters that ask for it.
+        struct Combination: Decodable, Equatable {
+            var idiom: String
+            var scale: Int?
+            var size: Int?
+            var subtype: Int?
+            var appearance: String?
         }
         var error: Details
     }
@@ -36,7 +45,9 @@ struct NotFoundHelpTests {
         let body = try missing.decode(ErrorBody.self)
         #expect(body.error.code == "not_found")
         #expect(body.error.available?.idiom == ["phone", "pad"] && body.error.available?.scale == [2, 3])
-        #expect(body.error.message.contains("it exists for idiom phone, pad; scale 2, 3"), "\(body.error.message)")
+        // Combinations, not each trait on its own: there is no pad at 3x.
+        #expect(body.error.available?.combinations == [.init(idiom: "phone", scale: 2), .init(idiom: "phone", scale: 3), .init(idiom: "pad", scale: 2)])
+        #expect(body.error.message.contains("it exists for idiom=phone&scale=2, idiom=phone&scale=3, idiom=pad&scale=2"), "\(body.error.message)")
         // Asking for what it names answers.
         #expect(try api.request("/themes/light/images/AppIcon?idiom=phone&scale=3").status == 200)
         #expect(try api.request("/themes/light/images/AppIcon?idiom=pad&scale=2").status == 200)
@@ -47,7 +58,7 @@ struct NotFoundHelpTests {
         let api = try APIFixture(themes: Self.themes)
         let body = try api.request("/themes/light/colors/night").decode(ErrorBody.self)
         #expect(body.error.available?.appearance == ["dark"] && body.error.available?.idiom == ["universal"])
-        #expect(body.error.message.contains("appearance dark"))
+        #expect(body.error.message.contains("idiom=universal&appearance=dark"), "\(body.error.message)")
         #expect(try api.request("/themes/light/colors/night?appearance=dark").status == 200)
     }
 

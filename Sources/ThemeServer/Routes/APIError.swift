@@ -4,6 +4,7 @@ import JSON
 import Sharding
 import ThemeContent
 import ThemeIndex
+import ThemeVocabulary
 
 /// An error answer: `{"error":{"code":"...","message":"..."}}` with its status.
 public struct APIError: Error {
@@ -44,6 +45,18 @@ public struct APIError: Error {
         return response
     }
 
+    /// A combination as the query parameters that ask for it; defaults (no size, no subtype,
+    /// any appearance, no language) left out.
+    static func parameters(_ combination: AvailableTraits.Combination) -> [(String, JSONValue)] {
+        var parameters: [(String, JSONValue)] = [("idiom", .string(combination.idiom.name))]
+        if combination.scale > 0 { parameters.append(("scale", .int(combination.scale))) }
+        if combination.size > 0 { parameters.append(("size", .int(combination.size))) }
+        if combination.subtype != 0 { parameters.append(("subtype", .int(combination.subtype))) }
+        if combination.appearance != Appearance.any.label { parameters.append(("appearance", .string(combination.appearance))) }
+        if !combination.language.isEmpty { parameters.append(("lang", .string(combination.language))) }
+        return parameters
+    }
+
     /// The 404 for `kind` `name` that no variant in `chain` answers for the traits asked: when the
     /// name exists, the message and `available` say for which traits.
     static func noVariant(_ kind: String, named name: String, in chain: [ThemeInfo], available: AvailableTraits, hint: String? = nil) -> APIError {
@@ -54,20 +67,23 @@ public struct APIError: Error {
             ("size", available.sizes.map { .int($0) }), ("subtype", available.subtypes.map { .int($0) }),
             ("lang", available.languages.map { .string($0) }),
         ].filter { !$0.values.isEmpty }
-        if !lists.isEmpty {
-            message += "; it exists for " + lists.map { list in
-                "\(list.parameter) " + list.values.map { value in
+        // The combinations, as query parameters: what a client can ask and be answered.
+        let combinations = available.combinations.map(Self.parameters)
+        if !combinations.isEmpty {
+            message += "; it exists for " + combinations.map { members in
+                members.map { parameter, value in
                     switch value {
-                    case .string(let text): text
-                    case .int(let number): String(number)
-                    default: value.serialized()
+                    case .string(let text): "\(parameter)=\(text)"
+                    case .int(let number): "\(parameter)=\(number)"
+                    default: "\(parameter)=\(value.serialized())"
                     }
-                }.joined(separator: ", ")
-            }.joined(separator: "; ")
+                }.joined(separator: "&")
+            }.joined(separator: ", ")
         }
         if let hint { message += "; " + hint }
-        return APIError(status: .notFound, code: "not_found", message: message,
-                        available: lists.isEmpty ? nil : .object(lists.map { ($0.parameter, .array($0.values)) }))
+        var members = lists.map { ($0.parameter, JSONValue.array($0.values)) }
+        if !combinations.isEmpty { members.append(("combinations", .array(combinations.map { JSONValue.object($0) }))) }
+        return APIError(status: .notFound, code: "not_found", message: message, available: members.isEmpty ? nil : .object(members))
     }
 
     public var response: Response {

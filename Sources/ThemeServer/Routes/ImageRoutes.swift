@@ -172,7 +172,8 @@ struct ImageRoutes: RouteCollection {
         [
             ("scale", .int(variant.traits.scale)),
             ("idiom", .string(variant.traits.idiom.name)),
-        ] + (variant.traits.pointSize > 0 ? [("size", JSONValue.int(variant.traits.pointSize))] : []) + [
+        ] + (variant.traits.pointSize > 0 ? [("size", JSONValue.int(variant.traits.pointSize))] : [])
+          + (variant.traits.subtype != 0 ? [("subtype", JSONValue.int(variant.traits.subtype))] : []) + [
             ("appearance", .string(variant.traits.appearance.label)),
             ("gamut", .string(variant.traits.gamut.name)),
             ("pixelWidth", .int(variant.pixelWidth)),
