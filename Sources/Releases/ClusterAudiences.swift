@@ -17,8 +17,11 @@ public final class ClusterAudiences: AudienceStore {
     /// The theme `current` stands for when the store has never been told one.
     let defaultActive: @Sendable () -> String?
     private let state = Mutex((replica: ReplicaAudiences(), assigner: Assigner()))
+    /// Signalled each time the follower hands over what it read: a change waits on it until
+    /// this replica follows it (`awaitFollowing`).
+    private let followed = NSCondition()
     /// How long a change waits for this replica to follow it before it is answered anyway.
-    static let followWait: Duration = .seconds(2)
+    static let followWait: TimeInterval = 2
 
     public init(desk: ReleaseDesk, proxies: TrustedProxies, metrics: ServiceMetrics, defaultActive: @escaping @Sendable () -> String?) {
         (self.desk, self.proxies, self.metrics, self.defaultActive) = (desk, proxies, metrics, defaultActive)
@@ -43,6 +46,9 @@ public final class ClusterAudiences: AudienceStore {
             defer { state = (replica, assigner) }
             return state.assigner
         }
+        followed.lock()
+        followed.broadcast()
+        followed.unlock()
         return Self.changes(from: before, to: assigner)
     }
 
@@ -122,9 +128,13 @@ public final class ClusterAudiences: AudienceStore {
     /// Waits (off the loop) until this replica's follower has read the change of `generation`,
     /// so that the client's next `/assign` here sees it; a slow follower only delays the answer.
     public func awaitFollowing(_ generation: Int64) {
-        let deadline = ContinuousClock.now + Self.followWait
-        while state.withLock({ $0.replica.store.generation }) < generation, ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.005)
+        let deadline = Date(timeIntervalSinceNow: Self.followWait)
+        followed.lock()
+        defer { followed.unlock() }
+        // `follow` broadcasts under the condition's lock after storing what it read, so a
+        // hand-over between this check and the wait is not missed.
+        while state.withLock({ $0.replica.store.generation }) < generation {
+            guard followed.wait(until: deadline) else { return }
         }
     }
 }
