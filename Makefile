@@ -36,19 +36,23 @@ TEST_FLAGS = -c release -Xswiftc -enable-testing -Xswiftc -DCHECK_INVARIANTS
 # py-deps too: the cross-checks against the reference renderer and Apple's decoder need them, and
 # would otherwise print SKIPPED.
 test: deps py-deps
-	$(SWIFT) build $(TEST_FLAGS) --build-tests
-	SWIFT=$(SWIFT) scripts/swift-test.sh $(TEST_FLAGS) --skip-build --skip "ClientLatencyTests"
+	@mkdir -p out && rm -f out/test-steps.tsv out/swift-test-*.log && date +%s > out/test-started
+	scripts/test-step.sh build $(SWIFT) build $(TEST_FLAGS) --build-tests
+	SWIFT=$(SWIFT) SWIFT_TEST_LOG=out/swift-test-main.log scripts/test-step.sh swift-tests \
+	  scripts/swift-test.sh $(TEST_FLAGS) --skip-build --skip "ClientLatencyTests"
 	# Every test ran: the only skips allowed (Swift Testing's, with their reason) are for shared
 	# material that is not beside the repo.
-	@if grep -E 'Test .* skipped: ' out/swift-test.log | grep -v -e "no corpus" -e "shared/corpus not found" -e "shared/tools not found"; then \
+	@if grep -E 'Test .* skipped: ' out/swift-test-main.log | grep -v -e "no corpus" -e "shared/corpus not found" -e "shared/tools not found"; then \
 	  echo "make test: the tests above were skipped; make test installs what they need, so this is a failure"; exit 1; fi
 	# Timed: alone, after the others.
-	SWIFT=$(SWIFT) scripts/swift-test.sh $(TEST_FLAGS) --skip-build --filter "ClientLatencyTests"
-	$(MAKE) openapi-check
-	$(MAKE) exports-check
-	$(MAKE) tokens-check
-	$(MAKE) browser-check
-	$(MAKE) deb-test
+	SWIFT=$(SWIFT) SWIFT_TEST_LOG=out/swift-test-latency.log scripts/test-step.sh swift-latency \
+	  scripts/swift-test.sh $(TEST_FLAGS) --skip-build --filter "ClientLatencyTests"
+	scripts/test-step.sh openapi $(MAKE) --no-print-directory openapi-check
+	scripts/test-step.sh exports $(MAKE) --no-print-directory exports-check
+	scripts/test-step.sh tokens $(MAKE) --no-print-directory tokens-check
+	scripts/test-step.sh browser $(MAKE) --no-print-directory browser-check
+	scripts/test-step.sh deb $(MAKE) --no-print-directory deb-test
+	@python3 scripts/test-summary.py --started "$$(cat out/test-started)"
 
 ## docs/openapi.yaml against real responses of every route and status (openapi-core), and the
 ## copy the binary serves at /openapi.json against the YAML.

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Runs `swift test` with the given arguments, keeps its whole output in out/swift-test.log, and
+# Runs `swift test` with the given arguments, keeps its whole output in $SWIFT_TEST_LOG
+# (out/swift-test.log unless set), and
 # when it fails ends with what failed: the failed expectations and, after a crash, the fatal error
 # and the crashing thread's frames. A CI log often shows only its tail; this puts the cause there.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p out
-log=out/swift-test.log
+log=${SWIFT_TEST_LOG:-out/swift-test.log}
 "${SWIFT:-swift}" test "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 if [ "$status" -ne 0 ]; then

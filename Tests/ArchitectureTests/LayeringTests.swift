@@ -52,6 +52,17 @@ struct LayeringTests {
         }
     }
 
+    @Test("the diagram at the top of docs/ARCHITECTURE.md names every target")
+    func diagramIsWhole() throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("docs/ARCHITECTURE.md"), encoding: .utf8)
+        let diagram = try #require(text.components(separatedBy: "```").dropFirst().first, "the first fenced block is the diagram")
+        let words = Set(diagram.split { !($0.isLetter || $0.isNumber || $0 == "-") }.map(String.init))
+        let targets = try Self.targets().keys
+        #expect(targets.count > 30)
+        let missing = targets.filter { !words.contains($0) }.sorted()
+        #expect(missing.isEmpty, "the diagram does not show \(missing)")
+    }
+
     @Test("the check sees a violation: a target made to depend on one below it is caught")
     func detectsViolations() throws {
         let rows = try Self.rows()
