@@ -172,6 +172,12 @@ def check_theme(base, theme, document, themed, folder, work, problems):
         # Every error names a token this reading also could not resolve (colour or not).
         if not line.startswith("design-system.json#/"):
             problems.append("%s: an error not about a token: %s" % (theme, line))
+    # What was served though the Format module does not allow it (the file's hex strings and
+    # "16px"), one line per kind and file, each naming a token.
+    counts["warnings"] = len(info.get("warnings", []))
+    for line in info.get("warnings", []):
+        if not re.match(r"design-system\.json#/\S+: .* \((draft-form|unit|hex-fallback|token-group)\)", line):
+            problems.append("%s: a warning not about a token, or of no known kind: %s" % (theme, line))
     # Compiled to a catalog, read back by themed: every colour the theme serves is in it.
     catalog = os.path.join(work, theme + ".car")
     compiled = subprocess.run([themed, "compile", folder, "-o", catalog], capture_output=True, text=True)
@@ -203,8 +209,8 @@ def main():
         with LocalThemed(args.themed, work, themes) as server:
             for theme, package, version, _ in SYSTEMS:
                 counts = check_theme(server.base, theme, documents[theme], args.themed, folders[theme], work, problems)
-                print("%s (%s %s): %d colours served as the file gives them, %d tokens refused with their pointer"
-                      % (theme, package, version, counts["colors"], counts["refused"]))
+                print("%s (%s %s): %d colours served as the file gives them, %d tokens refused with their pointer, %d warning lines"
+                      % (theme, package, version, counts["colors"], counts["refused"], counts["warnings"]))
         for problem in problems:
             print(problem)
         print("public design systems: %d checked, %d problems" % (len(SYSTEMS), len(problems)))

@@ -145,6 +145,7 @@ class Gallery {
       const status = theme.errors?.length ? "degraded" : "ok";
       const statusCell = el("td", { className: `status-${status}` }, el("span", { text: status }));
       for (const error of theme.errors ?? []) statusCell.append(el("div", { text: error, className: "errors" }));
+      for (const warning of theme.warnings ?? []) statusCell.append(el("div", { text: warning, className: "warnings" }));
       return el("tr", { attrs: { "data-theme-row": theme.name } },
         el("th", { attrs: { scope: "row" } }, link), el("td", { text: theme.parent ?? "" }),
         el("td", { text: theme.colors }), el("td", { text: theme.images }), statusCell);
@@ -208,6 +209,7 @@ class Gallery {
     $("theme-title").textContent = detail.name;
     $("theme-summary").textContent = `${detail.status} · revision ${detail.revision} · ${detail.colors.length} colours, ${detail.images.length} images, ${detail.data.length} data, ${detail.files.length} files`;
     $("theme-errors").replaceChildren(...detail.errors.map((error) => el("li", { text: error })));
+    $("theme-warnings").replaceChildren(...(detail.warnings ?? []).map((warning) => el("li", { text: warning })));
     this.drawColors(detail.colors, palettes);
     this.drawSources(detail);
     this.drawExports(base);
@@ -337,6 +339,7 @@ class Gallery {
       const item = el("li", {}, el("code", { text: source.path }), el("span", { text: ` (${source.kind})` }));
       if (source.localizations?.length) item.append(el("span", { text: ` · ${source.localizations.join(", ")}` }));
       for (const error of source.errors ?? []) item.append(el("div", { text: error, className: "errors" }));
+      for (const warning of source.warnings ?? []) item.append(el("div", { text: warning, className: "warnings" }));
       items.push(item);
     }
     $("sources-body").replaceChildren(...items);

@@ -10,6 +10,8 @@ struct AliasResolver {
     /// nil: resolved to a problem.
     var resolved: [TokenPath: ResolvedToken?] = [:]
     var problems: [TokenProblem] = []
+    /// What was read anew to serve a token (`DraftValues`).
+    var warnings: [TokenWarning] = []
     private var resolving: [TokenPath] = []
 
     init(raw tokens: [RawToken]) {
@@ -61,8 +63,12 @@ struct AliasResolver {
             type = type ?? token.inheritedType
         }
         guard let type else { return fail(token, "has no $type (on it or on a group above it) and is not an alias of a typed token") }
-        // A value in an earlier draft's form ("#0a0a0a", "16px") is read as the value it denotes.
-        if let upgraded = DraftValues.upgraded(value, as: type) { value = upgraded }
+        // What converters write ("#0a0a0a", "16px", 1em, a hex fallback of 8 digits) is read as
+        // the value it denotes, and said (an alias's value was read, and said, at its target).
+        if let (upgraded, slips) = DraftValues.upgraded(value, as: type) {
+            value = upgraded
+            warnings += slips.map { TokenWarning(token.location, $0.kind, $0.detail) }
+        }
         if let reason = TokenValidation.problem(with: value, as: type) { return fail(token, "\(type) value: \(reason)") }
         return ResolvedToken(path: token.path, type: type, value: value, aliasOf: aliasOf, written: token.value, description: token.description,
                              deprecated: token.deprecated, extensions: token.extensions, location: token.location)

@@ -1,41 +1,72 @@
 import JSON
 
-/// Values written in the forms of the DTCG drafts before 2025.10, which Tokens Studio, Style
-/// Dictionary 3 and 4 and many published design systems still write: a colour as a hex string
-/// (`"#0a0a0a"`, `"#0a0a0a80"`, `"#fff"`), a dimension or a duration as a number and its unit in
-/// one string (`"16px"`, `"1.5rem"`, `"200ms"`, `"0.2s"`), also inside composite values (a
-/// shadow's colour and offsets, a border's width, a typography's font size). Each is read as the
-/// 2025.10 value it denotes, exactly; no other string is guessed at (`"rgb(...)"`, `"red"`, a
-/// unitless `"16"` stay problems), and the token keeps what was written (`ResolvedToken.written`).
-enum DraftValues {
-    /// The 2025.10 form of `value` as a `type` token; nil when there is nothing to read anew.
-    static func upgraded(_ value: JSONValue, as type: TokenType) -> JSONValue? {
-        let dimension = { (value: JSONValue) in measure(value, units: ["px", "rem"]) }
+/// What converters write that the 2025.10 Format and Color modules do not, read as the value it
+/// denotes and reported as a warning, never a lost value:
+/// - a value in the forms of the drafts before 2025.10, which Tokens Studio, Style Dictionary 3
+///   and 4 and many published design systems still write: a colour as a hex string (`"#0a0a0a"`,
+///   `"#0a0a0a80"`, `"#fff"`), a dimension or a duration as a number and its unit in one string
+///   (`"16px"`, `"1.5rem"`, `"200ms"`, `"0.2s"`), also inside composite values (a shadow's colour
+///   and offsets, a border's width, a typography's font size);
+/// - a dimension in a unit converters carry over from their platform (`em`, `dp`, `pt`, `%`),
+///   kept as written;
+/// - a colour's `hex` fallback of 3, 4 or 8 digits beside valid components: the components win.
+/// No other string is guessed at (`"rgb(...)"`, `"red"`, a unitless `"16"` stay problems), and the
+/// token keeps what was written (`ResolvedToken.written`).
+struct DraftValues {
+    /// One thing read anew, by kind (what a theme's warnings are grouped by).
+    struct Slip: Equatable {
+        var kind: TokenWarning.Kind
+        var detail: String
+    }
+
+    /// Dimension units converters write besides the Format module's px and rem.
+    static let convertersUnits = ["em", "dp", "pt", "%"]
+    static let dimensionUnits = ["px", "rem"] + convertersUnits
+    static let durationUnits = ["ms", "s"]
+
+    private(set) var slips: [Slip] = []
+
+    /// The 2025.10 form of `value` as a `type` token, with what was read anew in `slips`; nil
+    /// when there is nothing to read anew.
+    static func upgraded(_ value: JSONValue, as type: TokenType) -> (value: JSONValue, slips: [Slip])? {
+        var reading = DraftValues()
+        let upgraded = reading.read(value, as: type)
+        guard !reading.slips.isEmpty else { return nil }
+        return (upgraded ?? value, reading.slips)
+    }
+
+    private mutating func read(_ value: JSONValue, as type: TokenType) -> JSONValue? {
         switch type {
         case .color: return color(value)
         case .dimension: return dimension(value)
-        case .duration: return measure(value, units: ["ms", "s"])
-        case .border: return fields(value, ["color": color, "width": dimension])
-        case .transition: return fields(value, ["duration": { measure($0, units: ["ms", "s"]) }, "delay": { measure($0, units: ["ms", "s"]) }])
-        case .typography: return fields(value, ["fontSize": dimension, "letterSpacing": dimension])
+        case .duration: return duration(value)
+        case .border: return fields(value, ["color": { $0.color($1) }, "width": { $0.dimension($1) }])
+        case .transition: return fields(value, ["duration": { $0.duration($1) }, "delay": { $0.duration($1) }])
+        case .typography: return fields(value, ["fontSize": { $0.dimension($1) }, "letterSpacing": { $0.dimension($1) }])
         case .gradient:
             guard case .array(let stops) = value else { return nil }
-            return changed(stops.map { fields($0, ["color": color]) }, stops).map(JSONValue.array)
+            return changed(stops.map { fields($0, ["color": { $0.color($1) }]) }, stops).map(JSONValue.array)
         case .shadow:
-            let layer = { (layer: JSONValue) in fields(layer, ["color": color, "offsetX": dimension, "offsetY": dimension, "blur": dimension, "spread": dimension]) }
-            guard case .array(let layers) = value else { return layer(value) }
-            return changed(layers.map(layer), layers).map(JSONValue.array)
+            guard case .array(let layers) = value else { return shadowLayer(value) }
+            return changed(layers.map { shadowLayer($0) }, layers).map(JSONValue.array)
         case .fontFamily, .fontWeight, .cubicBezier, .number, .strokeStyle, .other: return nil
         }
     }
 
-    /// `#RGB`, `#RGBA`, `#RRGGBB` or `#RRGGBBAA` as an sRGB colour with its 8-bit hex.
-    static func color(_ value: JSONValue) -> JSONValue? {
-        guard case .string(let text) = value, text.hasPrefix("#") else { return nil }
-        let digits = Array(text.utf8.dropFirst())
-        let nibbles = digits.compactMap(hexValue)
-        guard [3, 4, 6, 8].contains(digits.count), nibbles.count == digits.count else { return nil }
-        let bytes: [Int] = digits.count <= 4 ? nibbles.map { $0 * 17 } : stride(from: 0, to: nibbles.count, by: 2).map { nibbles[$0] * 16 + nibbles[$0 + 1] }
+    private mutating func shadowLayer(_ layer: JSONValue) -> JSONValue? {
+        fields(layer, ["color": { $0.color($1) }, "offsetX": { $0.dimension($1) }, "offsetY": { $0.dimension($1) },
+                       "blur": { $0.dimension($1) }, "spread": { $0.dimension($1) }])
+    }
+
+    /// `#RGB`, `#RGBA`, `#RRGGBB` or `#RRGGBBAA` as an sRGB colour with its 8-bit hex; a colour
+    /// object whose `hex` is one of the other lengths, without it (its components say more).
+    mutating func color(_ value: JSONValue) -> JSONValue? {
+        if case .object(let members) = value, case .string(let hex)? = value["hex"], Self.hexBytes(hex) != nil, hex.count != 7 {
+            slips.append(Slip(kind: .hexFallback, detail: "hex \"\(hex)\" is not #RRGGBB; the components are served"))
+            return .object(members.filter { $0.0 != "hex" })
+        }
+        guard case .string(let text) = value, let bytes = Self.hexBytes(text) else { return nil }
+        slips.append(Slip(kind: .draftForm, detail: "\"\(text.prefix(40))\" read as an sRGB colour"))
         let hex = "#" + bytes.prefix(3).map { byte in String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16) }.joined()
         var members: [(String, JSONValue)] = [("colorSpace", "srgb"), ("components", .array(bytes.prefix(3).map { .double(Double($0) / 255) }))]
         if bytes.count == 4 { members.append(("alpha", .double(Double(bytes[3]) / 255))) }
@@ -43,32 +74,56 @@ enum DraftValues {
         return .object(members)
     }
 
+    /// A dimension in one string (`"16px"`), or in a unit converters write (`{"value": 1, "unit": "em"}`).
+    mutating func dimension(_ value: JSONValue) -> JSONValue? {
+        let measured = measure(value, units: Self.dimensionUnits)
+        if case .string(let unit)? = (measured ?? value)["unit"], Self.convertersUnits.contains(unit) {
+            slips.append(Slip(kind: .unit, detail: "unit \"\(unit)\" is neither px nor rem; kept as written"))
+        }
+        return measured
+    }
+
+    mutating func duration(_ value: JSONValue) -> JSONValue? {
+        measure(value, units: Self.durationUnits)
+    }
+
     /// `"16px"` as `{"value": 16, "unit": "px"}`, for a unit of `units`.
-    static func measure(_ value: JSONValue, units: [String]) -> JSONValue? {
+    private mutating func measure(_ value: JSONValue, units: [String]) -> JSONValue? {
         guard case .string(let text) = value, let unit = units.sorted(by: { $0.count > $1.count }).first(where: text.hasSuffix) else { return nil }
         let number = text.dropLast(unit.count)
         // Digits with at most one point and an optional sign: what JSON would have written as a number.
         guard number.contains(where: \.isNumber), number.drop(while: { $0 == "-" }).allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
               number.filter({ $0 == "." }).count <= 1, number.filter({ $0 == "-" }).count <= 1, let amount = Double(number) else { return nil }
+        slips.append(Slip(kind: .draftForm, detail: "\"\(text.prefix(40))\" read as a number and its unit"))
         return .object([("value", amount == amount.rounded() && abs(amount) < 1e15 ? .int(Int(amount)) : .double(amount)), ("unit", .string(unit))])
     }
 
     /// A composite value with the named fields read anew where they need it; nil when none did.
-    private static func fields(_ value: JSONValue, _ readers: [String: (JSONValue) -> JSONValue?]) -> JSONValue? {
+    private mutating func fields(_ value: JSONValue, _ readers: [String: (inout DraftValues, JSONValue) -> JSONValue?]) -> JSONValue? {
         guard case .object(let members) = value else { return nil }
         var anyChanged = false
-        let upgraded = members.map { name, field -> (String, JSONValue) in
-            guard let reader = readers[name], let new = reader(field) else { return (name, field) }
+        var upgraded: [(String, JSONValue)] = []
+        for (name, field) in members {
+            guard let reader = readers[name], let new = reader(&self, field) else { upgraded.append((name, field)); continue }
             anyChanged = true
-            return (name, new)
+            upgraded.append((name, new))
         }
         return anyChanged ? .object(upgraded) : nil
     }
 
     /// The elements with those read anew in place; nil when none was.
-    private static func changed(_ upgraded: [JSONValue?], _ original: [JSONValue]) -> [JSONValue]? {
+    private func changed(_ upgraded: [JSONValue?], _ original: [JSONValue]) -> [JSONValue]? {
         guard upgraded.contains(where: { $0 != nil }) else { return nil }
         return zip(upgraded, original).map { $0 ?? $1 }
+    }
+
+    /// The bytes of `#RGB`, `#RGBA`, `#RRGGBB` or `#RRGGBBAA` (three or four); nil for anything else.
+    static func hexBytes(_ text: String) -> [Int]? {
+        guard text.hasPrefix("#") else { return nil }
+        let digits = Array(text.utf8.dropFirst())
+        let nibbles = digits.compactMap(hexValue)
+        guard [3, 4, 6, 8].contains(digits.count), nibbles.count == digits.count else { return nil }
+        return digits.count <= 4 ? nibbles.map { $0 * 17 } : stride(from: 0, to: nibbles.count, by: 2).map { nibbles[$0] * 16 + nibbles[$0 + 1] }
     }
 
     private static func hexValue(_ byte: UInt8) -> Int? {

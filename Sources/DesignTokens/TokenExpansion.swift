@@ -20,15 +20,7 @@ struct TokenExpansion {
     }
 
     private func location(_ path: [String]) -> TokenLocation {
-        // The nearest token or group above that has a known origin, else the merged document.
-        var prefix = path
-        while !prefix.isEmpty {
-            if let origin = origins[TokenPath(prefix).pointer] {
-                return TokenLocation(file: origin.file, pointer: origin.pointer + path.dropFirst(prefix.count).map { "/" + JSONPointer.escape($0) }.joined())
-            }
-            prefix.removeLast()
-        }
-        return TokenLocation(file: origins.values.first?.file ?? "tokens", pointer: TokenPath(path).pointer)
+        TokenLocation(of: path, in: origins)
     }
 
     private mutating func expand(_ node: JSONValue, at path: [String]) -> JSONValue {

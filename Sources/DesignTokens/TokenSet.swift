@@ -33,6 +33,8 @@ public struct ResolvedToken: Sendable, Equatable {
 public struct TokenSet: Sendable {
     public private(set) var tokens: [ResolvedToken] = []
     public private(set) var problems: [TokenProblem] = []
+    /// What converters wrote that the Format module does not, served anyway (`TokenWarning`).
+    public private(set) var warnings: [TokenWarning] = []
 
     /// The properties the Format module gives groups and tokens; any other `$` name is reported.
     static let groupProperties: Set<String> = ["$type", "$description", "$deprecated", "$extensions", "$extends", "$schema"]
@@ -48,6 +50,7 @@ public struct TokenSet: Sendable {
         for token in flattener.tokens { _ = resolver.resolve(token.path) }
         tokens = flattener.tokens.compactMap { resolver.resolved[$0.path] ?? nil }
         problems += resolver.problems
+        warnings = flattener.warnings + resolver.warnings
     }
 
     public subscript(path: TokenPath) -> ResolvedToken? { tokens.first { $0.path == path } }
@@ -70,19 +73,21 @@ struct Flattener {
     let origins: [String: TokenLocation]
     var tokens: [RawToken] = []
     var problems: [TokenProblem] = []
+    var warnings: [TokenWarning] = []
 
     func location(_ path: [String]) -> TokenLocation {
-        origins[TokenPath(path).pointer] ?? TokenLocation(file: origins.values.first?.file ?? "tokens", pointer: TokenPath(path).pointer)
+        TokenLocation(of: path, in: origins)
     }
 
-    mutating func walk(_ group: JSONValue, path: [String], type: TokenType?, deprecated: JSONValue?) {
+    /// `isToken`: the group is also a token (it has a `$value`), whose own properties are not a group's.
+    mutating func walk(_ group: JSONValue, path: [String], type: TokenType?, deprecated: JSONValue?, isToken: Bool = false) {
         guard case .object(let members) = group else { return }
         var type = type, deprecated = deprecated
         if case .string(let name)? = group["$type"] { type = TokenType(name: name) }
         if let flag = group["$deprecated"] { deprecated = flag == .bool(false) ? nil : flag }
         for (name, value) in members {
             if name.hasPrefix("$"), name != "$root" {
-                if !TokenSet.groupProperties.contains(name) { problems.append(TokenProblem(location(path + [name]), "\(name) is not a property the Format module defines")) }
+                if !TokenSet.groupProperties.contains(name), !(isToken && TokenSet.tokenProperties.contains(name)) { problems.append(TokenProblem(location(path + [name]), "\(name) is not a property the Format module defines")) }
                 continue
             }
             if name.contains("{") || name.contains("}") || name.contains(".") {
@@ -98,10 +103,13 @@ struct Flattener {
                 continue
             }
             if let child = properties.first(where: { !$0.0.hasPrefix("$") }) {
-                problems.append(TokenProblem(location(path + [name]), "is a token ($value) and a group (\"\(child.0.prefix(60))\") at once"))
-                continue
+                // Converters write a token with tokens inside it (`color.primary` and
+                // `color.primary.hover`): both answer; the group's tokens take its $type.
+                warnings.append(TokenWarning(location(path + [name]), .tokenGroup,
+                                             "is a token ($value) with members of a group (\"\(child.0.prefix(60))\"): the token is served, and so is each member that is a token"))
+                walk(value, path: path + [name], type: type, deprecated: deprecated, isToken: true)
             }
-            if let unknown = properties.first(where: { !TokenSet.tokenProperties.contains($0.0) }) {
+            if let unknown = properties.first(where: { $0.0.hasPrefix("$") && !TokenSet.tokenProperties.contains($0.0) }) {
                 problems.append(TokenProblem(location(path + [name]), "\(unknown.0) is not a property the Format module defines"))
             }
             var explicit: TokenType?

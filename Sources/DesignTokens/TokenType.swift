@@ -58,6 +58,21 @@ public struct TokenLocation: Sendable, Hashable, CustomStringConvertible {
     public init(file: String, pointer: String) { (self.file, self.pointer) = (file, pointer) }
 
     public var description: String { "\(file)#\(pointer)" }
+
+    /// Where the token or group at `path` of the merged tokens was written: below the nearest
+    /// token or group above it whose origin is known (a source's `$ref` pointer included), else
+    /// in the merged document.
+    init(of path: [String], in origins: [String: TokenLocation]) {
+        var prefix = path
+        while !prefix.isEmpty {
+            if let origin = origins[TokenPath(prefix).pointer] {
+                self.init(file: origin.file, pointer: origin.pointer + path.dropFirst(prefix.count).map { "/" + JSONPointer.escape($0) }.joined())
+                return
+            }
+            prefix.removeLast()
+        }
+        self.init(file: origins.values.first?.file ?? "tokens", pointer: TokenPath(path).pointer)
+    }
 }
 
 /// A token (or a resolver's part) that cannot be served, and why. It is never given a value;
@@ -69,4 +84,28 @@ public struct TokenProblem: Sendable, Hashable, CustomStringConvertible {
     public init(_ location: TokenLocation, _ reason: String) { (self.location, self.reason) = (location, reason) }
 
     public var description: String { "\(location): \(reason)" }
+}
+
+/// What a converter wrote that the Format module does not, served anyway as the value it
+/// denotes (`DraftValues`, a token that is also a group): the spec's hard rules stay problems.
+public struct TokenWarning: Sendable, Hashable, CustomStringConvertible {
+    /// The kinds a theme's warnings are grouped by: one line per kind and file.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// A value in a draft's form: `"#0a66cc"`, `"16px"`, `"200ms"`.
+        case draftForm = "draft-form"
+        /// A dimension in em, dp, pt or %.
+        case unit
+        /// A `hex` fallback of 3, 4 or 8 digits beside the components.
+        case hexFallback = "hex-fallback"
+        /// A token (`$value`) with tokens inside it: both answer.
+        case tokenGroup = "token-group"
+    }
+
+    public var location: TokenLocation
+    public var kind: Kind
+    public var detail: String
+
+    public init(_ location: TokenLocation, _ kind: Kind, _ detail: String) { (self.location, self.kind, self.detail) = (location, kind, detail) }
+
+    public var description: String { "\(location): \(detail) (\(kind.rawValue))" }
 }

@@ -7,22 +7,22 @@ enum TokenValidation {
     static func problem(with value: JSONValue, as type: TokenType) -> String? {
         switch type {
         case .color: color(value)
-        case .dimension: measure(value, units: ["px", "rem"], name: "dimension")
+        case .dimension: measure(value, units: DraftValues.dimensionUnits, name: "dimension")
         case .duration: measure(value, units: ["ms", "s"], name: "duration")
         case .fontFamily: fontFamily(value)
         case .fontWeight: fontWeight(value)
         case .cubicBezier: cubicBezier(value)
         case .number: number(value) == nil ? "must be a number" : nil
         case .strokeStyle: strokeStyle(value)
-        case .border: fields(value, [("color", color), ("width", { measure($0, units: ["px", "rem"], name: "dimension") }), ("style", strokeStyle)])
+        case .border: fields(value, [("color", color), ("width", { measure($0, units: DraftValues.dimensionUnits, name: "dimension") }), ("style", strokeStyle)])
         case .transition:
             fields(value, [("duration", { measure($0, units: ["ms", "s"], name: "duration") }), ("delay", { measure($0, units: ["ms", "s"], name: "duration") }),
                            ("timingFunction", cubicBezier)])
         case .shadow: shadow(value)
         case .gradient: gradient(value)
         case .typography:
-            fields(value, [("fontFamily", fontFamily), ("fontSize", { measure($0, units: ["px", "rem"], name: "dimension") }), ("fontWeight", fontWeight),
-                           ("letterSpacing", { measure($0, units: ["px", "rem"], name: "dimension") }), ("lineHeight", { number($0) == nil ? "must be a number" : nil })])
+            fields(value, [("fontFamily", fontFamily), ("fontSize", { measure($0, units: DraftValues.dimensionUnits, name: "dimension") }), ("fontWeight", fontWeight),
+                           ("letterSpacing", { measure($0, units: DraftValues.dimensionUnits, name: "dimension") }), ("lineHeight", { number($0) == nil ? "must be a number" : nil })])
         case .other: nil
         }
     }
@@ -60,7 +60,11 @@ enum TokenValidation {
 
     static func measure(_ value: JSONValue, units: [String], name: String) -> String? {
         guard case .object = value, let amount = value["value"], number(amount) != nil else { return "a \(name) is {\"value\": number, \"unit\": ...}" }
-        guard case .string(let unit)? = value["unit"], units.contains(unit) else { return "a \(name)'s unit is \(units.joined(separator: " or "))" }
+        guard case .string(let unit)? = value["unit"], units.contains(unit) else {
+            // The Format module's units first; then those converters write, read with a warning.
+            let more = units.dropFirst(2)
+            return "a \(name)'s unit is \(units.prefix(2).joined(separator: " or "))" + (more.isEmpty ? "" : " (\(more.joined(separator: ", ")) are read with a warning)")
+        }
         return nil
     }
 
@@ -97,7 +101,7 @@ enum TokenValidation {
     static func strokeStyle(_ value: JSONValue) -> String? {
         if case .string(let name) = value { return strokeStyles.contains(name) ? nil : "\"\(name.prefix(40))\" is not a stroke style" }
         guard case .object = value, case .array(let dashes)? = value["dashArray"], !dashes.isEmpty else { return "must be a style name or {dashArray, lineCap}" }
-        if let bad = dashes.lazy.compactMap({ measure($0, units: ["px", "rem"], name: "dimension") }).first { return "dashArray: \(bad)" }
+        if let bad = dashes.lazy.compactMap({ measure($0, units: DraftValues.dimensionUnits, name: "dimension") }).first { return "dashArray: \(bad)" }
         guard case .string(let cap)? = value["lineCap"], ["round", "butt", "square"].contains(cap) else { return "lineCap is round, butt or square" }
         return nil
     }
@@ -106,7 +110,7 @@ enum TokenValidation {
         let layers: [JSONValue] = if case .array(let elements) = value { elements } else { [value] }
         guard !layers.isEmpty else { return "an array of shadows may not be empty" }
         for layer in layers {
-            let dimension: (JSONValue) -> String? = { measure($0, units: ["px", "rem"], name: "dimension") }
+            let dimension: (JSONValue) -> String? = { measure($0, units: DraftValues.dimensionUnits, name: "dimension") }
             if let problem = fields(layer, [("color", color), ("offsetX", dimension), ("offsetY", dimension), ("blur", dimension), ("spread", dimension)],
                                     optional: [("inset", { if case .bool = $0 { nil } else { "must be true or false" } })]) {
                 return problem

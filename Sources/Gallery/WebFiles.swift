@@ -7,15 +7,15 @@ enum WebFiles {
 /* The gallery's own look: readable in light and dark, usable at phone width. */
 :root {
   color-scheme: light dark;
-  --page: #ffffff; --text: #1a1a1a; --muted: #555555; --line: #d0d0d0; --accent: #0b57d0; --bad: #b3261e; --good: #146c2e;
+  --page: #ffffff; --text: #1a1a1a; --muted: #555555; --line: #d0d0d0; --accent: #0b57d0; --bad: #b3261e; --warn: #7a4a00; --good: #146c2e;
   font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
 }
 @media (prefers-color-scheme: dark) {
-  :root { --page: #121212; --text: #f0f0f0; --muted: #b8b8b8; --line: #3a3a3a; --accent: #8ab4f8; --bad: #f2b8b5; --good: #a8dab5; }
+  :root { --page: #121212; --text: #f0f0f0; --muted: #b8b8b8; --line: #3a3a3a; --accent: #8ab4f8; --bad: #f2b8b5; --warn: #f5c26b; --good: #a8dab5; }
 }
 /* The appearance control wins over the system's choice. */
-:root[data-appearance="light"] { --page: #ffffff; --text: #1a1a1a; --muted: #555555; --line: #d0d0d0; --accent: #0b57d0; --bad: #b3261e; --good: #146c2e; }
-:root[data-appearance="dark"] { --page: #121212; --text: #f0f0f0; --muted: #b8b8b8; --line: #3a3a3a; --accent: #8ab4f8; --bad: #f2b8b5; --good: #a8dab5; }
+:root[data-appearance="light"] { --page: #ffffff; --text: #1a1a1a; --muted: #555555; --line: #d0d0d0; --accent: #0b57d0; --bad: #b3261e; --warn: #7a4a00; --good: #146c2e; }
+:root[data-appearance="dark"] { --page: #121212; --text: #f0f0f0; --muted: #b8b8b8; --line: #3a3a3a; --accent: #8ab4f8; --bad: #f2b8b5; --warn: #f5c26b; --good: #a8dab5; }
 body { margin: 0; background: var(--page); color: var(--text); }
 a { color: var(--accent); }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
@@ -34,6 +34,7 @@ h1 { font-size: 1.6rem; margin: 16px 0 4px; }
 h2 { font-size: 1.25rem; margin-top: 32px; border-bottom: 1px solid var(--line); }
 .summary { color: var(--muted); margin: 0; }
 .errors { color: var(--bad); }
+.warnings { color: var(--warn); }
 .sections { display: flex; flex-wrap: wrap; gap: 12px; margin-top: 8px; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
@@ -128,6 +129,7 @@ th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line
     <h1 id="theme-title"></h1>
     <p id="theme-summary" class="summary"></p>
     <ul id="theme-errors" class="errors"></ul>
+    <ul id="theme-warnings" class="warnings" aria-label="Served anyway: what converters wrote that the format does not allow"></ul>
     <nav class="sections" aria-label="Sections">
       <a href="#colors">Colours</a> <a href="#images">Images</a> <a href="#strings">Strings</a> <a href="#sources">Sources</a> <a href="#exports">Exports</a> <a href="#releases">Releases</a>
     </nav>
@@ -317,6 +319,7 @@ class Gallery {
       const status = theme.errors?.length ? "degraded" : "ok";
       const statusCell = el("td", { className: `status-${status}` }, el("span", { text: status }));
       for (const error of theme.errors ?? []) statusCell.append(el("div", { text: error, className: "errors" }));
+      for (const warning of theme.warnings ?? []) statusCell.append(el("div", { text: warning, className: "warnings" }));
       return el("tr", { attrs: { "data-theme-row": theme.name } },
         el("th", { attrs: { scope: "row" } }, link), el("td", { text: theme.parent ?? "" }),
         el("td", { text: theme.colors }), el("td", { text: theme.images }), statusCell);
@@ -380,6 +383,7 @@ class Gallery {
     $("theme-title").textContent = detail.name;
     $("theme-summary").textContent = `${detail.status} · revision ${detail.revision} · ${detail.colors.length} colours, ${detail.images.length} images, ${detail.data.length} data, ${detail.files.length} files`;
     $("theme-errors").replaceChildren(...detail.errors.map((error) => el("li", { text: error })));
+    $("theme-warnings").replaceChildren(...(detail.warnings ?? []).map((warning) => el("li", { text: warning })));
     this.drawColors(detail.colors, palettes);
     this.drawSources(detail);
     this.drawExports(base);
@@ -509,6 +513,7 @@ class Gallery {
       const item = el("li", {}, el("code", { text: source.path }), el("span", { text: ` (${source.kind})` }));
       if (source.localizations?.length) item.append(el("span", { text: ` · ${source.localizations.join(", ")}` }));
       for (const error of source.errors ?? []) item.append(el("div", { text: error, className: "errors" }));
+      for (const warning of source.warnings ?? []) item.append(el("div", { text: warning, className: "warnings" }));
       items.push(item);
     }
     $("sources-body").replaceChildren(...items);

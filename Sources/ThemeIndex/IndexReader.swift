@@ -42,7 +42,7 @@ public final class IndexReader: Sendable {
                     .map { try SourceRecord(row: $0).info }
                 let served = counts[theme.name] ?? NameCounts()
                 return ThemeInfo(id: theme.id, name: theme.name, path: theme.path, parent: theme.parent, generation: theme.generation,
-                                 error: theme.error, sources: sources,
+                                 error: theme.error, warning: theme.warning, sources: sources,
                                  colorCount: served.colors, imageCount: served.images, fileCount: served.files)
             }
         }

@@ -163,12 +163,14 @@ public final class IndexWriter: Sendable {
             report.addedThemes.append(folder.name)
         }
         var errors: [String] = (folder.error.map { [$0] } ?? []) + folder.warnings
+        var warnings: [String] = []
         // Told once: the theme's errors keep it while it lasts.
         if let problem = folder.error, !(changes.theme?.error.contains(problem) ?? false) { report.themeErrors.append((folder.name, problem)) }
         for (record, rank) in changes.unchanged {
             // Unchanged: only its place among the theme's sources may have moved.
             if record.rank != rank { try move(record, to: rank, in: database) }
             if !record.error.isEmpty { errors.append(record.error) }
+            if !record.warning.isEmpty { warnings.append(record.warning) }
         }
         report.unchangedSources += changes.unchanged.count
         var changed = !changes.removed.isEmpty
@@ -177,7 +179,8 @@ public final class IndexWriter: Sendable {
             case .success(let parsed):
                 try replace(change, with: parsed, themeID: theme.id, in: database)
                 errors += parsed.problems
-                report.problems += parsed.problems.map { (folder.name, $0) }
+                warnings += parsed.warnings
+                report.problems += (parsed.problems + parsed.warnings).map { (folder.name, $0) }
                 report.reindexedSources.append(change.source.path)
                 if keepingCatalogs, let catalog = parsed.catalog { report.parsedCatalogs.append((catalog, parsed.contentHash)) }
                 changed = true
@@ -185,6 +188,7 @@ public final class IndexWriter: Sendable {
                 let message = "\(error)"
                 try keepPrevious(change.previous, after: message, in: database)
                 errors.append(message)
+                if let kept = change.previous?.warning, !kept.isEmpty { warnings.append(kept) }
                 report.themeErrors.append((folder.name, message))
             }
         }
@@ -194,8 +198,8 @@ public final class IndexWriter: Sendable {
         if changed { report.problems += folder.warnings.map { (folder.name, $0) } }
         let parentChanged = changes.theme.map { $0.parent != folder.parent } ?? false
         if changed || parentChanged { report.changedThemes.append(folder.name) }
-        try database.prepare("UPDATE theme SET path = ?1, parent = ?2, error = ?3, generation = generation + ?4 WHERE id = ?5")
-            .run([.text(folder.path), .optionalText(folder.parent), .text(errors.joined(separator: "\n")),
+        try database.prepare("UPDATE theme SET path = ?1, parent = ?2, error = ?3, warning = ?4, generation = generation + ?5 WHERE id = ?6")
+            .run([.text(folder.path), .optionalText(folder.parent), .text(errors.joined(separator: "\n")), .text(warnings.joined(separator: "\n")),
                   .bool(changed || parentChanged), .integer(theme.id)])
     }
 
@@ -223,6 +227,7 @@ public final class IndexWriter: Sendable {
         var source = SourceRecord(themeID: themeID, path: change.source.path, kind: change.source.kind, rank: change.rank,
                                   fingerprint: change.fingerprint, contentHash: parsed.contentHash)
         source.error = parsed.problems.joined(separator: "\n")
+        source.warning = parsed.warnings.joined(separator: "\n")
         source.localizations = parsed.localizations
         source.localizationFolders = parsed.bundle?.localizationFolders ?? []
         source.developmentRegion = parsed.bundle?.developmentRegion

@@ -14,6 +14,9 @@ struct ParsedSource {
     var contentHash: String
     /// Problems inside the source that did not stop it from being indexed.
     var problems: [String]
+    /// What was served anyway though the source's format does not allow it (design tokens as
+    /// converters write them); nothing is lost, so the theme is not degraded by them.
+    var warnings: [String] = []
     /// Catalogs: the parsed catalog, handed to the content layer so that it is not opened twice.
     var catalog: AssetCatalog?
     var strings: [StringEntry] = []
@@ -78,6 +81,7 @@ struct ParsedSource {
             }
             for variant in variants { hash.add("\(variant.name)\u{0}\(variant.color?.hex ?? "")\u{0}\(variant.traits.appearance)\u{0}\(variant.traits.gamut.rawValue)\n") }
             self.init(variants: variants, contentHash: hash.hex, problems: read.problems)
+            warnings = read.warnings
             (tokens, resolver, self.modifiers) = (sets, read.resolver.document.serialized(pretty: true), modifiers)
         }
     }

@@ -10,6 +10,9 @@ public struct ThemeInfo: Sendable {
     public var parent: String?
     public var generation: Int
     public var error: String
+    /// What its sources served though their format does not allow it (converters' slips), one
+    /// per line: the theme is not degraded by them.
+    public var warning: String = ""
     public var sources: [SourceInfo]
     /// The colour, image and loose file names it answers, its own and its ancestors' (the names
     /// its detail lists).
@@ -63,6 +66,7 @@ public struct SourceInfo: Sendable {
     public var path: String
     public var kind: SourceKind
     public var error: String
+    public var warning: String = ""
     public var contentHash: String
     /// Catalogs: their distinct localizations.
     public var localizations: [String]

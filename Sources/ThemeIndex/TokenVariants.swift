@@ -29,6 +29,8 @@ enum TokenVariants {
         var modifiers: [TokenModifier]
         var resolutions: [Resolution]
         var problems: [String]
+        /// What converters wrote that was served anyway, one line per kind and file (`summarized`).
+        var warnings: [String]
     }
 
     /// Reads the token files (and the resolver) of `files`; throws when a file is not JSON or the
@@ -67,6 +69,8 @@ enum TokenVariants {
         var resolutions: [Resolution] = []
         var problems: [String] = []
         var seen = Set<TokenProblem>()
+        var warnings: [TokenWarning] = []
+        var seenWarnings = Set<TokenWarning>()
         let all = resolver.allInputs(limit: maximumResolutions)
         if all.count == maximumResolutions, resolver.modifiers.reduce(1, { $0 * $1.contexts.count }) > maximumResolutions {
             problems.append("the resolver has more than \(maximumResolutions) resolutions; the first \(maximumResolutions) are kept")
@@ -74,9 +78,24 @@ enum TokenVariants {
         for inputs in all {
             let tokens = resolver.tokens(for: inputs)
             for problem in tokens.problems where seen.insert(problem).inserted { problems.append(problem.description) }
+            warnings += tokens.warnings.filter { seenWarnings.insert($0).inserted }
             resolutions.append(Resolution(inputs: inputs, key: TokenModifier.key(inputs, of: modifiers), tokens: tokens))
         }
-        return Read(resolver: resolver, modifiers: modifiers, resolutions: resolutions, problems: problems)
+        return Read(resolver: resolver, modifiers: modifiers, resolutions: resolutions, problems: problems, warnings: summarized(warnings))
+    }
+
+    /// One line per kind and file, however many tokens a converter wrote that way: the first
+    /// one's place and detail, and how many more there are.
+    static func summarized(_ warnings: [TokenWarning]) -> [String] {
+        var groups: [String: (first: TokenWarning, count: Int)] = [:]
+        var order: [String] = []
+        for warning in warnings {
+            let key = "\(warning.location.file)\u{0}\(warning.kind.rawValue)"
+            if let group = groups[key] { groups[key] = (group.first, group.count + 1) } else { groups[key] = (warning, 1); order.append(key) }
+        }
+        return order.compactMap { groups[$0] }.map { first, count in
+            first.description + (count > 1 ? "; and \(count - 1) more like it in \(first.location.file)" : "")
+        }
     }
 
     /// The colour tokens of the resolutions theme.json's traits name (every modifier it does not

@@ -19,6 +19,8 @@ struct DraftValueTests {
                "alias": {"$value": "{c.six}"}}}
         """#)
         #expect(tokens.problems.isEmpty, "\(tokens.problems)")
+        #expect(tokens.warnings.map(\.location.pointer) == ["/c/six", "/c/eight", "/c/three", "/c/four"], "each read anew is said once, not at its alias")
+        #expect(tokens.warnings.allSatisfy { $0.kind == .draftForm })
         let components: [JSONValue] = [.double(10.0 / 255), .double(102.0 / 255), .double(204.0 / 255)]
         let six: JSONValue = .object([("colorSpace", "srgb"), ("components", .array(components)), ("hex", "#0a66cc")])
         #expect(value(tokens, "c.six") == six)
@@ -57,12 +59,82 @@ struct DraftValueTests {
         #"{"$type": "dimension", "$value": "16"}"#,
         #"{"$type": "dimension", "$value": "clamp(2rem, 4.5vw, 3.25rem)"}"#,
         #"{"$type": "dimension", "$value": "1.2.3px"}"#,
-        #"{"$type": "dimension", "$value": "16em"}"#,
         #"{"$type": "duration", "$value": "fast"}"#
     ))
     func notRead(_ token: String) throws {
         let tokens = try set(#"{"x": \#(token)}"#)
         #expect(tokens[TokenPath(dotted: "x")] == nil)
         #expect(tokens.problems.count == 1 && tokens.problems.first?.location.pointer == "/x", "\(tokens.problems)")
+    }
+}
+
+/// What the most-used converters write beside the 2025.10 forms: served, and said as warnings
+/// (one kind each), never an error that drops the token and every alias of it.
+@Suite("what converters write")
+struct ConverterSlipTests {
+    func set(_ text: String) throws -> TokenSet {
+        TokenSet(sources: [TokenSource(root: try JSONParser.parse(Array(text.utf8)), location: TokenLocation(file: "converted.tokens.json", pointer: ""))])
+    }
+
+    @Test("a hex fallback of 3, 4 or 8 digits beside valid components: the components win, and its aliases resolve")
+    func hexFallback() throws {
+        let tokens = try set(#"""
+        {"c": {"$type": "color",
+               "eight": {"$value": {"colorSpace": "srgb", "components": [0, 0.4, 0.8], "alpha": 0.5, "hex": "#0066cc80"}},
+               "three": {"$value": {"colorSpace": "srgb", "components": [1, 0.6667, 0], "hex": "#fa0"}},
+               "alias": {"$value": "{c.eight}"},
+               "shadowed": {"$type": "shadow", "$value": {"color": {"colorSpace": "srgb", "components": [0, 0, 0], "hex": "#0008"},
+                            "offsetX": {"value": 0, "unit": "px"}, "offsetY": {"value": 1, "unit": "px"}, "blur": {"value": 2, "unit": "px"}, "spread": {"value": 0, "unit": "px"}}}}}
+        """#)
+        #expect(tokens.problems.isEmpty, "\(tokens.problems)")
+        #expect(tokens[TokenPath(dotted: "c.eight")]?.value["hex"] == nil && tokens[TokenPath(dotted: "c.eight")]?.value["alpha"] == .double(0.5))
+        #expect(tokens[TokenPath(dotted: "c.alias")]?.value == tokens[TokenPath(dotted: "c.eight")]?.value)
+        #expect(tokens[TokenPath(dotted: "c.shadowed")]?.value["color"]?["hex"] == nil)
+        #expect(tokens.warnings.map(\.kind) == [.hexFallback, .hexFallback, .hexFallback])
+        #expect(tokens.warnings.map(\.location.pointer) == ["/c/eight", "/c/three", "/c/shadowed"])
+        // A hex that is no hex at all is still the spec's error.
+        let broken = try set(#"{"c": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [0, 0, 0], "hex": "black"}}}"#)
+        #expect(broken.problems.count == 1 && broken.warnings.isEmpty)
+    }
+
+    @Test("dimensions in em, dp, pt and %: kept as written, a warning each; inside a typography value too")
+    func units() throws {
+        let tokens = try set(#"""
+        {"d": {"$type": "dimension", "em": {"$value": {"value": 1.5, "unit": "em"}}, "dp": {"$value": "16dp"}, "pt": {"$value": {"value": 12, "unit": "pt"}},
+               "share": {"$value": "50%"}, "px": {"$value": {"value": 1, "unit": "px"}}},
+         "type": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": "14px", "fontWeight": 400, "letterSpacing": "0.16px", "lineHeight": 1.4}},
+         "loose": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": {"value": 1, "unit": "em"}, "fontWeight": 400, "letterSpacing": "-0.01em", "lineHeight": 1.2}}}
+        """#)
+        #expect(tokens.problems.isEmpty, "\(tokens.problems)")
+        #expect(tokens[TokenPath(dotted: "d.em")]?.value == .object([("value", .double(1.5)), ("unit", "em")]))
+        #expect(tokens[TokenPath(dotted: "d.dp")]?.value == .object([("value", .int(16)), ("unit", "dp")]))
+        #expect(tokens[TokenPath(dotted: "d.share")]?.value == .object([("value", .int(50)), ("unit", "%")]))
+        #expect(tokens[TokenPath(dotted: "type")]?.value["letterSpacing"] == .object([("value", .double(0.16)), ("unit", "px")]))
+        #expect(tokens[TokenPath(dotted: "loose")]?.value["letterSpacing"] == .object([("value", .double(-0.01)), ("unit", "em")]))
+        let units = tokens.warnings.filter { $0.kind == .unit }.map(\.location.pointer)
+        #expect(units == ["/d/em", "/d/dp", "/d/pt", "/d/share", "/loose", "/loose"], "\(tokens.warnings)")
+        #expect(!tokens.warnings.contains { $0.location.pointer == "/d/px" })
+        #expect(tokens.warnings.contains { $0.location.pointer == "/type" && $0.kind == .draftForm }, "a draft string inside a composite is said")
+    }
+
+    @Test("a token that is also a group: both answer, the children take its $type, and it is said once")
+    func tokenGroup() throws {
+        let tokens = try set(#"""
+        {"color": {"$type": "color",
+                   "primary": {"$value": "#0066cc", "hover": {"$value": "#0055aa"}, "$description": "brand"},
+                   "link": {"$value": "{color.primary.hover}"}}}
+        """#)
+        #expect(tokens.problems.isEmpty, "\(tokens.problems)")
+        #expect(Set(tokens.tokens.map(\.path.dotted)) == ["color.primary", "color.primary.hover", "color.link"])
+        #expect(tokens[TokenPath(dotted: "color.link")]?.type == .color)
+        #expect(tokens.warnings.filter { $0.kind == .tokenGroup }.map(\.location.pointer) == ["/color/primary"])
+        #expect(tokens[TokenPath(dotted: "color.primary")]?.description == "brand")
+    }
+
+    @Test("what stays an error: an untyped token is never guessed at, nor an unknown unit")
+    func hardRules() throws {
+        let tokens = try set(#"{"untyped": {"$value": "16px"}, "d": {"$type": "dimension", "$value": {"value": 2, "unit": "vw"}}}"#)
+        #expect(tokens.tokens.isEmpty)
+        #expect(Set(tokens.problems.map(\.location.pointer)) == ["/untyped", "/d"], "\(tokens.problems)")
     }
 }

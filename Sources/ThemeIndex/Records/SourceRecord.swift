@@ -11,6 +11,8 @@ struct SourceRecord: TableRecord {
 
     enum Columns: String, ColumnDefinition {
         case id, themeID = "theme_id", path, kind, rank, fingerprint, contentHash = "content_hash", error
+        /// What was served though its format does not allow it (one per line).
+        case warning
         /// A catalog's distinct locales; a bundle's CFBundleLocalizations (one per line).
         case localizations
         /// A bundle's `.lproj` folders (one per line).
@@ -28,7 +30,7 @@ struct SourceRecord: TableRecord {
             case .themeID: "INTEGER NOT NULL REFERENCES theme(id) ON DELETE CASCADE"
             case .path, .kind, .fingerprint, .contentHash: "TEXT NOT NULL"
             case .rank: "INTEGER NOT NULL"
-            case .error, .localizations, .localizationFolders, .resolver, .modifiers: "TEXT NOT NULL DEFAULT ''"
+            case .error, .warning, .localizations, .localizationFolders, .resolver, .modifiers: "TEXT NOT NULL DEFAULT ''"
             case .developmentRegion, .identifier, .owner: "TEXT"
             case .allowMixed: "INTEGER NOT NULL DEFAULT 0"
             }
@@ -45,6 +47,7 @@ struct SourceRecord: TableRecord {
     var fingerprint: String
     var contentHash: String
     var error = ""
+    var warning = ""
     var localizations: [String] = []
     var localizationFolders: [String] = []
     var developmentRegion: String?
@@ -71,6 +74,7 @@ struct SourceRecord: TableRecord {
         fingerprint = try row.string(Columns.fingerprint)
         contentHash = try row.string(Columns.contentHash)
         error = try row.string(Columns.error)
+        warning = try row.string(Columns.warning)
         localizations = try row.lines(Columns.localizations)
         localizationFolders = try row.lines(Columns.localizationFolders)
         developmentRegion = try row.optionalString(Columns.developmentRegion)
@@ -91,6 +95,7 @@ struct SourceRecord: TableRecord {
         case .fingerprint: .text(fingerprint)
         case .contentHash: .text(contentHash)
         case .error: .text(error)
+        case .warning: .text(warning)
         case .localizations: .lines(localizations)
         case .localizationFolders: .lines(localizationFolders)
         case .developmentRegion: .optionalText(developmentRegion)
@@ -105,7 +110,7 @@ struct SourceRecord: TableRecord {
     /// What lookups need of the source: for a bundle, its Info.plist keys and `.lproj` folders
     /// put together again as the `BundleInfo` its localization choice reads.
     var info: SourceInfo {
-        var source = SourceInfo(id: id, path: path, kind: kind, error: error, contentHash: contentHash, localizations: localizations, owner: owner,
+        var source = SourceInfo(id: id, path: path, kind: kind, error: error, warning: warning, contentHash: contentHash, localizations: localizations, owner: owner,
                                 modifiers: modifiers)
         if kind == .bundle {
             var bundle = BundleInfo(path: path, developmentRegion: developmentRegion, localizationFolders: localizationFolders)

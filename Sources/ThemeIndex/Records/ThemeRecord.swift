@@ -6,7 +6,7 @@ struct ThemeRecord: TableRecord {
     static let insertion = Insertion<Self>()
 
     enum Columns: String, ColumnDefinition {
-        case id, name, path, parent, generation, error
+        case id, name, path, parent, generation, error, warning
 
         var definition: String {
             switch self {
@@ -15,7 +15,7 @@ struct ThemeRecord: TableRecord {
             case .path: "TEXT NOT NULL"
             case .parent: "TEXT"
             case .generation: "INTEGER NOT NULL DEFAULT 0"
-            case .error: "TEXT NOT NULL DEFAULT ''"
+            case .error, .warning: "TEXT NOT NULL DEFAULT ''"
             }
         }
     }
@@ -28,6 +28,9 @@ struct ThemeRecord: TableRecord {
     var generation: Int
     /// The theme's problems, one per line ("" when it has none).
     var error = ""
+    /// What its sources served though their format does not allow it, one per line: no reason to
+    /// call the theme degraded.
+    var warning = ""
 
     init(name: String, path: String, parent: String?, generation: Int) {
         (self.name, self.path, self.parent, self.generation) = (name, path, parent, generation)
@@ -40,6 +43,7 @@ struct ThemeRecord: TableRecord {
         parent = try row.optionalString(Columns.parent)
         generation = try row.int(Columns.generation)
         error = try row.string(Columns.error)
+        warning = try row.string(Columns.warning)
     }
 
     func value(of column: Columns) -> SQLiteValue {
@@ -50,6 +54,7 @@ struct ThemeRecord: TableRecord {
         case .parent: .optionalText(parent)
         case .generation: .int(generation)
         case .error: .text(error)
+        case .warning: .text(warning)
         }
     }
 }

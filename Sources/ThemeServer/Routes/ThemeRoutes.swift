@@ -26,7 +26,7 @@ struct ThemeRoutes: RouteCollection {
     private func themeList() -> Response {
         var entries: [(name: String, entry: JSONValue)] = library.themes.filter { !library.isElsewhere($0.name) }.map { theme in
             (theme.name, Self.entry(name: theme.name, revision: theme.revision, parent: theme.parent, colors: theme.colorCount,
-                                    images: theme.imageCount, files: theme.fileCount, errors: lines(theme.error)))
+                                    images: theme.imageCount, files: theme.fileCount, errors: lines(theme.error), warnings: lines(theme.warning)))
         }
         for listing in otherShards() where library.isElsewhere(listing.name) {
             entries.append((listing.name, Self.entry(name: listing.name, revision: listing.revision, parent: listing.parent, colors: listing.colors,
@@ -36,7 +36,8 @@ struct ThemeRoutes: RouteCollection {
         return JSONResponse.make(["themes": .array(entries.map(\.entry))], cacheControl: "no-cache", etagged: true)
     }
 
-    static func entry(name: String, revision: String, parent: String?, colors: Int, images: Int, files: Int, errors: [JSONValue]) -> JSONValue {
+    static func entry(name: String, revision: String, parent: String?, colors: Int, images: Int, files: Int, errors: [JSONValue],
+                      warnings: [JSONValue] = []) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("name", .string(name)),
             ("revision", .string(revision)),
@@ -47,6 +48,7 @@ struct ThemeRoutes: RouteCollection {
         ]
         if let parent { members.insert(("parent", .string(parent)), at: 1) }
         if !errors.isEmpty { members.append(("errors", .array(errors))) }
+        if !warnings.isEmpty { members.append(("warnings", .array(warnings))) }
         return .object(members)
     }
 
@@ -61,6 +63,7 @@ struct ThemeRoutes: RouteCollection {
             }
             if !source.localizations.isEmpty { members.append(("localizations", .array(source.localizations.map(JSONValue.string)))) }
             if !source.error.isEmpty { members.append(("errors", .array(lines(source.error)))) }
+            if !source.warning.isEmpty { members.append(("warnings", .array(lines(source.warning)))) }
             return .object(members)
         }
         let reader = library.index.reader
@@ -71,6 +74,8 @@ struct ThemeRoutes: RouteCollection {
             ("chain", .array(chain.map { .string($0.name) })),
             ("status", .string(theme.error.isEmpty ? "ok" : "degraded")),
             ("errors", .array(lines(theme.error))),
+            // Served anyway though the source's format does not allow it: not degraded.
+            ("warnings", .array(lines(theme.warning))),
             ("sources", .array(sources)),
             ("colors", .array(try reader.names(.color, in: chain).map(JSONValue.string))),
             ("images", .array(try reader.names(.image, in: chain).map(JSONValue.string))),
