@@ -220,6 +220,12 @@ def main():
     hostile = os.path.join(work, "themes", "hostile", "Theme.xcassets")
     color_set(hostile, HOSTILE, (1, 0, 0))
     color_set(hostile, "primary", (0.2, 0.4, 0.6))
+    # Design tokens as a converter writes them: served, with warnings the gallery shows.
+    converted = os.path.join(work, "themes", "converted")
+    os.makedirs(converted)
+    with open(os.path.join(converted, "tokens.tokens.json"), "w") as file:
+        json.dump({"color": {"$type": "color", "brand": {"$value": "#0066cc", "hover": {"$value": "#0055aa"}}},
+                   "space": {"$type": "dimension", "s": {"$value": {"value": 1, "unit": "em"}}}}, file)
 
     server = Themed(themed_binary, work, free_port())
     server.start()
@@ -344,7 +350,16 @@ def main():
         errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE" and "favicon" not in entry["message"]]
         check.that(not errors, "no script errors in the console %s" % [e["message"][:200] for e in errors])
 
-        # 7. With a cluster store: the rollouts under way.
+        # 7. Warnings: what a converter wrote, served and listed on the theme's page, the theme not degraded.
+        warnings = server.get("/themes/converted")["warnings"]
+        driver.get(server.base + "/themes/converted/gallery")
+        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#theme-warnings li")) == len(warnings))
+        shown = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#theme-warnings li")]
+        driver.save_screenshot(os.path.join(SCREENSHOTS, "gallery-warnings.png"))
+        check.that(len(warnings) == 3 and shown == warnings and driver.find_element(By.ID, "theme-summary").text.startswith("ok "),
+                   "a theme's page lists its %d warnings (draft-form, unit, token-group) and calls it ok" % len(warnings))
+
+        # 8. With a cluster store: the rollouts under way.
         rollouts_in_cluster(themed_binary, driver, check)
     finally:
         driver.quit()
