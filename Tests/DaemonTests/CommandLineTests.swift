@@ -10,7 +10,7 @@ struct CommandLineTests {
     /// The commands the tests below run for real, by their full name.
     static let exercised: Set<String> = [
         "serve", "index", "compile", "inspect", "extract", "export", "config check", "watch", "sign",
-        "publish", "retire", "rollback", "releases", "token create", "token list", "token revoke",
+        "publish", "retire", "rollback", "releases", "token create", "token list", "token revoke", "check",
     ]
 
     struct ListingFailure: Error, CustomStringConvertible { var description: String }
@@ -84,6 +84,51 @@ struct CommandLineTests {
         #expect(signed.output.range(of: #"^/themes/dark/images/logo\?w=300&sig=[A-Za-z0-9_-]{43}\n$"#, options: .regularExpression) != nil, "\(signed.output)")
         let unsigned = try DaemonTests.run(["sign", "/themes/dark/images/logo?w=300"], in: folder)
         #expect(unsigned.status == 2 && unsigned.errors.contains("imageSigningKeys is empty"), "config/themed.json is not there: \(unsigned.errors)")
+    }
+
+    @Test("check reads a theme as the server does: errors are exit 1, warnings exit 2 with --strict, a clean theme 0; its parent comes from beside it")
+    func check() throws {
+        let folder = try DaemonTests.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let write = { (text: String, path: String) in
+            try FileManager.default.createDirectory(atPath: (folder + "/" + path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + path))
+        }
+        try write(#"{"color": {"$type": "color", "base": {"$value": {"colorSpace": "srgb", "components": [0, 0.4, 0.8]}}}}"#, "design/base/base.tokens.json")
+        // A brand over the base (its parent is read from the folder beside it).
+        try write(#"{"parent": "base"}"#, "design/brand/theme.json")
+        try write(##"{"color": {"$type": "color", "accent": {"$value": "#ff6600"}, "broken": {"$value": "{color.nowhere}"}}}"##, "design/brand/brand.tokens.json")
+        // Something beside them that is no theme of theirs is never read.
+        try write("not json", "design/node_modules/junk.tokens.json")
+
+        let clean = try DaemonTests.run(["check", "design/base", "--strict"], in: folder)
+        #expect(clean.status == 0 && clean.output.hasSuffix("base: 0 errors, 0 warnings\n"), "\(clean.output) \(clean.errors)")
+
+        let broken = try DaemonTests.run(["check", "design/brand"], in: folder)
+        #expect(broken.status == 1, "\(broken.output) \(broken.errors)")
+        #expect(broken.output.contains("error: brand.tokens.json#/color/broken: alias {color.nowhere} names no token"), "\(broken.output)")
+        #expect(broken.output.contains("warning: brand.tokens.json#/color/accent: \"#ff6600\" read as an sRGB colour (draft-form)"), "\(broken.output)")
+
+        let json = try DaemonTests.run(["check", "design/brand", "--format", "json"], in: folder)
+        let document = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+        #expect(json.status == 1 && document?["status"] as? String == "degraded" && (document?["errors"] as? [String])?.count == 1, "\(json.output)")
+
+        try write(##"{"color": {"$type": "color", "accent": {"$value": "#ff6600"}, "link": {"$value": "{color.accent}"}}}"##, "design/brand/brand.tokens.json")
+        let warned = try DaemonTests.run(["check", "design/brand"], in: folder)
+        #expect(warned.status == 0 && warned.output.hasSuffix("brand: 0 errors, 1 warning\n"), "its parent was found beside it: \(warned.output)")
+        #expect(try DaemonTests.run(["check", "design/brand", "--strict"], in: folder).status == 2)
+        let missing = try DaemonTests.run(["check", "design/nothing"], in: folder)
+        #expect(missing.status == 2 && missing.errors.contains("no such theme folder"), "\(missing.errors)")
+
+        // compile and index refuse a theme with errors unless asked not to.
+        try write(##"{"color": {"$type": "color", "ok": {"$value": "#000000"}, "broken": {"$value": "{color.nowhere}"}}}"##, "tokens/broken/b.tokens.json")
+        let refused = try DaemonTests.run(["compile", "tokens/broken", "-o", "broken.car"], in: folder)
+        #expect(refused.status == 1 && !FileManager.default.fileExists(atPath: folder + "/broken.car"), "\(refused.errors)")
+        #expect(try DaemonTests.run(["compile", "tokens/broken", "-o", "broken.car", "--allow-errors"], in: folder).status == 0)
+        #expect(FileManager.default.fileExists(atPath: folder + "/broken.car"))
+        let indexed = try DaemonTests.run(["index", "--themes", "tokens", "--db", "index.sqlite"], in: folder)
+        #expect(indexed.status == 1 && indexed.errors.contains("broken have errors"), "\(indexed.errors)")
+        #expect(try DaemonTests.run(["index", "--themes", "tokens", "--db", "index.sqlite", "--allow-errors"], in: folder).status == 0)
     }
 
     @Test("serve answers, watch prints the palette it serves, and a proxy-looking setup is warned about")
