@@ -106,6 +106,13 @@ def cases(blob, base):
         ("GET", "/themes/light", "etag", None, 304, "/themes/{theme}"),
         ("GET", "/themes/nope", {}, None, 404, "/themes/{theme}"),
         ("GET", "/themes/orphan", {}, None, 503, "/themes/{theme}"),
+        ("GET", "/themes/light/problems", {}, None, 200, "/themes/{theme}/problems"),
+        ("GET", "/themes/light/problems?severity=warning&limit=1&offset=0", {}, None, 200, "/themes/{theme}/problems"),
+        ("GET", "/themes/light/problems", "etag", None, 304, "/themes/{theme}/problems"),
+        ("GET", "/themes/light/problems?limit=0", {}, None, 400, "/themes/{theme}/problems"),
+        ("GET", "/themes/light/problems?severity=fatal", {}, None, 400, "/themes/{theme}/problems"),
+        ("GET", "/themes/nope/problems", {}, None, 404, "/themes/{theme}/problems"),
+        ("GET", "/themes/orphan/problems", {}, None, 503, "/themes/{theme}/problems"),
         ("GET", "/themes/light/colors", {}, None, 200, "/themes/{theme}/colors"),
         ("GET", "/themes/light/colors?appearance=dark", {}, None, 200, "/themes/{theme}/colors"),
         ("GET", "/themes/light/colors?appearance=dark", "etag", None, 304, "/themes/{theme}/colors"),
@@ -297,7 +304,7 @@ def cluster_cases(publisher, switcher, rollouts, archive, bomb, state):
         # This replica is shard 1 of 2: a theme shard 2 owns is sent there.
         ("PUT", "/active", activate, json.dumps({"theme": "elsewhere"}), 421, "/active"),
     ] + [("GET", "/themes/elsewhere" + suffix, {}, None, 421, "/themes/{theme}" + template) for suffix, template in [
-        ("", ""), ("/gallery", "/gallery"), ("/colors", "/colors"), ("/colors/primary", "/colors/{name}"), ("/colors.css", "/colors.css"),
+        ("", ""), ("/problems", "/problems"), ("/gallery", "/gallery"), ("/colors", "/colors"), ("/colors/primary", "/colors/{name}"), ("/colors.css", "/colors.css"),
         ("/tokens.json", "/tokens.json"), ("/tokens", "/tokens"), ("/tokens/a.b", "/tokens/{path}"),
         ("/tokens.resolver.json", "/tokens.resolver.json"), ("/exports", "/exports"), ("/exports/css/colors.css", "/exports/{format}/{file}"),
         ("/exports/android/values-night/colors.xml", "/exports/{format}/{folder}/{file}"), ("/images", "/images"),

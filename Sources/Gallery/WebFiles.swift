@@ -382,8 +382,12 @@ class Gallery {
     document.title = `${detail.name}: themed gallery`;
     $("theme-title").textContent = detail.name;
     $("theme-summary").textContent = `${detail.status} · revision ${detail.revision} · ${detail.colors.length} colours, ${detail.images.length} images, ${detail.data.length} data, ${detail.files.length} files`;
-    $("theme-errors").replaceChildren(...detail.errors.map((error) => el("li", { text: error })));
-    $("theme-warnings").replaceChildren(...(detail.warnings ?? []).map((warning) => el("li", { text: warning })));
+    // A listing names the first problems of each kind; the rest are a page away.
+    const more = (shown, count, noun) => count > shown.length
+      ? [el("li", {}, el("a", { text: `and ${count - shown.length} more ${noun}`, attrs: { href: detail.problems } }))] : [];
+    $("theme-errors").replaceChildren(...detail.errors.map((error) => el("li", { text: error })), ...more(detail.errors, detail.errorCount, "errors"));
+    $("theme-warnings").replaceChildren(...(detail.warnings ?? []).map((warning) => el("li", { text: warning })),
+      ...more(detail.warnings ?? [], detail.warningCount, "warnings"));
     this.drawColors(detail.colors, palettes);
     this.drawSources(detail);
     this.drawExports(base);

@@ -17,6 +17,9 @@ public enum ThemeChange: String, Sendable {
 /// What changes tell the event stream and the log: theme-added, -reloaded, -removed and -error
 /// after a reload, active-changed after a switch.
 enum ReloadEvents {
+    /// A sync logs at most this many problems of a theme (warnings are one per kind and file).
+    static let problemsLogged = 5
+
     /// `announcingChanges` false: the themes' changes are logged but not published (a replica's
     /// first index, whose changes the store's history tells); errors always are.
     static func publish(_ report: SyncReport, themes: [ThemeInfo], to events: EventHub, generation: Int? = nil, announcingChanges: Bool = true,
@@ -35,8 +38,15 @@ enum ReloadEvents {
         for name in report.removedThemes where announcingChanges && !isKept(name) {
             events.publish(ThemeChange.removed.rawValue, payload(name, nil, generation: generation), generation: generation)
         }
-        for (name, message) in report.problems {
-            logger.warning("theme source problem", metadata: ["theme": "\(name)", "problem": "\(message)"])
+        // A few lines a theme, however many tokens it refuses: the rest is at /themes/{theme}/problems.
+        for (name, problems) in Dictionary(grouping: report.problems, by: \.theme).sorted(by: { $0.key < $1.key }) {
+            for (_, message) in problems.prefix(Self.problemsLogged) {
+                logger.warning("theme source problem", metadata: ["theme": "\(name)", "problem": "\(message)"])
+            }
+            if problems.count > Self.problemsLogged {
+                logger.warning("theme source problems not logged", metadata: [
+                    "theme": "\(name)", "more": "\(problems.count - Self.problemsLogged)", "all": "/themes/\(name)/problems"])
+            }
         }
         for (name, message) in report.themeErrors {
             logger.error("theme source rejected", metadata: ["theme": "\(name)", "error": "\(message)"])

@@ -58,3 +58,50 @@ struct ConverterWarningTests {
         #expect(detail.status == "ok" && detail.errors.isEmpty && detail.warnings.count == 1, "\(detail)")
     }
 }
+
+/// `/themes` and `/themes/{theme}` stay small whatever a theme's problems: counts and the first
+/// 50 of each; every one is at `/themes/{theme}/problems`, page by page.
+@Suite("a theme's problems, bounded")
+struct ProblemListTests {
+    struct Page: Decodable {
+        struct Problem: Decodable { var severity: String; var message: String }
+        var total: Int
+        var problems: [Problem]
+        var next: String?
+    }
+
+    struct Detail: Decodable {
+        var errors: [String]
+        var errorCount: Int
+        var warnings: [String]
+        var warningCount: Int
+        var problems: String
+    }
+
+    @Test("120 refused tokens: the listings name 50 and count 120; /problems pages through all of them, errors first")
+    func bounded() throws {
+        let api = try APIFixture { f in
+            let broken = (0..<120).map { #""t\#($0)": {"$value": "{nowhere.\#($0)}"}"# }.joined(separator: ", ")
+            f.write(##"{"c": {"$type": "color", "ok": {"$value": "#102030", "group": {"$value": "#405060"}}, \##(broken)}}"##, to: "themes/big/big.tokens.json")
+        }
+        let detail = try api.request("/themes/big").decode(Detail.self)
+        #expect(detail.errors.count == 50 && detail.errorCount == 120 && detail.warningCount == 2 && detail.problems == "/themes/big/problems")
+        let list = try api.request("/themes").text
+        #expect(list.contains(#""errorCount":120"#) && list.count < 20_000, "\(list.count) bytes")
+
+        var seen: [Page.Problem] = []
+        var next: String? = "/themes/big/problems?limit=100"
+        while let target = next {
+            let page = try api.request(target).decode(Page.self)
+            #expect(page.total == 122)
+            seen += page.problems
+            next = page.next
+        }
+        #expect(seen.count == 122 && seen.prefix(120).allSatisfy { $0.severity == "error" } && seen.suffix(2).allSatisfy { $0.severity == "warning" })
+        #expect(Set(seen.map(\.message)).count == 122, "no problem twice across pages")
+        let warnings = try api.request("/themes/big/problems?severity=warning").decode(Page.self)
+        #expect(warnings.total == 2 && warnings.next == nil)
+        #expect(try api.request("/themes/big/problems?limit=1001").status == 400)
+        #expect(try api.request("/themes/big/problems?offset=-1").status == 400)
+    }
+}

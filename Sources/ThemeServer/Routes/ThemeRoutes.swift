@@ -5,7 +5,8 @@ import ThemeIndex
 import ThemeVocabulary
 
 /// `GET /themes` and `GET /themes/{theme}`: what is loaded, and one theme's sources, names and
-/// problems.
+/// problems; `GET /themes/{theme}/problems`: all of its problems, page by page. The listings stay
+/// small whatever a theme's problems: their counts and the first `problemsShown` of each.
 struct ThemeRoutes: RouteCollection {
     let library: ThemeLibrary
     /// A cluster store keeps release histories: the detail links to the theme's.
@@ -17,7 +18,48 @@ struct ThemeRoutes: RouteCollection {
         [
             .get("/themes", label: "themes") { _ in themeList() },
             .get("/themes/{theme}", label: "theme") { try themeDetail($0) },
+            .get("/themes/{theme}/problems", label: "theme") { try problems($0) },
         ]
+    }
+
+    /// A listing names at most this many errors and as many warnings.
+    static let problemsShown = 50
+    /// A page of `/problems` holds at most this many.
+    static let problemsPage = 1_000
+
+    /// The members that tell a theme's problems in a listing: the first `problemsShown` errors and
+    /// warnings, and how many there are (`errorCount`, `warningCount`) when there are any.
+    static func problemMembers(errors: [JSONValue], warnings: [JSONValue], always: Bool = false) -> [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = []
+        if always || !errors.isEmpty { members += [("errors", .array(Array(errors.prefix(problemsShown)))), ("errorCount", .int(errors.count))] }
+        if always || !warnings.isEmpty { members += [("warnings", .array(Array(warnings.prefix(problemsShown)))), ("warningCount", .int(warnings.count))] }
+        return members
+    }
+
+    /// `?severity=error|warning` (both without), `limit` (100; up to `problemsPage`) and `offset`.
+    private func problems(_ context: RequestContext) throws -> Response {
+        let chain = try context.chain()
+        guard let theme = chain.first else { throw APIError.notFound("no theme") }
+        let query = context.request.query
+        func number(_ name: String, _ range: ClosedRange<Int>, default value: Int) throws -> Int {
+            guard let text = query[name] else { return value }
+            guard let number = Int(text), range.contains(number) else {
+                throw APIError(status: .badRequest, code: "bad_parameter", message: "parameter \(name)=\(text) is invalid; expected \(range.lowerBound)...\(range.upperBound)")
+            }
+            return number
+        }
+        let (limit, offset) = (try number("limit", 1...Self.problemsPage, default: 100), try number("offset", 0...Int(Int32.max), default: 0))
+        let severity = query["severity"]
+        guard severity == nil || severity == "error" || severity == "warning" else {
+            throw APIError(status: .badRequest, code: "bad_parameter", message: "parameter severity=\(severity ?? "") is invalid; expected error or warning")
+        }
+        let all = (severity != "warning" ? lines(theme.error).map { ("error", $0) } : [])
+            + (severity != "error" ? lines(theme.warning).map { ("warning", $0) } : [])
+        let page = all.dropFirst(offset).prefix(limit).map { JSONValue.object([("severity", .string($0.0)), ("message", $0.1)]) }
+        let filter = severity.map { "&severity=\($0)" } ?? ""
+        let next: JSONValue = offset + limit < all.count ? .string("/themes/\(theme.name)/problems?limit=\(limit)&offset=\(offset + limit)\(filter)") : .null
+        return JSONResponse.make(.object([("theme", .string(theme.name)), ("total", .int(all.count)), ("problems", .array(Array(page))), ("next", next)]),
+                                 cacheControl: "no-cache", etagged: true)
     }
 
     /// Every theme: this replica's own and, with a shard, the other shards' as their owners list
@@ -47,8 +89,7 @@ struct ThemeRoutes: RouteCollection {
             ("href", .string("/themes/\(name)")),
         ]
         if let parent { members.insert(("parent", .string(parent)), at: 1) }
-        if !errors.isEmpty { members.append(("errors", .array(errors))) }
-        if !warnings.isEmpty { members.append(("warnings", .array(warnings))) }
+        members += problemMembers(errors: errors, warnings: warnings)
         return .object(members)
     }
 
@@ -62,8 +103,7 @@ struct ThemeRoutes: RouteCollection {
                 members.append(("developmentRegion", bundle.developmentRegion.map(JSONValue.string) ?? .null))
             }
             if !source.localizations.isEmpty { members.append(("localizations", .array(source.localizations.map(JSONValue.string)))) }
-            if !source.error.isEmpty { members.append(("errors", .array(lines(source.error)))) }
-            if !source.warning.isEmpty { members.append(("warnings", .array(lines(source.warning)))) }
+            members += Self.problemMembers(errors: lines(source.error), warnings: lines(source.warning))
             return .object(members)
         }
         let reader = library.index.reader
@@ -73,9 +113,8 @@ struct ThemeRoutes: RouteCollection {
             ("parent", theme.parent.map(JSONValue.string) ?? .null),
             ("chain", .array(chain.map { .string($0.name) })),
             ("status", .string(theme.error.isEmpty ? "ok" : "degraded")),
-            ("errors", .array(lines(theme.error))),
-            // Served anyway though the source's format does not allow it: not degraded.
-            ("warnings", .array(lines(theme.warning))),
+        ] + Self.problemMembers(errors: lines(theme.error), warnings: lines(theme.warning), always: true) + [
+            ("problems", .string("/themes/\(theme.name)/problems")),
             ("sources", .array(sources)),
             ("colors", .array(try reader.names(.color, in: chain).map(JSONValue.string))),
             ("images", .array(try reader.names(.image, in: chain).map(JSONValue.string))),
