@@ -69,6 +69,10 @@ struct TokenRouteTests {
         #expect(try api.request("/themes/ds/tokens/semantic/fg?theme=dark").text == fg.text)
         let missing = try api.request("/themes/ds/tokens/semantic.fgg")
         #expect(missing.status == 404 && missing.text.contains("did you mean semantic.fg?"), "\(missing.text)")
+        // A token the files have but that cannot be served says why, where it is written.
+        let refused = try api.request("/themes/ds/tokens/color.broken")
+        #expect(refused.status == 404 && refused.text.contains(#""code":"token_refused""#)
+                && refused.text.contains("base.tokens.json#/color/broken: alias {color.grey.0} names no token"), "\(refused.text)")
     }
 
     @Test("the resolver document is served as the theme has it")

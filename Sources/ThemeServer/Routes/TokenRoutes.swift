@@ -45,11 +45,28 @@ struct TokenRoutes: RouteCollection {
         let (owner, key) = try resolution(context)
         let path = context.parameter("path").split(separator: "/").joined(separator: ".")
         guard let body = try library.index.reader.token(of: owner, resolution: key, path: path) else {
+            if let refusal = Self.refusal(of: path, in: owner.source.error) {
+                throw APIError(status: .notFound, code: "token_refused", message: "token \(path) of \(owner.theme.name) cannot be served: \(refusal)")
+            }
             let paths = try library.index.reader.tokenPaths(of: owner, resolution: key)
             let hint = Spelling.nearest(to: path, among: paths).map { "; did you mean \($0)?" } ?? ""
             throw APIError.notFound("no token \(path) in \(owner.theme.name)\(hint)")
         }
         return Self.answer(body)
+    }
+
+    /// Why the token at `path` (dotted) was refused, from its source's errors
+    /// (`file#/pointer: reason`): the line whose pointer is the token's, else one whose pointer
+    /// ends in it (a source may sit below a `$ref` pointer, `#/shared`); nil when none names it.
+    static func refusal(of path: String, in errors: String) -> String? {
+        let segments = path.split(separator: ".").map { $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }
+        let tokenPointer = "/" + segments.joined(separator: "/")
+        let lines = errors.split(separator: "\n").compactMap { line -> (pointer: Substring, line: Substring)? in
+            guard let hash = line.firstIndex(of: "#"), let colon = line[hash...].range(of: ": ") else { return nil }
+            return (line[line.index(after: hash)..<colon.lowerBound], line)
+        }
+        let found = lines.first { $0.pointer == tokenPointer } ?? lines.first { $0.pointer.hasSuffix(tokenPointer) }
+        return found.map { String($0.line) }
     }
 
     private func resolver(_ context: RequestContext) throws -> Response {
