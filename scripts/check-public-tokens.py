@@ -138,6 +138,16 @@ def make_theme(themes, theme, document_bytes):
 
 def check_theme(base, theme, document, themed, folder, work, problems):
     info = requests.get("%s/themes/%s" % (base, theme)).json()
+    # The detail names the first 50 of each; /problems has them all.
+    for severity in ("error", "warning"):
+        lines, page = [], "/themes/%s/problems?severity=%s&limit=1000" % (theme, severity)
+        while page:
+            answer = requests.get(base + page).json()
+            lines += [problem["message"] for problem in answer["problems"]]
+            page = answer["next"]
+        if len(lines) != info["%sCount" % severity]:
+            problems.append("%s: /problems gives %d %ss, the detail counts %d" % (theme, len(lines), severity, info["%sCount" % severity]))
+        info[severity + "s"] = lines
     errors = "\n".join(info.get("errors", []))
     served = set(info.get("colors", []))
     counts = {"colors": 0, "refused": 0}
