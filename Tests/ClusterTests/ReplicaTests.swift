@@ -19,33 +19,21 @@ struct ReplicaTests {
 
     /// A `themed serve --cluster` in its own folder (themes, index, blobs), on a free port.
     final class Replica {
-        let process = Process()
-        let port: Int
+        let served: ServeProcess
         let errors = Pipe()
+        var process: Process { served.process }
+        var port: Int { served.port }
 
         /// `settings`: more members of its themed.json (`"trustedProxies": [...]`).
         init(cluster url: String, unreachableSeconds: Double, folder: String, settings: String = "") throws {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            let notify = try NotifySocket(in: folder)
             let more = settings.isEmpty ? "" : ", \(settings)"
-            try Data(#"{"watch": false, "activeToken": "\#(ReplicaTests.operatorToken)", "clusterUnreachableSeconds": \#(unreachableSeconds)\#(more)}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
-            process.executableURL = URL(fileURLWithPath: ReplicaTests.executable)
-            process.arguments = ["serve", "--config", "themed.json", "--cluster", url, "--themes", "themes", "--db", "index.sqlite",
-                                 "--blobs", "blobs", "--port", "0"]
-            process.currentDirectoryURL = URL(fileURLWithPath: folder)
-            process.environment = ProcessInfo.processInfo.environment.merging(["NOTIFY_SOCKET": notify.path]) { $1 }
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = errors
-            try process.run()
-            let ready = notify.receive() ?? ""
-            guard let port = ready.split(separator: "\n").first(where: { $0.hasPrefix("STATUS=") })?.split(separator: " ").last.flatMap({ Int($0) }) else {
-                process.terminate()
-                throw NotStarted(description: "the replica did not start: \(ready)")
-            }
-            self.port = port
+            try Data(#"{"watch": false, "activeToken": "\#(ReplicaTests.operatorToken)", "clusterUnreachableSeconds": \#(unreachableSeconds)\#(more)}"#.utf8)
+                .write(to: URL(fileURLWithPath: folder + "/themed.json"))
+            served = try ServeProcess(executable: ReplicaTests.executable, arguments: [
+                "--config", "themed.json", "--cluster", url, "--themes", "themes", "--db", "index.sqlite", "--blobs", "blobs",
+            ], in: folder, standardError: errors)
         }
-
-        deinit { if process.isRunning { process.terminate(); process.waitUntilExit() } }
 
         func get(_ target: String) -> HTTP.Answer? { try? HTTP.get(target, port: port) }
 

@@ -136,7 +136,7 @@ struct CommandLineTests {
         let folder = try DaemonTests.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data(#"{"watch": false}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
-        let server = try Served(in: folder, arguments: ["--config", "themed.json", "--themes", DaemonTests.themes])
+        let server = try ServeProcess(executable: DaemonTests.executable, arguments: ["--config", "themed.json", "--themes", DaemonTests.themes], in: folder)
         defer { server.stop() }
         #expect(try HTTP.get("/themes/dark/colors/primary", port: server.port).status == 200)
 
@@ -176,7 +176,8 @@ struct CommandLineTests {
         #expect(listed.status == 0 && listed.output.contains("ci"), "\(listed.output) \(listed.errors)")
 
         try Data(#"{"watch": false}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
-        let server = try Served(in: folder, arguments: ["--config", "themed.json", "--cluster", store, "--themes", "themes", "--db", "index.sqlite", "--blobs", "blobs"])
+        let server = try ServeProcess(executable: DaemonTests.executable, arguments: ["--config", "themed.json", "--cluster", store, "--themes", "themes",
+                                                                          "--db", "index.sqlite", "--blobs", "blobs"], in: folder)
         defer { server.stop() }
         let url = "http://127.0.0.1:\(server.port)"
         #expect(waitUntil { (try? HTTP.get("/themes/dark/colors/primary", port: server.port).status) == 200 }, "the replica follows the store")
@@ -202,37 +203,6 @@ struct CommandLineTests {
         let retired = try DaemonTests.run(["retire", "--cluster", store, "dark"], in: folder)
         #expect(retired.status == 0, "\(retired.errors)")
         #expect(waitUntil { (try? HTTP.get("/themes/dark", port: server.port).status) == 404 }, "every replica stops serving it")
-    }
-}
-
-/// `themed serve` in a folder on a free port, ready once systemd's notify socket says so.
-final class Served {
-    struct NotStarted: Error, CustomStringConvertible { var description: String }
-
-    let process = Process()
-    let port: Int
-
-    init(in folder: String, arguments: [String]) throws {
-        let notify = try NotifySocket(in: folder)
-        process.executableURL = URL(fileURLWithPath: DaemonTests.executable)
-        process.arguments = ["serve", "--port", "0"] + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        process.environment = ProcessInfo.processInfo.environment.merging(["NOTIFY_SOCKET": notify.path]) { $1 }
-        (process.standardOutput, process.standardError) = (FileHandle.nullDevice, FileHandle.nullDevice)
-        try process.run()
-        let ready = notify.receive() ?? ""
-        guard let port = ready.split(separator: "\n").first(where: { $0.hasPrefix("STATUS=") })?.split(separator: " ").last.flatMap({ Int($0) }) else {
-            process.terminate()
-            throw NotStarted(description: "themed serve did not start: \(ready)")
-        }
-        self.port = port
-    }
-
-    /// SIGTERM, as systemd stops it; a clean stop is exit status 0.
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
     }
 }
 
