@@ -7,22 +7,22 @@ enum TokenValidation {
     static func problem(with value: JSONValue, as type: TokenType) -> String? {
         switch type {
         case .color: color(value)
-        case .dimension: measure(value, units: DraftValues.dimensionUnits, name: "dimension")
-        case .duration: measure(value, units: ["ms", "s"], name: "duration")
+        case .dimension: dimension(value)
+        case .duration: duration(value)
         case .fontFamily: fontFamily(value)
         case .fontWeight: fontWeight(value)
         case .cubicBezier: cubicBezier(value)
         case .number: number(value) == nil ? "must be a number" : nil
         case .strokeStyle: strokeStyle(value)
-        case .border: fields(value, [("color", color), ("width", { measure($0, units: DraftValues.dimensionUnits, name: "dimension") }), ("style", strokeStyle)])
+        case .border: fields(value, [("color", color), ("width", dimension), ("style", strokeStyle)])
         case .transition:
-            fields(value, [("duration", { measure($0, units: ["ms", "s"], name: "duration") }), ("delay", { measure($0, units: ["ms", "s"], name: "duration") }),
+            fields(value, [("duration", duration), ("delay", duration),
                            ("timingFunction", cubicBezier)])
         case .shadow: shadow(value)
         case .gradient: gradient(value)
         case .typography:
-            fields(value, [("fontFamily", fontFamily), ("fontSize", { measure($0, units: DraftValues.dimensionUnits, name: "dimension") }), ("fontWeight", fontWeight),
-                           ("letterSpacing", { measure($0, units: DraftValues.dimensionUnits, name: "dimension") }), ("lineHeight", { number($0) == nil ? "must be a number" : nil })])
+            fields(value, [("fontFamily", fontFamily), ("fontSize", dimension), ("fontWeight", fontWeight),
+                           ("letterSpacing", dimension), ("lineHeight", { number($0) == nil ? "must be a number" : nil })])
         case .other: nil
         }
     }
@@ -58,12 +58,20 @@ enum TokenValidation {
         return nil
     }
 
-    static func measure(_ value: JSONValue, units: [String], name: String) -> String? {
+    /// px or rem, as the Format module says, or a unit converters write (`DraftValues` says it).
+    static func dimension(_ value: JSONValue) -> String? {
+        measure(value, units: ["px", "rem"], alsoTaken: DraftValues.convertersUnits, name: "dimension")
+    }
+
+    static func duration(_ value: JSONValue) -> String? {
+        measure(value, units: DraftValues.durationUnits, name: "duration")
+    }
+
+    /// `{"value": number, "unit": ...}` in one of `units`, or of `alsoTaken` (read with a warning).
+    private static func measure(_ value: JSONValue, units: [String], alsoTaken: [String] = [], name: String) -> String? {
         guard case .object = value, let amount = value["value"], number(amount) != nil else { return "a \(name) is {\"value\": number, \"unit\": ...}" }
-        guard case .string(let unit)? = value["unit"], units.contains(unit) else {
-            // The Format module's units first; then those converters write, read with a warning.
-            let more = units.dropFirst(2)
-            return "a \(name)'s unit is \(units.prefix(2).joined(separator: " or "))" + (more.isEmpty ? "" : " (\(more.joined(separator: ", ")) are read with a warning)")
+        guard case .string(let unit)? = value["unit"], (units + alsoTaken).contains(unit) else {
+            return "a \(name)'s unit is \(units.joined(separator: " or "))" + (alsoTaken.isEmpty ? "" : " (\(alsoTaken.joined(separator: ", ")) are read with a warning)")
         }
         return nil
     }
@@ -101,7 +109,7 @@ enum TokenValidation {
     static func strokeStyle(_ value: JSONValue) -> String? {
         if case .string(let name) = value { return strokeStyles.contains(name) ? nil : "\"\(name.prefix(40))\" is not a stroke style" }
         guard case .object = value, case .array(let dashes)? = value["dashArray"], !dashes.isEmpty else { return "must be a style name or {dashArray, lineCap}" }
-        if let bad = dashes.lazy.compactMap({ measure($0, units: DraftValues.dimensionUnits, name: "dimension") }).first { return "dashArray: \(bad)" }
+        if let bad = dashes.lazy.compactMap(dimension).first { return "dashArray: \(bad)" }
         guard case .string(let cap)? = value["lineCap"], ["round", "butt", "square"].contains(cap) else { return "lineCap is round, butt or square" }
         return nil
     }
@@ -110,7 +118,6 @@ enum TokenValidation {
         let layers: [JSONValue] = if case .array(let elements) = value { elements } else { [value] }
         guard !layers.isEmpty else { return "an array of shadows may not be empty" }
         for layer in layers {
-            let dimension: (JSONValue) -> String? = { measure($0, units: DraftValues.dimensionUnits, name: "dimension") }
             if let problem = fields(layer, [("color", color), ("offsetX", dimension), ("offsetY", dimension), ("blur", dimension), ("spread", dimension)],
                                     optional: [("inset", { if case .bool = $0 { nil } else { "must be true or false" } })]) {
                 return problem
