@@ -93,7 +93,7 @@ let package = Package(
         .target(name: "Audiences", dependencies: ["Hashing", "JSON", "ThemeVocabulary"]),
         .target(name: "ThemeServer", dependencies: [
             "Logs",
-            "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Gallery", "Audiences", "ThemeVocabulary", "JSON", "Caching", "Hashing", "BlobStore", "Sharding",
+            "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Gallery", "Audiences", "DesignTokens", "ThemeVocabulary", "JSON", "Caching", "Hashing", "BlobStore", "Sharding",
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -44,14 +44,14 @@ struct ThemeRoutes: RouteCollection {
         func number(_ name: String, _ range: ClosedRange<Int>, default value: Int) throws -> Int {
             guard let text = query[name] else { return value }
             guard let number = Int(text), range.contains(number) else {
-                throw APIError(status: .badRequest, code: "bad_parameter", message: "parameter \(name)=\(text) is invalid; expected \(range.lowerBound)...\(range.upperBound)")
+                throw TraitParser.BadParameter(name: name, value: text, expected: "\(range.lowerBound)...\(range.upperBound)")
             }
             return number
         }
         let (limit, offset) = (try number("limit", 1...Self.problemsPage, default: 100), try number("offset", 0...Int(Int32.max), default: 0))
         let severity = query["severity"]
-        guard severity == nil || severity == "error" || severity == "warning" else {
-            throw APIError(status: .badRequest, code: "bad_parameter", message: "parameter severity=\(severity ?? "") is invalid; expected error or warning")
+        if let severity, severity != "error", severity != "warning" {
+            throw TraitParser.BadParameter(name: "severity", value: severity, expected: "error or warning")
         }
         let all = (severity != "warning" ? lines(theme.error).map { ("error", $0) } : [])
             + (severity != "error" ? lines(theme.warning).map { ("warning", $0) } : [])

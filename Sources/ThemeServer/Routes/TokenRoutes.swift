@@ -1,3 +1,4 @@
+import DesignTokens
 import Hashing
 import HTTPServer
 import HTTPTypes
@@ -59,8 +60,7 @@ struct TokenRoutes: RouteCollection {
     /// (`file#/pointer: reason`): the line whose pointer is the token's, else one whose pointer
     /// ends in it (a source may sit below a `$ref` pointer, `#/shared`); nil when none names it.
     static func refusal(of path: String, in errors: String) -> String? {
-        let segments = path.split(separator: ".").map { $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }
-        let tokenPointer = "/" + segments.joined(separator: "/")
+        let tokenPointer = TokenPath(dotted: path).pointer
         let lines = errors.split(separator: "\n").compactMap { line -> (pointer: Substring, line: Substring)? in
             guard let hash = line.firstIndex(of: "#"), let colon = line[hash...].range(of: ": ") else { return nil }
             return (line[line.index(after: hash)..<colon.lowerBound], line)
