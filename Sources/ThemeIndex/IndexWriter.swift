@@ -235,7 +235,14 @@ public final class IndexWriter: Sendable {
         source.allowsMixedLocalizations = parsed.bundle?.allowsMixedLocalizations ?? false
         source.owner = change.source.owner
         (source.resolver, source.modifiers) = (parsed.resolver, parsed.modifiers)
-        let sourceID = try source.insert(into: database)
+        var sourceID = try source.insert(into: database)
+        // A re-read source keeps its row id: a request that took the theme chain just before this
+        // commit names the sources by id (its localization plan joins on them) and must find the
+        // new rows, not a 404 for the moment between the commit and the next snapshot.
+        if let previous = change.previous {
+            try database.cachedStatement("UPDATE source SET id = ?1 WHERE id = ?2").run([.integer(previous.id), .integer(sourceID)])
+            sourceID = previous.id
+        }
         for set in parsed.tokens {
             try TokenSetRecord(themeID: themeID, sourceID: sourceID, resolution: set.resolution, body: set.document).insert(into: database)
             for token in set.tokens {

@@ -104,3 +104,25 @@ struct MultisizeMemberSizeTests {
         #expect(CatalogVariants.memberSize([2: [1: 76], 1: [1: 60]], idiom: 7, index: 1) == 60, "the lowest idiom, not the first found")
     }
 }
+
+@Suite("indexing while serving")
+struct IndexingWhileServingTests {
+    @Test("a lookup with the theme chain taken before a re-read finds the new rows (the chain's source ids still hold)")
+    func chainTakenBeforeReread() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        fixtures.colorSet("light", "primary", [(nil, ["red": "1", "green": "0", "blue": "0"], [:])])
+        // Indexed after light: its source's row id is the highest, so light's next row would not reuse its id by chance.
+        fixtures.colorSet("night", "primary", [(nil, ["red": "0", "green": "0", "blue": "1"], [:])])
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        try index.writer.sync(themesDirectory: fixtures.root)
+        let chainBefore = try ThemeInfo.chain(of: "light", in: try index.reader.themes())
+
+        fixtures.colorSet("light", "primary", [(nil, ["red": "0.25", "green": "0", "blue": "0"], [:])])
+        #expect(try index.writer.sync(themesDirectory: fixtures.root).reindexedSources == [fixtures.path("light/Theme.xcassets")])
+
+        let resolution = try #require(try index.reader.resolve(.color, named: "primary", in: chainBefore, for: TraitRequest()))
+        #expect(resolution.variant.color?.components.first == 0.25)
+        #expect(try index.reader.themes().first { $0.name == "light" }?.sources.map(\.id) == chainBefore.first?.sources.map(\.id))
+    }
+}
