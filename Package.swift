@@ -50,6 +50,8 @@ let package = Package(
         .target(name: "JSON"),
         // Design tokens (DTCG 2025.10: the Format, Color and Resolver modules) read from token files.
         .target(name: "DesignTokens", dependencies: ["JSON", "ThemeVocabulary"]),
+        // `themed import figma`: a Figma file's variables (the REST API's answer) as DTCG token files and a resolver.
+        .target(name: "FigmaVariables", dependencies: ["JSON"]),
         // The CoreUI catalog layer on top of BOM: keys, facets, renditions, colours, images.
         .target(name: "AssetCatalog", dependencies: ["BOM", "Codecs", "BinaryReading", "Hashing", "JSON", "ThemeVocabulary", "Caching"]),
         // Writes .car catalogs from .xcassets folders (`themed compile`).
@@ -105,7 +107,7 @@ let package = Package(
         // The daemon's settings: one list of keys, read from JSON and flags, each value with its source.
         .target(name: "Settings", dependencies: ["Sharding", "ThemeVocabulary", "HTTPServer", "ImageCoders", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "themed", dependencies: [
-            "AndroidResources", "AssetCatalog", "BlobStore", "CLinux", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Cluster", "Releases", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary",
+            "AndroidResources", "AssetCatalog", "BlobStore", "CLinux", "FigmaVariables", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Cluster", "Releases", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
@@ -122,6 +124,7 @@ let package = Package(
         .testTarget(name: "ThemeVocabularyTests", dependencies: ["ThemeVocabulary"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "DesignTokensTests", dependencies: ["DesignTokens", "JSON", "ThemeVocabulary"]),
+        .testTarget(name: "FigmaVariablesTests", dependencies: ["FigmaVariables", "DesignTokens", "JSON", "TestSupport"]),
         .testTarget(name: "CachingTests", dependencies: ["Caching", "TestSupport"]),
         .testTarget(name: "ShardingTests", dependencies: ["Sharding"]),
         .testTarget(name: "ReleasesTests", dependencies: ["Releases", "Cluster", "TestSupport"]),

@@ -11,6 +11,7 @@ struct CommandLineTests {
     static let exercised: Set<String> = [
         "serve", "index", "compile", "inspect", "extract", "export", "config check", "watch", "sign",
         "publish", "retire", "rollback", "releases", "token create", "token list", "token revoke", "check",
+        "import figma",
     ]
 
     struct ListingFailure: Error, CustomStringConvertible { var description: String }
@@ -84,6 +85,50 @@ struct CommandLineTests {
         #expect(signed.output.range(of: #"^/themes/dark/images/logo\?w=300&sig=[A-Za-z0-9_-]{43}\n$"#, options: .regularExpression) != nil, "\(signed.output)")
         let unsigned = try DaemonTests.run(["sign", "/themes/dark/images/logo?w=300"], in: folder)
         #expect(unsigned.status == 2 && unsigned.errors.contains("imageSigningKeys is empty"), "config/themed.json is not there: \(unsigned.errors)")
+    }
+
+    /// A Figma file's variables as the REST API answers: a colour scheme over primitives.
+    static let figmaVariables = ##"""
+        {"status": 200, "error": false, "meta": {
+          "variableCollections": {
+            "C:1": {"id": "C:1", "name": "Primitives", "modes": [{"modeId": "1:0", "name": "Value"}], "defaultModeId": "1:0", "remote": false},
+            "C:2": {"id": "C:2", "name": "Scheme", "modes": [{"modeId": "2:0", "name": "Light"}, {"modeId": "2:1", "name": "Dark"}], "defaultModeId": "2:0", "remote": false}},
+          "variables": {
+            "V:1": {"id": "V:1", "name": "white", "variableCollectionId": "C:1", "resolvedType": "COLOR", "valuesByMode": {"1:0": {"r": 1, "g": 1, "b": 1, "a": 1}}, "scopes": ["ALL_SCOPES"]},
+            "V:2": {"id": "V:2", "name": "ink", "variableCollectionId": "C:1", "resolvedType": "COLOR", "valuesByMode": {"1:0": {"r": 0.1, "g": 0.1, "b": 0.1, "a": 1}}, "scopes": ["ALL_SCOPES"]},
+            "V:3": {"id": "V:3", "name": "color/background", "variableCollectionId": "C:2", "resolvedType": "COLOR",
+                    "valuesByMode": {"2:0": {"type": "VARIABLE_ALIAS", "id": "V:1"}, "2:1": {"type": "VARIABLE_ALIAS", "id": "V:2"}}, "scopes": ["FRAME_FILL"]},
+            "V:4": {"id": "V:4", "name": "radius/card", "variableCollectionId": "C:2", "resolvedType": "FLOAT", "valuesByMode": {"2:0": 12, "2:1": 12}, "scopes": ["CORNER_RADIUS"]}}}}
+        """##
+
+    @Test("import figma writes a folder the server reads clean, --check says whether it is in sync, a truncated file changes nothing")
+    func importFigma() throws {
+        let folder = try DaemonTests.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data(Self.figmaVariables.utf8).write(to: URL(fileURLWithPath: folder + "/variables.json"))
+
+        let imported = try DaemonTests.run(["import", "figma", "variables.json", "-o", "themes/brand"], in: folder)
+        #expect(imported.status == 0 && imported.output == "wrote 4 files to themes/brand\n", "\(imported.output) \(imported.errors)")
+        let dark = try String(contentsOfFile: folder + "/themes/brand/scheme/dark.tokens.json", encoding: .utf8)
+        #expect(dark.contains(#""$value" : "{ink}""#), "\(dark)")
+        let checked = try DaemonTests.run(["check", "themes/brand", "--strict"], in: folder)
+        #expect(checked.status == 0 && checked.output.hasSuffix("brand: 0 errors, 0 warnings\n"), "\(checked.output) \(checked.errors)")
+
+        let inSync = try DaemonTests.run(["import", "figma", "variables.json", "--check", "themes/brand"], in: folder)
+        #expect(inSync.status == 0 && inSync.output.contains("in sync"), "\(inSync.output) \(inSync.errors)")
+        try Data(dark.replacingOccurrences(of: "{ink}", with: "{white}").utf8).write(to: URL(fileURLWithPath: folder + "/themes/brand/scheme/dark.tokens.json"))
+        let edited = try DaemonTests.run(["import", "figma", "variables.json", "--check", "themes/brand"], in: folder)
+        #expect(edited.status == 1 && edited.output == "differs: scheme/dark.tokens.json\n", "\(edited.output) \(edited.errors)")
+
+        let before = try FileManager.default.subpathsOfDirectory(atPath: folder + "/themes/brand").sorted()
+        try Data(Self.figmaVariables.prefix(700).utf8).write(to: URL(fileURLWithPath: folder + "/cut.json"))
+        let truncated = try DaemonTests.run(["import", "figma", "cut.json", "-o", "themes/brand"], in: folder)
+        #expect(truncated.status == 2 && truncated.errors.contains("themed import figma: cut.json: not JSON"), "\(truncated.errors)")
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: folder + "/themes/brand").sorted() == before)
+        #expect(try String(contentsOfFile: folder + "/themes/brand/scheme/dark.tokens.json", encoding: .utf8).contains("{white}"), "the folder is as it was")
+
+        let neither = try DaemonTests.run(["import", "figma", "variables.json"], in: folder)
+        #expect(neither.status == 64 && neither.errors.contains("give -o FOLDER to write, or --check FOLDER to compare"), "\(neither.status) \(neither.errors)")
     }
 
     @Test("check reads a theme as the server does: errors are exit 1, warnings exit 2 with --strict, a clean theme 0; its parent comes from beside it")
