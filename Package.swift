@@ -51,7 +51,7 @@ let package = Package(
         // Design tokens (DTCG 2025.10: the Format, Color and Resolver modules) read from token files.
         .target(name: "DesignTokens", dependencies: ["JSON", "ThemeVocabulary"]),
         // `themed import figma`: a Figma file's variables (the REST API's answer) as DTCG token files and a resolver.
-        .target(name: "FigmaVariables", dependencies: ["JSON"]),
+        .target(name: "FigmaVariables", dependencies: ["DesignTokens", "JSON"]),
         // The CoreUI catalog layer on top of BOM: keys, facets, renditions, colours, images.
         .target(name: "AssetCatalog", dependencies: ["BOM", "Codecs", "BinaryReading", "Hashing", "JSON", "ThemeVocabulary", "Caching"]),
         // Writes .car catalogs from .xcassets folders (`themed compile`).
@@ -123,7 +123,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["Codecs"], path: "Tests/TestSupport"),
         .testTarget(name: "ThemeVocabularyTests", dependencies: ["ThemeVocabulary"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "DesignTokensTests", dependencies: ["DesignTokens", "JSON", "ThemeVocabulary"]),
+        .testTarget(name: "DesignTokensTests", dependencies: ["DesignTokens", "JSON", "ThemeVocabulary", "TestSupport"]),
         .testTarget(name: "FigmaVariablesTests", dependencies: ["FigmaVariables", "DesignTokens", "JSON", "TestSupport"]),
         .testTarget(name: "CachingTests", dependencies: ["Caching", "TestSupport"]),
         .testTarget(name: "ShardingTests", dependencies: ["Sharding"]),

@@ -14,8 +14,12 @@ struct AliasResolver {
     var warnings: [TokenWarning] = []
     private var resolving: [TokenPath] = []
 
-    init(raw tokens: [RawToken]) {
+    /// Tokens Studio's sets also hold arithmetic and colour modifiers (`TokensStudioValues`).
+    let dialect: TokenSet.Dialect
+
+    init(raw tokens: [RawToken], dialect: TokenSet.Dialect = .dtcg) {
         raw = Dictionary(tokens.map { ($0.path, $0) }, uniquingKeysWith: { _, last in last })
+        self.dialect = dialect
     }
 
     mutating func resolve(_ path: TokenPath) -> ResolvedToken? {
@@ -39,7 +43,7 @@ struct AliasResolver {
         return resolved[path] ?? nil
     }
 
-    private mutating func fail(_ token: RawToken, _ reason: String) -> ResolvedToken? {
+    mutating func fail(_ token: RawToken, _ reason: String) -> ResolvedToken? {
         problems.append(TokenProblem(token.location, reason))
         return nil
     }
@@ -57,6 +61,11 @@ struct AliasResolver {
                 return fail(token, "$type is \(declared) but alias \(text) is a \(resolvedTarget.type) token")
             }
             (value, type, aliasOf) = (resolvedTarget.value, resolvedTarget.type, [target] + resolvedTarget.aliasOf)
+        } else if dialect == .tokensStudio, case .string(let text) = token.value, Self.isArithmetic(text) {
+            type = type ?? token.inheritedType
+            guard let quantity = evaluate(text, of: token) else { return nil }
+            guard let number = Self.value(of: quantity, as: type) else { return fail(token, "\(text) gives a number, which is no \(type?.name ?? "untyped") value") }
+            value = number
         } else {
             guard let inner = replacingAliases(in: token.value, of: token) else { return nil }
             value = inner
@@ -69,15 +78,22 @@ struct AliasResolver {
             value = upgraded
             warnings += slips.map { TokenWarning(token.location, $0.kind, $0.detail) }
         }
+        if dialect == .tokensStudio, type == .color, let modify = token.extensions?["studio.tokens"]?["modify"] {
+            guard let modified = modified(value, by: modify, of: token) else { return nil }
+            value = modified
+        }
         if let reason = TokenValidation.problem(with: value, as: type) { return fail(token, "\(type) value: \(reason)") }
         return ResolvedToken(path: token.path, type: type, value: value, aliasOf: aliasOf, written: token.value, description: token.description,
                              deprecated: token.deprecated, extensions: token.extensions, location: token.location)
     }
 
     /// A composite value with each `{a.b}` inside replaced by that token's value.
-    private mutating func replacingAliases(in value: JSONValue, of token: RawToken) -> JSONValue? {
+    mutating func replacingAliases(in value: JSONValue, of token: RawToken) -> JSONValue? {
         switch value {
         case .string(let text):
+            if dialect == .tokensStudio, TokenPath(alias: text) == nil, Self.isArithmetic(text) {
+                return evaluate(text, of: token).flatMap { Self.value(of: $0, as: nil) }
+            }
             guard let target = TokenPath(alias: text) else { return value }
             guard raw[target] != nil else { _ = fail(token, "alias \(text) names no token\(hint(target))"); return nil }
             guard let resolvedTarget = resolve(target) else {

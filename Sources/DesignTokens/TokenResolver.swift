@@ -29,12 +29,21 @@ public struct TokenResolver: Sendable {
 
     public let modifiers: [Modifier]
     let steps: [Step]
+    /// A Tokens Studio folder's themes and sets, read in place of steps.
+    let studio: StudioSets?
+
+    struct StudioSets: Sendable {
+        var themes: TokensStudioThemes
+        /// Each set of `tokenSetOrder` in DTCG's form, with the warnings its reading gave.
+        var sets: [String: (source: TokenSource, warnings: [TokenWarning])]
+    }
     /// The document as written (what `tokens.resolver.json` answers).
     public let document: JSONValue
 
     /// Without a resolver: the token files merged in path order, no modifiers.
     public init(files: [(path: String, root: JSONValue)]) {
         modifiers = []
+        studio = nil
         steps = [.set(files.map { TokenSource(root: $0.root, location: TokenLocation(file: $0.path, pointer: "")) })]
         document = .object([
             ("version", "2025.10"),
@@ -46,6 +55,7 @@ public struct TokenResolver: Sendable {
     /// Reads `document` (the file `path`); `$ref`s to files go through `read`.
     public init(document: JSONValue, path: String, read: FileReader) throws(Invalid) {
         self.document = document
+        studio = nil
         func invalid(_ pointer: String, _ reason: String) -> Invalid { Invalid(location: TokenLocation(file: path, pointer: pointer), reason: reason) }
         guard case .object = document else { throw invalid("", "a resolver document is a JSON object") }
         guard document["version"] == .string("2025.10") else { throw invalid("/version", "version must be \"2025.10\"") }
@@ -146,6 +156,28 @@ public struct TokenResolver: Sendable {
         self.steps = steps
     }
 
+    /// A Tokens Studio folder (`TokensStudioThemes`): `themes` is `$themes.json` (nil when the
+    /// folder has none), `metadata` `$metadata.json`; each set of `tokenSetOrder` is read through `read`.
+    public init(tokensStudioThemes themes: JSONValue?, metadata: JSONValue, read: FileReader) throws(Invalid) {
+        let plan = try TokensStudioThemes(themes: themes, metadata: metadata)
+        var sets: [String: (source: TokenSource, warnings: [TokenWarning])] = [:]
+        for set in plan.setOrder {
+            let file = TokensStudioThemes.file(of: set)
+            let root: JSONValue
+            do {
+                root = try read(file)
+            } catch {
+                throw Invalid(location: TokenLocation(file: "$metadata.json", pointer: "/tokenSetOrder"), reason: "set \(set): \(error)")
+            }
+            let (tree, warnings) = TokensStudioSet.normalized(root, file: file)
+            sets[set] = (TokenSource(root: tree, location: TokenLocation(file: file, pointer: "")), warnings)
+        }
+        (modifiers, steps, studio, document) = (plan.modifiers, [], StudioSets(themes: plan, sets: sets), plan.document)
+    }
+
+    /// Sets a Tokens Studio theme uses that `tokenSetOrder` does not list (never read).
+    public var unorderedSets: [String] { studio?.themes.unorderedSets ?? [] }
+
     /// `file.json#/a/b` -> ("file.json", "#/a/b"); `#/a` -> ("", "#/a").
     static func split(_ reference: String) -> (file: String, fragment: String) {
         guard let hash = reference.firstIndex(of: "#") else { return (reference, "") }
@@ -180,6 +212,14 @@ public struct TokenResolver: Sendable {
 
     /// The tokens for `inputs` (every modifier given, as `inputs(_:)` makes them).
     public func tokens(for inputs: [String: String]) -> TokenSet {
+        if let studio {
+            let used = studio.themes.sets(for: inputs).compactMap { used in studio.sets[used.set].map { (set: $0, enabled: used.enabled) } }
+            let enabled = used.filter(\.enabled)
+            let sourceOnly = Set(used.filter { !$0.enabled }.map(\.set.source.location.file))
+            return TokenSet(sources: used.map(\.set.source), dialect: .tokensStudio,
+                            answering: Set(enabled.flatMap { TokenSet.paths(in: $0.set.source.root) }),
+                            quietFiles: sourceOnly, warnings: enabled.flatMap(\.set.warnings))
+        }
         var sources: [TokenSource] = []
         for step in steps {
             switch step {

@@ -20,9 +20,7 @@ public struct ResolvedToken: Sendable, Equatable {
     /// A colour token's value as a colour of its space (`none` components as nil); nil for
     /// another type.
     public var color: CSSColor? {
-        guard type == .color, case .string(let name)? = value["colorSpace"], let space = CSSColor.Space(rawValue: name),
-              case .array(let components)? = value["components"] else { return nil }
-        return CSSColor(space: space, components: components.map(TokenValidation.number), alpha: value["alpha"].flatMap(TokenValidation.number) ?? 1)
+        type == .color ? TokenValidation.cssColor(value) : nil
     }
 }
 
@@ -40,17 +38,35 @@ public struct TokenSet: Sendable {
     static let groupProperties: Set<String> = ["$type", "$description", "$deprecated", "$extensions", "$extends", "$schema"]
     static let tokenProperties: Set<String> = ["$value", "$type", "$description", "$deprecated", "$extensions"]
 
+    /// How values are read: as the Format module writes them, or as Tokens Studio does too
+    /// (arithmetic in values, colour modifiers).
+    enum Dialect: Sendable { case dtcg, tokensStudio }
+
     public init(sources: [TokenSource]) {
+        self.init(sources: sources, dialect: .dtcg)
+    }
+
+    /// With `answering`, only those tokens answer (the others are there for aliases), and the
+    /// problems and warnings of `quietFiles` (sets read for aliases only) are not said.
+    init(sources: [TokenSource], dialect: Dialect, answering: Set<TokenPath>? = nil, quietFiles: Set<String> = [], warnings given: [TokenWarning] = []) {
         let expansion = TokenExpansion(MergedTokens(sources))
         problems = expansion.problems
         var flattener = Flattener(origins: expansion.origins)
         flattener.walk(expansion.root, path: [], type: nil, deprecated: nil)
         problems += flattener.problems
-        var resolver = AliasResolver(raw: flattener.tokens)
-        for token in flattener.tokens { _ = resolver.resolve(token.path) }
-        tokens = flattener.tokens.compactMap { resolver.resolved[$0.path] ?? nil }
-        problems += resolver.problems
-        warnings = flattener.warnings + resolver.warnings
+        var resolver = AliasResolver(raw: flattener.tokens, dialect: dialect)
+        let answered = answering.map { paths in flattener.tokens.filter { paths.contains($0.path) } } ?? flattener.tokens
+        for token in answered { _ = resolver.resolve(token.path) }
+        tokens = answered.compactMap { resolver.resolved[$0.path] ?? nil }
+        problems = (problems + resolver.problems).filter { !quietFiles.contains($0.location.file) }
+        warnings = (given + flattener.warnings + resolver.warnings).filter { !quietFiles.contains($0.location.file) }
+    }
+
+    /// The paths of the tokens in a group tree (objects with `$value`, `$root` included).
+    static func paths(in root: JSONValue, at path: [String] = []) -> [TokenPath] {
+        guard case .object(let members) = root else { return [] }
+        if root["$value"] != nil { return [TokenPath(path)] }
+        return members.filter { !$0.0.hasPrefix("$") || $0.0 == "$root" }.flatMap { paths(in: $0.1, at: path + [$0.0]) }
     }
 
     public subscript(path: TokenPath) -> ResolvedToken? { tokens.first { $0.path == path } }

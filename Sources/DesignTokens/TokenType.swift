@@ -99,6 +99,8 @@ public struct TokenWarning: Sendable, Hashable, CustomStringConvertible {
         case hexFallback = "hex-fallback"
         /// A token (`$value`) with tokens inside it: both answer.
         case tokenGroup = "token-group"
+        /// Tokens Studio's keys of before DTCG (`value`, `type`, `description`), read as `$value`, `$type`, `$description`.
+        case studioKeys = "studio-keys"
     }
 
     public var location: TokenLocation

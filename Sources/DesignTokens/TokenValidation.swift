@@ -35,6 +35,13 @@ enum TokenValidation {
         }
     }
 
+    /// A colour value of the Color module as a colour of its space (`none` components as nil).
+    static func cssColor(_ value: JSONValue) -> CSSColor? {
+        guard case .string(let name)? = value["colorSpace"], let space = CSSColor.Space(rawValue: name),
+              case .array(let components)? = value["components"] else { return nil }
+        return CSSColor(space: space, components: components.map(number), alpha: value["alpha"].flatMap(number) ?? 1)
+    }
+
     static func color(_ value: JSONValue) -> String? {
         guard case .object(let members) = value else { return "must be an object with colorSpace and components" }
         guard case .string(let space)? = value["colorSpace"] else { return "colorSpace is missing" }

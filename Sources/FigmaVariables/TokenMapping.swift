@@ -1,3 +1,4 @@
+import DesignTokens
 import JSON
 
 /// How one Figma variable's value becomes a DTCG 2025.10 token value (docs/TOKENS.md, "Figma
@@ -30,7 +31,7 @@ enum TokenMapping: Equatable {
             return .number
         case .string(let text):
             if scopes == ["FONT_FAMILY"] { return .fontFamily }
-            if scopes == ["FONT_STYLE"], let weight = weight(named: text) { return .fontWeight(weight) }
+            if scopes == ["FONT_STYLE"], let weight = FontWeightName.weight(of: text) { return .fontWeight(weight) }
             return .unmapped
         case .boolean, .alias: return .unmapped
         }
@@ -64,16 +65,5 @@ enum TokenMapping: Equatable {
         case (.fontWeight(let weight), _): return .int(weight)
         default: return nil
         }
-    }
-
-    /// The weight a font style names (`Semi Bold`, `ExtraBold Italic`), as CSS numbers them.
-    static func weight(named style: String) -> Int? {
-        var key = style.lowercased().filter { $0.isLetter }
-        for slant in ["italic", "oblique"] where key.hasSuffix(slant) && key != slant { key.removeLast(slant.count) }
-        return [
-            "thin": 100, "hairline": 100, "extralight": 200, "ultralight": 200, "light": 300, "regular": 400, "normal": 400,
-            "book": 400, "italic": 400, "medium": 500, "semibold": 600, "demibold": 600, "bold": 700, "extrabold": 800,
-            "ultrabold": 800, "black": 900, "heavy": 900, "extrablack": 950, "ultrablack": 950,
-        ][key]
     }
 }

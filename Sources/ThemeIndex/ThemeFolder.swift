@@ -24,11 +24,14 @@ public struct ThemeFolder: Sendable, Equatable {
     }
 
     /// A theme folder's design tokens: its `*.tokens.json` (or `*.tokens`) files in path order
-    /// and its `*.resolver.json`, all at the folder's top, and theme.json's `traits`.
+    /// and its `*.resolver.json`, all at the folder's top, or a Tokens Studio folder's
+    /// `$metadata.json` (with `$themes.json` and the sets it orders); and theme.json's `traits`.
     public struct TokenFiles: Sendable, Equatable {
         public var root: String
         public var files: [String]
         public var resolver: String?
+        /// A Tokens Studio folder: its `$metadata.json` (a resolver document, if there is one, comes first).
+        public var studioMetadata: String?
         public var traits: [String: [String: ThemeSettings.ContextTraits]]
 
         /// The token files of `folder`, or nil when it has none.
@@ -36,9 +39,11 @@ public struct ThemeFolder: Sendable, Equatable {
             let entries = FileSystem.entries(of: folder).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             let files = entries.filter { ($0.hasSuffix(".tokens.json") || $0.hasSuffix(".tokens")) && !$0.hasPrefix(".") }.map { "\(folder)/\($0)" }
             let resolvers = entries.filter { $0.hasSuffix(".resolver.json") && !$0.hasPrefix(".") }.map { "\(folder)/\($0)" }
+            let studio = entries.contains("$metadata.json") ? "\(folder)/$metadata.json" : nil
             if resolvers.count > 1 { warnings.append("\(folder): \(resolvers.count) resolver documents; \(resolvers[0]) is used") }
-            guard !files.isEmpty || !resolvers.isEmpty else { return nil }
-            return TokenFiles(root: folder, files: files, resolver: resolvers.first, traits: traits)
+            if studio != nil, let resolver = resolvers.first { warnings.append("\(folder): a resolver and a Tokens Studio $metadata.json; \(resolver) is used") }
+            guard !files.isEmpty || !resolvers.isEmpty || studio != nil else { return nil }
+            return TokenFiles(root: folder, files: files, resolver: resolvers.first, studioMetadata: studio, traits: traits)
         }
 
         /// What the source is named by: the same whichever files there are (a resolver added

@@ -62,6 +62,15 @@ enum TokenVariants {
             } catch let error as TokenResolver.Invalid {
                 throw ThemeError("\(error)")
             }
+        } else if let metadata = files.studioMetadata {
+            let themes = "\(files.root)/$themes.json"
+            do {
+                resolver = try TokenResolver(tokensStudioThemes: FileSystem.isRegularFile(themes) ? try load(themes) : nil, metadata: try load(metadata)) { set in
+                    try load(URL(fileURLWithPath: "\(files.root)/\(set)").standardizedFileURL.path)
+                }
+            } catch let error as TokenResolver.Invalid {
+                throw ThemeError("\(error)")
+            }
         } else {
             resolver = TokenResolver(files: try files.files.map { ((($0 as NSString).lastPathComponent), try load($0)) })
         }
@@ -71,6 +80,7 @@ enum TokenVariants {
         var seen = Set<TokenProblem>()
         var warnings: [TokenWarning] = []
         var seenWarnings = Set<TokenWarning>()
+        for set in resolver.unorderedSets { problems.append("$themes.json: set \(set) is used by a theme but not in $metadata.json's tokenSetOrder; it is not read") }
         let all = resolver.allInputs(limit: maximumResolutions)
         if all.count == maximumResolutions, resolver.modifiers.reduce(1, { $0 * $1.contexts.count }) > maximumResolutions {
             problems.append("the resolver has more than \(maximumResolutions) resolutions; the first \(maximumResolutions) are kept")
