@@ -8,7 +8,8 @@ import ThemeIndex
 /// here: 4,000 tokens (colours, aliases, dimensions, typography) behind a resolver with two
 /// modifiers of 4 and 3 contexts. Prints one JSON object: the best-of-5 seconds to resolve one
 /// context, to read and index the whole theme (all 12 resolutions), and to compile a 2,000-colour
-/// token theme into a catalog; then a Figma file's import (`FigmaBench`).
+/// token theme into a catalog; then a Figma file's import (`FigmaBench`) and a
+/// Tokens Studio folder (`StudioBench`).
 enum TokenBench {
     static func run(folder: String) throws {
         try? FileManager.default.removeItem(atPath: folder)
@@ -52,7 +53,7 @@ enum TokenBench {
             let (entries, _) = try ThemeFolder.tokenColorEntries(in: colors)
             catalogBytes = try CatalogCompiler().compile(entries: entries).count
         }
-        let figma = try FigmaBench.run(folder: folder)
+        let figma = try FigmaBench.run(folder: folder) + StudioBench.run(folder: folder)
         print(JSONValue.object([
             ("tokens", .int(tokenCount)), ("contexts", .int(brands.count * densities.count)),
             ("resolveOneContextSeconds", .double(resolve)), ("indexAllContextsSeconds", .double(index)),
