@@ -83,6 +83,8 @@ struct AliasResolver {
             value = modified
         }
         if let reason = TokenValidation.problem(with: value, as: type) { return fail(token, "\(type) value: \(reason)") }
+        // Said where it is written, not at each alias of it.
+        if type == .color, aliasOf.isEmpty, let note = TokenValidation.rangeNote(value) { warnings.append(TokenWarning(token.location, .format, note)) }
         return ResolvedToken(path: token.path, type: type, value: value, aliasOf: aliasOf, written: token.value, description: token.description,
                              deprecated: token.deprecated, extensions: token.extensions, location: token.location)
     }
@@ -94,7 +96,14 @@ struct AliasResolver {
             if dialect == .tokensStudio, TokenPath(alias: text) == nil, Self.isArithmetic(text) {
                 return evaluate(text, of: token).flatMap { Self.value(of: $0, as: nil) }
             }
-            guard let target = TokenPath(alias: text) else { return value }
+            guard let target = TokenPath(alias: text) else {
+                // A reference is a whole string: "{a} and more" is neither a reference nor a value.
+                if text.contains("{"), text.contains("}") {
+                    _ = fail(token, "\"\(text.prefix(80))\": a reference is a whole string (\"{group.token}\"), never part of one")
+                    return nil
+                }
+                return value
+            }
             guard raw[target] != nil else { _ = fail(token, "alias \(text) names no token\(hint(target))"); return nil }
             guard let resolvedTarget = resolve(target) else {
                 if resolved[token.path] == nil { _ = fail(token, "alias \(text) names a token that cannot be resolved") }

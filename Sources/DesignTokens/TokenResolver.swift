@@ -39,6 +39,12 @@ public struct TokenResolver: Sendable {
     }
     /// The document as written (what `tokens.resolver.json` answers).
     public let document: JSONValue
+    /// What the Resolver module does not allow that still means one thing (a property it does not
+    /// define, a modifier of one context), said once for the theme.
+    public private(set) var warnings: [TokenWarning] = []
+
+    /// The properties the Resolver module gives a resolver document.
+    static let documentProperties: Set<String> = ["$schema", "$extensions", "$defs", "name", "version", "description", "sets", "modifiers", "resolutionOrder"]
 
     /// Without a resolver: the token files merged in path order, no modifiers.
     public init(files: [(path: String, root: JSONValue)]) {
@@ -60,6 +66,14 @@ public struct TokenResolver: Sendable {
         guard case .object = document else { throw invalid("", "a resolver document is a JSON object") }
         guard document["version"] == .string("2025.10") else { throw invalid("/version", "version must be \"2025.10\"") }
         guard case .array(let order)? = document["resolutionOrder"] else { throw invalid("/resolutionOrder", "resolutionOrder (an array) is required") }
+        guard !order.isEmpty else { throw invalid("/resolutionOrder", "resolutionOrder lists no set or modifier: the resolver resolves nothing") }
+        var warnings: [TokenWarning] = []
+        if case .object(let members) = document {
+            for (key, _) in members where !Self.documentProperties.contains(key) {
+                warnings.append(TokenWarning(TokenLocation(file: path, pointer: "/" + JSONPointer.escape(key)), .format,
+                                             "\(key) is not a property of a resolver document; ignored"))
+            }
+        }
 
         var cache: [String: JSONValue] = [:]
         func file(_ name: String, at pointer: String) throws(Invalid) -> JSONValue {
@@ -140,6 +154,10 @@ public struct TokenResolver: Sendable {
             for (context, list) in contexts {
                 byContext[context] = try sources(list, at: "\(itemPointer)/contexts/\(JSONPointer.escape(context))", inModifier: true, seen: [])
             }
+            if contexts.count == 1 {
+                warnings.append(TokenWarning(TokenLocation(file: path, pointer: itemPointer + "/contexts"), .format,
+                                             "a modifier has at least two contexts; \(name) has one, always on"))
+            }
             var chosen = contexts[0].0
             if let given = item["default"] {
                 guard case .string(let context) = given, byContext[context] != nil else {
@@ -154,6 +172,7 @@ public struct TokenResolver: Sendable {
         }
         self.modifiers = modifiers
         self.steps = steps
+        self.warnings = warnings
     }
 
     /// A Tokens Studio folder (`TokensStudioThemes`): `themes` is `$themes.json` (nil when the

@@ -86,6 +86,26 @@ struct RawToken {
 
 /// Walks groups into tokens, carrying `$type` and `$deprecated` down.
 struct Flattener {
+    /// A `$type` the Format module does not define: served as given, and said.
+    mutating func warnUnknownType(_ name: String, at path: [String]) {
+        warnings.append(TokenWarning(location(path), .format, "\(name.prefix(60)) is no type of the Format module; its tokens are served as written"))
+    }
+
+    /// `$description`, `$deprecated` or `$extensions` of the wrong kind: ignored, and said.
+    mutating func warnMetadata(of token: JSONValue, at path: [String]) {
+        if let description = token["$description"], description.stringValue == nil {
+            warnings.append(TokenWarning(location(path), .format, "$description is a string; this one is ignored"))
+        }
+        switch token["$deprecated"] {
+        case nil, .bool?, .string?: break
+        default: warnings.append(TokenWarning(location(path), .format, "$deprecated is true, false or a string; this one is ignored"))
+        }
+        switch token["$extensions"] {
+        case nil, .object?: break
+        default: warnings.append(TokenWarning(location(path), .format, "$extensions is an object; this one is ignored"))
+        }
+    }
+
     let origins: [String: TokenLocation]
     var tokens: [RawToken] = []
     var problems: [TokenProblem] = []
@@ -99,7 +119,10 @@ struct Flattener {
     mutating func walk(_ group: JSONValue, path: [String], type: TokenType?, deprecated: JSONValue?, isToken: Bool = false) {
         guard case .object(let members) = group else { return }
         var type = type, deprecated = deprecated
-        if case .string(let name)? = group["$type"] { type = TokenType(name: name) }
+        if case .string(let name)? = group["$type"] {
+            type = TokenType(name: name)
+            if case .other = type { warnUnknownType(name, at: path) }
+        }
         if let flag = group["$deprecated"] { deprecated = flag == .bool(false) ? nil : flag }
         for (name, value) in members {
             if name.hasPrefix("$"), name != "$root" {
@@ -130,17 +153,26 @@ struct Flattener {
             }
             var explicit: TokenType?
             if let given = value["$type"] {
-                guard case .string(let name) = given else {
+                guard case .string(let typeName) = given else {
                     problems.append(TokenProblem(location(path + [name]), "$type must be a string"))
                     continue
                 }
-                explicit = TokenType(name: name)
+                explicit = TokenType(name: typeName)
+                if case .other = explicit { warnUnknownType(typeName, at: path + [name]) }
             }
+            warnMetadata(of: value, at: path + [name])
             var description: String?
             if case .string(let text)? = value["$description"] { description = text }
-            let flag = value["$deprecated"].map { $0 == .bool(false) ? nil : $0 } ?? deprecated
+            var flag = deprecated
+            switch value["$deprecated"] {
+            case .bool(false)?: flag = nil
+            case .some(let given) where given.stringValue != nil || given == .bool(true): flag = given
+            default: break
+            }
+            var extensions: JSONValue?
+            if case .object? = value["$extensions"] { extensions = value["$extensions"] }
             tokens.append(RawToken(path: TokenPath(path + [name]), value: tokenValue, explicitType: explicit, inheritedType: type,
-                                   description: description, deprecated: flag, extensions: value["$extensions"],
+                                   description: description, deprecated: flag, extensions: extensions,
                                    location: location(path + [name])))
         }
     }

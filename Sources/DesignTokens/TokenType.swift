@@ -101,6 +101,10 @@ public struct TokenWarning: Sendable, Hashable, CustomStringConvertible {
         case tokenGroup = "token-group"
         /// Tokens Studio's keys of before DTCG (`value`, `type`, `description`), read as `$value`, `$type`, `$description`.
         case studioKeys = "studio-keys"
+        /// Something the Format or Resolver module does not allow that still means one thing
+        /// (a hue of 360, a component out of its space's range, metadata of the wrong kind, an
+        /// unknown `$type`, a modifier of one context), served as that.
+        case format
     }
 
     public var location: TokenLocation

@@ -35,6 +35,33 @@ enum TokenValidation {
         }
     }
 
+    /// A colour whose components lie outside its space's ranges (Color module 2025.10): it still
+    /// means one colour (an extended sRGB value, a hue of 360 is 0), said as a warning; nil
+    /// when every component is in range.
+    static func rangeNote(_ value: JSONValue) -> String? {
+        guard case .string(let space)? = value["colorSpace"], case .array(let written)? = value["components"] else { return nil }
+        let components = written.map(number)
+        let bounded: [ClosedRange<Double>?]
+        switch space {
+        case "srgb", "srgb-linear", "display-p3", "a98-rgb", "prophoto-rgb", "rec2020": bounded = [0...1, 0...1, 0...1]
+        case "hsl", "hwb": bounded = [nil, 0...100, 0...100]
+        case "lab": bounded = [0...100, nil, nil]
+        case "lch": bounded = [0...100, 0...Double.infinity, nil]
+        case "oklab": bounded = [0...1, nil, nil]
+        case "oklch": bounded = [0...1, 0...Double.infinity, nil]
+        default: return nil
+        }
+        let hue = ["hsl", "hwb"].contains(space) ? 0 : ["lch", "oklch"].contains(space) ? 2 : nil
+        if let hue, components.indices.contains(hue), let degrees = components[hue], !(0..<360).contains(degrees) {
+            return "hue \(degrees.formatted()) is outside 0 to less than 360 (the same hue as \((degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360).formatted())); served as that hue"
+        }
+        for (index, range) in bounded.enumerated() {
+            guard let range, components.indices.contains(index), let component = components[index], !range.contains(component) else { continue }
+            return "component \(index + 1), \(component.formatted()), is outside \(space)'s range (\(range.lowerBound.formatted()) to \(range.upperBound.formatted())); served as written"
+        }
+        return nil
+    }
+
     /// A colour value of the Color module as a colour of its space (`none` components as nil).
     static func cssColor(_ value: JSONValue) -> CSSColor? {
         guard case .string(let name)? = value["colorSpace"], let space = CSSColor.Space(rawValue: name),

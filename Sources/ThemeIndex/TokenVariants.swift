@@ -78,7 +78,7 @@ enum TokenVariants {
         var resolutions: [Resolution] = []
         var problems: [String] = []
         var seen = Set<TokenProblem>()
-        var warnings: [TokenWarning] = []
+        var warnings: [TokenWarning] = resolver.warnings
         var seenWarnings = Set<TokenWarning>()
         for set in resolver.unorderedSets { problems.append("$themes.json: set \(set) is used by a theme but not in $metadata.json's tokenSetOrder; it is not read") }
         let all = resolver.allInputs(limit: maximumResolutions)

@@ -54,7 +54,7 @@ struct TokensStudioTests {
 
     @Test("every combination of themes equals tokens_studio_ref.py's reading of the folder",
           .enabled(if: ReferenceTools.directory.map { FileManager.default.fileExists(atPath: $0.appendingPathComponent("tokens_studio_ref.py").path) } ?? false,
-                   "../shared/tools/tokens_studio_ref.py not found"))
+                   "../shared/tools not found (tokens_studio_ref.py)"))
     func matchesReference() throws {
         let tools = try #require(ReferenceTools.directory)
         let folder = try TokensStudioFolder.write(TokensStudioFolder.multiBrand)

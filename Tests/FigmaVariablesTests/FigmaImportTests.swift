@@ -100,7 +100,7 @@ struct FigmaImportTests {
 
     @Test("every value equals the reference reading (figma_ref.py) in every mode of its collection",
           .enabled(if: ReferenceTools.directory.map { FileManager.default.fileExists(atPath: $0.appendingPathComponent("figma_ref.py").path) } ?? false,
-                   "../shared/tools/figma_ref.py not found"))
+                   "../shared/tools not found (figma_ref.py)"))
     func matchesReference() throws {
         let tools = try #require(ReferenceTools.directory)
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("figma-\(UUID().uuidString).json")

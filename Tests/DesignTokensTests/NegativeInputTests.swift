@@ -1,0 +1,59 @@
+import DesignTokens
+import JSON
+import Testing
+
+/// Inputs the Format and Resolver modules (2025.10) do not allow that used to pass in silence:
+/// each is now said, as an error where the value cannot mean anything (the token is not served),
+/// as a warning where it still means one thing (served as that).
+@Suite("what the DTCG 2025.10 modules forbid is said")
+struct NegativeInputTests {
+    func set(_ text: String) throws -> TokenSet {
+        TokenSet(sources: [TokenSource(root: try JSONParser.parse(Array(text.utf8)), location: TokenLocation(file: "t.tokens.json", pointer: ""))])
+    }
+
+    static func resolver(_ text: String) throws -> TokenResolver {
+        try TokenResolver(document: try JSONParser.parse(Array(text.utf8)), path: "r.resolver.json") { _ in .object([("a", .object([("$type", "number"), ("$value", 1)]))]) }
+    }
+
+    @Test("errors: the value cannot mean anything, and the token is not served", arguments: [
+        (#"{"c": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [0.5, 0.5, "x"]}}}"#, "/c", "each component must be a number"),
+        (##"{"a": {"$type": "color", "$value": "#ff0000"}, "s": {"$type": "shadow", "$value": {"color": "{a} and more", "offsetX": {"value": 0, "unit": "px"}, "offsetY": {"value": 0, "unit": "px"}, "blur": {"value": 0, "unit": "px"}, "spread": {"value": 0, "unit": "px"}}}}"##,
+         "/s", "a reference is a whole string"),
+        (#"{"f": {"$type": "fontFamily", "$value": "Inter {x}"}}"#, "/f", "a reference is a whole string"),
+        (##"{"g": {"a": {"$type": "number", "$value": 1}}, "p": {"$type": "number", "$value": {"$ref": "#/g"}}}"##, "/p", "points at a group"),
+        (##"{"p": {"$type": "number", "$value": {"$ref": "#/nowhere/$value"}}}"##, "/p", "points at nothing"),
+    ])
+    func errors(_ text: String, _ pointer: String, _ reason: String) throws {
+        let tokens = try set(text)
+        let problem = tokens.problems.first { $0.location.pointer.hasPrefix(pointer) && $0.reason.contains(reason) }
+        #expect(problem?.reason.contains(reason) == true, "\(tokens.problems)")
+        #expect(tokens[TokenPath(dotted: String(pointer.dropFirst()).replacingOccurrences(of: "/", with: "."))] == nil)
+    }
+
+    @Test("warnings: the value still means one thing, served as that", arguments: [
+        (#"{"c": {"$type": "color", "$value": {"colorSpace": "hsl", "components": [360, 50, 50]}}}"#, "/c", "hue 360"),
+        (#"{"c": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [1.2, 0.5, 0]}}}"#, "/c", "outside srgb's range"),
+        (#"{"c": {"$type": "color", "$value": {"colorSpace": "oklch", "components": [1.5, 0.1, 20]}}}"#, "/c", "outside oklch's range"),
+        (#"{"n": {"$type": "number", "$value": 1, "$description": 5}}"#, "/n", "$description is a string"),
+        (#"{"n": {"$type": "number", "$value": 1, "$deprecated": 5}}"#, "/n", "$deprecated is true, false or a string"),
+        (#"{"n": {"$type": "number", "$value": 1, "$extensions": "x"}}"#, "/n", "$extensions is an object"),
+        (#"{"n": {"$type": "length", "$value": 1}}"#, "/n", "length is no type of the Format module"),
+    ])
+    func warnings(_ text: String, _ pointer: String, _ detail: String) throws {
+        let tokens = try set(text)
+        #expect(tokens.problems.isEmpty, "\(tokens.problems)")
+        let warning = tokens.warnings.first { $0.location.pointer == pointer }
+        #expect(warning?.detail.contains(detail) == true && warning?.kind == .format, "\(tokens.warnings)")
+        #expect(tokens[TokenPath(dotted: String(pointer.dropFirst()))] != nil, "still served")
+    }
+
+    @Test("resolvers: an empty resolutionOrder is refused; additional properties and a modifier of one context are warnings")
+    func resolvers() throws {
+        #expect(throws: TokenResolver.Invalid.self) { try Self.resolver(#"{"version": "2025.10", "resolutionOrder": []}"#) }
+        let extra = try Self.resolver(##"{"version": "2025.10", "colour": "red", "sets": {"s": {"sources": [{"$ref": "a.json"}]}}, "resolutionOrder": [{"$ref": "#/sets/s"}]}"##)
+        #expect(extra.warnings.map(\.description) == ["r.resolver.json#/colour: colour is not a property of a resolver document; ignored (format)"], "\(extra.warnings)")
+        let lone = try Self.resolver(##"{"version": "2025.10", "modifiers": {"m": {"contexts": {"only": [{"$ref": "a.json"}]}}}, "resolutionOrder": [{"$ref": "#/modifiers/m"}]}"##)
+        #expect(lone.warnings.map(\.description) == ["r.resolver.json#/modifiers/m/contexts: a modifier has at least two contexts; m has one, always on (format)"], "\(lone.warnings)")
+        #expect(lone.tokens(for: try lone.inputs([:])).tokens.count == 1)
+    }
+}
