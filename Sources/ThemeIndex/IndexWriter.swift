@@ -175,13 +175,18 @@ public final class IndexWriter: Sendable {
         report.unchangedSources += changes.unchanged.count
         var changed = !changes.removed.isEmpty
         for (change, result) in parsedChanges.parsed {
-            switch result {
+            switch Self.tokenPolicy(result, change: change) {
             case .success(let parsed):
                 try replace(change, with: parsed, themeID: theme.id, in: database)
                 errors += parsed.problems
                 warnings += parsed.warnings
                 report.problems += (parsed.problems + parsed.warnings).map { (folder.name, $0) }
                 report.reindexedSources.append(change.source.path)
+                // An edit that refuses tokens the source served before says so as an error event
+                // (the theme reloads with what still resolves), naming the root cause.
+                if let cause = parsed.tokenRootCause, change.previous != nil, !Self.refusedBefore(parsed.problems, previous: change.previous) {
+                    report.themeErrors.append((folder.name, "tokens refused: \(cause)"))
+                }
                 if keepingCatalogs, let catalog = parsed.catalog { report.parsedCatalogs.append((catalog, parsed.contentHash)) }
                 changed = true
             case .failure(let error):
@@ -258,6 +263,22 @@ public final class IndexWriter: Sendable {
     }
 
     // MARK: - Error policy
+
+    /// With `tokens.onError: "keep"` (theme.json), a token source whose edit refuses tokens the
+    /// previous one served is a failure: the last good generation keeps serving, as with a
+    /// broken catalog.
+    static func tokenPolicy(_ result: Result<ParsedSource, any Error>, change: ThemeChanges.Changed) -> Result<ParsedSource, any Error> {
+        guard case .success(let parsed) = result, change.source.tokens?.keepOnError == true, change.previous != nil,
+              let cause = parsed.tokenRootCause, !refusedBefore(parsed.problems, previous: change.previous) else { return result }
+        return .failure(ThemeError("tokens refused, the last good generation kept (tokens.onError \"keep\"): \(cause)"))
+    }
+
+    /// Whether every problem of a new parse was already the source's before (nothing new is refused).
+    static func refusedBefore(_ problems: [String], previous: SourceRecord?) -> Bool {
+        guard let previous else { return false }
+        let before = Set(previous.error.split(separator: "\n").map(String.init))
+        return problems.allSatisfy(before.contains)
+    }
 
     /// A source that could not be read keeps what was indexed before: the theme goes on serving
     /// its last good content, and the source's row says why.

@@ -28,6 +28,8 @@ struct ParsedSource {
     var tokens: [(resolution: String, document: String, tokens: [(path: String, body: String)])] = []
     var resolver = ""
     var modifiers: [TokenModifier] = []
+    /// Design tokens: the refused tokens' root cause in a line, nil when none is refused.
+    var tokenRootCause: String?
 
     /// What the source row's `localizations` column holds: a catalog's distinct localizations; a
     /// bundle's `CFBundleLocalizations` (its `.lproj` folders have a column of their own).
@@ -82,6 +84,7 @@ struct ParsedSource {
             for variant in variants { hash.add("\(variant.name)\u{0}\(variant.color?.hex ?? "")\u{0}\(variant.traits.appearance)\u{0}\(variant.traits.gamut.rawValue)\n") }
             self.init(variants: variants, contentHash: hash.hex, problems: read.problems)
             warnings = read.warnings
+            tokenRootCause = read.rootCause
             (tokens, resolver, self.modifiers) = (sets, read.resolver.document.serialized(pretty: true), modifiers)
         }
     }

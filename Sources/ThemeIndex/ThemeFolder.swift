@@ -33,9 +33,12 @@ public struct ThemeFolder: Sendable, Equatable {
         /// A Tokens Studio folder: its `$metadata.json` (a resolver document, if there is one, comes first).
         public var studioMetadata: String?
         public var traits: [String: [String: ThemeSettings.ContextTraits]]
+        /// theme.json's `tokens.onError` is `keep`.
+        public var keepOnError = false
 
         /// The token files of `folder`, or nil when it has none.
-        static func find(in folder: String, traits: [String: [String: ThemeSettings.ContextTraits]], warnings: inout [String]) -> TokenFiles? {
+        static func find(in folder: String, settings: ThemeSettings, warnings: inout [String]) -> TokenFiles? {
+            let traits = settings.traits
             let entries = FileSystem.entries(of: folder).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             let files = entries.filter { ($0.hasSuffix(".tokens.json") || $0.hasSuffix(".tokens")) && !$0.hasPrefix(".") }.map { "\(folder)/\($0)" }
             let resolvers = entries.filter { $0.hasSuffix(".resolver.json") && !$0.hasPrefix(".") }.map { "\(folder)/\($0)" }
@@ -43,7 +46,8 @@ public struct ThemeFolder: Sendable, Equatable {
             if resolvers.count > 1 { warnings.append("\(folder): \(resolvers.count) resolver documents; \(resolvers[0]) is used") }
             if studio != nil, let resolver = resolvers.first { warnings.append("\(folder): a resolver and a Tokens Studio $metadata.json; \(resolver) is used") }
             guard !files.isEmpty || !resolvers.isEmpty || studio != nil else { return nil }
-            return TokenFiles(root: folder, files: files, resolver: resolvers.first, studioMetadata: studio, traits: traits)
+            return TokenFiles(root: folder, files: files, resolver: resolvers.first, studioMetadata: studio, traits: traits,
+                              keepOnError: settings.keepTokensOnError)
         }
 
         /// What the source is named by: the same whichever files there are (a resolver added
@@ -128,7 +132,7 @@ public struct ThemeFolder: Sendable, Equatable {
             theme.error = "\(path)/\(error)"
         }
         // Design tokens come after the catalogs and before the loose files of bundles.
-        if let tokens = TokenFiles.find(in: path, traits: settings.traits, warnings: &theme.warnings) {
+        if let tokens = TokenFiles.find(in: path, settings: settings, warnings: &theme.warnings) {
             theme.sources.append(Source(path: tokens.path, kind: .tokens, tokens: tokens))
         }
         let nested = bundles.dropFirst().sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }

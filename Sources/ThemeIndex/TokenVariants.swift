@@ -29,6 +29,8 @@ enum TokenVariants {
         var modifiers: [TokenModifier]
         var resolutions: [Resolution]
         var problems: [String]
+        /// The refused tokens' root cause in a line (`RootCauses`), nil when none is refused.
+        var rootCause: String?
         /// What converters wrote that was served anyway, one line per kind and file (`summarized`).
         var warnings: [String]
     }
@@ -78,6 +80,7 @@ enum TokenVariants {
         var resolutions: [Resolution] = []
         var problems: [String] = []
         var seen = Set<TokenProblem>()
+        var refused: [TokenProblem] = []
         var warnings: [TokenWarning] = resolver.warnings
         var seenWarnings = Set<TokenWarning>()
         for set in resolver.unorderedSets { problems.append("$themes.json: set \(set) is used by a theme but not in $metadata.json's tokenSetOrder; it is not read") }
@@ -87,11 +90,15 @@ enum TokenVariants {
         }
         for inputs in all {
             let tokens = resolver.tokens(for: inputs)
-            for problem in tokens.problems where seen.insert(problem).inserted { problems.append(problem.description) }
+            for problem in tokens.problems where seen.insert(problem).inserted {
+                problems.append(problem.description)
+                refused.append(problem)
+            }
             warnings += tokens.warnings.filter { seenWarnings.insert($0).inserted }
             resolutions.append(Resolution(inputs: inputs, key: TokenModifier.key(inputs, of: modifiers), tokens: tokens))
         }
-        return Read(resolver: resolver, modifiers: modifiers, resolutions: resolutions, problems: problems, warnings: summarized(warnings))
+        return Read(resolver: resolver, modifiers: modifiers, resolutions: resolutions, problems: problems,
+                    rootCause: RootCauses.summary(of: refused), warnings: summarized(warnings))
     }
 
     /// One line per kind and file, however many tokens a converter wrote that way: the first

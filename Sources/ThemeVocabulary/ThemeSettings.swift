@@ -8,7 +8,7 @@ import Foundation
 public struct ThemeSettings: Sendable, Equatable {
     public static let fileName = "theme.json"
     /// The keys theme.json may hold.
-    public static let keys = ["parent", "traits"]
+    public static let keys = ["parent", "traits", "tokens"]
     /// A theme.json larger than this is not a settings file.
     public static let maximumBytes = 64 << 10
 
@@ -17,6 +17,10 @@ public struct ThemeSettings: Sendable, Equatable {
     /// For a theme of design tokens: which of themed's traits each context of the resolver's
     /// modifiers stands for (`{"theme": {"dark": {"appearance": "dark"}}}`).
     public var traits: [String: [String: ContextTraits]] = [:]
+    /// For a theme of design tokens (`"tokens": {"onError": "keep"}`): an edit that refuses
+    /// tokens the theme served keeps the last good generation, as a broken catalog does; by
+    /// default (`"serve"`) what still resolves is served and the edit is told as a `theme-error`.
+    public var keepTokensOnError = false
 
     /// What one modifier context stands for; what it does not say is any.
     public struct ContextTraits: Sendable, Equatable {
@@ -59,6 +63,16 @@ public struct ThemeSettings: Sendable, Equatable {
             throw Invalid(reason: "\"parent\" must be a theme's name, as a string")
         }
         if let traits = values["traits"] { self.traits = try Self.traits(traits) }
+        if let tokens = values["tokens"] {
+            guard let options = tokens as? [String: Any], Set(options.keys).isSubset(of: ["onError"]) else {
+                throw Invalid(reason: "\"tokens\" is {\"onError\": \"keep\" or \"serve\"}")
+            }
+            switch options["onError"] {
+            case nil: break
+            case let word as String where word == "keep" || word == "serve": keepTokensOnError = word == "keep"
+            default: throw Invalid(reason: "\"tokens.onError\" is \"keep\" or \"serve\"")
+            }
+        }
     }
 
     /// `{"<modifier>": {"<context>": {"appearance": "light"|"dark", "contrast": "high"|"normal", "gamut": "p3"|"srgb"}}}`.

@@ -57,3 +57,22 @@ struct NegativeInputTests {
         #expect(lone.tokens(for: try lone.inputs([:])).tokens.count == 1)
     }
 }
+
+@Suite("refused tokens by their root cause")
+struct RootCauseTests {
+    @Test("a broken primitive is the cause; the aliases that follow from it are counted, not listed")
+    func rootCause() throws {
+        let text = ##"""
+        {"color": {"$type": "color",
+           "brand": {"$value": {"colorSpace": "srgb", "components": [1, 0, "x"]}},
+           "accent": {"$value": "{color.brand}"}, "link": {"$value": "{color.accent}"}, "focus": {"$value": "{color.link}"},
+           "typo": {"$value": "{color.nowhere}"}}}
+        """##
+        let tokens = TokenSet(sources: [TokenSource(root: try JSONParser.parse(Array(text.utf8)), location: TokenLocation(file: "t.tokens.json", pointer: ""))])
+        let causes = RootCauses.of(tokens.problems)
+        #expect(causes.map(\.cause.location.pointer) == ["/color/brand", "/color/typo"], "\(causes)")
+        #expect(causes.map(\.aliases) == [3, 0])
+        #expect(RootCauses.summary(of: tokens.problems) == "t.tokens.json#/color/brand: color value: each component must be a number or \"none\", and 3 aliases of it (and 1 other token refused)")
+        #expect(RootCauses.summary(of: []) == nil)
+    }
+}

@@ -74,3 +74,49 @@ struct TokenSourceTests {
         #expect(try theme("overlay", in: index)?.colorCount == 2, "/themes counts the inherited colour too")
     }
 }
+
+@Suite("an edit that refuses tokens")
+struct RefusedTokenEditTests {
+    static let good = ##"{"color": {"$type": "color", "brand": {"$value": "#3366cc"}, "accent": {"$value": "{color.brand}"}, "ink": {"$value": "#111111"}}}"##
+    static let broken = ##"{"color": {"$type": "color", "brand": {"$value": "rgb(1, 2, 3)"}, "accent": {"$value": "{color.brand}"}, "ink": {"$value": "#111111"}}}"##
+
+    @Test("is told once as a theme error naming its root cause; what still resolves serves")
+    func toldOnce() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        fixtures.write(Self.good, to: "ds/base.tokens.json")
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        #expect(try index.writer.sync(themesDirectory: fixtures.root).themeErrors.isEmpty)
+        fixtures.write(Self.broken, to: "ds/base.tokens.json")
+        let report = try index.writer.sync(themesDirectory: fixtures.root)
+        #expect(report.themeErrors.map(\.message) == ["tokens refused: base.tokens.json#/color/brand: color value: must be an object with colorSpace and components, and 1 alias of it"],
+                "\(report.themeErrors)")
+        let theme = try #require(try index.reader.themes().first)
+        #expect(theme.colorCount == 1, "ink still serves")
+        fixtures.write(Self.broken + " ", to: "ds/base.tokens.json")
+        #expect(try index.writer.sync(themesDirectory: fixtures.root).themeErrors.isEmpty, "the same refusals again are no news")
+    }
+
+    @Test("with tokens.onError keep, the last good generation keeps serving")
+    func keep() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        fixtures.write(Self.good, to: "ds/base.tokens.json")
+        fixtures.write(#"{"tokens": {"onError": "keep"}}"#, to: "ds/theme.json")
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        try index.writer.sync(themesDirectory: fixtures.root)
+        let before = try #require(try index.reader.themes().first)
+        fixtures.write(Self.broken, to: "ds/base.tokens.json")
+        let report = try index.writer.sync(themesDirectory: fixtures.root)
+        #expect(report.themeErrors.first?.message.contains("the last good generation kept (tokens.onError \"keep\")") == true, "\(report.themeErrors)")
+        let after = try #require(try index.reader.themes().first)
+        #expect(after.generation == before.generation && after.colorCount == 3, "brand and accent still serve")
+        let owner = try #require(index.reader.tokenOwner(in: [after]))
+        #expect(try index.reader.token(of: owner, resolution: "", path: "color.accent") != nil)
+    }
+
+    @Test("tokens.onError takes keep or serve, nothing else", arguments: [#"{"tokens": {"onError": "drop"}}"#, #"{"tokens": {"onErr": "keep"}}"#, #"{"tokens": true}"#])
+    func settings(_ text: String) {
+        #expect(throws: ThemeSettings.Invalid.self) { try ThemeSettings(json: Data(text.utf8)) }
+    }
+}
