@@ -9,6 +9,12 @@ import Logging
 /// Purges go out on their own queue: the index that answers the cache's next request already
 /// holds the new generation. A cache that does not answer is logged and skipped; its copies then
 /// live out their `s-maxage`.
+///
+/// Each purge is sent again after `repeats` (150 ms and 1 s by default): a fetch the cache began
+/// before the purge and finished after it (from this replica a moment before it changed, or from
+/// another replica that has not changed yet) is kept as new and would outlive every purge until
+/// its `s-maxage` (issue 53.4: a release seen through Varnish, then the old answer again for
+/// seconds). The repeats drop what such fetches kept.
 public struct CachePurger: Sendable {
     public struct Target: Sendable, Equatable {
         public var host: String
@@ -23,18 +29,26 @@ public struct CachePurger: Sendable {
     }
 
     public let targets: [Target]
+    /// When the purge is sent again, after the first.
+    public let repeats: [Duration]
     let logger: Logger
     private let queue = DispatchQueue(label: "themed-purge")
 
-    public init(targets: [Target], logger: Logger) {
+    public init(targets: [Target], repeats: [Duration] = [.milliseconds(150), .seconds(1)], logger: Logger) {
         self.targets = targets
+        self.repeats = repeats
         self.logger = logger
     }
 
-    /// Purges `keys` at every cache, on the purger's queue (the caller does not wait).
+    /// Purges `keys` at every cache, on the purger's queue (the caller does not wait), and again
+    /// after each of `repeats`.
     public func purge(_ keys: [String]) {
         guard !keys.isEmpty, !targets.isEmpty else { return }
         queue.async { [self] in for target in targets { purge(keys, at: target) } }
+        for delay in repeats {
+            let milliseconds = Int(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
+            queue.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [self] in for target in targets { purge(keys, at: target) } }
+        }
     }
 
     /// One `PURGE` request; the status is logged, not retried.

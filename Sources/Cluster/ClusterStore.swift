@@ -15,6 +15,9 @@ public final class ClusterStore: @unchecked Sendable {
     public static let channel = "themed"
     let connection: PostgresConnection
 
+    /// Whether the connection still answers (a kept one may have been closed by the server).
+    public var isAlive: Bool { (try? connection.execute("SELECT 1")) != nil }
+
     public init(url: String) throws(PostgresError) {
         connection = try PostgresConnection(url: url)
         // Without the SET, every start prints a NOTICE per table that already exists. The lock

@@ -6,8 +6,10 @@ import Synchronization
 
 /// Releases for teams over HTTP (docs/API.md, "Releases"): a token's check, a publish from an
 /// uploaded file, the history, rollbacks and scheduled changes, all kept in the cluster store.
-/// Each operation opens its own connection to the store: they are rare, and a connection used
-/// by one request at a time needs no lock.
+/// Each operation has a connection to the store of its own (used by one request at a time, it
+/// needs no lock): one kept from an earlier operation when one is idle and still answers, else
+/// a new one. Opening one costs a PostgreSQL backend and the schema check (`ClusterStore.init`),
+/// which took seconds on a machine saturated by load (issue 53.4: PUT /active answered after 1-3 s).
 public final class ReleaseDesk: Sendable {
     /// Why a request was refused, one case per answer it gets.
     public enum Refusal: Error, Equatable, CustomStringConvertible {
@@ -55,6 +57,9 @@ public final class ReleaseDesk: Sendable {
     }
 
     let cluster: String
+    /// Connections kept between operations, at most `idleLimit`.
+    private let idleStores = Mutex<[ClusterStore]>([])
+    static let idleLimit = 2
     /// Where uploads are unpacked and checked (each in a folder of its own, removed after).
     public let workDirectory: String
     public let retention: Int
@@ -85,7 +90,9 @@ public final class ReleaseDesk: Sendable {
         }
         let token: Token?
         do {
-            token = try store().token(forSecret: secret)
+            let store = try store()
+            token = try store.token(forSecret: secret)
+            giveBack(store)
         } catch {
             throw .unavailable("the cluster store cannot check the token: \(error)")
         }
@@ -199,12 +206,32 @@ public final class ReleaseDesk: Sendable {
         scheduled.first { $0.id == id }
     }
 
-    private func store() throws -> ClusterStore { try ClusterStore(url: cluster) }
+    /// A kept connection that still answers, or a new one.
+    private func store() throws -> ClusterStore {
+        while let kept = idleStores.withLock({ $0.popLast() }) {
+            if kept.isAlive { return kept }
+        }
+        return try ClusterStore(url: cluster)
+    }
 
-    /// Runs `body` on a fresh connection, turning the store's errors into refusals.
+    /// Keeps `store` for the next operation (one that failed talking to the store is not given back).
+    private func giveBack(_ store: ClusterStore) {
+        idleStores.withLock { if $0.count < Self.idleLimit { $0.append(store) } }
+    }
+
+    /// Runs `body` on a connection of its own, turning the store's errors into refusals.
     private func withStore<Result>(_ body: (ClusterStore) throws -> Result) throws(Refusal) -> Result {
         do {
-            return try body(try store())
+            let store = try store()
+            do {
+                let result = try body(store)
+                giveBack(store)
+                return result
+            } catch let error as ClusterError {
+                // The store answered: the connection is fine.
+                giveBack(store)
+                throw error
+            }
         } catch let error as ClusterError {
             switch error {
             case .noSuchRelease, .noSuchSchedule, .noSuchTheme: throw .notFound(error.description)

@@ -46,7 +46,7 @@ struct PurgeTests {
         let cache = RecordingCache()
         let target = try #require(CachePurger.Target(url: "http://127.0.0.1:\(cache.port)"))
         let events = EventHub()
-        let purger = CachePurger(targets: [target], logger: Logger(label: "test"))
+        let purger = CachePurger(targets: [target], repeats: [], logger: Logger(label: "test"))
         // As ThemeService wires it: each event's keys to the purger.
         events.observe { purger.purge(SurrogateKeys.keys(for: $0)) }
         events.publish("theme-error", ["theme": "dark"])
@@ -57,6 +57,19 @@ struct PurgeTests {
         #expect(requests.first?.hasPrefix("PURGE / HTTP/1.1\r\n") == true)
         #expect(requests.first?.contains("\r\nxkey-purge: theme:Brand%20Dark\r\n") == true, "the key the answers carry: \(requests)")
         #expect(requests.last?.contains("\r\nxkey-purge: current\r\n") == true)
+    }
+
+    @Test("each purge goes out again after its repeats: what a fetch begun before it kept is dropped too")
+    func repeats() throws {
+        let cache = RecordingCache()
+        let target = try #require(CachePurger.Target(url: "http://127.0.0.1:\(cache.port)"))
+        let purger = CachePurger(targets: [target], repeats: [.milliseconds(100)], logger: Logger(label: "test"))
+        let started = ContinuousClock.now
+        purger.purge(["theme:dark"])
+        let requests = cache.waitForRequests(2)
+        #expect(requests.count == 2 && requests.allSatisfy { $0.contains("\r\nxkey-purge: theme:dark\r\n") }, "\(requests)")
+        #expect(ContinuousClock.now - started >= .milliseconds(100))
+        #expect(CachePurger(targets: [target], logger: Logger(label: "test")).repeats == [.milliseconds(150), .seconds(1)])
     }
 
     @Test("purge addresses: http with a host, the port defaulting to 80")
