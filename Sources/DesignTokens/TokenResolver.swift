@@ -46,6 +46,11 @@ public struct TokenResolver: Sendable {
     /// The properties the Resolver module gives a resolver document.
     static let documentProperties: Set<String> = ["$schema", "$extensions", "$defs", "name", "version", "description", "sets", "modifiers", "resolutionOrder"]
 
+    /// A resolver made of parts (`init(layers:)`, `relocated(under:)`).
+    init(modifiers: [Modifier], steps: [Step], document: JSONValue, warnings: [TokenWarning]) {
+        (self.modifiers, self.steps, self.studio, self.document, self.warnings) = (modifiers, steps, nil, document, warnings)
+    }
+
     /// Without a resolver: the token files merged in path order, no modifiers.
     public init(files: [(path: String, root: JSONValue)]) {
         modifiers = []

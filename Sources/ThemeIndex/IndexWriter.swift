@@ -40,7 +40,11 @@ public final class IndexWriter: Sendable {
             let stored = try database.prepare("SELECT * FROM theme").rows().map(ThemeRecord.init(row:))
             let storedByName = Dictionary(stored.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             let settled = ParentChains.settle(discovered, stored: storedByName, scope: scope)
-            let folders = discovered.filter { only == nil || $0.name == only }.map { folder in
+            // With `only`, also the themes whose tokens are read with its (a base's edit is each brand's).
+            let folders = discovered.filter { folder in
+                only == nil || folder.name == only
+                    || folder.sources.contains { $0.tokens?.ancestors.contains { $0.theme == only } ?? false }
+            }.map { folder in
                 var folder = folder
                 (folder.parent, folder.error) = (settled[folder.name]?.parent, settled[folder.name]?.problem)
                 return folder

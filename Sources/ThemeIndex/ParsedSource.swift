@@ -111,13 +111,17 @@ struct ParsedSource {
         case .tokens:
             // Every JSON file of the theme folder outside its catalogs (a resolver may name any),
             // and theme.json (its traits make the colour variants).
-            let root = source.tokens?.root ?? source.path
-            let enumerator = FileManager.default.enumerator(atPath: root)
+            // An ancestor's files too: a child's tokens are resolved with its parents' (an edit of
+            // the base re-reads every brand over it).
+            let roots = (source.tokens?.ancestors.map(\.files.root) ?? []) + [source.tokens?.root ?? source.path]
             var found: [String] = []
-            while let relative = enumerator?.nextObject() as? String, found.count < 10_000 {
-                let name = (relative as NSString).lastPathComponent
-                if name.hasPrefix(".") || name.hasSuffix(".xcassets") || name.hasSuffix(".car") { enumerator?.skipDescendants(); continue }
-                if name.hasSuffix(".json") || name.hasSuffix(".tokens") { found.append("\(root)/\(relative)") }
+            for root in roots {
+                let enumerator = FileManager.default.enumerator(atPath: root)
+                while let relative = enumerator?.nextObject() as? String, found.count < 10_000 {
+                    let name = (relative as NSString).lastPathComponent
+                    if name.hasPrefix(".") || name.hasSuffix(".xcassets") || name.hasSuffix(".car") { enumerator?.skipDescendants(); continue }
+                    if name.hasSuffix(".json") || name.hasSuffix(".tokens") { found.append("\(root)/\(relative)") }
+                }
             }
             paths = found.sorted()
         }

@@ -35,6 +35,16 @@ public struct ThemeFolder: Sendable, Equatable {
         public var traits: [String: [String: ThemeSettings.ContextTraits]]
         /// theme.json's `tokens.onError` is `keep`.
         public var keepOnError = false
+        /// The token files of the themes this one inherits from, farthest first: read before its
+        /// own, so that their aliases resolve to what it sets (a brand's primitives under a shared
+        /// base's semantic layer).
+        public var ancestors: [AncestorTokens] = []
+
+        /// An ancestor theme's token files, by the theme's name.
+        public struct AncestorTokens: Sendable, Equatable {
+            public var theme: String
+            public var files: TokenFiles
+        }
 
         /// The token files of `folder`, or nil when it has none.
         static func find(in folder: String, settings: ThemeSettings, warnings: inout [String]) -> TokenFiles? {
@@ -97,7 +107,29 @@ public struct ThemeFolder: Sendable, Equatable {
             return theme
         }
         let held = shard.map { $0.themesToHold(among: found.keys, parent: { theme($0)?.parent }) } ?? Set(found.keys)
-        return held.sorted().compactMap(theme)
+        return held.sorted().compactMap(theme).map { withAncestorTokens($0, theme: theme) }
+    }
+
+    /// `folder` with the token files of its parent chain attached to its own token source (a chain
+    /// that loops stops where it does; ParentChains reports the loop).
+    static func withAncestorTokens(_ folder: ThemeFolder, theme: (String) -> ThemeFolder?) -> ThemeFolder {
+        guard let index = folder.sources.firstIndex(where: { $0.kind == .tokens }), var own = folder.sources[index].tokens else { return folder }
+        var ancestors: [TokenFiles.AncestorTokens] = []
+        var seen: Set<String> = [folder.name]
+        var next = folder.parent
+        while let name = next, seen.insert(name).inserted, let ancestor = theme(name) {
+            if let files = ancestor.sources.first(where: { $0.kind == .tokens })?.tokens { ancestors.insert(.init(theme: name, files: files), at: 0) }
+            next = ancestor.parent
+        }
+        guard !ancestors.isEmpty else { return folder }
+        var folder = folder
+        if own.studioMetadata != nil || ancestors.contains(where: { $0.files.studioMetadata != nil }) {
+            folder.warnings.append("\(folder.path): a Tokens Studio folder neither lends its tokens to a child theme nor reads its parent's; its tokens resolve alone")
+            return folder
+        }
+        own.ancestors = ancestors
+        folder.sources[index].tokens = own
+        return folder
     }
 
     static func folderTheme(name: String, path: String) -> ThemeFolder {

@@ -38,8 +38,20 @@ enum TokenVariants {
     /// Reads the token files (and the resolver) of `files`; throws when a file is not JSON or the
     /// resolver cannot be used, so that the theme keeps what it served.
     static func read(_ files: ThemeFolder.TokenFiles) throws -> Read {
-        let root = ThemePaths.resolved(files.root)
         var total = 0
+        var resolver = try Self.resolver(of: files, total: &total)
+        if !files.ancestors.isEmpty {
+            // A parent's tokens come first: the theme's own win, and the parent's aliases resolve to them.
+            let ancestors = try files.ancestors.map { try Self.resolver(of: $0.files, total: &total).relocated(under: "../\($0.theme)") }
+            resolver = TokenResolver(layers: ancestors + [resolver])
+        }
+        return read(resolver)
+    }
+
+    /// The resolver of one theme folder's token files, its reads confined to the folder and
+    /// counted in `total` (all of a theme's files together are capped).
+    static func resolver(of files: ThemeFolder.TokenFiles, total: inout Int) throws -> TokenResolver {
+        let root = ThemePaths.resolved(files.root)
         func load(_ path: String) throws -> JSONValue {
             let relative = path.hasPrefix(files.root + "/") ? String(path.dropFirst(files.root.count + 1)) : path
             guard ThemePaths.stays(path, inside: root) else { throw ThemeError("\(relative) leaves the theme folder") }
@@ -76,6 +88,10 @@ enum TokenVariants {
         } else {
             resolver = TokenResolver(files: try files.files.map { ((($0 as NSString).lastPathComponent), try load($0)) })
         }
+        return resolver
+    }
+
+    static func read(_ resolver: TokenResolver) -> Read {
         let modifiers = resolver.modifiers.map { TokenModifier(name: $0.name, contexts: $0.contexts, defaultContext: $0.defaultContext) }
         var resolutions: [Resolution] = []
         var problems: [String] = []

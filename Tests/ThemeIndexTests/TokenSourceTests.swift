@@ -120,3 +120,71 @@ struct RefusedTokenEditTests {
         #expect(throws: ThemeSettings.Invalid.self) { try ThemeSettings(json: Data(text.utf8)) }
     }
 }
+
+@Suite("brands over a shared base")
+struct SharedBaseTests {
+    /// A base whose semantic layer refers to primitives each brand sets (with defaults of its own),
+    /// and two brands that set only primitives.
+    static func platform(_ fixtures: ThemeFixtures) {
+        fixtures.write(##"""
+        {"primitive": {"$type": "color", "brand": {"$value": "#777777"}, "ink": {"$value": "#111111"}},
+         "semantic": {"$type": "color", "accent": {"$value": "{primitive.brand}"}, "link": {"$value": "{semantic.accent}"}, "text": {"$value": "{primitive.ink}"}}}
+        """##, to: "base/base.tokens.json")
+        fixtures.write(##"{"primitive": {"brand": {"$type": "color", "$value": "#ff6600"}}}"##, to: "acme/acme.tokens.json")
+        fixtures.write(#"{"parent": "base"}"#, to: "acme/theme.json")
+        fixtures.write(##"{"primitive": {"brand": {"$type": "color", "$value": "#0066ff"}}}"##, to: "globex/globex.tokens.json")
+        fixtures.write(#"{"parent": "base"}"#, to: "globex/theme.json")
+    }
+
+    static func hex(_ index: ThemeIndex, _ theme: String, _ name: String) throws -> String? {
+        let chain = try ThemeInfo.chain(of: theme, in: try index.reader.themes())
+        return try index.reader.resolve(.color, named: name, in: chain, for: TraitRequest())?.variant.color.map { String($0.hex.prefix(7)).lowercased() }
+    }
+
+    @Test("the base's aliases resolve to each brand's primitives; the base keeps its own")
+    func brandsResolveTheBase() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        Self.platform(fixtures)
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        try index.writer.sync(themesDirectory: fixtures.root)
+        #expect(try Self.hex(index, "acme", "semantic.link") == "#ff6600")
+        #expect(try Self.hex(index, "globex", "semantic.link") == "#0066ff")
+        #expect(try Self.hex(index, "base", "semantic.link") == "#777777")
+        #expect(try Self.hex(index, "acme", "semantic.text") == "#111111", "what the brand does not set comes from the base")
+        let acme = try #require(try index.reader.themes().first { $0.name == "acme" })
+        let owner = try #require(index.reader.tokenOwner(in: [acme]))
+        #expect(try index.reader.token(of: owner, resolution: "", path: "semantic.accent")?.contains("primitive.brand") == true, "the alias chain is served")
+        #expect(acme.error.isEmpty, "\(acme.error)")
+    }
+
+    @Test("an edit of the base re-reads the brands over it, also when only the base is reloaded")
+    func baseEdit() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        Self.platform(fixtures)
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        try index.writer.sync(themesDirectory: fixtures.root)
+        fixtures.write(##"""
+        {"primitive": {"$type": "color", "brand": {"$value": "#777777"}, "ink": {"$value": "#111111"}},
+         "semantic": {"$type": "color", "accent": {"$value": "{primitive.ink}"}, "link": {"$value": "{semantic.accent}"}, "text": {"$value": "{primitive.ink}"}}}
+        """##, to: "base/base.tokens.json")
+        let report = try index.writer.sync(themesDirectory: fixtures.root, only: "base")
+        #expect(Set(report.changedThemes) == ["base", "acme", "globex"], "\(report.changedThemes)")
+        #expect(try Self.hex(index, "acme", "semantic.link") == "#111111")
+    }
+
+    @Test("a brand's alias that loops through the base is reported in the brand, with the base's file named")
+    func loopAcrossTheChain() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        Self.platform(fixtures)
+        fixtures.write(##"{"primitive": {"brand": {"$type": "color", "$value": "{semantic.link}"}}}"##, to: "acme/acme.tokens.json")
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        try index.writer.sync(themesDirectory: fixtures.root)
+        let acme = try #require(try index.reader.themes().first { $0.name == "acme" })
+        #expect(acme.error.contains("acme.tokens.json#/primitive/brand: aliases loop"), "\(acme.error)")
+        #expect(acme.error.contains("../base/base.tokens.json#/semantic/accent"), "\(acme.error)")
+        #expect(try Self.hex(index, "globex", "semantic.link") == "#0066ff", "the other brand is untouched")
+    }
+}
