@@ -43,16 +43,19 @@ public struct ColorTable: Sendable {
         self.systemColors = systemColors
     }
 
-    /// Resolves every colour name of `chain` (the theme and its parents) in every mode.
+    /// Resolves every colour name of `chain` (the theme and its parents) in every mode; for a
+    /// token theme at the `contexts` of its modifiers chosen by name (`TraitRequest.contexts`).
     /// `relativePath` turns a source's path into the one exports show.
-    public init(reading reader: IndexReader, chain: [ThemeInfo], relativePath: (String) -> String = { $0 }) throws {
+    public init(reading reader: IndexReader, chain: [ThemeInfo], contexts: String = "", relativePath: (String) -> String = { $0 }) throws {
         guard let theme = chain.first else { throw ExportError.noTheme }
         var rows: [Row] = []
         var systemColors: [String] = []
         // One query per mode for the whole palette, not one per name and mode.
         var resolved: [ColorMode: [String: Resolution]] = [:]
         for mode in ColorMode.all {
-            resolved[mode] = Dictionary(try reader.resolveAll(.color, in: chain, for: mode.traits).map { ($0.variant.name, $0) },
+            var traits = mode.traits
+            traits.contexts = contexts
+            resolved[mode] = Dictionary(try reader.resolveAll(.color, in: chain, for: traits).map { ($0.variant.name, $0) },
                                         uniquingKeysWith: { first, _ in first })
         }
         for name in try reader.names(.color, in: chain) {

@@ -83,24 +83,49 @@ public struct TokenModifier: Sendable, Equatable {
     public var name: String
     public var contexts: [String]
     public var defaultContext: String
+    /// theme.json maps its contexts to traits: the request's traits choose it, not its name.
+    public var mapsToTraits = false
 
-    public init(name: String, contexts: [String], defaultContext: String) {
-        (self.name, self.contexts, self.defaultContext) = (name, contexts, defaultContext)
+    public init(name: String, contexts: [String], defaultContext: String, mapsToTraits: Bool = false) {
+        (self.name, self.contexts, self.defaultContext, self.mapsToTraits) = (name, contexts, defaultContext, mapsToTraits)
     }
 
-    /// As the source row keeps them: one line a modifier, its name, default and contexts
-    /// separated by tabs (no name of the resolver module may hold a tab or a line break that
-    /// JSON did not escape, and those are refused below).
+    /// As the source row keeps them: one line a modifier, its name, default, `traits` or `name`
+    /// (what chooses it) and contexts separated by tabs (no name of the resolver module may hold
+    /// a tab or a line break that JSON did not escape, and those are refused below).
     static func encode(_ modifiers: [TokenModifier]) -> String {
-        modifiers.map { ([$0.name, $0.defaultContext] + $0.contexts).joined(separator: "\t") }.joined(separator: "\n")
+        modifiers.map { ([$0.name, $0.defaultContext, $0.mapsToTraits ? "traits" : "name"] + $0.contexts).joined(separator: "\t") }.joined(separator: "\n")
     }
 
     static func decode(_ text: String) -> [TokenModifier] {
         text.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard fields.count >= 3 else { return nil }
-            return TokenModifier(name: fields[0], contexts: Array(fields[2...]), defaultContext: fields[1])
+            guard fields.count >= 4 else { return nil }
+            return TokenModifier(name: fields[0], contexts: Array(fields[3...]), defaultContext: fields[1], mapsToTraits: fields[2] == "traits")
         }
+    }
+
+    /// The `contexts` a variant is stored under and a request asks for: the modifiers chosen by
+    /// name (not mapped to traits) at a context other than their default, in the resolver's order.
+    public static func contexts(_ chosen: [String: String], of modifiers: [TokenModifier]) -> String {
+        modifiers.filter { !$0.mapsToTraits }.compactMap { modifier in
+            guard let context = chosen[modifier.name], context != modifier.defaultContext else { return nil }
+            return "\(modifier.name)=\(context)"
+        }.joined(separator: "&")
+    }
+
+    /// The contexts `query` asks for of `modifiers` (parameters that name no modifier are
+    /// someone else's and ignored), or why it cannot be: a context a modifier does not have.
+    public static func requested(_ query: [(String, String)], of modifiers: [TokenModifier]) -> Result<String, TokenInputError> {
+        var chosen: [String: String] = [:]
+        for (name, context) in query {
+            guard let modifier = modifiers.first(where: { $0.name == name && !$0.mapsToTraits }) else { continue }
+            guard modifier.contexts.contains(context) else {
+                return .failure(TokenInputError(message: "\(name) has no context \"\(context)\"; its contexts are \(modifier.contexts.joined(separator: ", "))"))
+            }
+            chosen[name] = context
+        }
+        return .success(contexts(chosen, of: modifiers))
     }
 
     /// The key of the resolution `given` asks for (every modifier, the default where not given),

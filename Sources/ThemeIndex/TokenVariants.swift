@@ -45,7 +45,7 @@ enum TokenVariants {
             let ancestors = try files.ancestors.map { try Self.resolver(of: $0.files, total: &total).relocated(under: "../\($0.theme)") }
             resolver = TokenResolver(layers: ancestors + [resolver])
         }
-        return read(resolver)
+        return read(resolver, traits: files.traits)
     }
 
     /// The resolver of one theme folder's token files, its reads confined to the folder and
@@ -91,8 +91,10 @@ enum TokenVariants {
         return resolver
     }
 
-    static func read(_ resolver: TokenResolver) -> Read {
-        let modifiers = resolver.modifiers.map { TokenModifier(name: $0.name, contexts: $0.contexts, defaultContext: $0.defaultContext) }
+    static func read(_ resolver: TokenResolver, traits mapping: [String: [String: ThemeSettings.ContextTraits]]) -> Read {
+        let modifiers = resolver.modifiers.map {
+            TokenModifier(name: $0.name, contexts: $0.contexts, defaultContext: $0.defaultContext, mapsToTraits: mapping[$0.name] != nil)
+        }
         var resolutions: [Resolution] = []
         var problems: [String] = []
         var seen = Set<TokenProblem>()
@@ -141,12 +143,12 @@ enum TokenVariants {
         for resolution in read.resolutions {
             var traits = ThemeSettings.ContextTraits()
             var usable = true
+            // The modifiers theme.json maps to no trait are asked for by name (`?brand=portal`):
+            // each of their contexts is a set of variants of its own.
+            let contexts = TokenModifier.contexts(resolution.inputs, of: read.modifiers)
             for modifier in read.resolver.modifiers {
                 guard let context = resolution.inputs[modifier.name] else { continue }
-                guard let mapped = mapping[modifier.name] else {
-                    usable = usable && context == modifier.defaultContext
-                    continue
-                }
+                guard let mapped = mapping[modifier.name] else { continue }
                 guard let contextTraits = mapped[context] else { usable = false; continue }
                 traits.luminosity = contextTraits.luminosity ?? traits.luminosity
                 traits.highContrast = contextTraits.highContrast ?? traits.highContrast
@@ -171,11 +173,12 @@ enum TokenVariants {
                     variant.color = value
                     variant.sortKey = "\(sourceKey)\u{0}\(resolution.key)"
                     variant.aliasOf = token.aliasOf.first?.dotted ?? ""
+                    variant.contexts = contexts
                     if color.asWritten == nil {
                         variant.tokenColor = ([color.space.rawValue] + color.components.map { $0.map { "\($0)" } ?? "none" } + ["\(color.alpha)"])
                             .joined(separator: "\t")
                     }
-                    let identity = "\(variant.name)\u{0}\(variantTraits.appearance.luminosity.rawValue)\u{0}\(variantTraits.appearance.highContrast)\u{0}\(gamut.rawValue)"
+                    let identity = "\(variant.name)\u{0}\(variantTraits.appearance.luminosity.rawValue)\u{0}\(variantTraits.appearance.highContrast)\u{0}\(gamut.rawValue)\u{0}\(contexts)"
                     if byKey[identity] == nil { order.append(identity) }
                     byKey[identity] = variant
                 }

@@ -17,6 +17,9 @@ public struct TraitRequest: Sendable, Hashable {
     public var deploymentTarget = Int(Int32.max)
     /// Preferred languages, best first (`lang=` or Accept-Language).
     public var languages: [String] = []
+    /// A token theme's modifiers that map to no trait, at the contexts the query names
+    /// (`TokenModifier.contexts(_:of:)`): '' for their defaults, and for every other theme.
+    public var contexts = ""
     /// A multisize set's member by its width in points (`size=60`); nil: the largest member.
     public var pointSize: Int?
     /// The screen's pixels per point when it is not a catalog scale (`dpr=1.5`, Android's hdpi;

@@ -75,6 +75,10 @@ public struct Variant: Sendable {
     /// then its components and alpha, tab-separated; `none` for a missing component), kept beside
     /// the converted value ('' otherwise).
     public var tokenColor = ""
+    /// Design tokens: the contexts of the resolver's modifiers that theme.json maps to no trait,
+    /// where they are not the default (`brand=portal`, in the resolver's order, `&` between);
+    /// '' for the defaults and for everything else (`TraitRequest.contexts` asks for one).
+    public var contexts = ""
 
     public init(kind: AssetKind, name: String, traits: VariantTraits) {
         self.kind = kind

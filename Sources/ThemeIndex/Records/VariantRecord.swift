@@ -15,7 +15,7 @@ struct VariantRecord: TableRecord {
         case colorSpace = "color_space", components, systemColor = "system_color"
         case pixelWidth = "pixel_width", pixelHeight = "pixel_height", format
         case locationKind = "location_kind", location, contentKey = "content_key", flippable, sortKey = "sort_key"
-        case aliasOf = "alias_of", tokenColor = "token_color"
+        case aliasOf = "alias_of", tokenColor = "token_color", contexts
 
         var definition: String {
             switch self {
@@ -24,7 +24,7 @@ struct VariantRecord: TableRecord {
             case .sourceID: "INTEGER NOT NULL REFERENCES source(id) ON DELETE CASCADE"
             case .sourceRank: "INTEGER NOT NULL"
             case .kind, .name, .locationKind, .location, .contentKey, .sortKey: "TEXT NOT NULL"
-            case .aliasOf, .tokenColor: "TEXT NOT NULL DEFAULT ''"
+            case .aliasOf, .tokenColor, .contexts: "TEXT NOT NULL DEFAULT ''"
             case .idiom, .scale, .subtype, .sizeHorizontal, .sizeVertical, .memoryGB, .graphics, .gamut, .direction, .deploymentTarget,
                  .luminosity, .contrast, .pixelWidth, .pixelHeight, .flippable, .pointSize:
                 "INTEGER NOT NULL DEFAULT 0"
@@ -84,6 +84,7 @@ struct VariantRecord: TableRecord {
         variant.sortKey = try row.string(Columns.sortKey)
         variant.aliasOf = try row.string(Columns.aliasOf)
         variant.tokenColor = try row.string(Columns.tokenColor)
+        variant.contexts = try row.string(Columns.contexts)
     }
 
     func value(of column: Columns) -> SQLiteValue {
@@ -126,6 +127,7 @@ struct VariantRecord: TableRecord {
         case .sortKey: return .text(variant.sortKey)
         case .aliasOf: return .text(variant.aliasOf)
         case .tokenColor: return .text(variant.tokenColor)
+        case .contexts: return .text(variant.contexts)
         }
     }
 

@@ -20,7 +20,8 @@ struct ColorRoutes: RouteCollection {
         let traits = try context.traits()
         let reader = library.index.reader
         let query = context.request.query
-        let resolve = !Set(query.keys).isDisjoint(with: TraitParser.parameterNames) || query["resolve"] != nil
+        // Naming a token modifier's context (`?brand=portal`) asks for that palette, resolved.
+        let resolve = !Set(query.keys).isDisjoint(with: TraitParser.parameterNames) || query["resolve"] != nil || !traits.contexts.isEmpty
         guard let theme = chain.first else { throw APIError.notFound("no theme") }
         var json = JSONWriter(reservingCapacity: 16 << 10)
         json.beginObject()
@@ -55,7 +56,8 @@ struct ColorRoutes: RouteCollection {
                 json.key("variants")
                 json.beginArray()
                 for member in chain {
-                    let found = try reader.variants(.color, in: member, named: name)
+                    // The listing is what a client naming no modifier gets: the default contexts.
+                    let found = try reader.variants(.color, in: member, named: name).filter { $0.contexts.isEmpty }
                     guard !found.isEmpty else { continue }
                     for variant in found {
                         json.beginObject()

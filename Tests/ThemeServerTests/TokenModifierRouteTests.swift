@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A token theme's modifiers on the colour routes as on `/tokens`: a modifier theme.json maps to
+/// no trait is chosen by name (`?brand=portal`), one it maps by the usual traits.
+@Suite("token modifiers on the colour routes")
+struct TokenModifierRouteTests {
+    /// Two brands by name, a light and a dark scheme by appearance.
+    static func brands(_ f: ThemeFixtures) {
+        f.write(##"{"color": {"$type": "color", "white": {"$value": "#ffffff"}, "ink": {"$value": "#111111"}}}"##, to: "themes/ds/base.tokens.json")
+        f.write(##"{"color": {"accent": {"$type": "color", "$value": "#0066ff"}}}"##, to: "themes/ds/brands/main.json")
+        f.write(##"{"color": {"accent": {"$type": "color", "$value": "#ff6600"}}}"##, to: "themes/ds/brands/portal.json")
+        f.write(#"{"color": {"surface": {"$type": "color", "$value": "{color.white}"}}}"#, to: "themes/ds/schemes/light.json")
+        f.write(#"{"color": {"surface": {"$type": "color", "$value": "{color.ink}"}, "accent": {"$type": "color", "$value": "{color.white}"}}}"#, to: "themes/ds/schemes/dark.json")
+        f.write(#"""
+        {"version": "2025.10", "sets": {"base": {"sources": [{"$ref": "base.tokens.json"}]}},
+         "modifiers": {"brand": {"contexts": {"main": [{"$ref": "brands/main.json"}], "portal": [{"$ref": "brands/portal.json"}]}, "default": "main"},
+                       "scheme": {"contexts": {"light": [{"$ref": "schemes/light.json"}], "dark": [{"$ref": "schemes/dark.json"}]}, "default": "light"}},
+         "resolutionOrder": [{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/brand"}, {"$ref": "#/modifiers/scheme"}]}
+        """#, to: "themes/ds/ds.resolver.json")
+        f.write(#"{"traits": {"scheme": {"light": {"appearance": "light"}, "dark": {"appearance": "dark"}}}}"#, to: "themes/ds/theme.json")
+    }
+
+    func hex(_ response: APIResponse) -> String? {
+        ((try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any])?["hex"] as? String
+    }
+
+    @Test("a colour answers the brand the query names, and the scheme its appearance chooses")
+    func colour() throws {
+        let api = try APIFixture(themes: Self.brands)
+        #expect(hex(try api.request("/themes/ds/colors/color.accent"))?.lowercased().hasPrefix("#0066ff") == true)
+        let portal = try api.request("/themes/ds/colors/color.accent?brand=portal")
+        #expect(portal.status == 200 && hex(portal)?.lowercased().hasPrefix("#ff6600") == true, "\(portal.text)")
+        #expect(hex(try api.request("/themes/ds/colors/color.surface?brand=portal&appearance=dark"))?.lowercased().hasPrefix("#111111") == true)
+        #expect(hex(try api.request("/themes/ds/colors/color.accent?brand=main&utm_source=mail"))?.lowercased().hasPrefix("#0066ff") == true,
+                "a parameter that names no modifier is not the tokens'")
+        let unknown = try api.request("/themes/ds/colors/color.accent?brand=intranet")
+        #expect(unknown.status == 400 && unknown.text.contains("brand has no context \\\"intranet\\\"; its contexts are main, portal"), "\(unknown.text)")
+    }
+
+    @Test("a palette answers the brand the query names")
+    func palette() throws {
+        let api = try APIFixture(themes: Self.brands)
+        let portal = try api.request("/themes/ds/colors?brand=portal")
+        #expect(portal.status == 200 && portal.text.lowercased().contains("#ff6600") && !portal.text.lowercased().contains("#0066ff"), "\(portal.text)")
+        let main = try api.request("/themes/ds/colors")
+        #expect(main.text.lowercased().contains("#0066ff") && !main.text.lowercased().contains("#ff6600"), "\(main.text)")
+    }
+}
+
+extension TokenModifierRouteTests {
+    @Test("an export answers the brand the query names; an unknown context is a 400")
+    func export() throws {
+        let api = try APIFixture(themes: Self.brands)
+        let portal = try api.request("/themes/ds/exports/css/colors.css?brand=portal")
+        #expect(portal.status == 200 && portal.text.contains("--color-accent: rgb(255 102 0 / 1)") && !portal.text.contains("rgb(0 102 255"), "\(portal.text)")
+        #expect(try api.request("/themes/ds/exports/css/colors.css?brand=intranet").status == 400)
+    }
+}
