@@ -48,8 +48,10 @@ struct LookupQuery {
         let pointSize = request.pointSize.map { "AND v.point_size = \(bind($0))" } ?? ""
         let named = name.map { "v.name = \(bind(.text($0))) AND " } ?? ""
         // A token theme's contexts chosen by name (`?brand=portal`): its variants for them, else
-        // the defaults' (everything else has only those).
-        let contexts = bind(.text(request.contexts))
+        // the defaults' (everything else has only those). Without any, the defaults' alone: a
+        // literal, so that the lookups of every other request pay no more than that.
+        let contextsFilter = request.contexts.isEmpty ? "v.contexts = ''" : "v.contexts IN (\(bind(.text(request.contexts))), '')"
+        let contextsOrder = request.contexts.isEmpty ? "" : "v.contexts = '',\n  "
         // A request without a subtype also takes a variant whose subtype is the only one its
         // name has at its size (an AppIcon's 90 pt member made only for subtype 1792): CoreUI
         // drops a requested attribute the asset's renditions never differ in (lookup-rules.md
@@ -64,7 +66,7 @@ struct LookupQuery {
         let filters = """
         \(named)v.kind = \(bind(.text(kind.rawValue)))
           AND v.theme_id IN (\(themes.ids))
-          AND v.contexts IN (\(contexts), '')
+          AND \(contextsFilter)
           AND (\(appearances.joined(separator: " OR ")))
           AND v.gamut IN (\(gamut), 0, 1)
           AND v.idiom IN (\(idiom), 0) AND (v.subtype IN (\(subtype), 0)\(loneSubtype))
@@ -76,8 +78,7 @@ struct LookupQuery {
         let order = """
         v.gamut NOT IN (\(gamut), 0),
           \(themes.depth), v.source_rank,
-          v.contexts <> \(contexts),
-          CASE \(appearanceRank) END,
+          \(contextsOrder)CASE \(appearanceRank) END,
           l.rank,
           v.memory_gb = 0, \(memory) - v.memory_gb,
           v.subtype <> \(subtype), v.subtype <> 0,
