@@ -14,6 +14,9 @@ selenium), against a real themed serving a copy of the sample themes:
    and a palette that follows the alias `current` reads its pinned base and moves on a switch
    (CORS and EventSource across origins).
 6. A theme whose colour name is markup is shown as text: nothing it names runs.
+7. A theme of converted tokens lists its warnings and is ok.
+8. A token theme's modifier chosen by name (`brand`): choosing `portal` shows portal's colours.
+9. With a cluster store: the rollouts under way.
 
 Screenshots (light, dark, phone width) are saved under out/browser/.
 
@@ -38,6 +41,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -227,6 +231,19 @@ def main():
         json.dump({"color": {"$type": "color", "brand": {"$value": "#0066cc", "hover": {"$value": "#0055aa"}}},
                    "space": {"$type": "dimension", "s": {"$value": {"value": 1, "unit": "em"}}}}, file)
 
+    # Brands chosen by name: a resolver modifier theme.json maps to no trait.
+    branded = os.path.join(work, "themes", "branded")
+    os.makedirs(os.path.join(branded, "brands"))
+    with open(os.path.join(branded, "base.tokens.json"), "w") as file:
+        json.dump({"color": {"$type": "color", "ink": {"$value": "#111111"}}}, file)
+    for brand, hex in (("main", "#0066ff"), ("portal", "#ff6600")):
+        with open(os.path.join(branded, "brands", brand + ".json"), "w") as file:
+            json.dump({"color": {"accent": {"$type": "color", "$value": hex}}}, file)
+    with open(os.path.join(branded, "branded.resolver.json"), "w") as file:
+        json.dump({"version": "2025.10", "sets": {"base": {"sources": [{"$ref": "base.tokens.json"}]}},
+                   "modifiers": {"brand": {"contexts": {b: [{"$ref": "brands/%s.json" % b}] for b in ("main", "portal")}, "default": "main"}},
+                   "resolutionOrder": [{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/brand"}]}, file)
+
     server = Themed(themed_binary, work, free_port())
     server.start()
     other_port = free_port()
@@ -359,7 +376,20 @@ def main():
         check.that(len(warnings) == 3 and shown == warnings and driver.find_element(By.ID, "theme-summary").text.startswith("ok "),
                    "a theme's page lists its %d warnings (draft-form, unit, token-group) and calls it ok" % len(warnings))
 
-        # 8. With a cluster store: the rollouts under way.
+        # 8. A token theme's modifier chosen by name: the colours follow the choice.
+        driver.get(server.base + "/themes/branded/gallery")
+        accent = "tr[data-color='color.accent'] td[data-mode='light'] .css"
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#modifiers select[data-modifier='brand']") and d.find_elements(By.CSS_SELECTOR, accent))
+        main = driver.find_element(By.CSS_SELECTOR, accent).text
+        Select(driver.find_element(By.CSS_SELECTOR, "#modifiers select[data-modifier='brand']")).select_by_value("portal")
+        portal = server.get("/themes/branded/colors/color.accent?brand=portal&appearance=light")["css"]
+        wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, accent).text == portal)
+        driver.save_screenshot(os.path.join(SCREENSHOTS, "gallery-modifier.png"))
+        check.that(main == server.get("/themes/branded/colors/color.accent?appearance=light")["css"]
+                   and driver.find_element(By.CSS_SELECTOR, accent).text == portal and portal != main,
+                   "choosing brand portal in the gallery shows portal's accent (%s, was %s)" % (portal, main))
+
+        # 9. With a cluster store: the rollouts under way.
         rollouts_in_cluster(themed_binary, driver, check)
     finally:
         driver.quit()

@@ -59,6 +59,8 @@ class Gallery {
     this.palette = new ThemedPalette({ theme: this.theme ?? "current", element: $("preview") });
     this.redrawTimer = null;
     this.generation = 0;
+    // A token theme's modifiers chosen by name (`brand` -> `portal`), by theme.
+    this.contexts = new Map();
   }
 
   async start() {
@@ -203,8 +205,15 @@ class Gallery {
       $("theme-summary").textContent = `Not available: ${error.message}`;
       return;
     }
-    const palettes = await Promise.all(MODES.map((mode) => getJSON(`${base}/colors?${mode.query}`).catch(() => ({ colors: {} }))));
+    // A token theme's modifiers: each chosen by name (those theme.json maps to traits are the
+    // modes' columns already; the server ignores them by name).
+    const modifiers = detail.sources.some((source) => source.kind === "tokens")
+      ? await getJSON(`${base}/tokens.resolver.json`).then((document) => document.modifiers ?? {}).catch(() => ({})) : {};
+    const chosen = this.contexts.get(this.theme) ?? {};
+    const contexts = Object.entries(chosen).map(([name, context]) => `&${encodeURIComponent(name)}=${encodeURIComponent(context)}`).join("");
+    const palettes = await Promise.all(MODES.map((mode) => getJSON(`${base}/colors?${mode.query}${contexts}`).catch(() => ({ colors: {} }))));
     if (generation !== this.generation) return;
+    this.drawModifiers(modifiers, chosen);
     document.title = `${detail.name}: themed gallery`;
     $("theme-title").textContent = detail.name;
     $("theme-summary").textContent = `${detail.status} · revision ${detail.revision} · ${detail.colors.length} colours, ${detail.images.length} images, ${detail.data.length} data, ${detail.files.length} files`;
@@ -219,6 +228,21 @@ class Gallery {
     this.drawExports(base);
     this.drawReleases(detail.releases);
     await Promise.all([this.drawImages(base, generation), this.drawStrings(base, detail, generation)]);
+  }
+
+  drawModifiers(modifiers, chosen) {
+    const entries = Object.entries(modifiers).filter(([, modifier]) => Object.keys(modifier.contexts ?? {}).length > 1);
+    $("modifiers").hidden = entries.length === 0;
+    $("modifiers").replaceChildren(...entries.map(([name, modifier]) => {
+      const select = el("select", { attrs: { "aria-label": name, "data-modifier": name } },
+        ...Object.keys(modifier.contexts).map((context) => el("option", { text: context, attrs: { value: context } })));
+      select.value = chosen[name] ?? modifier.default ?? Object.keys(modifier.contexts)[0];
+      select.addEventListener("change", () => {
+        this.contexts.set(this.theme, { ...(this.contexts.get(this.theme) ?? {}), [name]: select.value });
+        this.scheduleRedraw();
+      });
+      return el("label", { text: `${name} ` }, select);
+    }));
   }
 
   drawColors(names, palettes) {

@@ -139,6 +139,7 @@ th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line
         <p>This panel is painted with the theme's own <code>--background</code>, <code>--label</code> and <code>--primary</code> (when it has them), applied by <code>themed.js</code>.</p>
         <button type="button" class="primary-button">Primary</button>
       </div>
+      <div id="modifiers" class="modifiers" hidden></div>
       <table class="colors">
         <thead id="colors-head"></thead>
         <tbody id="colors-body"></tbody>
@@ -233,6 +234,8 @@ class Gallery {
     this.palette = new ThemedPalette({ theme: this.theme ?? "current", element: $("preview") });
     this.redrawTimer = null;
     this.generation = 0;
+    // A token theme's modifiers chosen by name (`brand` -> `portal`), by theme.
+    this.contexts = new Map();
   }
 
   async start() {
@@ -377,8 +380,15 @@ class Gallery {
       $("theme-summary").textContent = `Not available: ${error.message}`;
       return;
     }
-    const palettes = await Promise.all(MODES.map((mode) => getJSON(`${base}/colors?${mode.query}`).catch(() => ({ colors: {} }))));
+    // A token theme's modifiers: each chosen by name (those theme.json maps to traits are the
+    // modes' columns already; the server ignores them by name).
+    const modifiers = detail.sources.some((source) => source.kind === "tokens")
+      ? await getJSON(`${base}/tokens.resolver.json`).then((document) => document.modifiers ?? {}).catch(() => ({})) : {};
+    const chosen = this.contexts.get(this.theme) ?? {};
+    const contexts = Object.entries(chosen).map(([name, context]) => `&${encodeURIComponent(name)}=${encodeURIComponent(context)}`).join("");
+    const palettes = await Promise.all(MODES.map((mode) => getJSON(`${base}/colors?${mode.query}${contexts}`).catch(() => ({ colors: {} }))));
     if (generation !== this.generation) return;
+    this.drawModifiers(modifiers, chosen);
     document.title = `${detail.name}: themed gallery`;
     $("theme-title").textContent = detail.name;
     $("theme-summary").textContent = `${detail.status} · revision ${detail.revision} · ${detail.colors.length} colours, ${detail.images.length} images, ${detail.data.length} data, ${detail.files.length} files`;
@@ -393,6 +403,21 @@ class Gallery {
     this.drawExports(base);
     this.drawReleases(detail.releases);
     await Promise.all([this.drawImages(base, generation), this.drawStrings(base, detail, generation)]);
+  }
+
+  drawModifiers(modifiers, chosen) {
+    const entries = Object.entries(modifiers).filter(([, modifier]) => Object.keys(modifier.contexts ?? {}).length > 1);
+    $("modifiers").hidden = entries.length === 0;
+    $("modifiers").replaceChildren(...entries.map(([name, modifier]) => {
+      const select = el("select", { attrs: { "aria-label": name, "data-modifier": name } },
+        ...Object.keys(modifier.contexts).map((context) => el("option", { text: context, attrs: { value: context } })));
+      select.value = chosen[name] ?? modifier.default ?? Object.keys(modifier.contexts)[0];
+      select.addEventListener("change", () => {
+        this.contexts.set(this.theme, { ...(this.contexts.get(this.theme) ?? {}), [name]: select.value });
+        this.scheduleRedraw();
+      });
+      return el("label", { text: `${name} ` }, select);
+    }));
   }
 
   drawColors(names, palettes) {
