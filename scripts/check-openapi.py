@@ -173,6 +173,11 @@ def cases(blob, base):
         ("GET", "/themes/light/tokens.json?mode=dim", {}, None, 400, "/themes/{theme}/tokens.json"),
         ("GET", "/themes/nope/tokens.json", {}, None, 404, "/themes/{theme}/tokens.json"),
         ("GET", "/themes/orphan/tokens.json", {}, None, 503, "/themes/{theme}/tokens.json"),
+        ("GET", "/themes/light/contrast", {}, None, 200, "/themes/{theme}/contrast"),
+        ("GET", "/themes/light/contrast", "etag", None, 304, "/themes/{theme}/contrast"),
+        ("GET", "/themes/ds/contrast?size=huge", {}, None, 400, "/themes/{theme}/contrast"),
+        ("GET", "/themes/nope/contrast", {}, None, 404, "/themes/{theme}/contrast"),
+        ("GET", "/themes/orphan/contrast", {}, None, 503, "/themes/{theme}/contrast"),
         ("GET", "/themes/light/exports", {}, None, 200, "/themes/{theme}/exports"),
         ("GET", "/themes/light/exports", "etag", None, 304, "/themes/{theme}/exports"),
         ("GET", "/themes/nope/exports", {}, None, 404, "/themes/{theme}/exports"),
@@ -306,7 +311,7 @@ def cluster_cases(publisher, switcher, rollouts, archive, bomb, state):
     ] + [("GET", "/themes/elsewhere" + suffix, {}, None, 421, "/themes/{theme}" + template) for suffix, template in [
         ("", ""), ("/problems", "/problems"), ("/gallery", "/gallery"), ("/colors", "/colors"), ("/colors/primary", "/colors/{name}"), ("/colors.css", "/colors.css"),
         ("/tokens.json", "/tokens.json"), ("/tokens", "/tokens"), ("/tokens/a.b", "/tokens/{path}"),
-        ("/tokens.resolver.json", "/tokens.resolver.json"), ("/exports", "/exports"), ("/exports/css/colors.css", "/exports/{format}/{file}"),
+        ("/tokens.resolver.json", "/tokens.resolver.json"), ("/contrast", "/contrast"), ("/exports", "/exports"), ("/exports/css/colors.css", "/exports/{format}/{file}"),
         ("/exports/android/values-night/colors.xml", "/exports/{format}/{folder}/{file}"), ("/images", "/images"),
         ("/images/logo.json", "/images/{name}.json"), ("/images/logo", "/images/{name}"), ("/strings", "/strings"),
         ("/strings/Localizable", "/strings/{table}"), ("/strings/Localizable/hello", "/strings/{table}/{key}")]], [
@@ -456,8 +461,9 @@ def main():
             "modes/light.json": {"semantic": {"bg": {"$value": "{color.gray.0}"}}},
             "modes/dark.json": {"semantic": {"bg": {"$value": "{color.gray.9}"}}},
             "ds.resolver.json": {"version": "2025.10", "sets": {"base": {"sources": [{"$ref": "base.tokens.json"}]}},
-                                 "modifiers": {"theme": {"contexts": {"light": [{"$ref": "modes/light.json"}], "dark": [{"$ref": "modes/dark.json"}]}}},
-                                 "resolutionOrder": [{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/theme"}]},
+                                 "modifiers": {"theme": {"contexts": {"light": [{"$ref": "modes/light.json"}], "dark": [{"$ref": "modes/dark.json"}]}},
+                                               "size": {"contexts": {"normal": [], "large": []}}},
+                                 "resolutionOrder": [{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/theme"}, {"$ref": "#/modifiers/size"}]},
             "theme.json": {"traits": {"theme": {"light": {"appearance": "light"}, "dark": {"appearance": "dark"}}}},
         }
         for name, document in documents.items():

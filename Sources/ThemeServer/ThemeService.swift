@@ -77,6 +77,7 @@ public final class ThemeService: HeadResponder {
             ColorRoutes(library: library),
             TokenRoutes(library: library),
             ExportRoutes(library: library, logger: logger),
+            ContrastRoutes(library: library, logger: logger),
             GalleryRoutes(),
             ImageRoutes(library: library, logger: logger, transforms: configuration.imageTransforms),
             StringRoutes(library: library),

@@ -8,7 +8,7 @@ import Foundation
 public struct ThemeSettings: Sendable, Equatable {
     public static let fileName = "theme.json"
     /// The keys theme.json may hold.
-    public static let keys = ["parent", "traits", "tokens"]
+    public static let keys = ["parent", "traits", "tokens", "contrast"]
     /// A theme.json larger than this is not a settings file.
     public static let maximumBytes = 64 << 10
 
@@ -21,6 +21,25 @@ public struct ThemeSettings: Sendable, Equatable {
     /// tokens the theme served keeps the last good generation, as a broken catalog does; by
     /// default (`"serve"`) what still resolves is served and the edit is told as a `theme-error`.
     public var keepTokensOnError = false
+    /// Colours that must contrast (`"contrast": {"pairs": [...], "policy": "warn"}`): each text
+    /// colour over its background, in every mode the theme serves (`GET /themes/{t}/contrast`).
+    public var contrastPairs: [ContrastPair] = []
+    /// `refuse`: a pair below its minimum is an error (`themed check`); `warn` (the default): a warning.
+    public var refusesLowContrast = false
+
+    /// A text colour over a background, by name, and the WCAG 2.1 ratio it needs (4.5, or 3
+    /// for large text, unless `minimum` says).
+    public struct ContrastPair: Sendable, Equatable {
+        public var foreground: String
+        public var background: String
+        public var minimum: Double
+        public var largeText: Bool
+
+        public init(foreground: String, background: String, minimum: Double? = nil, largeText: Bool = false) {
+            (self.foreground, self.background, self.largeText) = (foreground, background, largeText)
+            self.minimum = minimum ?? (largeText ? 3 : 4.5)
+        }
+    }
 
     /// What one modifier context stands for; what it does not say is any.
     public struct ContextTraits: Sendable, Equatable {
@@ -63,6 +82,7 @@ public struct ThemeSettings: Sendable, Equatable {
             throw Invalid(reason: "\"parent\" must be a theme's name, as a string")
         }
         if let traits = values["traits"] { self.traits = try Self.traits(traits) }
+        if let contrast = values["contrast"] { (contrastPairs, refusesLowContrast) = try Self.contrast(contrast) }
         if let tokens = values["tokens"] {
             guard let options = tokens as? [String: Any], Set(options.keys).isSubset(of: ["onError"]) else {
                 throw Invalid(reason: "\"tokens\" is {\"onError\": \"keep\" or \"serve\"}")
@@ -72,6 +92,31 @@ public struct ThemeSettings: Sendable, Equatable {
             case let word as String where word == "keep" || word == "serve": keepTokensOnError = word == "keep"
             default: throw Invalid(reason: "\"tokens.onError\" is \"keep\" or \"serve\"")
             }
+        }
+    }
+
+    /// `{"pairs": [{"foreground": NAME, "background": NAME, "minimum": 4.5, "largeText": false}], "policy": "warn"|"refuse"}`.
+    static func contrast(_ value: Any) throws(Invalid) -> (pairs: [ContrastPair], refuses: Bool) {
+        let shape = "\"contrast\" is {\"pairs\": [{\"foreground\": NAME, \"background\": NAME, \"minimum\": 4.5, \"largeText\": false}], \"policy\": \"warn\" or \"refuse\"}"
+        guard let object = value as? [String: Any], Set(object.keys).isSubset(of: ["pairs", "policy"]), let list = object["pairs"] as? [Any] else {
+            throw Invalid(reason: shape)
+        }
+        var pairs: [ContrastPair] = []
+        for (index, entry) in list.enumerated() {
+            guard let fields = entry as? [String: Any], Set(fields.keys).isSubset(of: ["foreground", "background", "minimum", "largeText"]),
+                  let foreground = fields["foreground"] as? String, let background = fields["background"] as? String else {
+                throw Invalid(reason: "contrast.pairs[\(index)]: \(shape)")
+            }
+            let minimum = fields["minimum"].map { $0 as? Double }
+            if let minimum, minimum.map({ !(1...21).contains($0) }) ?? true { throw Invalid(reason: "contrast.pairs[\(index)].minimum is a ratio from 1 to 21") }
+            let largeText = fields["largeText"].map { $0 as? Bool }
+            if let largeText, largeText == nil { throw Invalid(reason: "contrast.pairs[\(index)].largeText is true or false") }
+            pairs.append(ContrastPair(foreground: foreground, background: background, minimum: minimum ?? nil, largeText: (largeText ?? false) ?? false))
+        }
+        switch object["policy"] {
+        case nil: return (pairs, false)
+        case let word as String where word == "warn" || word == "refuse": return (pairs, word == "refuse")
+        default: throw Invalid(reason: "\"contrast.policy\" is \"warn\" or \"refuse\"")
         }
     }
 

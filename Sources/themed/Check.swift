@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import JSON
 import ThemeBundle
+import ThemeExport
 import ThemeIndex
 import ThemeVocabulary
 
@@ -27,9 +28,14 @@ struct Check: ParsableCommand {
 
     func run() throws {
         let path = URL(fileURLWithPath: theme).standardizedFileURL.path
-        let info = try Self.read(path)
-        let errors = info.error.split(separator: "\n").map(String.init)
-        let warnings = info.warning.split(separator: "\n").map(String.init)
+        let (info, contrast) = try Self.read(path)
+        var errors = info.error.split(separator: "\n").map(String.init)
+        var warnings = info.warning.split(separator: "\n").map(String.init)
+        // theme.json's contrast pairs below their minimum: errors with policy "refuse", else warnings.
+        if let contrast {
+            let lines = contrast.failures.map(ContrastReport.describe)
+            if contrast.refuses { errors += lines } else { warnings += lines }
+        }
         switch format {
         case .json:
             print(JSONValue.object([
@@ -47,7 +53,7 @@ struct Check: ParsableCommand {
 
     /// The theme at `path` as a sync indexes it: in a scratch themes folder that links it and
     /// its ancestors (never the rest of the folder beside it, which may hold anything).
-    static func read(_ path: String) throws -> ThemeInfo {
+    static func read(_ path: String) throws -> (info: ThemeInfo, contrast: ContrastReport?) {
         let fileName = (path as NSString).lastPathComponent
         let isCatalog = fileName.hasSuffix(".car")
         let name = isCatalog ? String(fileName.dropLast(4)) : fileName
@@ -78,10 +84,13 @@ struct Check: ParsableCommand {
         }
         let index = try ThemeIndex(databasePath: scratch + "/index.sqlite")
         _ = try index.writer.sync(themesDirectory: themes)
-        guard let info = try index.reader.themes().first(where: { $0.name == name }) else {
+        let all = try index.reader.themes()
+        guard let info = all.first(where: { $0.name == name }) else {
             throw Startup.failure("\(path): not read as a theme")
         }
-        return info
+        let settings = isCatalog ? ThemeSettings() : ((try? ThemeSettings(folder: path)) ?? ThemeSettings())
+        guard !settings.contrastPairs.isEmpty, let chain = try? ThemeInfo.chain(of: name, in: all) else { return (info, nil) }
+        return (info, ContrastReport(table: try ColorTable(reading: index.reader, chain: chain), settings: settings))
     }
 
     static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }

@@ -87,6 +87,23 @@ struct CommandLineTests {
         #expect(unsigned.status == 2 && unsigned.errors.contains("imageSigningKeys is empty"), "config/themed.json is not there: \(unsigned.errors)")
     }
 
+    @Test("check reports theme.json's contrast pairs below their minimum: warnings, or errors with policy refuse")
+    func checkContrast() throws {
+        let folder = try DaemonTests.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func write(_ text: String, _ path: String) throws {
+            try FileManager.default.createDirectory(atPath: (folder + "/" + path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + path))
+        }
+        try write(##"{"color": {"$type": "color", "label": {"$value": "#999999"}, "background": {"$value": "#333333"}}}"##, "app/colors.tokens.json")
+        try write(#"{"contrast": {"pairs": [{"foreground": "color.label", "background": "color.background"}]}}"#, "app/theme.json")
+        let warned = try DaemonTests.run(["check", "app"], in: folder)
+        #expect(warned.status == 0 && warned.output.contains("warning: contrast: color.label over color.background in light: 4.43:1, below 4.5"), "\(warned.output) \(warned.errors)")
+        try write(#"{"contrast": {"pairs": [{"foreground": "color.label", "background": "color.background"}], "policy": "refuse"}}"#, "app/theme.json")
+        let refused = try DaemonTests.run(["check", "app"], in: folder)
+        #expect(refused.status == 1 && refused.output.contains("error: contrast: color.label over color.background in dark: 4.43:1, below 4.5"), "\(refused.output)")
+    }
+
     /// A Figma file's variables as the REST API answers: a colour scheme over primitives.
     static let figmaVariables = ##"""
         {"status": 200, "error": false, "meta": {

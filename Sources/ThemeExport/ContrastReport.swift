@@ -1,0 +1,75 @@
+import JSON
+import ThemeVocabulary
+
+/// The WCAG 2.1 contrast of a theme's colour pairs (theme.json `contrast.pairs`) in every mode
+/// it serves (light and dark, each with high contrast and on P3: `ColorMode.all`), read from its
+/// `ColorTable` as exports are; what `GET /themes/{t}/contrast` and `themed check` report.
+public struct ContrastReport: Sendable {
+    public struct Check: Sendable {
+        public var pair: ThemeSettings.ContrastPair
+        public var mode: ColorMode
+        /// nil when a colour of the pair has no value in that mode (`missing` names it).
+        public var ratio: Double?
+        public var missing: String?
+
+        public var passes: Bool { ratio.map { $0 >= pair.minimum } ?? false }
+    }
+
+    public let theme: String
+    public let refuses: Bool
+    public let checks: [Check]
+
+    public init(table: ColorTable, settings: ThemeSettings) {
+        theme = table.theme
+        refuses = settings.refusesLowContrast
+        var values: [String: [ColorMode: ColorValue]] = [:]
+        for row in table.rows { values[row.name] = row.values.mapValues(\.value) }
+        checks = settings.contrastPairs.flatMap { pair in
+            ColorMode.all.map { mode in
+                // A mode a colour has no value of its own for takes the plain scheme's, as exports do.
+                func value(_ name: String) -> ColorValue? { values[name]?[mode] ?? values[name]?[mode.base] }
+                guard let foreground = value(pair.foreground) else { return Check(pair: pair, mode: mode, missing: pair.foreground) }
+                guard let background = value(pair.background) else { return Check(pair: pair, mode: mode, missing: pair.background) }
+                return Check(pair: pair, mode: mode, ratio: foreground.contrastRatio(over: background))
+            }
+        }
+    }
+
+    /// The checks below their minimum or with a colour missing.
+    public var failures: [Check] { checks.filter { !$0.passes } }
+
+    /// One line a failure: `label over background in dark: 3.21:1, below 4.5`.
+    public static func describe(_ check: Check) -> String {
+        let pair = "contrast: \(check.pair.foreground) over \(check.pair.background) in \(check.mode.name)"
+        guard let ratio = check.ratio else { return "\(pair): \(check.missing ?? "a colour") has no value" }
+        return "\(pair): \(Self.format(ratio)):1, below \(Self.format(check.pair.minimum))"
+    }
+
+    static func format(_ ratio: Double) -> String {
+        let hundredths = (ratio * 100).rounded() / 100
+        return hundredths == hundredths.rounded() ? String(Int(hundredths)) : String(hundredths)
+    }
+
+    public var json: JSONValue {
+        let pairs = Dictionary(grouping: checks.indices, by: { checks[$0].pair.foreground + "\u{0}" + checks[$0].pair.background })
+        var seen = Set<String>()
+        var list: [JSONValue] = []
+        for check in checks where seen.insert(check.pair.foreground + "\u{0}" + check.pair.background).inserted {
+            let indices = pairs[check.pair.foreground + "\u{0}" + check.pair.background] ?? []
+            list.append(.object([
+                ("foreground", .string(check.pair.foreground)), ("background", .string(check.pair.background)),
+                ("minimum", .double(check.pair.minimum)), ("largeText", .bool(check.pair.largeText)),
+                ("passes", .bool(indices.allSatisfy { checks[$0].passes })),
+                ("modes", .array(indices.map { index in
+                    let mode = checks[index]
+                    var members: [(String, JSONValue)] = [("mode", .string(mode.mode.name)), ("passes", .bool(mode.passes))]
+                    if let ratio = mode.ratio { members.append(("ratio", .double((ratio * 100).rounded() / 100))) }
+                    if let missing = mode.missing { members.append(("missing", .string(missing))) }
+                    return .object(members)
+                })),
+            ]))
+        }
+        return .object([("theme", .string(theme)), ("policy", .string(refuses ? "refuse" : "warn")),
+                        ("failures", .int(failures.count)), ("pairs", .array(list))])
+    }
+}
