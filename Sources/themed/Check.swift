@@ -28,7 +28,8 @@ struct Check: ParsableCommand {
 
     func run() throws {
         let path = URL(fileURLWithPath: theme).standardizedFileURL.path
-        let (info, contrast) = try Self.read(path)
+        let (info, table, settings) = try Self.read(path)
+        let contrast = settings.contrastPairs.isEmpty ? nil : ContrastReport(table: table, settings: settings)
         var errors = info.error.split(separator: "\n").map(String.init)
         var warnings = info.warning.split(separator: "\n").map(String.init)
         // theme.json's contrast pairs below their minimum: errors with policy "refuse", else warnings.
@@ -53,7 +54,8 @@ struct Check: ParsableCommand {
 
     /// The theme at `path` as a sync indexes it: in a scratch themes folder that links it and
     /// its ancestors (never the rest of the folder beside it, which may hold anything).
-    static func read(_ path: String) throws -> (info: ThemeInfo, contrast: ContrastReport?) {
+    /// The theme at `path` as a sync indexes it, its colours in every mode, and its settings.
+    static func read(_ path: String) throws -> (info: ThemeInfo, colors: ColorTable, settings: ThemeSettings) {
         let fileName = (path as NSString).lastPathComponent
         let isCatalog = fileName.hasSuffix(".car")
         let name = isCatalog ? String(fileName.dropLast(4)) : fileName
@@ -89,8 +91,8 @@ struct Check: ParsableCommand {
             throw Startup.failure("\(path): not read as a theme")
         }
         let settings = isCatalog ? ThemeSettings() : ((try? ThemeSettings(folder: path)) ?? ThemeSettings())
-        guard !settings.contrastPairs.isEmpty, let chain = try? ThemeInfo.chain(of: name, in: all) else { return (info, nil) }
-        return (info, ContrastReport(table: try ColorTable(reading: index.reader, chain: chain), settings: settings))
+        let chain = (try? ThemeInfo.chain(of: name, in: all)) ?? [info]
+        return (info, try ColorTable(reading: index.reader, chain: chain), settings)
     }
 
     static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }

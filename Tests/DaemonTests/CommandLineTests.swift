@@ -11,7 +11,7 @@ struct CommandLineTests {
     static let exercised: Set<String> = [
         "serve", "index", "compile", "inspect", "extract", "export", "config check", "watch", "sign",
         "publish", "retire", "rollback", "releases", "token create", "token list", "token revoke", "check",
-        "import figma",
+        "import figma", "diff",
     ]
 
     struct ListingFailure: Error, CustomStringConvertible { var description: String }
@@ -102,6 +102,26 @@ struct CommandLineTests {
         try write(#"{"contrast": {"pairs": [{"foreground": "color.label", "background": "color.background"}], "policy": "refuse"}}"#, "app/theme.json")
         let refused = try DaemonTests.run(["check", "app"], in: folder)
         #expect(refused.status == 1 && refused.output.contains("error: contrast: color.label over color.background in dark: 4.43:1, below 4.5"), "\(refused.output)")
+    }
+
+    @Test("diff compares two versions of a theme's colours mode by mode: exit 1 and each change, or 0 when the same")
+    func diff() throws {
+        let folder = try DaemonTests.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func write(_ text: String, _ path: String) throws {
+            try FileManager.default.createDirectory(atPath: (folder + "/" + path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + path))
+        }
+        try write(##"{"color": {"$type": "color", "accent": {"$value": "#0066ff"}, "ink": {"$value": "#111111"}, "old": {"$value": "#abcdef"}}}"##, "before/brand/c.tokens.json")
+        try write(##"{"color": {"$type": "color", "accent": {"$value": "#ff6600"}, "ink": {"$value": "#111111"}, "new": {"$value": "#fedcba"}}}"##, "after/brand/c.tokens.json")
+        let changed = try DaemonTests.run(["diff", "before/brand", "after/brand"], in: folder)
+        #expect(changed.status == 1, "\(changed.output) \(changed.errors)")
+        #expect(changed.output.contains("added: color.new\nremoved: color.old\nchanged: color.accent light #0066FFFF -> #FF6600FF\n"), "\(changed.output)")
+        #expect(changed.output.hasSuffix("1 added, 1 removed, 1 changed\n"), "\(changed.output)")
+        let markdown = try DaemonTests.run(["diff", "before/brand", "after/brand", "--format", "markdown"], in: folder)
+        #expect(markdown.output.hasPrefix("**before/brand → after/brand**: 1 added, 1 removed, 1 changed colour") && markdown.output.contains("| `color.accent` | dark | `#0066FFFF` | `#FF6600FF` |"), "\(markdown.output)")
+        let same = try DaemonTests.run(["diff", "before/brand", "before/brand", "--format", "json"], in: folder)
+        #expect(same.status == 0 && same.output.contains(#""changed" : []"#), "\(same.output)")
     }
 
     /// A Figma file's variables as the REST API answers: a colour scheme over primitives.

@@ -1,0 +1,61 @@
+import JSON
+import ThemeVocabulary
+
+/// What changed in a theme's colours between two readings (`themed diff A B`): names added and
+/// removed, and each changed name's value per mode, before and after. Values are compared as
+/// they are served (`ColorValue`: space and components), so a change of space is a change.
+public struct ColorDiff: Sendable {
+    public struct Change: Sendable {
+        public var name: String
+        public var modes: [(mode: ColorMode, before: ColorValue?, after: ColorValue?)]
+    }
+
+    public let added: [String]
+    public let removed: [String]
+    public let changed: [Change]
+
+    public var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
+
+    public init(from before: ColorTable, to after: ColorTable) {
+        let old = Dictionary(before.rows.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let new = Dictionary(after.rows.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        func sorted(_ names: some Collection<String>) -> [String] { names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+        added = sorted(new.keys.filter { old[$0] == nil })
+        removed = sorted(old.keys.filter { new[$0] == nil })
+        changed = sorted(new.keys.filter { old[$0] != nil }).compactMap { name in
+            guard let was = old[name], let now = new[name] else { return nil }
+            let modes = ColorMode.all.compactMap { mode -> (mode: ColorMode, before: ColorValue?, after: ColorValue?)? in
+                let (a, b) = (was.values[mode]?.value, now.values[mode]?.value)
+                return a == b ? nil : (mode, a, b)
+            }
+            return modes.isEmpty ? nil : Change(name: name, modes: modes)
+        }
+    }
+
+    public var json: JSONValue {
+        func value(_ color: ColorValue?) -> JSONValue { color.map { .string($0.hex) } ?? .null }
+        return .object([
+            ("added", .array(added.map { .string($0) })), ("removed", .array(removed.map { .string($0) })),
+            ("changed", .array(changed.map { change in
+                .object([("name", .string(change.name)), ("modes", .array(change.modes.map {
+                    .object([("mode", .string($0.mode.name)), ("before", value($0.before)), ("after", value($0.after))])
+                }))])
+            })),
+        ])
+    }
+
+    /// For a pull request comment: the counts first, then a table of the changes with their hex
+    /// values (what every markdown renderer shows as it is).
+    public func markdown(from before: String, to after: String) -> String {
+        var lines = ["**\(before) → \(after)**: \(added.count) added, \(removed.count) removed, \(changed.count) changed colour\(changed.count == 1 ? "" : "s")"]
+        guard !isEmpty else { return lines[0] + "\n" }
+        lines += ["", "| colour | mode | before | after |", "|---|---|---|---|"]
+        func cell(_ color: ColorValue?) -> String { color.map { "`\($0.hex)`" } ?? "–" }
+        for name in added { lines.append("| `\(name)` | | | added |") }
+        for name in removed { lines.append("| `\(name)` | | removed | |") }
+        for change in changed {
+            for (mode, was, now) in change.modes { lines.append("| `\(change.name)` | \(mode.name) | \(cell(was)) | \(cell(now)) |") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
