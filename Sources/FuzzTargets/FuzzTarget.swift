@@ -4,6 +4,7 @@ import BinaryReading
 import BOM
 import Codecs
 import DesignTokens
+import FigmaVariables
 import Foundation
 import HTTPServer
 import JSON
@@ -115,6 +116,17 @@ public struct FuzzTarget: Sendable {
             guard let document = try? JSONParser.parse(bytes),
                   let resolver = try? TokenResolver(document: document, path: "fuzz.resolver.json", read: { _ in .object([]) }) else { return }
             for inputs in resolver.allInputs(limit: 8) { _ = resolver.tokens(for: inputs) }
+        },
+        FuzzTarget(name: "studio", summary: "a Tokens Studio set: its older keys, types and value forms, arithmetic and colour modifiers, resolved") { bytes in
+            guard let root = try? JSONParser.parse(bytes),
+                  let resolver = try? TokenResolver(tokensStudioThemes: nil, metadata: .object([("tokenSetOrder", .array(["set"]))]), read: { _ in root }) else { return }
+            _ = resolver.tokens(for: [:])
+        },
+        FuzzTarget(name: "figma", summary: "a Figma variables answer imported (GET /v1/files/:key/variables/local): every file it writes is JSON, the same bytes twice") { bytes in
+            guard let file = try? FigmaFile(bytes: bytes) else { return }
+            let (once, again) = (FigmaImport(file), FigmaImport(file))
+            guard once.files == again.files else { fatalError("an import wrote different bytes for the same variables") }
+            for written in once.files where (try? JSONParser.parse(written.bytes)) == nil { fatalError("\(written.path) is not JSON") }
         },
         FuzzTarget(name: "alias", summary: "an alias document (PUT /aliases): rules, version ranges, locale patterns; what is kept reads back the same, and assigns") { bytes in
             guard let json = try? JSONParser.parse(bytes), let alias = try? Alias(name: "fuzz", json: json) else { return }

@@ -53,6 +53,23 @@ public enum FuzzSeeds {
              "modifiers": {"m": {"contexts": {"x": [{"$ref": "#/sets/s"}], "y": []}, "default": "y"}},
              "resolutionOrder": [{"$ref": "#/sets/s"}, {"$ref": "#/modifiers/m"}, {"type": "set", "name": "i", "sources": []}]}
             """#.utf8)]
+        case "studio":
+            return [Array(##"""
+            {"base": {"value": "8", "type": "spacing"}, "double": {"value": "roundTo({base} * 1.5 + max(2px, {base} / 4), 1)", "type": "sizing"},
+             "brand": {"value": "#3366cc80", "type": "color"}, "dark": {"value": "{brand}", "type": "color",
+               "$extensions": {"studio.tokens": {"modify": {"type": "mix", "value": "0.5", "space": "lch", "color": "#ffffff"}}}},
+             "shadow": {"value": [{"x": "0", "y": "{base}", "blur": "4", "spread": "0", "color": "#000", "type": "innerShadow"}], "type": "boxShadow"},
+             "type": {"value": {"fontFamily": "Inter", "fontWeight": "Semi Bold", "fontSize": "{base} * 2", "lineHeight": "150%", "textCase": "none"}, "type": "typography"}}
+            """##.utf8)]
+        case "figma":
+            return [Array(#"""
+            {"meta": {"variableCollections": {"C": {"id": "C", "name": "Scheme", "modes": [{"modeId": "1", "name": "Light"}, {"modeId": "2", "name": "Dark"}], "defaultModeId": "1"},
+                                               "L": {"id": "L", "name": "Lib", "modes": [{"modeId": "9", "name": "M"}], "defaultModeId": "9", "remote": true}},
+                      "variables": {"V": {"id": "V", "name": "color/bg", "variableCollectionId": "C", "resolvedType": "COLOR", "scopes": ["FRAME_FILL"],
+                                          "valuesByMode": {"1": {"r": 1, "g": 1, "b": 1, "a": 1}, "2": {"type": "VARIABLE_ALIAS", "id": "R"}}},
+                                    "W": {"id": "W", "name": "color/bg/hover", "variableCollectionId": "C", "resolvedType": "FLOAT", "scopes": ["GAP"], "valuesByMode": {"1": 4}},
+                                    "R": {"id": "R", "name": "ink", "variableCollectionId": "L", "resolvedType": "COLOR", "remote": true, "valuesByMode": {"9": {"r": 0, "g": 0, "b": 0}}}}}}
+            """#.utf8)]
         default: return []
         }
     }
