@@ -80,6 +80,10 @@ struct ReloadTests {
         _ = try events.readUntil("retry:")
         let client = try server.client()
         let before = try Self.servedNames(client)
+        // Served once, as the start-up warming would have encoded it by now on an idle machine: its
+        // bytes are kept by content. (One never served nor warmed before its catalog is renamed
+        // over has nothing left to decode from: the old file is gone.)
+        #expect(try client.request("/themes/app/images/AppLogo?scale=2").status == 200)
 
         let bytes = try Data(contentsOf: URL(fileURLWithPath: Corpus.path(Self.second)))
         try Self.publish(bytes.prefix(bytes.count / 2), to: server.fixtures.path("themes/app/Assets.car"))
@@ -89,7 +93,7 @@ struct ReloadTests {
         let detail = try client.request("/themes/app")
         #expect(detail.json["status"] as? String == "degraded")
         #expect((detail.json["errors"] as? [String])?.contains { $0.contains("Assets.car") } == true)
-        // An image from the old generation still decodes from the catalog it was indexed from.
+        // The old generation's image still serves.
         #expect(try client.request("/themes/app/images/AppLogo?scale=2").status == 200)
     }
 
