@@ -130,7 +130,7 @@ let package = Package(
         .testTarget(name: "ReleasesTests", dependencies: ["Releases", "Cluster", "TestSupport"]),
         .testTarget(name: "ClusterTests", dependencies: ["Cluster", "Releases", "Hashing", "Sharding", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ImageCodersTests", dependencies: ["ImageCoders", "ThemeVocabulary", "Codecs", "BinaryReading", "TestSupport"]),
-        .testTarget(name: "ThemeExportTests", dependencies: ["ThemeExport", "ThemeVocabulary", "JSON"]),
+        .testTarget(name: "ThemeExportTests", dependencies: ["ThemeExport", "ThemeVocabulary", "JSON", "TestSupport"]),
         // Reads Package.swift and docs/ARCHITECTURE.md: the layering rule, checked.
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "AndroidResourcesTests", dependencies: ["AndroidResources", "ThemeExport", "ThemeContent", "ThemeIndex", "BlobStore", "Codecs", "BinaryReading", "TestSupport"]),

@@ -2,23 +2,13 @@ import Foundation
 import JSON
 import Testing
 @testable import ThemeExport
-import ThemeIndex
+import TestSupport
 import ThemeVocabulary
 
 /// WCAG 2.1 contrast as coloraide computes it (a reference outside our code; `make test`
 /// installs it), and the report of a theme's pairs in every mode.
 @Suite("contrast")
 struct ContrastTests {
-    static let hasColoraide: Bool = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import coloraide"]
-        (process.standardOutput, process.standardError) = (FileHandle.nullDevice, FileHandle.nullDevice)
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }()
-
     /// A fixed sequence, the same on every run.
     struct Sequence {
         var state: UInt64
@@ -29,7 +19,7 @@ struct ContrastTests {
     }
 
     @Test("600 pairs (sRGB and Display P3, translucent text) equal coloraide's WCAG 2.1 ratio within 0.01",
-          .enabled(if: hasColoraide, "coloraide is not installed (pip install coloraide; make test installs it)"))
+          .enabled(if: ReferenceTools.pythonUnavailableReason(modules: ["coloraide"]) == nil, "coloraide is not installed (pip install coloraide; make test installs it)"))
     func againstColoraide() throws {
         var random = Sequence(state: 53)
         var pairs: [[String: Any]] = []
