@@ -51,7 +51,7 @@ let package = Package(
         // Design tokens (DTCG 2025.10: the Format, Color and Resolver modules) read from token files.
         .target(name: "DesignTokens", dependencies: ["JSON", "ThemeVocabulary"]),
         // `themed import figma`: a Figma file's variables (the REST API's answer) as DTCG token files and a resolver.
-        .target(name: "FigmaVariables", dependencies: ["DesignTokens", "JSON"]),
+        .target(name: "FigmaVariables", dependencies: ["DesignTokens", "JSON", "ThemeVocabulary"]),
         // The CoreUI catalog layer on top of BOM: keys, facets, renditions, colours, images.
         .target(name: "AssetCatalog", dependencies: ["BOM", "Codecs", "BinaryReading", "Hashing", "JSON", "ThemeVocabulary", "Caching"]),
         // Writes .car catalogs from .xcassets folders (`themed compile`).

@@ -1,4 +1,3 @@
-import Foundation
 import JSON
 import ThemeVocabulary
 
@@ -75,45 +74,10 @@ struct ColorModifier {
     /// 1, or HSL with saturation and lightness from 0 to 100.
     static func coordinates(of color: CSSColor, in space: Space) -> [Double] {
         switch space {
-        case .srgb: return Array(color.sRGB.components.prefix(3))
-        case .p3: return Array(color.displayP3.components.prefix(3))
-        case .hsl: return hsl(Array(color.sRGB.components.prefix(3)))
-        case .lch:
-            let xyz = color.xyzD65
-            let d50 = d65ToD50.map { row in zip(row, xyz).map(*).reduce(0, +) }
-            let white = [0.3457 / 0.3585, 1, (1 - 0.3457 - 0.3585) / 0.3585]
-            let (epsilon, kappa) = (216.0 / 24389, 24389.0 / 27)
-            let f = zip(d50, white).map { value, reference -> Double in
-                let t = value / reference
-                return t > epsilon ? cbrt(t) : (kappa * t + 16) / 116
-            }
-            let (l, a, b) = (116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2]))
-            var hue = atan2(b, a) * 180 / .pi
-            if hue < 0 { hue += 360 }
-            return [l, hypot(a, b), hue]
+        case .srgb: Array(color.sRGB.components.prefix(3))
+        case .p3: Array(color.displayP3.components.prefix(3))
+        case .hsl: color.hsl
+        case .lch: color.lch
         }
-    }
-
-    /// CSS Color 4's Bradford adaptation from D65 to D50.
-    static let d65ToD50: [[Double]] = [
-        [1.0479297925449969, 0.022946870601609652, -0.05019226628920524],
-        [0.02962780877005599, 0.9904344267538799, -0.017073799063418826],
-        [-0.009243040646204504, 0.015055191490298152, 0.7518742814281371],
-    ]
-
-    static func hsl(_ rgb: [Double]) -> [Double] {
-        let (high, low) = (rgb.max() ?? 0, rgb.min() ?? 0)
-        let lightness = (high + low) / 2
-        let chroma = high - low
-        guard chroma > 0 else { return [0, 0, lightness * 100] }
-        let saturation = lightness == 0 || lightness == 1 ? 0 : (high - lightness) / min(lightness, 1 - lightness)
-        var hue: Double
-        switch high {
-        case rgb[0]: hue = (rgb[1] - rgb[2]) / chroma + (rgb[1] < rgb[2] ? 6 : 0)
-        case rgb[1]: hue = (rgb[2] - rgb[0]) / chroma + 2
-        default: hue = (rgb[0] - rgb[1]) / chroma + 4
-        }
-        hue *= 60
-        return [hue, saturation * 100, lightness * 100]
     }
 }

@@ -138,17 +138,11 @@ enum TokensStudioSet {
         return FontWeightName.weight(of: text).map { .int($0) } ?? value
     }
 
-    /// `#rrggbb`, `#rrggbbaa` or `#rgb` as an sRGB colour (Tokens Studio's own form).
+    /// `#rrggbb`, `#rrggbbaa` or `#rgb`: Tokens Studio's own form of a colour, read as the drafts'
+    /// hex is (`DraftValues`), without the warning a DTCG file gets for it.
     static func literalColor(_ value: JSONValue) -> JSONValue? {
         guard case .string(let text) = value, text.hasPrefix("#") else { return nil }
-        var digits = Array(text.dropFirst())
-        if digits.count == 3 || digits.count == 4 { digits = digits.flatMap { [$0, $0] } }
-        guard digits.count == 6 || digits.count == 8, digits.allSatisfy(\.isHexDigit) else { return nil }
-        let bytes = stride(from: 0, to: digits.count, by: 2).compactMap { Int(String(digits[$0...$0 + 1]), radix: 16) }
-        var members: [(String, JSONValue)] = [("colorSpace", "srgb"), ("components", .array(bytes.prefix(3).map { .double(Double($0) / 255) }))]
-        if bytes.count == 4 { members.append(("alpha", .double(Double(bytes[3]) / 255))) }
-        if digits.count == 6 || bytes.count == 4 { members.append(("hex", .string("#" + String(digits.prefix(6)).lowercased()))) }
-        return .object(members)
+        return DraftValues.upgraded(value, as: .color)?.value
     }
 
     static func shadow(_ value: JSONValue) -> JSONValue {

@@ -67,7 +67,7 @@ extension AliasResolver {
         guard let modify = replacingAliases(in: modify, of: token) else { return nil }
         var other: CSSColor?
         if let given = modify["color"] {
-            other = TokenValidation.cssColor(TokensStudioSet.literalColor(given) ?? DraftValues.upgraded(given, as: .color)?.value ?? given)
+            other = TokenValidation.cssColor(DraftValues.upgraded(given, as: .color)?.value ?? given)
         }
         switch ColorModifier.parse(modify, color: other) {
         case .success(let modifier): return modifier.applied(to: color)

@@ -1,5 +1,6 @@
 import DesignTokens
 import JSON
+import ThemeVocabulary
 
 /// How one Figma variable's value becomes a DTCG 2025.10 token value (docs/TOKENS.md, "Figma
 /// variables"): the type follows `resolvedType` and, for numbers and strings, the scopes the
@@ -53,10 +54,8 @@ enum TokenMapping: Equatable {
     func value(of literal: FigmaFile.Value) -> JSONValue? {
         switch (self, literal) {
         case (.color, .color(let red, let green, let blue, let alpha)):
-            let hex = "#" + [red, green, blue].map { channel in
-                let byte = Int((channel * 255).rounded())
-                return String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
-            }.joined()
+            // The 8-bit #RRGGBB fallback DTCG allows beside the components (ColorValue's hex, without alpha).
+            let hex = String(ColorValue(colorSpace: .sRGB, components: [red, green, blue, 1]).hex.prefix(7))
             return .object([("colorSpace", "srgb"), ("components", .array([.double(red), .double(green), .double(blue)])),
                             ("alpha", .double(alpha)), ("hex", .string(hex))])
         case (.dimension, .number(let number)): return .object([("value", .double(number)), ("unit", "px")])

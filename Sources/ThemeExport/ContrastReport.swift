@@ -17,21 +17,23 @@ public struct ContrastReport: Sendable {
 
     public let theme: String
     public let refuses: Bool
-    public let checks: [Check]
+    /// Each pair with its checks, one a mode, in theme.json's order.
+    public let pairs: [(pair: ThemeSettings.ContrastPair, checks: [Check])]
+    public var checks: [Check] { pairs.flatMap(\.checks) }
 
     public init(table: ColorTable, settings: ThemeSettings) {
         theme = table.theme
         refuses = settings.refusesLowContrast
         var values: [String: [ColorMode: ColorValue]] = [:]
         for row in table.rows { values[row.name] = row.values.mapValues(\.value) }
-        checks = settings.contrastPairs.flatMap { pair in
-            ColorMode.all.map { mode in
+        pairs = settings.contrastPairs.map { pair in
+            (pair, ColorMode.all.map { mode in
                 // A mode a colour has no value of its own for takes the plain scheme's, as exports do.
                 func value(_ name: String) -> ColorValue? { values[name]?[mode] ?? values[name]?[mode.base] }
                 guard let foreground = value(pair.foreground) else { return Check(pair: pair, mode: mode, missing: pair.foreground) }
                 guard let background = value(pair.background) else { return Check(pair: pair, mode: mode, missing: pair.background) }
                 return Check(pair: pair, mode: mode, ratio: foreground.contrastRatio(over: background))
-            }
+            })
         }
     }
 
@@ -51,25 +53,19 @@ public struct ContrastReport: Sendable {
     }
 
     public var json: JSONValue {
-        let pairs = Dictionary(grouping: checks.indices, by: { checks[$0].pair.foreground + "\u{0}" + checks[$0].pair.background })
-        var seen = Set<String>()
-        var list: [JSONValue] = []
-        for check in checks where seen.insert(check.pair.foreground + "\u{0}" + check.pair.background).inserted {
-            let indices = pairs[check.pair.foreground + "\u{0}" + check.pair.background] ?? []
-            list.append(.object([
-                ("foreground", .string(check.pair.foreground)), ("background", .string(check.pair.background)),
-                ("minimum", .double(check.pair.minimum)), ("largeText", .bool(check.pair.largeText)),
-                ("passes", .bool(indices.allSatisfy { checks[$0].passes })),
-                ("modes", .array(indices.map { index in
-                    let mode = checks[index]
-                    var members: [(String, JSONValue)] = [("mode", .string(mode.mode.name)), ("passes", .bool(mode.passes))]
-                    if let ratio = mode.ratio { members.append(("ratio", .double((ratio * 100).rounded() / 100))) }
-                    if let missing = mode.missing { members.append(("missing", .string(missing))) }
-                    return .object(members)
-                })),
-            ]))
-        }
-        return .object([("theme", .string(theme)), ("policy", .string(refuses ? "refuse" : "warn")),
-                        ("failures", .int(failures.count)), ("pairs", .array(list))])
+        .object([("theme", .string(theme)), ("policy", .string(refuses ? "refuse" : "warn")), ("failures", .int(failures.count)),
+                 ("pairs", .array(pairs.map { pair, checks in
+                     .object([
+                         ("foreground", .string(pair.foreground)), ("background", .string(pair.background)),
+                         ("minimum", .double(pair.minimum)), ("largeText", .bool(pair.largeText)),
+                         ("passes", .bool(checks.allSatisfy(\.passes))),
+                         ("modes", .array(checks.map { check in
+                             var members: [(String, JSONValue)] = [("mode", .string(check.mode.name)), ("passes", .bool(check.passes))]
+                             if let ratio = check.ratio { members.append(("ratio", .double((ratio * 100).rounded() / 100))) }
+                             if let missing = check.missing { members.append(("missing", .string(missing))) }
+                             return .object(members)
+                         })),
+                     ])
+                 }))])
     }
 }

@@ -188,7 +188,7 @@ public final class IndexWriter: Sendable {
                 report.reindexedSources.append(change.source.path)
                 // An edit that refuses tokens the source served before says so as an error event
                 // (the theme reloads with what still resolves), naming the root cause.
-                if let cause = parsed.tokenRootCause, change.previous != nil, !Self.refusedBefore(parsed.problems, previous: change.previous) {
+                if let cause = Self.newlyRefused(parsed, previous: change.previous) {
                     report.themeErrors.append((folder.name, "tokens refused: \(cause)"))
                 }
                 if keepingCatalogs, let catalog = parsed.catalog { report.parsedCatalogs.append((catalog, parsed.contentHash)) }
@@ -272,16 +272,17 @@ public final class IndexWriter: Sendable {
     /// previous one served is a failure: the last good generation keeps serving, as with a
     /// broken catalog.
     static func tokenPolicy(_ result: Result<ParsedSource, any Error>, change: ThemeChanges.Changed) -> Result<ParsedSource, any Error> {
-        guard case .success(let parsed) = result, change.source.tokens?.keepOnError == true, change.previous != nil,
-              let cause = parsed.tokenRootCause, !refusedBefore(parsed.problems, previous: change.previous) else { return result }
+        guard case .success(let parsed) = result, change.source.tokens?.keepOnError == true,
+              let cause = newlyRefused(parsed, previous: change.previous) else { return result }
         return .failure(ThemeError("tokens refused, the last good generation kept (tokens.onError \"keep\"): \(cause)"))
     }
 
-    /// Whether every problem of a new parse was already the source's before (nothing new is refused).
-    static func refusedBefore(_ problems: [String], previous: SourceRecord?) -> Bool {
-        guard let previous else { return false }
+    /// The root cause of the tokens an edit refuses that the source it replaces did not: nil for
+    /// a first read, and when every problem of the new parse was the source's before.
+    static func newlyRefused(_ parsed: ParsedSource, previous: SourceRecord?) -> String? {
+        guard let previous, let cause = parsed.tokenRootCause else { return nil }
         let before = Set(previous.error.split(separator: "\n").map(String.init))
-        return problems.allSatisfy(before.contains)
+        return parsed.problems.allSatisfy(before.contains) ? nil : cause
     }
 
     /// A source that could not be read keeps what was indexed before: the theme goes on serving

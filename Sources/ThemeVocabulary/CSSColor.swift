@@ -71,6 +71,12 @@ public struct CSSColor: Sendable, Equatable {
         return ColorValue(colorSpace: space, components: values + [min(max(alpha, 0), 1)])
     }
 
+    /// The colour in CIE LCH (D50, as CSS `lch()`): lightness 0-100, chroma, hue in degrees.
+    public var lch: [Double] { Self.xyzD50ToLCH(multiply(Self.d65ToD50, xyzD65)) }
+
+    /// The colour in HSL (hue in degrees, saturation and lightness 0-100), from its sRGB value.
+    public var hsl: [Double] { Self.sRGBToHSL(Array(sRGB.components.prefix(3))) }
+
     /// Whether the colour lies in sRGB (within a rounding's margin).
     public var isInSRGB: Bool { Self.inGamut(Self.encoded(xyzD65, into: .sRGB)) }
 
@@ -150,6 +156,21 @@ public struct CSSColor: Sendable, Equatable {
         }
     }
 
+    /// The inverse of `hslToSRGB`.
+    static func sRGBToHSL(_ rgb: [Double]) -> [Double] {
+        let (high, low) = (rgb.max() ?? 0, rgb.min() ?? 0)
+        let lightness = (high + low) / 2
+        let chroma = high - low
+        guard chroma > 0 else { return [0, 0, lightness * 100] }
+        let saturation = lightness == 0 || lightness == 1 ? 0 : (high - lightness) / min(lightness, 1 - lightness)
+        let hue: Double = switch high {
+        case rgb[0]: (rgb[1] - rgb[2]) / chroma + (rgb[1] < rgb[2] ? 6 : 0)
+        case rgb[1]: (rgb[2] - rgb[0]) / chroma + 2
+        default: (rgb[0] - rgb[1]) / chroma + 4
+        }
+        return [hue * 60, saturation * 100, lightness * 100]
+    }
+
     /// Hue in degrees, whiteness and blackness in 0-100.
     static func hwbToSRGB(_ c: [Double]) -> [Double] {
         let (white, black) = (c[1] / 100, c[2] / 100)
@@ -164,6 +185,18 @@ public struct CSSColor: Sendable, Equatable {
         let y = lab[0] > kappa * epsilon ? pow((lab[0] + 16) / 116, 3) : lab[0] / kappa
         let z = pow(f2, 3) > epsilon ? pow(f2, 3) : (116 * f2 - 16) / kappa
         return zip([x, y, z], whiteD50).map(*)
+    }
+
+    /// The inverse of `labToXYZD50`, with a and b as chroma and hue (degrees, 0 to less than 360).
+    static func xyzD50ToLCH(_ xyz: [Double]) -> [Double] {
+        let (kappa, epsilon) = (24389.0 / 27, 216.0 / 24389)
+        let f = zip(xyz, whiteD50).map { value, white in
+            let t = value / white
+            return t > epsilon ? cbrt(t) : (kappa * t + 16) / 116
+        }
+        let (a, b) = (500 * (f[0] - f[1]), 200 * (f[1] - f[2]))
+        let hue = atan2(b, a) * 180 / .pi
+        return [116 * f[1] - 16, hypot(a, b), hue < 0 ? hue + 360 : hue]
     }
 
     static func oklabToXYZ(_ lab: [Double]) -> [Double] {
@@ -198,7 +231,10 @@ public struct CSSColor: Sendable, Equatable {
     static let linearRec2020ToXYZ = [[0.6369580483012914, 0.14461690358620832, 0.1688809751641721],
                                      [0.2627002120112671, 0.6779980715188708, 0.05930171646986196],
                                      [0.0, 0.028072693049087428, 1.060985057710791]]
-    /// Bradford chromatic adaptation, D50 to D65.
+    /// Bradford chromatic adaptation, D65 to D50, and back.
+    static let d65ToD50 = [[1.0479297925449969, 0.022946870601609652, -0.05019226628920524],
+                           [0.02962780877005599, 0.9904344267538799, -0.017073799063418826],
+                           [-0.009243040646204504, 0.015055191490298152, 0.7518742814281371]]
     static let d50ToD65 = [[0.955473421488075, -0.02309845494876471, 0.06325924320057072],
                            [-0.0283697093338637, 1.0099953980813041, 0.021041441191917323],
                            [0.012314014864481998, -0.020507649298898964, 1.330365926242124]]

@@ -107,11 +107,17 @@ public struct ThemeSettings: Sendable, Equatable {
                   let foreground = fields["foreground"] as? String, let background = fields["background"] as? String else {
                 throw Invalid(reason: "contrast.pairs[\(index)]: \(shape)")
             }
-            let minimum = fields["minimum"].map { $0 as? Double }
-            if let minimum, minimum.map({ !(1...21).contains($0) }) ?? true { throw Invalid(reason: "contrast.pairs[\(index)].minimum is a ratio from 1 to 21") }
-            let largeText = fields["largeText"].map { $0 as? Bool }
-            if let largeText, largeText == nil { throw Invalid(reason: "contrast.pairs[\(index)].largeText is true or false") }
-            pairs.append(ContrastPair(foreground: foreground, background: background, minimum: minimum ?? nil, largeText: (largeText ?? false) ?? false))
+            var minimum: Double?
+            if let given = fields["minimum"] {
+                guard let ratio = given as? Double, (1...21).contains(ratio) else { throw Invalid(reason: "contrast.pairs[\(index)].minimum is a ratio from 1 to 21") }
+                minimum = ratio
+            }
+            var largeText = false
+            if let given = fields["largeText"] {
+                guard let flag = given as? Bool else { throw Invalid(reason: "contrast.pairs[\(index)].largeText is true or false") }
+                largeText = flag
+            }
+            pairs.append(ContrastPair(foreground: foreground, background: background, minimum: minimum, largeText: largeText))
         }
         switch object["policy"] {
         case nil: return (pairs, false)

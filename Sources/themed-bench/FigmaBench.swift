@@ -11,7 +11,7 @@ import ThemeIndex
 enum FigmaBench {
     static func run(folder: String) throws -> [(String, JSONValue)] {
         let answer = "\(folder)/figma-variables.json"
-        try Data(figmaAnswer().serialized().utf8).write(to: URL(fileURLWithPath: answer))
+        try TokenBench.write(figmaAnswer(), to: answer)
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: answer)))
         var files = 0
         let imported = try TokenBench.best {
@@ -28,30 +28,11 @@ enum FigmaBench {
         }
         var members: [(String, JSONValue)] = [("figmaVariables", .int(4000)), ("figmaFiles", .int(files)),
                                              ("figmaImportSeconds", .double(imported)), ("figmaIndexSeconds", .double(indexed))]
-        if let reference = try referenceSeconds(answer) {
+        if let reference = try TokenBench.referenceSeconds("figma_ref.py", [answer]) {
             members.append(("figmaReferenceSeconds", .double(reference)))
             members.append(("figmaImportVersusReference", .double(reference / imported)))
         }
         return members
-    }
-
-    /// figma_ref.py on the same file, best of 3; nil when ../shared/tools is not there.
-    static func referenceSeconds(_ answer: String) throws -> Double? {
-        let script = FileManager.default.currentDirectoryPath + "/../shared/tools/figma_ref.py"
-        guard FileManager.default.fileExists(atPath: script) else { return nil }
-        var times: [Double] = []
-        for _ in 0..<3 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", script, answer]
-            process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-            let start = Date()
-            try process.run()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else { return nil }
-            times.append(Date().timeIntervalSince(start))
-        }
-        return times.min()
     }
 
     static func collection(_ id: String, _ name: String, modes: [String]) -> (String, JSONValue) {

@@ -14,7 +14,7 @@ enum StudioBench {
         let root = "\(folder)/studio/themes/studio"
         try? FileManager.default.removeItem(atPath: "\(folder)/studio")
         let brands = (0..<4).map { "brand/b\($0)" }
-        try write(.object([("tokenSetOrder", .array((["core", "semantic/light", "semantic/dark"] + brands + ["components"]).map { .string($0) }))]), "\(root)/$metadata.json")
+        try TokenBench.write(.object([("tokenSetOrder", .array((["core", "semantic/light", "semantic/dark"] + brands + ["components"]).map { .string($0) }))]), to: "\(root)/$metadata.json")
         var themes: [JSONValue] = ["light", "dark"].map { mode in
             .object([("name", .string(mode.capitalized)), ("group", "Mode"),
                      ("selectedTokenSets", .object([("core", "source"), ("semantic/\(mode)", "enabled"), ("components", "enabled")]))])
@@ -22,11 +22,11 @@ enum StudioBench {
         themes += brands.enumerated().map { number, set in
             .object([("name", .string("Brand \(number)")), ("group", "Brand"), ("selectedTokenSets", .object([(set, JSONValue.string("enabled"))]))])
         }
-        try write(.array(themes), "\(root)/$themes.json")
-        try write(core(), "\(root)/core.json")
-        for (number, mode) in ["light", "dark"].enumerated() { try write(semantic(number), "\(root)/semantic/\(mode).json") }
-        for (number, set) in brands.enumerated() { try write(brand(number), "\(root)/\(set).json") }
-        try write(components(), "\(root)/components.json")
+        try TokenBench.write(.array(themes), to: "\(root)/$themes.json")
+        try TokenBench.write(core(), to: "\(root)/core.json")
+        for (number, mode) in ["light", "dark"].enumerated() { try TokenBench.write(semantic(number), to: "\(root)/semantic/\(mode).json") }
+        for (number, set) in brands.enumerated() { try TokenBench.write(brand(number), to: "\(root)/\(set).json") }
+        try TokenBench.write(components(), to: "\(root)/components.json")
 
         func load(_ path: String) throws -> JSONValue { try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: "\(root)/\(path)")))) }
         var tokens = 0
@@ -41,29 +41,10 @@ enum StudioBench {
         }
         var members: [(String, JSONValue)] = [("studioTokens", .int(tokens)), ("studioCombinations", .int(8)),
                                              ("studioResolveOneSeconds", .double(resolve)), ("studioIndexSeconds", .double(index))]
-        let script = FileManager.default.currentDirectoryPath + "/../shared/tools/tokens_studio_ref.py"
-        if FileManager.default.fileExists(atPath: script) {
-            var times: [Double] = []
-            for _ in 0..<3 {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = ["python3", script, root, "Mode=Dark", "Brand=Brand 2"]
-                process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-                let start = Date()
-                try process.run()
-                process.waitUntilExit()
-                if process.terminationStatus == 0 { times.append(Date().timeIntervalSince(start)) }
-            }
-            if let best = times.min() {
-                members += [("studioReferenceSeconds", .double(best)), ("studioResolveVersusReference", .double(best / resolve))]
-            }
+        if let best = try TokenBench.referenceSeconds("tokens_studio_ref.py", [root, "Mode=Dark", "Brand=Brand 2"]) {
+            members += [("studioReferenceSeconds", .double(best)), ("studioResolveVersusReference", .double(best / resolve))]
         }
         return members
-    }
-
-    static func write(_ value: JSONValue, _ path: String) throws {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Data(value.serialized().utf8).write(to: URL(fileURLWithPath: path))
     }
 
     static func hex(_ number: Int) -> String {

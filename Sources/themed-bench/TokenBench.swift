@@ -72,7 +72,29 @@ enum TokenBench {
         return times.min() ?? 0
     }
 
+    /// A reference script of ../shared/tools on `arguments`, best of 3 seconds; nil when the
+    /// tools are not there or a run fails.
+    static func referenceSeconds(_ script: String, _ arguments: [String]) throws -> Double? {
+        let path = FileManager.default.currentDirectoryPath + "/../shared/tools/" + script
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        var times: [Double] = []
+        for _ in 0..<3 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", path] + arguments
+            process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+            let start = Date()
+            try process.run()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { return nil }
+            times.append(Date().timeIntervalSince(start))
+        }
+        return times.min()
+    }
+
+    /// `value` as the file at `path`, its folder made if needed.
     static func write(_ value: JSONValue, to path: String) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         try Data(value.serialized().utf8).write(to: URL(fileURLWithPath: path))
     }
 

@@ -14,6 +14,12 @@ struct CommandLineTests {
         "import figma", "diff",
     ]
 
+    /// `text` as the file at `path` under `folder`, its folders made.
+    static func write(_ text: String, to path: String, in folder: String) throws {
+        try FileManager.default.createDirectory(atPath: (folder + "/" + path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + path))
+    }
+
     struct ListingFailure: Error, CustomStringConvertible { var description: String }
 
     /// The commands `themed --help` lists, each group's own (`token create`) in place of the group.
@@ -91,10 +97,7 @@ struct CommandLineTests {
     func checkContrast() throws {
         let folder = try DaemonTests.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        func write(_ text: String, _ path: String) throws {
-            try FileManager.default.createDirectory(atPath: (folder + "/" + path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + path))
-        }
+        let write = { (text: String, path: String) in try Self.write(text, to: path, in: folder) }
         try write(##"{"color": {"$type": "color", "label": {"$value": "#999999"}, "background": {"$value": "#333333"}}}"##, "app/colors.tokens.json")
         try write(#"{"contrast": {"pairs": [{"foreground": "color.label", "background": "color.background"}]}}"#, "app/theme.json")
         let warned = try DaemonTests.run(["check", "app"], in: folder)
@@ -108,10 +111,7 @@ struct CommandLineTests {
     func diff() throws {
         let folder = try DaemonTests.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        func write(_ text: String, _ path: String) throws {
-            try FileManager.default.createDirectory(atPath: (folder + "/" + path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + path))
-        }
+        let write = { (text: String, path: String) in try Self.write(text, to: path, in: folder) }
         try write(##"{"color": {"$type": "color", "accent": {"$value": "#0066ff"}, "ink": {"$value": "#111111"}, "old": {"$value": "#abcdef"}}}"##, "before/brand/c.tokens.json")
         try write(##"{"color": {"$type": "color", "accent": {"$value": "#ff6600"}, "ink": {"$value": "#111111"}, "new": {"$value": "#fedcba"}}}"##, "after/brand/c.tokens.json")
         let changed = try DaemonTests.run(["diff", "before/brand", "after/brand"], in: folder)
@@ -172,10 +172,7 @@ struct CommandLineTests {
     func check() throws {
         let folder = try DaemonTests.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let write = { (text: String, path: String) in
-            try FileManager.default.createDirectory(atPath: (folder + "/" + path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + path))
-        }
+        let write = { (text: String, path: String) in try Self.write(text, to: path, in: folder) }
         try write(#"{"color": {"$type": "color", "base": {"$value": {"colorSpace": "srgb", "components": [0, 0.4, 0.8]}}}}"#, "design/base/base.tokens.json")
         // A brand over the base (its parent is read from the folder beside it).
         try write(#"{"parent": "base"}"#, "design/brand/theme.json")

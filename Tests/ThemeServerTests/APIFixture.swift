@@ -71,6 +71,9 @@ struct APIResponse {
 
     var text: String { String(decoding: body, as: UTF8.self) }
 
+    /// The body as a JSON object (empty when it is not one).
+    var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]) ?? [:] }
+
     /// The body as `T`; a body of another shape fails the test with the body in the message.
     func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
         do {

@@ -16,7 +16,7 @@ struct ContrastRouteTests {
         let api = try APIFixture(themes: Self.theme)
         let response = try api.request("/themes/app/contrast")
         #expect(response.status == 200, "\(response.text)")
-        let report = try #require((try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any])
+        let report = response.json
         #expect(report["policy"] as? String == "refuse" && report["failures"] as? Int == 3, "dark, dark high contrast, dark P3: \(response.text)")
         let modes = ((report["pairs"] as? [[String: Any]])?.first?["modes"] as? [[String: Any]]) ?? []
         #expect(modes.count == 6 && modes.first { $0["mode"] as? String == "dark" }?["ratio"] as? Double == 4.43, "\(modes)")

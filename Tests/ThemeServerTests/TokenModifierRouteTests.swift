@@ -22,9 +22,7 @@ struct TokenModifierRouteTests {
         f.write(#"{"traits": {"scheme": {"light": {"appearance": "light"}, "dark": {"appearance": "dark"}}}}"#, to: "themes/ds/theme.json")
     }
 
-    func hex(_ response: APIResponse) -> String? {
-        ((try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any])?["hex"] as? String
-    }
+    func hex(_ response: APIResponse) -> String? { response.json["hex"] as? String }
 
     @Test("a colour answers the brand the query names, and the scheme its appearance chooses")
     func colour() throws {

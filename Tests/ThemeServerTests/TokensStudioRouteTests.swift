@@ -20,25 +20,21 @@ struct TokensStudioRouteTests {
         f.write(#"{"traits": {"Mode": {"Light": {"appearance": "light"}, "Dark": {"appearance": "dark"}}}}"#, to: "themes/studio/theme.json")
     }
 
-    func json(_ response: APIResponse) -> [String: Any] {
-        (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
-    }
-
     @Test("its groups are /tokens' modifiers, its arithmetic evaluated, its colours answer by appearance, its older keys a warning")
     func served() throws {
         let api = try APIFixture(themes: Self.studio)
         let dark = try api.request("/themes/studio/tokens?Mode=Dark")
         #expect(dark.status == 200, "\(dark.text)")
-        let surface = json(dark)["surface"] as? [String: Any]
+        let surface = dark.json["surface"] as? [String: Any]
         #expect(((surface?["$value"] as? [String: Any])?["components"] as? [Double])?.map { ($0 * 255).rounded() } == [17, 17, 17], "\(dark.text)")
-        #expect(((json(dark)["gap"] as? [String: Any])?["$value"] as? [String: Any])?["value"] as? Int == 16)
-        #expect(json(dark)["white"] == nil, "a source set's tokens answer no request")
+        #expect(((dark.json["gap"] as? [String: Any])?["$value"] as? [String: Any])?["value"] as? Int == 16)
+        #expect(dark.json["white"] == nil, "a source set's tokens answer no request")
         let unknown = try api.request("/themes/studio/tokens?Mode=Dusk")
         #expect(unknown.status == 400 && unknown.text.contains("Light, Dark"), "\(unknown.text)")
 
         let color = try api.request("/themes/studio/colors/surface?appearance=dark")
         #expect(color.status == 200 && color.text.contains("#111111"), "\(color.text)")
-        let theme = json(try api.request("/themes/studio"))
+        let theme = try api.request("/themes/studio").json
         #expect(theme["status"] as? String == "ok", "\(theme)")
         #expect((theme["warnings"] as? [String])?.contains { $0.contains("studio-keys") } == true, "\(theme)")
     }

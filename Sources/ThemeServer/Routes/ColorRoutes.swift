@@ -17,7 +17,7 @@ struct ColorRoutes: RouteCollection {
 
     private func colorList(_ context: RequestContext) throws -> Response {
         let chain = try context.chain()
-        let traits = try context.traits()
+        let traits = try context.traits(in: chain)
         let reader = library.index.reader
         let query = context.request.query
         // Naming a token modifier's context (`?brand=portal`) asks for that palette, resolved.
@@ -81,7 +81,7 @@ struct ColorRoutes: RouteCollection {
 
     private func color(_ context: RequestContext) throws -> Response {
         let chain = try context.chain()
-        let traits = try context.traits()
+        let traits = try context.traits(in: chain)
         let name = context.parameter("name")
         guard let theme = chain.first else { throw APIError.notFound("no theme") }
         guard let resolution = try library.index.reader.resolve(.color, named: name, in: chain, for: traits) else {

@@ -18,20 +18,17 @@ struct ContrastRoutes: RouteCollection {
     private func contrast(_ context: RequestContext) throws -> Response {
         let chain = try context.chain()
         guard let theme = chain.first else { throw APIError.notFound("no theme") }
-        let settings: ThemeSettings
-        do {
-            settings = try ThemeSettings(folder: theme.path)
-        } catch {
-            throw APIError(status: .serviceUnavailable, code: "theme_error", message: "\(error)")
-        }
-        let contexts = try context.traits().contexts
+        let contexts = try context.traits(in: chain).contexts
         let reader = library.index.reader
         let logger = self.logger
         return Response(deferred: { complete in
-            library.content.perform({ try ColorTable(reading: reader, chain: chain, contexts: contexts) }) { result in
+            // theme.json is read on the worker pool with the colours, not on the event loop.
+            library.content.perform({ (try ThemeSettings(folder: theme.path), try ColorTable(reading: reader, chain: chain, contexts: contexts)) }) { result in
                 switch result {
-                case .success(let table):
+                case .success(let (settings, table)):
                     complete(JSONResponse.make(ContrastReport(table: table, settings: settings).json, etagged: true))
+                case .failure(let error as ThemeSettings.Invalid):
+                    complete(APIError(status: .serviceUnavailable, code: "theme_error", message: "\(error)").response)
                 case .failure(let error as ContentStore.Busy):
                     complete(APIError.busy(error))
                 case .failure(let error):

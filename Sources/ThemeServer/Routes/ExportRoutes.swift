@@ -56,7 +56,7 @@ struct ExportRoutes: RouteCollection {
         // `?references=1`: aliases kept as references where the format can (CSS's var()).
         let references = ["1", "true"].contains(context.request.query["references"] ?? "")
         // A token theme's modifiers chosen by name (`?brand=portal`), as on the colour routes.
-        let contexts = try context.traits().contexts
+        let contexts = try context.traits(in: chain).contexts
         return Response(deferred: { complete in
             library.content.perform({ try ColorTable(reading: reader, chain: chain, contexts: contexts, relativePath: context.relative) }) { result in
                 switch result {

@@ -256,7 +256,7 @@ struct ImageRoutes: RouteCollection {
     /// resolved for (parsed once), or a 404 that names a near miss in case.
     private func resolve(_ context: RequestContext) throws -> (Resolution, [ThemeInfo], TraitRequest) {
         let chain = try context.chain()
-        let traits = try context.traits()
+        let traits = try context.traits(in: chain)
         let name = context.parameter("name")
         let reader = library.index.reader
         if let resolution = try reader.resolveImage(named: name, in: chain, for: traits) { return (resolution, chain, traits) }

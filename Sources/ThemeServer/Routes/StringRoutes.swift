@@ -19,7 +19,7 @@ struct StringRoutes: RouteCollection {
 
     private func stringTables(_ context: RequestContext) throws -> Response {
         let chain = try context.chain()
-        let traits = try context.traits()
+        let traits = try context.traits(in: chain)
         let reader = library.index.reader
         let localization = reader.chosenLocalization(in: chain, languages: traits.languages)
         return JSONResponse.localized(JSONResponse.make(.object([
@@ -32,7 +32,7 @@ struct StringRoutes: RouteCollection {
     private func stringTable(_ context: RequestContext) throws -> Response {
         let chain = try context.chain()
         let count = try Self.pluralCount(context.request)
-        let traits = try context.traits()
+        let traits = try context.traits(in: chain)
         let table = context.parameter("table")
         let entries = try library.index.reader.localizedTable(table, in: chain, languages: traits.languages)
         guard !entries.isEmpty else {
@@ -50,7 +50,7 @@ struct StringRoutes: RouteCollection {
     private func string(_ context: RequestContext) throws -> Response {
         let chain = try context.chain()
         let count = try Self.pluralCount(context.request)
-        let traits = try context.traits()
+        let traits = try context.traits(in: chain)
         let (table, key) = (context.parameter("table"), context.parameter("key"))
         guard let entry = try library.index.reader.localizedString(key, table: table, in: chain, languages: traits.languages) else {
             throw APIError.notFound("theme \(chain.first?.name ?? "") has no string \(key) in table \(table) (searched \(chain.map(\.name).joined(separator: ", ")))")

@@ -34,12 +34,12 @@ public struct RequestContext: Sendable {
     }
 
     /// The traits the request asks for, from its query and client hints; for a theme of design
-    /// tokens also the contexts of its modifiers the query names (`?brand=portal`; an unknown
-    /// context is a 400 listing the modifier's, other parameters are not the tokens' and ignored).
-    func traits() throws -> TraitRequest {
+    /// tokens (`chain`, as `chain()` gave it) also the contexts of its modifiers the query names
+    /// (`?brand=portal`; an unknown context is a 400 listing the modifier's, other parameters are
+    /// not the tokens' and ignored).
+    func traits(in chain: [ThemeInfo]) throws -> TraitRequest {
         var traits = try TraitParser.traits(of: request)
-        let modifiers = (try? chain()).flatMap { library.index.reader.tokenOwner(in: $0)?.source.modifiers } ?? []
-        guard !modifiers.isEmpty else { return traits }
+        guard let modifiers = library.index.reader.tokenOwner(in: chain)?.source.modifiers, !modifiers.isEmpty else { return traits }
         switch TokenModifier.requested(request.query.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, of: modifiers) {
         case .success(let contexts): traits.contexts = contexts
         case .failure(let error): throw APIError.badRequest(error.message)
