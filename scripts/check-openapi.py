@@ -223,9 +223,13 @@ def cases(blob, base):
         # Releases need a cluster store: without one, 409 naming the setting.
         ("PUT", "/active", auth, json.dumps({"theme": "dark", "at": "2030-01-01T00:00:00Z"}), 409, "/active"),
         ("GET", "/themes/light/releases", {}, None, 409, "/themes/{theme}/releases"),
-        ("POST", "/themes/light/releases", {"Content-Type": "application/octet-stream"}, b"x", 409, "/themes/{theme}/releases"),
-        ("POST", "/themes/light/rollback", json_headers, json.dumps({"generation": 1}), 409, "/themes/{theme}/rollback"),
-        ("DELETE", "/active/schedule/1", {}, None, 409, "/active/schedule/{id}"),
+        ("POST", "/themes/light/releases", {**auth, "Content-Type": "application/octet-stream"}, b"x", 409, "/themes/{theme}/releases"),
+        ("POST", "/themes/light/rollback", auth, json.dumps({"generation": 1}), 409, "/themes/{theme}/rollback"),
+        ("DELETE", "/active/schedule/1", auth, None, 409, "/active/schedule/{id}"),
+        # Without a token, a change route says only that it needs one.
+        ("POST", "/themes/light/releases", {"Content-Type": "application/octet-stream"}, b"x", 401, "/themes/{theme}/releases"),
+        ("POST", "/themes/light/rollback", json_headers, json.dumps({"generation": 1}), 401, "/themes/{theme}/rollback"),
+        ("DELETE", "/active/schedule/1", {}, None, 401, "/active/schedule/{id}"),
         ("GET", "/audit", {}, None, 409, "/audit"),
     ]
 

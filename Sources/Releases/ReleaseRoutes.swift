@@ -9,7 +9,8 @@ import ThemeServer
 /// tar of a theme folder, with a token), `GET /themes/{theme}/releases` (the history),
 /// `POST /themes/{theme}/rollback` and `DELETE /active/schedule/{id}`, registered into the
 /// service's router by `themed serve`. Without a cluster store every one answers 409 naming the
-/// `cluster` setting. None is readable by other origins. With one, it is also where `PUT /active`
+/// `cluster` setting, a change only once its sender is the operator (401 first, as every change
+/// route answers). None is readable by other origins. With one, it is also where `PUT /active`
 /// switches the active theme for every replica (`ActiveThemeStore`).
 ///
 /// The work (unpacking, checking, PostgreSQL) runs off the event loop, as a deferred answer.
@@ -20,6 +21,10 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
     let proxies: TrustedProxies
     /// A release published into a rollout is answered once this replica follows the rollout.
     let audiences: ClusterAudiences?
+    /// Without a cluster store: who is told that releases need one. Anyone else asking for a
+    /// change is refused as `PUT /active` refuses them, so that no route tells a client without
+    /// a token more than that it needs one.
+    public var operators: OperatorCheck?
 
     public init(desk: ReleaseDesk?, metrics: ServiceMetrics, proxies: TrustedProxies, audiences: ClusterAudiences? = nil) {
         (self.desk, self.metrics, self.proxies, self.audiences) = (desk, metrics, proxies, audiences)
@@ -45,7 +50,7 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
     }
 
     private func publish(_ context: RequestContext) throws -> Response {
-        let desk = try Self.cluster(desk)
+        let desk = try changeDesk(for: context.request)
         let (request, theme) = (context.request, context.parameter("theme"))
         guard Release.isPublishable(theme: theme) else {
             metrics.publishRefusals.add(1, ordering: .relaxed)
@@ -101,7 +106,7 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
     }
 
     private func rollback(_ context: RequestContext) throws -> Response {
-        let desk = try Self.cluster(desk)
+        let desk = try changeDesk(for: context.request)
         let (request, theme) = (context.request, context.parameter("theme"))
         return Self.deferred(metrics: metrics, counted: .rollback) {
             let token = try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .publish, theme: theme)
@@ -116,7 +121,7 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
     }
 
     private func cancel(_ context: RequestContext) throws -> Response {
-        let desk = try Self.cluster(desk)
+        let desk = try changeDesk(for: context.request)
         let request = context.request
         guard let id = Int64(context.parameter("id")), id > 0 else { throw APIError.notFound("no schedule \(context.parameter("id"))") }
         return Self.deferred(metrics: metrics, counted: nil) {
@@ -164,6 +169,13 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
     static func cluster(_ desk: ReleaseDesk?) throws -> ReleaseDesk {
         guard let desk else { throw APIError.noCluster }
         return desk
+    }
+
+    /// The desk for a change (the desk checks the team's token itself); without one, the sender
+    /// must be the operator before hearing 409.
+    private func changeDesk(for request: Request) throws -> ReleaseDesk {
+        if desk == nil, let operators, !operators.allows(request) { throw operators.refusal(of: request, changing: "releases") }
+        return try Self.cluster(desk)
     }
 
     // MARK: The active theme, for every replica

@@ -67,8 +67,7 @@ public final class ThemeService: HeadResponder {
                 for alias in affected { AudienceRoutes.announce(alias, theme: theme, to: events) }
             }
         }
-        let operators = OperatorCheck(activeToken: configuration.activeToken, loopbackIsOperator: configuration.loopbackIsOperator,
-                                      hasTokens: activeStore != nil || audienceStore != nil, proxies: configuration.trustedProxies)
+        let operators = configuration.operators
         let router = Router([
             AdminRoutes(library: library, metrics: metrics, caches: caches, events: events, operators: operators,
                         readiness: configuration.readiness, storeContact: configuration.storeContact, store: activeStore, logger: logger),

@@ -44,6 +44,13 @@ public struct ThemeServiceConfiguration {
     public var eventHistory = 256
     public var imageTransforms = ImageTransformPolicy()
 
+    /// Who may change the active theme, aliases and rollouts (and, without a cluster store, who
+    /// is told that releases need one rather than that a token is missing).
+    public var operators: OperatorCheck {
+        OperatorCheck(activeToken: activeToken, loopbackIsOperator: loopbackIsOperator,
+                      hasTokens: activeStore != nil || audienceStore != nil, proxies: trustedProxies)
+    }
+
     public init(themesDirectory: String) {
         self.themesDirectory = themesDirectory
     }

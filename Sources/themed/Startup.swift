@@ -152,7 +152,7 @@ enum Startup {
         // Checked when the settings were read.
         let proxies = (try? TrustedProxies(settings.trustedProxies)) ?? .none
         // The release routes answer 409 without a cluster store; with one, PUT /active goes through it.
-        let releaseRoutes = ReleaseRoutes(desk: releases, metrics: metrics, proxies: proxies, audiences: audiences)
+        var releaseRoutes = ReleaseRoutes(desk: releases, metrics: metrics, proxies: proxies, audiences: audiences)
         var configuration = ThemeServiceConfiguration(themesDirectory: themesPath)
         configuration.activeToken = settings.activeToken
         configuration.loopbackIsOperator = settings.loopbackIsOperator
@@ -167,7 +167,6 @@ enum Startup {
         configuration.storeContact = storeContact
         configuration.activeStore = releases == nil ? nil : releaseRoutes
         configuration.audienceStore = audiences
-        configuration.collections = [releaseRoutes]
         configuration.purge = purge
         configuration.clusterGeneration = clusterGeneration
         configuration.shard = settings.shard
@@ -176,6 +175,8 @@ enum Startup {
         configuration.eventHistory = settings.eventHistory
         configuration.imageTransforms = ImageTransformPolicy(rule: settings.imageTransforms, presets: settings.imagePresets,
                                                              signingKeys: settings.imageSigningKeys)
+        releaseRoutes.operators = configuration.operators
+        configuration.collections = [releaseRoutes]
         return try ThemeService(index: index, configuration: configuration)
     }
 }

@@ -32,8 +32,10 @@ final class APIFixture {
         configuration.loopbackIsOperator = settings.loopbackIsOperator
         (configuration.logger, configuration.metrics, configuration.accessLog) = (logger, metrics, accessLog)
         configuration.allowedOrigins = allowedOrigins
-        configuration.collections = [ReleaseRoutes(desk: nil, metrics: metrics, proxies: .none)]
         (configuration.shard, configuration.trustedProxies, configuration.imageTransforms) = (shard, trustedProxies, imageTransforms)
+        var releases = ReleaseRoutes(desk: nil, metrics: metrics, proxies: trustedProxies)
+        releases.operators = configuration.operators
+        configuration.collections = [releases]
         service = try ThemeService(index: index, configuration: configuration)
         try service.reload()
     }

@@ -27,4 +27,28 @@ struct ReleaseRouteTests {
         #expect(!ReleaseRoutes.receivesUpload(read) && !ReleaseRoutes.receivesUpload(deeper))
         #expect(!ReleaseRoutes.receivesUpload(anonymous), "no credentials, no spool")
     }
+
+    @Test("without a cluster store a change asks for the operator's token before it says 409")
+    func tokenBeforeConflict() throws {
+        let changes: [(HTTPRequest.Method, String, String)] = [(.post, "/themes/light/releases", ""), (.post, "/themes/light/rollback", #"{"generation":1}"#),
+                                                              (.delete, "/active/schedule/1", "")]
+        let guarded = try APIFixture(activeToken: "secret")
+        for (method, target, body) in changes {
+            let anonymous = try guarded.request(target, method: method, body: body)
+            #expect(anonymous.status == 401 && anonymous.text.contains("needs Authorization"), "\(method) \(target): \(anonymous.text)")
+            let wrong = try guarded.request(target, method: method, headers: ["Authorization": "Bearer guess"], body: body)
+            #expect(wrong.status == 401, "\(method) \(target) with a wrong token: \(wrong.text)")
+            let operatorAsks = try guarded.request(target, method: method, headers: ["Authorization": "Bearer secret"], body: body)
+            #expect(operatorAsks.status == 409 && operatorAsks.text.contains("no_cluster"), "\(method) \(target): \(operatorAsks.text)")
+        }
+        #expect(try guarded.request("/themes/light/releases").status == 409, "a read says what it needs without a token")
+
+        // Without any token, loopback is the operator; a client elsewhere is told only loopback may.
+        let open = try APIFixture()
+        for (method, target, body) in changes {
+            #expect(try open.request(target, method: method, body: body).status == 409, "\(method) \(target) from loopback")
+            let remote = try open.request(target, method: method, body: body, from: "192.0.2.7:5000")
+            #expect(remote.status == 403 && remote.text.contains("only loopback clients"), "\(method) \(target) from afar: \(remote.text)")
+        }
+    }
 }

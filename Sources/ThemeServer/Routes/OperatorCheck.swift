@@ -5,7 +5,7 @@ import HTTPServer
 /// says loopback is the operator (`ServerSettings.loopbackIsOperator`: by default only a server
 /// without any token). A request forwarded for someone else by a peer that is not a trusted
 /// proxy is never the loopback operator: a proxy on this host would make every client look local.
-struct OperatorCheck: Sendable {
+public struct OperatorCheck: Sendable {
     let activeToken: String?
     /// Whether a loopback client without a token is the operator.
     let loopbackIsOperator: Bool
@@ -14,14 +14,14 @@ struct OperatorCheck: Sendable {
     let hasTokens: Bool
     let proxies: TrustedProxies
 
-    init(activeToken: String?, loopbackIsOperator: Bool, hasTokens: Bool, proxies: TrustedProxies) {
+    public init(activeToken: String?, loopbackIsOperator: Bool, hasTokens: Bool, proxies: TrustedProxies) {
         self.activeToken = activeToken
         self.loopbackIsOperator = loopbackIsOperator
         self.hasTokens = hasTokens || activeToken != nil
         self.proxies = proxies
     }
 
-    func allows(_ request: Request) -> Bool {
+    public func allows(_ request: Request) -> Bool {
         let authorization = request.headers[.authorization]
         if let activeToken, authorization == "Bearer \(activeToken)" { return true }
         guard loopbackIsOperator, authorization == nil, !proxies.isForwardedByUntrustedPeer(request) else { return false }
@@ -30,7 +30,7 @@ struct OperatorCheck: Sendable {
 
     /// The answer to a request `allows` refused: 401 naming the route when the server knows
     /// tokens, else 403 naming `what` only loopback clients may change (and why this one is not).
-    func refusal(of request: Request, changing what: String) -> APIError {
+    public func refusal(of request: Request, changing what: String) -> APIError {
         if hasTokens {
             return APIError(status: .unauthorized, code: "unauthorized", message: "\(request.method) \(request.path) needs Authorization: Bearer <token>")
         }
