@@ -52,6 +52,7 @@ let package = Package(
         .target(name: "DesignTokens", dependencies: ["JSON", "ThemeVocabulary"]),
         // `themed import figma`: a Figma file's variables (the REST API's answer) as DTCG token files and a resolver.
         .target(name: "FigmaVariables", dependencies: ["DesignTokens", "JSON", "ThemeVocabulary"]),
+        .target(name: "MaterialColor", dependencies: ["ThemeVocabulary"]),
         // The CoreUI catalog layer on top of BOM: keys, facets, renditions, colours, images.
         .target(name: "AssetCatalog", dependencies: ["BOM", "Codecs", "BinaryReading", "Hashing", "JSON", "ThemeVocabulary", "Caching"]),
         // Writes .car catalogs from .xcassets folders (`themed compile`).
@@ -62,7 +63,7 @@ let package = Package(
         .target(name: "ThemeBundle", dependencies: ["ThemeVocabulary"]),
         // The SQLite index of themes, variants and strings: a writer that syncs it with the themes
         // folder (diff, parse, one transaction) and a reader whose lookups use a connection pool.
-        .target(name: "ThemeIndex", dependencies: ["AssetCatalog", "Caching", "Codecs", "DesignTokens", "Hashing", "JSON", "Sharding", "BinaryReading", "SQLite", "ThemeBundle", "ThemeVocabulary"]),
+        .target(name: "ThemeIndex", dependencies: ["AssetCatalog", "Caching", "Codecs", "DesignTokens", "Hashing", "JSON", "MaterialColor", "Sharding", "BinaryReading", "SQLite", "ThemeBundle", "ThemeVocabulary"]),
         // What is served: the bytes behind variants (decoded once, cached within a budget), the
         // catalogs sync parsed, and the library that reloads the index and swaps snapshots.
         .target(name: "ThemeContent", dependencies: ["ThemeIndex", "Sharding", "ImageCoders", "BlobStore", "Hashing", "AssetCatalog", "Codecs", "BinaryReading", "ThemeVocabulary", "Caching", "CLinux"]),
@@ -125,6 +126,7 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "DesignTokensTests", dependencies: ["DesignTokens", "JSON", "ThemeVocabulary", "TestSupport"]),
         .testTarget(name: "FigmaVariablesTests", dependencies: ["FigmaVariables", "DesignTokens", "JSON", "TestSupport"]),
+        .testTarget(name: "MaterialColorTests", dependencies: ["MaterialColor", "ThemeVocabulary", "TestSupport"]),
         .testTarget(name: "CachingTests", dependencies: ["Caching", "TestSupport"]),
         .testTarget(name: "ShardingTests", dependencies: ["Sharding"]),
         .testTarget(name: "ReleasesTests", dependencies: ["Releases", "Cluster", "TestSupport"]),

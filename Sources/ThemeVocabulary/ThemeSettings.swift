@@ -8,7 +8,7 @@ import Foundation
 public struct ThemeSettings: Sendable, Equatable {
     public static let fileName = "theme.json"
     /// The keys theme.json may hold.
-    public static let keys = ["parent", "traits", "tokens", "contrast"]
+    public static let keys = ["parent", "traits", "tokens", "contrast", "material"]
     /// A theme.json larger than this is not a settings file.
     public static let maximumBytes = 64 << 10
 
@@ -26,6 +26,8 @@ public struct ThemeSettings: Sendable, Equatable {
     public var contrastPairs: [ContrastPair] = []
     /// `refuse`: a pair below its minimum is an error (`themed check`); `warn` (the default): a warning.
     public var refusesLowContrast = false
+    /// The Material 3 colour roles made from a seed, beneath the theme's own colours.
+    public var material: MaterialSettings?
 
     /// A text colour over a background, by name, and the WCAG 2.1 ratio it needs (4.5, or 3
     /// for large text, unless `minimum` says).
@@ -83,6 +85,7 @@ public struct ThemeSettings: Sendable, Equatable {
         }
         if let traits = values["traits"] { self.traits = try Self.traits(traits) }
         if let contrast = values["contrast"] { (contrastPairs, refusesLowContrast) = try Self.contrast(contrast) }
+        if let material = values["material"] { self.material = try MaterialSettings(material) }
         if let tokens = values["tokens"] {
             guard let options = tokens as? [String: Any], Set(options.keys).isSubset(of: ["onError"]) else {
                 throw Invalid(reason: "\"tokens\" is {\"onError\": \"keep\" or \"serve\"}")
