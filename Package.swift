@@ -156,7 +156,7 @@ let package = Package(
         // The HTTP server alone: connections' lives and outboxes in-process, sockets on loopback.
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .testTarget(name: "AudiencesTests", dependencies: ["Audiences", "JSON"]),
-        .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemedClient", "ThemeIndex", "ThemeContent", "BlobStore", "Hashing", "Sharding", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport", "FuzzTargets", "Cluster", "Releases",
+        .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemedClient", "ThemeIndex", "ThemeContent", "BlobStore", "Hashing", "Sharding", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport", "FuzzTargets", "Cluster", "MaterialColor", "Releases",
                                                             "Settings", "ThemeVocabulary", .product(name: "HTTPTypes", package: "swift-http-types"),
                                                             .product(name: "Logging", package: "swift-log")]),
     ]

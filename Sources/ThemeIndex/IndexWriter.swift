@@ -136,7 +136,11 @@ public final class IndexWriter: Sendable {
                 changes.changed.append(.init(source: source, rank: rank, fingerprint: fingerprint, previous: previous))
             }
         }
-        changes.removed = Array(storedByPath.values)
+        // A theme.json that cannot be read leaves the Material roles made from it as they were:
+        // the theme keeps what it served (its parent too, ParentChains).
+        let kept = folder.error == nil ? [] : storedByPath.values.filter { $0.kind == .material }
+        for record in kept { changes.unchanged.append((record, folder.sources.count)) }
+        changes.removed = storedByPath.values.filter { record in !kept.contains { $0.path == record.path } }
         return changes
     }
 

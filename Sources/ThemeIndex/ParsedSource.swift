@@ -86,6 +86,13 @@ struct ParsedSource {
             warnings = read.warnings
             tokenRootCause = read.rootCause
             (tokens, resolver, self.modifiers) = (sets, read.resolver.document.serialized(pretty: true), modifiers)
+        case .material:
+            guard let settings = source.material else { throw ThemeError("\(source.path): theme.json's material was not read") }
+            let variants = MaterialVariants.variants(of: settings, seed: try MaterialVariants.seed(of: settings, tokens: source.tokens),
+                                                     sourceKey: source.path)
+            var hash = ContentHash()
+            for variant in variants { hash.add("\(variant.name)\u{0}\(variant.color?.hex ?? "")\u{0}\(variant.traits.appearance)\n") }
+            self.init(variants: variants, contentHash: hash.hex, problems: [])
         }
     }
 
@@ -109,21 +116,11 @@ struct ParsedSource {
         case .bundle:
             paths = [source.path] + (source.bundle?.watchedPaths ?? [])
         case .tokens:
-            // Every JSON file of the theme folder outside its catalogs (a resolver may name any),
-            // and theme.json (its traits make the colour variants).
-            // An ancestor's files too: a child's tokens are resolved with its parents' (an edit of
-            // the base re-reads every brand over it).
-            let roots = (source.tokens?.ancestors.map(\.files.root) ?? []) + [source.tokens?.root ?? source.path]
-            var found: [String] = []
-            for root in roots {
-                let enumerator = FileManager.default.enumerator(atPath: root)
-                while let relative = enumerator?.nextObject() as? String, found.count < 10_000 {
-                    let name = (relative as NSString).lastPathComponent
-                    if name.hasPrefix(".") || name.hasSuffix(".xcassets") || name.hasSuffix(".car") { enumerator?.skipDescendants(); continue }
-                    if name.hasSuffix(".json") || name.hasSuffix(".tokens") { found.append("\(root)/\(relative)") }
-                }
-            }
-            paths = found.sorted()
+            paths = tokenPaths(source.tokens, or: source.path)
+        case .material:
+            // theme.json (the seed is in it); with a seed named by alias, the tokens it names.
+            let settings = String(source.path.dropLast(ThemeFolder.materialSuffix.count))
+            paths = [settings] + (source.material?.seed.isAlias == true ? tokenPaths(source.tokens, or: source.path) : [])
         }
         for path in paths {
             let attributes = (try? FileManager.default.attributesOfItem(atPath: path)) ?? [:]
@@ -132,5 +129,22 @@ struct ParsedSource {
             hash.add("\(path)\0\(size)\0\(modified)\n")
         }
         return hash.hex
+    }
+
+    /// Every JSON file of the theme folder outside its catalogs (a resolver may name any), and
+    /// theme.json (its traits make the colour variants). An ancestor's files too: a child's
+    /// tokens are resolved with its parents' (an edit of the base re-reads every brand over it).
+    private static func tokenPaths(_ tokens: ThemeFolder.TokenFiles?, or path: String) -> [String] {
+        let roots = (tokens?.ancestors.map(\.files.root) ?? []) + [tokens?.root ?? path]
+        var found: [String] = []
+        for root in roots {
+            let enumerator = FileManager.default.enumerator(atPath: root)
+            while let relative = enumerator?.nextObject() as? String, found.count < 10_000 {
+                let name = (relative as NSString).lastPathComponent
+                if name.hasPrefix(".") || name.hasSuffix(".xcassets") || name.hasSuffix(".car") { enumerator?.skipDescendants(); continue }
+                if name.hasSuffix(".json") || name.hasSuffix(".tokens") { found.append("\(root)/\(relative)") }
+            }
+        }
+        return found.sorted()
     }
 }

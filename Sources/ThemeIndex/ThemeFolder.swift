@@ -15,11 +15,15 @@ public struct ThemeFolder: Sendable, Equatable {
         /// For catalogs: the bundle they were found in, whose chosen localization they fall back
         /// to (lookup-rules.md 4.5).
         public var owner: String?
-        /// For design tokens: the files and what theme.json maps their contexts to.
+        /// For design tokens: the files and what theme.json maps their contexts to. For Material
+        /// roles whose seed is an alias: the tokens it is resolved in.
         public var tokens: TokenFiles?
+        /// For Material roles: theme.json's `material`.
+        public var material: MaterialSettings?
 
-        public init(path: String, kind: SourceKind, bundle: ResourceBundle? = nil, owner: String? = nil, tokens: TokenFiles? = nil) {
-            (self.path, self.kind, self.bundle, self.owner, self.tokens) = (path, kind, bundle, owner, tokens)
+        public init(path: String, kind: SourceKind, bundle: ResourceBundle? = nil, owner: String? = nil, tokens: TokenFiles? = nil,
+                    material: MaterialSettings? = nil) {
+            (self.path, self.kind, self.bundle, self.owner, self.tokens, self.material) = (path, kind, bundle, owner, tokens, material)
         }
     }
 
@@ -129,8 +133,14 @@ public struct ThemeFolder: Sendable, Equatable {
         }
         own.ancestors = ancestors
         folder.sources[index].tokens = own
+        // A Material seed named by alias resolves among the same tokens.
+        if let material = folder.sources.firstIndex(where: { $0.kind == .material }) { folder.sources[material].tokens = own }
         return folder
     }
+
+    /// What a theme's Material roles are named by as a source: its theme.json and this.
+    static let materialSuffix = "#material"
+    static func materialPath(of folder: String) -> String { "\(folder)/\(ThemeSettings.fileName)\(materialSuffix)" }
 
     static func folderTheme(name: String, path: String) -> ThemeFolder {
         var theme = ThemeFolder(name: name, path: path, parent: nil, sources: [])
@@ -164,9 +174,8 @@ public struct ThemeFolder: Sendable, Equatable {
             theme.error = "\(path)/\(error)"
         }
         // Design tokens come after the catalogs and before the loose files of bundles.
-        if let tokens = TokenFiles.find(in: path, settings: settings, warnings: &theme.warnings) {
-            theme.sources.append(Source(path: tokens.path, kind: .tokens, tokens: tokens))
-        }
+        let tokens = TokenFiles.find(in: path, settings: settings, warnings: &theme.warnings)
+        if let tokens { theme.sources.append(Source(path: tokens.path, kind: .tokens, tokens: tokens)) }
         let nested = bundles.dropFirst().sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         for bundle in bundles.prefix(1) + nested {
             if bundle.isEmpty && bundle.path == path {
@@ -174,6 +183,10 @@ public struct ThemeFolder: Sendable, Equatable {
             } else {
                 theme.sources.append(Source(path: bundle.path, kind: .bundle, bundle: bundle))
             }
+        }
+        // Material roles come last: the theme's own colours of the same name win.
+        if let material = settings.material {
+            theme.sources.append(Source(path: materialPath(of: path), kind: .material, tokens: tokens, material: material))
         }
 
         return theme

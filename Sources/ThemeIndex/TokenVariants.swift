@@ -228,23 +228,36 @@ enum TokenVariants {
 }
 
 extension ThemeFolder {
-    /// The colour tokens of the theme folder at `path` as the index keeps them (every colour
-    /// variant, with its traits), and the problems of its tokens; throws what a sync would
-    /// report when the files cannot be read. `themed compile` makes a catalog of them.
-    public static func tokenColors(in path: String) throws -> (colors: [Variant], problems: [String]) {
+    /// The colours of the theme folder at `path` as the index keeps them (every colour variant,
+    /// with its traits): its design tokens' and, beneath them, its Material roles' (a role a token
+    /// of the same name has is left out, as lookups leave it); and the problems of its tokens.
+    /// Throws what a sync would report when the files cannot be read. `themed compile` makes a
+    /// catalog of them.
+    public static func folderColors(in path: String) throws -> (colors: [Variant], problems: [String]) {
         let folder = folderTheme(name: (path as NSString).lastPathComponent, path: path)
         if let error = folder.error { throw ThemeError(error) }
-        guard let files = folder.sources.first(where: { $0.kind == .tokens })?.tokens else {
-            throw ThemeError("\(path): no design tokens (*.tokens.json or *.resolver.json) at its top")
+        let tokens = folder.sources.first(where: { $0.kind == .tokens })?.tokens
+        let material = folder.sources.first(where: { $0.kind == .material })
+        guard tokens != nil || material != nil else {
+            throw ThemeError("\(path): no design tokens (*.tokens.json or *.resolver.json) at its top, and no material seed in its theme.json")
         }
-        let read = try TokenVariants.read(files)
-        return (TokenVariants.variants(of: read, traits: files.traits, sourceKey: files.path), read.problems)
+        var (colors, problems) = ([Variant](), [String]())
+        if let tokens {
+            let read = try TokenVariants.read(tokens)
+            (colors, problems) = (TokenVariants.variants(of: read, traits: tokens.traits, sourceKey: tokens.path), read.problems)
+        }
+        if let material, let settings = material.material {
+            let named = Set(colors.map(\.name))
+            let roles = MaterialVariants.variants(of: settings, seed: try MaterialVariants.seed(of: settings, tokens: material.tokens), sourceKey: material.path)
+            colors += roles.filter { !named.contains($0.name) }
+        }
+        return (colors, problems)
     }
 
-    /// The colour tokens as a colour set's entries, for a catalog: a light context is the catalog's
-    /// any appearance (what an app gets when it asks for none), dark stays dark.
-    public static func tokenColorEntries(in path: String) throws -> (entries: [XCAssets.Entry], problems: [String]) {
-        let (colors, problems) = try tokenColors(in: path)
+    /// The folder's colours as a colour set's entries, for a catalog: a light context is the
+    /// catalog's any appearance (what an app gets when it asks for none), dark stays dark.
+    public static func colorEntries(in path: String) throws -> (entries: [XCAssets.Entry], problems: [String]) {
+        let (colors, problems) = try folderColors(in: path)
         let entries = colors.map { variant in
             var entry = XCAssets.Entry(kind: .color, name: variant.name)
             let appearance = variant.traits.appearance

@@ -12,6 +12,8 @@ public struct MaterialSettings: Sendable, Equatable {
     public enum Seed: Sendable, Equatable {
         case rgb(UInt32)
         case alias(String)
+
+        public var isAlias: Bool { if case .alias = self { true } else { false } }
     }
 
     public var seed: Seed

@@ -1,5 +1,6 @@
 /// What a theme's source is: a compiled catalog, an `.xcassets` folder, a bundle's loose files
-/// and strings, or design token files (`*.tokens.json`, with or without a `*.resolver.json`).
+/// and strings, design token files (`*.tokens.json`, with or without a `*.resolver.json`), or
+/// the Material 3 roles theme.json's `material` makes from a seed.
 public enum SourceKind: String, Sendable, CaseIterable {
-    case car, xcassets, bundle, tokens
+    case car, xcassets, bundle, tokens, material
 }

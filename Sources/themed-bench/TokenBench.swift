@@ -50,7 +50,7 @@ enum TokenBench {
         }))]), to: "\(colors)/colors.tokens.json")
         var catalogBytes = 0
         let compile = try best {
-            let (entries, _) = try ThemeFolder.tokenColorEntries(in: colors)
+            let (entries, _) = try ThemeFolder.colorEntries(in: colors)
             catalogBytes = try CatalogCompiler().compile(entries: entries).count
         }
         let figma = try FigmaBench.run(folder: folder) + StudioBench.run(folder: folder)

@@ -25,14 +25,15 @@ struct Compile: ParsableCommand {
             if source.hasSuffix(".xcassets") || source.hasSuffix(".xcassets/") {
                 try compiler.compile(source, to: output)
             } else {
-                // A theme of design tokens: its colours as named colours, with the appearances,
-                // contrast and gamut its theme.json maps; tokens that cannot be resolved are named.
-                let (entries, problems) = try ThemeFolder.tokenColorEntries(in: URL(fileURLWithPath: source).standardizedFileURL.path)
+                // A theme of design tokens or a Material seed: its colours as named colours, with
+                // the appearances, contrast and gamut its theme.json maps; tokens that cannot be
+                // resolved are named.
+                let (entries, problems) = try ThemeFolder.colorEntries(in: URL(fileURLWithPath: source).standardizedFileURL.path)
                 for problem in problems { FileHandle.standardError.write(Data("themed compile: \(problem)\n".utf8)) }
                 guard problems.isEmpty || allowErrors else {
                     throw ThemeError("\(source): \(problems.count) tokens cannot be resolved; nothing written (--allow-errors writes what resolves)")
                 }
-                guard !entries.isEmpty else { throw ThemeError("\(source): no colour token to compile") }
+                guard !entries.isEmpty else { throw ThemeError("\(source): no colour to compile") }
                 try compiler.write(try compiler.compile(entries: entries), to: output)
             }
         } catch {

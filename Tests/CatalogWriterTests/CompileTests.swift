@@ -238,7 +238,7 @@ struct TokenCompileTests {
         let f = ThemeFixtures()
         defer { f.remove() }
         Self.designSystem(f)
-        let (entries, problems) = try ThemeFolder.tokenColorEntries(in: f.path("ds"))
+        let (entries, problems) = try ThemeFolder.colorEntries(in: f.path("ds"))
         #expect(problems.isEmpty, "\(problems)")
         let compiler = CatalogCompiler()
         try compiler.write(try compiler.compile(entries: entries), to: f.path("ds.car"))
@@ -262,7 +262,7 @@ struct TokenCompileTests {
         defer { f.remove() }
         Self.designSystem(f)
         let compiler = CatalogCompiler()
-        try compiler.write(try compiler.compile(entries: try ThemeFolder.tokenColorEntries(in: f.path("ds")).entries), to: f.path("ds.car"))
+        try compiler.write(try compiler.compile(entries: try ThemeFolder.colorEntries(in: f.path("ds")).entries), to: f.path("ds.car"))
         let catalog = try AssetCatalog(path: f.path("ds.car"))
         let records = try ReferenceTools.referenceRecords(of: f.path("ds.car"), in: f.path("reference"))
         #expect(records.count == catalog.renditions.count && records.allSatisfy { $0["status"] as? String == "ok" }, "\(records)")
@@ -270,5 +270,23 @@ struct TokenCompileTests {
             let theirs = record["components"] as? [Double] ?? []
             #expect(theirs.count == color.components.count && zip(theirs, color.components).allSatisfy { abs($0 - $1) < 1e-6 }, "\(record)")
         }
+    }
+
+    @Test("a theme with a Material seed compiles its 49 roles in light (as any) and dark, high contrast too, beneath its own tokens")
+    func compileMaterialRoles() throws {
+        let f = ThemeFixtures()
+        defer { f.remove() }
+        f.write(##"{"material": {"seed": "#6750A4"}}"##, to: "m3/theme.json")
+        f.write(##"{"primary": {"$type": "color", "$value": "#123456"}}"##, to: "m3/own.tokens.json")
+        let (entries, problems) = try ThemeFolder.colorEntries(in: f.path("m3"))
+        #expect(problems.isEmpty, "\(problems)")
+        let compiler = CatalogCompiler()
+        try compiler.write(try compiler.compile(entries: entries), to: f.path("m3.car"))
+        let colors = try AssetCatalog(path: f.path("m3.car")).namedColors
+        #expect(Set(colors.map(\.rendition.name)).count == 49, "48 roles and the theme's own primary")
+        #expect(colors.filter { $0.rendition.name == "onPrimary" }.count == 4, "light, dark, and each in high contrast")
+        let primary = colors.filter { $0.rendition.name == "primary" }
+        #expect(primary.count == 1 && primary[0].color.components.elementsEqual([0x12, 0x34, 0x56, 255].map { Double($0) / 255 }) { abs($0 - $1) < 1e-6 },
+                "\(primary.map(\.color.components))")
     }
 }

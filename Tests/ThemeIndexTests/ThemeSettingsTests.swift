@@ -23,6 +23,28 @@ struct ThemeSettingsTests {
         try index.reader.themes().first { $0.name == name }
     }
 
+    @Test("material: a seed as #RRGGBB or a token's alias, a variant by name, spec 2021, a high-contrast level; anything else names its key")
+    func materialSettings() throws {
+        let settings = try ThemeSettings(json: Data(##"{"material": {"seed": "#6750a4", "variant": "fruitSalad", "spec": "2021", "highContrastLevel": 0.5}}"##.utf8))
+        #expect(settings.material == MaterialSettings(seed: .rgb(0xFF67_50A4), variant: .fruitSalad, highContrastLevel: 0.5))
+        #expect(try ThemeSettings(json: Data(#"{"material": {"seed": "{color.brand}"}}"#.utf8)).material == MaterialSettings(seed: .alias("color.brand")))
+        #expect(try ThemeSettings(json: Data(##"{"material": {"seed": "#FA0"}}"##.utf8)).material?.seed == .rgb(0xFFFF_AA00))
+        for (text, named) in [(##"{"material": "#6750A4"}"##, "\"material\" is {"), (#"{"material": {"variant": "neutral"}}"#, "material.seed\" is missing"),
+                              (#"{"material": {"seed": "purple"}}"#, "neither a colour"), (#"{"material": {"seed": "{a}{b}"}}"#, "neither a colour"),
+                              (##"{"material": {"seed": "#6750A4", "variant": "vibrent"}}"##, "did you mean \"vibrant\""),
+                              (##"{"material": {"seed": "#6750A4", "spec": "2025"}}"##, "computes the roles of \"2021\""),
+                              (##"{"material": {"seed": "#6750A4", "highContrastLevel": 2}}"##, "highContrastLevel"),
+                              (##"{"material": {"seed": "#6750A4", "variants": "neutral"}}"##, "did you mean \"variant\""),
+                              (#"{"materials": {}}"#, "did you mean \"material\"")] {
+            do {
+                _ = try ThemeSettings(json: Data(text.utf8))
+                Issue.record("\(text) was taken")
+            } catch {
+                #expect(error.description.contains(named), "\(text): \(error)")
+            }
+        }
+    }
+
     @Test("an unknown key is refused with the nearest known one; a wrong value names its key")
     func strictKeys() throws {
         #expect(throws: ThemeSettings.Invalid.self) { try ThemeSettings(json: Data("{\"parnet\": \"light\"}".utf8)) }

@@ -1,0 +1,57 @@
+import DesignTokens
+import MaterialColor
+import ThemeVocabulary
+
+/// A theme's Material 3 colour roles (theme.json's `material`) as colour variants, so that every
+/// route that answers colours answers them: light as the any appearance (what a request without
+/// one gets, as `themed compile` makes it), dark, and each in high contrast at the settings'
+/// level. The source is the theme's last: its own colours of the same name come first.
+enum MaterialVariants {
+    /// The appearances made, with the scheme each is: (dark, contrast level).
+    static func modes(_ settings: MaterialSettings) -> [(Appearance, isDark: Bool, level: Double)] {
+        [(Appearance(.any), false, 0), (Appearance(.dark), true, 0),
+         (Appearance(.any, highContrast: true), false, settings.highContrastLevel), (Appearance(.dark, highContrast: true), true, settings.highContrastLevel)]
+    }
+
+    static func variants(of settings: MaterialSettings, seed: UInt32, sourceKey: String) -> [Variant] {
+        let source = Hct(argb: seed)
+        return modes(settings).flatMap { appearance, isDark, level in
+            MaterialScheme(source: source, variant: settings.variant, isDark: isDark, contrastLevel: level).roles.map { role in
+                var traits = VariantTraits()
+                traits.appearance = appearance
+                var variant = Variant(kind: .color, name: role.name, traits: traits)
+                variant.color = ColorValue(colorSpace: .sRGB, components: [Double(role.argb >> 16 & 255) / 255, Double(role.argb >> 8 & 255) / 255,
+                                                                          Double(role.argb & 255) / 255, 1])
+                variant.sortKey = sourceKey
+                return variant
+            }
+        }
+    }
+
+    /// The seed as opaque ARGB: as written, or the colour token an alias names in the theme's
+    /// tokens (their default contexts); a token that is not there, or not a colour, is an error
+    /// naming it.
+    static func seed(of settings: MaterialSettings, tokens: ThemeFolder.TokenFiles?) throws -> UInt32 {
+        switch settings.seed {
+        case .rgb(let argb):
+            return argb
+        case .alias(let path):
+            let place = "\(ThemeSettings.fileName): material.seed {\(path)}"
+            guard let tokens else { throw ThemeError("\(place) is an alias, and the theme has no design tokens") }
+            let read = try TokenVariants.read(tokens)
+            guard let defaults = read.resolutions.first(where: { isDefault($0.inputs, read.modifiers) }) ?? read.resolutions.first else {
+                throw ThemeError("\(place): the theme's tokens resolve to nothing")
+            }
+            guard let token = defaults.tokens.tokens.first(where: { $0.path.dotted == path }) else {
+                throw ThemeError("\(place) names no token of the theme")
+            }
+            guard let color = token.color?.sRGB.rgba else { throw ThemeError("\(place) is a \(token.type) token, not a colour") }
+            let bytes = color.prefix(3).map { UInt32(($0 * 255).rounded()) }
+            return 0xFF00_0000 | bytes[0] << 16 | bytes[1] << 8 | bytes[2]
+        }
+    }
+
+    private static func isDefault(_ inputs: [String: String], _ modifiers: [TokenModifier]) -> Bool {
+        modifiers.allSatisfy { modifier in inputs[modifier.name].map { $0 == modifier.defaultContext } ?? true }
+    }
+}
