@@ -79,7 +79,7 @@ let package = Package(
         .target(name: "Cluster", dependencies: ["CPostgres", "CLinux", "Audiences", "Hashing", "JSON", "Sharding", "ThemeVocabulary", .product(name: "Logging", package: "swift-log")]),
         // Releases for teams over HTTP: tokens checked, uploads (a .car, a tar of a folder) unpacked
         // with limits and checked as `themed publish` checks them, history, rollback, schedules.
-        .target(name: "Releases", dependencies: ["Audiences", "Cluster", "AssetCatalog", "ThemeIndex", "CArchive", "ThemeServer", "HTTPServer", "JSON",
+        .target(name: "Releases", dependencies: ["Audiences", "Cluster", "AssetCatalog", "ThemeIndex", "ThemeExport", "ThemeVocabulary", "CArchive", "ThemeServer", "HTTPServer", "JSON",
                                                 .product(name: "HTTPTypes", package: "swift-http-types")]),
         // The web gallery and themed.js: plain files in web/, carried in the binary (scripts/embed.py).
         .target(name: "Gallery"),
@@ -132,7 +132,7 @@ let package = Package(
         .testTarget(name: "ReleasesTests", dependencies: ["Releases", "Cluster", "TestSupport"]),
         .testTarget(name: "ClusterTests", dependencies: ["Cluster", "Releases", "Hashing", "Sharding", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ImageCodersTests", dependencies: ["ImageCoders", "ThemeVocabulary", "Codecs", "BinaryReading", "TestSupport"]),
-        .testTarget(name: "ThemeExportTests", dependencies: ["ThemeExport", "ThemeVocabulary", "JSON", "TestSupport"]),
+        .testTarget(name: "ThemeExportTests", dependencies: ["ThemeExport", "ThemeIndex", "ThemeVocabulary", "JSON", "TestSupport"]),
         // Reads Package.swift and docs/ARCHITECTURE.md: the layering rule, checked.
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "AndroidResourcesTests", dependencies: ["AndroidResources", "ThemeExport", "ThemeContent", "ThemeIndex", "BlobStore", "Codecs", "BinaryReading", "TestSupport"]),

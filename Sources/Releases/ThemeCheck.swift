@@ -1,12 +1,14 @@
 import AssetCatalog
 import Cluster
 import Foundation
+import ThemeExport
 import ThemeIndex
+import ThemeVocabulary
 
 /// What a release holds, checked the way the server will read it: a .car must open as a catalog
 /// with every rendition readable; a folder is indexed (in a temporary index) and must load with
 /// no theme or source error, its theme.json read strictly and its parent chain whole against the
-/// themes it will join. `themed publish` and `POST /themes/{theme}/releases` both use it.
+/// themes it will join; with contrast policy `refuse`, no colour pair of its own below its minimum. `themed publish` and `POST /themes/{theme}/releases` both use it.
 ///
 /// Refusals name files as the operator knows them: by their path in the release (the name in the
 /// archive), after `shownAs` (the folder the operator gave, or nothing for an upload); never
@@ -68,10 +70,11 @@ public enum ThemeCheck {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let copy = scratch.appendingPathComponent("themes/\(theme)").path
         let loaded: ThemeInfo?
+        let index: ThemeIndex
         do {
             try FileManager.default.createDirectory(at: scratch.appendingPathComponent("themes"), withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: root, toPath: copy)
-            let index = try ThemeIndex(databasePath: scratch.appendingPathComponent("index.sqlite").path)
+            index = try ThemeIndex(databasePath: scratch.appendingPathComponent("index.sqlite").path)
             _ = try index.writer.sync(themesDirectory: scratch.appendingPathComponent("themes").path, parents: parents)
             loaded = try index.reader.themes().first(where: { $0.name == theme })
         } catch {
@@ -84,6 +87,20 @@ public enum ThemeCheck {
             throw Refused(description: line.replacingOccurrences(of: copy + "/", with: prefix).replacingOccurrences(of: copy, with: prefix.isEmpty ? theme : prefix))
         }
         if loaded.sources.isEmpty { throw Refused(description: "no catalog, .xcassets folder or bundle in it") }
+        try checkContrast(of: loaded, in: index, settingsAt: copy)
+    }
+
+    /// With `"policy": "refuse"`, a pair whose colours the release has, below its minimum in any
+    /// mode, refuses it, naming pair, mode and ratio. A colour the release takes from its parent
+    /// is not in the scratch index: such a pair is the reload's to check, against the parent served.
+    static func checkContrast(of theme: ThemeInfo, in index: ThemeIndex, settingsAt folder: String) throws(Refused) {
+        guard let settings = try? ThemeSettings(folder: folder), settings.refusesLowContrast,
+              let table = try? ColorTable(reading: index.reader, chain: [theme]) else { return }
+        let broken = ContrastReport(table: table, settings: settings).failures.filter { $0.ratio != nil }
+        if let first = broken.first {
+            let more = broken.count > 1 ? " (and \(broken.count - 1) more)" : ""
+            throw Refused(description: "\(ContrastReport.describe(first))\(more); theme.json's contrast policy is refuse")
+        }
     }
 
     /// Reads a checked file's bytes (one at a time, as the store takes them).

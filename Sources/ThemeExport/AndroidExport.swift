@@ -1,3 +1,5 @@
+import ThemeIndex
+
 /// `values/colors.xml` (light) and `values-night/colors.xml` (dark) for Android, in
 /// `#AARRGGBB`, names by Android's resource-name rule (`NameStyle.androidResource`). Android has
 /// no resource qualifier for increased contrast, and its colour resources are sRGB only, so the

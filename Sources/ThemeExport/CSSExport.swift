@@ -1,3 +1,5 @@
+import ThemeIndex
+
 /// `colors.css`: the theme's colours as custom properties on `:root`.
 ///
 /// - light values by default;

@@ -1,4 +1,5 @@
 import JSON
+import ThemeIndex
 import ThemeVocabulary
 
 /// What changed in a theme's colours between two readings (`themed diff A B`): names added and

@@ -1,3 +1,5 @@
+import ThemeIndex
+
 /// `<Theme>ColorScheme.kt`: the theme's colours for Jetpack Compose, one object for light and one
 /// for dark, each a `val` of `androidx.compose.ui.graphics.Color` per name, ready to hand to
 /// `lightColorScheme(primary = BrandLightColors.primary, ...)`. A colour without a value in a

@@ -1,4 +1,5 @@
 import JSON
+import ThemeIndex
 import ThemeVocabulary
 
 /// The WCAG 2.1 contrast of a theme's colour pairs (theme.json `contrast.pairs`) in every mode
@@ -26,7 +27,7 @@ public struct ContrastReport: Sendable {
         refuses = settings.refusesLowContrast
         var values: [String: [ColorMode: ColorValue]] = [:]
         for row in table.rows { values[row.name] = row.values.mapValues(\.value) }
-        pairs = settings.contrastPairs.map { pair in
+        pairs = settings.contrastPairs(among: Set(values.keys)).map { pair in
             (pair, ColorMode.all.map { mode in
                 // A mode a colour has no value of its own for takes the plain scheme's, as exports do.
                 func value(_ name: String) -> ColorValue? { values[name]?[mode] ?? values[name]?[mode.base] }
@@ -40,16 +41,9 @@ public struct ContrastReport: Sendable {
     /// The checks below their minimum or with a colour missing.
     public var failures: [Check] { checks.filter { !$0.passes } }
 
-    /// One line a failure: `label over background in dark: 3.21:1, below 4.5`.
+    /// One line a failure: `contrast: label over background in dark: 3.21:1, below 4.5`.
     public static func describe(_ check: Check) -> String {
-        let pair = "contrast: \(check.pair.foreground) over \(check.pair.background) in \(check.mode.name)"
-        guard let ratio = check.ratio else { return "\(pair): \(check.missing ?? "a colour") has no value" }
-        return "\(pair): \(Self.format(ratio)):1, below \(Self.format(check.pair.minimum))"
-    }
-
-    static func format(_ ratio: Double) -> String {
-        let hundredths = (ratio * 100).rounded() / 100
-        return hundredths == hundredths.rounded() ? String(Int(hundredths)) : String(hundredths)
+        check.pair.failure(ratio: check.ratio, missing: check.missing, in: check.mode.name)
     }
 
     public var json: JSONValue {

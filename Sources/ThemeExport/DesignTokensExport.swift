@@ -1,4 +1,5 @@
 import JSON
+import ThemeIndex
 import ThemeVocabulary
 
 /// One mode's colours as W3C design tokens (DTCG format and colour module 2025.10).

@@ -1,3 +1,5 @@
+import ThemeIndex
+
 /// A file an export writes: its path inside the export folder and its bytes.
 public struct ExportFile: Sendable, Equatable {
     public var path: String

@@ -1,4 +1,5 @@
 import JSON
+import ThemeIndex
 import ThemeVocabulary
 
 /// A theme's colours as design tokens with a resolver (Resolver module 2025.10): one `mode`

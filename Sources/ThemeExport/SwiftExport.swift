@@ -1,3 +1,4 @@
+import ThemeIndex
 import ThemeVocabulary
 
 /// `<Theme>Colors.swift`: one dynamic colour per name for apps that do not ship the catalog.

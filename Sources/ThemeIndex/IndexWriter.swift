@@ -61,7 +61,7 @@ public final class IndexWriter: Sendable {
                             try database.cachedStatement("SELECT * FROM source WHERE theme_id = ?1").rows([.integer($0.id)]).map(SourceRecord.init(row:))
                         } ?? []
                         let changes = Self.parse(Self.diff(folder, theme: theme, sources: sources))
-                        try write(changes, in: database, report: &report, keepingCatalogs: keepingCatalogs)
+                        try writeGuardingContrast(changes, in: database, report: &report, keepingCatalogs: keepingCatalogs)
                     }
                 }
             }
@@ -214,6 +214,31 @@ public final class IndexWriter: Sendable {
         try database.prepare("UPDATE theme SET path = ?1, parent = ?2, error = ?3, warning = ?4, generation = generation + ?5 WHERE id = ?6")
             .run([.text(folder.path), .optionalText(folder.parent), .text(errors.joined(separator: "\n")), .text(warnings.joined(separator: "\n")),
                   .bool(changed || parentChanged), .integer(theme.id)])
+    }
+
+    /// `write`, unless theme.json's contrast policy is `refuse` and the edit takes a pair of a
+    /// theme served before below its minimum where it was not: then nothing of the edit is kept
+    /// (a savepoint rolled back), the last good generation serves, and the theme says why, once.
+    private func writeGuardingContrast(_ changes: ParsedChanges, in database: Database, report: inout SyncReport, keepingCatalogs: Bool) throws {
+        let folder = changes.changes.folder
+        let edits = !changes.parsed.isEmpty || !changes.changes.removed.isEmpty
+        guard let served = changes.changes.theme, folder.settings.refusesLowContrast, edits else {
+            return try write(changes, in: database, report: &report, keepingCatalogs: keepingCatalogs)
+        }
+        let before = try ContrastGuard.failures(of: folder.name, settings: folder.settings, in: database)
+        let reported = report
+        try database.execute("SAVEPOINT contrast_guard")
+        try write(changes, in: database, report: &report, keepingCatalogs: keepingCatalogs)
+        let broken = try ContrastGuard.failures(of: folder.name, settings: folder.settings, in: database)
+            .filter { before[$0.key] == nil }.sorted { $0.key < $1.key }
+        if let first = broken.first {
+            try database.execute("ROLLBACK TO contrast_guard")
+            report = reported
+            let more = broken.count > 1 ? " (and \(broken.count - 1) more)" : ""
+            try noteProblem("\(first.value)\(more): the edit breaks theme.json's contrast policy refuse; the last good generation serves",
+                            of: served, in: database, report: &report)
+        }
+        try database.execute("RELEASE contrast_guard")
     }
 
     /// Records a theme-level problem on a theme this sync does not otherwise write; told once.

@@ -81,6 +81,8 @@ public struct ThemeFolder: Sendable, Equatable {
     public var error: String?
     /// Problems met while reading the theme folder outside any indexed source.
     public var warnings: [String] = []
+    /// Its theme.json as read (the defaults when there is none or it cannot be read).
+    public var settings = ThemeSettings()
 
     /// At most this many bundles are read in one theme.
     public static let maximumBundles = 256
@@ -170,6 +172,7 @@ public struct ThemeFolder: Sendable, Equatable {
         do {
             settings = try ThemeSettings(folder: path)
             theme.parent = settings.parent
+            theme.settings = settings
         } catch {
             theme.error = "\(path)/\(error)"
         }

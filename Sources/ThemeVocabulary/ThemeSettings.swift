@@ -41,6 +41,35 @@ public struct ThemeSettings: Sendable, Equatable {
             (self.foreground, self.background, self.largeText) = (foreground, background, largeText)
             self.minimum = minimum ?? (largeText ? 3 : 4.5)
         }
+
+        /// One line for a check that fails: `contrast: label over background in dark: 3.21:1,
+        /// below 4.5`, or which colour has no value.
+        public func failure(ratio: Double?, missing: String?, in mode: String) -> String {
+            let pair = "contrast: \(foreground) over \(background) in \(mode)"
+            guard let ratio else { return "\(pair): \(missing ?? "a colour") has no value" }
+            return "\(pair): \(Self.format(ratio)):1, below \(Self.format(minimum))"
+        }
+
+        /// A ratio to the hundredth, without trailing zeros.
+        public static func format(_ ratio: Double) -> String {
+            let hundredths = (ratio * 100).rounded() / 100
+            return hundredths == hundredths.rounded() ? String(Int(hundredths)) : String(hundredths)
+        }
+    }
+
+    /// The pairs checked: theme.json's, and for a theme with Material roles (`material`) each
+    /// `onX` over `X` among its colours (`onPrimary` over `primary`, `onSurfaceVariant` over
+    /// `surfaceVariant`, ...) at 4.5:1, unless theme.json names that pair itself.
+    public func contrastPairs(among names: Set<String>) -> [ContrastPair] {
+        guard material != nil else { return contrastPairs }
+        let named = Set(contrastPairs.map { "\($0.foreground)\u{0}\($0.background)" })
+        let roles = names.sorted().compactMap { name -> ContrastPair? in
+            guard name.hasPrefix("on"), let first = name.dropFirst(2).first, first.isUppercase else { return nil }
+            let background = first.lowercased() + name.dropFirst(3)
+            guard names.contains(background), !named.contains("\(name)\u{0}\(background)") else { return nil }
+            return ContrastPair(foreground: name, background: background)
+        }
+        return contrastPairs + roles
     }
 
     /// What one modifier context stands for; what it does not say is any.

@@ -29,14 +29,12 @@ struct Check: ParsableCommand {
     func run() throws {
         let path = URL(fileURLWithPath: theme).standardizedFileURL.path
         let (info, table, settings) = try Self.read(path)
-        let contrast = settings.contrastPairs.isEmpty ? nil : ContrastReport(table: table, settings: settings)
+        let contrast = ContrastReport(table: table, settings: settings)
         var errors = info.error.split(separator: "\n").map(String.init)
         var warnings = info.warning.split(separator: "\n").map(String.init)
-        // theme.json's contrast pairs below their minimum: errors with policy "refuse", else warnings.
-        if let contrast {
-            let lines = contrast.failures.map(ContrastReport.describe)
-            if contrast.refuses { errors += lines } else { warnings += lines }
-        }
+        // Contrast pairs below their minimum: errors with policy "refuse", else warnings.
+        let lines = contrast.failures.map(ContrastReport.describe)
+        if contrast.refuses { errors += lines } else { warnings += lines }
         switch format {
         case .json:
             print(JSONValue.object([

@@ -117,11 +117,21 @@ struct CommandLineTests {
         let changed = try DaemonTests.run(["diff", "before/brand", "after/brand"], in: folder)
         #expect(changed.status == 1, "\(changed.output) \(changed.errors)")
         #expect(changed.output.contains("added: color.new\nremoved: color.old\nchanged: color.accent light #0066FFFF -> #FF6600FF\n"), "\(changed.output)")
-        #expect(changed.output.hasSuffix("1 added, 1 removed, 1 changed\n"), "\(changed.output)")
+        #expect(changed.output.hasSuffix("1 added, 1 removed, 1 changed; 0 contrast ratios moved, 0 now below their minimum\n"), "\(changed.output)")
         let markdown = try DaemonTests.run(["diff", "before/brand", "after/brand", "--format", "markdown"], in: folder)
         #expect(markdown.output.hasPrefix("**before/brand → after/brand**: 1 added, 1 removed, 1 changed colour") && markdown.output.contains("| `color.accent` | dark | `#0066FFFF` | `#FF6600FF` |"), "\(markdown.output)")
         let same = try DaemonTests.run(["diff", "before/brand", "before/brand", "--format", "json"], in: folder)
-        #expect(same.status == 0 && same.output.contains(#""changed" : []"#), "\(same.output)")
+        #expect(same.status == 0 && same.output.contains(#""changed" : []"#) && same.output.contains(#""contrast" : []"#), "\(same.output)")
+
+        // The contrast pairs the change moves: the one that now fails first in markdown.
+        let pairs = #"{"contrast": {"pairs": [{"foreground": "color.ink", "background": "color.accent"}]}}"#
+        try write(pairs, "before/brand/theme.json")
+        try write(pairs, "after/brand/theme.json")
+        let contrast = try DaemonTests.run(["diff", "before/brand", "after/brand"], in: folder)
+        #expect(contrast.output.contains("contrast: color.ink over color.accent in light: 3.91 -> 6.43 (now at least 4.5)"), "\(contrast.output)")
+        let reversed = try DaemonTests.run(["diff", "after/brand", "before/brand", "--format", "markdown"], in: folder)
+        #expect(reversed.output.contains("**Contrast**: 6 pairs moved, 6 now below their minimum")
+                && reversed.output.contains("| `color.ink` over `color.accent` | light | 6.43:1 | 3.91:1 | **below 4.5** |"), "\(reversed.output)")
     }
 
     /// A Figma file's variables as the REST API answers: a colour scheme over primitives.

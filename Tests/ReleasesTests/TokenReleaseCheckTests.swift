@@ -23,4 +23,22 @@ struct TokenReleaseCheckTests {
             return text.contains("base.tokens.json is not JSON") && !text.contains("themed-publish-")
         }
     }
+
+    @Test("with contrast policy refuse, a release whose own pair is below its minimum is refused naming pair, mode and ratio")
+    func contrastRefusal() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        fixtures.write(##"{"text": {"$type": "color", "$value": "#777777"}, "surface": {"$type": "color", "$value": "#FFFFFF"}}"##, to: "app/colors.tokens.json")
+        fixtures.write(#"{"contrast": {"pairs": [{"foreground": "text", "background": "surface"}], "policy": "refuse"}}"#, to: "app/theme.json")
+        #expect { try ThemeCheck.files(of: fixtures.path("app"), theme: "app", parents: .folder) } throws: { error in
+            "\(error)".contains("contrast: text over surface in light: 4.48:1, below 4.5") && "\(error)".contains("policy is refuse")
+        }
+        // Warned, not refused, by default; and a pair that passes is released.
+        fixtures.write(#"{"contrast": {"pairs": [{"foreground": "text", "background": "surface"}]}}"#, to: "app/theme.json")
+        #expect(try ThemeCheck.files(of: fixtures.path("app"), theme: "app", parents: .folder).count == 2)
+        fixtures.write(##"{"text": {"$type": "color", "$value": "#767676"}, "surface": {"$type": "color", "$value": "#FFFFFF"}}"##, to: "app/colors.tokens.json")
+        fixtures.write(#"{"contrast": {"pairs": [{"foreground": "text", "background": "surface"}], "policy": "refuse"}}"#, to: "app/theme.json")
+        #expect(try ThemeCheck.files(of: fixtures.path("app"), theme: "app", parents: .folder).count == 2)
+    }
 }
+

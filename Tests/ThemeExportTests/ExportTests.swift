@@ -2,6 +2,7 @@ import Foundation
 import JSON
 import Testing
 import ThemeExport
+import ThemeIndex
 import ThemeVocabulary
 
 @Suite("export names")

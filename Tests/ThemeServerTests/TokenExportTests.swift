@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 import ThemeExport
+import ThemeIndex
 
 /// Exports and design tokens: aliases kept as CSS references when asked, and a catalog theme
 /// exported as a resolver document that, served as a theme, answers every colour as the catalog.

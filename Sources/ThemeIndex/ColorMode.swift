@@ -1,4 +1,3 @@
-import ThemeIndex
 import ThemeVocabulary
 
 /// One column of an export: the traits every colour is resolved for. Light and dark, each also
