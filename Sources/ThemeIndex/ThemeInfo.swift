@@ -131,7 +131,12 @@ public struct TokenModifier: Sendable, Equatable {
     /// The key of the resolution `given` asks for (every modifier, the default where not given),
     /// or why it cannot be: an unknown modifier or context, naming the valid ones.
     public static func resolution(_ given: [(String, String)], of modifiers: [TokenModifier]) -> Result<String, TokenInputError> {
-        var chosen: [String: String] = [:]
+        inputs(given, of: modifiers).map { key($0, of: modifiers) }
+    }
+
+    /// The contexts `given` choose (each modifier not named at its default), or why they cannot be.
+    public static func inputs(_ given: [(String, String)], of modifiers: [TokenModifier]) -> Result<[String: String], TokenInputError> {
+        var chosen = Dictionary(modifiers.map { ($0.name, $0.defaultContext) }, uniquingKeysWith: { first, _ in first })
         for (name, context) in given {
             guard let modifier = modifiers.first(where: { $0.name == name }) else {
                 return .failure(TokenInputError(message: modifiers.isEmpty ? "this theme's tokens have no modifiers; \(name) is not one"
@@ -142,12 +147,12 @@ public struct TokenModifier: Sendable, Equatable {
             }
             chosen[name] = context
         }
-        return .success(key(chosen, of: modifiers))
+        return .success(chosen)
     }
 
     /// The key a resolution is stored under: `modifier=context` joined by `&` in the resolver's
     /// order, the default where `chosen` has none ('' without modifiers).
-    static func key(_ chosen: [String: String], of modifiers: [TokenModifier]) -> String {
+    public static func key(_ chosen: [String: String], of modifiers: [TokenModifier]) -> String {
         modifiers.map { "\($0.name)=\(chosen[$0.name] ?? $0.defaultContext)" }.joined(separator: "&")
     }
 }

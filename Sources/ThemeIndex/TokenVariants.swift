@@ -38,14 +38,17 @@ enum TokenVariants {
     /// Reads the token files (and the resolver) of `files`; throws when a file is not JSON or the
     /// resolver cannot be used, so that the theme keeps what it served.
     static func read(_ files: ThemeFolder.TokenFiles) throws -> Read {
+        read(try layeredResolver(of: files), traits: files.traits)
+    }
+
+    /// The resolver of a theme's token files with its ancestors' beneath (a parent's tokens come
+    /// first: the theme's own win, and the parent's aliases resolve to them).
+    static func layeredResolver(of files: ThemeFolder.TokenFiles) throws -> TokenResolver {
         var total = 0
-        var resolver = try Self.resolver(of: files, total: &total)
-        if !files.ancestors.isEmpty {
-            // A parent's tokens come first: the theme's own win, and the parent's aliases resolve to them.
-            let ancestors = try files.ancestors.map { try Self.resolver(of: $0.files, total: &total).relocated(under: "../\($0.theme)") }
-            resolver = TokenResolver(layers: ancestors + [resolver])
-        }
-        return read(resolver, traits: files.traits)
+        let resolver = try Self.resolver(of: files, total: &total)
+        guard !files.ancestors.isEmpty else { return resolver }
+        let ancestors = try files.ancestors.map { try Self.resolver(of: $0.files, total: &total).relocated(under: "../\($0.theme)") }
+        return TokenResolver(layers: ancestors + [resolver])
     }
 
     /// The resolver of one theme folder's token files, its reads confined to the folder and
@@ -102,11 +105,7 @@ enum TokenVariants {
         var warnings: [TokenWarning] = resolver.warnings
         var seenWarnings = Set<TokenWarning>()
         for set in resolver.unorderedSets { problems.append("$themes.json: set \(set) is used by a theme but not in $metadata.json's tokenSetOrder; it is not read") }
-        let all = resolver.allInputs(limit: maximumResolutions)
-        if all.count == maximumResolutions, resolver.modifiers.reduce(1, { $0 * $1.contexts.count }) > maximumResolutions {
-            problems.append("the resolver has more than \(maximumResolutions) resolutions; the first \(maximumResolutions) are kept")
-        }
-        for inputs in all {
+        for inputs in indexedInputs(resolver, modifiers: modifiers) {
             let tokens = resolver.tokens(for: inputs)
             for problem in tokens.problems where seen.insert(problem).inserted {
                 problems.append(problem.description)
@@ -117,6 +116,27 @@ enum TokenVariants {
         }
         return Read(resolver: resolver, modifiers: modifiers, resolutions: resolutions, problems: problems,
                     rootCause: RootCauses.summary(of: refused), warnings: summarized(warnings))
+    }
+
+    /// The resolutions a sync resolves and stores: every one when there are at most
+    /// `maximumResolutions`; past that (a resolver's combinations multiply: 6 modifiers of 5
+    /// contexts are 15,625), those theme.json maps to traits, at most `maximumResolutions`, each
+    /// with the other modifiers at their defaults. The rest are resolved when asked (`/tokens`,
+    /// `TokenResolutions`), so the index's work does not grow with the combinations.
+    static func indexedInputs(_ resolver: TokenResolver, modifiers: [TokenModifier]) -> [[String: String]] {
+        guard isResolvedOnDemand(modifiers) else { return resolver.allInputs(limit: maximumResolutions) }
+        var all: [[String: String]] = [[:]]
+        for modifier in modifiers {
+            let contexts = modifier.mapsToTraits ? modifier.contexts : [modifier.defaultContext]
+            all = Array(all.flatMap { partial in contexts.map { partial.merging([modifier.name: $0]) { $1 } } }.prefix(maximumResolutions))
+        }
+        return all
+    }
+
+    /// Whether a resolver has more combinations than a sync stores: then only the defaults and
+    /// the contexts mapped to traits are indexed, the others are resolved on demand.
+    static func isResolvedOnDemand(_ modifiers: [TokenModifier]) -> Bool {
+        modifiers.reduce(1) { product, modifier in product > maximumResolutions ? product : product * max(1, modifier.contexts.count) } > maximumResolutions
     }
 
     /// One line per kind and file, however many tokens a converter wrote that way: the first

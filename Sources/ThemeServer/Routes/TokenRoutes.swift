@@ -9,8 +9,10 @@ import ThemeVocabulary
 /// `GET /themes/{theme}/tokens` (a resolution of the theme's design tokens, in the DTCG format),
 /// `GET /themes/{theme}/tokens/{path}` (one token) and `GET /themes/{theme}/tokens.resolver.json`.
 /// The query chooses a context of each of the resolver's modifiers (`?theme=dark&size=large`);
-/// a modifier not given takes its default. Every resolution is read from the index as the sync
-/// stored it: a request resolves nothing.
+/// a modifier not given takes its default. A resolution the sync stored is read from the index;
+/// one it did not (a resolver with more combinations than it stores) is resolved on the worker
+/// pool when first asked and kept (`TokenResolutions`); either way the answer is then kept by
+/// the response cache like any other.
 struct TokenRoutes: RouteCollection {
     let library: ThemeLibrary
 
@@ -22,38 +24,74 @@ struct TokenRoutes: RouteCollection {
         ]
     }
 
-    /// The chain's token owner and the resolution the query asks for.
-    private func resolution(_ context: RequestContext) throws -> (IndexReader.TokenOwner, String) {
+    /// What a token request asks for: the chain's token owner (and its part of the chain), the
+    /// contexts chosen and the key their resolution is stored under.
+    private struct Asked {
+        var owner: IndexReader.TokenOwner
+        var chain: [ThemeInfo]
+        var inputs: [String: String]
+        var key: String
+    }
+
+    private func asked(_ context: RequestContext) throws -> Asked {
         let chain = try context.chain()
         guard let owner = library.index.reader.tokenOwner(in: chain) else {
             throw APIError.notFound("theme \(chain.first?.name ?? "") has no design tokens (*.tokens.json files in its folder)")
         }
-        switch TokenModifier.resolution(context.request.query.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, of: owner.source.modifiers) {
-        case .success(let key): return (owner, key)
+        let modifiers = owner.source.modifiers
+        switch TokenModifier.inputs(context.request.query.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, of: modifiers) {
+        case .success(let inputs):
+            return Asked(owner: owner, chain: Array(chain.drop { $0.id != owner.theme.id }), inputs: inputs, key: TokenModifier.key(inputs, of: modifiers))
         case .failure(let error): throw APIError.badRequest(error.message)
         }
     }
 
     private func document(_ context: RequestContext) throws -> Response {
-        let (owner, key) = try resolution(context)
-        guard let body = try library.index.reader.tokenDocument(of: owner, resolution: key) else {
-            throw APIError.notFound("the resolution \(key.isEmpty ? "of these tokens" : key) is not kept (a resolver keeps at most 64)")
-        }
-        return Self.answer(body)
+        let asked = try asked(context)
+        if let body = try library.index.reader.tokenDocument(of: asked.owner, resolution: asked.key) { return Self.answer(body) }
+        return try resolvedOnDemand(asked) { Self.answer($0.document) }
     }
 
     private func token(_ context: RequestContext) throws -> Response {
-        let (owner, key) = try resolution(context)
+        let asked = try asked(context)
         let path = context.parameter("path").split(separator: "/").joined(separator: ".")
-        guard let body = try library.index.reader.token(of: owner, resolution: key, path: path) else {
-            if let refusal = Self.refusal(of: path, in: owner.source.error) {
-                throw APIError(status: .notFound, code: "token_refused", message: "token \(path) of \(owner.theme.name) cannot be served: \(refusal)")
+        let owner = asked.owner
+        if let body = try library.index.reader.token(of: owner, resolution: asked.key, path: path) { return Self.answer(body) }
+        if TokenResolution.isResolvedOnDemand(owner.source.modifiers), try library.index.reader.tokenDocument(of: owner, resolution: asked.key) == nil {
+            return try resolvedOnDemand(asked) { resolution in
+                guard let body = resolution.tokens[path] else { return Self.noToken(path, of: owner, among: Array(resolution.tokens.keys)).response }
+                return Self.answer(body)
             }
-            let paths = try library.index.reader.tokenPaths(of: owner, resolution: key)
-            let hint = Spelling.nearest(to: path, among: paths).map { "; did you mean \($0)?" } ?? ""
-            throw APIError.notFound("no token \(path) in \(owner.theme.name)\(hint)")
         }
-        return Self.answer(body)
+        throw Self.noToken(path, of: owner, among: try library.index.reader.tokenPaths(of: owner, resolution: asked.key))
+    }
+
+    /// A token the resolution lacks: refused (and why), or not there (and the nearest path).
+    private static func noToken(_ path: String, of owner: IndexReader.TokenOwner, among paths: [String]) -> APIError {
+        if let refusal = Self.refusal(of: path, in: owner.source.error) {
+            return APIError(status: .notFound, code: "token_refused", message: "token \(path) of \(owner.theme.name) cannot be served: \(refusal)")
+        }
+        let hint = Spelling.nearest(to: path, among: paths).map { "; did you mean \($0)?" } ?? ""
+        return APIError.notFound("no token \(path) in \(owner.theme.name)\(hint)")
+    }
+
+    /// A resolution the index does not store, made on the worker pool (or taken from those kept).
+    private func resolvedOnDemand(_ asked: Asked, answer: @escaping @Sendable (TokenResolution) -> Response) throws -> Response {
+        guard TokenResolution.isResolvedOnDemand(asked.owner.source.modifiers) else {
+            throw APIError.notFound("the resolution \(asked.key.isEmpty ? "of these tokens" : asked.key) is not stored")
+        }
+        let (library, source) = (library, asked.owner.source)
+        return Response(deferred: { complete in
+            library.content.perform({
+                try library.tokenResolutions.resolution(key: asked.key, inputs: asked.inputs, contentHash: source.contentHash, chain: asked.chain)
+            }) { result in
+                switch result {
+                case .success(let resolution): complete(answer(resolution))
+                case .failure(let error as ContentStore.Busy): complete(APIError.busy(error))
+                case .failure(let error): complete(APIError(status: .serviceUnavailable, code: "theme_error", message: "\(error)").response)
+                }
+            }
+        })
     }
 
     /// Why the token at `path` (dotted) was refused, from its source's errors

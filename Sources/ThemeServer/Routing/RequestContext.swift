@@ -44,6 +44,14 @@ public struct RequestContext: Sendable {
         case .success(let contexts): traits.contexts = contexts
         case .failure(let error): throw APIError.badRequest(error.message)
         }
+        // A resolver with more combinations than a sync stores has its colours indexed at the
+        // defaults of the modifiers chosen by name: another context is `/tokens`' to answer,
+        // never the defaults' colours passed off as its.
+        if !traits.contexts.isEmpty, TokenResolution.isResolvedOnDemand(modifiers) {
+            throw APIError(status: .badRequest, code: "resolved_on_demand",
+                           message: "\(traits.contexts) is resolved on demand: /themes/\(chain.first?.name ?? "")/tokens?\(traits.contexts) answers it; "
+                               + "the colour routes answer these modifiers at their defaults (the resolver has more than 64 combinations)")
+        }
         return traits
     }
 
