@@ -146,6 +146,7 @@ bench-hotpath: release
 ## (goal <= 50 ms), indexing all of them, compiling 2,000 colour tokens (goal <= 1 s).
 bench-tokens: release
 	.build/release/themed-bench tokens var/bench-tokens
+	.build/release/themed-bench combinations var/bench-combinations
 
 ## Rename-to-served latency over 50 drops of a 4 MB catalog; throughput with and without reloads.
 bench-reload: release bench-deps

@@ -98,7 +98,7 @@ struct AliasResolver {
             }
             guard let target = TokenPath(alias: text) else {
                 // A reference is a whole string: "{a} and more" is neither a reference nor a value.
-                if text.contains("{"), text.contains("}") {
+                if text.contains(where: { $0 == "{" }), text.contains(where: { $0 == "}" }) {
                     _ = fail(token, "\"\(text.prefix(80))\": a reference is a whole string (\"{group.token}\"), never part of one")
                     return nil
                 }

@@ -129,7 +129,7 @@ struct Flattener {
                 if !TokenSet.groupProperties.contains(name), !(isToken && TokenSet.tokenProperties.contains(name)) { problems.append(TokenProblem(location(path + [name]), "\(name) is not a property the Format module defines")) }
                 continue
             }
-            if name.contains("{") || name.contains("}") || name.contains(".") {
+            if name.contains(where: { $0 == "{" || $0 == "}" || $0 == "." }) {
                 problems.append(TokenProblem(location(path + [name]), "a token or group name may not contain {, } or . (\"\(name.prefix(60))\")"))
                 continue
             }

@@ -36,7 +36,7 @@ public struct TokenPath: Sendable, Hashable, Comparable, CustomStringConvertible
     public init?(alias text: String) {
         guard text.count > 2, text.hasPrefix("{"), text.hasSuffix("}") else { return nil }
         let inner = text.dropFirst().dropLast()
-        guard !inner.contains("{"), !inner.contains("}"), !inner.isEmpty else { return nil }
+        guard !inner.contains(where: { $0 == "{" || $0 == "}" }), !inner.isEmpty else { return nil }
         self.init(dotted: String(inner))
     }
 

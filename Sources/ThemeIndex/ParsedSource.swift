@@ -77,9 +77,10 @@ struct ParsedSource {
             var hash = ContentHash()
             var sets: [(resolution: String, document: String, tokens: [(path: String, body: String)])] = []
             for resolution in read.resolutions {
-                let document = TokenVariants.document(resolution.tokens).serialized()
+                let served = TokenResolution(resolution.tokens)
+                let document = served.document
                 hash.add("\(resolution.key)\u{0}\(document)\n")
-                sets.append((resolution.key, document, resolution.tokens.tokens.map { ($0.path.dotted, TokenVariants.json($0).serialized()) }))
+                sets.append((resolution.key, document, resolution.tokens.tokens.map { ($0.path.dotted, served.body(of: $0.path.dotted) ?? "") }))
             }
             for variant in variants { hash.add("\(variant.name)\u{0}\(variant.color?.hex ?? "")\u{0}\(variant.traits.appearance)\u{0}\(variant.traits.gamut.rawValue)\n") }
             self.init(variants: variants, contentHash: hash.hex, problems: read.problems)

@@ -1,20 +1,62 @@
 import DesignTokens
+import JSON
 
-/// One resolution of a theme's design tokens as `/tokens` serves it: the DTCG document and each
-/// token's body by dotted path. A sync stores the resolutions it indexes
-/// (`TokenVariants.indexedInputs`); a resolver with more combinations than that has the others
-/// made here when a client asks, from the theme's files read as a sync reads them.
+/// One resolution of a theme's design tokens as `/tokens` serves it: the DTCG document (nested
+/// groups, each token with `$type`, its resolved `$value` and its aliases), written once, and
+/// where each token's body is in it, which `/tokens/{path}` answers. A sync stores the
+/// resolutions it indexes (`TokenVariants.indexedInputs`); a resolver with more combinations
+/// than that has the others made here when a client asks, from the theme's files read as a sync
+/// reads them.
 public struct TokenResolution: Sendable {
-    public let document: String
-    public let tokens: [String: String]
+    private let bytes: [UInt8]
+    /// Each token's body in `bytes`, by dotted path.
+    private let ranges: [String: Range<Int>]
 
     /// What it holds, for a cache's byte budget.
-    public var byteCount: Int { tokens.reduce(document.utf8.count) { $0 + $1.key.utf8.count + $1.value.utf8.count + 64 } }
+    public var byteCount: Int { bytes.count + ranges.count * 64 }
 
+    public var document: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// One token as `/tokens/{path}` serves it (`path` dotted).
+    public func body(of path: String) -> String? { ranges[path].map { String(decoding: bytes[$0], as: UTF8.self) } }
+
+    /// Every token's dotted path (for "did you mean").
+    public var paths: [String] { Array(ranges.keys) }
+
+    /// The tokens of `inputs`, resolved now.
     public init(_ resolver: TokenResolver, inputs: [String: String]) {
-        let set = resolver.tokens(for: inputs)
-        document = TokenVariants.document(set).serialized()
-        tokens = Dictionary(set.tokens.map { ($0.path.dotted, TokenVariants.json($0).serialized()) }, uniquingKeysWith: { _, last in last })
+        self.init(resolver.tokens(for: inputs))
+    }
+
+    init(_ set: TokenSet) {
+        var writer = JSONWriter(reservingCapacity: 64 << 10)
+        var ranges: [String: Range<Int>] = [:]
+        /// Tokens by their remaining path segments, grouped in the order groups first appear; a
+        /// token is its group's last segment (a token and a group of one name cannot both be).
+        func write(_ entries: [(path: ArraySlice<String>, token: ResolvedToken)]) {
+            var order: [String] = []
+            var groups: [String: [(path: ArraySlice<String>, token: ResolvedToken)]] = [:]
+            for entry in entries {
+                guard let name = entry.path.first else { continue }
+                if groups[name] == nil { order.append(name) }
+                groups[name, default: []].append((entry.path.dropFirst(), entry.token))
+            }
+            writer.beginObject()
+            for name in order {
+                let members = groups[name] ?? []
+                writer.key(name)
+                if let token = members.first(where: { $0.path.isEmpty })?.token {
+                    let start = writer.bytes.count
+                    writer.value(TokenVariants.json(token))
+                    ranges[token.path.dotted] = start..<writer.bytes.count
+                } else {
+                    write(members)
+                }
+            }
+            writer.endObject()
+        }
+        write(set.tokens.map { ($0.path.segments[...], $0) })
+        (bytes, self.ranges) = (writer.bytes, ranges)
     }
 
     /// The resolver of `chain`'s first theme's token files, as a sync reads them (its ancestors'

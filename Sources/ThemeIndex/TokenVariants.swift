@@ -209,29 +209,6 @@ enum TokenVariants {
 
     // MARK: - As served
 
-    /// A resolution as the DTCG document `/tokens` answers: nested groups, each token with
-    /// `$type` and its resolved `$value`, and the chain of aliases in `$extensions`.
-    static func document(_ tokens: TokenSet) -> JSONValue {
-        nested(tokens.tokens.map { ($0.path.segments[...], json($0)) })
-    }
-
-    /// Tokens by their remaining path segments, grouped in the order groups first appear.
-    private static func nested(_ entries: [(path: ArraySlice<String>, value: JSONValue)]) -> JSONValue {
-        var order: [String] = []
-        var groups: [String: [(path: ArraySlice<String>, value: JSONValue)]] = [:]
-        for entry in entries {
-            guard let name = entry.path.first else { continue }
-            if groups[name] == nil { order.append(name) }
-            groups[name, default: []].append((entry.path.dropFirst(), entry.value))
-        }
-        return .object(order.map { name in
-            let members = groups[name] ?? []
-            // A token is its group's last segment; a token and a group of one name cannot both be.
-            if let token = members.first(where: { $0.path.isEmpty }) { return (name, token.value) }
-            return (name, nested(members))
-        })
-    }
-
     /// One token as served.
     static func json(_ token: ResolvedToken) -> JSONValue {
         var members: [(String, JSONValue)] = [("$type", .string(token.type.name)), ("$value", token.value)]

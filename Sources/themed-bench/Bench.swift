@@ -15,6 +15,8 @@ import Foundation
 ///                                      in nanoseconds per request (HotPathBench)
 ///     themed-bench tokens FOLDER       a 4,000-token design system (4 x 3 contexts) made in FOLDER:
 ///                                      resolve one context, index all, compile 2,000 colours
+///     themed-bench combinations FOLDER the same tokens behind 1 and behind 6 modifiers of 5
+///                                      contexts: index time, resolutions on demand, peak RSS
 ///     themed-bench encode CORPUS DUMP  LZFSE-encode the decoded corpus payloads (the first 64 MB);
 ///                                      DUMP gets them too, for Apple's encoder to compress
 ///
@@ -30,6 +32,8 @@ enum Bench {
         if arguments[1] == "coders" { return try CoderBench.run(themes: arguments[2]) }
         if arguments[1] == "hotpath" { return try HotPathBench.run(themes: arguments[2]) }
         if arguments[1] == "tokens" { return try TokenBench.run(folder: arguments[2]) }
+        if arguments[1] == "combinations" { return try CombinationsBench.run(folder: arguments[2]) }
+        if arguments[1] == "combinations-one" { return try CombinationsBench.measure(themes: arguments[2]) }
         let catalogs = try FileManager.default.contentsOfDirectory(atPath: "\(arguments[2])/car")
             .filter { $0.hasSuffix(".car") }.sorted().map { "\(arguments[2])/car/\($0)" }
         switch arguments[1] {

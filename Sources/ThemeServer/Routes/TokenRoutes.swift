@@ -59,7 +59,7 @@ struct TokenRoutes: RouteCollection {
         if let body = try library.index.reader.token(of: owner, resolution: asked.key, path: path) { return Self.answer(body) }
         if TokenResolution.isResolvedOnDemand(owner.source.modifiers), try library.index.reader.tokenDocument(of: owner, resolution: asked.key) == nil {
             return try resolvedOnDemand(asked) { resolution in
-                guard let body = resolution.tokens[path] else { return Self.noToken(path, of: owner, among: Array(resolution.tokens.keys)).response }
+                guard let body = resolution.body(of: path) else { return Self.noToken(path, of: owner, among: resolution.paths).response }
                 return Self.answer(body)
             }
         }
