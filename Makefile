@@ -4,7 +4,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8080
 CORPUS ?= ../shared/corpus
 APT_PACKAGES = libsqlite3-dev zlib1g-dev libssl-dev libbrotli-dev libcurl4-openssl-dev libvips-dev librsvg2-bin poppler-utils webp libpq-dev libarchive-dev postgresql
-PY_PACKAGES = lzfse numpy pillow coloraide materialyoucolor==3.0.4
+PY_PACKAGES = lzfse numpy pillow coloraide materialyoucolor==3.0.4 standardwebhooks
 OPENAPI_PY_PACKAGES = openapi-core requests pyyaml
 EXPORT_PY_PACKAGES = tinycss2 requests
 
@@ -18,10 +18,11 @@ deps:
 
 ## Python packages of the shared oracle tools, used by benchmarks, vector generators and the
 ## test that reads compiled catalogs with the reference renderer, and coloraide, the colour
-## conversions' reference (scripts/check-colors.py), and materialyoucolor, Material 3's
-## (scripts/material-reference.py); none is used by the product.
+## conversions' reference (scripts/check-colors.py), materialyoucolor, Material 3's
+## (scripts/material-reference.py), and standardwebhooks, the webhook receiver's
+## (scripts/webhook-receiver.py); none is used by the product.
 py-deps:
-	@python3 -c "import lzfse, numpy, PIL, coloraide; from importlib.metadata import version; assert version('materialyoucolor') == '3.0.4'" 2>/dev/null || pip install -q $(PY_PACKAGES)
+	@python3 -c "import lzfse, numpy, PIL, coloraide, standardwebhooks; from importlib.metadata import version; assert version('materialyoucolor') == '3.0.4'" 2>/dev/null || pip install -q $(PY_PACKAGES)
 
 build: deps
 	$(SWIFT) build

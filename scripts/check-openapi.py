@@ -48,6 +48,7 @@ UNREACHABLE = {
     ("/readyz", "get", "503"): "needs a drain or a cluster store (Tests/ClusterTests/ReplicaTests.swift)",
     ("/aliases/{alias}", "put", "403"): "needs a server without activeToken and a client off loopback (AudienceRouteTests)",
     ("/aliases/{alias}", "delete", "403"): "needs a server without activeToken and a client off loopback (AudienceRouteTests)",
+    ("/webhooks/deliveries", "get", "403"): "needs a server without activeToken and a client off loopback (OperatorCheckTests)",
 }
 
 
@@ -226,6 +227,8 @@ def cases(blob, base):
         ("POST", "/themes/light/releases", {**auth, "Content-Type": "application/octet-stream"}, b"x", 409, "/themes/{theme}/releases"),
         ("POST", "/themes/light/rollback", auth, json.dumps({"generation": 1}), 409, "/themes/{theme}/rollback"),
         ("DELETE", "/active/schedule/1", auth, None, 409, "/active/schedule/{id}"),
+        ("GET", "/webhooks/deliveries", auth, None, 200, "/webhooks/deliveries"),
+        ("GET", "/webhooks/deliveries", {}, None, 401, "/webhooks/deliveries"),
         # Without a token, a change route says only that it needs one.
         ("POST", "/themes/light/releases", {"Content-Type": "application/octet-stream"}, b"x", 401, "/themes/{theme}/releases"),
         ("POST", "/themes/light/rollback", json_headers, json.dumps({"generation": 1}), 401, "/themes/{theme}/rollback"),

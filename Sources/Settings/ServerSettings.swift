@@ -37,6 +37,8 @@ public struct ServerSettings: Equatable, Sendable {
     public var releaseRetention = 20
     public var releaseMaxBytes = 256 << 20
     public var purgeURLs: [String] = []
+    public var webhooks: [WebhookSubscription] = []
+    public var webhookRetrySeconds = 1.0
     public var watch = true
     public var heartbeatSeconds = 15.0
     public var eventHistory = 256

@@ -80,6 +80,17 @@ public struct Setting: Sendable {
         })
     }
 
+    /// `[{"url", "secret", "events"}]`, each checked by `WebhookSubscription`; shown without secrets.
+    static func webhooks(_ name: String, _ summary: String) -> Setting {
+        Setting(name: name, summary: summary, assign: { settings, value in
+            guard let list = value as? [Any] else { throw ServerSettings.Invalid(description: "must be a list of {url, secret, events}") }
+            settings.webhooks = try list.enumerated().map { index, entry throws(ServerSettings.Invalid) in try WebhookSubscription(json: entry, at: index) }
+        }, show: { settings in
+            "[" + settings.webhooks.map { "{\"url\": \(quoted($0.url.absoluteString)), \"events\": [\($0.events.sorted().map(quoted).joined(separator: ", "))]}" }
+                .joined(separator: ", ") + "]"
+        })
+    }
+
     static func flag(_ name: String, _ path: WritableKeyPath<ServerSettings, Bool> & Sendable, _ summary: String) -> Setting {
         Setting(name: name, summary: summary, assign: { settings, value in
             guard isBoolean(value), let flag = value as? Bool else { throw ServerSettings.Invalid(description: "must be true or false") }
@@ -180,6 +191,8 @@ extension ServerSettings {
         .integer("releaseRetention", \.releaseRetention, 1...100_000, "Releases kept per theme in the cluster store (plus anything scheduled); older ones and the blobs only they used are dropped."),
         .integer("releaseMaxBytes", \.releaseMaxBytes, 1...1e12, "Largest release upload (POST /themes/{theme}/releases) and the most an archive may unpack to; larger: 413."),
         .textList("purgeURLs", \.purgeURLs, "Caches (http://host:port, Varnish with xkey) sent PURGE with the theme's key when its content changes."),
+        .webhooks("webhooks", "Where changes are posted, signed as Standard Webhooks sign them: [{\"url\": \"https://...\", \"secret\": \"whsec_...\", \"events\": [\"release-published\", \"alias-changed\", \"active-changed\", \"theme-error\"]}] (docs/REVIEW.md)."),
+        .seconds("webhookRetrySeconds", \.webhookRetrySeconds, 0.01...3600, "A webhook that fails is tried again after this, then twice as long each time, 5 tries in all; then the delivery is listed at GET /webhooks/deliveries."),
         .flag("watch", \.watch, "Follow changes to the themes folder (inotify)."),
         .seconds("heartbeatSeconds", \.heartbeatSeconds, 0.1...3600, "Interval of the comment lines that keep /events streams open."),
         .integer("eventHistory", \.eventHistory, 1...1_000_000, "Change events kept for streams that reconnect with Last-Event-ID; with a cluster store, a starting replica loads the store's newest this many, so streams that move to it during a deploy resume instead of refetching."),

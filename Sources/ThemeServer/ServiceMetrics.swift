@@ -14,6 +14,10 @@ public final class ServiceMetrics: Sendable {
     let publishes = Atomic<Int>(0)
     let rollbacks = Atomic<Int>(0)
     public let publishRefusals = Atomic<Int>(0)
+    /// Webhook messages delivered, tries after a failure, and messages given up on (`Webhooks`).
+    public let webhooksDelivered = Atomic<Int>(0)
+    public let webhooksRetried = Atomic<Int>(0)
+    public let webhooksFailed = Atomic<Int>(0)
 
     /// What a release route did, for its counter.
     public enum ReleaseAction: Sendable { case publish, rollback }

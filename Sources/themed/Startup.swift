@@ -1,13 +1,13 @@
 import ArgumentParser
 import AssetCatalog
 import BlobStore
-import Cluster
 import CLinux
+import Cluster
 import Dispatch
 import Foundation
 import HTTPServer
-import ImageCoders
 import HTTPTypes
+import ImageCoders
 import Logging
 import Logs
 import Releases
@@ -18,6 +18,7 @@ import ThemeContent
 import ThemeIndex
 import ThemeServer
 import ThemeVocabulary
+import Webhooks
 
 /// What `serve` checks and builds before it answers anything.
 enum Startup {
@@ -176,7 +177,11 @@ enum Startup {
         configuration.imageTransforms = ImageTransformPolicy(rule: settings.imageTransforms, presets: settings.imagePresets,
                                                              signingKeys: settings.imageSigningKeys)
         releaseRoutes.operators = configuration.operators
-        configuration.collections = [releaseRoutes]
-        return try ThemeService(index: index, configuration: configuration)
+        let webhooks = WebhookDispatcher(subscriptions: settings.webhooks, retrySeconds: settings.webhookRetrySeconds, metrics: metrics, logger: logger)
+        configuration.collections = [releaseRoutes, WebhookRoutes(dispatcher: webhooks, operators: configuration.operators)]
+        let service = try ThemeService(index: index, configuration: configuration)
+        // Every change the event stream tells, the webhooks' subscribers are posted too.
+        if !settings.webhooks.isEmpty { service.events.observe { webhooks.send($0) } }
+        return service
     }
 }

@@ -68,6 +68,10 @@ struct AdminRoutes: RouteCollection {
                      metrics.rollbacks.load(ordering: .relaxed)),
                     ("themed_publish_refusals_total", "Publishes and rollbacks refused (token, scope, body, limits, store) on this replica.",
                      metrics.publishRefusals.load(ordering: .relaxed)),
+                    ("themed_webhooks_delivered_total", "Webhook messages a subscriber took (2xx).", metrics.webhooksDelivered.load(ordering: .relaxed)),
+                    ("themed_webhooks_retried_total", "Webhook tries after a failure.", metrics.webhooksRetried.load(ordering: .relaxed)),
+                    ("themed_webhooks_failed_total", "Webhook messages given up on after 5 tries (GET /webhooks/deliveries lists them).",
+                     metrics.webhooksFailed.load(ordering: .relaxed)),
                 ] + (storeContact.map { contact in [
                     ("themed_cluster_store_reachable", "1 when the cluster store answered within clusterUnreachableSeconds, else 0 (serving goes on).",
                      contact.isReachable ? 1 : 0),

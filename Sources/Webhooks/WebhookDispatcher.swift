@@ -1,0 +1,129 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import JSON
+import Logging
+import Settings
+import Synchronization
+import ThemeServer
+
+/// Posts changes to the `webhooks` setting's subscribers, off the event loops: each subscriber
+/// has a queue of its own, so its messages arrive in the order the changes were made, and a
+/// subscriber that does not answer holds back only its own. A message that fails (no answer in
+/// 10 s, or a status outside 2xx) is tried again after `webhookRetrySeconds`, then twice as long
+/// each time, 5 tries in all; then it is listed at `GET /webhooks/deliveries` and counted in
+/// `/metrics`.
+public final class WebhookDispatcher: Sendable {
+    /// A message that was not delivered.
+    public struct Failure: Sendable {
+        public var id: String
+        public var type: String
+        public var url: String
+        public var attempts: Int
+        public var error: String
+        public var at: Date
+    }
+
+    public static let attempts = 5
+    /// Failures listed, newest kept.
+    static let failuresKept = 1000
+
+    let subscriptions: [WebhookSubscription]
+    let retryDelay: Duration
+    let metrics: ServiceMetrics
+    let logger: Logger
+    private let queues: [DispatchQueue]
+    private let failed = Mutex<[Failure]>([])
+    private let pending = Atomic<Int>(0)
+
+    public init(subscriptions: [WebhookSubscription], retrySeconds: Double, metrics: ServiceMetrics, logger: Logger) {
+        (self.subscriptions, self.metrics, self.logger) = (subscriptions, metrics, logger)
+        retryDelay = .milliseconds(Int(retrySeconds * 1000))
+        queues = subscriptions.indices.map { DispatchQueue(label: "themed-webhook-\($0)") }
+    }
+
+    /// The kind of webhook message an event of the server's stream is, or nil when webhooks carry
+    /// none: a theme added or reloaded (in folder mode a file dropped, with a cluster store a
+    /// release) is `release-published`; an alias's clients told to ask again, `alias-changed`.
+    public static func type(of event: EventHub.Event) -> String? {
+        switch event.type {
+        case "theme-added", "theme-reloaded": "release-published"
+        case "assignment-changed": "alias-changed"
+        case "active-changed", "theme-error": event.type
+        default: nil
+        }
+    }
+
+    /// Sends `event` to every subscriber that asked for its kind: `{"type", "timestamp", "data"}`,
+    /// the data as the event stream carries it. Its webhook id names the event (`msg_<id>_<kind>`).
+    public func send(_ event: EventHub.Event) {
+        guard let type = Self.type(of: event) else { return }
+        let now = Date()
+        let body = JSONValue.object([("type", .string(type)), ("timestamp", .string(ISO8601DateFormatter().string(from: now))),
+                                     ("data", event.data)]).serializedBytes()
+        let message = StandardWebhook(id: "msg_\(event.id)_\(event.type)", timestamp: Int(now.timeIntervalSince1970), body: body)
+        for (index, subscription) in subscriptions.enumerated() where subscription.events.contains(type) {
+            pending.add(1, ordering: .relaxed)
+            queues[index].async { [self] in
+                deliver(message, type: type, to: subscription)
+                pending.subtract(1, ordering: .relaxed)
+            }
+        }
+    }
+
+    /// Tries a message up to `attempts` times on the subscriber's queue.
+    private func deliver(_ message: StandardWebhook, type: String, to subscription: WebhookSubscription) {
+        var delay = retryDelay
+        var lastError = ""
+        for attempt in 1...Self.attempts {
+            if attempt > 1 {
+                metrics.webhooksRetried.add(1, ordering: .relaxed)
+                Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
+                delay = delay * 2
+            }
+            switch Self.post(message, to: subscription) {
+            case .success:
+                metrics.webhooksDelivered.add(1, ordering: .relaxed)
+                return
+            case .failure(let error):
+                lastError = error.description
+            }
+        }
+        metrics.webhooksFailed.add(1, ordering: .relaxed)
+        logger.warning("webhook not delivered", metadata: ["url": "\(subscription.url)", "id": "\(message.id)", "error": "\(lastError)"])
+        let failure = Failure(id: message.id, type: type, url: subscription.url.absoluteString, attempts: Self.attempts, error: lastError, at: Date())
+        failed.withLock { list in
+            list.append(failure)
+            if list.count > Self.failuresKept { list.removeFirst(list.count - Self.failuresKept) }
+        }
+    }
+
+    struct PostError: Error, CustomStringConvertible { var description: String }
+
+    /// One POST, waited for (this is the subscriber's queue, never an event loop).
+    static func post(_ message: StandardWebhook, to subscription: WebhookSubscription) -> Result<Void, PostError> {
+        var request = URLRequest(url: subscription.url, timeoutInterval: 10)
+        request.httpMethod = "POST"
+        for (name, value) in message.headers(key: subscription.key) { request.setValue(value, forHTTPHeaderField: name) }
+        request.httpBody = Data(message.body)
+        let outcome = Mutex<Result<Void, PostError>>(.failure(PostError(description: "no answer")))
+        let done = DispatchSemaphore(value: 0)
+        URLSession.shared.dataTask(with: request) { _, response, error in
+            let status = (response as? HTTPURLResponse)?.statusCode
+            outcome.withLock { result in
+                if let error { result = .failure(PostError(description: error.localizedDescription)) }
+                else if let status, (200..<300).contains(status) { result = .success(()) }
+                else { result = .failure(PostError(description: "answered \(status.map(String.init) ?? "nothing")")) }
+            }
+            done.signal()
+        }.resume()
+        done.wait()
+        return outcome.withLock { $0 }
+    }
+
+    /// The messages not delivered after every try, oldest first.
+    public var failures: [Failure] { failed.withLock { $0 } }
+    /// Messages queued or being tried.
+    public var pendingCount: Int { pending.load(ordering: .relaxed) }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import HTTPServer
+import JSON
+import ThemeServer
+
+/// `GET /webhooks/deliveries`: the messages not delivered after every try (the dead letters),
+/// and how many are still queued. For the operator only (`OperatorCheck`, as `PUT /active`):
+/// the list names the subscribers' URLs.
+public struct WebhookRoutes: RouteCollection {
+    let dispatcher: WebhookDispatcher
+    let operators: OperatorCheck
+
+    public init(dispatcher: WebhookDispatcher, operators: OperatorCheck) {
+        (self.dispatcher, self.operators) = (dispatcher, operators)
+    }
+
+    public var routes: [Route] {
+        [.get("/webhooks/deliveries", label: "webhooks", crossOrigin: false) { context in
+            guard operators.allows(context.request) else { throw operators.refusal(of: context.request, changing: "webhook deliveries") }
+            let formatter = ISO8601DateFormatter()
+            return JSONResponse.make(.object([
+                ("pending", .int(dispatcher.pendingCount)),
+                ("failed", .array(dispatcher.failures.map { failure in
+                    .object([("id", .string(failure.id)), ("type", .string(failure.type)), ("url", .string(failure.url)),
+                             ("attempts", .int(failure.attempts)), ("error", .string(failure.error)), ("at", .string(formatter.string(from: failure.at)))])
+                })),
+            ]), cacheControl: "no-store")
+        }]
+    }
+}
