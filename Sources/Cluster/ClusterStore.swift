@@ -55,6 +55,7 @@ public final class ClusterStore: @unchecked Sendable {
             CREATE INDEX IF NOT EXISTS themed_audit_generation ON themed_audit (generation) WHERE generation IS NOT NULL;
             CREATE INDEX IF NOT EXISTS themed_audit_theme ON themed_audit (theme, generation) WHERE generation IS NOT NULL;
             \(Self.audienceSchema)
+            \(Self.webhookSchema)
             """.replacingOccurrences(of: "\n", with: " "))
     }
 

@@ -31,14 +31,19 @@ public final class WebhookDispatcher: Sendable {
 
     let subscriptions: [WebhookSubscription]
     let retryDelay: Duration
+    /// With a cluster store: whether this replica is the one to post a message (its id) to a
+    /// subscriber (its URL), the first to claim it in the store; a store that cannot be asked
+    /// posts it anyway (a repeat, with the same webhook-id, rather than a loss).
+    let claim: (@Sendable (_ message: String, _ url: String) throws -> Bool)?
     let metrics: ServiceMetrics
     let logger: Logger
     private let queues: [DispatchQueue]
     private let failed = Mutex<[Failure]>([])
     private let pending = Atomic<Int>(0)
 
-    public init(subscriptions: [WebhookSubscription], retrySeconds: Double, metrics: ServiceMetrics, logger: Logger) {
-        (self.subscriptions, self.metrics, self.logger) = (subscriptions, metrics, logger)
+    public init(subscriptions: [WebhookSubscription], retrySeconds: Double, metrics: ServiceMetrics, logger: Logger,
+                claim: (@Sendable (_ message: String, _ url: String) throws -> Bool)? = nil) {
+        (self.subscriptions, self.metrics, self.logger, self.claim) = (subscriptions, metrics, logger, claim)
         retryDelay = .milliseconds(Int(retrySeconds * 1000))
         queues = subscriptions.indices.map { DispatchQueue(label: "themed-webhook-\($0)") }
     }
@@ -74,6 +79,13 @@ public final class WebhookDispatcher: Sendable {
 
     /// Tries a message up to `attempts` times on the subscriber's queue.
     private func deliver(_ message: StandardWebhook, type: String, to subscription: WebhookSubscription) {
+        if let claim {
+            do {
+                guard try claim(message.id, subscription.url.absoluteString) else { return }
+            } catch {
+                logger.warning("webhook claim not made; posting anyway", metadata: ["id": "\(message.id)", "error": "\(error)"])
+            }
+        }
         var delay = retryDelay
         var lastError = ""
         for attempt in 1...Self.attempts {

@@ -177,7 +177,8 @@ enum Startup {
         configuration.imageTransforms = ImageTransformPolicy(rule: settings.imageTransforms, presets: settings.imagePresets,
                                                              signingKeys: settings.imageSigningKeys)
         releaseRoutes.operators = configuration.operators
-        let webhooks = WebhookDispatcher(subscriptions: settings.webhooks, retrySeconds: settings.webhookRetrySeconds, metrics: metrics, logger: logger)
+        let webhooks = WebhookDispatcher(subscriptions: settings.webhooks, retrySeconds: settings.webhookRetrySeconds, metrics: metrics, logger: logger,
+                                         claim: settings.webhooks.isEmpty ? nil : settings.cluster.map(WebhookClaims.init(url:))?.claim)
         configuration.collections = [releaseRoutes, WebhookRoutes(dispatcher: webhooks, operators: configuration.operators)]
         let service = try ThemeService(index: index, configuration: configuration)
         // Every change the event stream tells, the webhooks' subscribers are posted too.

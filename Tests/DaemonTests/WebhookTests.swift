@@ -11,48 +11,6 @@ struct WebhookTests {
     static let secret = "whsec_" + Data((0..<24).map { UInt8(($0 * 37 + 11) & 255) }).base64EncodedString()
     static let token = "webhook-operator-token"
 
-    /// scripts/webhook-receiver.py on `port`, appending what it verified to `out`.
-    final class Receiver {
-        let process = Process()
-
-        init(port: Int, out: String) throws {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", DaemonTests.root.appendingPathComponent("scripts/webhook-receiver.py").path, String(port), WebhookTests.secret, out]
-            (process.standardOutput, process.standardError) = (FileHandle.nullDevice, FileHandle.nullDevice)
-            try process.run()
-            // Listening once a connection is taken.
-            let deadline = Date().addingTimeInterval(10)
-            while Date() < deadline, (try? HTTP.get("/", port: port)) == nil { Thread.sleep(forTimeInterval: 0.05) }
-        }
-
-        /// Killed, as a crash or an unplugged host would stop it (and the test process may be
-        /// ignoring SIGTERM, which a child inherits).
-        func stop() {
-            guard process.isRunning else { return }
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-
-        deinit { stop() }
-    }
-
-    /// The receiver's records, waited for until `until` holds (or 10 s).
-    static func records(in out: String, until done: ([[String: Any]]) -> Bool) -> [[String: Any]] {
-        let deadline = Date().addingTimeInterval(10)
-        var found: [[String: Any]] = []
-        repeat {
-            let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
-            found = text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-            if done(found) { return found }
-            Thread.sleep(forTimeInterval: 0.05)
-        } while Date() < deadline
-        return found
-    }
-
-    static func delivered(_ records: [[String: Any]], _ type: String, theme: String) -> Bool {
-        records.contains { $0["type"] as? String == type && $0["verified"] as? Bool == true && ($0["data"] as? [String: Any])?["theme"] as? String == theme }
-    }
-
     @Test("signed changes reach a receiver that verifies them; a receiver that was down gets them after retries; one that never answers is listed",
           .needsPython(["standardwebhooks"]))
     func signedDeliveries() throws {
@@ -70,26 +28,26 @@ struct WebhookTests {
                          ["url": "http://127.0.0.1:\(silent)/hook", "secret": Self.secret, "events": ["active-changed"]]],
         ]
         try JSONSerialization.data(withJSONObject: config).write(to: URL(fileURLWithPath: folder + "/themed.json"))
-        var receiver = try Receiver(port: port, out: out)
+        var receiver = try WebhookReceiver(port: port, secret: Self.secret, out: out)
         let server = try ServeProcess(executable: DaemonTests.executable, arguments: ["--config", "themed.json", "--themes", fixtures.path("themes")], in: folder)
         defer { server.stop() }
         let auth = ["Authorization": "Bearer \(Self.token)", "Content-Type": "application/json"]
 
         let switched = try HTTP.request("PUT", "/active", port: server.port, headers: auth, body: Array(#"{"theme": "dark"}"#.utf8))
         #expect(switched.status == 200, "\(switched.text)")
-        #expect(Self.delivered(Self.records(in: out) { Self.delivered($0, "active-changed", theme: "dark") }, "active-changed", theme: "dark"))
+        #expect(WebhookReceiver.delivered(receiver.records { WebhookReceiver.delivered($0, "active-changed", theme: "dark") }, "active-changed", theme: "dark"))
 
         // A file dropped into a theme is a release of it.
         fixtures.colorSet("themes/light", "primary", [(nil, ["red": "0.3", "green": "0.2", "blue": "0.1"], [:])])
-        #expect(Self.delivered(Self.records(in: out) { Self.delivered($0, "release-published", theme: "light") }, "release-published", theme: "light"))
+        #expect(WebhookReceiver.delivered(receiver.records { WebhookReceiver.delivered($0, "release-published", theme: "light") }, "release-published", theme: "light"))
 
         // The receiver goes down; the switch made meanwhile arrives once it is back.
         receiver.stop()
         #expect(try HTTP.request("PUT", "/active", port: server.port, headers: auth, body: Array(#"{"theme": "light"}"#.utf8)).status == 200)
         Thread.sleep(forTimeInterval: 0.4)
-        receiver = try Receiver(port: port, out: out)
-        let records = Self.records(in: out) { Self.delivered($0, "active-changed", theme: "light") }
-        #expect(Self.delivered(records, "active-changed", theme: "light"), "\(records)")
+        receiver = try WebhookReceiver(port: port, secret: Self.secret, out: out)
+        let records = receiver.records { WebhookReceiver.delivered($0, "active-changed", theme: "light") }
+        #expect(WebhookReceiver.delivered(records, "active-changed", theme: "light"), "\(records)")
         #expect(records.allSatisfy { $0["verified"] as? Bool == true }, "every message verified: \(records)")
 
         // The silent subscriber's two messages: 5 tries each (0.1 + 0.2 + 0.4 + 0.8 s apart, one

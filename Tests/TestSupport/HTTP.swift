@@ -54,7 +54,11 @@ public enum HTTP {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { close(descriptor); throw POSIXError(.ECONNREFUSED) }
+        guard connected == 0 else {
+            let failure = POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED
+            close(descriptor)
+            throw POSIXError(failure)
+        }
         return descriptor
     }
 

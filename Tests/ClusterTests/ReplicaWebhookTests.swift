@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Two replicas of one cluster store, each told of every change: each change's webhook message
+/// is posted once (the replica that claims it in the store first), verified by a real receiver.
+@Suite("webhooks from replicas", .serialized, .needsPostgres, .needsPython(["standardwebhooks"]))
+struct ReplicaWebhookTests {
+    static let secret = "whsec_" + Data((0..<32).map { UInt8(($0 * 29 + 5) & 255) }).base64EncodedString()
+
+    @Test("a release and a switch are posted once across two replicas, with the store's generation in the webhook-id")
+    func oncePerChange() throws {
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let folder = NSTemporaryDirectory() + "themed-webhook-replicas-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let port = Loopback.freePort()
+        let receiver = try WebhookReceiver(port: port, secret: Self.secret, out: folder + "/received.jsonl")
+        let webhooks = #""webhooks": [{"url": "http://127.0.0.1:\#(port)/hook", "secret": "\#(Self.secret)", "events": ["release-published", "active-changed"]}]"#
+
+        #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "light", "\(ReplicaTests.sampleThemes)/light"]).status == 0)
+        let replicas = try (1...2).map {
+            try ReplicaTests.Replica(cluster: postgres.url, unreachableSeconds: 5, folder: "\(folder)/replica\($0)", settings: webhooks)
+        }
+        #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "dark", "\(ReplicaTests.sampleThemes)/dark"]).status == 0)
+        // Every replica serves the release before the switch (as ReplicaTests waits for it).
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !replicas.allSatisfy({ $0.themeNames() == ["dark", "light"] }) { Thread.sleep(forTimeInterval: 0.05) }
+        // Seen here and not understood yet (with or without webhooks): in the first seconds after
+        // the replicas start, a PUT's connection to a replica can be refused while GETs to the
+        // same port are answered. Asked again until it is taken (noted on issue 56).
+        var switched: HTTP.Answer?
+        while switched == nil, Date() < deadline.addingTimeInterval(5) {
+            switched = try? HTTP.request("PUT", "/active", port: replicas[0].port, headers: ReplicaTests.asOperator, body: Array(#"{"theme":"dark"}"#.utf8))
+            if switched == nil { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        #expect(switched?.status == 200, "\(switched?.text ?? "refused")")
+
+        let records = receiver.records { WebhookReceiver.delivered($0, "release-published", theme: "dark") && WebhookReceiver.delivered($0, "active-changed", theme: "dark") }
+        #expect(WebhookReceiver.delivered(records, "release-published", theme: "dark") && WebhookReceiver.delivered(records, "active-changed", theme: "dark"),
+                "\(records)")
+        // Both replicas heard of both changes; a moment more for a second copy to show, if any.
+        Thread.sleep(forTimeInterval: 1)
+        let all = receiver.records(waitingUpTo: 0) { _ in true }
+        let ids = all.compactMap { $0["id"] as? String }
+        #expect(Set(ids).count == ids.count, "each message once: \(ids)")
+        #expect(all.allSatisfy { $0["verified"] as? Bool == true }, "\(all)")
+        #expect(ids.allSatisfy { $0.range(of: #"^msg_[0-9]+_"#, options: .regularExpression) != nil }, "ids carry the store's generation: \(ids)")
+    }
+}
