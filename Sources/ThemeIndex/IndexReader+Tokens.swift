@@ -8,10 +8,13 @@ extension IndexReader {
         public var source: SourceInfo
     }
 
-    /// The nearest theme of `chain` with design tokens, and its token source.
+    /// The nearest theme of `chain` with design tokens, and its token source: its token files,
+    /// or for a theme of a Material seed without them, its roles.
     public func tokenOwner(in chain: [ThemeInfo]) -> TokenOwner? {
         for theme in chain {
-            if let source = theme.sources.first(where: { $0.kind == .tokens }) { return TokenOwner(theme: theme, source: source) }
+            if let source = theme.sources.first(where: { $0.kind == .tokens }) ?? theme.sources.first(where: { $0.kind == .material }) {
+                return TokenOwner(theme: theme, source: source)
+            }
         }
         return nil
     }

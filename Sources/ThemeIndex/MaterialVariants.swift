@@ -1,4 +1,5 @@
 import DesignTokens
+import JSON
 import MaterialColor
 import ThemeVocabulary
 
@@ -26,6 +27,35 @@ enum MaterialVariants {
                 return variant
             }
         }
+    }
+
+    /// The roles as design tokens (what `/tokens` answers for a theme of a seed alone): a `mode`
+    /// modifier whose contexts are the four schemes, mapped to traits, `light` by default; each
+    /// resolution the roles as DTCG colours by name; the resolver document holds them inline.
+    static func tokens(of settings: MaterialSettings, seed: UInt32) -> (modifier: TokenModifier, resolver: JSONValue,
+                                                                          resolutions: [(key: String, served: TokenResolution)]) {
+        let source = Hct(argb: seed)
+        let schemes = modes(settings).map { appearance, isDark, level in
+            (name: ColorMode(isDark ? .dark : .light, highContrast: appearance.highContrast).name,
+             roles: JSONValue.object(MaterialScheme(source: source, variant: settings.variant, isDark: isDark, contrastLevel: level).roles.map { role in
+                 let components = [role.argb >> 16 & 255, role.argb >> 8 & 255, role.argb & 255].map { JSONValue.double(Double($0) / 255) }
+                 let hex = "#" + String(role.argb & 0xFF_FFFF | 0x100_0000, radix: 16).dropFirst()
+                 return (role.name, .object([("$type", "color"), ("$value", .object([("colorSpace", "srgb"), ("components", .array(components)),
+                                                                                       ("hex", .string(String(hex)))]))]))
+             }))
+        }
+        let modifier = TokenModifier(name: "mode", contexts: schemes.map(\.name), defaultContext: "light", mapsToTraits: true)
+        let resolver = JSONValue.object([
+            ("version", "2025.10"),
+            ("description", .string("Material 3 roles from theme.json's seed (\(settings.variant.rawValue), spec 2021)")),
+            ("modifiers", .object([("mode", .object([("contexts", .object(schemes.map { ($0.name, .array([$0.roles])) })), ("default", "light")]))])),
+            ("resolutionOrder", .array([.object([("$ref", "#/modifiers/mode")])])),
+        ])
+        let resolutions = schemes.map { scheme in
+            (TokenModifier.key(["mode": scheme.name], of: [modifier]),
+             TokenResolution(TokenSet(sources: [TokenSource(root: scheme.roles, location: TokenLocation(file: ThemeSettings.fileName, pointer: "/material"))])))
+        }
+        return (modifier, resolver, resolutions)
     }
 
     /// The seed as opaque ARGB: as written, or the colour token an alias names in the theme's

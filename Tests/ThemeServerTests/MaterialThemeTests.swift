@@ -75,4 +75,24 @@ struct MaterialThemeTests {
         #expect(try hex(api, "/themes/m3/colors/secondary") == Self.role("secondary", seed: 0xFF67_50A4, .monochrome), "a good edit is taken")
         #expect(try api.request("/themes/m3").json["errorCount"] as? Int == 0)
     }
+
+    @Test("a theme of a seed alone answers /tokens with its roles, a mode per scheme; a theme with tokens answers with its own")
+    func rolesAsTokens() throws {
+        let api = try APIFixture(themes: Self.themes)
+        func hex(_ document: [String: Any], _ name: String) -> String? {
+            ((document[name] as? [String: Any])?["$value"] as? [String: Any])?["hex"] as? String
+        }
+        let light = try api.request("/themes/m3/tokens")
+        #expect(light.status == 200 && hex(light.json, "primary") == "#65558f", "\(light.text.prefix(300))")
+        #expect(light.json.count == 49)
+        let dark = try api.request("/themes/m3/tokens?mode=dark-high-contrast").json
+        #expect(hex(dark, "onPrimaryContainer").map { "\($0.uppercased())FF" } == Self.role("onPrimaryContainer", seed: 0xFF67_50A4, .tonalSpot, dark: true, level: 1))
+        let one = try api.request("/themes/m3/tokens/surfaceContainerHighest?mode=dark")
+        #expect(one.status == 200 && one.json["$type"] as? String == "color", "\(one.text)")
+        #expect(try api.request("/themes/m3/tokens?mode=sepia").status == 400)
+        let resolver = try api.request("/themes/m3/tokens.resolver.json").json
+        #expect((((resolver["modifiers"] as? [String: Any])?["mode"] as? [String: Any])?["contexts"] as? [String: Any])?.count == 4)
+        #expect(try api.request("/themes/ds/tokens").json["brand"] != nil, "a theme's own tokens answer /tokens")
+    }
 }
+
