@@ -14,12 +14,6 @@ enum ColorMath {
         [0.01932141, 0.11916382, 0.95034478],
     ]
 
-    static let xyzToSRGB: [[Double]] = [
-        [3.2413774792388685, -1.5376652402851851, -0.49885366846268053],
-        [-0.9691452513005321, 1.8758853451067872, 0.04156585616912061],
-        [0.05562093689691305, -0.20395524564742123, 1.0571799111220335],
-    ]
-
     static func argb(red: Int, green: Int, blue: Int) -> UInt32 {
         0xFF00_0000 | UInt32(red & 255) << 16 | UInt32(green & 255) << 8 | UInt32(blue & 255)
     }
@@ -45,13 +39,6 @@ enum ColorMath {
 
     static func argb(linear: (Double, Double, Double)) -> UInt32 {
         argb(red: delinearized(linear.0), green: delinearized(linear.1), blue: delinearized(linear.2))
-    }
-
-    static func argb(x: Double, y: Double, z: Double) -> UInt32 {
-        let m = xyzToSRGB
-        return argb(linear: (m[0][0] * x + m[0][1] * y + m[0][2] * z,
-                             m[1][0] * x + m[1][1] * y + m[1][2] * z,
-                             m[2][0] * x + m[2][1] * y + m[2][2] * z))
     }
 
     static func xyz(_ argb: UInt32) -> (x: Double, y: Double, z: Double) {
