@@ -8,18 +8,29 @@ import ThemeVocabulary
 /// one gets, as `themed compile` makes it), dark, and each in high contrast at the settings'
 /// level. The source is the theme's last: its own colours of the same name come first.
 enum MaterialVariants {
-    /// The appearances made, with the scheme each is: (dark, contrast level).
-    static func modes(_ settings: MaterialSettings) -> [(Appearance, isDark: Bool, level: Double)] {
-        [(Appearance(.any), false, 0), (Appearance(.dark), true, 0),
-         (Appearance(.any, highContrast: true), false, settings.highContrastLevel), (Appearance(.dark, highContrast: true), true, settings.highContrastLevel)]
+    /// One scheme made: the appearance it is served as, its mode's name (`dark-high-contrast`)
+    /// and its roles as 0xAARRGGBB.
+    struct Scheme {
+        var appearance: Appearance
+        var mode: String
+        var roles: [(name: String, argb: UInt32)]
     }
 
-    static func variants(of settings: MaterialSettings, seed: UInt32, sourceKey: String) -> [Variant] {
+    /// The four schemes: light (as any) and dark, each at contrast 0 and at the settings' level.
+    static func schemes(of settings: MaterialSettings, seed: UInt32) -> [Scheme] {
         let source = Hct(argb: seed)
-        return modes(settings).flatMap { appearance, isDark, level in
-            MaterialScheme(source: source, variant: settings.variant, isDark: isDark, contrastLevel: level).roles.map { role in
+        return [(false, false), (true, false), (false, true), (true, true)].map { isDark, high in
+            let scheme = MaterialScheme(source: source, variant: settings.variant, isDark: isDark, contrastLevel: high ? settings.highContrastLevel : 0)
+            return Scheme(appearance: Appearance(isDark ? .dark : .any, highContrast: high),
+                          mode: ColorMode(isDark ? .dark : .light, highContrast: high).name, roles: scheme.roles)
+        }
+    }
+
+    static func variants(of schemes: [Scheme], sourceKey: String) -> [Variant] {
+        schemes.flatMap { scheme in
+            scheme.roles.map { role in
                 var traits = VariantTraits()
-                traits.appearance = appearance
+                traits.appearance = scheme.appearance
                 var variant = Variant(kind: .color, name: role.name, traits: traits)
                 variant.color = ColorValue(colorSpace: .sRGB, components: [Double(role.argb >> 16 & 255) / 255, Double(role.argb >> 8 & 255) / 255,
                                                                           Double(role.argb & 255) / 255, 1])
@@ -32,28 +43,26 @@ enum MaterialVariants {
     /// The roles as design tokens (what `/tokens` answers for a theme of a seed alone): a `mode`
     /// modifier whose contexts are the four schemes, mapped to traits, `light` by default; each
     /// resolution the roles as DTCG colours by name; the resolver document holds them inline.
-    static func tokens(of settings: MaterialSettings, seed: UInt32) -> (modifier: TokenModifier, resolver: JSONValue,
-                                                                          resolutions: [(key: String, served: TokenResolution)]) {
-        let source = Hct(argb: seed)
-        let schemes = modes(settings).map { appearance, isDark, level in
-            (name: ColorMode(isDark ? .dark : .light, highContrast: appearance.highContrast).name,
-             roles: JSONValue.object(MaterialScheme(source: source, variant: settings.variant, isDark: isDark, contrastLevel: level).roles.map { role in
-                 let components = [role.argb >> 16 & 255, role.argb >> 8 & 255, role.argb & 255].map { JSONValue.double(Double($0) / 255) }
-                 let hex = "#" + String(role.argb & 0xFF_FFFF | 0x100_0000, radix: 16).dropFirst()
-                 return (role.name, .object([("$type", "color"), ("$value", .object([("colorSpace", "srgb"), ("components", .array(components)),
-                                                                                       ("hex", .string(String(hex)))]))]))
-             }))
+    static func tokens(of schemes: [Scheme], settings: MaterialSettings) -> (modifier: TokenModifier, resolver: JSONValue,
+                                                                              resolutions: [(key: String, served: TokenResolution)]) {
+        let documents = schemes.map { scheme in
+            (name: scheme.mode, roles: JSONValue.object(scheme.roles.map { role in
+                let components = [role.argb >> 16 & 255, role.argb >> 8 & 255, role.argb & 255].map { JSONValue.double(Double($0) / 255) }
+                let hex = "#" + String(role.argb & 0xFF_FFFF | 0x100_0000, radix: 16).dropFirst()
+                return (role.name, .object([("$type", "color"), ("$value", .object([("colorSpace", "srgb"), ("components", .array(components)),
+                                                                                      ("hex", .string(String(hex)))]))]))
+            }))
         }
-        let modifier = TokenModifier(name: "mode", contexts: schemes.map(\.name), defaultContext: "light", mapsToTraits: true)
+        let modifier = TokenModifier(name: "mode", contexts: documents.map(\.name), defaultContext: "light", mapsToTraits: true)
         let resolver = JSONValue.object([
             ("version", "2025.10"),
             ("description", .string("Material 3 roles from theme.json's seed (\(settings.variant.rawValue), spec 2021)")),
-            ("modifiers", .object([("mode", .object([("contexts", .object(schemes.map { ($0.name, .array([$0.roles])) })), ("default", "light")]))])),
+            ("modifiers", .object([("mode", .object([("contexts", .object(documents.map { ($0.name, .array([$0.roles])) })), ("default", "light")]))])),
             ("resolutionOrder", .array([.object([("$ref", "#/modifiers/mode")])])),
         ])
-        let resolutions = schemes.map { scheme in
-            (TokenModifier.key(["mode": scheme.name], of: [modifier]),
-             TokenResolution(TokenSet(sources: [TokenSource(root: scheme.roles, location: TokenLocation(file: ThemeSettings.fileName, pointer: "/material"))])))
+        let resolutions = documents.map { document in
+            (TokenModifier.key(["mode": document.name], of: [modifier]),
+             TokenResolution(TokenSet(sources: [TokenSource(root: document.roles, location: TokenLocation(file: ThemeSettings.fileName, pointer: "/material"))])))
         }
         return (modifier, resolver, resolutions)
     }

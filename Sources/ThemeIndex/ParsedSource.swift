@@ -89,13 +89,13 @@ struct ParsedSource {
             (tokens, resolver, self.modifiers) = (sets, read.resolver.document.serialized(pretty: true), modifiers)
         case .material:
             guard let settings = source.material else { throw ThemeError("\(source.path): theme.json's material was not read") }
-            let seed = try MaterialVariants.seed(of: settings, tokens: source.tokens)
-            let variants = MaterialVariants.variants(of: settings, seed: seed, sourceKey: source.path)
+            let schemes = MaterialVariants.schemes(of: settings, seed: try MaterialVariants.seed(of: settings, tokens: source.tokens))
+            let variants = MaterialVariants.variants(of: schemes, sourceKey: source.path)
             var hash = ContentHash()
             for variant in variants { hash.add("\(variant.name)\u{0}\(variant.color?.hex ?? "")\u{0}\(variant.traits.appearance)\n") }
             self.init(variants: variants, contentHash: hash.hex, problems: [])
             // A theme of a seed alone answers `/tokens` with its roles (IndexReader.tokenOwner).
-            let roles = MaterialVariants.tokens(of: settings, seed: seed)
+            let roles = MaterialVariants.tokens(of: schemes, settings: settings)
             tokens = roles.resolutions.map { key, served in
                 (key, served.document, served.paths.sorted().map { ($0, served.body(of: $0) ?? "") })
             }

@@ -245,7 +245,8 @@ extension ThemeFolder {
         }
         if let material, let settings = material.material {
             let named = Set(colors.map(\.name))
-            let roles = MaterialVariants.variants(of: settings, seed: try MaterialVariants.seed(of: settings, tokens: material.tokens), sourceKey: material.path)
+            let schemes = MaterialVariants.schemes(of: settings, seed: try MaterialVariants.seed(of: settings, tokens: material.tokens))
+            let roles = MaterialVariants.variants(of: schemes, sourceKey: material.path)
             colors += roles.filter { !named.contains($0.name) }
         }
         return (colors, problems)
