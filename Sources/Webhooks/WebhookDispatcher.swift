@@ -30,7 +30,8 @@ public final class WebhookDispatcher: Sendable {
     static let failuresKept = 1000
 
     let subscriptions: [WebhookSubscription]
-    let retryDelay: Duration
+    /// Seconds before the second try; each later one waits twice as long as the one before.
+    let retrySeconds: Double
     /// With a cluster store: whether this replica is the one to post a message (its id) to a
     /// subscriber (its URL), the first to claim it in the store; a store that cannot be asked
     /// posts it anyway (a repeat, with the same webhook-id, rather than a loss).
@@ -44,7 +45,7 @@ public final class WebhookDispatcher: Sendable {
     public init(subscriptions: [WebhookSubscription], retrySeconds: Double, metrics: ServiceMetrics, logger: Logger,
                 claim: (@Sendable (_ message: String, _ url: String) throws -> Bool)? = nil) {
         (self.subscriptions, self.metrics, self.logger, self.claim) = (subscriptions, metrics, logger, claim)
-        retryDelay = .milliseconds(Int(retrySeconds * 1000))
+        self.retrySeconds = retrySeconds
         queues = subscriptions.indices.map { DispatchQueue(label: "themed-webhook-\($0)") }
     }
 
@@ -86,13 +87,13 @@ public final class WebhookDispatcher: Sendable {
                 logger.warning("webhook claim not made; posting anyway", metadata: ["id": "\(message.id)", "error": "\(error)"])
             }
         }
-        var delay = retryDelay
+        var delay = retrySeconds
         var lastError = ""
         for attempt in 1...Self.attempts {
             if attempt > 1 {
                 metrics.webhooksRetried.add(1, ordering: .relaxed)
-                Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18)
-                delay = delay * 2
+                Thread.sleep(forTimeInterval: delay)
+                delay *= 2
             }
             switch Self.post(message, to: subscription) {
             case .success:
