@@ -37,7 +37,8 @@ struct ReplicaWebhookTests {
         }
         #expect(switched?.status == 200, "\(switched?.text ?? "refused")")
 
-        let records = receiver.records { WebhookReceiver.delivered($0, "release-published", theme: "dark") && WebhookReceiver.delivered($0, "active-changed", theme: "dark") }
+        // Generous: beside the whole suite on two cores, the store can take seconds to answer.
+        let records = receiver.records(waitingUpTo: 30) { WebhookReceiver.delivered($0, "release-published", theme: "dark") && WebhookReceiver.delivered($0, "active-changed", theme: "dark") }
         #expect(WebhookReceiver.delivered(records, "release-published", theme: "dark") && WebhookReceiver.delivered(records, "active-changed", theme: "dark"),
                 "\(records)")
         // Both replicas heard of both changes; a moment more for a second copy to show, if any.
