@@ -30,16 +30,19 @@ struct ReplicaWebhookTests {
         // Seen here and not understood yet (with or without webhooks): in the first seconds after
         // the replicas start, a PUT's connection to a replica can be refused while GETs to the
         // same port are answered. Asked again until it is taken (noted on issue 56).
+        // A switch to the theme that is not active now (with none set, `current` is the first by name).
+        let active = replicas[0].get("/active").flatMap { try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any] }?["theme"] as? String
+        let target = active == "dark" ? "light" : "dark"
         var switched: HTTP.Answer?
         while switched == nil, Date() < deadline.addingTimeInterval(5) {
-            switched = try? HTTP.request("PUT", "/active", port: replicas[0].port, headers: ReplicaTests.asOperator, body: Array(#"{"theme":"dark"}"#.utf8))
+            switched = try? HTTP.request("PUT", "/active", port: replicas[0].port, headers: ReplicaTests.asOperator, body: Array(#"{"theme":"\#(target)"}"#.utf8))
             if switched == nil { Thread.sleep(forTimeInterval: 0.1) }
         }
         #expect(switched?.status == 200, "\(switched?.text ?? "refused")")
 
         // Generous: beside the whole suite on two cores, the store can take seconds to answer.
-        let records = receiver.records(waitingUpTo: 30) { WebhookReceiver.delivered($0, "release-published", theme: "dark") && WebhookReceiver.delivered($0, "active-changed", theme: "dark") }
-        #expect(WebhookReceiver.delivered(records, "release-published", theme: "dark") && WebhookReceiver.delivered(records, "active-changed", theme: "dark"),
+        let records = receiver.records(waitingUpTo: 30) { WebhookReceiver.delivered($0, "release-published", theme: "dark") && WebhookReceiver.delivered($0, "active-changed", theme: target) }
+        #expect(WebhookReceiver.delivered(records, "release-published", theme: "dark") && WebhookReceiver.delivered(records, "active-changed", theme: target),
                 "\(records)")
         // Both replicas heard of both changes; a moment more for a second copy to show, if any.
         Thread.sleep(forTimeInterval: 1)
