@@ -77,20 +77,15 @@ enum MaterialVariants {
         case .alias(let path):
             let place = "\(ThemeSettings.fileName): material.seed {\(path)}"
             guard let tokens else { throw ThemeError("\(place) is an alias, and the theme has no design tokens") }
-            let read = try TokenVariants.read(tokens)
-            guard let defaults = read.resolutions.first(where: { isDefault($0.inputs, read.modifiers) }) ?? read.resolutions.first else {
-                throw ThemeError("\(place): the theme's tokens resolve to nothing")
-            }
-            guard let token = defaults.tokens.tokens.first(where: { $0.path.dotted == path }) else {
+            // Only the default contexts' resolution: not every one a sync of the tokens stores.
+            let resolver = try TokenVariants.layeredResolver(of: tokens)
+            let defaults = resolver.tokens(for: try resolver.inputs([:]))
+            guard let token = defaults.tokens.first(where: { $0.path.dotted == path }) else {
                 throw ThemeError("\(place) names no token of the theme")
             }
             guard let color = token.color?.sRGB.rgba else { throw ThemeError("\(place) is a \(token.type) token, not a colour") }
             let bytes = color.prefix(3).map { UInt32(($0 * 255).rounded()) }
             return 0xFF00_0000 | bytes[0] << 16 | bytes[1] << 8 | bytes[2]
         }
-    }
-
-    private static func isDefault(_ inputs: [String: String], _ modifiers: [TokenModifier]) -> Bool {
-        modifiers.allSatisfy { modifier in inputs[modifier.name].map { $0 == modifier.defaultContext } ?? true }
     }
 }
