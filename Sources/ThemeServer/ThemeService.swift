@@ -10,7 +10,7 @@ import ThemeVocabulary
 /// The theme API put together: the route table behind its middleware, the themes it serves and
 /// the event stream their changes go to.
 ///
-/// A request whose answer is kept is answered by `HotPath`; any other passes the request id and access log, metrics, CORS,
+/// A request whose answer is kept, or of a direct route (`/assign`), is answered by `HotPath`; any other passes the request id and access log, metrics, CORS,
 /// conditional requests (304), the response cache, compression and the shared-cache headers on its way to the router; a reload goes to the library and its outcome to the event stream.
 public final class ThemeService: HeadResponder {
     public let library: ThemeLibrary
@@ -83,7 +83,7 @@ public final class ThemeService: HeadResponder {
             BlobRoutes(library: library),
             AudienceRoutes(library: library, book: aliases, events: events, metrics: metrics, operators: operators, store: audienceStore),
         ] + configuration.collections, library: library, logger: logger)
-        hotPath = HotPath(responseCache: responseCache, cors: cors, requestLog: requestLog, metrics: metrics)
+        hotPath = HotPath(responseCache: responseCache, cors: cors, requestLog: requestLog, metrics: metrics, router: router)
         responder = Responder(middleware: [
             requestLog,
             MetricsMiddleware(metrics: metrics),

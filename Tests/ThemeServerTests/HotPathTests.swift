@@ -206,6 +206,44 @@ struct HotPathTests {
             #expect(String(decoding: line, as: UTF8.self) == text && String(AccessLog.milliseconds(duration)) == text)
         }
     }
+
+    @Test("an assignment is answered from its head (a direct route), finished as the chain finishes answers: CORS, id, metrics, access log")
+    func directRoute() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        let path = fixtures.path("access.log")
+        let log = AccessLog(sink: try LineSink.opening(path), format: .text)
+        let api = try APIFixture(allowedOrigins: ["https://app.example"], accessLog: log)
+        let active = try #require(api.service.library.activeTheme)
+        let head = "GET /assign/current?client=c1&platform=ios HTTP/1.1\r\nHost: a\r\nOrigin: https://app.example\r\nX-Request-Id: assign-1\r\n\r\n"
+        let direct = APIResponse(try #require(Self.kept(api.service, try Self.head(head)), "answered from the head, no Request routed"))
+        #expect(direct.status == 200 && direct.json["theme"] as? String == active && direct.json["alias"] as? String == "current")
+        #expect(direct.header("Cache-Control") == "private, max-age=60" && direct.header("Content-Type") == "application/json; charset=utf-8")
+        #expect(direct.header("Access-Control-Allow-Origin") == "https://app.example" && direct.header("Vary") == "Origin")
+        #expect(direct.header("X-Request-Id") == "assign-1")
+        // Asked in-process, the same answer; a client elsewhere is not echoed.
+        let inProcess = try api.request("/assign/current?client=c1&platform=ios", headers: ["Origin": "https://elsewhere.example"])
+        #expect(inProcess.body == direct.body && inProcess.header("Access-Control-Allow-Origin") == nil && inProcess.header("Vary") == "Origin")
+        // Refusals are answered directly too, as the route answers them.
+        #expect(try api.request("/assign/current").status == 400)
+        #expect(try api.request("/assign/nope?client=c1").status == 404)
+        // What the route does not answer is left to the chain, which answers as it always has.
+        let dotted = "GET /assign/..?client=c1 HTTP/1.1\r\nHost: a\r\n\r\n"
+        #expect(Self.kept(api.service, try Self.head(dotted)) == nil)
+        #expect(try api.request("/assign/..?client=c1").status == 400)
+        let post = "POST /assign/current?client=c1 HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n"
+        #expect(Self.kept(api.service, try Self.head(post)) == nil)
+        #expect(try api.request("/assign/current?client=c1", method: .post).status == 405)
+
+        let metrics = try api.request("/metrics").text
+        #expect(metrics.contains("themed_requests_total{route=\"assign\",status=\"200\"} 2"), "\(metrics.prefix(3000))")
+        #expect(metrics.contains("themed_requests_total{route=\"assign\",status=\"400\"} 1"))
+        #expect(metrics.contains("themed_requests_total{route=\"assign\",status=\"404\"} 1"))
+        log.flush()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        #expect(lines.first?.contains("\"GET /assign/current?client=c1&platform=ios HTTP/1.1\" 200") == true
+                && lines.first?.contains("route=assign") == true && lines.first?.hasSuffix("request_id=assign-1") == true, "\(lines)")
+    }
 }
 
 /// One probe of the response cache a request, and one path for a kept answer whatever the log

@@ -63,9 +63,10 @@ struct CORSMiddleware: Middleware {
     /// without it. The response cache keeps answers with these, so a hit adds only what follows.
     func settle(_ response: inout Response) {
         if anyOrigin {
-            guard response.headers[.accessControlAllowOrigin] == nil else { return }
-            response.headers[.accessControlAllowOrigin] = "*"
-            response.headers[.accessControlExposeHeaders] = Self.exposedHeaders
+            guard !response.headers.contains(.accessControlAllowOrigin) else { return }
+            // Appended, not set: neither is there, so nothing need be looked for and replaced.
+            response.headers.append(HTTPField(name: .accessControlAllowOrigin, value: "*"))
+            response.headers.append(HTTPField(name: .accessControlExposeHeaders, value: Self.exposedHeaders))
         } else {
             Self.addVaryOrigin(&response)
         }

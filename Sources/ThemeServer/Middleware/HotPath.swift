@@ -1,30 +1,37 @@
 import HTTPServer
 
 /// The fast path: a request whose answer the response cache keeps is answered here, before the
-/// middleware chain, with only what differs per request.
+/// middleware chain, with only what differs per request; so is a request of a direct route
+/// (`Route.direct`, `/assign`), whose answer is made per request and needs none of the chain but
+/// what every answer gets.
 ///
-/// Everything the chain adds to such an answer that does not depend on the request was settled
+/// Everything the chain adds to a kept answer that does not depend on the request was settled
 /// when the answer was kept (the shared-cache headers, Vary, the chosen encoding, the CORS
 /// headers every origin gets, the serialised head and the route's metrics: see
 /// `ResponseCacheMiddleware.KeptAnswer`). What is left is what each middleware does per request,
 /// through the same functions the chain uses: the 304 for a matching If-None-Match, the CORS lines
-/// for a listed Origin, the request id, the metrics and the access log.
+/// for a listed Origin, the request id, the metrics and the access log. A direct route's answer
+/// gets the same, its CORS headers settled as the chain settles them.
 ///
 /// The server asks it with the request's checked head, before a `Request` is made (ThemeService's
-/// side of the `HeadResponder` seam, at the end of this file): a hit reads its target and a few fields in one pass (`HitRequest`), writes
-/// the fields it adds as bytes into the server's buffer and makes no Strings of the rest.
+/// side of the `HeadResponder` seam, at the end of this file): a hit reads its target and a few
+/// fields in one pass (`HitRequest`), writes the fields it adds as bytes into the server's buffer
+/// and makes no Strings of the rest; only a direct route's request is made into a `Request`.
 struct HotPath: Sendable {
     let responseCache: ResponseCacheMiddleware
     let cors: CORSMiddleware
     let requestLog: RequestLogMiddleware
     let metrics: ServiceMetrics
+    /// The route table, for direct routes.
+    let router: Router
 
     /// The kept answer to the request `head` begins, with the fields this request adds to it
     /// written to `fields`; nil when none is kept (the request then goes down the chain without
     /// the cache being asked again: `ThemeService.answerRouted`).
     func answer(_ head: borrowing RequestHead, fields: inout FieldLines) -> PreparedAnswer? {
         let request = HitRequest(head)
-        guard let hit = answer(request, fields: &fields) else { return nil }
+        let found = answer(request, fields: &fields) ?? (mayBeDirect(request) ? (try? head.request()).flatMap { answerDirectly($0, request, fields: &fields) } : nil)
+        guard let hit = found else { return nil }
         requestLog.log(remoteAddress: request.remoteAddress, method: request.method, target: request.target, id: fields.text(at: hit.id),
                        route: hit.route, status: hit.answer.status.code, bodyBytes: hit.answer.bodyLength, duration: hit.duration)
         return hit.answer
@@ -33,7 +40,10 @@ struct HotPath: Sendable {
     /// The kept answer to `request` (made in-process), finished for it; nil when none is kept.
     func answer(_ request: Request) -> Response? {
         var fields = FieldLines()
-        guard let hit = answer(HitRequest(request), fields: &fields) else { return nil }
+        let hitRequest = HitRequest(request)
+        guard let hit = answer(hitRequest, fields: &fields) ?? (mayBeDirect(hitRequest) ? answerDirectly(request, hitRequest, fields: &fields) : nil) else {
+            return nil
+        }
         requestLog.log(request: request, id: fields.text(at: hit.id), route: hit.route, status: hit.answer.status,
                        bodyBytes: hit.answer.bodyLength, duration: hit.duration)
         return hit.answer.response(adding: fields)
@@ -59,6 +69,33 @@ struct HotPath: Sendable {
         let duration = Moment.now - start
         metrics.record(unchanged ? kept.notModifiedSeries : kept.okSeries, duration: duration, loop: request.loop)
         return Hit(answer: unchanged ? kept.notModified : kept.ok, route: kept.route, id: id, duration: duration)
+    }
+
+    /// Whether `request`'s target begins as a direct route's does (most requests are told no
+    /// here, with no `Request` made).
+    private func mayBeDirect(_ request: borrowing HitRequest) -> Bool {
+        let target = request.target.utf8
+        return router.directPrefixes.contains { target.starts(with: $0.utf8) }
+    }
+
+    /// The answer of the direct route `request` takes, finished as a kept answer is (`hit` is the
+    /// same request as the fast path read it); nil when the route it takes is not direct.
+    private func answerDirectly(_ request: Request, _ hit: borrowing HitRequest, fields: inout FieldLines) -> Hit? {
+        let start = hit.received ?? .now
+        guard let routed = router.respondDirectly(to: request) else { return nil }
+        var response = routed.response
+        if routed.crossOrigin { cors.settle(&response) }
+        // A direct route answers with bytes (see `Route.direct`); one that did not would be
+        // answered again down the chain rather than not at all.
+        guard let answer = PreparedAnswer(response) else {
+            assertionFailure("direct route \(routed.route) answered with no known length")
+            return nil
+        }
+        if routed.crossOrigin { cors.addOriginFields(to: &fields, origin: hit.origin) }
+        let id = requestLog.ids.addID(sent: hit.requestID, loop: hit.loop, to: &fields)
+        let duration = Moment.now - start
+        metrics.record(metrics.series(route: routed.route, status: answer.status.code), duration: duration, loop: hit.loop)
+        return Hit(answer: answer, route: routed.route, id: id, duration: duration)
     }
 }
 

@@ -45,7 +45,8 @@ struct AudienceRoutes: RouteCollection {
                 return JSONResponse.make(json(rollout), cacheControl: "no-store")
             },
             Route([.put], "/themes/{theme}/rollout", label: "rollouts", crossOrigin: false) { try rollout($0) },
-            .get("/assign/{alias}", label: "assign") { try assign($0) },
+            // Made per client, short and never kept: answered on the fast path (`Route.direct`).
+            .get("/assign/{alias}", label: "assign", direct: true) { try assign($0) },
         ]
     }
 
@@ -152,11 +153,17 @@ struct AudienceRoutes: RouteCollection {
             throw APIError.notFound("alias \(name) points at \(theme), which is not served")
         }
         metrics.countAssignment(theme: assignment.theme, generation: assignment.generation, reason: assignment.kind.rawValue)
+        // Written member by member (no JSONValue tree): every client asks at start.
+        var json = JSONWriter(reservingCapacity: 160)
+        json.beginObject()
+        json.key("alias"); json.string(assignment.alias)
+        json.key("theme"); json.string(assignment.theme)
+        json.key("generation"); json.int(assignment.generation)
+        json.key("base"); json.string(assignment.base)
+        json.key("reason"); json.string(assignment.reason)
+        json.endObject()
         // The client's own answer: caches in front keep it for this client only, and not for long.
-        return JSONResponse.make(.object([
-            ("alias", .string(assignment.alias)), ("theme", .string(assignment.theme)), ("generation", .int(assignment.generation)),
-            ("base", .string(assignment.base)), ("reason", .string(assignment.reason)),
-        ]), cacheControl: "private, max-age=60")
+        return JSONResponse.make(json, cacheControl: "private, max-age=60")
     }
 
     /// A rollout as `GET /rollouts` shows it, with how many assignments each generation got here.

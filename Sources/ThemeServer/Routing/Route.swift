@@ -12,21 +12,28 @@ public struct Route: Sendable {
     var cacheable: Bool
     /// Pages of other origins may read it (CORS); false for the admin routes.
     var crossOrigin: Bool
+    /// Answered on the fast path, not down the middleware chain (`HotPath`): its answer is made
+    /// per request from the target alone, short, never kept, never compressed, never conditional
+    /// (`/assign`). It gets what every answer gets: the request id, CORS, metrics and the logs.
+    /// Its handler must answer with bytes (a known length).
+    var direct: Bool
     var handler: @Sendable (RequestContext) throws -> Response
 
     public init(_ methods: [HTTPRequest.Method], _ pattern: String, label: String, cacheable: Bool = false, crossOrigin: Bool = true,
-         handler: @escaping @Sendable (RequestContext) throws -> Response) {
+                direct: Bool = false, handler: @escaping @Sendable (RequestContext) throws -> Response) {
+        precondition(!(direct && cacheable), "a direct route's answers are never kept")
         self.methods = methods
         self.pattern = PathPattern(pattern)
         self.label = label
         self.cacheable = cacheable
         self.crossOrigin = crossOrigin
+        self.direct = direct
         self.handler = handler
     }
 
-    public static func get(_ pattern: String, label: String, cacheable: Bool = false, crossOrigin: Bool = true,
-                    handler: @escaping @Sendable (RequestContext) throws -> Response) -> Route {
-        Route([.get, .head], pattern, label: label, cacheable: cacheable, crossOrigin: crossOrigin, handler: handler)
+    public static func get(_ pattern: String, label: String, cacheable: Bool = false, crossOrigin: Bool = true, direct: Bool = false,
+                           handler: @escaping @Sendable (RequestContext) throws -> Response) -> Route {
+        Route([.get, .head], pattern, label: label, cacheable: cacheable, crossOrigin: crossOrigin, direct: direct, handler: handler)
     }
 }
 

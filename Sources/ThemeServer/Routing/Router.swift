@@ -14,6 +14,9 @@ struct Router: Sendable {
     /// every path's whose first segment no pattern names). A request tries a handful, not the table.
     private let byFirstSegment: [String: [Int]]
     private let firstIsParameter: [Int]
+    /// `/assign/`: how the targets of direct routes begin (their first segment), for the fast
+    /// path to tell at a glance the requests that may be answered directly.
+    let directPrefixes: [String]
 
     init(_ collections: [any RouteCollection], library: ThemeLibrary, logger: Logger) {
         routes = collections.flatMap(\.routes)
@@ -29,13 +32,16 @@ struct Router: Sendable {
         }
         byFirstSegment = literal.mapValues { ($0 + parameter).sorted() }
         firstIsParameter = parameter
+        directPrefixes = routes.filter(\.direct).map { route in
+            guard case .literal(let first)? = route.pattern.segments.first else { preconditionFailure("a direct route begins with a literal") }
+            return "/\(first)/"
+        }
     }
 
     func respond(to request: Request) -> RoutedResponse {
         let isRead = request.method == .get || request.method == .head
         let segments = request.pathSegments
-        // Bytes, not Foundation's string search: every routed request passes here.
-        if isRead, segments.contains(where: { $0 == ".." || $0 == "." || $0.utf8.contains(UInt8(ascii: "\\")) || $0.utf8.contains(0) }) {
+        if isRead, segments.contains(where: Self.isRefused) {
             return RoutedResponse(route: "other", response: APIError.badRequest("path segments '.' and '..', backslashes and NUL are not allowed").response)
         }
         var pathMatched = false
@@ -54,6 +60,30 @@ struct Router: Sendable {
                                                                      message: "\(request.method) is not supported here").response)
         }
         return RoutedResponse(route: "other", response: APIError.notFound("no route for \(request.path)").response)
+    }
+
+    /// A segment no read may name: `..`, `.`, a backslash or NUL (tested as bytes, not with
+    /// Foundation's string search: every routed request passes here).
+    private static func isRefused(_ segment: String) -> Bool {
+        segment == ".." || segment == "." || segment.utf8.contains(UInt8(ascii: "\\")) || segment.utf8.contains(0)
+    }
+
+    /// The answer of the direct route `request` reads (a GET or HEAD), as the chain's innermost
+    /// responder gives it; nil when the route it takes is not direct.
+    func respondDirectly(to request: Request) -> RoutedResponse? {
+        guard request.method == .get || request.method == .head else { return nil }
+        let segments = request.pathSegments
+        guard !segments.contains(where: Self.isRefused) else { return nil }
+        for index in byFirstSegment[segments.first ?? ""] ?? firstIsParameter {
+            guard routes[index].pattern.fits(segments), let parameters = routes[index].pattern.match(segments),
+                  routes[index].methods.contains(request.method) else { continue }
+            // The route the chain would take: answered here only when it is direct.
+            guard routes[index].direct else { return nil }
+            let route = routes[index]
+            let context = RequestContext(request: request, parameters: parameters, library: library)
+            return RoutedResponse(route: route.label, response: run(route, context), crossOrigin: route.crossOrigin)
+        }
+        return nil
     }
 
     /// `OPTIONS`: the methods of the routes the path matches (204), and whether other origins
