@@ -17,7 +17,12 @@ value) and `many` (3,000 colours). For every theme and format it fetches the exp
 - `themed export --format android` (colours, drawables at five densities, strings with plurals)
   is a resource folder Debian's `aapt package` takes against `android-framework-res`, with each
   drawable at its density's size;
-- the route's bytes equal `themed export`'s, and a second request gives the same bytes.
+- the route's bytes equal `themed export`'s, and a second request gives the same bytes;
+- `typed`, a token theme with every DTCG type (aliases, a `theme` modifier mapped to dark):
+  its colors.css declares each token that is not a colour as the CSS value the spec's shape
+  makes (written here from the spec, not from themed's code) of `/tokens` at each scheme's
+  context, restated under dark only where it differs; typography also as classes; aliases as
+  `var()` with `?references=1`; a dash-array stroke and a gradient listed, not declared.
 
 What cannot run (no kotlinc, no aapt) is said, and fails the check: `make test` installs both.
 
@@ -72,6 +77,7 @@ def make_themes(themes):
         # Names with `/` would be folders; the others are kept as the colour's name.
         variants = [("dark", (index / 20, 0.5, 0.25))] if index % 2 else [(None, (0.1, index / 20, 0.3)), ("dark", (0.9, 0.2, index / 20))]
         color_set(awkward, name, variants)
+    make_typed_theme(os.path.join(themes, "typed"))
     many = os.path.join(themes, "many", "Theme.xcassets")
     for index in range(3000):
         color_set(many, "color %04d" % index,
@@ -139,6 +145,203 @@ def kotlin_name(name):
     return joined + "Color" if joined in KOTLIN_KEYWORDS else joined
 
 
+# A token theme with every DTCG type, some written in each of their forms, aliases between
+# them, and a `theme` modifier mapped to appearance whose dark context changes a few.
+TYPED_TOKENS = {
+    "space": {"$type": "dimension", "sm": {"$value": {"value": 4, "unit": "px"}}, "lg": {"$value": {"value": 1.5, "unit": "rem"}},
+              "gap": {"$value": "{space.sm}"}},
+    "ratio": {"$type": "number", "golden": {"$value": 1.618}, "whole": {"$value": 2}},
+    "motion": {
+        "fast": {"$type": "duration", "$value": {"value": 150, "unit": "ms"}},
+        "slow": {"$type": "duration", "$value": {"value": 0.5, "unit": "s"}},
+        "ease": {"$type": "cubicBezier", "$value": [0.2, 0, 0, 1]},
+        "fade": {"$type": "transition", "$value": {"duration": "{motion.fast}", "delay": {"value": 0, "unit": "ms"}, "timingFunction": "{motion.ease}"}},
+    },
+    "font": {
+        "body": {"$type": "fontFamily", "$value": ["Inter", "Helvetica Neue", "sans-serif"]},
+        "mono": {"$type": "fontFamily", "$value": "JetBrains Mono"},
+        "regular": {"$type": "fontWeight", "$value": "regular"},
+        "semibold": {"$type": "fontWeight", "$value": "semi-bold"},
+        "heavy": {"$type": "fontWeight", "$value": 850},
+    },
+    "ink": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [0.1, 0.2, 0.3], "alpha": 1, "hex": "#1a334d"}},
+    "haze": {"$type": "color", "$value": {"colorSpace": "oklch", "components": [0.7, 0.1, 200], "alpha": 0.5}},
+    "line": {
+        "solid": {"$type": "strokeStyle", "$value": "dashed"},
+        "dashes": {"$type": "strokeStyle", "$value": {"dashArray": [{"value": 2, "unit": "px"}], "lineCap": "round"}},
+        "card": {"$type": "border", "$value": {"color": "{ink}", "width": {"value": 1, "unit": "px"}, "style": "solid"}},
+    },
+    "elevation": {
+        "one": {"$type": "shadow", "$value": {"color": "{haze}", "offsetX": {"value": 0, "unit": "px"}, "offsetY": {"value": 2, "unit": "px"},
+                                              "blur": {"value": 4, "unit": "px"}, "spread": {"value": 0, "unit": "px"}}},
+        "two": {"$type": "shadow", "$value": [
+            {"color": "{ink}", "offsetX": {"value": 0, "unit": "px"}, "offsetY": {"value": 1, "unit": "px"}, "blur": {"value": 2, "unit": "px"},
+             "spread": {"value": 0, "unit": "px"}, "inset": True},
+            {"color": {"colorSpace": "display-p3", "components": [0.9, 0.2, 0.1], "alpha": 0.25}, "offsetX": {"value": 0, "unit": "px"},
+             "offsetY": {"value": 8, "unit": "px"}, "blur": {"value": 16, "unit": "px"}, "spread": {"value": -4, "unit": "px"}}]},
+    },
+    "fade": {"$type": "gradient", "$value": [{"color": "{ink}", "position": 0}, {"color": "{haze}", "position": 1}]},
+    "type": {
+        "body": {"$type": "typography", "$value": {"fontFamily": "{font.body}", "fontSize": {"value": 16, "unit": "px"}, "fontWeight": "{font.regular}",
+                                                    "letterSpacing": {"value": 0.5, "unit": "px"}, "lineHeight": 1.5}},
+        "caption": {"$type": "typography", "$value": {"fontFamily": "{font.mono}", "fontSize": {"value": 12, "unit": "px"}, "fontWeight": 400,
+                                                       "letterSpacing": {"value": 0, "unit": "px"}, "lineHeight": 1.2}},
+    },
+}
+TYPED_DARK = {"space": {"lg": {"$value": {"value": 2, "unit": "rem"}}},
+              "type": {"body": {"$type": "typography", "$value": {"fontFamily": "{font.body}", "fontSize": {"value": 17, "unit": "px"}, "fontWeight": "{font.semibold}",
+                                           "letterSpacing": {"value": 0.5, "unit": "px"}, "lineHeight": 1.5}}}}
+
+
+def make_typed_theme(folder):
+    os.makedirs(folder)
+    files = {"base.tokens.json": TYPED_TOKENS, "dark.json": TYPED_DARK, "light.json": {},
+             "tokens.resolver.json": {"version": "2025.10", "sets": {"base": {"sources": [{"$ref": "base.tokens.json"}]}},
+                                      "modifiers": {"theme": {"contexts": {"light": [{"$ref": "light.json"}], "dark": [{"$ref": "dark.json"}]},
+                                                              "default": "light"}},
+                                      "resolutionOrder": [{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/theme"}]},
+             "theme.json": {"traits": {"theme": {"light": {"appearance": "light"}, "dark": {"appearance": "dark"}}}}}
+    for name, document in files.items():
+        with open(os.path.join(folder, name), "w") as file:
+            json.dump(document, file)
+
+
+def number(value):
+    """As CSS is written here: whole numbers without a fraction, others shortest."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+GENERIC_FAMILIES = {"serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui", "ui-serif", "ui-sans-serif", "ui-monospace",
+                    "ui-rounded", "math", "emoji", "fangsong"}
+WEIGHTS = {"thin": 100, "hairline": 100, "extralight": 200, "ultralight": 200, "light": 300, "normal": 400, "regular": 400, "book": 400,
+           "medium": 500, "semibold": 600, "demibold": 600, "bold": 700, "extrabold": 800, "ultrabold": 800, "black": 900, "heavy": 900,
+           "extrablack": 950, "ultrablack": 950}
+
+
+def expected_css(token_type, value, route_color):
+    """The CSS value the export must write for a resolved token, from the DTCG spec's shapes and
+    CSS's grammar (written here from those, not from themed's code); None where CSS has none.
+    `route_color` turns a colour value into what colors.css writes for it."""
+    measure = lambda v: number(v["value"]) + v["unit"]
+    if token_type in ("dimension", "duration"):
+        return measure(value)
+    if token_type == "number":
+        return number(value)
+    if token_type == "fontFamily":
+        names = value if isinstance(value, list) else [value]
+        return ", ".join(n if n in GENERIC_FAMILIES or re.fullmatch(r"[A-Za-z][A-Za-z0-9-]*", n) else '"%s"' % n for n in names)
+    if token_type == "fontWeight":
+        return str(value) if isinstance(value, int) else str(WEIGHTS[re.sub(r"[^a-z]", "", value.lower())])
+    if token_type == "cubicBezier":
+        return "cubic-bezier(%s)" % ", ".join(number(v) for v in value)
+    if token_type == "strokeStyle":
+        return value if isinstance(value, str) else None
+    if token_type == "border":
+        return "%s %s %s" % (measure(value["width"]), value["style"], route_color(value["color"]))
+    if token_type == "shadow":
+        layers = value if isinstance(value, list) else [value]
+        return ", ".join(("inset " if layer.get("inset") else "") + "%s %s %s %s %s" % (
+            measure(layer["offsetX"]), measure(layer["offsetY"]), measure(layer["blur"]), measure(layer["spread"]), route_color(layer["color"]))
+            for layer in layers)
+    if token_type == "transition":
+        return "%s %s %s" % (measure(value["duration"]), expected_css("cubicBezier", value["timingFunction"], route_color), measure(value["delay"]))
+    if token_type == "typography":
+        line_height = number(value["lineHeight"]) if isinstance(value["lineHeight"], (int, float)) else measure(value["lineHeight"])
+        return "%s %s/%s %s" % (expected_css("fontWeight", value["fontWeight"], route_color), measure(value["fontSize"]), line_height,
+                                expected_css("fontFamily", value["fontFamily"], route_color))
+    return None
+
+
+def flatten_tokens(document, path=()):
+    for key, value in document.items():
+        if key.startswith("$") or not isinstance(value, dict):
+            continue
+        if "$value" in value:
+            yield ".".join(path + (key,)), value
+        else:
+            yield from flatten_tokens(value, path + (key,))
+
+
+def check_typed_css(base, problems):
+    """colors.css of the token theme `typed`: every token's custom property in light and dark
+    (read with tinycss2, the cascade as a browser applies it) equals what the DTCG value of
+    `/tokens` at that mode's context makes; typography as classes; aliases as var() when asked."""
+    label = "typed colors.css"
+    errors = requests.get("%s/themes/typed" % base).json()["errors"]
+    if errors:
+        problems.append("typed: the theme has errors, so the check reads less than it should: %s" % errors[:3])
+    text = requests.get("%s/themes/typed/colors.css" % base).text
+    effective = css_effective(text, problems, label)
+    # A colour inside a composite token is written as the colour route writes the colour token
+    # it names, or for one written in place, as a colour token of the same value would be.
+    colors = {mode: {} for mode in MODES}
+    for mode, query in MODES.items():
+        for name in ("ink", "haze"):
+            body = requests.get("%s/themes/typed/colors/%s?%s" % (base, name, query)).json()
+            colors[mode][json.dumps(requests.get("%s/themes/typed/tokens/%s?theme=%s" % (base, name, "dark" if mode.startswith("dark") else "light")).json()["$value"], sort_keys=True)] = body["css"]
+    wanted = {}
+    for mode in ("light", "dark"):
+        document = requests.get("%s/themes/typed/tokens?theme=%s" % (base, mode)).json()
+
+        def route_color(value, mode=mode):
+            known = colors[mode].get(json.dumps(value, sort_keys=True))
+            if known is None and value.get("colorSpace") == "display-p3":
+                known = "color(display-p3 %s / %s)" % (" ".join(number(c) for c in value["components"]), number(value.get("alpha", 1)))
+            return known
+        wanted[mode] = {"--" + path.replace(".", "-").lower(): expected_css(token["$type"], token["$value"], route_color)
+                        for path, token in flatten_tokens(document) if token["$type"] != "color"}
+    checked = 0
+    for mode in ("light", "dark"):
+        values, forced = effective[mode]
+        for prop, want in wanted[mode].items():
+            # A scheme forced by data-theme restates what differs between the schemes; the rest
+            # is inherited from :root, the same in both.
+            differs = wanted["light"][prop] != wanted["dark"][prop]
+            got_forced = forced.get(prop) if differs else forced.get(prop, values.get(prop))
+            if values.get(prop) != want or got_forced != want:
+                problems.append("%s: %s in %s is %s (forced %s), /tokens makes %s" % (label, prop, mode, values.get(prop), got_forced, want))
+            checked += 1
+    if wanted["light"]["--space-lg"] == wanted["dark"]["--space-lg"]:
+        problems.append("%s: the dark context's own space.lg did not reach /tokens" % label)
+    classes = {selector: declarations for conditions, selector, declarations in css_blocks(text) if selector.startswith(".") and not conditions}
+    dark_classes = {selector: declarations for conditions, selector, declarations in css_blocks(text)
+                    if selector.startswith(".") and conditions == ["@media (prefers-color-scheme: dark)"]}
+    light = requests.get("%s/themes/typed/tokens?theme=light" % base).json()["type"]
+    dark = requests.get("%s/themes/typed/tokens?theme=dark" % base).json()["type"]
+    for name in ("body", "caption"):
+        want = expected_css("typography", light[name]["$value"], None)
+        got = classes.get(".type-" + name, {})
+        if got.get("font") != want or got.get("letter-spacing") != number(light[name]["$value"]["letterSpacing"]["value"]) + "px":
+            problems.append("%s: .type-%s is %s, /tokens makes font %s" % (label, name, got, want))
+    if dark_classes.get(".type-body", {}).get("font") != expected_css("typography", dark["body"]["$value"], None) or ".type-caption" in dark_classes:
+        problems.append("%s: the dark typography classes are %s" % (label, dark_classes))
+    if "line.dashes" not in text.split("*/")[0] or "fade" not in text.split("*/")[0] or "--line-dashes" in text or "--fade:" in text:
+        problems.append("%s: a dash-array stroke and a gradient are to be listed as not exported, not declared" % label)
+    referenced = css_effective(requests.get("%s/themes/typed/colors.css?references=1" % base).text, problems, label + " references")["light"][0]
+    for prop, want in (("--space-gap", "var(--space-sm)"), ("--line-card", None)):
+        if want and referenced.get(prop) != want:
+            problems.append("%s: with references=1 %s is %s, not %s" % (label, prop, referenced.get(prop), want))
+    return checked
+
+
+def css_blocks(text):
+    """Every rule of a stylesheet as (enclosing at-rules, selector, {property: value})."""
+    blocks = []
+
+    def walk(rules, conditions):
+        for rule in rules:
+            if rule.type == "at-rule":
+                walk(tinycss2.parse_rule_list(rule.content, skip_comments=True, skip_whitespace=True),
+                     conditions + ["@%s %s" % (rule.at_keyword, tinycss2.serialize(rule.prelude).strip())])
+            elif rule.type == "qualified-rule":
+                declarations = {item.name: tinycss2.serialize(item.value).strip()
+                                for item in tinycss2.parse_declaration_list(rule.content, skip_comments=True, skip_whitespace=True)
+                                if item.type == "declaration"}
+                blocks.append((conditions, tinycss2.serialize(rule.prelude).strip(), declarations))
+    walk(tinycss2.parse_stylesheet(text, skip_comments=True, skip_whitespace=True), [])
+    return blocks
+
+
 def route_values(base, theme, names):
     """The colour route's answer for every name and mode: {mode: {name: body}}."""
     session = requests.Session()
@@ -170,7 +373,7 @@ def css_effective(text, problems, label):
                     if item.type == "error":
                         problems.append("%s: CSS error %s" % (label, item.message))
                     elif item.type == "declaration":
-                        if not item.name.startswith("--"):
+                        if not item.name.startswith("--") and not selector.startswith("."):
                             problems.append("%s: %s is not a custom property" % (label, item.name))
                         declarations[item.name] = tinycss2.serialize(item.value).strip()
                 out.append((conditions, selector, declarations))
@@ -405,12 +608,15 @@ def check_all(base, themed, themes, work):
         check_same_bytes(base, theme, themed, themes, work, problems)
         checked += len(names) * len(MODES)
     check_compose(base, list(routes), routes, all_names, work, problems)
+    typed = check_typed_css(base, problems)
+    check_same_bytes(base, "typed", themed, themes, work, problems)
     for problem in problems[:40]:
         print("  " + problem)
     if problems:
         sys.exit("exports: %d problems" % len(problems))
     print("exports: css, dtcg, android, swift and compose of 5 themes parse (aapt took every resource folder, %d drawables at "
-          "their densities; kotlinc compiled the Compose files), and %d colour values equal the colour route" % (drawables, checked))
+          "their densities; kotlinc compiled the Compose files), %d colour values equal the colour route, and %d CSS values of "
+          "other design tokens equal /tokens" % (drawables, checked, typed))
 
 
 if __name__ == "__main__":

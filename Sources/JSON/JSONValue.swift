@@ -31,6 +31,15 @@ public indirect enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral,
         }
     }
 
+    /// A number, whole or not; nil for any other value.
+    public var number: Double? {
+        switch self {
+        case .int(let value): Double(value)
+        case .double(let value): value
+        default: nil
+        }
+    }
+
     /// The value for `key` of an object.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }

@@ -16,51 +16,124 @@ import ThemeIndex
 /// (Style Dictionary's outputReferences), so a page that overrides the one changes both.
 public struct CSSExport: Sendable {
     public let table: ColorTable
+    public let tokens: TokenTable
     public let names: ExportNames
     public let references: Bool
-    private let exported: Set<String>
+    /// Every declaration, colours then the other design tokens, with its value in each mode.
+    private let lines: [Line]
+    /// Typography tokens: a class each (`.type-body`), its declarations in each mode.
+    private let classes: [(selector: String, declarations: [ColorMode: [(property: String, value: String)]])]
+    /// Tokens CSS has no value for (a dash-array stroke, a gradient), by path.
+    private let unwritten: [String]
 
-    public init(_ table: ColorTable, references: Bool = false) {
-        self.table = table
-        self.references = references
-        names = ExportNames(table.rows.map(\.name), style: .cssCustomProperty)
-        exported = Set(table.rows.map(\.name))
+    /// One custom property: its value in each mode it has one. A colour is restated in every
+    /// scheme's block, as it always was; another token only where its value differs from light.
+    private struct Line {
+        var name: String
+        var values: [ColorMode: String]
+        var restatedAlways: Bool
     }
 
-    /// A declaration's value: the colour, or with references a `var()` of the token it aliases.
-    private func value(_ entry: ColorTable.Entry) -> String {
-        if references, let target = entry.aliasOf, exported.contains(target) { return "var(\(names[target]))" }
-        return entry.value.css
+    public init(_ table: ColorTable, tokens: TokenTable = .empty, references: Bool = false) {
+        self.table = table
+        self.tokens = tokens
+        self.references = references
+        let names = ExportNames(table.rows.map(\.name) + tokens.rows.map(\.path), style: .cssCustomProperty)
+        self.names = names
+        // Each token's value per mode: a typography style's is its `font` shorthand, where it has one.
+        let values = tokens.rows.map { row in
+            row.type == "typography" ? row.values.compactMapValues { CSSTokenValue.typography($0).flatMap(Self.fontShorthand) }
+                : row.values.compactMapValues { CSSTokenValue.css(type: row.type, value: $0) }
+        }
+        // A reference is kept only to a property this file declares.
+        let declared = Set(table.rows.map(\.name)).union(zip(tokens.rows, values).filter { !$1.isEmpty }.map { $0.0.path })
+        func reference(_ target: String?) -> String? {
+            guard references, let target, declared.contains(target) else { return nil }
+            return "var(\(names[target]))"
+        }
+        var lines = table.rows.map { row in
+            Line(name: names[row.name], values: row.values.mapValues { reference($0.aliasOf) ?? $0.value.css }, restatedAlways: true)
+        }
+        var classes: [(String, [ColorMode: [(String, String)]])] = []
+        var unwritten: [String] = []
+        for (row, values) in zip(tokens.rows, values) {
+            if row.type == "typography" {
+                let declarations = row.values.compactMapValues(CSSTokenValue.typography).filter { !$0.value.isEmpty }
+                if !declarations.isEmpty { classes.append(("." + names[row.path].dropFirst(2), declarations)) }
+                if declarations.isEmpty { unwritten.append(row.path) }
+            } else if values.isEmpty {
+                unwritten.append(row.path)
+            }
+            guard !values.isEmpty else { continue }
+            let target = reference(row.aliasOf)
+            lines.append(Line(name: names[row.path], values: target.map { target in values.mapValues { _ in target } } ?? values, restatedAlways: false))
+        }
+        self.lines = lines
+        self.classes = classes
+        self.unwritten = unwritten
+    }
+
+    /// A typography style's `font` shorthand (its value as a custom property), when it has one.
+    private static func fontShorthand(_ declarations: [(property: String, value: String)]) -> String? {
+        declarations.first { $0.property == "font" }?.value
     }
 
     public var text: String {
-        var out = "/*\n" + CommentText.header(table, names: names, modes: ColorMode.all).map { " * " + CommentText.css($0) + "\n" }.joined() + " */\n"
-        out += rule(":root", mode: .light, rows: table.rows, depth: 0)
-        out += block("@media (prefers-color-scheme: dark)") { depth in rule(":root", mode: .dark, rows: table.rows, depth: depth) }
-        out += rule("[data-theme=\"light\"]", mode: .light, rows: table.rows, depth: 0)
-        out += rule("[data-theme=\"dark\"]", mode: .dark, rows: table.rows, depth: 0)
+        var header = CommentText.header(table, names: names, modes: ColorMode.all)
+        if !tokens.rows.isEmpty { header.append("With the theme's other design tokens: \(tokens.rows.count), typography also as classes.") }
+        if !unwritten.isEmpty { header.append("Tokens CSS has no value for, not exported: " + unwritten.map { "\"\($0)\"" }.joined(separator: ", ")) }
+        var out = "/*\n" + header.map { " * " + CommentText.css($0) + "\n" }.joined() + " */\n"
+        let differing = lines.filter { line in line.restatedAlways || line.values[.dark] != line.values[.light] }
+        out += rule(":root", mode: .light, lines: lines, depth: 0)
+        out += block("@media (prefers-color-scheme: dark)") { depth in rule(":root", mode: .dark, lines: differing, depth: depth) }
+        out += rule("[data-theme=\"light\"]", mode: .light, lines: differing, depth: 0)
+        out += rule("[data-theme=\"dark\"]", mode: .dark, lines: differing, depth: 0)
         for (condition, light, dark) in [("@media (color-gamut: p3)", ColorMode.lightP3, ColorMode.darkP3),
                                          ("@media (prefers-contrast: more)", ColorMode.lightHighContrast, ColorMode.darkHighContrast)] {
-            let rows = table.rows.filter { row in
-                [light, dark].contains { mode in row.values[mode] != nil && row.values[mode]?.value != row.values[mode.base]?.value }
+            let changed = lines.filter { line in
+                [light, dark].contains { mode in line.values[mode] != nil && line.values[mode] != line.values[mode.base] }
             }
-            guard !rows.isEmpty else { continue }
+            guard !changed.isEmpty else { continue }
             out += block(condition) { depth in
-                rule(":root", mode: light, rows: rows, depth: depth)
-                    + block("@media (prefers-color-scheme: dark)", depth: depth) { rule(":root", mode: dark, rows: rows, depth: $0) }
-                    + rule("[data-theme=\"light\"]", mode: light, rows: rows, depth: depth)
-                    + rule("[data-theme=\"dark\"]", mode: dark, rows: rows, depth: depth)
+                rule(":root", mode: light, lines: changed, depth: depth)
+                    + block("@media (prefers-color-scheme: dark)", depth: depth) { rule(":root", mode: dark, lines: changed, depth: $0) }
+                    + rule("[data-theme=\"light\"]", mode: light, lines: changed, depth: depth)
+                    + rule("[data-theme=\"dark\"]", mode: dark, lines: changed, depth: depth)
             }
+        }
+        out += typographyClasses
+        return out
+    }
+
+    /// Each typography style as a class, its dark declarations where they differ.
+    private var typographyClasses: String {
+        var out = ""
+        for (selector, declarations) in classes {
+            guard let light = declarations[.light] ?? declarations.values.first else { continue }
+            out += Self.declarationBlock(selector, light, depth: 0)
+        }
+        let dark = classes.filter { _, declarations in
+            declarations[.dark].map { dark in declarations[.light].map { !Self.same(dark, $0) } ?? true } ?? false
+        }
+        out += block("@media (prefers-color-scheme: dark)") { depth in
+            dark.map { selector, declarations in Self.declarationBlock(selector, declarations[.dark] ?? [], depth: depth) }.joined()
         }
         return out
     }
 
-    /// A rule with one declaration per row that has a value in `mode`.
-    private func rule(_ selector: String, mode: ColorMode, rows: [ColorTable.Row], depth: Int) -> String {
+    private static func same(_ left: [(property: String, value: String)], _ right: [(property: String, value: String)]) -> Bool {
+        left.map(\.property) == right.map(\.property) && left.map(\.value) == right.map(\.value)
+    }
+
+    private static func declarationBlock(_ selector: String, _ declarations: [(property: String, value: String)], depth: Int) -> String {
         let indent = String(repeating: "  ", count: depth)
-        let declarations = rows.compactMap { row in
-            row.values[mode].map { "\(indent)  \(names[row.name]): \(value($0));\n" }
-        }
+        return "\(indent)\(selector) {\n" + declarations.map { "\(indent)  \($0.property): \($0.value);\n" }.joined() + "\(indent)}\n"
+    }
+
+    /// A rule with one declaration per line that has a value in `mode`.
+    private func rule(_ selector: String, mode: ColorMode, lines: [Line], depth: Int) -> String {
+        let indent = String(repeating: "  ", count: depth)
+        let declarations = lines.compactMap { line in line.values[mode].map { "\(indent)  \(line.name): \($0);\n" } }
         guard !declarations.isEmpty else { return "" }
         return "\(indent)\(selector) {\n" + declarations.joined() + "\(indent)}\n"
     }

@@ -31,10 +31,11 @@ public enum ExportFormat: String, Sendable, CaseIterable {
         self = format
     }
 
-    /// The files for `table`; `references` keeps aliases where the format can (CSS).
-    public func files(for table: ColorTable, references: Bool = false) -> [ExportFile] {
+    /// The files for `table` (and the theme's other design tokens, `tokens`, where the format
+    /// writes them: CSS); `references` keeps aliases where the format can (CSS).
+    public func files(for table: ColorTable, tokens: TokenTable = .empty, references: Bool = false) -> [ExportFile] {
         switch self {
-        case .css: [ExportFile(path: "colors.css", contents: CSSExport(table, references: references).text, mediaType: "text/css; charset=utf-8")]
+        case .css: [ExportFile(path: "colors.css", contents: CSSExport(table, tokens: tokens, references: references).text, mediaType: "text/css; charset=utf-8")]
         case .dtcg: ColorMode.all.map { mode in
             ExportFile(path: "tokens/\(mode.name).tokens.json", contents: DesignTokensExport(table, mode: mode).text,
                        mediaType: "application/design-tokens+json")

@@ -47,7 +47,8 @@ struct Export: ParsableCommand {
             path.hasPrefix(themesDirectory + "/") ? String(path.dropFirst(themesDirectory.count + 1)) : path
         }
 
-        var files = format.files(for: table, references: references).map { (path: $0.path, bytes: Array($0.contents.utf8)) }
+        let tokens = try TokenTable(reading: index.reader, chain: chain)
+        var files = format.files(for: table, tokens: tokens, references: references).map { (path: $0.path, bytes: Array($0.contents.utf8)) }
         var warnings = format.warnings(for: table)
         if format == .android {
             // Images are made by the coders of the image routes, kept in a blob store beside the index.

@@ -75,6 +75,65 @@ struct ExportTests {
                 "high contrast comes last, so it wins on a wide-gamut screen")
     }
 
+    static func token(_ path: String, _ type: String, _ json: String, dark: String? = nil, aliasOf: String? = nil) throws -> TokenTable.Row {
+        let value = try JSONParser.parse(Array(json.utf8))
+        var values = Dictionary(uniqueKeysWithValues: ColorMode.all.map { ($0, value) })
+        if let dark { for mode in ColorMode.all where mode.scheme == .dark { values[mode] = try JSONParser.parse(Array(dark.utf8)) } }
+        return TokenTable.Row(path: path, type: type, values: values, aliasOf: aliasOf)
+    }
+
+    @Test("CSS: the other design tokens as custom properties by type, typography as classes, dark only where it differs")
+    func cssTokens() throws {
+        let tokens = TokenTable(rows: [
+            try Self.token("space.sm", "dimension", #"{"value": 4, "unit": "px"}"#),
+            try Self.token("space.lg", "dimension", #"{"value": 1.5, "unit": "rem"}"#, dark: #"{"value": 2, "unit": "rem"}"#),
+            try Self.token("space.gap", "dimension", #"{"value": 4, "unit": "px"}"#, aliasOf: "space.sm"),
+            try Self.token("motion.ease", "cubicBezier", "[0.2, 0, 0, 1]"),
+            try Self.token("motion.fade", "transition", #"{"duration": {"value": 150, "unit": "ms"}, "delay": {"value": 0, "unit": "ms"}, "timingFunction": [0.2, 0, 0, 1]}"#),
+            try Self.token("font.body", "fontFamily", #"["Inter", "Helvetica Neue", "sans-serif"]"#),
+            try Self.token("font.semibold", "fontWeight", #""semi-bold""#),
+            try Self.token("line.card", "border", #"{"color": {"colorSpace": "srgb", "components": [0, 0, 0], "alpha": 1}, "width": {"value": 1, "unit": "px"}, "style": "solid"}"#),
+            try Self.token("line.dashes", "strokeStyle", #"{"dashArray": [{"value": 2, "unit": "px"}], "lineCap": "round"}"#),
+            try Self.token("shadow.two", "shadow", #"""
+                [{"color": {"colorSpace": "srgb", "components": [0, 0, 0], "alpha": 0.5}, "offsetX": {"value": 0, "unit": "px"}, "offsetY": {"value": 1, "unit": "px"},
+                  "blur": {"value": 2, "unit": "px"}, "spread": {"value": 0, "unit": "px"}, "inset": true},
+                 {"color": {"colorSpace": "display-p3", "components": [1, 0, 0], "alpha": 1}, "offsetX": {"value": 0, "unit": "px"}, "offsetY": {"value": 8, "unit": "px"},
+                  "blur": {"value": 16, "unit": "px"}, "spread": {"value": -4, "unit": "px"}}]
+                """#),
+            try Self.token("type.body", "typography", #"{"fontFamily": ["Inter", "sans-serif"], "fontSize": {"value": 16, "unit": "px"}, "fontWeight": 400, "letterSpacing": {"value": 0.5, "unit": "px"}, "lineHeight": 1.5}"#,
+                           dark: #"{"fontFamily": ["Inter", "sans-serif"], "fontSize": {"value": 17, "unit": "px"}, "fontWeight": 400, "letterSpacing": {"value": 0.5, "unit": "px"}, "lineHeight": 1.5}"#),
+            try Self.token("type.label", "typography", #"{"fontWeight": 600, "lineHeight": 1.2}"#),
+        ])
+        let text = CSSExport(Self.table, tokens: tokens).text
+        #expect(text.contains("""
+            :root {
+              --primary: rgb(26 128 64 / 1);
+              --accent: rgb(255 128 64 / 1);
+              --space-sm: 4px;
+              --space-lg: 1.5rem;
+              --space-gap: 4px;
+              --motion-ease: cubic-bezier(0.2, 0, 0, 1);
+              --motion-fade: 150ms cubic-bezier(0.2, 0, 0, 1) 0ms;
+              --font-body: Inter, "Helvetica Neue", sans-serif;
+              --font-semibold: 600;
+              --line-card: 1px solid rgb(0 0 0 / 1);
+              --shadow-two: inset 0px 1px 2px 0px rgb(0 0 0 / 0.5), 0px 8px 16px -4px color(display-p3 1 0 0 / 1);
+              --type-body: 400 16px/1.5 Inter, sans-serif;
+            }
+
+            """), "\(text)")
+        // Dark restates the colours, and of the other tokens only those that differ.
+        #expect(text.contains("[data-theme=\"dark\"] {\n  --primary: rgb(230 128 64 / 1);\n  --accent: rgb(255 128 64 / 1);\n  --night-only: rgb(51 128 64 / 1);\n  --space-lg: 2rem;\n  --type-body: 400 17px/1.5 Inter, sans-serif;\n}"))
+        #expect(text.contains(".type-body {\n  font: 400 16px/1.5 Inter, sans-serif;\n  letter-spacing: 0.5px;\n}\n"))
+        #expect(text.contains(".type-label {\n  font-weight: 600;\n  line-height: 1.2;\n}\n"), "no size or family: no font shorthand")
+        #expect(text.contains("@media (prefers-color-scheme: dark) {\n  .type-body {\n    font: 400 17px/1.5 Inter, sans-serif;"))
+        #expect(!text.contains("--type-label") && !text.contains("--line-dashes"))
+        #expect(text.contains(" * Tokens CSS has no value for, not exported: \"line.dashes\""))
+        // With references, an alias is the property of the token it names.
+        #expect(CSSExport(Self.table, tokens: tokens, references: true).text.contains("  --space-gap: var(--space-sm);\n"))
+        #expect(CSSExport(Self.table).text == CSSExport(Self.table, tokens: .empty).text, "a theme without other tokens: the colours alone, as before")
+    }
+
     @Test("a name cannot close a comment or a tag early in any format")
     func hostileNames() {
         let hostile = ["x*/ body{color:red} /*", "a--><script>alert(1)</script><!--", "line\nbreak */", "q\"uote"]

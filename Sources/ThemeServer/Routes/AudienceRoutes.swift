@@ -185,14 +185,3 @@ struct AudienceRoutes: RouteCollection {
 
     static let changeEvent = "assignment-changed"
 }
-
-extension JSONValue {
-    /// A number, whole or not.
-    fileprivate var number: Double? {
-        switch self {
-        case .int(let value): Double(value)
-        case .double(let value): value
-        default: nil
-        }
-    }
-}

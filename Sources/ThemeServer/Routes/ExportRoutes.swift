@@ -58,10 +58,13 @@ struct ExportRoutes: RouteCollection {
         // A token theme's modifiers chosen by name (`?brand=portal`), as on the colour routes.
         let contexts = try context.traits(in: chain).contexts
         return Response(deferred: { complete in
-            library.content.perform({ try ColorTable(reading: reader, chain: chain, contexts: contexts, relativePath: context.relative) }) { result in
+            library.content.perform({
+                (try ColorTable(reading: reader, chain: chain, contexts: contexts, relativePath: context.relative),
+                 format == .css ? try TokenTable(reading: reader, chain: chain, contexts: contexts) : .empty)
+            }) { result in
                 switch result {
-                case .success(let table):
-                    guard let file = pick(format.files(for: table, references: references)) else {
+                case .success(let (table, tokens)):
+                    guard let file = pick(format.files(for: table, tokens: tokens, references: references)) else {
                         return complete(APIError.notFound("the \(format.rawValue) export has no file \(context.request.path)").response)
                     }
                     let body = Array(file.contents.utf8)

@@ -1,0 +1,149 @@
+import DesignTokens
+import Foundation
+import JSON
+import ThemeVocabulary
+
+/// A design token's resolved `$value` written as a CSS value, by its `$type` (DTCG 2025.10):
+/// what `colors.css` declares for every token that is not a colour. nil for a value CSS cannot
+/// say (a stroke style made of a dash array, a gradient) or that does not have its type's shape;
+/// the export lists those in its leading comment.
+enum CSSTokenValue {
+    static func css(type: String, value: JSONValue) -> String? {
+        switch type {
+        case "dimension", "duration": measure(value)
+        case "number": value.number.map(number)
+        case "fontFamily": fontFamily(value)
+        case "fontWeight": fontWeight(value)
+        case "cubicBezier": cubicBezier(value)
+        case "strokeStyle": strokeStyle(value)
+        case "border": border(value)
+        case "shadow": shadow(value)
+        case "transition": transition(value)
+        case "color": color(value)
+        default: nil
+        }
+    }
+
+    /// `{"value": 4, "unit": "px"}` as `4px`, `{"value": 150, "unit": "ms"}` as `150ms`.
+    static func measure(_ value: JSONValue) -> String? {
+        guard let amount = value["value"]?.number, case .string(let unit)? = value["unit"], unit.allSatisfy(\.isLetter) else { return nil }
+        return number(amount) + unit
+    }
+
+    /// Whole numbers without a fraction; others as Swift writes them shortest (0.25, 1.5).
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
+        return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    /// `Inter, "Helvetica Neue", sans-serif`: a family that is not a plain identifier is quoted;
+    /// CSS's generic families stay keywords.
+    static func fontFamily(_ value: JSONValue) -> String? {
+        let names: [String]
+        switch value {
+        case .string(let name): names = [name]
+        case .array(let members):
+            names = members.compactMap { if case .string(let name) = $0 { name } else { nil } }
+            guard names.count == members.count, !names.isEmpty else { return nil }
+        default: return nil
+        }
+        return names.map { name in
+            if genericFamilies.contains(name) { return name }
+            let plain = name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0 == "-" || ("0"..."9").contains($0) }
+                && !(name.first?.isNumber ?? true) && !name.hasPrefix("--")
+            return plain ? name : "\"" + name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }.joined(separator: ", ")
+    }
+
+    static let genericFamilies: Set<String> = ["serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui", "ui-serif", "ui-sans-serif",
+                                               "ui-monospace", "ui-rounded", "math", "emoji", "fangsong"]
+
+    /// A number from 1 to 1000, or a weight's name (`semi-bold`) as its number.
+    static func fontWeight(_ value: JSONValue) -> String? {
+        switch value {
+        case .int(let weight) where (1...1000).contains(weight): String(weight)
+        case .double(let weight) where (1...1000).contains(weight): number(weight)
+        case .string(let name): FontWeightName.weight(of: name).map(String.init)
+        default: nil
+        }
+    }
+
+    static func cubicBezier(_ value: JSONValue) -> String? {
+        guard case .array(let members) = value, members.count == 4 else { return nil }
+        let points = members.compactMap(\.number)
+        guard points.count == 4 else { return nil }
+        return "cubic-bezier(" + points.map(number).joined(separator: ", ") + ")"
+    }
+
+    /// A keyword style; one made of a dash array has no CSS value.
+    static func strokeStyle(_ value: JSONValue) -> String? {
+        guard case .string(let style) = value, strokeStyles.contains(style) else { return nil }
+        return style
+    }
+
+    static let strokeStyles: Set<String> = ["solid", "dashed", "dotted", "double", "groove", "ridge", "outset", "inset"]
+
+    /// `1px solid rgb(...)`: the `border` shorthand's width, style and colour.
+    static func border(_ value: JSONValue) -> String? {
+        guard let width = value["width"].flatMap(measure), case .string(let style)? = value["style"], strokeStyles.contains(style),
+              let color = value["color"].flatMap(color) else { return nil }
+        return "\(width) \(style) \(color)"
+    }
+
+    /// `box-shadow`: each layer as `[inset] x y blur spread colour`, layers joined by commas.
+    static func shadow(_ value: JSONValue) -> String? {
+        let layers: [JSONValue] = if case .array(let members) = value { members } else { [value] }
+        let written = layers.compactMap { layer -> String? in
+            guard let x = layer["offsetX"].flatMap(measure), let y = layer["offsetY"].flatMap(measure),
+                  let blur = layer["blur"].flatMap(measure), let spread = layer["spread"].flatMap(measure),
+                  let color = layer["color"].flatMap(color) else { return nil }
+            let inset = if case .bool(true)? = layer["inset"] { "inset " } else { "" }
+            return "\(inset)\(x) \(y) \(blur) \(spread) \(color)"
+        }
+        guard !layers.isEmpty, written.count == layers.count else { return nil }
+        return written.joined(separator: ", ")
+    }
+
+    /// The `transition` shorthand without a property (it applies to all): duration, timing
+    /// function, delay.
+    static func transition(_ value: JSONValue) -> String? {
+        guard let duration = value["duration"].flatMap(measure), let delay = value["delay"].flatMap(measure),
+              let timing = value["timingFunction"].flatMap(cubicBezier) else { return nil }
+        return "\(duration) \(timing) \(delay)"
+    }
+
+    /// A colour inside a composite token, as `colors.css` writes colours: sRGB and Display P3 as
+    /// written, other spaces mapped into sRGB (what the colour route answers in sRGB).
+    static func color(_ value: JSONValue) -> String? {
+        guard case .string(let spaceName)? = value["colorSpace"], let space = CSSColor.Space(rawValue: spaceName),
+              case .array(let members)? = value["components"], members.count == 3 else { return nil }
+        let components = members.map { member -> Double? in member.number }
+        guard components.allSatisfy({ $0 != nil }) || members.contains(.string("none")) else { return nil }
+        let color = CSSColor(space: space, components: components, alpha: value["alpha"]?.number ?? 1)
+        return (color.asWritten ?? color.sRGB).css
+    }
+
+    /// A typography token as the declarations of a class: the `font` shorthand where the style
+    /// has a size and a family (CSS needs both), else each property on its own; letter spacing
+    /// apart (the shorthand has none). nil when the value is not an object.
+    static func typography(_ value: JSONValue) -> [(property: String, value: String)]? {
+        guard case .object = value else { return nil }
+        let family = value["fontFamily"].flatMap(fontFamily)
+        let size = value["fontSize"].flatMap(measure)
+        let weight = value["fontWeight"].flatMap(fontWeight)
+        let lineHeight = value["lineHeight"].flatMap { $0.number.map(number) ?? measure($0) }
+        let letterSpacing = value["letterSpacing"].flatMap(measure)
+        var declarations: [(String, String)] = []
+        if let family, let size {
+            let parts = [weight, size + (lineHeight.map { "/" + $0 } ?? ""), family].compactMap { $0 }
+            declarations.append(("font", parts.joined(separator: " ")))
+        } else {
+            if let family { declarations.append(("font-family", family)) }
+            if let size { declarations.append(("font-size", size)) }
+            if let weight { declarations.append(("font-weight", weight)) }
+            if let lineHeight { declarations.append(("line-height", lineHeight)) }
+        }
+        if let letterSpacing { declarations.append(("letter-spacing", letterSpacing)) }
+        return declarations
+    }
+}
