@@ -22,7 +22,9 @@ value) and `many` (3,000 colours). For every theme and format it fetches the exp
   its colors.css declares each token that is not a colour as the CSS value the spec's shape
   makes (written here from the spec, not from themed's code) of `/tokens` at each scheme's
   context, restated under dark only where it differs; typography also as classes; aliases as
-  `var()` with `?references=1`; a dash-array stroke and a gradient listed, not declared.
+  `var()` with `?references=1`; a dash-array stroke and a gradient listed, not declared; its
+  Android dimens.xml, integers.xml and styles.xml (values-night/ only what differs) equal what
+  /tokens makes in Android's units, and aapt takes the folder.
 
 What cannot run (no kotlinc, no aapt) is said, and fails the check: `make test` installs both.
 
@@ -30,6 +32,7 @@ What cannot run (no kotlinc, no aapt) is said, and fails the check: `make test` 
 """
 import argparse
 import json
+import math
 import os
 import re
 import shutil
@@ -324,6 +327,67 @@ def check_typed_css(base, problems):
     return checked
 
 
+def expected_android(token_type, value):
+    """(element, value) the Android resources must hold for a resolved token, from Android's
+    units (dp, sp, ems, milliseconds) as their documentation gives them; None where none fits."""
+    def dp(v):
+        return {"px": 1, "rem": 16}.get(v["unit"]) and number(v["value"] * {"px": 1, "rem": 16}[v["unit"]])
+    if token_type == "dimension":
+        return ("dimen", dp(value) + "dp") if dp(value) else None
+    if token_type == "number":
+        return ("integer", str(int(value))) if float(value).is_integer() else ("float", number(value))
+    if token_type == "duration":
+        ms = value["value"] * {"ms": 1, "s": 1000}[value["unit"]]
+        return ("integer", str(int(ms))) if float(ms).is_integer() else None
+    if token_type == "fontWeight":
+        return ("integer", expected_css("fontWeight", value, None))
+    if token_type == "typography":
+        size = float(dp(value["fontSize"]))
+        items = {"android:textSize": number(size) + "sp", "android:textFontWeight": expected_css("fontWeight", value["fontWeight"], None)}
+        line = value["lineHeight"]
+        items["android:lineHeight"] = number(round(line * size * 100) / 100) + "sp" if isinstance(line, (int, float)) else dp(line) + "sp"
+        # To four places, a half away from zero (0.03125 is 0.0313).
+        items["android:letterSpacing"] = number(math.floor(float(dp(value["letterSpacing"])) / size * 10000 + 0.5) / 10000)
+        families = value["fontFamily"] if isinstance(value["fontFamily"], list) else [value["fontFamily"]]
+        items["android:fontFamily"] = families[0]
+        return ("style", items)
+    return None
+
+
+def check_typed_android(base, problems):
+    """The token theme's dimens.xml, integers.xml and styles.xml (values/ and values-night/), read
+    with an XML parser, against /tokens in light and dark; aapt takes the folder (check_android_resources)."""
+    checked = 0
+    documents = {mode: requests.get("%s/themes/typed/tokens?theme=%s" % (base, mode)).json() for mode in ("light", "dark")}
+    wanted = {mode: {path: expected_android(token["$type"], token["$value"]) for path, token in flatten_tokens(documents[mode])
+                     if token["$type"] != "color"} for mode in documents}
+    for folder, mode in (("values", "light"), ("values-night", "dark")):
+        found = {}
+        for file in ("dimens.xml", "integers.xml", "styles.xml"):
+            response = requests.get("%s/themes/typed/exports/android/%s/%s" % (base, folder, file))
+            if response.status_code != 200:
+                continue
+            for element in ElementTree.fromstring(response.content):
+                name = element.get("name")
+                if element.tag == "style":
+                    found[name[len("TextAppearance.Themed."):]] = ("style", {item.get("name"): item.text for item in element})
+                elif element.tag == "item":
+                    found[name] = (element.get("format"), element.text)
+                else:
+                    found[name] = (element.tag, element.text)
+        for path, want in wanted[mode].items():
+            name = path.replace(".", "_").lower()
+            # values-night/ holds only what differs in dark; the rest comes from values/.
+            if mode == "dark" and want == wanted["light"][path]:
+                if name in found:
+                    problems.append("typed android %s: %s is restated though it does not differ" % (folder, name))
+                continue
+            if found.get(name) != want:
+                problems.append("typed android %s: %s is %s, /tokens makes %s" % (folder, name, found.get(name), want))
+            checked += 1
+    return checked
+
+
 def css_blocks(text):
     """Every rule of a stylesheet as (enclosing at-rules, selector, {property: value})."""
     blocks = []
@@ -610,13 +674,15 @@ def check_all(base, themed, themes, work):
     check_compose(base, list(routes), routes, all_names, work, problems)
     typed = check_typed_css(base, problems)
     check_same_bytes(base, "typed", themed, themes, work, problems)
+    typed += check_typed_android(base, problems)
+    check_android_resources("typed", themed, themes, work, problems)
     for problem in problems[:40]:
         print("  " + problem)
     if problems:
         sys.exit("exports: %d problems" % len(problems))
     print("exports: css, dtcg, android, swift and compose of 5 themes parse (aapt took every resource folder, %d drawables at "
           "their densities; kotlinc compiled the Compose files), %d colour values equal the colour route, and %d CSS values of "
-          "other design tokens equal /tokens" % (drawables, checked, typed))
+          "other design tokens (CSS and Android resources) equal /tokens" % (drawables, checked, typed))
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@ import ThemeVocabulary
 
 /// `themed export THEME --format android`: a resource folder an Android build takes as it is.
 ///
-/// - `values/colors.xml`, `values-night/colors.xml`: the colours (`AndroidExport`).
+/// - `values/colors.xml`, `values-night/colors.xml`: the colours, and a token theme's other
+///   design tokens in `dimens.xml`, `integers.xml` and `styles.xml` (`AndroidExport`).
 /// - `drawable-<density>/<name>.png` for mdpi to xxxhdpi (1, 1.5, 2, 3, 4 pixels a dp), each made
 ///   from the image's best stored scale for that density by the coders of the image routes (a
 ///   vector drawn at it, a bitmap resized to its points times the density); `drawable-night-...`
@@ -31,8 +32,8 @@ public struct AndroidResourceFolder: Sendable {
     /// The image formats drawables are made from (data and other files are not drawables).
     static let imageFormats: Set<String> = ["png", "jpeg", "jpg", "gif", "webp", "heic", "avif", "pdf", "svg"]
 
-    public init(chain: [ThemeInfo], colors: ColorTable, reader: IndexReader, content: ContentStore) throws {
-        for file in AndroidExport(colors).files { files.append(File(path: file.path, bytes: Array(file.contents.utf8))) }
+    public init(chain: [ThemeInfo], colors: ColorTable, tokens: TokenTable = .empty, reader: IndexReader, content: ContentStore) throws {
+        for file in AndroidExport(colors, tokens: tokens).files { files.append(File(path: file.path, bytes: Array(file.contents.utf8))) }
         problems += ExportFormat.android.warnings(for: colors)
         let bundles = chain.flatMap(\.sources).compactMap(\.bundle)
         let developmentRegion = bundles.compactMap(\.developmentRegion).first ?? "en"

@@ -4,19 +4,25 @@ import ThemeIndex
 /// `#AARRGGBB`, names by Android's resource-name rule (`NameStyle.androidResource`). Android has
 /// no resource qualifier for increased contrast, and its colour resources are sRGB only, so the
 /// high-contrast and P3 modes are not exported here.
+///
+/// A token theme's other design tokens go beside them (`AndroidTokenResources`): dimensions in
+/// `dimens.xml`, whole numbers, durations and font weights in `integers.xml`, typography as text
+/// appearances in `styles.xml`, in `values-night/` only what differs in dark.
 public struct AndroidExport: Sendable {
     public let table: ColorTable
     public let names: ExportNames
+    public let tokens: AndroidTokenResources
 
-    public init(_ table: ColorTable) {
+    public init(_ table: ColorTable, tokens: TokenTable = .empty) {
         self.table = table
         names = ExportNames(table.rows.map(\.name), style: .androidResource)
+        self.tokens = AndroidTokenResources(tokens, theme: table.theme, revision: table.revision)
     }
 
     public var files: [ExportFile] {
         [("values/colors.xml", ColorMode.light), ("values-night/colors.xml", ColorMode.dark)].map { path, mode in
             ExportFile(path: path, contents: document(mode), mediaType: "application/xml; charset=utf-8")
-        }
+        } + tokens.files
     }
 
     private func document(_ mode: ColorMode) -> String {

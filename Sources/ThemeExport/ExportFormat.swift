@@ -32,7 +32,7 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     }
 
     /// The files for `table` (and the theme's other design tokens, `tokens`, where the format
-    /// writes them: CSS); `references` keeps aliases where the format can (CSS).
+    /// writes them: CSS, Android); `references` keeps aliases where the format can (CSS).
     public func files(for table: ColorTable, tokens: TokenTable = .empty, references: Bool = false) -> [ExportFile] {
         switch self {
         case .css: [ExportFile(path: "colors.css", contents: CSSExport(table, tokens: tokens, references: references).text, mediaType: "text/css; charset=utf-8")]
@@ -40,7 +40,7 @@ public enum ExportFormat: String, Sendable, CaseIterable {
             ExportFile(path: "tokens/\(mode.name).tokens.json", contents: DesignTokensExport(table, mode: mode).text,
                        mediaType: "application/design-tokens+json")
         }
-        case .android: AndroidExport(table).files
+        case .android: AndroidExport(table, tokens: tokens).files
         case .swift: [SwiftExport(table).file]
         case .compose: [ComposeExport(table).file]
         case .resolver: ResolverExport(table).files

@@ -53,7 +53,7 @@ struct Export: ParsableCommand {
         if format == .android {
             // Images are made by the coders of the image routes, kept in a blob store beside the index.
             let content = ContentStore(blobs: try BlobStore(directory: "\(folder.isEmpty ? "." : folder)/blobs"))
-            let resources = try AndroidResourceFolder(chain: chain, colors: table, reader: index.reader, content: content)
+            let resources = try AndroidResourceFolder(chain: chain, colors: table, tokens: tokens, reader: index.reader, content: content)
             files = resources.files.map { ($0.path, $0.bytes) }
             warnings = resources.problems
         }

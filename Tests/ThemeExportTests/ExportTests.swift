@@ -134,6 +134,38 @@ struct ExportTests {
         #expect(CSSExport(Self.table).text == CSSExport(Self.table, tokens: .empty).text, "a theme without other tokens: the colours alone, as before")
     }
 
+    @Test("Android: dimensions in dp, whole numbers, durations and weights as integers, typography as text appearances; night only what differs")
+    func androidTokens() throws {
+        let tokens = TokenTable(rows: [
+            try Self.token("space.lg", "dimension", #"{"value": 1.5, "unit": "rem"}"#, dark: #"{"value": 2, "unit": "rem"}"#),
+            try Self.token("space.em", "dimension", #"{"value": 1, "unit": "em"}"#),
+            try Self.token("ratio", "number", "1.618"),
+            try Self.token("motion.slow", "duration", #"{"value": 0.5, "unit": "s"}"#),
+            try Self.token("font.semibold", "fontWeight", #""semi-bold""#),
+            try Self.token("type.body", "typography", #"{"fontFamily": ["Inter", "sans-serif"], "fontSize": {"value": 16, "unit": "px"}, "fontWeight": 400, "letterSpacing": {"value": 0.5, "unit": "px"}, "lineHeight": 1.5}"#),
+        ])
+        let files = Dictionary(uniqueKeysWithValues: AndroidExport(Self.table, tokens: tokens).files.map { ($0.path, $0.contents) })
+        #expect(files.keys.sorted() == ["values-night/colors.xml", "values-night/dimens.xml", "values/colors.xml", "values/dimens.xml",
+                                        "values/integers.xml", "values/styles.xml"])
+        #expect(files["values/dimens.xml"]?.contains("<dimen name=\"space_lg\">24dp</dimen>") == true)
+        #expect(files["values/dimens.xml"]?.contains("<item name=\"ratio\" format=\"float\" type=\"dimen\">1.618</item>") == true)
+        #expect(files["values-night/dimens.xml"]?.contains("<dimen name=\"space_lg\">32dp</dimen>") == true)
+        #expect(files["values-night/dimens.xml"]?.contains("ratio\"") == false, "the same in dark: values/ has it")
+        #expect(files["values/integers.xml"]?.contains("<integer name=\"motion_slow\">500</integer>") == true)
+        #expect(files["values/integers.xml"]?.contains("<integer name=\"font_semibold\">600</integer>") == true)
+        #expect(files["values/styles.xml"]?.contains("""
+                <style name="TextAppearance.Themed.type_body" parent="android:TextAppearance">
+                    <item name="android:textSize">16sp</item>
+                    <item name="android:textFontWeight">400</item>
+                    <item name="android:lineHeight">24sp</item>
+                    <item name="android:letterSpacing">0.0313</item>
+                    <item name="android:fontFamily">Inter</item>
+                </style>
+            """) == true, "\(files["values/styles.xml"] ?? "")")
+        #expect(files["values/dimens.xml"]?.contains("Not Android resources, not exported: \"space.em\"") == true)
+        #expect(AndroidExport(Self.table).files.map(\.path) == ["values/colors.xml", "values-night/colors.xml"], "colours alone, as before")
+    }
+
     @Test("a name cannot close a comment or a tag early in any format")
     func hostileNames() {
         let hostile = ["x*/ body{color:red} /*", "a--><script>alert(1)</script><!--", "line\nbreak */", "q\"uote"]
