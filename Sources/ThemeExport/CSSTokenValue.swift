@@ -115,12 +115,15 @@ enum CSSTokenValue {
     /// A colour inside a composite token, as `colors.css` writes colours: sRGB and Display P3 as
     /// written, other spaces mapped into sRGB (what the colour route answers in sRGB).
     static func color(_ value: JSONValue) -> String? {
+        cssColor(value).map { ($0.asWritten ?? $0.sRGB).css }
+    }
+
+    /// A DTCG colour value (`colorSpace`, `components`, each a number or `none`, `alpha`).
+    static func cssColor(_ value: JSONValue) -> CSSColor? {
         guard case .string(let spaceName)? = value["colorSpace"], let space = CSSColor.Space(rawValue: spaceName),
-              case .array(let members)? = value["components"], members.count == 3 else { return nil }
-        let components = members.map { member -> Double? in member.number }
-        guard components.allSatisfy({ $0 != nil }) || members.contains(.string("none")) else { return nil }
-        let color = CSSColor(space: space, components: components, alpha: value["alpha"]?.number ?? 1)
-        return (color.asWritten ?? color.sRGB).css
+              case .array(let members)? = value["components"], members.count == 3,
+              members.allSatisfy({ $0.number != nil || $0 == .string("none") }) else { return nil }
+        return CSSColor(space: space, components: members.map(\.number), alpha: value["alpha"]?.number ?? 1)
     }
 
     /// A typography token as the declarations of a class: the `font` shorthand where the style

@@ -166,6 +166,29 @@ struct ExportTests {
         #expect(AndroidExport(Self.table).files.map(\.path) == ["values/colors.xml", "values-night/colors.xml"], "colours alone, as before")
     }
 
+    @Test("Compose: Dp, Int milliseconds, FontWeight, CubicBezierEasing, TextStyle and Shadow in light and dark objects; what has no type is named")
+    func composeTokens() throws {
+        let tokens = TokenTable(rows: [
+            try Self.token("space.lg", "dimension", #"{"value": 1.5, "unit": "rem"}"#, dark: #"{"value": 2, "unit": "rem"}"#),
+            try Self.token("motion.slow", "duration", #"{"value": 0.5, "unit": "s"}"#),
+            try Self.token("motion.ease", "cubicBezier", "[0.2, 0, 0, 1]"),
+            try Self.token("type.body", "typography", #"{"fontFamily": ["Inter", "sans-serif"], "fontSize": {"value": 16, "unit": "px"}, "fontWeight": "bold", "letterSpacing": {"value": 0.5, "unit": "px"}, "lineHeight": 1.5}"#),
+            try Self.token("glow", "shadow", #"{"color": {"colorSpace": "srgb", "components": [1, 0, 0], "alpha": 0.5}, "offsetX": {"value": 0, "unit": "px"}, "offsetY": {"value": 2, "unit": "px"}, "blur": {"value": 4, "unit": "px"}, "spread": {"value": 0, "unit": "px"}}"#),
+            try Self.token("line.card", "border", #"{"color": {"colorSpace": "srgb", "components": [0, 0, 0]}, "width": {"value": 1, "unit": "px"}, "style": "solid"}"#),
+        ])
+        let file = try #require(ComposeTokenExport(tokens, colors: ComposeExport(Self.table)).file)
+        #expect(file.path == "BrandTokens.kt")
+        #expect(file.contents.contains("package themed.brand\n"))
+        let light = try #require(file.contents.components(separatedBy: "object BrandLightTokens {").last?.components(separatedBy: "}\n").first)
+        let dark = try #require(file.contents.components(separatedBy: "object BrandDarkTokens {").last)
+        #expect(light.contains("    val spaceLg: Dp = 24.dp\n") && dark.contains("    val spaceLg: Dp = 32.dp\n"))
+        #expect(light.contains("    val motionSlow: Int = 500\n") && light.contains("    val motionEase: CubicBezierEasing = CubicBezierEasing(0.2f, 0f, 0f, 1f)\n"))
+        #expect(light.contains("    val typeBody: TextStyle = TextStyle(fontFamily = FontFamily.SansSerif, fontSize = 16.sp, fontWeight = FontWeight(700), lineHeight = 1.5.em, letterSpacing = 0.5.sp)\n"))
+        #expect(light.contains("    val glow: Shadow = Shadow(color = Color(0x80FF0000), offset = Offset(0f, 2f), blurRadius = 4f)\n"))
+        #expect(!file.contents.contains("lineCard") && file.contents.contains("// No Compose value type, not exported: \"line.card\""))
+        #expect(ComposeTokenExport(.empty, colors: ComposeExport(Self.table)).file == nil, "a theme without such tokens: no file")
+    }
+
     @Test("a name cannot close a comment or a tag early in any format")
     func hostileNames() {
         let hostile = ["x*/ body{color:red} /*", "a--><script>alert(1)</script><!--", "line\nbreak */", "q\"uote"]

@@ -35,17 +35,31 @@ struct ExportRoutes: RouteCollection {
         ]
     }
 
-    /// The formats and the files each writes, with where to get them.
+    /// The formats and the files each writes, with where to get them. Which files there are
+    /// depends on the theme's design tokens (a token theme's Android folder has `dimens.xml`),
+    /// not on its colours: those are read on the worker pool, the colours are not.
     private func exportList(_ context: RequestContext) throws -> Response {
         let chain = try context.chain()
         guard let theme = chain.first else { throw APIError.notFound("no theme") }
         let empty = ColorTable(theme: theme.name, revision: theme.revision, rows: [])
-        let formats = ExportFormat.allCases.map { format -> (String, JSONValue) in
-            (format.rawValue, .array(format.files(for: empty).map { file in
-                .object([("path", .string(file.path)), ("href", .string("/themes/\(theme.name)/exports/\(format.rawValue)/\(file.path)"))])
-            }))
-        }
-        return JSONResponse.make(.object([("theme", .string(theme.name)), ("formats", .object(formats))]), etagged: true)
+        let reader = library.index.reader
+        return Response(deferred: { complete in
+            library.content.perform({ try TokenTable(reading: reader, chain: chain) }) { result in
+                switch result {
+                case .success(let tokens):
+                    let formats = ExportFormat.allCases.map { format -> (String, JSONValue) in
+                        (format.rawValue, .array(format.files(for: empty, tokens: tokens).map { file in
+                            .object([("path", .string(file.path)), ("href", .string("/themes/\(theme.name)/exports/\(format.rawValue)/\(file.path)"))])
+                        }))
+                    }
+                    complete(JSONResponse.make(.object([("theme", .string(theme.name)), ("formats", .object(formats))]), etagged: true))
+                case .failure(let error as ContentStore.Busy):
+                    complete(APIError.busy(error))
+                case .failure(let error):
+                    complete(APIError(status: .internalServerError, code: "internal", message: "\(error)").response)
+                }
+            }
+        })
     }
 
     private func export(_ context: RequestContext, _ format: ExportFormat,
@@ -60,7 +74,7 @@ struct ExportRoutes: RouteCollection {
         return Response(deferred: { complete in
             library.content.perform({
                 (try ColorTable(reading: reader, chain: chain, contexts: contexts, relativePath: context.relative),
-                 [.css, .android].contains(format) ? try TokenTable(reading: reader, chain: chain, contexts: contexts) : .empty)
+                 [.css, .android, .compose].contains(format) ? try TokenTable(reading: reader, chain: chain, contexts: contexts) : .empty)
             }) { result in
                 switch result {
                 case .success(let (table, tokens)):
