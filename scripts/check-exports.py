@@ -501,6 +501,87 @@ def check_typed_compose(base, work, folder, problems):
     return checked
 
 
+def expected_swift(token_type, value, rgba):
+    """The Swift literal of a resolved token in <Theme>Tokens.swift (points, seconds, CSS weights),
+    from the spec's shapes; `rgba` writes a colour inside a composite (None: not known here)."""
+    def pt(v):
+        factor = {"px": 1, "rem": 16}.get(v["unit"])
+        return number(v["value"] * factor) if factor else None
+    seconds = lambda v: number(v["value"] * {"ms": 0.001, "s": 1}[v["unit"]]) if v["unit"] == "s" else number(v["value"] / 1000)
+    literal = lambda text: json.dumps(text)
+    bezier = lambda v: "CubicBezier(x1: %s, y1: %s, x2: %s, y2: %s)" % tuple(number(x) for x in v)
+    if token_type == "dimension":
+        return pt(value)
+    if token_type == "number":
+        return number(value)
+    if token_type == "duration":
+        return seconds(value)
+    if token_type == "fontWeight":
+        return expected_css("fontWeight", value, None)
+    if token_type == "fontFamily":
+        return "[%s]" % ", ".join(literal(n) for n in (value if isinstance(value, list) else [value]))
+    if token_type == "strokeStyle":
+        return literal(value) if isinstance(value, str) else None
+    if token_type == "cubicBezier":
+        return bezier(value)
+    if token_type == "border":
+        return "Border(width: %s, style: %s, color: %s)" % (pt(value["width"]), literal(value["style"]), rgba(value["color"]))
+    if token_type == "shadow":
+        layers = value if isinstance(value, list) else [value]
+        return "[%s]" % ", ".join("Shadow(color: %s, x: %s, y: %s, blur: %s, spread: %s, inset: %s)" % (
+            rgba(l["color"]), pt(l["offsetX"]), pt(l["offsetY"]), pt(l["blur"]), pt(l["spread"]), "true" if l.get("inset") else "false") for l in layers)
+    if token_type == "transition":
+        return "Transition(duration: %s, delay: %s, curve: %s)" % (seconds(value["duration"]), seconds(value["delay"]), bezier(value["timingFunction"]))
+    if token_type == "typography":
+        size = float(pt(value["fontSize"]))
+        line = value["lineHeight"]
+        line_height = number(math.floor(line * size * 100 + 0.5) / 100) if isinstance(line, (int, float)) else pt(line)
+        families = value["fontFamily"] if isinstance(value["fontFamily"], list) else [value["fontFamily"]]
+        return "TextStyle(families: [%s], size: %s, weight: %s, lineHeight: %s, letterSpacing: %s)" % (
+            ", ".join(literal(n) for n in families), number(size), expected_css("fontWeight", value["fontWeight"], None), line_height,
+            pt(value["letterSpacing"]))
+    return None
+
+
+def check_typed_swift(base, work, problems):
+    """The token theme's <Theme>Tokens.swift: it type-checks with swiftc on Linux (the values need
+    only Foundation), and each value of the light and dark `Values` equals what /tokens makes."""
+    path = os.path.join(work, "TypedTokens.swift")
+    text = requests.get("%s/themes/typed/exports/swift/TypedTokens.swift" % base).text
+    with open(path, "w") as out:
+        out.write(text)
+    result = subprocess.run(["swiftc", "-typecheck", path], capture_output=True, text=True)
+    if result.returncode != 0:
+        problems.append("typed TypedTokens.swift: swiftc -typecheck: %s" % result.stderr[:600])
+    checked = 0
+    for mode in ("light", "dark"):
+        block = text.split("public static let %s = Values(\n" % mode, 1)[-1].split("\n    )\n", 1)[0]
+        declared = dict(line.strip().rstrip(",").split(": ", 1) for line in block.split("\n") if ": " in line)
+
+        def rgba(value, mode=mode):
+            for name in ("ink", "haze"):
+                token = requests.get("%s/themes/typed/tokens/%s?theme=%s" % (base, name, mode)).json()["$value"]
+                if token == value:
+                    components = requests.get("%s/themes/typed/colors/%s?appearance=%s" % (base, name, mode)).json()["components"]
+                    return "RGBA(%s)" % ", ".join(repr(float(c)) if not float(c).is_integer() else str(int(c)) for c in components)
+            return None
+        document = requests.get("%s/themes/typed/tokens?theme=%s" % (base, mode)).json()
+        for token_path, token in flatten_tokens(document):
+            if token["$type"] == "color":
+                continue
+            name = re.sub(r"\.(\w)", lambda m: m.group(1).upper(), token_path)
+            want = expected_swift(token["$type"], token["$value"], rgba)
+            if want is None or "None" in want:
+                # Not exported (a gradient, a dash array), or a colour written in place: named only.
+                if want is None and name in declared:
+                    problems.append("typed swift %s: %s is declared though Swift has no value for it" % (mode, name))
+                continue
+            if declared.get(name) != want:
+                problems.append("typed swift %s: %s is %s, /tokens makes %s" % (mode, name, declared.get(name), want))
+            checked += 1
+    return checked
+
+
 def css_blocks(text):
     """Every rule of a stylesheet as (enclosing at-rules, selector, {property: value})."""
     blocks = []
@@ -791,6 +872,7 @@ def check_all(base, themed, themes, work):
     typed += check_typed_css(base, problems)
     check_same_bytes(base, "typed", themed, themes, work, problems)
     typed += check_typed_android(base, problems)
+    typed += check_typed_swift(base, work, problems)
     check_android_resources("typed", themed, themes, work, problems)
     for problem in problems[:40]:
         print("  " + problem)
@@ -798,7 +880,7 @@ def check_all(base, themed, themes, work):
         sys.exit("exports: %d problems" % len(problems))
     print("exports: css, dtcg, android, swift and compose of 5 themes parse (aapt took every resource folder, %d drawables at "
           "their densities; kotlinc compiled the Compose files), %d colour values equal the colour route, and %d values of "
-          "other design tokens (CSS, Android resources, Compose) equal /tokens" % (drawables, checked, typed))
+          "other design tokens (CSS, Android resources, Compose, Swift) equal /tokens" % (drawables, checked, typed))
 
 
 if __name__ == "__main__":

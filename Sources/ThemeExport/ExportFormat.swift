@@ -32,7 +32,7 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     }
 
     /// The files for `table` (and the theme's other design tokens, `tokens`, where the format
-    /// writes them: CSS, Android, Compose); `references` keeps aliases where the format can (CSS).
+    /// writes them: CSS, Android, Compose, Swift); `references` keeps aliases where the format can (CSS).
     public func files(for table: ColorTable, tokens: TokenTable = .empty, references: Bool = false) -> [ExportFile] {
         switch self {
         case .css: [ExportFile(path: "colors.css", contents: CSSExport(table, tokens: tokens, references: references).text, mediaType: "text/css; charset=utf-8")]
@@ -41,7 +41,7 @@ public enum ExportFormat: String, Sendable, CaseIterable {
                        mediaType: "application/design-tokens+json")
         }
         case .android: AndroidExport(table, tokens: tokens).files
-        case .swift: [SwiftExport(table).file]
+        case .swift: [SwiftExport(table).file] + [SwiftTokenExport(tokens, colors: SwiftExport(table)).file].compactMap { $0 }
         case .compose: [ComposeExport(table).file] + [ComposeTokenExport(tokens, colors: ComposeExport(table)).file].compactMap { $0 }
         case .resolver: ResolverExport(table).files
         }

@@ -189,6 +189,29 @@ struct ExportTests {
         #expect(ComposeTokenExport(.empty, colors: ComposeExport(Self.table)).file == nil, "a theme without such tokens: no file")
     }
 
+    @Test("Swift: a Values of every token for light and dark, in points, seconds and CSS weights; composites as the file's own types")
+    func swiftTokens() throws {
+        let tokens = TokenTable(rows: [
+            try Self.token("space.lg", "dimension", #"{"value": 1.5, "unit": "rem"}"#, dark: #"{"value": 2, "unit": "rem"}"#),
+            try Self.token("motion.fast", "duration", #"{"value": 150, "unit": "ms"}"#),
+            try Self.token("default", "number", "2"),
+            try Self.token("type.body", "typography", #"{"fontFamily": ["Inter", "sans-serif"], "fontSize": {"value": 16, "unit": "px"}, "fontWeight": "bold", "letterSpacing": {"value": 0.5, "unit": "px"}, "lineHeight": 1.5}"#),
+            try Self.token("fade", "gradient", #"[{"color": {"colorSpace": "srgb", "components": [0, 0, 0]}, "position": 0}]"#),
+        ])
+        let file = try #require(SwiftTokenExport(tokens, colors: SwiftExport(Self.table)).file)
+        #expect(file.path == "BrandTokens.swift")
+        let text = file.contents
+        #expect(text.contains("public enum BrandTokens {") && text.contains("        public let `default`: Double\n"))
+        let light = try #require(text.components(separatedBy: "public static let light = Values(\n").last?.components(separatedBy: "\n    )").first)
+        let dark = try #require(text.components(separatedBy: "public static let dark = Values(\n").last?.components(separatedBy: "\n    )").first)
+        #expect(light.contains("        spaceLg: 24,") && dark.contains("        spaceLg: 32,"))
+        #expect(light.contains("        motionFast: 0.15,") && light.contains("        default: 2,"), "an argument label needs no backquotes")
+        #expect(light.contains("        typeBody: TextStyle(families: [\"Inter\", \"sans-serif\"], size: 16, weight: 700, lineHeight: 24, letterSpacing: 0.5)"))
+        #expect(!text.contains("fade:") && text.contains("// Not exported (no Swift value here): \"fade\""))
+        #expect(text.contains("#if canImport(SwiftUI)\nextension BrandTokens.TextStyle {"))
+        #expect(SwiftTokenExport(.empty, colors: SwiftExport(Self.table)).file == nil)
+    }
+
     @Test("a name cannot close a comment or a tag early in any format")
     func hostileNames() {
         let hostile = ["x*/ body{color:red} /*", "a--><script>alert(1)</script><!--", "line\nbreak */", "q\"uote"]
