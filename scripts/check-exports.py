@@ -582,6 +582,45 @@ def check_typed_swift(base, work, problems):
     return checked
 
 
+DTCG_REFERENCE = os.path.join(ROOT, "..", "shared", "tools", "dtcg_ref.py")
+
+
+def check_typed_dtcg(base, work, problems):
+    """The token theme's DTCG export keeps its groups and aliases: each mode's file, read by the
+    shared reference resolver (tools/dtcg_ref.py, an independent reading of DTCG 2025.10) as the
+    one set of a resolver, resolves to exactly the tokens /tokens answers at that mode's context."""
+    if not os.path.exists(DTCG_REFERENCE):
+        problems.append("%s is missing (the shared material beside the repo): the DTCG export of a token theme was not checked" % DTCG_REFERENCE)
+        return 0
+    folder = os.path.join(work, "dtcg")
+    os.makedirs(folder, exist_ok=True)
+    checked = 0
+    for mode, context in (("light", "light"), ("dark", "dark"), ("light-high-contrast", "light"), ("dark-p3", "dark")):
+        exported = requests.get("%s/themes/typed/tokens.json?mode=%s" % (base, mode)).json()
+        with open(os.path.join(folder, mode + ".tokens.json"), "w") as out:
+            json.dump(exported, out)
+        resolver = os.path.join(folder, mode + ".resolver.json")
+        with open(resolver, "w") as out:
+            json.dump({"version": "2025.10", "sets": {"exported": {"sources": [{"$ref": mode + ".tokens.json"}]}},
+                       "resolutionOrder": [{"$ref": "#/sets/exported"}]}, out)
+        result = subprocess.run([sys.executable, DTCG_REFERENCE, resolver], capture_output=True, text=True)
+        if result.returncode != 0:
+            problems.append("typed dtcg %s: the reference resolver failed: %s" % (mode, result.stderr[:300]))
+            continue
+        resolved = json.loads(result.stdout)
+        if resolved["errors"]:
+            problems.append("typed dtcg %s: the reference resolver refused %s" % (mode, sorted(resolved["errors"].items())[:3]))
+        served = {path: {"$type": token["$type"], "$value": token["$value"]}
+                  for path, token in flatten_tokens(requests.get("%s/themes/typed/tokens?theme=%s" % (base, context)).json())}
+        if resolved["tokens"] != served:
+            differing = sorted(set(resolved["tokens"]) ^ set(served)) or [p for p in served if resolved["tokens"].get(p) != served[p]]
+            problems.append("typed dtcg %s: resolves differently from /tokens at %s: %s" % (mode, context, differing[:5]))
+        if exported.get("space", {}).get("gap", {}).get("$value") != "{space.sm}" or any("." in key for key in exported):
+            problems.append("typed dtcg %s: groups and aliases are not kept (space.gap is %s)" % (mode, exported.get("space", {}).get("gap")))
+        checked += len(served)
+    return checked
+
+
 def css_blocks(text):
     """Every rule of a stylesheet as (enclosing at-rules, selector, {property: value})."""
     blocks = []
@@ -873,6 +912,7 @@ def check_all(base, themed, themes, work):
     check_same_bytes(base, "typed", themed, themes, work, problems)
     typed += check_typed_android(base, problems)
     typed += check_typed_swift(base, work, problems)
+    typed += check_typed_dtcg(base, work, problems)
     check_android_resources("typed", themed, themes, work, problems)
     for problem in problems[:40]:
         print("  " + problem)
@@ -880,7 +920,7 @@ def check_all(base, themed, themes, work):
         sys.exit("exports: %d problems" % len(problems))
     print("exports: css, dtcg, android, swift and compose of 5 themes parse (aapt took every resource folder, %d drawables at "
           "their densities; kotlinc compiled the Compose files), %d colour values equal the colour route, and %d values of "
-          "other design tokens (CSS, Android resources, Compose, Swift) equal /tokens" % (drawables, checked, typed))
+          "other design tokens (CSS, Android resources, Compose, Swift, DTCG) equal /tokens" % (drawables, checked, typed))
 
 
 if __name__ == "__main__":

@@ -171,6 +171,7 @@ def cases(blob, base):
         ("GET", "/themes/orphan/colors.css", {}, None, 503, "/themes/{theme}/colors.css"),
         ("GET", "/themes/light/tokens.json?mode=dark", {}, None, 200, "/themes/{theme}/tokens.json"),
         ("GET", "/themes/light/tokens.json?mode=dark", "etag", None, 304, "/themes/{theme}/tokens.json"),
+        ("GET", "/themes/tokens/tokens.json?mode=dark", {}, None, 200, "/themes/{theme}/tokens.json"),
         ("GET", "/themes/light/tokens.json?mode=dim", {}, None, 400, "/themes/{theme}/tokens.json"),
         ("GET", "/themes/nope/tokens.json", {}, None, 404, "/themes/{theme}/tokens.json"),
         ("GET", "/themes/orphan/tokens.json", {}, None, 503, "/themes/{theme}/tokens.json"),

@@ -32,12 +32,12 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     }
 
     /// The files for `table` (and the theme's other design tokens, `tokens`, where the format
-    /// writes them: CSS, Android, Compose, Swift); `references` keeps aliases where the format can (CSS).
+    /// writes them: CSS, Android, Compose, Swift; DTCG writes a token theme as its tokens are); `references` keeps aliases where the format can (CSS).
     public func files(for table: ColorTable, tokens: TokenTable = .empty, references: Bool = false) -> [ExportFile] {
         switch self {
         case .css: [ExportFile(path: "colors.css", contents: CSSExport(table, tokens: tokens, references: references).text, mediaType: "text/css; charset=utf-8")]
         case .dtcg: ColorMode.all.map { mode in
-            ExportFile(path: "tokens/\(mode.name).tokens.json", contents: DesignTokensExport(table, mode: mode).text,
+            ExportFile(path: "tokens/\(mode.name).tokens.json", contents: DesignTokensExport(table, mode: mode, document: tokens.documents[mode]).text,
                        mediaType: "application/design-tokens+json")
         }
         case .android: AndroidExport(table, tokens: tokens).files

@@ -26,9 +26,13 @@ public struct TokenTable: Sendable {
 
     /// In path order.
     public var rows: [Row]
+    /// Each mode's resolution as `/tokens` answers it (every type, in its groups): what the DTCG
+    /// export writes for a theme whose design tokens are all it has (empty for any other).
+    public var documents: [ColorMode: JSONValue]
 
-    public init(rows: [Row]) {
+    public init(rows: [Row], documents: [ColorMode: JSONValue] = [:]) {
         self.rows = rows
+        self.documents = documents
     }
 
     public static let empty = TokenTable(rows: [])
@@ -53,6 +57,8 @@ public struct TokenTable: Sendable {
             if parts.count == 2 { byName[parts[0]] = parts[1] }
         }
         var documents: [String: [String: (type: String, value: JSONValue, aliasOf: String?)]] = [:]
+        var wholeDocuments: [String: JSONValue] = [:]
+        var byMode: [ColorMode: JSONValue] = [:]
         var valuesByPath: [String: Row] = [:]
         for mode in ColorMode.all {
             var chosen = byName
@@ -65,12 +71,18 @@ public struct TokenTable: Sendable {
                     continue
                 }
                 documents[key] = Self.tokens(in: document)
+                wholeDocuments[key] = document
             }
+            byMode[mode] = wholeDocuments[key]
             for (path, token) in documents[key] ?? [:] where token.type != "color" {
                 valuesByPath[path, default: Row(path: path, type: token.type, values: [:], aliasOf: token.aliasOf)].values[mode] = token.value
             }
         }
         rows = valuesByPath.values.sorted { $0.path < $1.path }
+        // The whole documents stand for the theme only when its tokens are all it has: a theme
+        // with catalogs too, or over a token parent, has colours the documents do not hold.
+        let tokensAlone = owner.theme.id == chain.first?.id && owner.theme.sources.allSatisfy { $0.kind == .tokens }
+        self.documents = tokensAlone ? byMode : [:]
     }
 
     /// The context of a trait-mapped modifier that `mode` chooses: the one whose traits all hold

@@ -212,6 +212,22 @@ struct ExportTests {
         #expect(SwiftTokenExport(.empty, colors: SwiftExport(Self.table)).file == nil)
     }
 
+    @Test("DTCG: a token theme is written as its tokens are, in groups, an alias as {path}, themed's own note of it dropped")
+    func dtcgTokenTheme() throws {
+        let document = try JSONParser.parse(Array(##"""
+            {"space": {"sm": {"$type": "dimension", "$value": {"value": 4, "unit": "px"}},
+                       "gap": {"$type": "dimension", "$value": {"value": 4, "unit": "px"}, "$extensions": {"org.themed": {"aliasOf": ["space.sm"]}}}},
+             "ink": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [0, 0, 0]},
+                     "$extensions": {"org.themed": {"aliasOf": ["space.sm"], "note": 1}, "com.other": true}}}
+            """##.utf8))
+        let json = DesignTokensExport(Self.table, mode: .dark, document: document).json
+        #expect(json["space"]?["gap"]?.serialized() == #"{"$type":"dimension","$value":"{space.sm}"}"#)
+        #expect(json["space"]?["sm"]?["$value"]?["value"] == .int(4))
+        #expect(json["ink"]?["$extensions"]?.serialized() == #"{"org.themed":{"note":1},"com.other":true}"#, "other extensions are kept")
+        #expect(json["$description"].map { if case .string(let text) = $0 { text.contains("Mode: dark") } else { false } } == true)
+        #expect(json["primary"] == nil, "the colours are the document's, not the table's")
+    }
+
     @Test("a name cannot close a comment or a tag early in any format")
     func hostileNames() {
         let hostile = ["x*/ body{color:red} /*", "a--><script>alert(1)</script><!--", "line\nbreak */", "q\"uote"]
