@@ -33,8 +33,11 @@ public final class ClusterAudiences: AudienceStore {
         state.withLock { $0.replica.folder(of: theme, generation: generation) }
     }
 
-    public var scheduledAliasChanges: [JSONValue] {
-        desk.scheduled.filter { $0.kind == "alias" }.map(ReleaseRoutes.json)
+    public var scheduledAliasChanges: [ScheduledAliasChange] {
+        desk.scheduled.compactMap { schedule in
+            guard schedule.kind == "alias", let alias = schedule.alias else { return nil }
+            return ScheduledAliasChange(id: schedule.id, alias: alias, theme: schedule.theme, at: schedule.at, by: schedule.actor)
+        }
     }
 
     /// Takes what the follower read; returns the aliases whose clients must ask again (and the
@@ -74,44 +77,48 @@ public final class ClusterAudiences: AudienceStore {
         }
     }
 
-    // MARK: Changes
+    // MARK: Changes (off the event loop: see `AudienceStore`)
 
-    public func putAlias(_ alias: Alias, at: String?, request: Request, byOperator: Bool) -> Response {
+    public func putAlias(_ alias: Alias, request: Request, byOperator: Bool) throws(APIError) -> Alias {
         let replaced = assigner.aliases[alias.name]
-        return ReleaseRoutes.deferred(metrics: metrics, counted: nil) { [self] in
+        try refused { () throws(ReleaseDesk.Refusal) in
             let actor = try actor(of: request, byOperator: byOperator, themes: alias.themes + (replaced?.themes ?? []))
-            if let at {
-                let schedule = try desk.schedule(alias: alias, at: at, by: actor)
-                return JSONResponse.make(.object([("scheduled", ReleaseRoutes.json(schedule))]), cacheControl: "no-store").with(status: .accepted)
-            }
             awaitFollowing(try desk.putAlias(alias, by: actor))
-            return JSONResponse.make(alias.namedJSON, cacheControl: "no-store")
         }
+        return alias
     }
 
-    public func removeAlias(_ name: String, request: Request, byOperator: Bool) -> Response {
+    public func scheduleAlias(_ alias: Alias, at: String, request: Request, byOperator: Bool) throws(APIError) -> ScheduledAliasChange {
+        let replaced = assigner.aliases[alias.name]
+        let schedule = try refused { () throws(ReleaseDesk.Refusal) -> Schedule in
+            let actor = try actor(of: request, byOperator: byOperator, themes: alias.themes + (replaced?.themes ?? []))
+            return try desk.schedule(alias: alias, at: at, by: actor)
+        }
+        return ScheduledAliasChange(id: schedule.id, alias: alias.name, theme: schedule.theme, at: schedule.at, by: schedule.actor)
+    }
+
+    public func removeAlias(_ name: String, request: Request, byOperator: Bool) throws(APIError) {
         let existing = assigner.aliases[name]
-        return ReleaseRoutes.deferred(metrics: metrics, counted: nil) { [self] in
+        let generation = try refused { () throws(ReleaseDesk.Refusal) -> Int64? in
             let actor = try actor(of: request, byOperator: byOperator, themes: existing?.themes ?? ["*"])
-            guard let generation = try desk.removeAlias(name, by: actor) else { throw APIError.notFound("no alias named \(name)") }
-            awaitFollowing(generation)
-            return JSONResponse.make(.object([("deleted", .string(name))]), cacheControl: "no-store")
+            return try desk.removeAlias(name, by: actor)
         }
+        guard let generation else { throw APIError.notFound("no alias named \(name)") }
+        awaitFollowing(generation)
     }
 
-    public func setRollout(theme: String, generation: Int, percent: Double, request: Request, byOperator: Bool) -> Response {
-        ReleaseRoutes.deferred(metrics: metrics, counted: nil) { [self] in
+    public func setRollout(theme: String, generation: Int, percent: Double, request: Request, byOperator: Bool) throws(APIError) -> Rollout? {
+        let (rollout, change) = try refused { () throws(ReleaseDesk.Refusal) -> (rollout: Rollout?, generation: Int64) in
             let actor = try actor(of: request, byOperator: byOperator, themes: [theme])
-            let (rollout, change) = try desk.setRollout(theme: theme, generation: Int64(generation), percent: percent, by: actor)
-            awaitFollowing(change)
-            let members: [(String, JSONValue)] = if let rollout {
-                [("theme", .string(theme)), ("generation", .int(rollout.generation)), ("previous", .int(rollout.previous)),
-                 ("percent", .double(rollout.percent)), ("current", .bool(false))]
-            } else {
-                [("theme", .string(theme)), ("generation", .int(generation)), ("percent", .double(100)), ("current", .bool(true))]
-            }
-            return JSONResponse.make(.object(members), cacheControl: "no-store")
+            return try desk.setRollout(theme: theme, generation: Int64(generation), percent: percent, by: actor)
         }
+        awaitFollowing(change)
+        return rollout
+    }
+
+    /// `work`, a refusal of the desk turned into the error it is answered with.
+    private func refused<T>(_ work: () throws(ReleaseDesk.Refusal) -> T) throws(APIError) -> T {
+        do throws(ReleaseDesk.Refusal) { return try work() } catch { throw ReleaseRoutes.apiError(for: error) }
     }
 
     /// Who makes the change: the operator, or the token presented, which must have `rollout` on

@@ -222,6 +222,11 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
     }
 
     static func response(for refusal: ReleaseDesk.Refusal) -> Response {
+        apiError(for: refusal).response
+    }
+
+    /// The error a refusal of the desk is answered with.
+    static func apiError(for refusal: ReleaseDesk.Refusal) -> APIError {
         let (status, code): (HTTPResponse.Status, String) = switch refusal {
         case .unauthorized: (.unauthorized, "unauthorized")
         case .forbidden: (.forbidden, "forbidden")
@@ -234,14 +239,14 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
         case .generationNotKept: (.unprocessableContent, "generation_not_kept")
         case .unavailable: (.serviceUnavailable, "cluster_unavailable")
         }
-        var response = APIError(status: status, code: code, message: refusal.description).response
+        var error = APIError(status: status, code: code, message: refusal.description)
         switch refusal {
-        case .unauthorized: response.headers[.wwwAuthenticate] = "Bearer realm=\"themed\""
-        case .tooManyAttempts(let seconds): response.headers[.retryAfter] = String(seconds)
-        case .unavailable: response.headers[.retryAfter] = "1"
+        case .unauthorized: error.headers[.wwwAuthenticate] = "Bearer realm=\"themed\""
+        case .tooManyAttempts(let seconds): error.headers[.retryAfter] = String(seconds)
+        case .unavailable: error.headers[.retryAfter] = "1"
         default: break
         }
-        return response
+        return error
     }
 
     static func json(_ entry: ReleaseEntry, current: Bool) -> JSONValue {

@@ -16,6 +16,8 @@ public struct APIError: Error {
     var available: JSONValue?
     /// For a theme another shard serves: that shard ("2/8"), also sent as `Themed-Shard`.
     var shard: Shard?
+    /// Fields the answer carries besides (`WWW-Authenticate` with a 401, `Retry-After`).
+    public var headers: HTTPFields = [:]
 
     public init(status: HTTPResponse.Status, code: String, message: String, available: JSONValue? = nil) {
         (self.status, self.code, self.message, self.available) = (status, code, message, available)
@@ -93,6 +95,7 @@ public struct APIError: Error {
         var response = Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
                                 body: Array((body.serialized() + "\n").utf8))
         if let shard { response.headers[.themedShard] = shard.description }
+        for field in headers { response.headers[field.name] = field.value }
         return response
     }
 }

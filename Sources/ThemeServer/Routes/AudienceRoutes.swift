@@ -1,4 +1,5 @@
 import Audiences
+import Dispatch
 import HTTPServer
 import JSON
 import ThemeContent
@@ -23,7 +24,7 @@ struct AudienceRoutes: RouteCollection {
         [
             .get("/aliases", label: "aliases", crossOrigin: false) { _ in
                 var members: [(String, JSONValue)] = [("aliases", .array(aliases.map(\.namedJSON)))]
-                if let store { members.append(("scheduled", .array(store.scheduledAliasChanges))) }
+                if let store { members.append(("scheduled", .array(store.scheduledAliasChanges.map(Self.json)))) }
                 return JSONResponse.make(.object(members), cacheControl: "no-store")
             },
             .get("/aliases/{alias}", label: "aliases", crossOrigin: false) { context in
@@ -87,7 +88,16 @@ struct AudienceRoutes: RouteCollection {
         do { alias = try Alias(name: name, json: document) } catch {
             throw APIError(status: .unprocessableContent, code: "unprocessable", message: error.description)
         }
-        if let store { return store.putAlias(alias, at: at, request: context.request, byOperator: byOperator) }
+        if let store {
+            let (request, at) = (context.request, at)
+            return Self.offLoop { () throws(APIError) in
+                if let at {
+                    let scheduled = try store.scheduleAlias(alias, at: at, request: request, byOperator: byOperator)
+                    return JSONResponse.make(.object([("scheduled", Self.json(scheduled))]), cacheControl: "no-store").with(status: .accepted)
+                }
+                return JSONResponse.make(try store.putAlias(alias, request: request, byOperator: byOperator).namedJSON, cacheControl: "no-store")
+            }
+        }
         if at != nil { throw APIError.noCluster }
         for (place, theme, generation) in [("theme", alias.theme, alias.generation)] + alias.rules.enumerated().map({ ("rules[\($0)].theme", $1.theme, $1.generation) }) {
             guard let info = library.theme(named: theme) else { throw APIError.notFound("\(place): no theme named \(theme)") }
@@ -105,7 +115,13 @@ struct AudienceRoutes: RouteCollection {
         let name = context.parameter("alias")
         let byOperator = try byOperator(context.request)
         guard name != AliasBook.current else { throw APIError.badRequest("current is the active theme: it cannot be deleted") }
-        if let store { return store.removeAlias(name, request: context.request, byOperator: byOperator) }
+        if let store {
+            let request = context.request
+            return Self.offLoop { () throws(APIError) in
+                try store.removeAlias(name, request: request, byOperator: byOperator)
+                return JSONResponse.make(.object([("deleted", .string(name))]), cacheControl: "no-store")
+            }
+        }
         let theme = book.alias(named: name)?.theme
         let removed: Bool
         do { removed = try book.remove(name) } catch { throw APIError(status: .internalServerError, code: "internal", message: "\(error)") }
@@ -128,7 +144,33 @@ struct AudienceRoutes: RouteCollection {
             throw APIError.badRequest("body must be JSON like {\"generation\": 43, \"percent\": 10}")
         }
         // The percentage is the rollout's to check (`Rollout`): 422 from the store.
-        return store.setRollout(theme: theme, generation: generation, percent: percent, request: context.request, byOperator: byOperator)
+        let request = context.request
+        return Self.offLoop { () throws(APIError) in
+            let members: [(String, JSONValue)] = if let rollout = try store.setRollout(theme: theme, generation: generation, percent: percent,
+                                                                                       request: request, byOperator: byOperator) {
+                [("theme", .string(theme)), ("generation", .int(rollout.generation)), ("previous", .int(rollout.previous)),
+                 ("percent", .double(rollout.percent)), ("current", .bool(false))]
+            } else {
+                [("theme", .string(theme)), ("generation", .int(generation)), ("percent", .double(100)), ("current", .bool(true))]
+            }
+            return JSONResponse.make(.object(members), cacheControl: "no-store")
+        }
+    }
+
+    /// A change of the cluster store, made off the event loop: it waits on the store, then on
+    /// this replica following it.
+    private static func offLoop(_ change: @escaping @Sendable () throws(APIError) -> Response) -> Response {
+        Response(deferred: { complete in
+            DispatchQueue.global().async {
+                do throws(APIError) { complete(try change()) } catch { complete(error.response) }
+            }
+        })
+    }
+
+    /// A scheduled alias change as the schedule listings show every schedule.
+    static func json(_ change: ScheduledAliasChange) -> JSONValue {
+        .object([("id", .int(Int(change.id))), ("theme", .string(change.theme)), ("at", .string(change.at)), ("kind", .string("alias")),
+                 ("by", .string(change.by)), ("alias", .string(change.alias))])
     }
 
     private func assign(_ context: RequestContext) throws -> Response {

@@ -1,11 +1,12 @@
 import Audiences
 import HTTPServer
-import JSON
 
 /// Where aliases and rollouts are kept for every replica: a cluster store, through Releases'
 /// `ClusterAudiences`, which `themed serve` hands to `ThemeService` (as it hands the
 /// `ActiveThemeStore`). Without one, aliases are kept in this server's index (`AliasBook`) and
 /// rollouts answer 409.
+///
+/// It answers with values; `AudienceRoutes` writes them as JSON.
 public protocol AudienceStore: Sendable {
     /// Assignments as this replica answers them now: the store's aliases (and `current`, the
     /// active theme), its rollouts, and the generation each theme serves here. Made once per
@@ -16,12 +17,39 @@ public protocol AudienceStore: Sendable {
     /// theme's own when it serves it, the one kept beside it for a rollout or a pin, else nil.
     func folder(of theme: String, generation: Int) -> String?
 
-    /// Alias changes waiting for their time, as `GET /aliases` lists them.
-    var scheduledAliasChanges: [JSONValue] { get }
+    /// Alias changes waiting for their time, soonest first, as `GET /aliases` lists them.
+    var scheduledAliasChanges: [ScheduledAliasChange] { get }
 
-    /// The changes, answered off the event loop once this replica follows them: the client's
-    /// token checked (permission `rollout` on every theme concerned) unless `byOperator`.
-    func putAlias(_ alias: Alias, at: String?, request: Request, byOperator: Bool) -> Response
-    func removeAlias(_ name: String, request: Request, byOperator: Bool) -> Response
-    func setRollout(theme: String, generation: Int, percent: Double, request: Request, byOperator: Bool) -> Response
+    // The changes. Each asks the store and then waits until this replica follows the change (so
+    // that the client's next `/assign` here sees it): they block, and `AudienceRoutes` calls
+    // them off the event loop. The client's token (`request`'s Authorization) is checked for
+    // the `rollout` permission on every theme concerned, unless `byOperator`. A refusal is the
+    // error to answer with (401, 403, 404, 422, 429, 503).
+
+    /// Keeps `alias` (replacing one of its name); returns it as kept.
+    func putAlias(_ alias: Alias, request: Request, byOperator: Bool) throws(APIError) -> Alias
+    /// Stores `alias` to be kept at `at` (RFC 3339).
+    func scheduleAlias(_ alias: Alias, at: String, request: Request, byOperator: Bool) throws(APIError) -> ScheduledAliasChange
+    /// Forgets an alias; 404 when there is none.
+    func removeAlias(_ name: String, request: Request, byOperator: Bool) throws(APIError)
+    /// Starts, moves, halts (0) or completes (100) `theme`'s rollout of `generation`; nil when
+    /// that completes it (the generation is then the theme's current one).
+    func setRollout(theme: String, generation: Int, percent: Double, request: Request, byOperator: Bool) throws(APIError) -> Rollout?
+}
+
+/// An alias change stored to be made at a set time.
+public struct ScheduledAliasChange: Sendable, Equatable {
+    /// The schedule's id, for `DELETE /active/schedule/{id}`.
+    public var id: Int64
+    public var alias: String
+    /// The theme the alias will point at.
+    public var theme: String
+    /// RFC 3339, UTC.
+    public var at: String
+    /// Who stored it (a token's name, or the operator).
+    public var by: String
+
+    public init(id: Int64, alias: String, theme: String, at: String, by: String) {
+        (self.id, self.alias, self.theme, self.at, self.by) = (id, alias, theme, at, by)
+    }
 }
