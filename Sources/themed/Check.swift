@@ -54,6 +54,12 @@ struct Check: ParsableCommand {
     /// its ancestors (never the rest of the folder beside it, which may hold anything).
     /// The theme at `path` as a sync indexes it, its colours in every mode, and its settings.
     static func read(_ path: String) throws -> (info: ThemeInfo, colors: ColorTable, settings: ThemeSettings) {
+        let read = try readWhole(path)
+        return (read.info, read.colors, read.settings)
+    }
+
+    /// A theme as `read` reads it, with its other design tokens and its strings too (`themed diff`).
+    static func readWhole(_ path: String) throws -> (info: ThemeInfo, colors: ColorTable, settings: ThemeSettings, tokens: TokenTable, strings: StringTable) {
         let fileName = (path as NSString).lastPathComponent
         let isCatalog = fileName.hasSuffix(".car")
         let name = isCatalog ? String(fileName.dropLast(4)) : fileName
@@ -90,7 +96,10 @@ struct Check: ParsableCommand {
         }
         let settings = isCatalog ? ThemeSettings() : ((try? ThemeSettings(folder: path)) ?? ThemeSettings())
         let chain = (try? ThemeInfo.chain(of: name, in: all)) ?? [info]
-        return (info, try ColorTable(reading: index.reader, chain: chain), settings)
+        let bundles = chain.flatMap(\.sources).compactMap(\.bundle)
+        let localizations = Set(bundles.flatMap(\.availableLocalizations) + bundles.compactMap(\.developmentRegion)).sorted()
+        return (info, try ColorTable(reading: index.reader, chain: chain), settings, try TokenTable(reading: index.reader, chain: chain),
+                try StringTable(reading: index.reader, chain: chain, localizations: localizations))
     }
 
     static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }

@@ -117,7 +117,8 @@ struct CommandLineTests {
         let changed = try DaemonTests.run(["diff", "before/brand", "after/brand"], in: folder)
         #expect(changed.status == 1, "\(changed.output) \(changed.errors)")
         #expect(changed.output.contains("added: color.new\nremoved: color.old\nchanged: color.accent light #0066FFFF -> #FF6600FF\n"), "\(changed.output)")
-        #expect(changed.output.hasSuffix("1 added, 1 removed, 1 changed; 0 contrast ratios moved, 0 now below their minimum\n"), "\(changed.output)")
+        #expect(changed.output.hasSuffix("1 added, 1 removed, 1 changed; 0 contrast ratios moved, 0 now below their minimum; "
+                                         + "tokens 0 added, 0 removed, 0 changed; strings 0 added, 0 removed, 0 changed\n"), "\(changed.output)")
         let markdown = try DaemonTests.run(["diff", "before/brand", "after/brand", "--format", "markdown"], in: folder)
         #expect(markdown.output.hasPrefix("**before/brand → after/brand**: 1 added, 1 removed, 1 changed colour") && markdown.output.contains("| `color.accent` | dark | `#0066FFFF` | `#FF6600FF` |"), "\(markdown.output)")
         let same = try DaemonTests.run(["diff", "before/brand", "before/brand", "--format", "json"], in: folder)
@@ -132,6 +133,24 @@ struct CommandLineTests {
         let reversed = try DaemonTests.run(["diff", "after/brand", "before/brand", "--format", "markdown"], in: folder)
         #expect(reversed.output.contains("**Contrast**: 6 pairs moved, 6 now below their minimum")
                 && reversed.output.contains("| `color.ink` over `color.accent` | light | 6.43:1 | 3.91:1 | **below 4.5** |"), "\(reversed.output)")
+
+        // The other design tokens, mode by mode, and the strings of a bundle, localization by localization.
+        try write(##"{"space": {"$type": "dimension", "gap": {"$value": {"value": 4, "unit": "px"}}}}"##, "before/app/s.tokens.json")
+        try write(##"{"space": {"$type": "dimension", "gap": {"$value": {"value": 8, "unit": "px"}}}}"##, "after/app/s.tokens.json")
+        for (side, hello) in [("before", "Bonjour"), ("after", "Salut")] {
+            try write("\"greeting\" = \"Hello\";\n", "\(side)/app/App.bundle/en.lproj/Localizable.strings")
+            try write("\"greeting\" = \"\(hello)\";\n", "\(side)/app/App.bundle/fr.lproj/Localizable.strings")
+        }
+        try write("\"greeting\" = \"Hello\";\n\"farewell\" = \"Bye\";\n", "after/app/App.bundle/en.lproj/Localizable.strings")
+        let content = try DaemonTests.run(["diff", "before/app", "after/app"], in: folder)
+        #expect(content.status == 1, "\(content.output) \(content.errors)")
+        #expect(content.output.contains(#"token: space.gap every mode {"value":4,"unit":"px"} -> {"value":8,"unit":"px"}"#), "\(content.output)")
+        #expect(content.output.contains("string: Localizable/greeting fr Bonjour -> Salut\n"), "\(content.output)")
+        #expect(content.output.contains("string: Localizable/farewell en - -> Bye\n") && !content.output.contains("greeting en"), "\(content.output)")
+        let contentMarkdown = try DaemonTests.run(["diff", "before/app", "after/app", "--format", "markdown"], in: folder)
+        #expect(contentMarkdown.output.contains("**design tokens**: 0 added, 0 removed, 1 changed")
+                && contentMarkdown.output.contains("| `Localizable/greeting` | fr | `Bonjour` | `Salut` |"), "\(contentMarkdown.output)")
+        #expect(try DaemonTests.run(["diff", "before/app", "before/app"], in: folder).status == 0)
     }
 
     /// A Figma file's variables as the REST API answers: a colour scheme over primitives.
