@@ -2,7 +2,6 @@ import Audiences
 import Cluster
 import Foundation
 import HTTPServer
-import JSON
 import Synchronization
 import ThemeServer
 
@@ -13,7 +12,6 @@ public final class ClusterAudiences: AudienceStore {
     let desk: ReleaseDesk
     /// Whose X-Forwarded-For names the client that failed tokens count against.
     let proxies: TrustedProxies
-    let metrics: ServiceMetrics
     /// The theme `current` stands for when the store has never been told one.
     let defaultActive: @Sendable () -> String?
     private let state = Mutex((replica: ReplicaAudiences(), assigner: Assigner()))
@@ -23,8 +21,8 @@ public final class ClusterAudiences: AudienceStore {
     /// How long a change waits for this replica to follow it before it is answered anyway.
     static let followWait: TimeInterval = 2
 
-    public init(desk: ReleaseDesk, proxies: TrustedProxies, metrics: ServiceMetrics, defaultActive: @escaping @Sendable () -> String?) {
-        (self.desk, self.proxies, self.metrics, self.defaultActive) = (desk, proxies, metrics, defaultActive)
+    public init(desk: ReleaseDesk, proxies: TrustedProxies, defaultActive: @escaping @Sendable () -> String?) {
+        (self.desk, self.proxies, self.defaultActive) = (desk, proxies, defaultActive)
     }
 
     public var assigner: Assigner { state.withLock { $0.assigner } }

@@ -150,7 +150,7 @@ struct Serve: ParsableCommand {
 
         let metrics = ServiceMetrics()
         let audiences = releases.map { desk in
-            ClusterAudiences(desk: desk, proxies: (try? TrustedProxies(settings.trustedProxies)) ?? .none, metrics: metrics,
+            ClusterAudiences(desk: desk, proxies: (try? TrustedProxies(settings.trustedProxies)) ?? .none,
                              defaultActive: { served.withLock { $0 }?.library.activeTheme })
         }
         let service: ThemeService
