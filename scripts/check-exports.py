@@ -318,6 +318,10 @@ def check_typed_css(base, problems):
             problems.append("%s: .type-%s is %s, /tokens makes font %s" % (label, name, got, want))
     if dark_classes.get(".type-body", {}).get("font") != expected_css("typography", dark["body"]["$value"], None) or ".type-caption" in dark_classes:
         problems.append("%s: the dark typography classes are %s" % (label, dark_classes))
+    forced = {selector: declarations for conditions, selector, declarations in css_blocks(text) if selector.startswith("[data-theme") and " ." in selector}
+    if (forced.get('[data-theme="dark"] .type-body', {}).get("font") != expected_css("typography", dark["body"]["$value"], None)
+            or forced.get('[data-theme="light"] .type-body', {}).get("font") != expected_css("typography", light["body"]["$value"], None)):
+        problems.append("%s: a scheme forced by data-theme does not reach the typography classes: %s" % (label, forced))
     if "line.dashes" not in text.split("*/")[0] or "fade" not in text.split("*/")[0] or "--line-dashes" in text or "--fade:" in text:
         problems.append("%s: a dash-array stroke and a gradient are to be listed as not exported, not declared" % label)
     referenced = css_effective(requests.get("%s/themes/typed/colors.css?references=1" % base).text, problems, label + " references")["light"][0]
@@ -670,7 +674,7 @@ def css_effective(text, problems, label):
                     if item.type == "error":
                         problems.append("%s: CSS error %s" % (label, item.message))
                     elif item.type == "declaration":
-                        if not item.name.startswith("--") and not selector.startswith("."):
+                        if not item.name.startswith("--") and not selector.split()[-1].startswith("."):
                             problems.append("%s: %s is not a custom property" % (label, item.name))
                         declarations[item.name] = tinycss2.serialize(item.value).strip()
                 out.append((conditions, selector, declarations))

@@ -105,7 +105,8 @@ public struct CSSExport: Sendable {
         return out
     }
 
-    /// Each typography style as a class, its dark declarations where they differ.
+    /// Each typography style as a class, its dark declarations where they differ (under the
+    /// media query, and for an element whose scheme data-theme forces).
     private var typographyClasses: String {
         var out = ""
         for (selector, declarations) in classes {
@@ -117,6 +118,11 @@ public struct CSSExport: Sendable {
         }
         out += block("@media (prefers-color-scheme: dark)") { depth in
             dark.map { selector, declarations in Self.declarationBlock(selector, declarations[.dark] ?? [], depth: depth) }.joined()
+        }
+        // A scheme forced by data-theme, as the custom properties are.
+        for (selector, declarations) in dark {
+            if let light = declarations[.light] { out += Self.declarationBlock("[data-theme=\"light\"] \(selector)", light, depth: 0) }
+            if let darkDeclarations = declarations[.dark] { out += Self.declarationBlock("[data-theme=\"dark\"] \(selector)", darkDeclarations, depth: 0) }
         }
         return out
     }

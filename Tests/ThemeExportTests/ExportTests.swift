@@ -127,6 +127,9 @@ struct ExportTests {
         #expect(text.contains(".type-body {\n  font: 400 16px/1.5 Inter, sans-serif;\n  letter-spacing: 0.5px;\n}\n"))
         #expect(text.contains(".type-label {\n  font-weight: 600;\n  line-height: 1.2;\n}\n"), "no size or family: no font shorthand")
         #expect(text.contains("@media (prefers-color-scheme: dark) {\n  .type-body {\n    font: 400 17px/1.5 Inter, sans-serif;"))
+        #expect(text.contains("[data-theme=\"dark\"] .type-body {\n  font: 400 17px/1.5 Inter, sans-serif;"))
+        #expect(text.contains("[data-theme=\"light\"] .type-body {\n  font: 400 16px/1.5 Inter, sans-serif;"))
+        #expect(!text.contains("[data-theme=\"dark\"] .type-label"), "the same in dark: no forced rule")
         #expect(!text.contains("--type-label") && !text.contains("--line-dashes"))
         #expect(text.contains(" * Tokens CSS has no value for, not exported: \"line.dashes\""))
         // With references, an alias is the property of the token it names.
