@@ -8,7 +8,7 @@ PY_PACKAGES = lzfse numpy pillow coloraide materialyoucolor==3.0.4 standardwebho
 OPENAPI_PY_PACKAGES = openapi-core requests pyyaml
 EXPORT_PY_PACKAGES = tinycss2 requests
 
-.PHONY: deps py-deps bench-deps build release test openapi-check exports-check tokens-check browser-deps browser-check deb deb-test deb-test-tested lintian bench bench-http bench-hotpath bench-tokens bench-reload bench-cold bench-blobs bench-transforms bench-yield bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-lag cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
+.PHONY: deps py-deps bench-deps build release test openapi-check exports-check tokens-check browser-deps browser-check deb deb-test deb-test-tested lintian kotlin-deps kotlin-client kotlin-check bench bench-http bench-hotpath bench-tokens bench-reload bench-cold bench-blobs bench-transforms bench-yield bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-lag cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -53,6 +53,7 @@ test: deps py-deps
 	scripts/test-step.sh exports $(MAKE) --no-print-directory exports-check
 	scripts/test-step.sh tokens $(MAKE) --no-print-directory tokens-check
 	scripts/test-step.sh browser $(MAKE) --no-print-directory browser-check
+	scripts/test-step.sh kotlin $(MAKE) --no-print-directory kotlin-check
 	scripts/test-step.sh deb $(MAKE) --no-print-directory deb-test-tested
 	@python3 scripts/test-summary.py --started "$$(cat out/test-started)"
 
@@ -73,6 +74,27 @@ exports-check:
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) || exit 1; fi
 	@python3 -c "import tinycss2, requests" 2>/dev/null || pip install -q $(EXPORT_PY_PACKAGES)
 	python3 scripts/check-exports.py --themed .build/release/themed
+
+## The Kotlin client for Android apps (clients/kotlin): out/themed-client.jar, built with Debian's
+## kotlinc (1.3) on Java 17; it needs the Kotlin standard library and nothing Android lacks.
+KOTLIN_PACKAGES = kotlin junit4
+KOTLIN_CLASSPATH = /usr/share/java/kotlin-stdlib.jar
+kotlin-deps:
+	@missing=""; for p in $(KOTLIN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) || exit 1; fi
+
+kotlin-client: kotlin-deps
+	@mkdir -p out && rm -f out/themed-client.jar
+	kotlinc clients/kotlin/src/main/kotlin -d out/themed-client.jar
+
+## Its tests (JUnit 4) against a real themed, the binary `make test` built, on the sample themes.
+kotlin-check: kotlin-client
+	@rm -f out/themed-client-tests.jar
+	kotlinc -cp out/themed-client.jar:/usr/share/java/junit4.jar clients/kotlin/src/test/kotlin -d out/themed-client-tests.jar
+	java -Dthemed.binary=$(CURDIR)/.build/release/themed -Dthemed.themes=$(CURDIR)/themes \
+	  -cp out/themed-client.jar:out/themed-client-tests.jar:/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar:$(KOTLIN_CLASSPATH) \
+	  org.junit.runner.JUnitCore themed.client.ThemedClientTest
 
 ## Public design systems published in DTCG form (pinned PyPI packages, downloaded into var/ once)
 ## served through a resolver document over the published file, each colour against a reading of

@@ -1,0 +1,285 @@
+package themed.client
+
+import java.io.File
+import java.io.IOException
+import java.net.HttpURLConnection
+import java.net.URL
+import java.security.MessageDigest
+import java.util.concurrent.CopyOnWriteArrayList
+import java.util.concurrent.Executor
+import java.util.concurrent.ThreadLocalRandom
+import java.util.concurrent.TimeUnit
+import java.util.concurrent.atomic.AtomicBoolean
+
+/**
+ * A theme's resolved palette, kept current: an Android app's view of a themed server (the Kotlin
+ * counterpart of the Swift `ThemedClient`, docs/CLIENTS.md).
+ *
+ * It starts from what it last had on disk ([loadCached]), fetches with ETag revalidation
+ * ([refresh]), and while [follow] runs listens to `/events` and fetches again when the theme
+ * changes, the active theme switches or the server says to resync, resuming after a cut with
+ * `Last-Event-ID`. Whatever fails (the server away, a 500, cut JSON, a stalled stream), the last
+ * good palette stays and [lastError] says why. Listeners are called on the [Executor] the app
+ * passes (the main thread on Android: `ContextCompat.getMainExecutor(context)`). Nothing here
+ * runs on the caller's thread but [refresh], which blocks: call it off the main thread.
+ */
+class ThemedClient(
+    server: String,
+    theme: String = "current",
+    traits: Traits = Traits(),
+    /** Where the last good answers are kept across restarts (the app's cache dir); null: nowhere. */
+    private val cacheDirectory: File? = null,
+    private val listenerExecutor: Executor = Executor { it.run() }
+) : AutoCloseable {
+    /** Why a palette arrived. */
+    enum class Reason { CACHED, FETCHED, EVENT, TRAITS_CHANGED }
+
+    /** What the last fetch did. */
+    enum class FetchOutcome { FETCHED, NOT_MODIFIED, FAILED }
+
+
+    private val server = server.trimEnd('/')
+    @Volatile var theme: String = theme
+        private set
+    @Volatile var traits: Traits = traits
+        private set
+    @Volatile var palette: Palette? = null
+        private set
+    /** Why the last fetch or event stream failed; null after a success. */
+    @Volatile var lastError: String? = null
+        private set
+    @Volatile var lastFetch: FetchOutcome? = null
+        private set
+    /** The id of the last event seen, sent as `Last-Event-ID` when the stream reconnects. */
+    @Volatile var lastEventId: String? = null
+        private set
+
+    private val listeners = CopyOnWriteArrayList<(Palette, Reason) -> Unit>()
+    private val closed = AtomicBoolean(false)
+    @Volatile private var follower: Thread? = null
+    @Volatile private var stream: HttpURLConnection? = null
+
+    /** Calls `listener` with every new palette until the returned handle is closed. */
+    fun addListener(listener: (palette: Palette, reason: Reason) -> Unit): AutoCloseable {
+        listeners.add(listener)
+        return AutoCloseable { listeners.remove(listener) }
+    }
+
+    private fun publish(palette: Palette, reason: Reason) {
+        this.palette = palette
+        for (listener in listeners) listenerExecutor.execute { listener(palette, reason) }
+    }
+
+    /** The palette kept on disk for the current theme and traits, published as [Reason.CACHED]. */
+    fun loadCached(): Palette? {
+        val cached = cache(paletteUrl())?.let { runCatching { Palette.parse(it.body) }.getOrNull() } ?: return null
+        publish(cached, Reason.CACHED)
+        return cached
+    }
+
+    /** Fetches the palette (a 304 answers from the disk cache); null when it failed. Blocks. */
+    fun refresh(): Palette? = refresh(Reason.FETCHED)
+
+    private fun refresh(reason: Reason): Palette? {
+        val url = paletteUrl()
+        return try {
+            val (body, outcome) = get(url)
+            val fetched = Palette.parse(body)
+            lastFetch = outcome
+            lastError = null
+            // A 304 changes nothing an app draws: listeners hear of new palettes only.
+            if (outcome == FetchOutcome.FETCHED || palette != fetched) publish(fetched, reason)
+            fetched
+        } catch (error: Exception) {
+            lastFetch = FetchOutcome.FAILED
+            lastError = "$url: ${error.message ?: error.javaClass.simpleName}"
+            null
+        }
+    }
+
+    /** New traits (an Android configuration change), then the palette for them. Blocks. */
+    fun setTraits(traits: Traits): Palette? {
+        this.traits = traits
+        return refresh(Reason.TRAITS_CHANGED)
+    }
+
+    /** Another theme (`current` follows the server's active one), then its palette. Blocks. */
+    fun setTheme(theme: String): Palette? {
+        this.theme = theme
+        return refresh(Reason.FETCHED)
+    }
+
+    fun paletteUrl(): String = "$server/themes/${Traits.encode(theme)}/colors?${traits.query()}"
+
+    // MARK: HTTP
+
+    private class Cached(val body: String, val etag: String?)
+
+    /** GET with the cached ETag; a 304 answers from the cache, a 200 replaces it. */
+    private fun get(url: String): Pair<String, FetchOutcome> {
+        val connection = URL(url).openConnection() as HttpURLConnection
+        connection.connectTimeout = 10_000
+        connection.readTimeout = 10_000
+        val cached = cache(url)
+        cached?.etag?.let { connection.setRequestProperty("If-None-Match", it) }
+        try {
+            return when (val status = connection.responseCode) {
+                304 -> Pair(cached?.body ?: throw IOException("304 without a cached copy"), FetchOutcome.NOT_MODIFIED)
+                200 -> {
+                    val body = connection.inputStream.use { it.readBytes() }.toString(Charsets.UTF_8)
+                    Palette.parse(body) // a broken answer is not kept
+                    store(url, body, connection.getHeaderField("ETag"))
+                    Pair(body, FetchOutcome.FETCHED)
+                }
+                else -> throw IOException("answered $status")
+            }
+        } finally {
+            connection.disconnect()
+        }
+    }
+
+    private fun cacheFiles(url: String): Pair<File, File>? {
+        val directory = cacheDirectory ?: return null
+        val key = MessageDigest.getInstance("SHA-256").digest(url.toByteArray()).joinToString("") { "%02x".format(it) }
+        return Pair(File(directory, "$key.body"), File(directory, "$key.etag"))
+    }
+
+    private fun cache(url: String): Cached? {
+        val (body, etag) = cacheFiles(url) ?: return null
+        if (!body.isFile) return null
+        return runCatching { Cached(body.readText(), etag.takeIf { it.isFile }?.readText()) }.getOrNull()
+    }
+
+    /** Written to a temporary file and renamed: a crash leaves the old copy or the new, never half. */
+    private fun store(url: String, text: String, etag: String?) {
+        val (body, etagFile) = cacheFiles(url) ?: return
+        runCatching {
+            body.parentFile?.mkdirs()
+            val temporary = File(body.parentFile, body.name + ".tmp")
+            temporary.writeText(text)
+            etagFile.delete()
+            if (!temporary.renameTo(body)) throw IOException("cannot keep ${body.path}")
+            if (etag != null) etagFile.writeText(etag)
+        }
+    }
+
+    // MARK: Following the server's events
+
+    /**
+     * Listens to `/events` on a thread of its own until [close], reconnecting after any failure
+     * with exponential backoff and jitter (or the server's `retry:`), resuming with
+     * `Last-Event-ID`. A call while it follows changes nothing.
+     */
+    fun follow(minimumDelayMillis: Long = 250, maximumDelayMillis: Long = 30_000) {
+        if (closed.get() || follower != null) return
+        val thread = Thread({ followLoop(minimumDelayMillis, maximumDelayMillis) }, "themed-events")
+        thread.isDaemon = true
+        follower = thread
+        thread.start()
+    }
+
+    /** Whether the event stream's thread runs. */
+    val isFollowing: Boolean get() = follower?.isAlive == true
+
+    private fun followLoop(minimumDelay: Long, maximumDelay: Long) {
+        var failures = 0
+        var retry: Long? = null
+        while (!closed.get()) {
+            val theme = this.theme
+            // A named theme's changes only (the server adds its parents'); `current` follows every switch.
+            val only = if (theme == "current") "" else "?theme=" + Traits.encode(theme)
+            try {
+                val connection = URL("$server/events$only").openConnection() as HttpURLConnection
+                connection.connectTimeout = 10_000
+                // A stream the server stops feeding is given up: it sends a comment every 15 s.
+                connection.readTimeout = 45_000
+                connection.setRequestProperty("Accept", "text/event-stream")
+                lastEventId?.let { connection.setRequestProperty("Last-Event-ID", it) }
+                stream = connection
+                if (connection.responseCode != 200) throw IOException("/events answered ${connection.responseCode}")
+                failures = 0
+                val parser = ServerSentEvents()
+                connection.inputStream.bufferedReader(Charsets.UTF_8).use { reader ->
+                    while (!closed.get()) {
+                        val line = reader.readLine() ?: break
+                        val event = parser.feed(line) ?: continue
+                        parser.retryMillis?.let { retry = it }
+                        event.id?.let { lastEventId = it }
+                        handle(event)
+                        if (this.theme != theme) break
+                    }
+                }
+                if (closed.get()) return
+                if (this.theme != theme) continue
+                lastError = "the event stream ended"
+            } catch (error: Exception) {
+                if (closed.get()) return
+                lastError = "/events: ${error.message ?: error.javaClass.simpleName}"
+            } finally {
+                stream?.disconnect()
+                stream = null
+            }
+            failures++
+            val base = retry ?: minimumDelay
+            val backoff = minOf(maximumDelay, base shl minOf(failures - 1, 16))
+            // Jitter: a fleet of clients cut off together does not come back together.
+            val delay = (backoff * ThreadLocalRandom.current().nextDouble(0.5, 1.0)).toLong()
+            try { TimeUnit.MILLISECONDS.sleep(delay) } catch (interrupted: InterruptedException) { return }
+        }
+    }
+
+    private fun handle(event: ServerSentEvents.Event) {
+        when (event.type) {
+            // A parent's change shows in its children too: a revalidation costs a 304 when nothing changed.
+            "theme-reloaded", "theme-added", "theme-removed", "resync" -> refresh(Reason.EVENT)
+            "active-changed" -> if (theme == "current") refresh(Reason.EVENT)
+        }
+    }
+
+    /** Stops the event stream's thread (and waits for it); the palette stays readable. */
+    override fun close() {
+        if (!closed.compareAndSet(false, true)) return
+        val thread = follower
+        stream?.disconnect()
+        thread?.interrupt()
+        thread?.join(5_000)
+        listeners.clear()
+    }
+}
+
+/** Server-Sent Events as the HTML standard parses them, a line at a time. */
+class ServerSentEvents {
+    data class Event(val type: String, val data: String, val id: String?)
+
+    private var type = ""
+    private val data = StringBuilder()
+    private var id: String? = null
+    /** The reconnection time the server last asked for (`retry:`). */
+    var retryMillis: Long? = null
+        private set
+
+    /** The event a blank line dispatches; null for every other line. */
+    fun feed(line: String): Event? {
+        if (line.length == 0) {
+            if (data.length == 0 && type.length == 0) { return idOnly() }
+            val event = Event(type.ifEmpty { "message" }, data.toString().removeSuffix("\n"), id)
+            type = ""; data.setLength(0)
+            return event
+        }
+        if (line.startsWith(":")) return null
+        val colon = line.indexOf(':')
+        val field = if (colon < 0) line else line.substring(0, colon)
+        var value = if (colon < 0) "" else line.substring(colon + 1)
+        if (value.startsWith(" ")) value = value.substring(1)
+        when (field) {
+            "event" -> type = value
+            "data" -> data.append(value).append('\n')
+            "id" -> if (!value.contains('\u0000')) id = value
+            "retry" -> value.toLongOrNull()?.let { retryMillis = it }
+        }
+        return null
+    }
+
+    /** A blank line after only an id (the stream's opening says where it starts) reports it. */
+    private fun idOnly(): Event? = id?.let { Event("", "", it) }
+}

@@ -1,0 +1,190 @@
+package themed.client
+
+import org.junit.After
+import org.junit.Assert.assertEquals
+import org.junit.Assert.assertFalse
+import org.junit.Assert.assertNotNull
+import org.junit.Assert.assertNull
+import org.junit.Assert.assertTrue
+import org.junit.Assert.fail
+import org.junit.Before
+import org.junit.Test
+import java.io.File
+import java.net.HttpURLConnection
+import java.net.ServerSocket
+import java.net.URL
+import java.nio.file.Files
+import java.util.concurrent.CountDownLatch
+import java.util.concurrent.TimeUnit
+import java.util.concurrent.atomic.AtomicReference
+
+/**
+ * The client against a real themed: `themed serve` on the sample themes (folder mode), started
+ * for each test from the binary `-Dthemed.binary` names, on a throwaway index.
+ */
+class ThemedClientTest {
+    private lateinit var work: File
+    private lateinit var server: Process
+    private var port = 0
+    private val base get() = "http://127.0.0.1:$port"
+
+    @Before
+    fun start() {
+        work = Files.createTempDirectory("themed-kotlin-").toFile()
+        startServer()
+    }
+
+    private fun startServer() {
+        val binary = System.getProperty("themed.binary") ?: fail("-Dthemed.binary is not set").let { "" }
+        val themes = System.getProperty("themed.themes") ?: fail("-Dthemed.themes is not set").let { "" }
+        port = ServerSocket(0).use { it.localPort }
+        server = ProcessBuilder(binary, "serve", "--themes", themes, "--db", File(work, "index.sqlite").path, "--port", port.toString())
+            .redirectErrorStream(true).redirectOutput(File(work, "themed.log")).start()
+        val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20)
+        while (System.nanoTime() < deadline) {
+            if (runCatching { status("GET", "/healthz") == 200 }.getOrDefault(false)) return
+            if (!server.isAlive) fail("themed exited: " + File(work, "themed.log").readText())
+            Thread.sleep(50)
+        }
+        fail("themed did not answer /healthz in 20 s")
+    }
+
+    @After
+    fun stop() {
+        server.destroyForcibly().waitFor(10, TimeUnit.SECONDS)
+        work.deleteRecursively()
+    }
+
+    private fun status(method: String, path: String, body: String? = null): Int {
+        val connection = URL(base + path).openConnection() as HttpURLConnection
+        connection.requestMethod = method
+        connection.connectTimeout = 2_000
+        if (body != null) {
+            connection.doOutput = true
+            connection.setRequestProperty("Content-Type", "application/json")
+            connection.outputStream.use { it.write(body.toByteArray()) }
+        }
+        return try { connection.responseCode } finally { connection.disconnect() }
+    }
+
+    private fun get(path: String): String = (URL(base + path).openConnection() as HttpURLConnection).inputStream.use { it.readBytes().toString(Charsets.UTF_8) }
+
+    @Test
+    fun paletteEqualsTheColourRouteForTheTraitsAsked() {
+        val client = ThemedClient(base, "light", Traits(appearance = "dark"))
+        val palette = client.refresh() ?: fail("no palette: ${client.lastError}").let { return }
+        assertEquals("light", palette.theme)
+        assertTrue(palette.colors.isNotEmpty())
+        for ((name, color) in palette.colors) {
+            val route = Json.parse(get("/themes/light/colors/${Traits.encode(name)}?appearance=dark")) as Map<*, *>
+            assertEquals(name, route["hex"], color.hex)
+        }
+        val primary = palette.colors.getValue("primary")
+        assertEquals(primary.argb, palette.color("primary", 0))
+        assertEquals(0x12345678, palette.color("no such colour", 0x12345678))
+    }
+
+    @Test
+    fun revalidatesWithItsETagAndKeepsTheAnswerOnDisk() {
+        val cache = File(work, "cache")
+        val client = ThemedClient(base, "dark", cacheDirectory = cache)
+        val first = client.refresh()
+        assertEquals(ThemedClient.FetchOutcome.FETCHED, client.lastFetch)
+        assertEquals(first, client.refresh())
+        assertEquals("the second ask is a 304", ThemedClient.FetchOutcome.NOT_MODIFIED, client.lastFetch)
+        // Another client with the same cache starts from the last good palette, before any request.
+        assertEquals(first, ThemedClient(base, "dark", cacheDirectory = cache).loadCached())
+    }
+
+    @Test
+    fun startsFromTheCacheWhenTheServerIsDownAndKeepsIt() {
+        val cache = File(work, "cache")
+        val fetched = ThemedClient(base, "light", cacheDirectory = cache).refresh()
+        assertNotNull(fetched)
+        server.destroyForcibly().waitFor(10, TimeUnit.SECONDS)
+        val offline = ThemedClient(base, "light", cacheDirectory = cache)
+        assertEquals(fetched, offline.loadCached())
+        assertNull("the server is down", offline.refresh())
+        assertEquals(ThemedClient.FetchOutcome.FAILED, offline.lastFetch)
+        assertNotNull(offline.lastError)
+        assertEquals("the last good palette stays", fetched, offline.palette)
+        // No cache and no server: nothing, and it says why.
+        val empty = ThemedClient(base, "light", cacheDirectory = File(work, "empty"))
+        assertNull(empty.loadCached())
+        assertNull(empty.refresh())
+    }
+
+    @Test
+    fun aSwitchOfTheActiveThemeReachesAListenerThroughTheEventStream() {
+        val client = ThemedClient(base, "current", Traits(appearance = "light"))
+        val before = client.refresh() ?: fail("no palette: ${client.lastError}").let { return }
+        val other = if (before.theme == "dark") "light" else "dark"
+        val switched = CountDownLatch(1)
+        val arrived = AtomicReference<Palette>()
+        client.addListener { palette, reason ->
+            if (reason == ThemedClient.Reason.EVENT && palette.theme == other) { arrived.set(palette); switched.countDown() }
+        }
+        client.follow()
+        // The stream is open once its first id arrived (the server says where it starts).
+        val open = System.nanoTime() + TimeUnit.SECONDS.toNanos(5)
+        while (client.lastEventId == null && System.nanoTime() < open) Thread.sleep(10)
+        val start = System.nanoTime()
+        assertEquals(200, status("PUT", "/active", """{"theme": "$other"}"""))
+        assertTrue("the switch did not reach the listener in 2 s: ${client.lastError}", switched.await(2, TimeUnit.SECONDS))
+        val millis = (System.nanoTime() - start) / 1_000_000
+        println("switch to listener: $millis ms")
+        assertTrue("a switch reaches a listener within 100 ms of the PUT (issue 57): $millis ms", millis <= 100)
+        assertEquals(other, arrived.get().theme)
+        client.close()
+        assertFalse("close() stops the event thread", client.isFollowing)
+    }
+
+    @Test
+    fun aBrokenAnswerKeepsTheLastGoodPalette() {
+        // A server that answers a palette, then a 500, then JSON cut short, then garbage.
+        val good = get("/themes/light/colors?resolve=1")
+        val answers = listOf("200" to good, "500" to "{}", "200" to good.substring(0, good.length / 2), "200" to "not json")
+        ServerSocket(0).use { fake ->
+            val thread = Thread {
+                for ((status, body) in answers) {
+                    fake.accept().use { socket ->
+                        val reader = socket.getInputStream().bufferedReader()
+                        while (reader.readLine()?.isNotEmpty() == true) { }
+                        val bytes = body.toByteArray()
+                        socket.getOutputStream().write(("HTTP/1.1 $status X\r\nContent-Length: ${bytes.size}\r\nConnection: close\r\n\r\n").toByteArray() + bytes)
+                    }
+                }
+            }
+            thread.start()
+            val fakeServer = "http://127.0.0.1:${fake.localPort}"
+            val client = ThemedClient(fakeServer, "light", cacheDirectory = File(work, "cache"))
+            val first = client.refresh()
+            assertNotNull(first)
+            repeat(3) {
+                assertNull(client.refresh())
+                assertEquals(first, client.palette)
+                assertNotNull(client.lastError)
+            }
+            thread.join(5_000)
+            // What was kept on disk is the good answer, not a broken one.
+            assertEquals(first, ThemedClient(fakeServer, "light", cacheDirectory = File(work, "cache")).loadCached())
+        }
+    }
+
+    @Test
+    fun traitsOfAnAndroidConfiguration() {
+        val night = Traits.fromConfiguration(uiMode = 0x21, densityDpi = 420, locales = listOf("fr-CA"))
+        assertEquals("dark", night.appearance)
+        assertEquals("resolve=1&appearance=dark&dpr=2.625&lang=fr-CA", night.query())
+        assertEquals("light", Traits.fromConfiguration(uiMode = 0x11, densityDpi = 160, locales = emptyList()).appearance)
+    }
+
+    @Test
+    fun theJsonReaderReadsWhatThemedWritesAndRefusesTheRest() {
+        val value = Json.parse("""{"a": [1, -2.5e1, true, null, "\u00e9\n\"x\""], "b": {}}""") as Map<*, *>
+        assertEquals(listOf(1.0, -25.0, true, null, "é\n\"x\""), value["a"])
+        for (broken in listOf("", "{", "[1,]", "{\"a\" 1}", "\"open", "01x", "[" .repeat(100) + "]".repeat(100), "{} x")) {
+            try { Json.parse(broken); fail("parsed: $broken") } catch (expected: JsonException) { }
+        }
+    }
+}
