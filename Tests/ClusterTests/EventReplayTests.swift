@@ -62,8 +62,11 @@ struct EventReplayTests {
         let switched = try store.setActive("dark")
         #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "light", "\(ReplicaTests.sampleThemes)/dark"]).status == 0)
 
-        // A replica started after all of it, keeping three changes.
-        let started = try Replica(cluster: postgres.url, unreachableSeconds: 5, folder: "\(cluster.folder)/started", settings: #""eventHistory": 3"#)
+        // A replica started after all of it, keeping three changes. It waits for its first sync
+        // up to unreachableSeconds; the history is loaded from what that sync read, so a start
+        // that gave up waiting (the store slow beside the whole suite on two cores: seen at 5 s)
+        // has none to replay and tells streams to resync.
+        let started = try Replica(cluster: postgres.url, unreachableSeconds: 30, folder: "\(cluster.folder)/started", settings: #""eventHistory": 3"#)
         let resumed = try HTTP.Stream("/events", port: started.port, headers: ["Last-Event-ID": position])
         #expect(resumed.read(untilMatching: positionLine))
         let blocks = resumed.text.components(separatedBy: "\n\n").filter { $0.contains("event: ") }
