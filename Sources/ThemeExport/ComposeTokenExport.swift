@@ -34,31 +34,8 @@ public struct ComposeTokenExport: Sendable {
         return ExportFile(path: "\(colors.prefix)Tokens.kt", contents: text, mediaType: "text/x-kotlin; charset=utf-8")
     }
 
-    private struct Declaration {
-        var name: String
-        var path: String
-        var type: String
-        var values: [ColorMode.Scheme: String]
-        var comment: String?
-    }
-
     public var text: String {
-        var declarations: [Declaration] = []
-        var unwritten: [String] = []
-        for row in tokens.rows {
-            var type: String?
-            var comment: String?
-            var values: [ColorMode.Scheme: String] = [:]
-            for (scheme, mode) in [(ColorMode.Scheme.light, ColorMode.light), (.dark, .dark)] {
-                guard let value = row.values[mode], let written = Self.kotlin(type: row.type, value: value) else { continue }
-                (type, values[scheme], comment) = (written.type, written.value, written.comment)
-            }
-            guard let type, !values.isEmpty else {
-                unwritten.append(row.path)
-                continue
-            }
-            declarations.append(Declaration(name: names[row.path], path: row.path, type: type, values: values, comment: comment))
-        }
+        let (written, unwritten) = tokens.perScheme(Self.kotlin)
         var header = ["Design tokens of theme \"\(colors.table.theme)\" (revision \(colors.table.revision)), exported by themed. Do not edit: export again."]
         header += names.report.map { "Name collision: " + $0 }
         if !unwritten.isEmpty { header.append("No Compose value type, not exported: " + unwritten.map { "\"\($0)\"" }.joined(separator: ", ")) }
@@ -68,11 +45,12 @@ public struct ComposeTokenExport: Sendable {
         for (scheme, other, title) in [(ColorMode.Scheme.light, ColorMode.Scheme.dark, "Light"), (.dark, .light, "Dark")] {
             out += "\n/** The design tokens of theme \"\(CommentText.swift(colors.table.theme))\" in \(scheme.rawValue) mode. */\n"
             out += "object \(colors.prefix)\(title)Tokens {\n"
-            for declaration in declarations {
-                guard let value = declaration.values[scheme] ?? declaration.values[other] else { continue }
-                let note = [declaration.name != declaration.path ? declaration.path : nil, declaration.comment].compactMap { $0 }
+            for (path, values) in written {
+                guard let value = values[scheme] ?? values[other] else { continue }
+                let name = names[path]
+                let note = [name != path ? path : nil, value.comment].compactMap { $0 }
                 if !note.isEmpty { out += "    // \(CommentText.swift(note.joined(separator: ": ")))\n" }
-                out += "    val \(declaration.name): \(declaration.type) = \(value)\n"
+                out += "    val \(name): \(value.type) = \(value.value)\n"
             }
             out += "}\n"
         }

@@ -36,29 +36,11 @@ public struct SwiftTokenExport: Sendable {
         return ExportFile(path: "\(typeName).swift", contents: text, mediaType: "text/x-swift; charset=utf-8")
     }
 
-    private struct Member {
-        var name: String
-        var path: String
-        var type: String
-        var values: [ColorMode.Scheme: String]
-    }
-
     public var text: String {
-        var members: [Member] = []
-        var unwritten: [String] = []
-        for row in tokens.rows {
-            var type: String?
-            var values: [ColorMode.Scheme: String] = [:]
-            for (scheme, mode) in [(ColorMode.Scheme.light, ColorMode.light), (.dark, .dark)] {
-                guard let value = row.values[mode], let written = Self.swift(type: row.type, value: value) else { continue }
-                (type, values[scheme]) = (written.type, written.value)
-            }
-            guard let type, !values.isEmpty else {
-                unwritten.append(row.path)
-                continue
-            }
-            let name = names[row.path]
-            members.append(Member(name: NameStyle.swiftKeywords.contains(name) ? "`\(name)`" : name, path: row.path, type: type, values: values))
+        let (written, unwritten) = tokens.perScheme(Self.swift)
+        // A keyword is declared in backquotes; as an argument label it needs none.
+        let members = written.map { path, values in
+            (label: names[path], name: NameStyle.swiftKeywords.contains(names[path]) ? "`\(names[path])`" : names[path], path: path, values: values)
         }
         let theme = CommentText.swift(colors.table.theme)
         var header = ["Design tokens of theme \"\(colors.table.theme)\" (revision \(colors.table.revision)), exported by themed. Do not edit: export again."]
@@ -82,14 +64,14 @@ public struct SwiftTokenExport: Sendable {
 
         """
         for member in members {
-            if member.name != member.path { out += "        /// \(CommentText.swift(member.path))\n" }
-            out += "        public let \(member.name): \(member.type)\n"
+            if member.label != member.path { out += "        /// \(CommentText.swift(member.path))\n" }
+            out += "        public let \(member.name): \((member.values[.light] ?? member.values[.dark])?.type ?? "")\n"
         }
         out += "    }\n"
         for (scheme, other) in [(ColorMode.Scheme.light, ColorMode.Scheme.dark), (.dark, .light)] {
             out += "\n    public static let \(scheme.rawValue) = Values(\n"
             out += members.map { member in
-                "        \(member.name.trimmingCharacters(in: ["`"])): \(member.values[scheme] ?? member.values[other] ?? "")"
+                "        \(member.label): \((member.values[scheme] ?? member.values[other])?.value ?? "")"
             }.joined(separator: ",\n")
             out += "\n    )\n"
         }

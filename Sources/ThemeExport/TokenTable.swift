@@ -85,6 +85,23 @@ public struct TokenTable: Sendable {
         self.documents = tokensAlone ? byMode : [:]
     }
 
+    /// Each token as a platform file writes it, once for light and once for dark (what such a
+    /// file can tell apart): `write` turns a type and value into the file's form, nil where the
+    /// file has none. The tokens it wrote in neither scheme are `unwritten`, by path.
+    func perScheme<Written>(_ write: (_ type: String, _ value: JSONValue) -> Written?)
+        -> (written: [(path: String, values: [ColorMode.Scheme: Written])], unwritten: [String]) {
+        var written: [(path: String, values: [ColorMode.Scheme: Written])] = []
+        var unwritten: [String] = []
+        for row in rows {
+            var values: [ColorMode.Scheme: Written] = [:]
+            for (scheme, mode) in [(ColorMode.Scheme.light, ColorMode.light), (.dark, .dark)] {
+                if let value = row.values[mode], let form = write(row.type, value) { values[scheme] = form }
+            }
+            if values.isEmpty { unwritten.append(row.path) } else { written.append((row.path, values)) }
+        }
+        return (written, unwritten)
+    }
+
     /// The context of a trait-mapped modifier that `mode` chooses: the one whose traits all hold
     /// in the mode, the most specific first; the default when none does.
     static func context(of modifier: TokenModifier, for mode: ColorMode, mapping: [String: ThemeSettings.ContextTraits]) -> String {
