@@ -11,7 +11,7 @@ import ThemeIndex
 /// the route answers, drawables at every density, strings with plurals: `AndroidResourceFolder`).
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write a theme's colours as CSS custom properties, W3C design tokens, Android resources or a Swift file.",
+        abstract: "Write a theme's colours and design tokens as CSS custom properties, W3C design tokens, Android resources, Swift or Compose files.",
         discussion: "Names are made safe for each format by the rule in docs/EXPORTS.md; collisions are printed, never merged.")
 
     @Argument(help: "The theme to export.") var theme: String
