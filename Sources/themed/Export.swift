@@ -15,15 +15,20 @@ struct Export: ParsableCommand {
         discussion: "Names are made safe for each format by the rule in docs/EXPORTS.md; collisions are printed, never merged.")
 
     @Argument(help: "The theme to export.") var theme: String
-    @Option(help: "css, dtcg, android (colours, drawables and strings), swift, compose or resolver.") var format: String
+    @Option(help: "css, dtcg, android (colours, drawables and strings), swift, compose, resolver, or bootstrap (the palettes a client fetches first, for an app to ship).") var format: String
     @Option(name: [.customShort("o"), .long], help: "Folder to write into (created if missing).") var output: String
     @Option(help: "Folder of themes.") var themes = "themes"
     @Option(help: "An SQLite index to use and update (default: a temporary one, removed afterwards).") var db: String?
     @Flag(help: "Keep design tokens' aliases as references where the format can (CSS: var(--...)).") var references = false
 
     func run() throws {
-        let format: ExportFormat
-        do { format = try ExportFormat(name: self.format) } catch { throw ValidationError(error.description) }
+        // `bootstrap` is not a format of the colours but the server's first answers (`Bootstrap`).
+        let format: ExportFormat?
+        if self.format == "bootstrap" {
+            format = nil
+        } else {
+            do { format = try ExportFormat(name: self.format) } catch { throw ValidationError(error.description) }
+        }
         let themesDirectory = URL(fileURLWithPath: themes).standardizedFileURL.path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: themesDirectory, isDirectory: &isFolder), isFolder.boolValue else {
@@ -41,6 +46,13 @@ struct Export: ParsableCommand {
         let loaded = try index.reader.themes()
         guard loaded.contains(where: { $0.name == theme }) else {
             throw ValidationError("no theme named \(theme) in \(themesDirectory) (themes: \(loaded.map(\.name).joined(separator: ", ")))")
+        }
+        guard let format else {
+            let url = URL(fileURLWithPath: output).appendingPathComponent("themed-bootstrap.json")
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(try Bootstrap.file(theme: theme, index: index, themesDirectory: themesDirectory)).write(to: url, options: .atomic)
+            print(url.path)
+            return
         }
         let chain = try ThemeInfo.chain(of: theme, in: loaded)
         let table = try ColorTable(reading: index.reader, chain: chain) { path in

@@ -79,6 +79,19 @@ struct CommandLineTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: folder + "/exported")
         let css = try files.filter { $0.hasSuffix(".css") }.map { try String(contentsOfFile: folder + "/exported/" + $0, encoding: .utf8) }.joined()
         #expect(css.contains("--primary:"), "\(files): \(css.prefix(300))")
+        // The palettes a client fetches first, for an app to ship: each appearance and contrast
+        // with its body and ETag as served (the Kotlin client's tests get a 304 with that ETag).
+        let bootstrap = try DaemonTests.run(["export", "dark", "--format", "bootstrap", "-o", "shipped", "--themes", "themes"], in: folder)
+        #expect(bootstrap.status == 0 && bootstrap.output.hasSuffix("shipped/themed-bootstrap.json\n"), "\(bootstrap.output) \(bootstrap.errors)")
+        let shipped = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/shipped/themed-bootstrap.json"))) as? [String: Any]
+        let palettes = shipped?["palettes"] as? [[String: Any]] ?? []
+        #expect(shipped?["format"] as? String == "themed-bootstrap" && shipped?["theme"] as? String == "dark" && shipped?["generation"] as? Int != nil)
+        #expect(palettes.map { "\($0["appearance"] ?? "") \($0["contrast"] ?? "")" } == ["light normal", "dark normal", "light high", "dark high"])
+        for palette in palettes {
+            let body = (palette["body"] as? String).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            #expect(body?["theme"] as? String == "dark" && (body?["colors"] as? [String: Any])?["primary"] != nil, "\(palette)")
+            #expect((palette["etag"] as? String)?.range(of: #"^"[0-9a-f]{64}"$"#, options: .regularExpression) != nil)
+        }
 
         try Data(#"{"watch": false, "imageSigningKeys": ["a-key-of-twenty-chars"]}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
         let checked = try DaemonTests.run(["config", "check", "themed.json", "--themes", "themes"], in: folder)

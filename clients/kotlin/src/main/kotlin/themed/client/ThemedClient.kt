@@ -32,7 +32,7 @@ class ThemedClient(
     private val listenerExecutor: Executor = Executor { it.run() }
 ) : AutoCloseable {
     /** Why a palette arrived. */
-    enum class Reason { CACHED, FETCHED, EVENT, TRAITS_CHANGED }
+    enum class Reason { CACHED, BOOTSTRAP, FETCHED, EVENT, TRAITS_CHANGED }
 
     /** What the last fetch did. */
     enum class FetchOutcome { FETCHED, NOT_MODIFIED, FAILED }
@@ -75,6 +75,37 @@ class ThemedClient(
         val cached = cache(paletteUrl())?.let { runCatching { Palette.parse(it.body) }.getOrNull() } ?: return null
         publish(cached, Reason.CACHED)
         return cached
+    }
+
+    /**
+     * The first palette of an app that ships `themed export THEME --format bootstrap`'s file in its
+     * assets (`text`): the newer of it and the disk copy, published as [Reason.BOOTSTRAP] or
+     * [Reason.CACHED]. Taken from the file, the answer is also kept on disk with its ETag, so the
+     * first request is a revalidation (a 304 while the theme is as exported). A file that is not
+     * a bootstrap, or has no palette for these traits, leaves the disk copy to answer.
+     */
+    fun loadBootstrap(text: String): Palette? {
+        val url = paletteUrl()
+        val answer = runCatching { bootstrapAnswer(text) }.getOrNull() ?: return loadCached()
+        val (exportedAt, body, etag) = answer
+        val diskCopy = cacheFiles(url)?.first?.takeIf { it.isFile }
+        if (diskCopy != null && diskCopy.lastModified() >= exportedAt) return loadCached()
+        val palette = runCatching { Palette.parse(body) }.getOrNull() ?: return loadCached()
+        store(url, body, etag)
+        publish(palette, Reason.BOOTSTRAP)
+        return palette
+    }
+
+    /** The bootstrap file's answer for these traits: when it was exported (ms), the body, the ETag. */
+    private fun bootstrapAnswer(text: String): Triple<Long, String, String?>? {
+        val root = Json.parse(text) as? Map<*, *> ?: return null
+        if (root["format"] != "themed-bootstrap" || root["theme"] != theme && theme != "current") return null
+        val exportedAt = java.time.Instant.parse(root["exportedAt"] as? String ?: return null).toEpochMilli()
+        val appearance = traits.appearance ?: "light"
+        val contrast = if (traits.highContrast) "high" else "normal"
+        val palettes = root["palettes"] as? List<*> ?: return null
+        val entry = palettes.mapNotNull { it as? Map<*, *> }.firstOrNull { it["appearance"] == appearance && it["contrast"] == contrast } ?: return null
+        return Triple(exportedAt, entry["body"] as? String ?: return null, entry["etag"] as? String)
     }
 
     /** Fetches the palette (a 304 answers from the disk cache); null when it failed. Blocks. */

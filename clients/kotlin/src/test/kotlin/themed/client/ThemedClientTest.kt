@@ -171,6 +171,43 @@ class ThemedClientTest {
         }
     }
 
+    private fun exportBootstrap(): String {
+        val out = File(work, "bootstrap")
+        val export = ProcessBuilder(System.getProperty("themed.binary"), "export", "light", "--format", "bootstrap", "-o", out.path,
+                                    "--themes", System.getProperty("themed.themes")).redirectErrorStream(true).start()
+        val printed = export.inputStream.bufferedReader().readText()
+        assertEquals(printed, 0, export.waitFor())
+        return File(out, "themed-bootstrap.json").readText()
+    }
+
+    @Test
+    fun startsFromTheBootstrapTheAppShipsAndRevalidatesItsAnswer() {
+        val bootstrap = exportBootstrap()
+        val served = ThemedClient(base, "light", Traits(appearance = "dark", highContrast = true)).refresh()
+        // No server and no disk copy: the shipped file answers, the first frame has colours.
+        val client = ThemedClient("http://127.0.0.1:1", "light", Traits(appearance = "dark", highContrast = true), File(work, "cache"))
+        assertEquals(served, client.loadBootstrap(bootstrap))
+        // Kept with its ETag: against the real server, the first request is a 304.
+        val online = ThemedClient(base, "light", Traits(appearance = "dark", highContrast = true), File(work, "cache-online"))
+        online.loadBootstrap(bootstrap)
+        assertEquals(served, online.refresh())
+        assertEquals(ThemedClient.FetchOutcome.NOT_MODIFIED, online.lastFetch)
+        // A disk copy newer than the file wins; an older one does not.
+        val cache = File(work, "cache-newer")
+        val light = ThemedClient(base, "light", Traits(appearance = "light"), cache)
+        light.refresh()
+        val reasons = mutableListOf<ThemedClient.Reason>()
+        val newer = ThemedClient(base, "light", Traits(appearance = "light"), cache)
+        newer.addListener { _, reason -> reasons.add(reason) }
+        newer.loadBootstrap(bootstrap)
+        assertEquals(listOf(ThemedClient.Reason.CACHED), reasons)
+        cache.listFiles()?.forEach { it.setLastModified(0) }
+        newer.loadBootstrap(bootstrap)
+        assertEquals(listOf(ThemedClient.Reason.CACHED, ThemedClient.Reason.BOOTSTRAP), reasons)
+        // Not a bootstrap: the disk copy answers.
+        assertEquals(light.palette, ThemedClient(base, "light", Traits(appearance = "light"), cache).loadBootstrap("{\"format\": \"other\"}"))
+    }
+
     @Test
     fun traitsOfAnAndroidConfiguration() {
         val night = Traits.fromConfiguration(uiMode = 0x21, densityDpi = 420, locales = listOf("fr-CA"))
