@@ -54,6 +54,15 @@ class ThemedClient(
     @Volatile var lastEventId: String? = null
         private set
 
+    /** Which theme and generation the server assigned this client (`GET /assign/{alias}`). */
+    data class Assignment(val theme: String, val generation: Int, val base: String, val reason: String)
+
+    /** The assignment followed now; null when the client follows a theme by name. */
+    @Volatile var assignment: Assignment? = null
+        private set
+    /** While following an alias: its name and what `/assign` is told of this client. */
+    @Volatile private var audience: Pair<String, String>? = null
+
     private val listeners = CopyOnWriteArrayList<(Palette, Reason) -> Unit>()
     private val closed = AtomicBoolean(false)
     @Volatile private var follower: Thread? = null
@@ -112,6 +121,26 @@ class ThemedClient(
     fun refresh(): Palette? = refresh(Reason.FETCHED)
 
     private fun refresh(reason: Reason): Palette? {
+        return try {
+            fetch(reason)
+        } catch (gone: PinnedGenerationGone) {
+            // The generation this client was pinned to is not served any more: ask for the
+            // assignment again, once (a second 404 is an error, not a loop).
+            try { assign(); fetch(reason) } catch (error: Exception) { failed(error) }
+        } catch (error: Exception) {
+            failed(error)
+        }
+    }
+
+    private class PinnedGenerationGone : IOException("the pinned generation is not served")
+
+    private fun failed(error: Exception): Palette? {
+        lastFetch = FetchOutcome.FAILED
+        lastError = "${paletteUrl()}: ${error.message ?: error.javaClass.simpleName}"
+        return null
+    }
+
+    private fun fetch(reason: Reason): Palette? {
         val url = paletteUrl()
         return try {
             val (body, outcome) = get(url)
@@ -121,12 +150,13 @@ class ThemedClient(
             // A 304 changes nothing an app draws: listeners hear of new palettes only.
             if (outcome == FetchOutcome.FETCHED || palette != fetched) publish(fetched, reason)
             fetched
-        } catch (error: Exception) {
-            lastFetch = FetchOutcome.FAILED
-            lastError = "$url: ${error.message ?: error.javaClass.simpleName}"
-            null
+        } catch (notFound: NotFound) {
+            if (audience != null) throw PinnedGenerationGone()
+            failed(notFound)
         }
     }
+
+    private class NotFound(url: String) : IOException("$url answered 404")
 
     /** New traits (an Android configuration change), then the palette for them. Blocks. */
     fun setTraits(traits: Traits): Palette? {
@@ -134,13 +164,75 @@ class ThemedClient(
         return refresh(Reason.TRAITS_CHANGED)
     }
 
-    /** Another theme (`current` follows the server's active one), then its palette. Blocks. */
+    /** Another theme (`current` follows the server's active one; no alias any more), then its palette. Blocks. */
     fun setTheme(theme: String): Palette? {
+        audience = null
+        assignment = null
         this.theme = theme
         return refresh(Reason.FETCHED)
     }
 
-    fun paletteUrl(): String = "$server/themes/${Traits.encode(theme)}/colors?${traits.query()}"
+    /** `@` stays as it is: a pinned theme (`dark@3`) is one path segment, as `/assign`'s `base` writes it. */
+    fun paletteUrl(): String = "$server/themes/${Traits.encode(theme).replace("%40", "@")}/colors?${traits.query()}"
+
+    // MARK: Aliases
+
+    /**
+     * Follows `alias`: asks the server which theme and generation this client reads (by the id it
+     * keeps, its platform, app version, locale and attributes), reads the palette at that pinned
+     * generation, and asks again when an `assignment-changed` event names the alias (while
+     * [follow] runs) or the pinned generation is gone. Blocks; null when it failed ([lastError]).
+     */
+    fun followAlias(alias: String, platform: String? = "android", appVersion: String? = null, locale: String? = null,
+                    attributes: Map<String, String> = emptyMap()): Assignment? {
+        val query = mutableListOf("client=" + Traits.encode(clientId))
+        platform?.let { query += "platform=" + Traits.encode(it) }
+        appVersion?.let { query += "appVersion=" + Traits.encode(it) }
+        locale?.let { query += "locale=" + Traits.encode(it) }
+        for ((name, value) in attributes.toSortedMap()) query += Traits.encode(name) + "=" + Traits.encode(value)
+        audience = Pair(alias, query.joinToString("&"))
+        return try {
+            val assigned = assign()
+            refresh(Reason.FETCHED)
+            assigned
+        } catch (error: Exception) {
+            lastError = "/assign/$alias: ${error.message ?: error.javaClass.simpleName}"
+            null
+        }
+    }
+
+    /** Asks `/assign` again and follows the answer's pinned base. */
+    private fun assign(): Assignment {
+        val (alias, query) = audience ?: throw IOException("no alias is followed")
+        val connection = URL("$server/assign/${Traits.encode(alias)}?$query").openConnection() as HttpURLConnection
+        connection.connectTimeout = 10_000
+        connection.readTimeout = 10_000
+        try {
+            if (connection.responseCode != 200) throw IOException("/assign/$alias answered ${connection.responseCode}")
+            val body = Json.parse(connection.inputStream.use { it.readBytes() }.toString(Charsets.UTF_8)) as? Map<*, *>
+            val theme = body?.get("theme") as? String
+            val generation = (body?.get("generation") as? Double)?.toInt()
+            val base = body?.get("base") as? String
+            if (theme == null || generation == null || base == null) throw IOException("/assign/$alias: not an assignment")
+            val assigned = Assignment(theme, generation, base, body["reason"] as? String ?: "")
+            assignment = assigned
+            this.theme = "$theme@$generation"
+            return assigned
+        } finally {
+            connection.disconnect()
+        }
+    }
+
+    /**
+     * The id this client gives `/assign`: made once at random and kept beside the cache (without a
+     * cache directory, for this process's life), so the client stays in its rollout bucket.
+     */
+    val clientId: String by lazy {
+        val made = java.util.UUID.randomUUID().toString()
+        val file = cacheDirectory?.let { File(it, "client-id") } ?: return@lazy made
+        runCatching { file.readText().trim() }.getOrNull()?.takeIf { it.isNotEmpty() }
+            ?: run { runCatching { file.parentFile?.mkdirs(); file.writeText(made) }; made }
+    }
 
     // MARK: HTTP
 
@@ -162,6 +254,7 @@ class ThemedClient(
                     store(url, body, connection.getHeaderField("ETag"))
                     Pair(body, FetchOutcome.FETCHED)
                 }
+                404 -> throw NotFound(url)
                 else -> throw IOException("answered $status")
             }
         } finally {
@@ -217,8 +310,9 @@ class ThemedClient(
         var retry: Long? = null
         while (!closed.get()) {
             val theme = this.theme
-            // A named theme's changes only (the server adds its parents'); `current` follows every switch.
-            val only = if (theme == "current") "" else "?theme=" + Traits.encode(theme)
+            // A named theme's changes only (the server adds its parents'); `current` follows every
+            // switch; following an alias, every event: the alias may move to another theme.
+            val only = if (theme == "current" || audience != null) "" else "?theme=" + Traits.encode(theme)
             try {
                 val connection = URL("$server/events$only").openConnection() as HttpURLConnection
                 connection.connectTimeout = 10_000
@@ -237,11 +331,13 @@ class ThemedClient(
                         parser.retryMillis?.let { retry = it }
                         event.id?.let { lastEventId = it }
                         handle(event)
-                        if (this.theme != theme) break
+                        // Another theme by name since (setTheme): a stream of its own, resuming
+                        // after the last id. An alias's stream is every theme's already.
+                        if (this.theme != theme && audience == null) break
                     }
                 }
                 if (closed.get()) return
-                if (this.theme != theme) continue
+                if (this.theme != theme && audience == null) continue
                 lastError = "the event stream ended"
             } catch (error: Exception) {
                 if (closed.get()) return
@@ -264,6 +360,19 @@ class ThemedClient(
             // A parent's change shows in its children too: a revalidation costs a 304 when nothing changed.
             "theme-reloaded", "theme-added", "theme-removed", "resync" -> refresh(Reason.EVENT)
             "active-changed" -> if (theme == "current") refresh(Reason.EVENT)
+            "assignment-changed" -> reassign(event)
+        }
+    }
+
+    /** An `assignment-changed` event naming the followed alias: asked again, read at the new base. */
+    private fun reassign(event: ServerSentEvents.Event) {
+        val alias = audience?.first ?: return
+        if ((runCatching { Json.parse(event.data) }.getOrNull() as? Map<*, *>)?.get("alias") != alias) return
+        try {
+            val before = assignment
+            if (assign() != before) refresh(Reason.EVENT)
+        } catch (error: Exception) {
+            lastError = "/assign/$alias: ${error.message ?: error.javaClass.simpleName}"
         }
     }
 

@@ -209,6 +209,32 @@ class ThemedClientTest {
     }
 
     @Test
+    fun followsAnAliasAtItsPinnedGenerationAndMovesWhenTheAliasDoes() {
+        val rule = """{"theme": "light", "rules": [{"when": {"platform": ["android"]}, "theme": "dark"}]}"""
+        assertEquals(200, status("PUT", "/aliases/acme", rule))
+        val cache = File(work, "cache")
+        val client = ThemedClient(base, cacheDirectory = cache)
+        val assigned = client.followAlias("acme", platform = "android") ?: fail("no assignment: ${client.lastError}").let { return }
+        assertEquals("the rule for android", "dark", assigned.theme)
+        assertEquals("/themes/dark@${assigned.generation}", assigned.base)
+        val dark = Palette.parse(get("/themes/dark/colors?resolve=1"))
+        assertEquals(dark.colors, client.palette?.colors)
+        // The id is kept beside the cache: the same client, the same bucket, after a restart.
+        assertEquals(client.clientId, ThemedClient(base, cacheDirectory = cache).clientId)
+        assertEquals(client.clientId, File(cache, "client-id").readText())
+
+        val moved = CountDownLatch(1)
+        client.addListener { _, reason -> if (reason == ThemedClient.Reason.EVENT && client.assignment?.theme == "light") moved.countDown() }
+        client.follow()
+        val open = System.nanoTime() + TimeUnit.SECONDS.toNanos(5)
+        while (client.lastEventId == null && System.nanoTime() < open) Thread.sleep(10)
+        assertEquals(200, status("PUT", "/aliases/acme", """{"theme": "light"}"""))
+        assertTrue("assignment-changed did not move the client in 2 s: ${client.lastError}", moved.await(2, TimeUnit.SECONDS))
+        assertEquals(Palette.parse(get("/themes/light/colors?resolve=1")).colors, client.palette?.colors)
+        client.close()
+    }
+
+    @Test
     fun traitsOfAnAndroidConfiguration() {
         val night = Traits.fromConfiguration(uiMode = 0x21, densityDpi = 420, locales = listOf("fr-CA"))
         assertEquals("dark", night.appearance)
