@@ -88,13 +88,17 @@ kotlin-client: kotlin-deps
 	@mkdir -p out && rm -f out/themed-client.jar
 	kotlinc clients/kotlin/src/main/kotlin -d out/themed-client.jar
 
-## Its tests (JUnit 4) against a real themed, the binary `make test` built, on the sample themes.
+## Its tests (JUnit 4) against a real themed, the binary `make test` built, on the sample themes;
+## and the Compose glue (source for apps, src/compose) compiled against stubs with Compose's
+## signatures (src/composeStubs), its mapping tested.
 kotlin-check: kotlin-client
-	@rm -f out/themed-client-tests.jar
+	@rm -f out/themed-client-tests.jar out/themed-compose-check.jar
 	kotlinc -cp out/themed-client.jar:/usr/share/java/junit4.jar clients/kotlin/src/test/kotlin -d out/themed-client-tests.jar
+	kotlinc -cp out/themed-client.jar:/usr/share/java/junit4.jar clients/kotlin/src/composeStubs/kotlin clients/kotlin/src/compose/kotlin \
+	  clients/kotlin/src/composeTest/kotlin -d out/themed-compose-check.jar
 	java -Dthemed.binary=$(CURDIR)/.build/release/themed -Dthemed.themes=$(CURDIR)/themes \
-	  -cp out/themed-client.jar:out/themed-client-tests.jar:/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar:$(KOTLIN_CLASSPATH) \
-	  org.junit.runner.JUnitCore themed.client.ThemedClientTest
+	  -cp out/themed-client.jar:out/themed-client-tests.jar:out/themed-compose-check.jar:/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar:$(KOTLIN_CLASSPATH) \
+	  org.junit.runner.JUnitCore themed.client.ThemedClientTest themed.client.compose.ThemedColorSchemeTest
 
 ## Public design systems published in DTCG form (pinned PyPI packages, downloaded into var/ once)
 ## served through a resolver document over the published file, each colour against a reading of
