@@ -175,6 +175,47 @@ class ThemedClient(
     /** `@` stays as it is: a pinned theme (`dark@3`) is one path segment, as `/assign`'s `base` writes it. */
     fun paletteUrl(): String = "$server/themes/${Traits.encode(theme).replace("%40", "@")}/colors?${traits.query()}"
 
+    // MARK: Strings and dimensions by name
+
+    /**
+     * A string table for the client's languages (`Traits.languages`), as `/strings/{table}`
+     * answers it (fallbacks to the development language included), revalidated and kept on disk
+     * as palettes are; the disk copy when the server cannot answer; empty when there is none.
+     * Blocks.
+     */
+    fun strings(table: String): Map<String, String> {
+        val languages = if (traits.languages.isEmpty()) "" else "?lang=" + Traits.encode(traits.languages.joinToString(","))
+        val url = "$server/themes/${Traits.encode(theme).replace("%40", "@")}/strings/${Traits.encode(table)}$languages"
+        val body = runCatching { get(url) { Json.parse(it) }.first }.getOrElse { error ->
+            lastError = "$url: ${error.message ?: error.javaClass.simpleName}"
+            cache(url)?.body ?: return emptyMap()
+        }
+        val strings = (runCatching { Json.parse(body) }.getOrNull() as? Map<*, *>)?.get("strings") as? Map<*, *> ?: return emptyMap()
+        return strings.entries.mapNotNull { (key, value) -> if (key is String && value is String) key to value else null }.toMap()
+    }
+
+    /** One string of `table`, or `fallback` when there is none. Blocks. */
+    fun string(table: String, key: String, fallback: String): String = strings(table)[key] ?: fallback
+
+    /**
+     * A dimension design token (`space.2`) in dp (a CSS px is a dp, a rem 16 of them), as
+     * `/tokens/{path}` answers it; `fallback` when the theme has none, it is not a dimension in
+     * those units, or neither the server nor the disk copy answers. Blocks.
+     */
+    fun dimension(path: String, fallback: Float): Float {
+        val url = "$server/themes/${Traits.encode(theme).replace("%40", "@")}/tokens/${path.split('.').joinToString("/") { Traits.encode(it) }}"
+        val body = runCatching { get(url) { Json.parse(it) }.first }.getOrNull() ?: cache(url)?.body ?: return fallback
+        val token = runCatching { Json.parse(body) }.getOrNull() as? Map<*, *> ?: return fallback
+        val value = token["\$value"] as? Map<*, *>
+        if (token["\$type"] != "dimension" || value == null) return fallback
+        val amount = value["value"] as? Double ?: return fallback
+        return when (value["unit"]) {
+            "px" -> amount.toFloat()
+            "rem" -> (amount * 16).toFloat()
+            else -> fallback
+        }
+    }
+
     // MARK: Aliases
 
     /**
@@ -238,8 +279,11 @@ class ThemedClient(
 
     private class Cached(val body: String, val etag: String?)
 
-    /** GET with the cached ETag; a 304 answers from the cache, a 200 replaces it. */
-    private fun get(url: String): Pair<String, FetchOutcome> {
+    /**
+     * GET with the cached ETag; a 304 answers from the cache, a 200 replaces it when `check`
+     * takes it (a broken answer is never kept: it throws).
+     */
+    private fun get(url: String, check: (String) -> Unit = { Palette.parse(it) }): Pair<String, FetchOutcome> {
         val connection = URL(url).openConnection() as HttpURLConnection
         connection.connectTimeout = 10_000
         connection.readTimeout = 10_000
@@ -250,7 +294,7 @@ class ThemedClient(
                 304 -> Pair(cached?.body ?: throw IOException("304 without a cached copy"), FetchOutcome.NOT_MODIFIED)
                 200 -> {
                     val body = connection.inputStream.use { it.readBytes() }.toString(Charsets.UTF_8)
-                    Palette.parse(body) // a broken answer is not kept
+                    check(body)
                     store(url, body, connection.getHeaderField("ETag"))
                     Pair(body, FetchOutcome.FETCHED)
                 }

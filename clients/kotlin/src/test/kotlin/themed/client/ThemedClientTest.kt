@@ -235,6 +235,23 @@ class ThemedClientTest {
     }
 
     @Test
+    fun stringsAndDimensionsByNameWithFallbacksAndTheDiskCopyOffline() {
+        val cache = File(work, "cache")
+        val french = ThemedClient(base, "brand", Traits(languages = listOf("fr")), cache)
+        assertEquals("Bienvenue", french.string("Localizable", "welcome", "?"))
+        assertEquals("a key the table lacks", "fallback", french.string("Localizable", "no such key", "fallback"))
+        val tokens = ThemedClient(base, "tokens", cacheDirectory = cache)
+        assertEquals(8f, tokens.dimension("space.2", -1f))
+        assertEquals("not a dimension", -1f, tokens.dimension("font.family.sans", -1f))
+        assertEquals("no such token", -1f, tokens.dimension("space.nope", -1f))
+        // Offline: the disk copies answer.
+        server.destroyForcibly().waitFor(10, TimeUnit.SECONDS)
+        assertEquals("Bienvenue", ThemedClient(base, "brand", Traits(languages = listOf("fr")), cache).string("Localizable", "welcome", "?"))
+        assertEquals(8f, ThemedClient(base, "tokens", cacheDirectory = cache).dimension("space.2", -1f))
+        assertEquals(emptyMap<String, String>(), ThemedClient(base, "brand", cacheDirectory = File(work, "empty")).strings("Localizable"))
+    }
+
+    @Test
     fun traitsOfAnAndroidConfiguration() {
         val night = Traits.fromConfiguration(uiMode = 0x21, densityDpi = 420, locales = listOf("fr-CA"))
         assertEquals("dark", night.appearance)
