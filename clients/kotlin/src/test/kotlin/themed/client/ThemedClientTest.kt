@@ -34,12 +34,14 @@ class ThemedClientTest {
         startServer()
     }
 
-    private fun startServer() {
+    /** `themed serve` on `port` (a free one by default), its index and access log in `work`. */
+    private fun startServer(port: Int = ServerSocket(0).use { it.localPort }) {
         val binary = System.getProperty("themed.binary") ?: fail("-Dthemed.binary is not set").let { "" }
         val themes = System.getProperty("themed.themes") ?: fail("-Dthemed.themes is not set").let { "" }
-        port = ServerSocket(0).use { it.localPort }
-        server = ProcessBuilder(binary, "serve", "--themes", themes, "--db", File(work, "index.sqlite").path, "--port", port.toString())
-            .redirectErrorStream(true).redirectOutput(File(work, "themed.log")).start()
+        this.port = port
+        server = ProcessBuilder(binary, "serve", "--themes", themes, "--db", File(work, "index.sqlite").path, "--port", port.toString(),
+                                "--access-log", File(work, "access.log").path)
+            .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(File(work, "themed.log"))).start()
         val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20)
         while (System.nanoTime() < deadline) {
             if (runCatching { status("GET", "/healthz") == 200 }.getOrDefault(false)) return
@@ -137,6 +139,38 @@ class ThemedClientTest {
         assertEquals(other, arrived.get().theme)
         client.close()
         assertFalse("close() stops the event thread", client.isFollowing)
+    }
+
+    @Test
+    fun aServerRestartIsResumedByLastEventIdWithoutAResyncOrARefetch() {
+        val client = ThemedClient(base, "current", Traits(appearance = "light"))
+        val before = client.refresh() ?: fail("no palette: ${client.lastError}").let { return }
+        client.follow(minimumDelayMillis = 100)
+        val open = System.nanoTime() + TimeUnit.SECONDS.toNanos(5)
+        while (client.lastEventId == null && System.nanoTime() < open) Thread.sleep(10)
+        val position = client.lastEventId
+        assertNotNull(position)
+
+        // The server stops (a deploy) and starts again on the same port and index: its event ids go on.
+        server.destroy()
+        server.waitFor(10, TimeUnit.SECONDS)
+        val log = File(work, "access.log")
+        val linesBefore = log.readLines().size
+        startServer(port)
+        val other = if (before.theme == "dark") "light" else "dark"
+        val switched = CountDownLatch(1)
+        client.addListener { palette, reason -> if (reason == ThemedClient.Reason.EVENT && palette.theme == other) switched.countDown() }
+        // Whether the client is back on the stream yet or not: resuming after its last id, it is
+        // replayed the switch if it comes back later.
+        assertEquals(200, status("PUT", "/active", """{"theme": "$other"}"""))
+        switched.await(10, TimeUnit.SECONDS)
+        assertEquals("the switch after the restart reached the client: ${client.lastError}", 0, switched.count)
+        Thread.sleep(500) // the access log is written at most 0.2 s behind
+        val palettesAsked = log.readLines().drop(linesBefore).filter { it.contains("/colors?") }
+        // The one palette the switch asks for; a resync would have asked once more at reconnection.
+        assertEquals("asked $palettesAsked", 1, palettesAsked.size)
+        assertTrue("the ids went on from $position: ${client.lastEventId}", client.lastEventId != position)
+        client.close()
     }
 
     @Test
