@@ -8,7 +8,7 @@ PY_PACKAGES = lzfse numpy pillow coloraide materialyoucolor==3.0.4 standardwebho
 OPENAPI_PY_PACKAGES = openapi-core requests pyyaml
 EXPORT_PY_PACKAGES = tinycss2 requests
 
-.PHONY: deps py-deps bench-deps build release test openapi-check exports-check tokens-check browser-deps browser-check deb deb-test deb-test-tested lintian kotlin-deps kotlin-client kotlin-check bench bench-http bench-hotpath bench-tokens bench-reload bench-cold bench-blobs bench-transforms bench-yield bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-lag cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
+.PHONY: deps py-deps bench-deps build release test openapi-check exports-check tokens-check browser-deps browser-check deb deb-test deb-test-tested lintian kotlin-deps kotlin-client kotlin-check bench-kotlin-client bench bench-http bench-hotpath bench-tokens bench-reload bench-cold bench-blobs bench-transforms bench-yield bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-lag cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -99,6 +99,14 @@ kotlin-check: kotlin-client
 	java -Dthemed.binary=$(CURDIR)/.build/release/themed -Dthemed.themes=$(CURDIR)/themes \
 	  -cp out/themed-client.jar:out/themed-client-tests.jar:out/themed-compose-check.jar:/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar:$(KOTLIN_CLASSPATH) \
 	  org.junit.runner.JUnitCore themed.client.ThemedClientTest themed.client.compose.ThemedColorSchemeTest
+
+## The Kotlin client against the Swift one on the same themed (scripts/bench-kotlin-client.py):
+## palette fetch and switch-to-listener times. The build `make test` makes serves and measures.
+bench-kotlin-client: kotlin-client
+	@rm -f out/themed-client-bench.jar
+	kotlinc -cp out/themed-client.jar clients/kotlin/src/bench/kotlin -d out/themed-client-bench.jar
+	python3 scripts/bench-kotlin-client.py --themed .build/release/themed --bench .build/release/themed-bench \
+	  --classpath out/themed-client.jar:out/themed-client-bench.jar:$(KOTLIN_CLASSPATH) --rounds $(or $(ROUNDS),3)
 
 ## Public design systems published in DTCG form (pinned PyPI packages, downloaded into var/ once)
 ## served through a resolver document over the published file, each colour against a reading of

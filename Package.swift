@@ -120,7 +120,7 @@ let package = Package(
         // libFuzzer's driver (`make fuzz` builds it with -sanitize=fuzzer,address -DFUZZING).
         .executableTarget(name: "themed-fuzz", dependencies: ["FuzzTargets"]),
         // Measurements for `make bench` (not part of the product).
-        .executableTarget(name: "themed-bench", dependencies: ["AssetCatalog", "CVips", "ImageCoders", "Codecs", "BinaryReading", "SQLite", "ThemeContent", "ThemeIndex", "ThemeVocabulary", "HTTPServer", "ThemeServer", "DesignTokens", "FigmaVariables", "JSON", "CatalogWriter"]),
+        .executableTarget(name: "themed-bench", dependencies: ["AssetCatalog", "CVips", "ImageCoders", "Codecs", "BinaryReading", "SQLite", "ThemeContent", "ThemeIndex", "ThemeVocabulary", "HTTPServer", "ThemeServer", "DesignTokens", "FigmaVariables", "JSON", "CatalogWriter", "ThemedClient"]),
 
         // Helpers shared by the test targets: SHA-256, fixtures, the shared corpus and oracle tools.
         .target(name: "TestSupport", dependencies: ["Codecs"], path: "Tests/TestSupport"),

@@ -17,6 +17,8 @@ import Foundation
 ///                                      resolve one context, index all, compile 2,000 colours
 ///     themed-bench combinations FOLDER the same tokens behind 1 and behind 6 modifiers of 5
 ///                                      contexts: index time, resolutions on demand, peak RSS
+///     themed-bench client URL          the Swift client against a running themed: palette fetches
+///                                      and switch-to-listener times (ClientBench)
 ///     themed-bench encode CORPUS DUMP  LZFSE-encode the decoded corpus payloads (the first 64 MB);
 ///                                      DUMP gets them too, for Apple's encoder to compress
 ///
@@ -30,6 +32,7 @@ enum Bench {
             exit(2)
         }
         if arguments[1] == "coders" { return try CoderBench.run(themes: arguments[2]) }
+        if arguments[1] == "client" { return try ClientBench.run(server: arguments[2]) }
         if arguments[1] == "hotpath" { return try HotPathBench.run(themes: arguments[2]) }
         if arguments[1] == "tokens" { return try TokenBench.run(folder: arguments[2]) }
         if arguments[1] == "combinations" { return try CombinationsBench.run(folder: arguments[2]) }
