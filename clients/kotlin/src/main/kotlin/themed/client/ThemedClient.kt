@@ -29,7 +29,9 @@ class ThemedClient(
     traits: Traits = Traits(),
     /** Where the last good answers are kept across restarts (the app's cache dir); null: nowhere. */
     private val cacheDirectory: File? = null,
-    private val listenerExecutor: Executor = Executor { it.run() }
+    private val listenerExecutor: Executor = Executor { it.run() },
+    /** An event stream silent this long is given up and opened again (the server comments every 15 s). */
+    private val streamTimeoutMillis: Int = 45_000
 ) : AutoCloseable {
     /** Why a palette arrived. */
     enum class Reason { CACHED, BOOTSTRAP, FETCHED, EVENT, TRAITS_CHANGED }
@@ -361,7 +363,7 @@ class ThemedClient(
                 val connection = URL("$server/events$only").openConnection() as HttpURLConnection
                 connection.connectTimeout = 10_000
                 // A stream the server stops feeding is given up: it sends a comment every 15 s.
-                connection.readTimeout = 45_000
+                connection.readTimeout = streamTimeoutMillis
                 connection.setRequestProperty("Accept", "text/event-stream")
                 lastEventId?.let { connection.setRequestProperty("Last-Event-ID", it) }
                 stream = connection

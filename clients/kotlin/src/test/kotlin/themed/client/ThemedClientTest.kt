@@ -286,6 +286,48 @@ class ThemedClientTest {
     }
 
     @Test
+    fun aStalledEventStreamIsGivenUpAndOpenedAgainKeepingThePalette() {
+        // A server whose streams open and then say nothing, ever.
+        val good = get("/themes/light/colors?resolve=1")
+        val streams = java.util.concurrent.atomic.AtomicInteger()
+        ServerSocket(0).use { stalling ->
+            val thread = Thread {
+                while (!stalling.isClosed) {
+                    val socket = runCatching { stalling.accept() }.getOrNull() ?: break
+                    Thread {
+                        socket.use {
+                            val reader = it.getInputStream().bufferedReader()
+                            val requestLine = reader.readLine() ?: ""
+                            while (reader.readLine()?.isNotEmpty() == true) { }
+                            if (requestLine.contains("/events")) {
+                                streams.incrementAndGet()
+                                it.getOutputStream().write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\nretry: 50\n\nid: s-1\n\n".toByteArray())
+                                it.getOutputStream().flush()
+                                Thread.sleep(5_000)
+                            } else {
+                                val bytes = good.toByteArray()
+                                it.getOutputStream().write("HTTP/1.1 200 OK\r\nContent-Length: ${bytes.size}\r\nConnection: close\r\n\r\n".toByteArray() + bytes)
+                            }
+                        }
+                    }.start()
+                }
+            }
+            thread.isDaemon = true
+            thread.start()
+            val client = ThemedClient("http://127.0.0.1:${stalling.localPort}", "light", streamTimeoutMillis = 300)
+            val palette = client.refresh()
+            assertNotNull(palette)
+            client.follow(minimumDelayMillis = 50)
+            val deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5)
+            while (streams.get() < 3 && System.nanoTime() < deadline) Thread.sleep(20)
+            assertTrue("the stalled stream was opened again: ${streams.get()} streams, ${client.lastError}", streams.get() >= 3)
+            assertEquals("s-1", client.lastEventId)
+            assertEquals(palette, client.palette)
+            client.close()
+        }
+    }
+
+    @Test
     fun traitsOfAnAndroidConfiguration() {
         val night = Traits.fromConfiguration(uiMode = 0x21, densityDpi = 420, locales = listOf("fr-CA"))
         assertEquals("dark", night.appearance)
