@@ -8,7 +8,7 @@ PY_PACKAGES = lzfse numpy pillow coloraide materialyoucolor==3.0.4 standardwebho
 OPENAPI_PY_PACKAGES = openapi-core requests pyyaml
 EXPORT_PY_PACKAGES = tinycss2 requests
 
-.PHONY: deps py-deps bench-deps build release test openapi-check exports-check tokens-check browser-deps browser-check deb deb-test deb-test-tested lintian kotlin-deps kotlin-client kotlin-check bench-kotlin-client bench bench-http bench-hotpath bench-tokens bench-reload bench-cold bench-blobs bench-transforms bench-yield bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-lag cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
+.PHONY: deps py-deps bench-deps build release test openapi-check exports-check tokens-check browser-deps browser-check deb deb-test deb-test-tested lintian kotlin-deps kotlin-client kotlin-check kotlin-cluster-check bench-kotlin-client bench bench-http bench-hotpath bench-tokens bench-reload bench-cold bench-blobs bench-transforms bench-yield bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-lag cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 deps:
@@ -54,6 +54,7 @@ test: deps py-deps
 	scripts/test-step.sh tokens $(MAKE) --no-print-directory tokens-check
 	scripts/test-step.sh browser $(MAKE) --no-print-directory browser-check
 	scripts/test-step.sh kotlin $(MAKE) --no-print-directory kotlin-check
+	scripts/test-step.sh kotlin-cluster $(MAKE) --no-print-directory kotlin-cluster-check
 	scripts/test-step.sh deb $(MAKE) --no-print-directory deb-test-tested
 	@python3 scripts/test-summary.py --started "$$(cat out/test-started)"
 
@@ -99,6 +100,14 @@ kotlin-check: kotlin-client
 	java -Dthemed.binary=$(CURDIR)/.build/release/themed -Dthemed.themes=$(CURDIR)/themes \
 	  -cp out/themed-client.jar:out/themed-client-tests.jar:out/themed-compose-check.jar:/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar:$(KOTLIN_CLASSPATH) \
 	  org.junit.runner.JUnitCore themed.client.ThemedClientTest themed.client.compose.ThemedColorSchemeTest
+
+## The Kotlin client against two replicas on a throwaway PostgreSQL (scripts/cluster.py kotlin):
+## a rollout to 10% of 1,000 client ids, sticky across restarts and replicas. Part of make test.
+kotlin-cluster-check: kotlin-client
+	@rm -f out/themed-client-replica-tests.jar
+	kotlinc -cp out/themed-client.jar:/usr/share/java/junit4.jar clients/kotlin/src/replicaTest/kotlin -d out/themed-client-replica-tests.jar
+	python3 scripts/cluster.py kotlin --themed $(CURDIR)/.build/release/themed \
+	  --classpath out/themed-client.jar:out/themed-client-replica-tests.jar:/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar:$(KOTLIN_CLASSPATH)
 
 ## The Kotlin client against the Swift one on the same themed (scripts/bench-kotlin-client.py):
 ## palette fetch and switch-to-listener times. The build `make test` makes serves and measures.

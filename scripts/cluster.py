@@ -1015,9 +1015,41 @@ def shards_test(themed):
     log(f"shards: passed ({len(tenants)} tenants on two groups, every one served by its owner through the door, 0 misrouted)")
 
 
+def kotlin_test(themed, classpath):
+    """The Kotlin client against two replicas on a throwaway PostgreSQL (no door): `light`
+    published again into a rollout to 10%, `current` made light, then the JUnit class
+    themed.client.ThemedClientReplicaTest with the replicas' ports and the rollout's generation."""
+    shutil.rmtree(VAR, ignore_errors=True)
+    os.makedirs(VAR)
+    postgres = Postgres(os.path.join(VAR, "pg"))
+    postgres.init()
+    postgres.start()
+    replicas = [Replica(themed, n + 1, port, VARNISH_PORT) for n, port in enumerate(REPLICA_PORTS[:2])]
+    try:
+        for theme in ("light", "dark"):
+            publish(themed, theme, os.path.join(ROOT, "themes", theme))
+        _, _, generation = publish(themed, "light", os.path.join(ROOT, "themes", "light"), rollout=10)
+        for replica in replicas:
+            replica.start()
+        if put_active(replicas[0].port, "light") != 200:
+            sys.exit("cluster: PUT /active light was refused")
+        # Every replica follows the switch and serves both generations of light before the clients come.
+        wait_until(lambda: all(get(r.port, "/active")[2].find(b'"light"') >= 0 for r in replicas), 10, 0.05)
+        run = subprocess.run(["java", "-Dthemed.replicas=" + ",".join(str(r.port) for r in replicas), f"-Dthemed.rollout.generation={generation}",
+                              "-cp", classpath, "org.junit.runner.JUnitCore", "themed.client.ThemedClientReplicaTest"])
+        if run.returncode != 0:
+            sys.exit("cluster: the Kotlin client's replica test failed")
+        log("kotlin: passed")
+    finally:
+        for replica in replicas:
+            replica.stop()
+        postgres.stop()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=["up", "test", "streams", "shards", "lag"])
+    parser.add_argument("command", choices=["up", "test", "streams", "shards", "lag", "kotlin"])
+    parser.add_argument("--classpath", help="the Kotlin client and its replica test (the kotlin command)")
     parser.add_argument("--rounds", type=int, default=5, help="changes timed (the lag command)")
     parser.add_argument("--shards", type=int, choices=[1, 2], default=1, help="shard groups (up)")
     parser.add_argument("--themed", default=os.path.join(ROOT, ".build/release/themed"))
@@ -1027,7 +1059,7 @@ def main():
     parser.add_argument("--door", choices=["haproxy", "varnish"], default="haproxy", help="the front door (streams)")
     arguments = parser.parse_args()
     tools = {"up": ["varnishd", "haproxy"], "test": ["varnishd", "haproxy", "wrk", "cc"], "streams": ["varnishd", "haproxy", "cc"],
-             "shards": ["varnishd"], "lag": ["varnishd", "wrk"]}
+             "shards": ["varnishd"], "lag": ["varnishd", "wrk"], "kotlin": ["java"]}
     for tool in tools[arguments.command]:
         if not shutil.which(tool):
             sys.exit(f"cluster: {tool} is not installed (make cluster-deps installs it)")
@@ -1036,6 +1068,9 @@ def main():
         return
     if arguments.command == "shards":
         shards_test(arguments.themed)
+        return
+    if arguments.command == "kotlin":
+        kotlin_test(arguments.themed, arguments.classpath)
         return
     if arguments.command == "lag":
         lag_test(arguments.themed, arguments.rounds)
