@@ -102,7 +102,7 @@ kotlin-check: kotlin-client
 	  org.junit.runner.JUnitCore themed.client.ThemedClientTest themed.client.compose.ThemedColorSchemeTest
 
 ## The Kotlin client against two replicas on a throwaway PostgreSQL (scripts/cluster.py kotlin):
-## a rollout to 10% of 1,000 client ids, sticky across restarts and replicas. Part of make test.
+## a rollout to 10% of 4,000 client ids, sticky across restarts and replicas. Part of make test.
 kotlin-cluster-check: kotlin-client
 	@rm -f out/themed-client-replica-tests.jar
 	kotlinc -cp out/themed-client.jar:/usr/share/java/junit4.jar clients/kotlin/src/replicaTest/kotlin -d out/themed-client-replica-tests.jar
