@@ -98,7 +98,7 @@ public struct AndroidTokenResources: Sendable {
         case "dimension": return dp(value).map { ($0 + "dp", .dimen) }
         case "number":
             guard let number = value.number else { return nil }
-            return number == number.rounded() && abs(number) < 1e9 ? (String(Int(number)), .integer) : (CSSTokenValue.number(number), .float)
+            return number == number.rounded() && abs(number) < 1e9 ? (String(Int(number)), .integer) : (number.exportText, .float)
         case "duration":
             guard let milliseconds = milliseconds(value), milliseconds == milliseconds.rounded() else { return nil }
             return (String(Int(milliseconds)), .integer)
@@ -112,8 +112,8 @@ public struct AndroidTokenResources: Sendable {
     static func dp(_ value: JSONValue) -> String? {
         guard let amount = value["value"]?.number, case .string(let unit)? = value["unit"] else { return nil }
         switch unit {
-        case "px": return CSSTokenValue.number(amount)
-        case "rem": return CSSTokenValue.number(amount * 16)
+        case "px": return amount.exportText
+        case "rem": return (amount * 16).exportText
         default: return nil
         }
     }
@@ -130,17 +130,17 @@ public struct AndroidTokenResources: Sendable {
     /// The items of a text appearance; nil without a size (every other item is measured by it).
     static func textAppearance(_ value: JSONValue) -> String? {
         guard let size = value["fontSize"].flatMap(dp).flatMap(Double.init) else { return nil }
-        var items = [("android:textSize", CSSTokenValue.number(size) + "sp")]
+        var items = [("android:textSize", size.exportText + "sp")]
         if let weight = value["fontWeight"].flatMap(CSSTokenValue.fontWeight) { items.append(("android:textFontWeight", weight)) }
         if let lineHeight = value["lineHeight"] {
             if let multiple = lineHeight.number {
-                items.append(("android:lineHeight", CSSTokenValue.number((multiple * size * 100).rounded() / 100) + "sp"))
+                items.append(("android:lineHeight", ((multiple * size * 100).rounded() / 100).exportText + "sp"))
             } else if let height = dp(lineHeight) {
                 items.append(("android:lineHeight", height + "sp"))
             }
         }
         if let spacing = value["letterSpacing"].flatMap(dp).flatMap(Double.init), size > 0 {
-            items.append(("android:letterSpacing", CSSTokenValue.number((spacing / size * 10000).rounded() / 10000)))
+            items.append(("android:letterSpacing", ((spacing / size * 10000).rounded() / 10000).exportText))
         }
         if let family = Self.firstFamily(value["fontFamily"]) { items.append(("android:fontFamily", family)) }
         return items.map { "        <item name=\"\($0.0)\">\(Self.escaped($0.1))</item>\n" }.joined()

@@ -11,7 +11,7 @@ enum CSSTokenValue {
     static func css(type: String, value: JSONValue) -> String? {
         switch type {
         case "dimension", "duration": measure(value)
-        case "number": value.number.map(number)
+        case "number": value.number.map(\.exportText)
         case "fontFamily": fontFamily(value)
         case "fontWeight": fontWeight(value)
         case "cubicBezier": cubicBezier(value)
@@ -27,13 +27,7 @@ enum CSSTokenValue {
     /// `{"value": 4, "unit": "px"}` as `4px`, `{"value": 150, "unit": "ms"}` as `150ms`.
     static func measure(_ value: JSONValue) -> String? {
         guard let amount = value["value"]?.number, case .string(let unit)? = value["unit"], unit.allSatisfy(\.isLetter) else { return nil }
-        return number(amount) + unit
-    }
-
-    /// Whole numbers without a fraction; others as Swift writes them shortest (0.25, 1.5).
-    static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "0" }
-        return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        return amount.exportText + unit
     }
 
     /// `Inter, "Helvetica Neue", sans-serif`: a family that is not a plain identifier is quoted;
@@ -62,7 +56,7 @@ enum CSSTokenValue {
     static func fontWeight(_ value: JSONValue) -> String? {
         switch value {
         case .int(let weight) where (1...1000).contains(weight): String(weight)
-        case .double(let weight) where (1...1000).contains(weight): number(weight)
+        case .double(let weight) where (1...1000).contains(weight): weight.exportText
         case .string(let name): FontWeightName.weight(of: name).map(String.init)
         default: nil
         }
@@ -72,7 +66,7 @@ enum CSSTokenValue {
         guard case .array(let members) = value, members.count == 4 else { return nil }
         let points = members.compactMap(\.number)
         guard points.count == 4 else { return nil }
-        return "cubic-bezier(" + points.map(number).joined(separator: ", ") + ")"
+        return "cubic-bezier(" + points.map(\.exportText).joined(separator: ", ") + ")"
     }
 
     /// A keyword style; one made of a dash array has no CSS value.
@@ -134,7 +128,7 @@ enum CSSTokenValue {
         let family = value["fontFamily"].flatMap(fontFamily)
         let size = value["fontSize"].flatMap(measure)
         let weight = value["fontWeight"].flatMap(fontWeight)
-        let lineHeight = value["lineHeight"].flatMap { $0.number.map(number) ?? measure($0) }
+        let lineHeight = value["lineHeight"].flatMap { $0.number.map(\.exportText) ?? measure($0) }
         let letterSpacing = value["letterSpacing"].flatMap(measure)
         var declarations: [(String, String)] = []
         if let family, let size {

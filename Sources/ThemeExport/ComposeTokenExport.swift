@@ -90,7 +90,7 @@ public struct ComposeTokenExport: Sendable {
 
     /// `1.5f`, `4f`.
     static func float(_ value: Double) -> String {
-        CSSTokenValue.number(value) + "f"
+        value.exportText + "f"
     }
 
     /// The stack's first generic family as Compose's (`FontFamily.SansSerif`), and the stack.
@@ -114,7 +114,7 @@ public struct ComposeTokenExport: Sendable {
         if let weight = value["fontWeight"].flatMap(CSSTokenValue.fontWeight) { arguments.append("fontWeight = FontWeight(\(weight))") }
         if let lineHeight = value["lineHeight"] {
             if let multiple = lineHeight.number {
-                arguments.append("lineHeight = \(CSSTokenValue.number(multiple)).em")
+                arguments.append("lineHeight = \(multiple.exportText).em")
             } else if let height = AndroidTokenResources.dp(lineHeight) {
                 arguments.append("lineHeight = \(height).sp")
             }

@@ -99,3 +99,13 @@ extension String {
         return result
     }
 }
+
+extension Double {
+    /// As every export writes a number: whole numbers without a fraction (`4`), others as Swift
+    /// writes them shortest (`0.25`, `1.618`), which CSS, XML, Kotlin and Swift all read back as
+    /// the same value; a value no format can hold (infinite, NaN) as `0`.
+    var exportText: String {
+        guard isFinite else { return "0" }
+        return self == rounded() && abs(self) < 1e15 ? String(Int(self)) : "\(self)"
+    }
+}

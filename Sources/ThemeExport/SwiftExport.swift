@@ -173,11 +173,7 @@ public struct SwiftExport: Sendable {
         case .extendedLinearSRGB: ".linearSRGB"
         default: ".sRGB"
         }
-        return ".init(\(space), \(rgba.map(number).joined(separator: ", ")))"
+        return ".init(\(space), \(rgba.map(\.exportText).joined(separator: ", ")))"
     }
 
-    /// A Swift literal that reads back as the same `Double`.
-    static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
-    }
 }

@@ -150,9 +150,9 @@ public struct SwiftTokenExport: Sendable {
     static func swift(type: String, value: JSONValue) -> (type: String, value: String)? {
         switch type {
         case "dimension": return points(value).map { ("CGFloat", $0) }
-        case "number": return value.number.map { ("Double", SwiftExport.number($0)) }
+        case "number": return value.number.map { ("Double", $0.exportText) }
         case "duration":
-            return AndroidTokenResources.milliseconds(value).map { ("TimeInterval", SwiftExport.number($0 / 1000)) }
+            return AndroidTokenResources.milliseconds(value).map { ("TimeInterval", ($0 / 1000).exportText) }
         case "fontWeight": return CSSTokenValue.fontWeight(value).map { ("Int", $0) }
         case "fontFamily": return families(value).map { ("[String]", "[" + $0.map(literal).joined(separator: ", ") + "]") }
         case "strokeStyle": return CSSTokenValue.strokeStyle(value).map { ("String", literal($0)) }
@@ -170,7 +170,7 @@ public struct SwiftTokenExport: Sendable {
             guard let duration = value["duration"].flatMap(AndroidTokenResources.milliseconds),
                   let delay = value["delay"].flatMap(AndroidTokenResources.milliseconds),
                   let curve = value["timingFunction"].flatMap(bezier) else { return nil }
-            return ("Transition", "Transition(duration: \(SwiftExport.number(duration / 1000)), delay: \(SwiftExport.number(delay / 1000)), curve: \(curve))")
+            return ("Transition", "Transition(duration: \((duration / 1000).exportText), delay: \((delay / 1000).exportText), curve: \(curve))")
         case "typography": return textStyle(value).map { ("TextStyle", $0) }
         default: return nil
         }
@@ -193,14 +193,14 @@ public struct SwiftTokenExport: Sendable {
 
     static func bezier(_ value: JSONValue) -> String? {
         guard case .array(let members) = value, members.count == 4 else { return nil }
-        let points = members.compactMap(\.number).map(SwiftExport.number)
+        let points = members.compactMap(\.number).map(\.exportText)
         return points.count == 4 ? "CubicBezier(x1: \(points[0]), y1: \(points[1]), x2: \(points[2]), y2: \(points[3]))" : nil
     }
 
     /// A colour inside a composite token as sRGB components (other spaces mapped into sRGB).
     static func rgba(_ value: JSONValue) -> String? {
         guard let color = CSSTokenValue.cssColor(value) else { return nil }
-        let components = color.sRGB.rgba.map(SwiftExport.number)
+        let components = color.sRGB.rgba.map(\.exportText)
         return "RGBA(\(components[0]), \(components[1]), \(components[2]), \(components[3]))"
     }
 
@@ -217,7 +217,7 @@ public struct SwiftTokenExport: Sendable {
         let weight = value["fontWeight"].flatMap(CSSTokenValue.fontWeight) ?? "400"
         var lineHeight = "nil"
         if let multiple = value["lineHeight"]?.number, let points = Double(size) {
-            lineHeight = SwiftExport.number((multiple * points * 100).rounded() / 100)
+            lineHeight = ((multiple * points * 100).rounded() / 100).exportText
         } else if let height = value["lineHeight"].flatMap(points) {
             lineHeight = height
         }
