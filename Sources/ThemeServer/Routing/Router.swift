@@ -44,14 +44,10 @@ struct Router: Sendable {
         if isRead, segments.contains(where: Self.isRefused) {
             return RoutedResponse(route: "other", response: APIError.badRequest("path segments '.' and '..', backslashes and NUL are not allowed").response)
         }
-        var pathMatched = false
         if request.method == .options { return preflight(segments) }
-        // By index: a route is read where it is, not copied (with its handler) for each one tried.
-        for index in byFirstSegment[segments.first ?? ""] ?? firstIsParameter {
-            guard routes[index].pattern.fits(segments), let parameters = routes[index].pattern.match(segments) else { continue }
+        let (found, pathMatched) = match(segments, request.method)
+        if let (index, parameters) = found {
             let route = routes[index]
-            pathMatched = true
-            guard route.methods.contains(request.method) else { continue }
             let context = RequestContext(request: request, parameters: parameters, library: library)
             return RoutedResponse(route: route.label, response: run(route, context), cacheable: route.cacheable, crossOrigin: route.crossOrigin)
         }
@@ -74,16 +70,24 @@ struct Router: Sendable {
         guard request.method == .get || request.method == .head else { return nil }
         let segments = request.pathSegments
         guard !segments.contains(where: Self.isRefused) else { return nil }
+        // The route the chain would take: answered here only when it is direct.
+        guard let (index, parameters) = match(segments, request.method).found, routes[index].direct else { return nil }
+        let route = routes[index]
+        let context = RequestContext(request: request, parameters: parameters, library: library)
+        return RoutedResponse(route: route.label, response: run(route, context), crossOrigin: route.crossOrigin)
+    }
+
+    /// The first route in table order whose pattern and method take the request, with the path's
+    /// parameters; and whether any pattern took the path (a 405 rather than a 404). By index: a
+    /// route is read where it is, not copied (with its handler) for each one tried.
+    private func match(_ segments: [String], _ method: HTTPRequest.Method) -> (found: (index: Int, parameters: [String: String])?, pathMatched: Bool) {
+        var pathMatched = false
         for index in byFirstSegment[segments.first ?? ""] ?? firstIsParameter {
-            guard routes[index].pattern.fits(segments), let parameters = routes[index].pattern.match(segments),
-                  routes[index].methods.contains(request.method) else { continue }
-            // The route the chain would take: answered here only when it is direct.
-            guard routes[index].direct else { return nil }
-            let route = routes[index]
-            let context = RequestContext(request: request, parameters: parameters, library: library)
-            return RoutedResponse(route: route.label, response: run(route, context), crossOrigin: route.crossOrigin)
+            guard routes[index].pattern.fits(segments), let parameters = routes[index].pattern.match(segments) else { continue }
+            pathMatched = true
+            if routes[index].methods.contains(method) { return ((index, parameters), true) }
         }
-        return nil
+        return (nil, pathMatched)
     }
 
     /// `OPTIONS`: the methods of the routes the path matches (204), and whether other origins
