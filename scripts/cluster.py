@@ -118,8 +118,12 @@ def wait_until(condition, seconds, step=0.01):
 
 
 class Postgres:
-    def __init__(self, folder):
-        self.folder = folder
+    """A throwaway server from Debian's package. Its folder is under /tmp unless given: the server
+    runs as `postgres`, which cannot reach a checkout under a private home (CI's /check)."""
+
+    def __init__(self, folder=None):
+        self.folder = folder or tempfile.mkdtemp(prefix="themed-cluster-pg-")
+        self.temporary = folder is None
         versions = sorted((v for v in os.listdir("/usr/lib/postgresql") if v.isdigit()), key=int)
         if not versions:
             sys.exit("cluster: PostgreSQL is not installed (apt-get install postgresql)")
@@ -127,8 +131,16 @@ class Postgres:
 
     def as_owner(self, *command):
         prefix = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
-        with open(os.path.join(self.folder, "pg_ctl.out"), "ab") as output:
-            subprocess.run(prefix + list(command), check=True, stdout=output, stderr=output, stdin=subprocess.DEVNULL)
+        transcript = os.path.join(self.folder, "pg_ctl.out")
+        with open(transcript, "ab") as output:
+            run = subprocess.run(prefix + list(command), stdout=output, stderr=output, stdin=subprocess.DEVNULL)
+        if run.returncode != 0:
+            # What the server said is the reason; without it a failure in CI is a bare exit status.
+            for name in (transcript, os.path.join(self.folder, "log")):
+                if os.path.exists(name):
+                    with open(name, errors="replace") as said:
+                        sys.stderr.write(f"--- {name}\n" + "".join(said.readlines()[-20:]))
+            raise subprocess.CalledProcessError(run.returncode, run.args)
 
     def init(self):
         os.makedirs(self.folder, exist_ok=True)
@@ -142,6 +154,15 @@ class Postgres:
 
     def stop(self):
         self.as_owner(f"{self.bin}/pg_ctl", "-D", f"{self.folder}/data", "-m", "fast", "-w", "stop")
+
+    def discard(self):
+        """Stopped for good: the server (if it runs) and, when this made it, the folder."""
+        try:
+            self.stop()
+        except subprocess.CalledProcessError:
+            pass
+        if self.temporary:
+            shutil.rmtree(self.folder, ignore_errors=True)
 
 
 def shard_owner(theme, count):
@@ -255,7 +276,7 @@ class Cluster:
                 sys.exit(f"cluster: port {port} is in use; stop what listens there first")
         shutil.rmtree(VAR, ignore_errors=True)
         os.makedirs(VAR)
-        self.postgres = Postgres(os.path.join(VAR, "pg"))
+        self.postgres = Postgres()
         per_group = len(ports) // shards
         self.replicas = [Replica(themed, n + 1, port, varnish_port, f"{n // per_group + 1}/{shards}" if shards > 1 else None)
                          for n, port in enumerate(ports)]
@@ -303,10 +324,7 @@ class Cluster:
         self.varnish.stop()
         for replica in self.replicas:
             replica.stop()
-        try:
-            self.postgres.stop()
-        except subprocess.CalledProcessError:
-            pass
+        self.postgres.discard()
 
 
 class StreamClient:
@@ -1021,11 +1039,11 @@ def kotlin_test(themed, classpath):
     themed.client.ThemedClientReplicaTest with the replicas' ports and the rollout's generation."""
     shutil.rmtree(VAR, ignore_errors=True)
     os.makedirs(VAR)
-    postgres = Postgres(os.path.join(VAR, "pg"))
-    postgres.init()
-    postgres.start()
+    postgres = Postgres()
     replicas = [Replica(themed, n + 1, port, VARNISH_PORT) for n, port in enumerate(REPLICA_PORTS[:2])]
     try:
+        postgres.init()
+        postgres.start()
         for theme in ("light", "dark"):
             publish(themed, theme, os.path.join(ROOT, "themes", theme))
         _, _, generation = publish(themed, "light", os.path.join(ROOT, "themes", "light"), rollout=10)
@@ -1043,7 +1061,7 @@ def kotlin_test(themed, classpath):
     finally:
         for replica in replicas:
             replica.stop()
-        postgres.stop()
+        postgres.discard()
 
 
 def main():
