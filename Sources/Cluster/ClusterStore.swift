@@ -20,6 +20,25 @@ public final class ClusterStore: @unchecked Sendable {
 
     public init(url: String) throws(PostgresError) {
         connection = try PostgresConnection(url: url)
+        // The schema is made or brought up to date only on a store that is not at `schemaVersion`
+        // yet. Its ALTER TABLE and CREATE INDEX lock their tables even when there is nothing to do
+        // (ACCESS EXCLUSIVE for ALTER): a connection opened on a live store (a webhook claim, a
+        // busy release desk) that ran them would wait behind every open transaction and hold up
+        // every reader behind itself.
+        if !isSchemaCurrent() { try makeSchema() }
+    }
+
+    /// The version of the schema `makeSchema` makes: raised with every change to it.
+    static let schemaVersion = 1
+
+    /// Whether the store's schema is at this version or a later one (a newer replica's); false
+    /// also when it has none yet (the query's error).
+    private func isSchemaCurrent() -> Bool {
+        let version = (try? connection.execute("SELECT version FROM themed_schema WHERE id = 1"))?.values.first?.first?.flatMap { Int($0) } ?? 0
+        return version >= Self.schemaVersion
+    }
+
+    private func makeSchema() throws(PostgresError) {
         // Without the SET, every start prints a NOTICE per table that already exists. The lock
         // keeps replicas starting at once from creating the same table twice; the statements run
         // as one transaction, which releases it.
@@ -56,6 +75,9 @@ public final class ClusterStore: @unchecked Sendable {
             CREATE INDEX IF NOT EXISTS themed_audit_theme ON themed_audit (theme, generation) WHERE generation IS NOT NULL;
             \(Self.audienceSchema)
             \(Self.webhookSchema)
+            CREATE TABLE IF NOT EXISTS themed_schema (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);
+            INSERT INTO themed_schema VALUES (1, \(Self.schemaVersion))
+                ON CONFLICT (id) DO UPDATE SET version = GREATEST(themed_schema.version, EXCLUDED.version);
             """.replacingOccurrences(of: "\n", with: " "))
     }
 

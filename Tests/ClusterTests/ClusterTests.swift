@@ -89,6 +89,30 @@ struct ClusterTests {
         #expect(throws: (any Error).self) { try ClusterStore(url: "postgresql://postgres@127.0.0.1:1/postgres?connect_timeout=1") }
     }
 
+    @Test("a connection opened on a live store does not wait for others' transactions: the schema is made only where it is not current", .needsPostgres)
+    func connectingToALiveStore() throws {
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let store = try ClusterStore(url: postgres.url)
+        _ = try store.publish(theme: "light", files: Self.files("one"))
+        // Another client reads the releases and the active theme inside a transaction it keeps open.
+        let reader = try PostgresConnection(url: postgres.url)
+        try reader.execute("BEGIN")
+        try reader.execute("SELECT count(*) FROM themed_release")
+        try reader.execute("SELECT count(*) FROM themed_active")
+        let opened = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            if (try? ClusterStore(url: postgres.url)) != nil { opened.signal() }
+        }
+        #expect(opened.wait(timeout: .now() + 5) == .success, "a new connection waited on the open transaction (the schema's ALTER TABLE)")
+        try reader.execute("COMMIT")
+        _ = opened.wait(timeout: .now() + 5)
+        // A store whose schema version row is gone (an older release's) has its schema made again.
+        try reader.execute("DROP TABLE themed_schema")
+        _ = try ClusterStore(url: postgres.url)
+        #expect(try reader.execute("SELECT version FROM themed_schema").values.first?.first == "\(ClusterStore.schemaVersion)")
+    }
+
     @Test("changes commit in the order of their generations: a change waits while another holds the generation lock", .needsPostgres)
     func generationsCommitInOrder() throws {
         let postgres = try PostgresServer()
