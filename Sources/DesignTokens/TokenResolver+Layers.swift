@@ -24,6 +24,13 @@ extension TokenResolver {
                   warnings: layers.flatMap(\.warnings))
     }
 
+    /// A layer made in code rather than read from a document (a catalog theme's colours beneath a
+    /// child's tokens): `base` always, then each modifier's sources for the context chosen.
+    public init(base: [TokenSource], modifiers: [(modifier: Modifier, contexts: [String: [TokenSource]])]) {
+        self.init(modifiers: modifiers.map(\.modifier), steps: [.set(base)] + modifiers.map { .modifier(name: $0.modifier.name, contexts: $0.contexts) },
+                  document: .object([]), warnings: [])
+    }
+
     /// The same resolver with every source's file named from another folder (`../base/` for a
     /// parent's), so that problems and warnings say whose file they are in.
     public func relocated(under folder: String) -> TokenResolver {

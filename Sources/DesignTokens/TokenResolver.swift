@@ -9,6 +9,10 @@ public struct TokenResolver: Sendable {
         public var contexts: [String]
         public var defaultContext: String
         public var description: String?
+
+        public init(name: String, contexts: [String], defaultContext: String, description: String? = nil) {
+            (self.name, self.contexts, self.defaultContext, self.description) = (name, contexts, defaultContext, description)
+        }
     }
 
     /// One step of the resolution order: a set's sources, or a modifier's sources per context.

@@ -16,8 +16,6 @@ public final class ThemeLibrary: Sendable {
     public let themesDirectory: String
     /// The share of a platform's themes this replica serves; nil: every theme.
     public let shard: Shard?
-    /// Design tokens' resolutions the index does not store, made when asked.
-    public let tokenResolutions = TokenResolutions()
     private let snapshot: Mutex<Snapshot>
     /// The snapshot's epoch, read without its lock: every request's kept answer is checked
     /// against it.

@@ -1,3 +1,4 @@
+import DesignTokens
 import JSON
 import ThemeIndex
 import ThemeVocabulary
@@ -42,7 +43,7 @@ public struct DesignTokensExport: Sendable {
             guard let entry = row.values[mode] else { continue }
             var token: [(String, JSONValue)] = [
                 ("$type", "color"),
-                ("$value", Self.value(entry.value)),
+                ("$value", entry.value.tokenValue),
                 ("$description", .string("\(entry.theme): \(entry.source)")),
             ]
             if names[row.name] != row.name { token.append(("$extensions", .object([("org.themed", .object([("name", .string(row.name))]))]))) }
@@ -76,22 +77,5 @@ public struct DesignTokensExport: Sendable {
             })
         }
         return .object(members.map { ($0.0, $0.0.hasPrefix("$") ? $0.1 : restoringAliases($0.1)) })
-    }
-
-    /// The colour module's value: the colour's own space (`srgb`, `display-p3`, `srgb-linear`;
-    /// gray as sRGB), its components as stored, alpha, and the clipped 8-bit `hex` fallback.
-    static func value(_ color: ColorValue) -> JSONValue {
-        let rgba = color.unclippedRGBA ?? color.rgba
-        let space = switch color.colorSpace {
-        case .displayP3: "display-p3"
-        case .extendedLinearSRGB: "srgb-linear"
-        default: "srgb"
-        }
-        return .object([
-            ("colorSpace", .string(space)),
-            ("components", .array(rgba[0..<3].map(JSONValue.double))),
-            ("alpha", .double(min(max(rgba[3], 0), 1))),
-            ("hex", .string(String(color.hex.prefix(7)).lowercased())),
-        ])
     }
 }

@@ -1,3 +1,4 @@
+import DesignTokens
 import JSON
 import ThemeIndex
 import ThemeVocabulary
@@ -27,7 +28,7 @@ public struct ResolverExport: Sendable {
         let contexts = ColorMode.all.map { mode -> (String, JSONValue) in
             let tokens = table.rows.compactMap { row -> (String, JSONValue)? in
                 guard let entry = row.values[mode] ?? row.values[mode.base] else { return nil }
-                return (names[row.name], .object([("$type", "color"), ("$value", DesignTokensExport.value(entry.value))]))
+                return (names[row.name], .object([("$type", "color"), ("$value", entry.value.tokenValue)]))
             }
             return (mode.name, .array([.object(tokens)]))
         }

@@ -40,8 +40,8 @@ public struct TokenTable: Sendable {
     /// The tokens of the chain's token owner (the nearest theme with design tokens). `contexts`
     /// holds the modifiers chosen by name (`brand=portal`, as `TraitRequest.contexts`); the
     /// others are chosen per mode by the owner's theme.json, as the index chose them. A
-    /// resolution the index does not store (a resolver past its stored combinations) is left out
-    /// for that mode.
+    /// resolution the index does not store (a resolver past its stored combinations) is made
+    /// now, or taken from those kept.
     public init(reading reader: IndexReader, chain: [ThemeInfo], contexts: String = "") throws {
         guard let owner = reader.tokenOwner(in: chain), owner.source.kind == .tokens else {
             self = .empty
@@ -51,11 +51,7 @@ public struct TokenTable: Sendable {
         // reads maps nothing, and every mode takes the defaults.
         let mapping = (try? ThemeSettings(folder: owner.theme.path))?.traits ?? [:]
         let modifiers = owner.source.modifiers
-        var byName: [String: String] = [:]
-        for pair in contexts.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            if parts.count == 2 { byName[parts[0]] = parts[1] }
-        }
+        let byName = TokenModifier.chosen(inContexts: contexts)
         var documents: [String: [String: (type: String, value: JSONValue, aliasOf: String?)]] = [:]
         var wholeDocuments: [String: JSONValue] = [:]
         var byMode: [ColorMode: JSONValue] = [:]
@@ -67,7 +63,7 @@ public struct TokenTable: Sendable {
             }
             let key = TokenModifier.key(chosen, of: modifiers)
             if documents[key] == nil {
-                guard let body = try reader.tokenDocument(of: owner, resolution: key), let document = try? JSONParser.parse(Array(body.utf8)) else {
+                guard let body = try reader.tokenDocument(of: owner, inputs: chosen, in: chain), let document = try? JSONParser.parse(Array(body.utf8)) else {
                     continue
                 }
                 documents[key] = Self.tokens(in: document)

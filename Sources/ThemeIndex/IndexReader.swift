@@ -11,6 +11,8 @@ public final class IndexReader: Sendable {
     /// The palettes of themes that are others' parents, by query and generation: a platform's
     /// base is the parent of every brand, and its part of each brand's palette is the same.
     public let parentPalettes = BoundedCache<ParentPalette, [Resolution]>(name: "palettes", capacityBytes: 16 << 20) { $0.count * 1024 }
+    /// The resolutions of design tokens made when asked (a resolver past what a sync stores).
+    public let tokenResolutions = TokenResolutions()
 
     public struct ParentPalette: Hashable, Sendable {
         var sql: String
@@ -66,7 +68,13 @@ public final class IndexReader: Sendable {
     /// The best catalog variant of `name` for `request` (lookup-rules.md 4.4 and 6), searching
     /// the theme chain nearest first. One indexed query.
     public func resolve(_ kind: AssetKind, named name: String, in chain: [ThemeInfo], for request: TraitRequest) throws -> Resolution? {
-        try resolve(kind, named: name, in: chain, for: request, plan: LocalizationPlan(chain: chain, languages: request.languages))
+        if kind == .color, let resolved = try resolvedOnDemand(in: chain, for: request) {
+            var defaults = request
+            defaults.contexts = ""
+            let indexed = try resolve(kind, named: name, in: chain, for: defaults, plan: LocalizationPlan(chain: chain, languages: request.languages))
+            return resolved.preferred(resolved.best(named: name, for: request), over: indexed, for: request)
+        }
+        return try resolve(kind, named: name, in: chain, for: request, plan: LocalizationPlan(chain: chain, languages: request.languages))
     }
 
     private func resolve(_ kind: AssetKind, named name: String, in chain: [ThemeInfo], for request: TraitRequest, plan: LocalizationPlan) throws -> Resolution? {
@@ -107,6 +115,19 @@ public final class IndexReader: Sendable {
     /// Every name of `kind` in the chain with its best variant for `request`, by name: a resolved
     /// palette in one query, however many names (not a query per name).
     public func resolveAll(_ kind: AssetKind, in chain: [ThemeInfo], for request: TraitRequest) throws -> [Resolution] {
+        if kind == .color, let resolved = try resolvedOnDemand(in: chain, for: request) {
+            var defaults = request
+            defaults.contexts = ""
+            var best = Dictionary(try indexedAll(kind, in: chain, for: defaults).map { ($0.variant.name, $0) }, uniquingKeysWith: { first, _ in first })
+            for name in resolved.names {
+                best[name] = resolved.preferred(resolved.best(named: name, for: request), over: best[name], for: request)
+            }
+            return best.values.sorted { $0.variant.name.utf8.lexicographicallyPrecedes($1.variant.name.utf8) }
+        }
+        return try indexedAll(kind, in: chain, for: request)
+    }
+
+    private func indexedAll(_ kind: AssetKind, in chain: [ThemeInfo], for request: TraitRequest) throws -> [Resolution] {
         // One query a theme of the chain, nearest first; a parent's answer is kept. A name's
         // variant comes from the nearest theme, unless a farther one has the requested gamut and
         // it has not (the gamut term comes before depth in the lookup's order). A theme's sources
@@ -138,9 +159,12 @@ public final class IndexReader: Sendable {
 
     /// The lookup's first ordering term: a variant for neither the requested gamut nor sRGB (which
     /// every gamut takes, as the last resort).
-    private static func missesGamut(_ resolution: Resolution, _ request: TraitRequest) -> Bool {
-        let gamut = resolution.variant.traits.gamut
-        return gamut != request.gamut && gamut != .sRGB
+    static func missesGamut(_ resolution: Resolution, _ request: TraitRequest) -> Bool {
+        missesGamut(resolution.variant, request)
+    }
+
+    static func missesGamut(_ variant: Variant, _ request: TraitRequest) -> Bool {
+        variant.traits.gamut != request.gamut && variant.traits.gamut != .sRGB
     }
 
     private func resolve(_ query: LookupQuery, kind: AssetKind, chain: [ThemeInfo], request: TraitRequest, plan: LocalizationPlan) throws -> Resolution? {

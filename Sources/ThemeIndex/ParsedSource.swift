@@ -114,6 +114,17 @@ struct ParsedSource {
     /// fingerprint is unchanged is not parsed again.
     static func fingerprint(_ source: ThemeFolder.Source) -> String {
         var hash = ContentHash()
+        for path in watchedPaths(source) {
+            let attributes = (try? FileManager.default.attributesOfItem(atPath: path)) ?? [:]
+            let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
+            let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            hash.add("\(path)\0\(size)\0\(modified)\n")
+        }
+        return hash.hex
+    }
+
+    /// The files whose size and time make a source's fingerprint.
+    private static func watchedPaths(_ source: ThemeFolder.Source) -> [String] {
         let paths: [String]
         switch source.kind {
         case .car: paths = [source.path]
@@ -129,21 +140,16 @@ struct ParsedSource {
             let settings = String(source.path.dropLast(ThemeFolder.materialSuffix.count))
             paths = [settings] + (source.material?.seed.isAlias == true ? tokenPaths(source.tokens, or: source.path) : [])
         }
-        for path in paths {
-            let attributes = (try? FileManager.default.attributesOfItem(atPath: path)) ?? [:]
-            let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
-            let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-            hash.add("\(path)\0\(size)\0\(modified)\n")
-        }
-        return hash.hex
+        return paths
     }
 
     /// Every JSON file of the theme folder outside its catalogs (a resolver may name any), and
     /// theme.json (its traits make the colour variants). An ancestor's files too: a child's
     /// tokens are resolved with its parents' (an edit of the base re-reads every brand over it).
     private static func tokenPaths(_ tokens: ThemeFolder.TokenFiles?, or path: String) -> [String] {
-        let roots = (tokens?.ancestors.map(\.files.root) ?? []) + [tokens?.root ?? path]
-        var found: [String] = []
+        let roots = (tokens?.ancestors.compactMap(\.files?.root) ?? []) + [tokens?.root ?? path]
+        // A catalog parent's colours are read with them: its files' changes are the tokens' too.
+        var found = (tokens?.ancestors.flatMap(\.catalogs) ?? []).flatMap(watchedPaths)
         for root in roots {
             let enumerator = FileManager.default.enumerator(atPath: root)
             while let relative = enumerator?.nextObject() as? String, found.count < 10_000 {

@@ -44,10 +44,14 @@ public struct ThemeFolder: Sendable, Equatable {
         /// base's semantic layer).
         public var ancestors: [AncestorTokens] = []
 
-        /// An ancestor theme's token files, by the theme's name.
+        /// An ancestor theme's part in this one's tokens, by the theme's name: its token files, or
+        /// for a theme of catalogs, the catalogs whose colours this one's aliases may name.
         public struct AncestorTokens: Sendable, Equatable {
             public var theme: String
-            public var files: TokenFiles
+            /// Its token files; nil for a theme of catalogs.
+            public var files: TokenFiles?
+            /// A theme of catalogs: its `.car` files and `.xcassets` folders (`CatalogTokenLayer`).
+            public var catalogs: [Source] = []
         }
 
         /// The token files of `folder`, or nil when it has none.
@@ -116,20 +120,25 @@ public struct ThemeFolder: Sendable, Equatable {
         return held.sorted().compactMap(theme).map { withAncestorTokens($0, theme: theme) }
     }
 
-    /// `folder` with the token files of its parent chain attached to its own token source (a chain
-    /// that loops stops where it does; ParentChains reports the loop).
+    /// `folder` with the token files of its parent chain attached to its own token source, and the
+    /// catalogs of the chain's themes that have no tokens (a chain that loops stops where it does;
+    /// ParentChains reports the loop).
     static func withAncestorTokens(_ folder: ThemeFolder, theme: (String) -> ThemeFolder?) -> ThemeFolder {
         guard let index = folder.sources.firstIndex(where: { $0.kind == .tokens }), var own = folder.sources[index].tokens else { return folder }
         var ancestors: [TokenFiles.AncestorTokens] = []
         var seen: Set<String> = [folder.name]
         var next = folder.parent
         while let name = next, seen.insert(name).inserted, let ancestor = theme(name) {
-            if let files = ancestor.sources.first(where: { $0.kind == .tokens })?.tokens { ancestors.insert(.init(theme: name, files: files), at: 0) }
+            if let files = ancestor.sources.first(where: { $0.kind == .tokens })?.tokens {
+                ancestors.insert(.init(theme: name, files: files), at: 0)
+            } else if case let catalogs = ancestor.sources.filter({ $0.kind == .car || $0.kind == .xcassets }), !catalogs.isEmpty {
+                ancestors.insert(.init(theme: name, files: nil, catalogs: catalogs), at: 0)
+            }
             next = ancestor.parent
         }
         guard !ancestors.isEmpty else { return folder }
         var folder = folder
-        if own.studioMetadata != nil || ancestors.contains(where: { $0.files.studioMetadata != nil }) {
+        if own.studioMetadata != nil || ancestors.contains(where: { $0.files?.studioMetadata != nil }) {
             folder.warnings.append("\(folder.path): a Tokens Studio folder neither lends its tokens to a child theme nor reads its parent's; its tokens resolve alone")
             return folder
         }

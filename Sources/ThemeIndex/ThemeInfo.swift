@@ -114,6 +114,16 @@ public struct TokenModifier: Sendable, Equatable {
         }.joined(separator: "&")
     }
 
+    /// The contexts a `contexts` string chooses, by modifier (what `contexts(_:of:)` joined).
+    public static func chosen(inContexts contexts: String) -> [String: String] {
+        var chosen: [String: String] = [:]
+        for pair in contexts.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            if parts.count == 2 { chosen[parts[0]] = parts[1] }
+        }
+        return chosen
+    }
+
     /// The contexts `query` asks for of `modifiers` (parameters that name no modifier are
     /// someone else's and ignored), or why it cannot be: a context a modifier does not have.
     public static func requested(_ query: [(String, String)], of modifiers: [TokenModifier]) -> Result<String, TokenInputError> {

@@ -1,5 +1,6 @@
 import DesignTokens
 import JSON
+import ThemeVocabulary
 
 /// One resolution of a theme's design tokens as `/tokens` serves it: the DTCG document (nested
 /// groups, each token with `$type`, its resolved `$value` and its aliases), written once, and
@@ -11,9 +12,12 @@ public struct TokenResolution: Sendable {
     private let bytes: [UInt8]
     /// Each token's body in `bytes`, by dotted path.
     private let ranges: [String: Range<Int>]
+    /// A resolution made on demand: its colour tokens as colour variants, with the traits
+    /// theme.json gives its contexts (as a sync indexes the ones it stores); empty for a stored one.
+    let colors: [Variant]
 
     /// What it holds, for a cache's byte budget.
-    public var byteCount: Int { bytes.count + ranges.count * 64 }
+    public var byteCount: Int { bytes.count + ranges.count * 64 + colors.count * 256 }
 
     public var document: String { String(decoding: bytes, as: UTF8.self) }
 
@@ -23,12 +27,15 @@ public struct TokenResolution: Sendable {
     /// Every token's dotted path (for "did you mean").
     public var paths: [String] { Array(ranges.keys) }
 
-    /// The tokens of `inputs`, resolved now.
-    public init(_ resolver: TokenResolver, inputs: [String: String]) {
-        self.init(resolver.tokens(for: inputs))
+    /// The tokens of `inputs`, resolved now, with their colours as `source`'s variants.
+    init(_ source: OnDemandSource, inputs: [String: String]) {
+        let set = source.resolver.tokens(for: inputs)
+        let resolution = TokenVariants.Resolution(inputs: inputs, key: TokenModifier.key(inputs, of: source.modifiers), tokens: set)
+        self.init(set, colors: TokenVariants.variants(of: [resolution], modifiers: source.modifiers, traits: source.traits, sourceKey: source.path))
     }
 
-    init(_ set: TokenSet) {
+    init(_ set: TokenSet, colors: [Variant] = []) {
+        self.colors = colors
         var writer = JSONWriter(reservingCapacity: 64 << 10)
         var ranges: [String: Range<Int>] = [:]
         /// Tokens by their remaining path segments, grouped in the order groups first appear; a
@@ -59,18 +66,30 @@ public struct TokenResolution: Sendable {
         (bytes, self.ranges) = (writer.bytes, ranges)
     }
 
-    /// The resolver of `chain`'s first theme's token files, as a sync reads them (its ancestors'
-    /// beneath, from the folders of `chain`); throws what a sync would report.
-    public static func resolver(of chain: [ThemeInfo]) throws -> TokenResolver {
-        guard let theme = chain.first else { throw ThemeError("no theme") }
-        var folders: [String: ThemeFolder] = [:]
-        for member in chain { folders[member.name] = ThemeFolder.folderTheme(name: member.name, path: member.path) }
-        guard let own = folders[theme.name] else { throw ThemeError("no theme") }
-        let folder = ThemeFolder.withAncestorTokens(own, theme: { folders[$0] })
-        guard let files = folder.sources.first(where: { $0.kind == .tokens })?.tokens else {
-            throw ThemeError("\(theme.path): its design tokens are gone since they were indexed")
+    /// What a resolution is made from on demand: a theme's token files read as a sync reads
+    /// them (its ancestors' beneath), the modifiers as the index keeps them, and theme.json's
+    /// traits of their contexts.
+    struct OnDemandSource: Sendable {
+        var resolver: TokenResolver
+        var modifiers: [TokenModifier]
+        var traits: [String: [String: ThemeSettings.ContextTraits]]
+        /// The token source's path, which sorts its variants as the sync's.
+        var path: String
+
+        /// The source of `chain`'s first theme, from the folders of `chain`; throws what a sync
+        /// would report.
+        init(of chain: [ThemeInfo]) throws {
+            guard let theme = chain.first else { throw ThemeError("no theme") }
+            var folders: [String: ThemeFolder] = [:]
+            for member in chain { folders[member.name] = ThemeFolder.folderTheme(name: member.name, path: member.path) }
+            guard let own = folders[theme.name] else { throw ThemeError("no theme") }
+            let folder = ThemeFolder.withAncestorTokens(own, theme: { folders[$0] })
+            guard let source = folder.sources.first(where: { $0.kind == .tokens }), let files = source.tokens else {
+                throw ThemeError("\(theme.path): its design tokens are gone since they were indexed")
+            }
+            resolver = try TokenVariants.layeredResolver(of: files)
+            (modifiers, traits, path) = (TokenVariants.modifiers(of: resolver, traits: files.traits), files.traits, source.path)
         }
-        return try TokenVariants.layeredResolver(of: files)
     }
 
     /// Whether `modifiers` have more combinations than a sync stores (`TokenVariants.indexedInputs`):

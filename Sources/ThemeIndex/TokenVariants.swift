@@ -42,12 +42,18 @@ enum TokenVariants {
     }
 
     /// The resolver of a theme's token files with its ancestors' beneath (a parent's tokens come
-    /// first: the theme's own win, and the parent's aliases resolve to them).
+    /// first: the theme's own win, and the parent's aliases resolve to them); a parent of catalogs
+    /// lends its colours (`CatalogTokenLayer`).
     static func layeredResolver(of files: ThemeFolder.TokenFiles) throws -> TokenResolver {
         var total = 0
         let resolver = try Self.resolver(of: files, total: &total)
         guard !files.ancestors.isEmpty else { return resolver }
-        let ancestors = try files.ancestors.map { try Self.resolver(of: $0.files, total: &total).relocated(under: "../\($0.theme)") }
+        let ancestors = try files.ancestors.map { ancestor in
+            guard let own = ancestor.files else {
+                return try CatalogTokenLayer.resolver(of: ancestor, modifiers: resolver.modifiers, traits: files.traits)
+            }
+            return try Self.resolver(of: own, total: &total).relocated(under: "../\(ancestor.theme)")
+        }
         return TokenResolver(layers: ancestors + [resolver])
     }
 
@@ -94,10 +100,16 @@ enum TokenVariants {
         return resolver
     }
 
-    static func read(_ resolver: TokenResolver, traits mapping: [String: [String: ThemeSettings.ContextTraits]]) -> Read {
-        let modifiers = resolver.modifiers.map {
+    /// The resolver's modifiers as the index keeps them: chosen by traits where theme.json maps
+    /// their contexts, else by name.
+    static func modifiers(of resolver: TokenResolver, traits mapping: [String: [String: ThemeSettings.ContextTraits]]) -> [TokenModifier] {
+        resolver.modifiers.map {
             TokenModifier(name: $0.name, contexts: $0.contexts, defaultContext: $0.defaultContext, mapsToTraits: mapping[$0.name] != nil)
         }
+    }
+
+    static func read(_ resolver: TokenResolver, traits mapping: [String: [String: ThemeSettings.ContextTraits]]) -> Read {
+        let modifiers = modifiers(of: resolver, traits: mapping)
         var resolutions: [Resolution] = []
         var problems: [String] = []
         var seen = Set<TokenProblem>()
@@ -125,9 +137,17 @@ enum TokenVariants {
     /// `TokenResolutions`), so the index's work does not grow with the combinations.
     static func indexedInputs(_ resolver: TokenResolver, modifiers: [TokenModifier]) -> [[String: String]] {
         guard isResolvedOnDemand(modifiers) else { return resolver.allInputs(limit: maximumResolutions) }
+        return inputs(naming: [:], of: modifiers)
+    }
+
+    /// Every combination of the contexts of the modifiers mapped to traits (at most
+    /// `maximumResolutions`), each with the modifiers chosen by name at `named`'s contexts (their
+    /// defaults where `named` has none): the resolutions whose colours answer every trait request
+    /// at those contexts.
+    static func inputs(naming named: [String: String], of modifiers: [TokenModifier]) -> [[String: String]] {
         var all: [[String: String]] = [[:]]
         for modifier in modifiers {
-            let contexts = modifier.mapsToTraits ? modifier.contexts : [modifier.defaultContext]
+            let contexts = modifier.mapsToTraits ? modifier.contexts : [named[modifier.name] ?? modifier.defaultContext]
             all = Array(all.flatMap { partial in contexts.map { partial.merging([modifier.name: $0]) { $1 } } }.prefix(maximumResolutions))
         }
         return all
@@ -158,15 +178,20 @@ enum TokenVariants {
     /// a colour of another space converted to sRGB, and to Display P3 where it lies outside sRGB
     /// or its context says p3.
     static func variants(of read: Read, traits mapping: [String: [String: ThemeSettings.ContextTraits]], sourceKey: String) -> [Variant] {
+        variants(of: read.resolutions, modifiers: read.modifiers, traits: mapping, sourceKey: sourceKey)
+    }
+
+    static func variants(of resolutions: [Resolution], modifiers: [TokenModifier], traits mapping: [String: [String: ThemeSettings.ContextTraits]],
+                         sourceKey: String) -> [Variant] {
         var byKey: [String: Variant] = [:]
         var order: [String] = []
-        for resolution in read.resolutions {
+        for resolution in resolutions {
             var traits = ThemeSettings.ContextTraits()
             var usable = true
             // The modifiers theme.json maps to no trait are asked for by name (`?brand=portal`):
             // each of their contexts is a set of variants of its own.
-            let contexts = TokenModifier.contexts(resolution.inputs, of: read.modifiers)
-            for modifier in read.resolver.modifiers {
+            let contexts = TokenModifier.contexts(resolution.inputs, of: modifiers)
+            for modifier in modifiers {
                 guard let context = resolution.inputs[modifier.name] else { continue }
                 guard let mapped = mapping[modifier.name] else { continue }
                 guard let contextTraits = mapped[context] else { usable = false; continue }

@@ -60,3 +60,21 @@ public struct TraitRequest: Sendable, Hashable {
         return unique
     }
 }
+
+extension TraitRequest {
+    /// Where a colour variant stands in this request's order among the colours of one source (the
+    /// lookup query's terms that colours differ in): the gamut asked or sRGB first, then the
+    /// appearance chain, then the exact gamut and idiom, then the variant's sort key; nil when
+    /// the request cannot take it.
+    func colorRank(of variant: Variant) -> (gamutMissed: Int, appearance: Int, inexactGamut: Int, inexactIdiom: Int, sortKey: String)? {
+        guard let appearance = appearanceChain.firstIndex(of: variant.traits.appearance),
+              variant.traits.idiom == idiom || variant.traits.idiom == .universal else { return nil }
+        let gamutMissed = variant.traits.gamut != gamut && variant.traits.gamut != .sRGB
+        return (gamutMissed ? 1 : 0, appearance, variant.traits.gamut != gamut ? 1 : 0, variant.traits.idiom != idiom ? 1 : 0, variant.sortKey)
+    }
+
+    /// The variant of `variants` this request takes among them alone (`colorRank`).
+    func bestColor(among variants: [Variant]) -> Variant? {
+        variants.compactMap { variant in colorRank(of: variant).map { ($0, variant) } }.min { $0.0 < $1.0 }?.1
+    }
+}

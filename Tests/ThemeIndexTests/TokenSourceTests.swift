@@ -188,3 +188,73 @@ struct SharedBaseTests {
         #expect(try Self.hex(index, "globex", "semantic.link") == "#0066ff", "the other brand is untouched")
     }
 }
+
+/// A brand of design tokens over a base of catalogs: the brand's aliases name the base's colours
+/// (`{Brand.primary}` for the namespaced colour `Brand/primary`), each at the traits the brand's
+/// theme.json gives its contexts.
+@Suite("a token theme over a catalog theme")
+struct CatalogBaseTests {
+    static func platform(_ fixtures: ThemeFixtures, primary: [String: String] = ["red": "0", "green": "0.4", "blue": "0.8"]) {
+        fixtures.writeJSON(["properties": ["provides-namespace": true], "info": ["author": "xcode", "version": 1]], to: "base/Theme.xcassets/Brand")
+        fixtures.colorSet("base", "Brand/primary", [(nil, primary, [:]), ("dark", ["red": "0.4", "green": "0.6", "blue": "1"], [:])])
+        fixtures.colorSet("base", "ink", [(nil, ["red": "0.1", "green": "0.1", "blue": "0.1"], [:])])
+        fixtures.write(#"{"parent": "base", "traits": {"scheme": {"light": {"appearance": "light"}, "dark": {"appearance": "dark"}}}}"#, to: "brand/theme.json")
+        fixtures.write(##"{"semantic": {"$type": "color", "accent": {"$value": "{Brand.primary}"}, "text": {"$value": "{ink}"}}}"##, to: "brand/semantic.tokens.json")
+        fixtures.write(##"""
+        {"version": "2025.10", "sets": {"semantic": {"sources": [{"$ref": "semantic.tokens.json"}]}},
+         "modifiers": {"scheme": {"contexts": {"light": [], "dark": []}, "default": "light"}},
+         "resolutionOrder": [{"$ref": "#/sets/semantic"}, {"$ref": "#/modifiers/scheme"}]}
+        """##, to: "brand/brand.resolver.json")
+    }
+
+    static func hex(_ index: ThemeIndex, _ name: String, dark: Bool = false) throws -> String? {
+        let chain = try ThemeInfo.chain(of: "brand", in: try index.reader.themes())
+        var request = TraitRequest()
+        if dark { request.appearance = Appearance(.dark) }
+        return try index.reader.resolve(.color, named: name, in: chain, for: request)?.variant.color.map { String($0.hex.prefix(7)).lowercased() }
+    }
+
+    @Test("the brand's aliases resolve to the base's colours, in light and in dark")
+    func aliasesIntoTheCatalog() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        Self.platform(fixtures)
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        try index.writer.sync(themesDirectory: fixtures.root)
+        let brand = try #require(try index.reader.themes().first { $0.name == "brand" })
+        #expect(brand.error.isEmpty, "\(brand.error)")
+        #expect(try Self.hex(index, "semantic.accent") == "#0066cc")
+        #expect(try Self.hex(index, "semantic.accent", dark: true) == "#6699ff", "the base's dark variant, chosen by the brand's dark context")
+        #expect(try Self.hex(index, "semantic.text", dark: true) == "#1a1a1a", "a colour with no dark variant is its any one in dark too")
+        #expect(try Self.hex(index, "Brand/primary", dark: true) == "#6699ff", "the base's own colours still answer through the chain")
+        let owner = try #require(index.reader.tokenOwner(in: [brand]))
+        #expect(try index.reader.token(of: owner, resolution: "scheme=dark", path: "semantic.accent")?.contains("Brand.primary") == true, "the alias is served")
+    }
+
+    @Test("an edit of the base's catalog re-reads the brand over it, also when only the base is reloaded")
+    func baseEdit() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        Self.platform(fixtures)
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        try index.writer.sync(themesDirectory: fixtures.root)
+        Thread.sleep(forTimeInterval: 0.01)
+        Self.platform(fixtures, primary: ["red": "1", "green": "0", "blue": "0"])
+        let report = try index.writer.sync(themesDirectory: fixtures.root, only: "base")
+        #expect(Set(report.changedThemes) == ["base", "brand"], "\(report.changedThemes)")
+        #expect(try Self.hex(index, "semantic.accent") == "#ff0000")
+    }
+
+    @Test("an alias to a colour the base does not have is the brand's problem, naming it")
+    func missingColour() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        Self.platform(fixtures)
+        fixtures.write(##"{"semantic": {"$type": "color", "accent": {"$value": "{Brand.secondary}"}, "text": {"$value": "{ink}"}}}"##, to: "brand/semantic.tokens.json")
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        try index.writer.sync(themesDirectory: fixtures.root)
+        let brand = try #require(try index.reader.themes().first { $0.name == "brand" })
+        #expect(brand.error.contains("semantic.tokens.json#/semantic/accent") && brand.error.contains("Brand.secondary"), "\(brand.error)")
+        #expect(try Self.hex(index, "semantic.text") == "#1a1a1a", "the rest serves")
+    }
+}

@@ -4,7 +4,8 @@ import TestSupport
 
 /// A resolver with more combinations than a sync stores (a scheme mapped to appearance, and six
 /// modifiers of five contexts chosen by name: 31,250): the index keeps the scheme's two
-/// resolutions; every other combination is resolved when first asked and kept.
+/// resolutions; every other combination is resolved when first asked and kept, for `/tokens` and
+/// for the colour routes alike.
 @Suite("token resolutions on demand")
 struct TokenOnDemandTests {
     /// `ds`: modifier `mN`'s context `cK` sets `size.mN` to 10N+K px; `color.accent` follows
@@ -42,13 +43,13 @@ struct TokenOnDemandTests {
         #expect(size(document, "alias") == 33, "an alias follows the chosen context")
         let ink = (((document["color"] as? [String: Any])?["ink"] as? [String: Any])?["$value"] as? [String: Any])?["components"] as? [Double]
         #expect(ink == [0.9, 0.9, 0.9], "the scheme chosen: \(String(describing: ink))")
-        let kept = api.service.library.tokenResolutions.resolutions.statistics
+        let kept = api.service.library.index.reader.tokenResolutions.resolutions.statistics
         #expect(kept.entries == 1 && kept.misses == 1)
 
         // The same combination asked another way (defaults named, another order) is the same resolution.
         let again = try api.request("/themes/ds/tokens?scheme=dark&m3=c3&m4=c5&m1=c2&m2=c1")
         #expect(again.header("ETag") == chosen.header("ETag"))
-        #expect(api.service.library.tokenResolutions.resolutions.statistics.hits >= 1)
+        #expect(api.service.library.index.reader.tokenResolutions.resolutions.statistics.hits >= 1)
 
         let token = try api.request("/themes/ds/tokens/size/m6?m6=c4&m5=c2")
         #expect(token.status == 200 && (token.json["$value"] as? [String: Any])?["value"] as? Int == 64, "\(token.text)")
@@ -59,13 +60,35 @@ struct TokenOnDemandTests {
         #expect(try size(api.request("/themes/ds/tokens?scheme=dark").json, "m2") == 21)
     }
 
-    @Test("colour routes answer the contexts mapped to traits; a context chosen by name says /tokens answers it")
+    @Test("colour routes, palettes and exports answer any context chosen by name, with the traits mapped beside it")
     func colorRoutes() throws {
         let api = try APIFixture(themes: Self.designSystem)
         #expect(try api.request("/themes/ds/colors/color.ink?appearance=dark").decode(ColorBody.self).hex == "#E6E6E6FF")
         #expect(try api.request("/themes/ds/colors/color.accent").decode(ColorBody.self).hex == "#000033FF")
+        let kept = api.service.library.index.reader.tokenResolutions.resolutions
+
+        // m1=c3 (0.6 blue) resolved when first asked, with each scheme the traits choose.
         let named = try api.request("/themes/ds/colors/color.accent?m1=c3")
-        #expect(named.status == 400 && named.text.contains("resolved_on_demand") && named.text.contains("/themes/ds/tokens?m1=c3"), "\(named.text)")
+        #expect(named.status == 200, "\(named.text)")
+        let accent = try named.decode(ColorBody.self)
+        let atDefaults = try api.request("/themes/ds/colors/color.accent").decode(ColorBody.self)
+        #expect(accent.hex == "#000099FF" && accent.source.theme == "ds" && accent.fallbacks == atDefaults.fallbacks, "\(named.text)")
+        #expect(kept.statistics.entries == 2, "light and dark at m1=c3")
+        #expect(try api.request("/themes/ds/colors/color.ink?m1=c3&appearance=dark").decode(ColorBody.self).hex == "#E6E6E6FF")
+        #expect(try api.request("/themes/ds/colors/color.ink?m1=c3").decode(ColorBody.self).hex
+                == api.request("/themes/ds/colors/color.ink").decode(ColorBody.self).hex)
+        #expect(kept.statistics.entries == 2, "the next asks are answered from what was kept")
+
+        // A palette at another combination: every colour token of it.
+        let palette = try api.request("/themes/ds/colors?m1=c4&m6=c2&appearance=dark").decode(PaletteBody.self)
+        #expect(palette.colors["color.accent"]?.hex == "#0000CCFF" && palette.colors["color.ink"]?.hex == "#E6E6E6FF", "\(palette.colors.mapValues(\.hex))")
+
+        // The exports at that combination: the CSS has its accent, its sizes are that combination's.
+        let css = try api.request("/themes/ds/colors.css?m1=c4&m6=c2")
+        #expect(css.status == 200 && css.text.contains("--color-accent: rgb(0 0 204 / 1)"), "\(css.text.prefix(1800))")
+        #expect(css.text.contains("--size-m6: 62px"), "\(css.text.prefix(1200))")
+
+        #expect(try api.request("/themes/ds/colors/color.accent?m1=c9").status == 400, "an unknown context is still a 400")
     }
 
     @Test("an edit the index takes is what the next resolution on demand reads")

@@ -18,6 +18,10 @@ struct ColorRoutes: RouteCollection {
     private func colorList(_ context: RequestContext) throws -> Response {
         let chain = try context.chain()
         let traits = try context.traits(in: chain)
+        return try context.resolvingTokens(in: chain, for: traits) { try colorList(context, chain: chain, traits: traits) }
+    }
+
+    private func colorList(_ context: RequestContext, chain: [ThemeInfo], traits: TraitRequest) throws -> Response {
         let reader = library.index.reader
         let query = context.request.query
         // Naming a token modifier's context (`?brand=portal`) asks for that palette, resolved.
@@ -82,6 +86,10 @@ struct ColorRoutes: RouteCollection {
     private func color(_ context: RequestContext) throws -> Response {
         let chain = try context.chain()
         let traits = try context.traits(in: chain)
+        return try context.resolvingTokens(in: chain, for: traits) { try color(context, chain: chain, traits: traits) }
+    }
+
+    private func color(_ context: RequestContext, chain: [ThemeInfo], traits: TraitRequest) throws -> Response {
         let name = context.parameter("name")
         guard let theme = chain.first else { throw APIError.notFound("no theme") }
         guard let resolution = try library.index.reader.resolve(.color, named: name, in: chain, for: traits) else {

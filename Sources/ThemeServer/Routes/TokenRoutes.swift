@@ -80,10 +80,10 @@ struct TokenRoutes: RouteCollection {
         guard TokenResolution.isResolvedOnDemand(asked.owner.source.modifiers) else {
             throw APIError.notFound("the resolution \(asked.key.isEmpty ? "of these tokens" : asked.key) is not stored")
         }
-        let (library, source) = (library, asked.owner.source)
+        let library = library
         return Response(deferred: { complete in
             library.content.perform({
-                try library.tokenResolutions.resolution(key: asked.key, inputs: asked.inputs, contentHash: source.contentHash, chain: asked.chain)
+                try library.index.reader.tokenResolutions.resolution(asked.owner, inputs: asked.inputs, chain: asked.chain)
             }) { result in
                 switch result {
                 case .success(let resolution): complete(answer(resolution))

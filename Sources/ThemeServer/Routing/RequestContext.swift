@@ -44,15 +44,25 @@ public struct RequestContext: Sendable {
         case .success(let contexts): traits.contexts = contexts
         case .failure(let error): throw APIError.badRequest(error.message)
         }
-        // A resolver with more combinations than a sync stores has its colours indexed at the
-        // defaults of the modifiers chosen by name: another context is `/tokens`' to answer,
-        // never the defaults' colours passed off as its.
-        if !traits.contexts.isEmpty, TokenResolution.isResolvedOnDemand(modifiers) {
-            throw APIError(status: .badRequest, code: "resolved_on_demand",
-                           message: "\(traits.contexts) is resolved on demand: /themes/\(chain.first?.name ?? "")/tokens?\(traits.contexts) answers it; "
-                               + "the colour routes answer these modifiers at their defaults (the resolver has more than 64 combinations)")
-        }
         return traits
+    }
+
+    /// `answer()`, here or, when the colours of `traits` need design tokens resolved first (contexts
+    /// chosen by name on a resolver past what a sync stores, not kept yet), on the worker pool:
+    /// an event loop never resolves tokens.
+    func resolvingTokens(in chain: [ThemeInfo], for traits: TraitRequest, _ answer: @escaping @Sendable () throws -> Response) throws -> Response {
+        guard library.index.reader.resolvesTokens(in: chain, for: traits) else { return try answer() }
+        let library = library
+        return Response(deferred: { complete in
+            library.content.perform({ try answer() }) { result in
+                switch result {
+                case .success(let response): complete(response)
+                case .failure(let error as APIError): complete(error.response)
+                case .failure(let error as ContentStore.Busy): complete(APIError.busy(error))
+                case .failure(let error): complete(APIError(status: .serviceUnavailable, code: "theme_error", message: "\(error)").response)
+                }
+            }
+        })
     }
 
     /// A path inside the themes folder as responses show it (`light/Theme.xcassets`).
