@@ -30,7 +30,7 @@ extension IndexReader {
     /// a route on an event loop hands such a request to the worker pool.
     public func resolvesTokens(in chain: [ThemeInfo], for request: TraitRequest) -> Bool {
         guard let asked = onDemandRequest(in: chain, for: request) else { return false }
-        return asked.inputs.contains { tokenResolutions.kept(asked.owner, inputs: $0) == nil }
+        return asked.inputs.contains { !tokenResolutions.keepsColors(asked.owner, inputs: $0) }
     }
 
     /// The colours of `request`'s contexts, resolved now where they are not kept; nil when the
@@ -39,7 +39,7 @@ extension IndexReader {
         guard let asked = onDemandRequest(in: chain, for: request) else { return nil }
         var byName: [String: [Variant]] = [:]
         for inputs in asked.inputs {
-            for variant in try tokenResolutions.resolution(asked.owner, inputs: inputs, chain: asked.ownerChain).colors {
+            for variant in try tokenResolutions.colors(asked.owner, inputs: inputs, chain: asked.ownerChain) {
                 byName[variant.name, default: []].append(variant)
             }
         }

@@ -12,12 +12,13 @@ public struct TokenResolution: Sendable {
     private let bytes: [UInt8]
     /// Each token's body in `bytes`, by dotted path.
     private let ranges: [String: Range<Int>]
-    /// A resolution made on demand: its colour tokens as colour variants, with the traits
-    /// theme.json gives its contexts (as a sync indexes the ones it stores); empty for a stored one.
-    let colors: [Variant]
+    /// A resolution made on demand: its inputs and colour tokens, which the colour routes turn
+    /// into variants when they ask (`TokenResolutions.colors`); empty for a stored one.
+    let inputs: [String: String]
+    let colorTokens: [ResolvedToken]
 
     /// What it holds, for a cache's byte budget.
-    public var byteCount: Int { bytes.count + ranges.count * 64 + colors.count * 256 }
+    public var byteCount: Int { bytes.count + ranges.count * 64 + colorTokens.count * 512 }
 
     public var document: String { String(decoding: bytes, as: UTF8.self) }
 
@@ -27,15 +28,14 @@ public struct TokenResolution: Sendable {
     /// Every token's dotted path (for "did you mean").
     public var paths: [String] { Array(ranges.keys) }
 
-    /// The tokens of `inputs`, resolved now, with their colours as `source`'s variants.
+    /// The tokens of `inputs`, resolved now.
     init(_ source: OnDemandSource, inputs: [String: String]) {
         let set = source.resolver.tokens(for: inputs)
-        let resolution = TokenVariants.Resolution(inputs: inputs, key: TokenModifier.key(inputs, of: source.modifiers), tokens: set)
-        self.init(set, colors: TokenVariants.variants(of: [resolution], modifiers: source.modifiers, traits: source.traits, sourceKey: source.path))
+        self.init(set, inputs: inputs, colorTokens: set.tokens.filter { $0.type == .color })
     }
 
-    init(_ set: TokenSet, colors: [Variant] = []) {
-        self.colors = colors
+    init(_ set: TokenSet, inputs: [String: String] = [:], colorTokens: [ResolvedToken] = []) {
+        (self.inputs, self.colorTokens) = (inputs, colorTokens)
         var writer = JSONWriter(reservingCapacity: 64 << 10)
         var ranges: [String: Range<Int>] = [:]
         /// Tokens by their remaining path segments, grouped in the order groups first appear; a

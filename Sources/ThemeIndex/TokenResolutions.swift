@@ -9,12 +9,15 @@ import Synchronization
 /// its token source: an edit that the index took makes a new one.
 public final class TokenResolutions: Sendable {
     public let resolutions: BoundedCache<String, TokenResolution>
+    /// The colour variants of resolutions made on demand, for the colour routes.
+    public let colors: BoundedCache<String, [Variant]>
     private let sources = Mutex<[(contentHash: String, source: TokenResolution.OnDemandSource)]>([])
     /// Themes whose sources are kept.
     static let keptSources = 4
 
     public init(capacityBytes: Int = 32 << 20) {
         resolutions = BoundedCache(name: "token_resolutions", capacityBytes: capacityBytes) { $0.byteCount }
+        colors = BoundedCache(name: "token_colors", capacityBytes: capacityBytes / 4) { $0.count * 512 }
     }
 
     /// The resolution of `owner`'s tokens at `inputs` if it is kept; never resolves.
@@ -30,6 +33,24 @@ public final class TokenResolutions: Sendable {
         let resolution = TokenResolution(try source(contentHash: owner.source.contentHash, chain: chain), inputs: inputs)
         resolutions.insert(resolution, for: key)
         return resolution
+    }
+
+    /// Whether the colours of `owner`'s tokens at `inputs` are kept.
+    public func keepsColors(_ owner: IndexReader.TokenOwner, inputs: [String: String]) -> Bool {
+        colors.contains(Self.key(owner, inputs))
+    }
+
+    /// The colour tokens of `owner`'s tokens at `inputs` as colour variants, with the traits the
+    /// owner's theme.json gives their contexts (as a sync indexes the resolutions it stores);
+    /// made now when they are not kept. Blocking: for a worker, never a loop.
+    func colors(_ owner: IndexReader.TokenOwner, inputs: [String: String], chain: [ThemeInfo]) throws -> [Variant] {
+        let key = Self.key(owner, inputs)
+        if let kept = colors.value(for: key) { return kept }
+        let resolution = try resolution(owner, inputs: inputs, chain: chain)
+        let source = try source(contentHash: owner.source.contentHash, chain: chain)
+        let variants = TokenVariants.variants(of: [(inputs, resolution.colorTokens)], modifiers: source.modifiers, traits: source.traits, sourceKey: source.path)
+        colors.insert(variants, for: key)
+        return variants
     }
 
     private static func key(_ owner: IndexReader.TokenOwner, _ inputs: [String: String]) -> String {

@@ -178,14 +178,16 @@ enum TokenVariants {
     /// a colour of another space converted to sRGB, and to Display P3 where it lies outside sRGB
     /// or its context says p3.
     static func variants(of read: Read, traits mapping: [String: [String: ThemeSettings.ContextTraits]], sourceKey: String) -> [Variant] {
-        variants(of: read.resolutions, modifiers: read.modifiers, traits: mapping, sourceKey: sourceKey)
+        variants(of: read.resolutions.map { ($0.inputs, $0.tokens.tokens) }, modifiers: read.modifiers, traits: mapping, sourceKey: sourceKey)
     }
 
-    static func variants(of resolutions: [Resolution], modifiers: [TokenModifier], traits mapping: [String: [String: ThemeSettings.ContextTraits]],
-                         sourceKey: String) -> [Variant] {
+    /// The colour tokens of resolutions (each its inputs and tokens) as colour variants.
+    static func variants(of resolutions: [(inputs: [String: String], tokens: [ResolvedToken])], modifiers: [TokenModifier],
+                         traits mapping: [String: [String: ThemeSettings.ContextTraits]], sourceKey: String) -> [Variant] {
         var byKey: [String: Variant] = [:]
         var order: [String] = []
         for resolution in resolutions {
+            let key = TokenModifier.key(resolution.inputs, of: modifiers)
             var traits = ThemeSettings.ContextTraits()
             var usable = true
             // The modifiers theme.json maps to no trait are asked for by name (`?brand=portal`):
@@ -200,7 +202,7 @@ enum TokenVariants {
                 traits.gamut = contextTraits.gamut ?? traits.gamut
             }
             guard usable else { continue }
-            for token in resolution.tokens.tokens where token.type == .color {
+            for token in resolution.tokens where token.type == .color {
                 guard let color = token.color else { continue }
                 var variantTraits = VariantTraits()
                 variantTraits.appearance = Appearance(traits.luminosity ?? .any, highContrast: traits.highContrast ?? false)
@@ -216,7 +218,7 @@ enum TokenVariants {
                     variantTraits.gamut = gamut
                     var variant = Variant(kind: .color, name: token.path.dotted, traits: variantTraits)
                     variant.color = value
-                    variant.sortKey = "\(sourceKey)\u{0}\(resolution.key)"
+                    variant.sortKey = "\(sourceKey)\u{0}\(key)"
                     variant.aliasOf = token.aliasOf.first?.dotted ?? ""
                     variant.contexts = contexts
                     if color.asWritten == nil {

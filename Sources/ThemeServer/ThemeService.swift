@@ -52,7 +52,7 @@ public final class ThemeService: HeadResponder {
         let cors = CORSMiddleware(allowedOrigins: configuration.allowedOrigins)
         let responseCache = ResponseCacheMiddleware(library: library, cors: cors, metrics: metrics, capacityBytes: configuration.responseCacheBytes)
         let requestLog = RequestLogMiddleware(accessLog: configuration.accessLog, logger: logger, ids: RequestIDs())
-        let caches: [any CacheReporting] = [responseCache, index.reader.parentPalettes, index.reader.tokenResolutions.resolutions] + content.caches
+        let caches: [any CacheReporting] = [responseCache, index.reader.parentPalettes, index.reader.tokenResolutions.resolutions, index.reader.tokenResolutions.colors] + content.caches
         let clustered = configuration.clusterGeneration != nil
         let aliases = AliasBook(index: index, library: library, logger: logger)
         self.aliases = aliases

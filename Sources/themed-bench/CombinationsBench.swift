@@ -7,7 +7,8 @@ import ThemeIndex
 /// same 4,000 tokens (`TokenBench.designSystem`) behind one modifier of 5 contexts, and behind 6
 /// modifiers of 5 (15,625 combinations), each measured in a process of its own: the best of 3
 /// index times, a combination's first resolution (the theme's files read, then with them kept),
-/// a kept one, and the process's peak RSS after 200 combinations. Prints one JSON object.
+/// a kept one, a cold combination's resolved palette (the colour routes' way), and the process's
+/// peak RSS after them. Prints one JSON object.
 enum CombinationsBench {
     static let combinations = 200
 
@@ -59,12 +60,28 @@ enum CombinationsBench {
         _ = try resolutions.resolution(owner, inputs: [:], chain: chain)
         let kept = try TokenBench.best { _ = try resolutions.resolution(owner, inputs: [:], chain: chain) }
         firsts.sort()
+        // A resolved palette of a combination the index does not store (what `/colors?...` does):
+        // its resolution and colour variants made, then ranked beside the index's.
+        var palettes: [Double] = []
+        var colorCount = 0
+        for _ in 0..<50 {
+            let inputs = Dictionary(uniqueKeysWithValues: modifiers.map { ($0.name, $0.contexts.randomElement(using: &generator) ?? $0.defaultContext) })
+            var request = TraitRequest()
+            request.contexts = TokenModifier.contexts(inputs, of: modifiers)
+            themeIndex.reader.tokenResolutions.resolutions.removeAll { _ in true }
+            themeIndex.reader.tokenResolutions.colors.removeAll { _ in true }
+            let start = Date()
+            colorCount = try themeIndex.reader.resolveAll(.color, in: chain, for: request).count
+            palettes.append(Date().timeIntervalSince(start))
+        }
+        palettes.sort()
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         print(JSONValue.object([
             ("combinations", .int(modifiers.reduce(1) { $0 * $1.contexts.count })), ("indexSeconds", .double(index)),
             ("firstEverMs", .double(first * 1000)), ("coldCombinationP50Ms", .double(firsts[firsts.count / 2] * 1000)),
             ("coldCombinationMaxMs", .double((firsts.last ?? 0) * 1000)), ("keptMicroseconds", .double(kept * 1_000_000)),
+            ("coldPaletteP50Ms", .double(palettes[palettes.count / 2] * 1000)), ("paletteColors", .int(colorCount)),
             ("peakRSSMB", .int(usage.ru_maxrss / 1024)),
         ]).serialized())
     }
