@@ -69,7 +69,7 @@ let package = Package(
         .target(name: "ThemeContent", dependencies: ["ThemeIndex", "DesignTokens", "Sharding", "ImageCoders", "BlobStore", "Hashing", "AssetCatalog", "Codecs", "BinaryReading", "ThemeVocabulary", "Caching", "CLinux"]),
         // A theme's colours in other formats: CSS custom properties, W3C design tokens, Android
         // colour resources, a Swift file of dynamic colours; deterministic, from the index.
-        .target(name: "ThemeExport", dependencies: ["ThemeIndex", "ThemeVocabulary", "DesignTokens", "JSON"]),
+        .target(name: "ThemeExport", dependencies: ["ThemeIndex", "ThemeBundle", "ThemeVocabulary", "DesignTokens", "JSON"]),
         .target(name: "AndroidResources", dependencies: ["ThemeExport", "ThemeContent", "ThemeIndex", "ThemeBundle", "ImageCoders", "ThemeVocabulary"]),
         // Image coders (seed 004): sniff, decode, resize, rasterize vectors and encode PNG, WebP,
         // AVIF and JPEG through libvips, with caps checked before any pixel is decoded.

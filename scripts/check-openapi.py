@@ -225,6 +225,7 @@ def cases(blob, base):
         # Releases need a cluster store: without one, 409 naming the setting.
         ("PUT", "/active", auth, json.dumps({"theme": "dark", "at": "2030-01-01T00:00:00Z"}), 409, "/active"),
         ("GET", "/themes/light/releases", {}, None, 409, "/themes/{theme}/releases"),
+        ("GET", "/themes/light/diff", {}, None, 409, "/themes/{theme}/diff"),
         ("POST", "/themes/light/releases", {**auth, "Content-Type": "application/octet-stream"}, b"x", 409, "/themes/{theme}/releases"),
         ("POST", "/themes/light/rollback", auth, json.dumps({"generation": 1}), 409, "/themes/{theme}/rollback"),
         ("DELETE", "/active/schedule/1", auth, None, 409, "/active/schedule/{id}"),
@@ -293,6 +294,13 @@ def cluster_cases(publisher, switcher, rollouts, archive, bomb, state):
          "/themes/{theme}/rollback"),
         ("POST", "/themes/brand-c/rollback", dict(publish, **{"Content-Type": "application/json"}), lambda: json.dumps({"generation": state["generation"]}), 201,
          "/themes/{theme}/rollback"),
+        # The rollback against the release before it, in each form.
+        ("GET", "/themes/brand-c/diff", {}, None, 200, "/themes/{theme}/diff"),
+        ("GET", "/themes/brand-c/diff?format=markdown", {}, None, 200, "/themes/{theme}/diff"),
+        ("GET", "/themes/brand-c/diff?format=text", {}, None, 200, "/themes/{theme}/diff"),
+        ("GET", "/themes/brand-c/diff?from=first", {}, None, 400, "/themes/{theme}/diff"),
+        ("GET", "/themes/brand-c/diff?from=999999", {}, None, 404, "/themes/{theme}/diff"),
+        ("GET", "/themes/nope/diff", {}, None, 404, "/themes/{theme}/diff"),
         # A release published into a rollout, widened by a token that may roll it out.
         ("POST", "/themes/brand-c/releases?rollout=10", publish, archive, 201, "/themes/{theme}/releases"),
         ("POST", "/themes/brand-c/releases?rollout=150", publish, archive, 400, "/themes/{theme}/releases"),
@@ -327,6 +335,7 @@ def cluster_cases(publisher, switcher, rollouts, archive, bomb, state):
         ("POST", "/themes/brand-c/releases", publish, archive, 503, "/themes/{theme}/releases"),
         ("PUT", "/active", activate, json.dumps({"theme": "dark"}), 503, "/active"),
         ("GET", "/audit", activate, None, 503, "/audit"),
+        ("GET", "/themes/brand-c/diff", {}, None, 503, "/themes/{theme}/diff"),
         ("PUT", "/aliases/acme", operator, json.dumps({"theme": "dark"}), 503, "/aliases/{alias}"),
         ("PUT", "/themes/brand-c/rollout", operator, json.dumps({"generation": 1, "percent": 5}), 503, "/themes/{theme}/rollout"),
     ], [("POST", "/themes/brand-c/rollback", wrong, json.dumps({"generation": 1}), 401, "/themes/{theme}/rollback")] * 9 + [

@@ -1,8 +1,9 @@
 import Audiences
 import Cluster
 import Foundation
-import ThemeIndex
 import Synchronization
+import ThemeExport
+import ThemeIndex
 
 /// Releases for teams over HTTP (docs/API.md, "Releases"): a token's check, a publish from an
 /// uploaded file, the history, rollbacks and scheduled changes, all kept in the cluster store.
@@ -70,10 +71,13 @@ public final class ReleaseDesk: Sendable {
     /// Publishes checked at once: each indexes its theme in a scratch index (CPU and disk).
     let checks = DispatchSemaphore(value: 2)
 
-    public init(cluster: String, workDirectory: String, retention: Int = Release.defaultRetention, maxUploadBytes: Int,
+    /// The themes this replica serves: a diffed release's parents are read from there.
+    public let themesDirectory: String
+
+    public init(cluster: String, workDirectory: String, themesDirectory: String, retention: Int = Release.defaultRetention, maxUploadBytes: Int,
                 pendingSchedules: @escaping @Sendable () -> [Schedule]) {
-        (self.cluster, self.workDirectory, self.retention, self.maxUploadBytes, self.pendingSchedules) =
-            (cluster, workDirectory, retention, maxUploadBytes, pendingSchedules)
+        (self.cluster, self.workDirectory, self.themesDirectory, self.retention, self.maxUploadBytes, self.pendingSchedules) =
+            (cluster, workDirectory, themesDirectory, retention, maxUploadBytes, pendingSchedules)
     }
 
     /// The schedules pending at the replica's last sync with the store, soonest first.
@@ -150,6 +154,38 @@ public final class ReleaseDesk: Sendable {
     /// The theme's kept releases, newest first.
     public func history(of theme: String) throws(Refusal) -> [ReleaseEntry] {
         try withStore { try $0.history(of: theme) }
+    }
+
+    /// What release `to` of `theme` changes against release `from`: by default the newest release
+    /// that is not a retirement, against the one before it. Each is written to a scratch folder
+    /// and read as a sync reads it, with the parents this replica serves.
+    public func diff(theme: String, from: Int64?, to: Int64?) throws(Refusal) -> (from: Int64, to: Int64, review: ThemeReview) {
+        let scratch = "\(workDirectory)/diff-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        // Reading a release indexes it, as a publish's check does: two at once at most.
+        checks.wait()
+        defer { checks.signal() }
+        let (older, newer) = try withStore { store -> (Int64, Int64) in
+            let kept = try store.history(of: theme).filter { !$0.retired }
+            guard let newer = to ?? kept.first?.generation else { throw ClusterError.noSuchTheme(theme) }
+            guard let older = from ?? kept.first(where: { $0.generation < newer })?.generation else {
+                throw ClusterError.noSuchRelease(theme, newer - 1)
+            }
+            for (generation, side) in [(older, "before"), (newer, "after")] {
+                guard let release = try store.release(of: theme, generation: generation), !release.retired else {
+                    throw ClusterError.noSuchRelease(theme, generation)
+                }
+                try Materializer(themesDirectory: "\(scratch)/\(side)").materialize(release) { try store.blob($0) }
+            }
+            return (older, newer)
+        }
+        do {
+            let before = try ThemeSnapshot(reading: "\(scratch)/before/\(theme)", parentsIn: themesDirectory)
+            let after = try ThemeSnapshot(reading: "\(scratch)/after/\(theme)", parentsIn: themesDirectory)
+            return (older, newer, ThemeReview(from: before, to: after))
+        } catch {
+            throw .unprocessable("release \(older) or \(newer) of \(theme) cannot be read: \(error)")
+        }
     }
 
     /// A new release with the content of a kept earlier generation.

@@ -34,6 +34,7 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
         [
             Route([.post], "/themes/{theme}/releases", label: "releases", crossOrigin: false) { try publish($0) },
             .get("/themes/{theme}/releases", label: "releases", crossOrigin: false) { try history($0) },
+            .get("/themes/{theme}/diff", label: "diff", crossOrigin: false) { try diff($0) },
             Route([.post], "/themes/{theme}/rollback", label: "rollback", crossOrigin: false) { try rollback($0) },
             Route([.delete], "/active/schedule/{id}", label: "active", crossOrigin: false) { try cancel($0) },
             .get("/audit", label: "audit", crossOrigin: false) { try audit($0) },
@@ -103,6 +104,45 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
                 ("scheduled", .array(scheduled.map(Self.json))),
             ]), cacheControl: "no-store")
         }
+    }
+
+    /// What a release changes against another (`?from=G1&to=G2`; by default the current release
+    /// against the one before it), as `themed diff` writes it: `?format=json` (the default),
+    /// `markdown` or `text`. Readable as the history is; `Themed-Diff` says `same` or `differs`.
+    private func diff(_ context: RequestContext) throws -> Response {
+        let desk = try Self.cluster(desk)
+        let (theme, query) = (context.parameter("theme"), context.request.query)
+        func generation(_ name: String) throws -> Int64? {
+            try query[name].map { text in
+                guard let number = Int64(text), number > 0 else { throw APIError.badRequest("\(name) must be a release's generation, like \(name)=42") }
+                return number
+            }
+        }
+        let (from, to) = (try generation("from"), try generation("to"))
+        let format = query["format"] ?? "json"
+        guard ["json", "markdown", "text"].contains(format) else { throw APIError.badRequest("format is json, markdown or text") }
+        return Self.deferred(metrics: metrics, counted: nil) {
+            let (older, newer, review) = try desk.diff(theme: theme, from: from, to: to)
+            let (before, after) = ("\(theme)@\(older)", "\(theme)@\(newer)")
+            var response: Response
+            switch format {
+            case "markdown": response = Self.text(review.markdown(from: before, to: after), type: "text/markdown; charset=utf-8")
+            case "text": response = Self.text(review.text, type: "text/plain; charset=utf-8")
+            default:
+                guard case .object(let members) = review.json else { throw APIError.badRequest("no diff") }
+                response = JSONResponse.make(.object([("theme", .string(theme)), ("from", .int(Int(older))), ("to", .int(Int(newer)))] + members),
+                                             cacheControl: "no-store")
+            }
+            response.headers[Self.diffField] = review.isEmpty ? "same" : "differs"
+            return response
+        }
+    }
+
+    /// Whether a diff found anything (`themed diff --server` exits 1 on `differs`).
+    public static let diffField = HTTPField.Name("Themed-Diff")!
+
+    private static func text(_ text: String, type: String) -> Response {
+        Response(status: .ok, headers: [.contentType: type, .cacheControl: "no-store"], body: Array(text.utf8))
     }
 
     private func rollback(_ context: RequestContext) throws -> Response {

@@ -28,8 +28,8 @@ struct Check: ParsableCommand {
 
     func run() throws {
         let path = URL(fileURLWithPath: theme).standardizedFileURL.path
-        let (info, table, settings) = try Self.read(path)
-        let contrast = ContrastReport(table: table, settings: settings)
+        let snapshot = try Self.read(path)
+        let (info, contrast) = (snapshot.info, ContrastReport(table: snapshot.colors, settings: snapshot.settings))
         var errors = info.error.split(separator: "\n").map(String.init)
         var warnings = info.warning.split(separator: "\n").map(String.init)
         // Contrast pairs below their minimum: errors with policy "refuse", else warnings.
@@ -50,56 +50,14 @@ struct Check: ParsableCommand {
         if strict, !warnings.isEmpty { throw ExitCode(2) }
     }
 
-    /// The theme at `path` as a sync indexes it: in a scratch themes folder that links it and
-    /// its ancestors (never the rest of the folder beside it, which may hold anything).
-    /// The theme at `path` as a sync indexes it, its colours in every mode, and its settings.
-    static func read(_ path: String) throws -> (info: ThemeInfo, colors: ColorTable, settings: ThemeSettings) {
-        let read = try readWhole(path)
-        return (read.info, read.colors, read.settings)
-    }
-
-    /// A theme as `read` reads it, with its other design tokens and its strings too (`themed diff`).
-    static func readWhole(_ path: String) throws -> (info: ThemeInfo, colors: ColorTable, settings: ThemeSettings, tokens: TokenTable, strings: StringTable) {
-        let fileName = (path as NSString).lastPathComponent
-        let isCatalog = fileName.hasSuffix(".car")
-        let name = isCatalog ? String(fileName.dropLast(4)) : fileName
-        guard isCatalog ? FileSystem.isRegularFile(path) : FileSystem.isDirectory(path) else {
-            throw Startup.failure("\(path): no such theme folder or .car file")
+    /// The theme at `path` as a sync indexes it (`ThemeSnapshot`, parents from beside it); a path
+    /// that is no theme is exit status 2, said on standard error.
+    static func read(_ path: String) throws -> ThemeSnapshot {
+        do {
+            return try ThemeSnapshot(reading: path)
+        } catch let error as ThemeSnapshot.Unreadable {
+            throw Startup.failure(error.description)
         }
-        guard ThemeName.isValid(name) else { throw Startup.failure("\(fileName): not a theme name (\(ThemeName.rule))") }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("themed-check-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let themes = scratch + "/themes"
-        try FileManager.default.createDirectory(atPath: themes, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: "\(themes)/\(fileName)", withDestinationPath: path)
-        // The parents theme.json names, from the folder beside it, as the server would find them.
-        let beside = (path as NSString).deletingLastPathComponent
-        var next = isCatalog ? nil : (try? ThemeSettings(folder: path))?.parent
-        var linked: Set<String> = [name]
-        while let parent = next, ThemeName.isValid(parent), linked.insert(parent).inserted, linked.count <= 16 {
-            let folder = "\(beside)/\(parent)"
-            if FileSystem.isDirectory(folder) {
-                try FileManager.default.createSymbolicLink(atPath: "\(themes)/\(parent)", withDestinationPath: folder)
-                next = (try? ThemeSettings(folder: folder))?.parent
-            } else if FileSystem.isRegularFile(folder + ".car") {
-                try FileManager.default.createSymbolicLink(atPath: "\(themes)/\(parent).car", withDestinationPath: folder + ".car")
-                next = nil
-            } else {
-                next = nil
-            }
-        }
-        let index = try ThemeIndex(databasePath: scratch + "/index.sqlite")
-        _ = try index.writer.sync(themesDirectory: themes)
-        let all = try index.reader.themes()
-        guard let info = all.first(where: { $0.name == name }) else {
-            throw Startup.failure("\(path): not read as a theme")
-        }
-        let settings = isCatalog ? ThemeSettings() : ((try? ThemeSettings(folder: path)) ?? ThemeSettings())
-        let chain = (try? ThemeInfo.chain(of: name, in: all)) ?? [info]
-        let bundles = chain.flatMap(\.sources).compactMap(\.bundle)
-        let localizations = Set(bundles.flatMap(\.availableLocalizations) + bundles.compactMap(\.developmentRegion)).sorted()
-        return (info, try ColorTable(reading: index.reader, chain: chain), settings, try TokenTable(reading: index.reader, chain: chain),
-                try StringTable(reading: index.reader, chain: chain, localizations: localizations))
     }
 
     static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }

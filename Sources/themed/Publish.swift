@@ -123,12 +123,17 @@ struct HTTPAnswer {
     var status: Int?
     var body = Data()
     var error: String?
+    /// The response's header fields, by lower-cased name.
+    var headers: [String: String] = [:]
 
     static func of(_ request: URLRequest, body: Data? = nil) -> HTTPAnswer {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var answer = HTTPAnswer()
         let finish: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
-            answer = HTTPAnswer(status: (response as? HTTPURLResponse)?.statusCode, body: data ?? Data(), error: error.map { "\($0)" })
+            let http = response as? HTTPURLResponse
+            var headers: [String: String] = [:]
+            for (name, value) in http?.allHeaderFields ?? [:] { headers["\(name)".lowercased()] = "\(value)" }
+            answer = HTTPAnswer(status: http?.statusCode, body: data ?? Data(), error: error.map { "\($0)" }, headers: headers)
             done.signal()
         }
         if let body {

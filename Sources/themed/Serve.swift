@@ -138,7 +138,8 @@ struct Serve: ParsableCommand {
             StoreContact(silence: { follower.lastContact.map { ContinuousClock.now - $0 } }, unreachableAfter: unreachableLimit)
         }
         let releases = settings.cluster.map { url in
-            ReleaseDesk(cluster: url, workDirectory: uploads, retention: settings.releaseRetention, maxUploadBytes: settings.releaseMaxBytes,
+            ReleaseDesk(cluster: url, workDirectory: uploads, themesDirectory: URL(fileURLWithPath: settings.themes).standardizedFileURL.path,
+                        retention: settings.releaseRetention, maxUploadBytes: settings.releaseMaxBytes,
                         pendingSchedules: { follower?.schedules ?? [] })
         }
         if let follower {

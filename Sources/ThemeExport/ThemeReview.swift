@@ -1,0 +1,66 @@
+import JSON
+
+/// What a change does to a theme, for review before it ships (`themed diff`, and a replica's
+/// `GET /themes/{theme}/diff` between two releases): its colours mode by mode, what that does to
+/// its contrast pairs (each ratio that moved; those now below their minimum), its other design
+/// tokens mode by mode and its strings localization by localization.
+public struct ThemeReview: Sendable {
+    public let colors: ColorDiff
+    public let contrast: ContrastDiff
+    public let content: ContentDiff
+
+    public init(from before: ThemeSnapshot, to after: ThemeSnapshot) {
+        colors = ColorDiff(from: before.colors, to: after.colors)
+        contrast = ContrastDiff(from: ContrastReport(table: before.colors, settings: before.settings),
+                                to: ContrastReport(table: after.colors, settings: after.settings))
+        content = ContentDiff(tokens: before.tokens, after.tokens, strings: before.strings, after.strings)
+    }
+
+    /// Nothing differs (a contrast ratio moves only with a colour).
+    public var isEmpty: Bool { colors.isEmpty && content.isEmpty }
+
+    /// The counts: what a summary line, a webhook or a draft carries.
+    public var summary: JSONValue {
+        let (tokens, strings) = (content.count("token"), content.count("string"))
+        func counts(_ added: Int, _ removed: Int, _ changed: Int) -> JSONValue {
+            .object([("added", .int(added)), ("removed", .int(removed)), ("changed", .int(changed))])
+        }
+        return .object([
+            ("colors", counts(colors.added.count, colors.removed.count, colors.changed.count)),
+            ("tokens", counts(tokens.added, tokens.removed, tokens.changed)),
+            ("strings", counts(strings.added, strings.removed, strings.changed)),
+            ("contrast", .object([("moved", .int(contrast.changes.count)), ("belowMinimum", .int(contrast.broken.count))])),
+        ])
+    }
+
+    /// The colours' changes with the contrast, the other content and the counts beside them.
+    public var json: JSONValue {
+        guard case .object(let members) = colors.json else { return colors.json }
+        return .object(members + [("contrast", contrast.json), ("content", content.json), ("summary", summary)])
+    }
+
+    /// For a pull request comment: each part's counts first, then its table.
+    public func markdown(from before: String, to after: String) -> String {
+        colors.markdown(from: before, to: after) + contrast.markdown + content.markdown
+    }
+
+    /// A line a change, then the counts.
+    public var text: String {
+        var lines: [String] = []
+        lines += colors.added.map { "added: \($0)" }
+        lines += colors.removed.map { "removed: \($0)" }
+        for change in colors.changed {
+            for (mode, was, now) in change.modes { lines.append("changed: \(change.name) \(mode.name) \(was?.hex ?? "-") -> \(now?.hex ?? "-")") }
+        }
+        lines += contrast.changes.map { "contrast: \(ContrastDiff.describe($0))" }
+        for change in content.changes {
+            lines.append("\(change.kind): \(change.name) \(change.place.isEmpty ? "-" : change.place) \(change.before ?? "-") -> \(change.after ?? "-")")
+        }
+        let (tokens, strings) = (content.count("token"), content.count("string"))
+        lines.append("\(colors.added.count) added, \(colors.removed.count) removed, \(colors.changed.count) changed; "
+                     + "\(contrast.changes.count) contrast ratios moved, \(contrast.broken.count) now below their minimum; "
+                     + "tokens \(tokens.added) added, \(tokens.removed) removed, \(tokens.changed) changed; "
+                     + "strings \(strings.added) added, \(strings.removed) removed, \(strings.changed) changed")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
