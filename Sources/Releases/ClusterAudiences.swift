@@ -38,10 +38,17 @@ public final class ClusterAudiences: AudienceStore {
         }
     }
 
-    /// Takes what the follower read; returns the aliases whose clients must ask again (and the
-    /// theme each points at), for `assignment-changed`.
+    /// What a follow changed: the aliases whose clients must ask again (and the theme each
+    /// points at), for `assignment-changed`; and the themes whose rollout changed (nil: none now),
+    /// for `rollout-changed`.
+    public struct Changes: Sendable {
+        public var aliases: [(alias: String, theme: String?)]
+        public var rollouts: [(theme: String, rollout: Rollout?)]
+    }
+
+    /// Takes what the follower read; returns what changed for the clients.
     @discardableResult
-    public func follow(_ replica: ReplicaAudiences) -> [(alias: String, theme: String?)] {
+    public func follow(_ replica: ReplicaAudiences) -> Changes {
         let assigner = Self.assigner(for: replica, defaultActive: defaultActive())
         let before = state.withLock { state in
             defer { state = (replica, assigner) }
@@ -50,7 +57,9 @@ public final class ClusterAudiences: AudienceStore {
         followed.lock()
         followed.broadcast()
         followed.unlock()
-        return Self.changes(from: before, to: assigner)
+        let rollouts = Set(before.rollouts.keys).union(assigner.rollouts.keys).sorted()
+            .filter { before.rollouts[$0] != assigner.rollouts[$0] }.map { ($0, assigner.rollouts[$0]) }
+        return Changes(aliases: Self.changes(from: before, to: assigner), rollouts: rollouts)
     }
 
     /// Assignments from the replica's view: the store's aliases, `current` for the active theme,

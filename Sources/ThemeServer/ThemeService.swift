@@ -1,6 +1,8 @@
 import BlobStore
+import Audiences
 import Caching
 import HTTPServer
+import JSON
 import Logging
 import Sharding
 import ThemeContent
@@ -179,6 +181,16 @@ public final class ThemeService: HeadResponder {
     /// aliases, rollouts or generations changed; `generation`: the store's, as the event's id).
     public func announceAssignmentChanges(_ aliases: [(alias: String, theme: String?)], generation: Int? = nil) {
         for (alias, theme) in aliases { AudienceRoutes.announce(alias, theme: theme, to: events, generation: generation) }
+    }
+
+    /// Tells the event stream (and the webhooks) of each theme whose rollout changed:
+    /// `rollout-changed` with the rollout as it now stands, or `null` once there is none (completed
+    /// at 100%, or replaced).
+    public func announceRolloutChanges(_ rollouts: [(theme: String, rollout: Rollout?)], generation: Int? = nil) {
+        for (theme, rollout) in rollouts {
+            let now: JSONValue = rollout.map { .object([("generation", .int($0.generation)), ("previous", .int($0.previous)), ("percent", .double($0.percent))]) } ?? .null
+            events.publish("rollout-changed", .object([("theme", .string(theme)), ("rollout", now)]), generation: generation)
+        }
     }
 
     /// Makes `theme` the one `current` stands for (the cluster's choice arriving) and tells the

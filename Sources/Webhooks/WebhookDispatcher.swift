@@ -51,12 +51,13 @@ public final class WebhookDispatcher: Sendable {
 
     /// The kind of webhook message an event of the server's stream is, or nil when webhooks carry
     /// none: a theme added or reloaded (in folder mode a file dropped, with a cluster store a
-    /// release) is `release-published`; an alias's clients told to ask again, `alias-changed`.
+    /// release) is `release-published`; an alias's clients told to ask again, `alias-changed`; a
+    /// rollout widened, halted or ended, `rollout-changed`.
     public static func type(of event: EventHub.Event) -> String? {
         switch event.type {
         case "theme-added", "theme-reloaded": "release-published"
         case "assignment-changed": "alias-changed"
-        case "active-changed", "theme-error": event.type
+        case "active-changed", "theme-error", "rollout-changed": event.type
         default: nil
         }
     }

@@ -126,7 +126,9 @@ struct Serve: ParsableCommand {
                             }, audiencesChanged: { replica, generation in
                                 // Before serving, the first index's start takes them (below).
                                 guard let service = served.withLock({ $0 }), let audiences = clusterAudiences.withLock({ $0 }) else { return }
-                                service.announceAssignmentChanges(audiences.follow(replica), generation: Int(generation))
+                                let changes = audiences.follow(replica)
+                                service.announceAssignmentChanges(changes.aliases, generation: Int(generation))
+                                service.announceRolloutChanges(changes.rollouts, generation: Int(generation))
                             }),
                             logger: logger, retention: settings.releaseRetention, shard: settings.shard)
         }

@@ -8,7 +8,7 @@ import TestSupport
 struct ReplicaWebhookTests {
     static let secret = "whsec_" + Data((0..<32).map { UInt8(($0 * 29 + 5) & 255) }).base64EncodedString()
 
-    @Test("a release and a switch are posted once across two replicas, with the store's generation in the webhook-id")
+    @Test("a release, a switch and a rollout are posted once across two replicas, with the store's generation in the webhook-id")
     func oncePerChange() throws {
         let postgres = try PostgresServer()
         defer { withExtendedLifetime(postgres) {} }
@@ -17,7 +17,7 @@ struct ReplicaWebhookTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let port = Loopback.freePort()
         let receiver = try WebhookReceiver(port: port, secret: Self.secret, out: folder + "/received.jsonl")
-        let webhooks = #""webhooks": [{"url": "http://127.0.0.1:\#(port)/hook", "secret": "\#(Self.secret)", "events": ["release-published", "active-changed"]}]"#
+        let webhooks = #""webhooks": [{"url": "http://127.0.0.1:\#(port)/hook", "secret": "\#(Self.secret)", "events": ["release-published", "active-changed", "rollout-changed"]}]"#
 
         #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "light", "\(ReplicaTests.sampleThemes)/light"]).status == 0)
         let replicas = try (1...2).map {
@@ -47,7 +47,14 @@ struct ReplicaWebhookTests {
         let records = receiver.records(waitingUpTo: 60) { WebhookReceiver.delivered($0, "release-published", theme: "dark") && WebhookReceiver.delivered($0, "active-changed", theme: target) }
         #expect(WebhookReceiver.delivered(records, "release-published", theme: "dark") && WebhookReceiver.delivered(records, "active-changed", theme: target),
                 "\(records)")
-        // Both replicas heard of both changes; a moment more for a second copy to show, if any.
+        // A release published into a rollout: its rollout-changed message, with the share.
+        #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "--rollout", "10", "light", "\(ReplicaTests.sampleThemes)/dark"]).status == 0)
+        let rolled = receiver.records(waitingUpTo: 60) { records in
+            records.contains { $0["type"] as? String == "rollout-changed" && (($0["data"] as? [String: Any])?["rollout"] as? [String: Any])?["percent"] as? Double == 10 }
+        }
+        #expect(rolled.contains { $0["type"] as? String == "rollout-changed" && ($0["data"] as? [String: Any])?["theme"] as? String == "light" }, "\(rolled) \(replicas[0].get("/rollouts")?.text ?? "")")
+
+        // Both replicas heard of every change; a moment more for a second copy to show, if any.
         Thread.sleep(forTimeInterval: 1)
         let all = receiver.records(waitingUpTo: 0) { _ in true }
         let ids = all.compactMap { $0["id"] as? String }
