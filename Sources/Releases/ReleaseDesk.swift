@@ -1,6 +1,7 @@
 import Audiences
 import Cluster
 import Foundation
+import JSON
 import Synchronization
 import ThemeExport
 import ThemeIndex
@@ -186,6 +187,15 @@ public final class ReleaseDesk: Sendable {
         } catch {
             throw .unprocessable("release \(older) or \(newer) of \(theme) cannot be read: \(error)")
         }
+    }
+
+    /// What a webhook message of a release carries (`"diff"`): the release against the one before
+    /// it, as counts and its first `limit` changes (the lines `themed diff` prints); nil for a
+    /// theme's first release, or when it cannot be read.
+    public func diffDetails(theme: String, generation: Int64, limit: Int = 10) -> JSONValue? {
+        guard let (from, to, review) = try? diff(theme: theme, from: nil, to: generation) else { return nil }
+        let lines = review.text.split(separator: "\n").dropLast().prefix(limit).map { JSONValue.string(String($0)) }
+        return .object([("from", .int(Int(from))), ("to", .int(Int(to))), ("summary", review.summary), ("changes", .array(Array(lines)))])
     }
 
     /// A new release with the content of a kept earlier generation.

@@ -36,6 +36,10 @@ public final class WebhookDispatcher: Sendable {
     /// subscriber (its URL), the first to claim it in the store; a store that cannot be asked
     /// posts it anyway (a repeat, with the same webhook-id, rather than a loss).
     let claim: (@Sendable (_ message: String, _ url: String) throws -> Bool)?
+    /// What a message of `type` carries beside the event's data (a release's diff against the one
+    /// before it, `"diff"`), worked out once per message on the first subscriber's queue that
+    /// posts it; nil adds nothing.
+    let details: (@Sendable (_ type: String, _ data: JSONValue) -> (key: String, value: JSONValue)?)?
     let metrics: ServiceMetrics
     let logger: Logger
     private let queues: [DispatchQueue]
@@ -43,8 +47,9 @@ public final class WebhookDispatcher: Sendable {
     private let pending = Atomic<Int>(0)
 
     public init(subscriptions: [WebhookSubscription], retrySeconds: Double, metrics: ServiceMetrics, logger: Logger,
-                claim: (@Sendable (_ message: String, _ url: String) throws -> Bool)? = nil) {
-        (self.subscriptions, self.metrics, self.logger, self.claim) = (subscriptions, metrics, logger, claim)
+                claim: (@Sendable (_ message: String, _ url: String) throws -> Bool)? = nil,
+                details: (@Sendable (_ type: String, _ data: JSONValue) -> (key: String, value: JSONValue)?)? = nil) {
+        (self.subscriptions, self.metrics, self.logger, self.claim, self.details) = (subscriptions, metrics, logger, claim, details)
         self.retrySeconds = retrySeconds
         queues = subscriptions.indices.map { DispatchQueue(label: "themed-webhook-\($0)") }
     }
@@ -67,27 +72,51 @@ public final class WebhookDispatcher: Sendable {
     public func send(_ event: EventHub.Event) {
         guard let type = Self.type(of: event) else { return }
         let now = Date()
-        let body = JSONValue.object([("type", .string(type)), ("timestamp", .string(ISO8601DateFormatter().string(from: now))),
-                                     ("data", event.data)]).serializedBytes()
-        let message = StandardWebhook(id: "msg_\(event.id)_\(event.type)", timestamp: Int(now.timeIntervalSince1970), body: body)
+        let id = "msg_\(event.id)_\(event.type)"
+        let details = self.details
+        // The same bytes (and so the same signature) for every subscriber and every try.
+        let message = OnceMade { () -> StandardWebhook in
+            var data = event.data
+            if case .object(let members) = data, let (key, value) = details?(type, data) { data = .object(members + [(key, value)]) }
+            let body = JSONValue.object([("type", .string(type)), ("timestamp", .string(ISO8601DateFormatter().string(from: now))),
+                                         ("data", data)]).serializedBytes()
+            return StandardWebhook(id: id, timestamp: Int(now.timeIntervalSince1970), body: body)
+        }
         for (index, subscription) in subscriptions.enumerated() where subscription.events.contains(type) {
             pending.add(1, ordering: .relaxed)
             queues[index].async { [self] in
-                deliver(message, type: type, to: subscription)
+                deliver(id: id, message, type: type, to: subscription)
                 pending.subtract(1, ordering: .relaxed)
             }
         }
     }
 
-    /// Tries a message up to `attempts` times on the subscriber's queue.
-    private func deliver(_ message: StandardWebhook, type: String, to subscription: WebhookSubscription) {
-        if let claim {
-            do {
-                guard try claim(message.id, subscription.url.absoluteString) else { return }
-            } catch {
-                logger.warning("webhook claim not made; posting anyway", metadata: ["id": "\(message.id)", "error": "\(error)"])
+    /// A value made the first time it is asked for, by whichever queue asks first.
+    final class OnceMade<Value: Sendable>: Sendable {
+        private let make: @Sendable () -> Value
+        private let made = Mutex<Value?>(nil)
+        init(_ make: @escaping @Sendable () -> Value) { self.make = make }
+        var value: Value {
+            made.withLock { made in
+                if let made { return made }
+                let value = make()
+                made = value
+                return value
             }
         }
+    }
+
+    /// Tries a message up to `attempts` times on the subscriber's queue (made once claimed: a
+    /// replica that does not post it never works out its details).
+    private func deliver(id: String, _ made: OnceMade<StandardWebhook>, type: String, to subscription: WebhookSubscription) {
+        if let claim {
+            do {
+                guard try claim(id, subscription.url.absoluteString) else { return }
+            } catch {
+                logger.warning("webhook claim not made; posting anyway", metadata: ["id": "\(id)", "error": "\(error)"])
+            }
+        }
+        let message = made.value
         var delay = retrySeconds
         var lastError = ""
         for attempt in 1...Self.attempts {

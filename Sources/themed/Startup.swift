@@ -7,6 +7,7 @@ import Dispatch
 import Foundation
 import HTTPServer
 import HTTPTypes
+import JSON
 import ImageCoders
 import Logging
 import Logs
@@ -177,8 +178,16 @@ enum Startup {
         configuration.imageTransforms = ImageTransformPolicy(rule: settings.imageTransforms, presets: settings.imagePresets,
                                                              signingKeys: settings.imageSigningKeys)
         releaseRoutes.operators = configuration.operators
+        // With a cluster store, a release's message carries its diff against the release before it.
+        let releaseDiff = releases.map { desk in
+            { @Sendable (type: String, data: JSONValue) -> (key: String, value: JSONValue)? in
+                guard type == "release-published", case .string(let theme)? = data["theme"], case .int(let generation)? = data["generation"] else { return nil }
+                return desk.diffDetails(theme: theme, generation: Int64(generation)).map { ("diff", $0) }
+            }
+        }
         let webhooks = WebhookDispatcher(subscriptions: settings.webhooks, retrySeconds: settings.webhookRetrySeconds, metrics: metrics, logger: logger,
-                                         claim: settings.webhooks.isEmpty ? nil : settings.cluster.map(WebhookClaims.init(url:))?.claim)
+                                         claim: settings.webhooks.isEmpty ? nil : settings.cluster.map(WebhookClaims.init(url:))?.claim,
+                                         details: releaseDiff)
         configuration.collections = [releaseRoutes, WebhookRoutes(dispatcher: webhooks, operators: configuration.operators)]
         let service = try ThemeService(index: index, configuration: configuration)
         // Every change the event stream tells, the webhooks' subscribers are posted too.

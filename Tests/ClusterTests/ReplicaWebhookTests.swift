@@ -8,7 +8,7 @@ import TestSupport
 struct ReplicaWebhookTests {
     static let secret = "whsec_" + Data((0..<32).map { UInt8(($0 * 29 + 5) & 255) }).base64EncodedString()
 
-    @Test("a release, a switch and a rollout are posted once across two replicas, with the store's generation in the webhook-id")
+    @Test("a release (with its diff against the one before), a switch and a rollout are posted once across two replicas, with the store's generation in the webhook-id")
     func oncePerChange() throws {
         let postgres = try PostgresServer()
         defer { withExtendedLifetime(postgres) {} }
@@ -47,6 +47,14 @@ struct ReplicaWebhookTests {
         let records = receiver.records(waitingUpTo: 60) { WebhookReceiver.delivered($0, "release-published", theme: "dark") && WebhookReceiver.delivered($0, "active-changed", theme: target) }
         #expect(WebhookReceiver.delivered(records, "release-published", theme: "dark") && WebhookReceiver.delivered(records, "active-changed", theme: target),
                 "\(records)")
+        // A second release of dark: its message carries its diff against the first.
+        #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "dark", "\(ReplicaTests.sampleThemes)/light"]).status == 0)
+        let diffed = receiver.records(waitingUpTo: 60) { records in records.contains { ($0["data"] as? [String: Any])?["diff"] != nil } }
+        let diff = diffed.compactMap { ($0["data"] as? [String: Any])?["diff"] as? [String: Any] }.first
+        let changedColours = ((diff?["summary"] as? [String: Any])?["colors"] as? [String: Any])?["changed"] as? Int ?? 0
+        #expect(changedColours > 0 && (diff?["changes"] as? [String])?.first?.hasPrefix("changed: ") == true, "\(diffed)")
+        #expect(diff?["to"] as? Int ?? 0 > diff?["from"] as? Int ?? 0)
+
         // A release published into a rollout: its rollout-changed message, with the share.
         #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "--rollout", "10", "light", "\(ReplicaTests.sampleThemes)/dark"]).status == 0)
         let rolled = receiver.records(waitingUpTo: 60) { records in
