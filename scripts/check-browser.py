@@ -16,7 +16,8 @@ selenium), against a real themed serving a copy of the sample themes:
 6. A theme whose colour name is markup is shown as text: nothing it names runs.
 7. A theme of converted tokens lists its warnings and is ok.
 8. A token theme's modifier chosen by name (`brand`): choosing `portal` shows portal's colours.
-9. With a cluster store: the rollouts under way.
+9. With a cluster store: the rollouts under way, and a theme's newest release against the one
+   before it on its page (each colour changed, mode by mode, swatches side by side).
 
 Screenshots (light, dark, phone width) are saved under out/browser/.
 
@@ -205,6 +206,28 @@ def rollouts_in_cluster(themed_binary, driver, check):
         counts = dict(part.split(": ") for part in row.find_element(By.CSS_SELECTOR, "td[data-assignments]").text.split(", "))
         check.that(percent == "10%" and str(generation) in counts and sum(int(c) for c in counts.values()) == 200,
                    "/ shows light's rollout at 10%% with this replica's 200 assignments by generation (%s, %s)" % (percent, counts))
+        # The theme's page: its newest release against the one before, swatches side by side.
+        expected = requests.get(server.base + "/themes/light/diff").json()
+        want = {(change["name"], mode["mode"]): [mode["before"], mode["after"]] for change in expected["changed"] for mode in change["modes"]}
+        driver.get(server.base + "/themes/light/gallery")
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#release-diff tr[data-diff-color]"))
+        shown, painted = {}, []
+        for row in driver.find_elements(By.CSS_SELECTOR, "#release-diff tr[data-diff-color]"):
+            fills = row.find_elements(By.CSS_SELECTOR, "span[data-hex]")
+            shown[(row.get_attribute("data-diff-color"), row.get_attribute("data-diff-mode"))] = [fill.get_attribute("data-hex") for fill in fills]
+            for fill in fills:
+                hex_value = fill.get_attribute("data-hex")
+                rgb = tuple(int(hex_value[i:i + 2], 16) for i in (1, 3, 5))
+                painted.append(driver.execute_script("return getComputedStyle(arguments[0]).backgroundColor", fill) in
+                               ("rgb(%d, %d, %d)" % rgb, "rgba(%d, %d, %d, 1)" % rgb))
+        heading = driver.find_element(By.CSS_SELECTOR, "#release-diff h3")
+        driver.execute_script("arguments[0].scrollIntoView()", heading)
+        driver.save_screenshot(os.path.join(SCREENSHOTS, "gallery-release-diff.png"))
+        check.that(want and shown == want and heading.get_attribute("data-diff-to") == str(generation)
+                   and heading.get_attribute("data-diff-from") == str(expected["from"]),
+                   "light's page shows release %d against %s: every colour changed, mode by mode, before and after (%d rows)"
+                   % (generation, expected["from"], len(shown)))
+        check.that(painted and all(painted), "each before and after swatch of the diff is painted its colour (%d swatches)" % len(painted))
     finally:
         if server and server.process and server.process.poll() is None:
             server.stop()
@@ -389,7 +412,8 @@ def main():
                    and driver.find_element(By.CSS_SELECTOR, accent).text == portal and portal != main,
                    "choosing brand portal in the gallery shows portal's accent (%s, was %s)" % (portal, main))
 
-        # 9. With a cluster store: the rollouts under way.
+        # 9. With a cluster store: the rollouts under way, and a theme's newest release against the one
+        # before it on its page.
         rollouts_in_cluster(themed_binary, driver, check)
     finally:
         driver.quit()

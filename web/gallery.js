@@ -373,23 +373,72 @@ class Gallery {
     $("sources-body").replaceChildren(...items);
   }
 
-  /** The theme's release history, when a cluster store keeps one (the detail links to it). */
+  /** The theme's release history, when a cluster store keeps one (the detail links to it), and
+   * the newest release's diff against the one before it (another release's on its button). */
   async drawReleases(path) {
     $("releases").hidden = true;
+    $("release-diff").replaceChildren();
     if (!path) return;
     try {
       const history = await getJSON(path);
+      const kept = history.releases.filter((release) => !release.retired);
+      const comparable = (release) => kept.some((other) => other.generation < release.generation);
+      const diffPath = path.replace(/\/releases$/, "/diff");
       $("releases-body").replaceChildren(...history.releases.map((release) => el("tr", { className: release.current ? "current" : "" },
         el("td", { text: `${release.generation}${release.current ? " (current)" : ""}${release.rollout !== undefined ? ` (rollout ${release.rollout}%)` : ""}${release.rollbackOf ? ` ↩ ${release.rollbackOf}` : ""}` }),
         el("td", { text: release.publishedAt }), el("td", { text: release.publisher }), el("td", { text: String(release.files) }),
-        el("td", {}, el("code", { text: release.digest.slice(0, 12) })))),
+        el("td", {}, el("code", { text: release.digest.slice(0, 12) })),
+        el("td", {}, ...(!release.retired && comparable(release) ? [this.diffButton(diffPath, release.generation)] : [])))),
         ...history.scheduled.map((schedule) => el("tr", { className: "scheduled" },
           el("td", { text: `scheduled #${schedule.id}` }), el("td", { text: schedule.at }), el("td", { text: schedule.by }),
           el("td", { text: String(schedule.files ?? "") }), el("td", {}, el("code", { text: (schedule.digest ?? "").slice(0, 12) })))));
       $("releases").hidden = false;
+      const newest = kept.find(comparable);
+      if (newest) await this.drawReleaseDiff(diffPath, newest.generation);
     } catch {
       $("releases").hidden = true;
     }
+  }
+
+  diffButton(diffPath, generation) {
+    const button = el("button", { text: "diff", attrs: { type: "button", "data-diff-to": String(generation) } });
+    button.addEventListener("click", () => this.drawReleaseDiff(diffPath, generation));
+    return button;
+  }
+
+  /** Release `generation` against the one before it: the counts, then each colour changed, mode
+   * by mode, before and after side by side, added and removed colours, and the other changes. */
+  async drawReleaseDiff(diffPath, generation) {
+    const target = $("release-diff");
+    let diff;
+    try {
+      diff = await getJSON(`${diffPath}?to=${generation}`);
+    } catch (error) {
+      target.replaceChildren(el("p", { text: `No diff for ${generation}: ${error.message}`, className: "missing" }));
+      return;
+    }
+    const chip = (hex) => {
+      if (!hex) return el("td", {}, el("span", { text: "none", className: "missing" }));
+      const fill = el("span", { attrs: { "data-hex": hex } });
+      fill.style.background = hex;
+      return el("td", {}, el("span", { className: "swatch" }, el("span", { className: "chip", attrs: { role: "img", "aria-label": hex } }, fill),
+        el("span", { text: hex, className: "hex" })));
+    };
+    const { colors, tokens, strings, contrast: ratios } = diff.summary;
+    const rows = [
+      ...diff.changed.flatMap((change) => change.modes.map((mode) => el("tr", { attrs: { "data-diff-color": change.name, "data-diff-mode": mode.mode } },
+        el("th", { text: change.name, attrs: { scope: "row" } }), el("td", { text: mode.mode }), chip(mode.before), chip(mode.after)))),
+      ...diff.added.map((name) => el("tr", { attrs: { "data-diff-added": name } }, el("th", { text: name, attrs: { scope: "row" } }), el("td", { text: "added" }), el("td"), el("td"))),
+      ...diff.removed.map((name) => el("tr", { attrs: { "data-diff-removed": name } }, el("th", { text: name, attrs: { scope: "row" } }), el("td", { text: "removed" }), el("td"), el("td"))),
+    ];
+    const others = [...diff.contrast, ...diff.content].length;
+    target.replaceChildren(
+      el("h3", { text: `${generation} against ${diff.from}`, attrs: { "data-diff-from": String(diff.from), "data-diff-to": String(diff.to) } }),
+      el("p", { text: `Colours ${colors.added} added, ${colors.removed} removed, ${colors.changed} changed · tokens ${tokens.added + tokens.removed + tokens.changed} · strings ${strings.added + strings.removed + strings.changed} · contrast ratios moved ${ratios.moved}, below their minimum ${ratios.belowMinimum}` }),
+      el("table", { className: "release-diff" },
+        el("thead", {}, el("tr", {}, el("th", { text: "Colour" }), el("th", { text: "Mode" }), el("th", { text: "Before" }), el("th", { text: "After" }))),
+        el("tbody", {}, ...rows)),
+      ...(others ? [el("p", {}, el("a", { text: `and ${others} other changes (markdown)`, attrs: { href: `${diffPath}?to=${generation}&format=markdown` } }))] : []));
   }
 
   async drawExports(base) {
