@@ -29,7 +29,7 @@ public final class ClusterStore: @unchecked Sendable {
     }
 
     /// The version of the schema `makeSchema` makes: raised with every change to it.
-    static let schemaVersion = 1
+    static let schemaVersion = 2
 
     /// Whether the store's schema is at this version or a later one (a newer replica's); false
     /// also when it has none yet (the query's error).
@@ -75,6 +75,7 @@ public final class ClusterStore: @unchecked Sendable {
             CREATE INDEX IF NOT EXISTS themed_audit_theme ON themed_audit (theme, generation) WHERE generation IS NOT NULL;
             \(Self.audienceSchema)
             \(Self.webhookSchema)
+            \(Self.draftSchema)
             CREATE TABLE IF NOT EXISTS themed_schema (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);
             INSERT INTO themed_schema VALUES (1, \(Self.schemaVersion))
                 ON CONFLICT (id) DO UPDATE SET version = GREATEST(themed_schema.version, EXCLUDED.version);
@@ -163,20 +164,21 @@ public final class ClusterStore: @unchecked Sendable {
     /// line and its notification; the theme's rollout ended, or moved to it with `rollout`; then
     /// the theme's releases past the newest `keep` go (but those a rollout or an alias still
     /// points at), with the blobs nothing kept uses.
-    func record(_ release: Release, by actor: String, action: String, rollbackOf: Int64? = nil, keep: Int? = nil, rollout: Double? = nil) throws -> Int64 {
+    func record(_ release: Release, by actor: String, action: String, rollbackOf: Int64? = nil, keep: Int? = nil, rollout: Double? = nil,
+                approvers: [String] = []) throws -> Int64 {
         try takeGenerationLock()
         let rows = try connection.execute("""
-            INSERT INTO themed_release (theme, generation, manifest, retired, publisher, rollback_of)
-            VALUES ($1, nextval('themed_generation'), $2, $3, $4, $5::bigint) RETURNING generation
+            INSERT INTO themed_release (theme, generation, manifest, retired, publisher, rollback_of, approvers)
+            VALUES ($1, nextval('themed_generation'), $2, $3, $4, $5::bigint, $6) RETURNING generation
             """, [.text(release.theme), .text(release.manifest), .text(release.retired ? "true" : "false"), .text(actor),
-                  rollbackOf.map { .int($0) } ?? .null])
+                  rollbackOf.map { .int($0) } ?? .null, .text(approvers.joined(separator: "\n"))])
         guard let text = rows.values.first?.first ?? nil, let generation = Int64(text) else { throw ClusterError.badRelease("no generation returned") }
         for hash in Set(release.files.map(\.hash)) {
             try connection.execute("INSERT INTO themed_release_blob (theme, generation, hash) VALUES ($1, $2, $3)",
                                    [.text(release.theme), .int(generation), .text(hash)])
         }
         try audit(actor: actor, action: action, theme: release.theme, generation: generation,
-                  detail: rollbackOf.map { "content of generation \($0)" } ?? "")
+                  detail: rollbackOf.map { "content of generation \($0)" } ?? (approvers.isEmpty ? "" : "approved by \(approvers.joined(separator: ", "))"))
         if release.retired { try connection.execute("DELETE FROM themed_listing WHERE theme = $1", [.text(release.theme)]) }
         try moveRollout(of: release, generation: generation, percent: rollout)
         if let keep { try dropReleases(of: release.theme, keepingNewest: keep) }
@@ -202,6 +204,7 @@ public final class ClusterStore: @unchecked Sendable {
                 AND NOT EXISTS (SELECT 1 FROM themed_release_blob u
                                 WHERE u.hash = b.hash AND NOT (u.theme = $1 AND u.generation IN (SELECT generation FROM dropped)))
                 AND NOT EXISTS (SELECT 1 FROM themed_schedule s WHERE s.applied_generation IS NULL AND NOT s.cancelled AND b.hash = ANY (s.hashes))
+                AND \(Self.keptByDrafts)
             """, [.text(theme), .int(Int64(max(1, keep)))])
     }
 

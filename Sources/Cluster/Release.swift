@@ -116,6 +116,13 @@ public enum ClusterError: Error, Equatable, CustomStringConvertible {
     /// An alias or a rollout names a generation the store does not keep (past retention, retired, never made).
     case generationNotKept(String, Int64)
     case badRollout(String)
+    case noSuchDraft(Int64)
+    /// A draft that is no longer open (published, or scheduled), by id.
+    case draftClosed(Int64)
+    /// An approval by the draft's own publisher.
+    case ownDraft(Int64, String)
+    /// A draft approved after its theme moved on: the release that moved it.
+    case movedOn(draft: Int64, theme: String, base: Int64, newest: Int64)
 
     public var description: String {
         switch self {
@@ -132,6 +139,12 @@ public enum ClusterError: Error, Equatable, CustomStringConvertible {
         case .noSuchTheme(let theme): "the cluster store has no current release of \(theme)"
         case .generationNotKept(let theme, let generation): "generation \(generation) of \(theme) is not kept (past retention, retired, or never made)"
         case .badRollout(let why): why
+        case .noSuchDraft(let id): "no draft \(id)"
+        case .draftClosed(let id): "draft \(id) was already published"
+        case .ownDraft(let id, let publisher): "draft \(id) was made by \(publisher), who may not approve it: another reviewer must"
+        case .movedOn(let id, let theme, let base, let newest):
+            "draft \(id) was made against \(theme)'s release \(base == 0 ? "(none)" : "\(base)"), but release \(newest) has moved it on since: "
+                + "post the draft's content again to review it against what is live"
         case .inherited(let theme, let children):
             "\(theme) cannot be retired: \(children.joined(separator: ", ")) \(children.count == 1 ? "inherits" : "inherit") from it "
                 + "(publish \(children.count == 1 ? "it" : "them") with another parent, or retire \(children.count == 1 ? "it" : "them"), first)"

@@ -11,6 +11,8 @@ public struct ReleaseEntry: Sendable, Equatable {
     public var retired: Bool
     /// For a rollback: the generation whose content it brought back.
     public var rollbackOf: Int64?
+    /// For an approved draft: who approved it, in order.
+    public var approvers: [String] = []
 }
 
 extension ClusterStore {
@@ -18,17 +20,17 @@ extension ClusterStore {
     public func history(of theme: String) throws -> [ReleaseEntry] {
         let rows = try connection.execute("""
             SELECT generation, manifest, retired, publisher, rollback_of,
-                   to_char(published AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+                   to_char(published AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), approvers
             FROM themed_release WHERE theme = $1 ORDER BY generation DESC
             """, [.text(theme)])
         return try rows.values.map { row in
-            guard row.count == 6, let generation = row[0].flatMap({ Int64($0) }), let manifest = row[1], let retired = row[2] else {
+            guard row.count == 7, let generation = row[0].flatMap({ Int64($0) }), let manifest = row[1], let retired = row[2] else {
                 throw ClusterError.badRelease("a row of themed_release")
             }
             let release = Release(theme: theme, generation: generation, files: try Release.files(fromManifest: manifest), retired: retired == "t")
             return ReleaseEntry(theme: theme, generation: generation, digest: release.digest, publisher: row[3] ?? "",
                                 publishedAt: row[5] ?? "", files: release.files.count, retired: release.retired,
-                                rollbackOf: row[4].flatMap { Int64($0) })
+                                rollbackOf: row[4].flatMap { Int64($0) }, approvers: (row[6] ?? "").split(separator: "\n").map(String.init))
         }
     }
 

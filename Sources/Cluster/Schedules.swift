@@ -72,7 +72,7 @@ extension ClusterStore {
         }
     }
 
-    private func insertSchedule(theme: String, at: String, release: Release?, alias: Alias? = nil, actor: String) throws -> Int64 {
+    func insertSchedule(theme: String, at: String, release: Release?, alias: Alias? = nil, actor: String) throws -> Int64 {
         guard Schedule.isTime(at) else { throw ClusterError.badTime(at) }
         let rows = try connection.execute("""
             INSERT INTO themed_schedule (theme, at, manifest, hashes, actor, alias) VALUES ($1, $2::timestamptz, $3, $4::text[], $5, $6) RETURNING id
@@ -93,6 +93,7 @@ extension ClusterStore {
                 DELETE FROM themed_blob b WHERE b.hash = ANY ((SELECT hashes FROM themed_schedule WHERE id = $1)::text[])
                     AND NOT EXISTS (SELECT 1 FROM themed_release_blob u WHERE u.hash = b.hash)
                     AND NOT EXISTS (SELECT 1 FROM themed_schedule s WHERE s.applied_generation IS NULL AND NOT s.cancelled AND b.hash = ANY (s.hashes))
+                    AND \(Self.keptByDrafts)
                 """, [.int(id)])
             try audit(actor: actor, action: "cancel", theme: cancelled.theme, detail: "schedule \(id)")
             try connection.execute("SELECT pg_notify($1, $2)", [.text(Self.channel), .text("schedule:\(id)")])
@@ -105,7 +106,7 @@ extension ClusterStore {
         try scheduleRows(where: "applied_generation IS NULL AND NOT cancelled", [])
     }
 
-    private func schedule(_ id: Int64) throws -> Schedule {
+    func schedule(_ id: Int64) throws -> Schedule {
         guard let found = try scheduleRows(where: "id = $1 AND applied_generation IS NULL AND NOT cancelled", [.int(id)]).first else {
             throw ClusterError.noSuchSchedule(id)
         }

@@ -11,6 +11,8 @@ public struct Token: Sendable, Equatable {
         case activate
         /// Aliases and their rules, rollouts of releases, and their schedules.
         case rollout
+        /// Approving another publisher's drafts (four-eyes approval).
+        case review
     }
 
     public var name: String

@@ -25,12 +25,14 @@ public final class ReleaseDesk: Sendable {
         case unprocessable(String)
         /// A generation the store does not keep (as a server without a store says it).
         case generationNotKept(String)
+        /// The store has moved on from what the request was made against (a draft).
+        case conflict(String)
         case unavailable(String)
 
         public var description: String {
             switch self {
             case .unauthorized(let why), .forbidden(let why), .badRequest(let why), .notFound(let why), .tooLarge(let why),
-                 .unsupportedMediaType(let why), .unprocessable(let why), .generationNotKept(let why), .unavailable(let why): why
+                 .unsupportedMediaType(let why), .unprocessable(let why), .generationNotKept(let why), .conflict(let why), .unavailable(let why): why
             case .tooManyAttempts(let seconds): "too many failed token attempts from this address; try again in \(seconds) s"
             }
         }
@@ -40,6 +42,8 @@ public final class ReleaseDesk: Sendable {
     public enum Outcome: Sendable {
         case published(ReleaseEntry)
         case scheduled(Schedule)
+        /// Stored for review (asked for, or the theme's policy requires approval): nothing served.
+        case drafted(Draft)
     }
 
     /// The body's kind, by its Content-Type.
@@ -113,27 +117,46 @@ public final class ReleaseDesk: Sendable {
 
     /// Checks the uploaded body (a .car, or a theme folder as a tar) exactly as `themed publish`
     /// does and stores it as the theme's next release, or, with `at`, as a release that becomes
-    /// current then, or with `rollout`, as a release sent to that percentage of clients first.
-    /// Nothing is stored when anything fails.
-    public func publish(theme: String, body: String, kind: BodyKind, by token: Token, at: String? = nil, rollout: Double? = nil) throws(Refusal) -> Outcome {
+    /// current then, or with `rollout`, as a release sent to that percentage of clients first;
+    /// with `draft`, or when the theme's policy requires approval, as a draft that waits for its
+    /// reviewers. Nothing is stored when anything fails.
+    public func publish(theme: String, body: String, kind: BodyKind, by token: Token, at: String? = nil, rollout: Double? = nil,
+                        draft: Bool = false) throws(Refusal) -> Outcome {
         guard Release.isPublishable(theme: theme) else { throw .badRequest("\"\(theme)\" is not a theme name a release may take: \(Release.publishableRule)") }
         if let at, !Schedule.isTime(at) { throw .badRequest("at must be an RFC 3339 time with a zone, like 2026-12-01T00:00:00Z") }
         checks.wait()
         defer { checks.signal() }
-        // The parent chain is checked against the themes the release joins.
-        let parents = try withStore { try $0.themeParents() }
         let scratch = "\(workDirectory)/release-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let files: [ThemeCheck.File]
+        let files = try checkedFiles(of: body, kind: kind, theme: theme, in: scratch)
+        return try withStore { store in
+            let read: (Int) throws -> [UInt8] = { try ThemeCheck.contents(of: files[$0]) }
+            if try draft || store.requiredApprovals(of: theme) > 0 {
+                let review = try self.review(files, of: theme, in: store, scratch: scratch)
+                return .drafted(try store.createDraft(theme: theme, paths: files.map(\.path), by: token.name, at: at, rollout: rollout,
+                                                      review: review, contents: read))
+            }
+            if let at {
+                return .scheduled(try store.schedule(theme: theme, paths: files.map(\.path), at: at, by: token.name, contents: read))
+            }
+            let generation = try store.publish(theme: theme, paths: files.map(\.path), by: token.name, keep: retention, rollout: rollout, contents: read)
+            return .published(try Self.entry(generation, of: theme, in: store))
+        }
+    }
+
+    /// The files of an upload, checked as `themed publish` checks them (the parent chain against
+    /// the themes the release joins); an archive is unpacked into `scratch` first.
+    func checkedFiles(of body: String, kind: BodyKind, theme: String, in scratch: String) throws(Refusal) -> [ThemeCheck.File] {
+        let parents = try withStore { try $0.themeParents() }
         do {
             switch kind {
             case .catalog:
-                files = try ThemeCheck.files(of: body, theme: theme, name: "Assets.car", parents: .alsoAmong(parents))
+                return try ThemeCheck.files(of: body, theme: theme, name: "Assets.car", parents: .alsoAmong(parents))
             case .archive:
                 let folder = "\(scratch)/\(theme)"
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 try ReleaseArchive.unpack(body, into: folder, limits: .init(totalBytes: maxUploadBytes))
-                files = try ThemeCheck.files(of: folder, theme: theme, parents: .alsoAmong(parents))
+                return try ThemeCheck.files(of: folder, theme: theme, parents: .alsoAmong(parents))
             }
         } catch let error as ReleaseArchive.Refused {
             throw error.tooLarge ? .tooLarge(error.description) : .unprocessable(error.description)
@@ -141,14 +164,6 @@ public final class ReleaseDesk: Sendable {
             throw .unprocessable(error.description)
         } catch {
             throw .unprocessable("\(error)")
-        }
-        return try withStore { store in
-            let read: (Int) throws -> [UInt8] = { try ThemeCheck.contents(of: files[$0]) }
-            if let at {
-                return .scheduled(try store.schedule(theme: theme, paths: files.map(\.path), at: at, by: token.name, contents: read))
-            }
-            let generation = try store.publish(theme: theme, paths: files.map(\.path), by: token.name, keep: retention, rollout: rollout, contents: read)
-            return .published(try Self.entry(generation, of: theme, in: store))
         }
     }
 
@@ -266,7 +281,7 @@ public final class ReleaseDesk: Sendable {
     }
 
     /// Runs `body` on a connection of its own, turning the store's errors into refusals.
-    private func withStore<Result>(_ body: (ClusterStore) throws -> Result) throws(Refusal) -> Result {
+    func withStore<Result>(_ body: (ClusterStore) throws -> Result) throws(Refusal) -> Result {
         do {
             let store = try store()
             do {
@@ -280,7 +295,9 @@ public final class ReleaseDesk: Sendable {
             }
         } catch let error as ClusterError {
             switch error {
-            case .noSuchRelease, .noSuchSchedule, .noSuchTheme: throw .notFound(error.description)
+            case .noSuchRelease, .noSuchSchedule, .noSuchTheme, .noSuchDraft: throw .notFound(error.description)
+            case .draftClosed, .movedOn: throw .conflict(error.description)
+            case .ownDraft: throw .forbidden(error.description)
             case .generationNotKept: throw .generationNotKept(error.description)
             case .badRollout: throw .unprocessable(error.description)
             case .tooLarge: throw .tooLarge(error.description)

@@ -35,6 +35,10 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
             Route([.post], "/themes/{theme}/releases", label: "releases", crossOrigin: false) { try publish($0) },
             .get("/themes/{theme}/releases", label: "releases", crossOrigin: false) { try history($0) },
             .get("/themes/{theme}/diff", label: "diff", crossOrigin: false) { try diff($0) },
+            .get("/themes/{theme}/drafts", label: "drafts", crossOrigin: false) { try drafts($0) },
+            .get("/drafts/{id}", label: "drafts", crossOrigin: false) { try draft($0) },
+            Route([.put], "/drafts/{id}", label: "drafts", crossOrigin: false) { try replaceDraft($0) },
+            Route([.post], "/drafts/{id}/approve", label: "drafts", crossOrigin: false) { try approve($0) },
             Route([.post], "/themes/{theme}/rollback", label: "rollback", crossOrigin: false) { try rollback($0) },
             Route([.delete], "/active/schedule/{id}", label: "active", crossOrigin: false) { try cancel($0) },
             .get("/audit", label: "audit", crossOrigin: false) { try audit($0) },
@@ -45,9 +49,11 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
     /// release upload that presents a token. One without is read like any body (up to the
     /// in-memory limit) and answered 401: no one without credentials fills the spool.
     public static func receivesUpload(_ head: Request) -> Bool {
-        guard head.method == .post, head.path.hasSuffix("/releases"), head.path.hasPrefix("/themes/"),
-              head.headers[.authorization]?.hasPrefix("Bearer ") == true else { return false }
-        return head.path.split(separator: "/", omittingEmptySubsequences: false).count == 4
+        guard head.headers[.authorization]?.hasPrefix("Bearer ") == true else { return false }
+        let segments = head.path.split(separator: "/", omittingEmptySubsequences: false)
+        // POST /themes/{theme}/releases, and PUT /drafts/{id} (a draft's content posted again).
+        if head.method == .post, head.path.hasPrefix("/themes/"), head.path.hasSuffix("/releases") { return segments.count == 4 }
+        return head.method == .put && head.path.hasPrefix("/drafts/") && segments.count == 3
     }
 
     private func publish(_ context: RequestContext) throws -> Response {
@@ -70,7 +76,10 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
             guard let kind = ReleaseDesk.BodyKind(contentType: request.headers[.contentType]) else {
                 throw ReleaseDesk.Refusal.unsupportedMediaType("send a .car as application/octet-stream or a theme folder as application/x-tar (gzip accepted)")
             }
-            switch try desk.publish(theme: theme, body: body.path, kind: kind, by: token, at: request.query["at"], rollout: rollout) {
+            let draft = ["1", "true"].contains(request.query["draft"] ?? "")
+            switch try desk.publish(theme: theme, body: body.path, kind: kind, by: token, at: request.query["at"], rollout: rollout, draft: draft) {
+            case .drafted(let draft):
+                return JSONResponse.make(Self.json(draft, required: try desk.requiredApprovals(of: theme)), cacheControl: "no-store").with(status: .accepted)
             case .published(let entry):
                 if rollout != nil { audiences?.awaitFollowing(entry.generation) }
                 // Published into a rollout, the release is current for everyone only at 100.
@@ -213,7 +222,7 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
 
     /// The desk for a change (the desk checks the team's token itself); without one, the sender
     /// must be the operator before hearing 409.
-    private func changeDesk(for request: Request) throws -> ReleaseDesk {
+    func changeDesk(for request: Request) throws -> ReleaseDesk {
         if desk == nil, let operators, !operators.allows(request) { throw operators.refusal(of: request, changing: "releases") }
         return try Self.cluster(desk)
     }
@@ -277,6 +286,7 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
         case .unsupportedMediaType: (.unsupportedMediaType, "unsupported_media_type")
         case .unprocessable: (.unprocessableContent, "unprocessable")
         case .generationNotKept: (.unprocessableContent, "generation_not_kept")
+        case .conflict: (.conflict, "conflict")
         case .unavailable: (.serviceUnavailable, "cluster_unavailable")
         }
         var error = APIError(status: status, code: code, message: refusal.description)
@@ -297,6 +307,7 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
         ]
         if entry.retired { members.append(("retired", .bool(true))) }
         if let origin = entry.rollbackOf { members.append(("rollbackOf", .int(Int(origin)))) }
+        if !entry.approvers.isEmpty { members.append(("approvers", .array(entry.approvers.map(JSONValue.string)))) }
         return .object(members)
     }
 

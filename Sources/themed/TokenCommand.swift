@@ -16,12 +16,12 @@ struct TokenCommand: ParsableCommand {
         @Option(help: "PostgreSQL URL of the cluster store.") var cluster: String
         @Option(help: "The token's name, shown in release histories and the audit trail.") var name: String
         @Option(help: "Themes it may touch, as a shell glob (repeatable; default: every theme).") var themes: [String] = []
-        @Option(help: "What it may do: publish (releases, rollbacks), activate (switches, schedules), rollout (aliases, rollouts), comma-separated.") var can = "publish"
+        @Option(help: "What it may do: publish (releases, rollbacks, drafts), activate (switches, schedules), rollout (aliases, rollouts), review (approving others' drafts), comma-separated.") var can = "publish"
 
         func run() throws {
             let words = can.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             let permissions = Set(words.compactMap(Token.Permission.init(rawValue:)))
-            guard permissions.count == Set(words).count else { throw Publish.refuse("--can takes publish, activate, rollout, comma-separated", command: "token create") }
+            guard permissions.count == Set(words).count else { throw Publish.refuse("--can takes publish, activate, rollout, review, comma-separated", command: "token create") }
             do {
                 let secret = try ClusterStore(url: cluster).createToken(name: name, themes: themes.isEmpty ? ["*"] : themes, permissions: permissions)
                 print(secret)

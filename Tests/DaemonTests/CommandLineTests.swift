@@ -11,7 +11,7 @@ struct CommandLineTests {
     static let exercised: Set<String> = [
         "serve", "index", "compile", "inspect", "extract", "export", "config check", "watch", "sign",
         "publish", "retire", "rollback", "releases", "token create", "token list", "token revoke", "check",
-        "import figma", "diff",
+        "import figma", "diff", "policy set", "policy show",
     ]
 
     /// `text` as the file at `path` under `folder`, its folders made.
@@ -277,7 +277,7 @@ struct CommandLineTests {
         #expect(quiet.status == 0 && !quiet.errors.contains("operatorLoopback"), "a token: no warning: \(quiet.errors)")
     }
 
-    @Test("publish, token create/list/revoke, releases, rollback and retire against a cluster store", .needsPostgres)
+    @Test("publish, token create/list/revoke, releases, rollback, policy set/show and retire against a cluster store", .needsPostgres)
     func clusterCommands() throws {
         let postgres = try PostgresServer()
         defer { withExtendedLifetime(postgres) {} }
@@ -320,6 +320,13 @@ struct CommandLineTests {
         #expect(revoked.status == 0, "\(revoked.errors)")
         let refused = try DaemonTests.run(["rollback", "--server", url, "--token", token, "dark", String(first)], in: folder)
         #expect(refused.status != 0 && refused.errors.contains("not known"), "a revoked token is refused: \(refused.output) \(refused.errors)")
+
+        // A policy of one approval: a publish with a token is then a draft (202), nothing served.
+        let policy = try DaemonTests.run(["policy", "set", "--cluster", store, "dark", "--require-approval", "1"], in: folder)
+        #expect(policy.status == 0 && policy.output.contains("needs 1 approval"), "\(policy.output) \(policy.errors)")
+        let shown = try DaemonTests.run(["policy", "show", "--cluster", store, "dark"], in: folder)
+        #expect(shown.status == 0 && shown.output.contains("require approval 1"), "\(shown.output) \(shown.errors)")
+        #expect(try DaemonTests.run(["policy", "set", "--cluster", store, "dark", "--require-approval", "-1"], in: folder).status != 0)
 
         let retired = try DaemonTests.run(["retire", "--cluster", store, "dark"], in: folder)
         #expect(retired.status == 0, "\(retired.errors)")

@@ -1,0 +1,95 @@
+import Cluster
+import HTTPServer
+import JSON
+import ThemeServer
+
+/// Drafts (four-eyes approval, docs/REVIEW.md): `GET /themes/{theme}/drafts`, `GET /drafts/{id}`,
+/// `PUT /drafts/{id}` (the content posted again) and `POST /drafts/{id}/approve`. A draft is made
+/// by `POST /themes/{theme}/releases?draft=1`, or by any publish of a theme whose policy requires
+/// approval.
+extension ReleaseRoutes {
+    private func draftID(_ context: RequestContext) throws -> Int64 {
+        guard let id = Int64(context.parameter("id")), id > 0 else { throw APIError.notFound("no draft \(context.parameter("id"))") }
+        return id
+    }
+
+    /// A theme's open drafts, oldest first; readable as the history is.
+    func drafts(_ context: RequestContext) throws -> Response {
+        let desk = try Self.cluster(desk)
+        let theme = context.parameter("theme")
+        return Self.deferred(metrics: metrics, counted: nil) {
+            let required = try desk.requiredApprovals(of: theme)
+            return JSONResponse.make(.object([("theme", .string(theme)), ("required", .int(required)),
+                                              ("drafts", .array(try desk.drafts(of: theme).map { Self.json($0, required: required) }))]),
+                                     cacheControl: "no-store")
+        }
+    }
+
+    func draft(_ context: RequestContext) throws -> Response {
+        let desk = try Self.cluster(desk)
+        let id = try draftID(context)
+        return Self.deferred(metrics: metrics, counted: nil) {
+            let draft = try desk.draft(id)
+            return JSONResponse.make(Self.json(draft, required: try desk.requiredApprovals(of: draft.theme)), cacheControl: "no-store")
+        }
+    }
+
+    /// The draft's content posted again (a token that may publish its theme): reviewed against
+    /// what is live now, its approvals voided.
+    func replaceDraft(_ context: RequestContext) throws -> Response {
+        let desk = try changeDesk(for: context.request)
+        let (request, id) = (context.request, try draftID(context))
+        return Self.deferred(metrics: metrics, counted: nil) {
+            let theme = try desk.draft(id).theme
+            let token = try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .publish, theme: theme)
+            guard let body = request.spooledBody else { throw ReleaseDesk.Refusal.badRequest("the body did not arrive as an upload") }
+            guard let kind = ReleaseDesk.BodyKind(contentType: request.headers[.contentType]) else {
+                throw ReleaseDesk.Refusal.unsupportedMediaType("send a .car as application/octet-stream or a theme folder as application/x-tar (gzip accepted)")
+            }
+            let draft = try desk.replaceDraft(id, body: body.path, kind: kind, by: token)
+            return JSONResponse.make(Self.json(draft, required: try desk.requiredApprovals(of: theme)), cacheControl: "no-store")
+        }
+    }
+
+    /// An approval by a token that may review the draft's theme and is not its publisher; the last
+    /// one needed publishes it as it asked (201 with the release, 202 with a schedule), or is
+    /// refused (409) when the theme moved on since the draft was posted.
+    func approve(_ context: RequestContext) throws -> Response {
+        let desk = try changeDesk(for: context.request)
+        let (request, id) = (context.request, try draftID(context))
+        return Self.deferred(metrics: metrics, counted: nil) {
+            let theme = try desk.draft(id).theme
+            let token = try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .review, theme: theme)
+            let required = try desk.requiredApprovals(of: theme)
+            switch try desk.approve(id, by: token) {
+            case .counted(let draft):
+                return JSONResponse.make(Self.json(draft, required: required), cacheControl: "no-store")
+            case .published(let draft, let generation):
+                if draft.rollout != nil { audiences?.awaitFollowing(generation) }
+                let entry = try desk.history(of: theme).first { $0.generation == generation }
+                var members: [(String, JSONValue)] = [("draft", Self.json(draft, required: required))]
+                if let entry { members.append(("release", Self.json(entry, current: (draft.rollout ?? 100) == 100))) }
+                return JSONResponse.make(.object(members), cacheControl: "no-store").with(status: .created)
+            case .scheduled(let draft, let schedule):
+                return JSONResponse.make(.object([("draft", Self.json(draft, required: required)), ("scheduled", Self.json(schedule))]),
+                                         cacheControl: "no-store").with(status: .accepted)
+            }
+        }
+    }
+
+    static func json(_ draft: Draft, required: Int) -> JSONValue {
+        let state = draft.generation != nil ? "published" : draft.schedule != nil ? "scheduled" : "open"
+        var members: [(String, JSONValue)] = [
+            ("id", .int(Int(draft.id))), ("theme", .string(draft.theme)), ("state", .string(state)), ("publisher", .string(draft.publisher)),
+            ("created", .string(draft.created)), ("base", .int(Int(draft.base))), ("files", .int(draft.files.count)), ("digest", .string(draft.digest)),
+            ("approvers", .array(draft.approvers.map(JSONValue.string))), ("required", .int(max(1, required))),
+        ]
+        if let at = draft.at { members.append(("at", .string(at))) }
+        if let rollout = draft.rollout { members.append(("rollout", .double(rollout))) }
+        if let generation = draft.generation { members.append(("generation", .int(Int(generation)))) }
+        if let schedule = draft.schedule { members.append(("schedule", .int(Int(schedule)))) }
+        let review = (try? JSONParser.parse(Array(draft.review.utf8))) ?? .null
+        members.append(("review", review))
+        return .object(members)
+    }
+}
