@@ -226,6 +226,10 @@ def cases(blob, base):
         ("PUT", "/active", auth, json.dumps({"theme": "dark", "at": "2030-01-01T00:00:00Z"}), 409, "/active"),
         ("GET", "/themes/light/releases", {}, None, 409, "/themes/{theme}/releases"),
         ("GET", "/themes/light/diff", {}, None, 409, "/themes/{theme}/diff"),
+        ("GET", "/themes/light/drafts", {}, None, 409, "/themes/{theme}/drafts"),
+        ("GET", "/drafts/1", {}, None, 409, "/drafts/{id}"),
+        ("PUT", "/drafts/1", auth, b"x", 409, "/drafts/{id}"),
+        ("POST", "/drafts/1/approve", auth, None, 409, "/drafts/{id}/approve"),
         ("POST", "/themes/light/releases", {**auth, "Content-Type": "application/octet-stream"}, b"x", 409, "/themes/{theme}/releases"),
         ("POST", "/themes/light/rollback", auth, json.dumps({"generation": 1}), 409, "/themes/{theme}/rollback"),
         ("DELETE", "/active/schedule/1", auth, None, 409, "/active/schedule/{id}"),
@@ -239,7 +243,7 @@ def cases(blob, base):
     ]
 
 
-def cluster_cases(publisher, switcher, rollouts, archive, bomb, state):
+def cluster_cases(publisher, switcher, rollouts, reviewer, archive, bomb, state):
     """The release routes with a cluster store, in three lists: with the store running, with it
     stopped, and the failed-token limit. Each case is (method, path, headers, body, status,
     documented path); a path or body that is a function is made when sent, from what earlier answers put in
@@ -248,6 +252,8 @@ def cluster_cases(publisher, switcher, rollouts, archive, bomb, state):
     activate = {"Authorization": "Bearer " + switcher, "Content-Type": "application/json"}
     wrong = {"Authorization": "Bearer themed_wrong", "Content-Type": "application/json"}
     rollouter = {"Authorization": "Bearer " + rollouts, "Content-Type": "application/json"}
+    review = {"Authorization": "Bearer " + reviewer}
+    draft = lambda suffix="": lambda: "/drafts/%d%s" % (state["draft"], suffix)
     json_headers = {"Content-Type": "application/json"}
     # The replica's activeToken: with a cluster store loopback is not the operator.
     operator = {"Authorization": "Bearer " + TOKEN, **json_headers}
@@ -294,6 +300,28 @@ def cluster_cases(publisher, switcher, rollouts, archive, bomb, state):
          "/themes/{theme}/rollback"),
         ("POST", "/themes/brand-c/rollback", dict(publish, **{"Content-Type": "application/json"}), lambda: json.dumps({"generation": state["generation"]}), 201,
          "/themes/{theme}/rollback"),
+        # A draft: listed, read, posted again, approved by a reviewer (not the publisher), then closed.
+        ("POST", "/themes/brand-c/releases?draft=1", publish, archive, 202, "/themes/{theme}/releases"),
+        ("GET", "/themes/brand-c/drafts", {}, None, 200, "/themes/{theme}/drafts"),
+        ("GET", draft(), {}, None, 200, "/drafts/{id}"),
+        ("GET", "/drafts/999999", {}, None, 404, "/drafts/{id}"),
+        ("PUT", draft(), publish, archive, 200, "/drafts/{id}"),
+        ("PUT", draft(), {"Content-Type": "application/gzip"}, archive, 401, "/drafts/{id}"),
+        ("PUT", draft(), review, archive, 403, "/drafts/{id}"),
+        ("PUT", "/drafts/999999", publish, archive, 404, "/drafts/{id}"),
+        ("PUT", draft(), dict(publish, **{"Content-Type": "text/plain"}), archive, 415, "/drafts/{id}"),
+        ("PUT", draft(), dict(publish, **{"Content-Type": "application/octet-stream"}), b"not a catalog", 422, "/drafts/{id}"),
+        ("POST", draft("/approve"), {}, None, 401, "/drafts/{id}/approve"),
+        ("POST", draft("/approve"), publish, None, 403, "/drafts/{id}/approve"),
+        ("POST", "/drafts/999999/approve", review, None, 404, "/drafts/{id}/approve"),
+        ("POST", draft("/approve"), review, None, 201, "/drafts/{id}/approve"),
+        ("POST", draft("/approve"), review, None, 409, "/drafts/{id}/approve"),
+        ("PUT", draft(), publish, archive, 409, "/drafts/{id}"),
+        # Approved with a time: scheduled. Under a policy of two: the first approval is counted.
+        ("POST", "/themes/brand-c/releases?draft=1&at=" + urllib.parse.quote(later), publish, archive, 202, "/themes/{theme}/releases"),
+        ("POST", draft("/approve"), review, None, 202, "/drafts/{id}/approve"),
+        ("POST", "/themes/brand-p/releases?draft=1", publish, archive, 202, "/themes/{theme}/releases"),
+        ("POST", draft("/approve"), review, None, 200, "/drafts/{id}/approve"),
         # The rollback against the release before it, in each form.
         ("GET", "/themes/brand-c/diff", {}, None, 200, "/themes/{theme}/diff"),
         ("GET", "/themes/brand-c/diff?format=markdown", {}, None, 200, "/themes/{theme}/diff"),
@@ -336,6 +364,7 @@ def cluster_cases(publisher, switcher, rollouts, archive, bomb, state):
         ("PUT", "/active", activate, json.dumps({"theme": "dark"}), 503, "/active"),
         ("GET", "/audit", activate, None, 503, "/audit"),
         ("GET", "/themes/brand-c/diff", {}, None, 503, "/themes/{theme}/diff"),
+        ("GET", "/themes/brand-c/drafts", {}, None, 503, "/themes/{theme}/drafts"),
         ("PUT", "/aliases/acme", operator, json.dumps({"theme": "dark"}), 503, "/aliases/{alias}"),
         ("PUT", "/themes/brand-c/rollout", operator, json.dumps({"generation": 1, "percent": 5}), 503, "/themes/{theme}/rollout"),
     ], [("POST", "/themes/brand-c/rollback", wrong, json.dumps({"generation": 1}), 401, "/themes/{theme}/rollback")] * 9 + [
@@ -381,6 +410,8 @@ def exercise(session, base, openapi, cases, problems, covered, state):
             state["rollout"] = response.json()["generation"]
         if response.status_code == 202 and method == "PUT":
             state["schedule"] = response.json()["scheduled"]["id"]
+        if response.status_code == 202 and "draft=1" in path:
+            state["draft"] = response.json()["id"]
         if not isinstance(prepared.body, (bytes, str, type(None))):
             prepared.body = b""  # a chunked body, sent and gone: the answer is what is checked
         try:
@@ -410,6 +441,8 @@ def with_cluster(themed, work, config, spec, problems, covered):
         publisher = run("token", "create", "--cluster", url, "--name", "brand-ci", "--themes", "brand-*")
         switcher = run("token", "create", "--cluster", url, "--name", "ops", "--can", "publish,activate")
         rollouts = run("token", "create", "--cluster", url, "--name", "rollouts", "--themes", "brand-*", "--can", "rollout")
+        reviewer = run("token", "create", "--cluster", url, "--name", "reviewer", "--themes", "brand-*", "--can", "review")
+        run("policy", "set", "--cluster", url, "brand-p", "--require-approval", "2")
         archive = io.BytesIO()
         with tarfile.open(fileobj=archive, mode="w:gz") as tar:
             tar.add(os.path.join(ROOT, "themes/light/Theme.xcassets"), arcname="Theme.xcassets")
@@ -432,7 +465,7 @@ def with_cluster(themed, work, config, spec, problems, covered):
             sys.exit("themed with a cluster store did not start: " + open(os.path.join(folder, "themed.log")).read())
         openapi = OpenAPI.from_dict(dict(spec, servers=[{"url": base}]), config=config)
         state = {}
-        running, stopped, limited = cluster_cases(publisher, switcher, rollouts, archive.getvalue(), bomb.getvalue(), state)
+        running, stopped, limited = cluster_cases(publisher, switcher, rollouts, reviewer, archive.getvalue(), bomb.getvalue(), state)
         exercise(requests.Session(), base, openapi, running, problems, covered, state)
         postgres.stop()
         exercise(requests.Session(), base, openapi, stopped, problems, covered, state)
