@@ -61,19 +61,24 @@ extension ReleaseRoutes {
             let theme = try desk.draft(id).theme
             let token = try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .review, theme: theme)
             let required = try desk.requiredApprovals(of: theme)
+            let (response, draft): (Response, Draft)
             switch try desk.approve(id, by: token) {
-            case .counted(let draft):
-                return JSONResponse.make(Self.json(draft, required: required), cacheControl: "no-store")
-            case .published(let draft, let generation):
-                if draft.rollout != nil { audiences?.awaitFollowing(generation) }
+            case .counted(let counted):
+                (response, draft) = (JSONResponse.make(Self.json(counted, required: required), cacheControl: "no-store"), counted)
+            case .published(let published, let generation):
+                if published.rollout != nil { audiences?.awaitFollowing(generation) }
                 let entry = try desk.history(of: theme).first { $0.generation == generation }
-                var members: [(String, JSONValue)] = [("draft", Self.json(draft, required: required))]
-                if let entry { members.append(("release", Self.json(entry, current: (draft.rollout ?? 100) == 100))) }
-                return JSONResponse.make(.object(members), cacheControl: "no-store").with(status: .created)
-            case .scheduled(let draft, let schedule):
-                return JSONResponse.make(.object([("draft", Self.json(draft, required: required)), ("scheduled", Self.json(schedule))]),
-                                         cacheControl: "no-store").with(status: .accepted)
+                var members: [(String, JSONValue)] = [("draft", Self.json(published, required: required))]
+                if let entry { members.append(("release", Self.json(entry, current: (published.rollout ?? 100) == 100))) }
+                (response, draft) = (JSONResponse.make(.object(members), cacheControl: "no-store").with(status: .created), published)
+            case .scheduled(let scheduled, let schedule):
+                (response, draft) = (JSONResponse.make(.object([("draft", Self.json(scheduled, required: required)), ("scheduled", Self.json(schedule))]),
+                                                       cacheControl: "no-store").with(status: .accepted), scheduled)
             }
+            // One message an approval: the draft as it stands (its state says whether it was the last).
+            notify?("draft-approved", "msg_draft_\(id)_\(draft.digest.prefix(12))_approved_by_\(token.name)", .object([("approver", .string(token.name)),
+                                                                                                  ("draft", Self.json(draft, required: required))]))
+            return response
         }
     }
 

@@ -25,6 +25,8 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
     /// change is refused as `PUT /active` refuses them, so that no route tells a client without
     /// a token more than that it needs one.
     public var operators: OperatorCheck?
+    /// Where draft-created and draft-approved webhook messages go (type, webhook id, data).
+    public var notify: (@Sendable (_ type: String, _ id: String, _ data: JSONValue) -> Void)?
 
     public init(desk: ReleaseDesk?, metrics: ServiceMetrics, proxies: TrustedProxies, audiences: ClusterAudiences? = nil) {
         (self.desk, self.metrics, self.proxies, self.audiences) = (desk, metrics, proxies, audiences)
@@ -79,7 +81,9 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
             let draft = ["1", "true"].contains(request.query["draft"] ?? "")
             switch try desk.publish(theme: theme, body: body.path, kind: kind, by: token, at: request.query["at"], rollout: rollout, draft: draft) {
             case .drafted(let draft):
-                return JSONResponse.make(Self.json(draft, required: try desk.requiredApprovals(of: theme)), cacheControl: "no-store").with(status: .accepted)
+                let json = Self.json(draft, required: try desk.requiredApprovals(of: theme))
+                notify?("draft-created", "msg_draft_\(draft.id)_created", json)
+                return JSONResponse.make(json, cacheControl: "no-store").with(status: .accepted)
             case .published(let entry):
                 if rollout != nil { audiences?.awaitFollowing(entry.generation) }
                 // Published into a rollout, the release is current for everyone only at 100.

@@ -71,12 +71,17 @@ public final class WebhookDispatcher: Sendable {
     /// the data as the event stream carries it. Its webhook id names the event (`msg_<id>_<kind>`).
     public func send(_ event: EventHub.Event) {
         guard let type = Self.type(of: event) else { return }
+        send(type: type, id: "msg_\(event.id)_\(event.type)", data: event.data)
+    }
+
+    /// Sends a message of `type` with `data` to every subscriber that asked for it, under the
+    /// webhook id `id` (what the event stream does not carry: drafts, `msg_draft_<id>_...`).
+    public func send(type: String, id: String, data: JSONValue) {
         let now = Date()
-        let id = "msg_\(event.id)_\(event.type)"
         let details = self.details
         // The same bytes (and so the same signature) for every subscriber and every try.
         let message = OnceMade { () -> StandardWebhook in
-            var data = event.data
+            var data = data
             if case .object(let members) = data, let (key, value) = details?(type, data) { data = .object(members + [(key, value)]) }
             let body = JSONValue.object([("type", .string(type)), ("timestamp", .string(ISO8601DateFormatter().string(from: now))),
                                          ("data", data)]).serializedBytes()

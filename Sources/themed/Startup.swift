@@ -188,6 +188,7 @@ enum Startup {
         let webhooks = WebhookDispatcher(subscriptions: settings.webhooks, retrySeconds: settings.webhookRetrySeconds, metrics: metrics, logger: logger,
                                          claim: settings.webhooks.isEmpty ? nil : settings.cluster.map(WebhookClaims.init(url:))?.claim,
                                          details: releaseDiff)
+        releaseRoutes.notify = { type, id, data in webhooks.send(type: type, id: id, data: data) }
         configuration.collections = [releaseRoutes, WebhookRoutes(dispatcher: webhooks, operators: configuration.operators)]
         let service = try ThemeService(index: index, configuration: configuration)
         // Every change the event stream tells, the webhooks' subscribers are posted too.

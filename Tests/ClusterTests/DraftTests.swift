@@ -6,7 +6,7 @@ import TestSupport
 /// reviewed (its diff stored with it), approved by someone other than its publisher, and only then
 /// served; a theme's policy makes every publish a draft; posting the content again voids the
 /// approvals; a theme that moved on since is refused.
-@Suite("drafts and approvals", .serialized, .needsPostgres)
+@Suite("drafts and approvals", .serialized, .needsPostgres, .needsPython(["standardwebhooks"]))
 struct DraftTests {
     typealias Replica = ReplicaTests.Replica
 
@@ -30,7 +30,11 @@ struct DraftTests {
         let mallory = try TeamReleaseTests.token(postgres, ["--name", "mallory", "--can", "publish"])
         let auditor = try TeamReleaseTests.token(postgres, ["--name", "auditor", "--can", "activate"])
         #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "light", "\(ReplicaTests.sampleThemes)/light"]).status == 0)
-        let replica = try Replica(cluster: postgres.url, unreachableSeconds: 5, folder: "\(folder)/replica")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let port = Loopback.freePort()
+        let receiver = try WebhookReceiver(port: port, secret: ReplicaWebhookTests.secret, out: folder + "/received.jsonl")
+        let webhooks = #""webhooks": [{"url": "http://127.0.0.1:\#(port)/hook", "secret": "\#(ReplicaWebhookTests.secret)", "events": ["draft-created", "draft-approved"]}]"#
+        let replica = try Replica(cluster: postgres.url, unreachableSeconds: 5, folder: "\(folder)/replica", settings: webhooks)
         #expect(waitUntil { replica.themeNames() == ["light"] })
         let before = Self.primary(replica)
         let darkTar = try TeamReleaseTests.archive("\(ReplicaTests.sampleThemes)/dark")
@@ -63,6 +67,13 @@ struct DraftTests {
         #expect(try Self.approve(id, on: replica, token: carol).status == 409, "a published draft takes no more approvals")
         let history = TeamReleaseTests.json(replica.get("/themes/light/releases"))["releases"] as? [[String: Any]]
         #expect(history?.first?["approvers"] as? [String] == ["bob"])
+        // Subscribers heard of the draft and of its approval (signed, verified by the receiver).
+        let records = receiver.records(waitingUpTo: 30) { records in records.contains { $0["type"] as? String == "draft-approved" } }
+        let created = records.first { $0["type"] as? String == "draft-created" }?["data"] as? [String: Any]
+        let approval = records.first { $0["type"] as? String == "draft-approved" }?["data"] as? [String: Any]
+        #expect(created?["id"] as? Int == id && approval?["approver"] as? String == "bob"
+                && (approval?["draft"] as? [String: Any])?["state"] as? String == "published", "\(records)")
+        #expect(records.allSatisfy { $0["verified"] as? Bool == true })
 
         // With a policy of two approvals every publish is a draft; posting its content again voids them.
         #expect(try ReplicaTests.run(["policy", "set", "--cluster", postgres.url, "light", "--require-approval", "2"]).status == 0)
