@@ -23,6 +23,7 @@ struct Publish: ParsableCommand {
     @Option(help: "The token for --server (themed token create), or the THEMED_TOKEN environment variable.") var token: String?
     @Option(help: "With --cluster: releases kept per theme.") var keep = Release.defaultRetention
     @Option(help: "Send the release to this percentage of clients first (0-100; raise it with PUT /themes/{theme}/rollout).") var rollout: Double?
+    @Flag(help: "With --server: store it as a draft that reviewers approve (POST /drafts/{id}/approve) instead of serving it.") var draft = false
     @Argument(help: "The theme's name.") var theme: String
     @Argument(help: "A theme folder (.xcassets, bundles, .car files) or a single .car file.") var path: String
 
@@ -30,6 +31,7 @@ struct Publish: ParsableCommand {
         guard Release.isPublishable(theme: theme) else { throw Self.refuse("\"\(theme)\" is not a theme name a release may take: \(Release.publishableRule)") }
         let parents: ParentScope
         if let rollout, !(rollout.isFinite && (0...100).contains(rollout)) { throw Self.refuse("--rollout is a percentage from 0 to 100") }
+        if draft, server == nil { throw Self.refuse("--draft goes through a themed server (--server): a draft waits for reviewers' tokens") }
         switch (cluster, server) {
         case (let cluster?, nil):
             // The parent chain is checked against the store's themes; through a server, the server checks it.
@@ -85,7 +87,8 @@ struct Publish: ParsableCommand {
         } else {
             (body, contentType) = (FileManager.default.contents(atPath: path) ?? Data(), "application/octet-stream")
         }
-        let query = rollout.map { "?rollout=\($0 == $0.rounded() ? String(Int($0)) : String($0))" } ?? ""
+        let parameters = (rollout.map { ["rollout=\($0 == $0.rounded() ? String(Int($0)) : String($0))"] } ?? []) + (draft ? ["draft=1"] : [])
+        let query = parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&")
         var request = try ServerOptions.request("POST", "/themes/\(theme)/releases\(query)", server: server, token: token, command: "publish")
         request.setValue(contentType, forHTTPHeaderField: "Content-Type")
         request.timeoutInterval = 300

@@ -316,6 +316,8 @@ struct CommandLineTests {
         let history = try DaemonTests.run(["releases", "--server", url, "--token", token, "dark"], in: folder)
         #expect(history.output.split(separator: "\n").filter { $0.first?.isNumber == true }.count == 3, "\(history.output)")
 
+        let token2 = try DaemonTests.run(["token", "create", "--cluster", store, "--name", "ci2", "--themes", "dark", "--can", "publish"], in: folder)
+            .output.trimmingCharacters(in: .whitespacesAndNewlines)
         let revoked = try DaemonTests.run(["token", "revoke", "--cluster", store, "ci"], in: folder)
         #expect(revoked.status == 0, "\(revoked.errors)")
         let refused = try DaemonTests.run(["rollback", "--server", url, "--token", token, "dark", String(first)], in: folder)
@@ -327,6 +329,11 @@ struct CommandLineTests {
         let shown = try DaemonTests.run(["policy", "show", "--cluster", store, "dark"], in: folder)
         #expect(shown.status == 0 && shown.output.contains("require approval 1"), "\(shown.output) \(shown.errors)")
         #expect(try DaemonTests.run(["policy", "set", "--cluster", store, "dark", "--require-approval", "-1"], in: folder).status != 0)
+        let held = try DaemonTests.run(["publish", "--server", url, "--token", token2, "dark", DaemonTests.themes + "/light"], in: folder)
+        #expect(held.status == 0 && held.output.contains(#""state":"open""#), "a publish under the policy is a draft: \(held.output) \(held.errors)")
+        let asked = try DaemonTests.run(["publish", "--server", url, "--token", token2, "--draft", "dark", DaemonTests.themes + "/dark"], in: folder)
+        #expect(asked.status == 0 && asked.output.contains(#""state":"open""#), "\(asked.output) \(asked.errors)")
+        #expect(try DaemonTests.run(["publish", "--cluster", store, "--draft", "dark", DaemonTests.themes + "/dark"], in: folder).status == 2)
 
         let retired = try DaemonTests.run(["retire", "--cluster", store, "dark"], in: folder)
         #expect(retired.status == 0, "\(retired.errors)")
