@@ -69,7 +69,10 @@ let package = Package(
         .target(name: "ThemeContent", dependencies: ["ThemeIndex", "Sharding", "ImageCoders", "BlobStore", "Hashing", "AssetCatalog", "Codecs", "BinaryReading", "ThemeVocabulary", "Caching", "CLinux"]),
         // A theme's colours in other formats: CSS custom properties, W3C design tokens, Android
         // colour resources, a Swift file of dynamic colours; deterministic, from the index.
-        .target(name: "ThemeExport", dependencies: ["ThemeIndex", "ThemeBundle", "ThemeVocabulary", "DesignTokens", "JSON"]),
+        .target(name: "ThemeExport", dependencies: ["ThemeIndex", "ThemeVocabulary", "DesignTokens", "JSON"]),
+        // Review before release: a theme read whole in a scratch index (its images' bytes too), and
+        // what a change does to it (colours, contrast, tokens, strings, images by pixels).
+        .target(name: "Review", dependencies: ["ThemeExport", "ThemeIndex", "ThemeContent", "BlobStore", "Codecs", "BinaryReading", "ThemeBundle", "ThemeVocabulary", "JSON"]),
         .target(name: "AndroidResources", dependencies: ["ThemeExport", "ThemeContent", "ThemeIndex", "ThemeBundle", "ImageCoders", "ThemeVocabulary"]),
         // Image coders (seed 004): sniff, decode, resize, rasterize vectors and encode PNG, WebP,
         // AVIF and JPEG through libvips, with caps checked before any pixel is decoded.
@@ -81,7 +84,7 @@ let package = Package(
         // with limits and checked as `themed publish` checks them, history, rollback, schedules.
         // Changes posted to subscribers, signed as Standard Webhooks do (docs/REVIEW.md).
         .target(name: "Webhooks", dependencies: ["Hashing", "HTTPServer", "JSON", "Settings", "ThemeServer", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "Releases", dependencies: ["Audiences", "Cluster", "AssetCatalog", "ThemeIndex", "ThemeExport", "ThemeVocabulary", "CArchive", "ThemeServer", "HTTPServer", "JSON",
+        .target(name: "Releases", dependencies: ["Audiences", "Cluster", "AssetCatalog", "ThemeIndex", "ThemeExport", "Review", "ThemeVocabulary", "CArchive", "ThemeServer", "HTTPServer", "JSON",
                                                 .product(name: "HTTPTypes", package: "swift-http-types")]),
         // The web gallery and themed.js: plain files in web/, carried in the binary (scripts/embed.py).
         .target(name: "Gallery"),
@@ -110,7 +113,7 @@ let package = Package(
         // The daemon's settings: one list of keys, read from JSON and flags, each value with its source.
         .target(name: "Settings", dependencies: ["Sharding", "ThemeVocabulary", "HTTPServer", "ImageCoders", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "themed", dependencies: [
-            "AndroidResources", "AssetCatalog", "BlobStore", "CLinux", "FigmaVariables", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Cluster", "Releases", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary", "Webhooks",
+            "AndroidResources", "AssetCatalog", "BlobStore", "CLinux", "FigmaVariables", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeExport", "Review", "ImageCoders", "Cluster", "Releases", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary", "Webhooks",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),
@@ -135,6 +138,7 @@ let package = Package(
         .testTarget(name: "ClusterTests", dependencies: ["Cluster", "Releases", "Hashing", "Sharding", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ImageCodersTests", dependencies: ["ImageCoders", "ThemeVocabulary", "Codecs", "BinaryReading", "TestSupport"]),
         .testTarget(name: "ThemeExportTests", dependencies: ["ThemeExport", "ThemeIndex", "ThemeVocabulary", "JSON", "TestSupport"]),
+        .testTarget(name: "ReviewTests", dependencies: ["Review", "Codecs", "BinaryReading", "TestSupport"]),
         // Reads Package.swift and docs/ARCHITECTURE.md: the layering rule, checked.
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "AndroidResourcesTests", dependencies: ["AndroidResources", "ThemeExport", "ThemeContent", "ThemeIndex", "BlobStore", "Codecs", "BinaryReading", "TestSupport"]),

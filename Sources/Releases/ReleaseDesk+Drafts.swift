@@ -1,7 +1,7 @@
 import Cluster
 import Foundation
 import JSON
-import ThemeExport
+import Review
 
 /// Drafts: a release stored for review with what it changes, approved by reviewers other than
 /// its publisher, then published as it asked (`ClusterStore`'s drafts).

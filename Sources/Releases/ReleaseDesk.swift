@@ -3,7 +3,7 @@ import Cluster
 import Foundation
 import JSON
 import Synchronization
-import ThemeExport
+import Review
 import ThemeIndex
 
 /// Releases for teams over HTTP (docs/API.md, "Releases"): a token's check, a publish from an

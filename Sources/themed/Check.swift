@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import JSON
+import Review
 import ThemeBundle
 import ThemeExport
 import ThemeIndex
@@ -52,9 +53,9 @@ struct Check: ParsableCommand {
 
     /// The theme at `path` as a sync indexes it (`ThemeSnapshot`, parents from beside it); a path
     /// that is no theme is exit status 2, said on standard error.
-    static func read(_ path: String) throws -> ThemeSnapshot {
+    static func read(_ path: String, withImages: Bool = false) throws -> ThemeSnapshot {
         do {
-            return try ThemeSnapshot(reading: path)
+            return try ThemeSnapshot(reading: path, withImages: withImages)
         } catch let error as ThemeSnapshot.Unreadable {
             throw Startup.failure(error.description)
         }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import JSON
-import ThemeExport
+import Review
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -37,8 +37,8 @@ struct Diff: ParsableCommand {
     func run() throws {
         if let server { return try remote(server) }
         let (before, after) = (operands[0], operands[1])
-        let old = try Check.read(URL(fileURLWithPath: before).standardizedFileURL.path)
-        let new = try Check.read(URL(fileURLWithPath: after).standardizedFileURL.path)
+        let old = try Check.read(URL(fileURLWithPath: before).standardizedFileURL.path, withImages: true)
+        let new = try Check.read(URL(fileURLWithPath: after).standardizedFileURL.path, withImages: true)
         let review = ThemeReview(from: old, to: new)
         switch format {
         case .json: print(review.json.serialized(pretty: true))

@@ -131,7 +131,8 @@ struct CommandLineTests {
         #expect(changed.status == 1, "\(changed.output) \(changed.errors)")
         #expect(changed.output.contains("added: color.new\nremoved: color.old\nchanged: color.accent light #0066FFFF -> #FF6600FF\n"), "\(changed.output)")
         #expect(changed.output.hasSuffix("1 added, 1 removed, 1 changed; 0 contrast ratios moved, 0 now below their minimum; "
-                                         + "tokens 0 added, 0 removed, 0 changed; strings 0 added, 0 removed, 0 changed\n"), "\(changed.output)")
+                                         + "tokens 0 added, 0 removed, 0 changed; strings 0 added, 0 removed, 0 changed; "
+                                         + "images 0 added, 0 removed, 0 changed\n"), "\(changed.output)")
         let markdown = try DaemonTests.run(["diff", "before/brand", "after/brand", "--format", "markdown"], in: folder)
         #expect(markdown.output.hasPrefix("**before/brand → after/brand**: 1 added, 1 removed, 1 changed colour") && markdown.output.contains("| `color.accent` | dark | `#0066FFFF` | `#FF6600FF` |"), "\(markdown.output)")
         let same = try DaemonTests.run(["diff", "before/brand", "before/brand", "--format", "json"], in: folder)

@@ -1,4 +1,5 @@
 import JSON
+import ThemeExport
 
 /// What a change does to a theme, for review before it ships (`themed diff`, and a replica's
 /// `GET /themes/{theme}/diff` between two releases): its colours mode by mode, what that does to
@@ -8,16 +9,18 @@ public struct ThemeReview: Sendable {
     public let colors: ColorDiff
     public let contrast: ContrastDiff
     public let content: ContentDiff
+    public let images: ImageDiff
 
     public init(from before: ThemeSnapshot, to after: ThemeSnapshot) {
         colors = ColorDiff(from: before.colors, to: after.colors)
+        images = ImageDiff(from: before, to: after)
         contrast = ContrastDiff(from: ContrastReport(table: before.colors, settings: before.settings),
                                 to: ContrastReport(table: after.colors, settings: after.settings))
         content = ContentDiff(tokens: before.tokens, after.tokens, strings: before.strings, after.strings)
     }
 
     /// Nothing differs (a contrast ratio moves only with a colour).
-    public var isEmpty: Bool { colors.isEmpty && content.isEmpty }
+    public var isEmpty: Bool { colors.isEmpty && content.isEmpty && images.isEmpty }
 
     /// The counts: what a summary line, a webhook or a draft carries.
     public var summary: JSONValue {
@@ -30,18 +33,19 @@ public struct ThemeReview: Sendable {
             ("tokens", counts(tokens.added, tokens.removed, tokens.changed)),
             ("strings", counts(strings.added, strings.removed, strings.changed)),
             ("contrast", .object([("moved", .int(contrast.changes.count)), ("belowMinimum", .int(contrast.broken.count))])),
+            ("images", counts(images.added.count, images.removed.count, images.changed.count)),
         ])
     }
 
     /// The colours' changes with the contrast, the other content and the counts beside them.
     public var json: JSONValue {
         guard case .object(let members) = colors.json else { return colors.json }
-        return .object(members + [("contrast", contrast.json), ("content", content.json), ("summary", summary)])
+        return .object(members + [("contrast", contrast.json), ("content", content.json), ("images", images.json), ("summary", summary)])
     }
 
     /// For a pull request comment: each part's counts first, then its table.
     public func markdown(from before: String, to after: String) -> String {
-        colors.markdown(from: before, to: after) + contrast.markdown + content.markdown
+        colors.markdown(from: before, to: after) + contrast.markdown + content.markdown + images.markdown
     }
 
     /// A line a change, then the counts.
@@ -56,11 +60,13 @@ public struct ThemeReview: Sendable {
         for change in content.changes {
             lines.append("\(change.kind): \(change.name) \(change.place.isEmpty ? "-" : change.place) \(change.before ?? "-") -> \(change.after ?? "-")")
         }
+        lines += images.lines
         let (tokens, strings) = (content.count("token"), content.count("string"))
         lines.append("\(colors.added.count) added, \(colors.removed.count) removed, \(colors.changed.count) changed; "
                      + "\(contrast.changes.count) contrast ratios moved, \(contrast.broken.count) now below their minimum; "
                      + "tokens \(tokens.added) added, \(tokens.removed) removed, \(tokens.changed) changed; "
-                     + "strings \(strings.added) added, \(strings.removed) removed, \(strings.changed) changed")
+                     + "strings \(strings.added) added, \(strings.removed) removed, \(strings.changed) changed; "
+                     + "images \(images.added.count) added, \(images.removed.count) removed, \(images.changed.count) changed")
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -1,0 +1,129 @@
+import BlobStore
+import Foundation
+import Synchronization
+import ThemeBundle
+import ThemeContent
+import ThemeExport
+import ThemeIndex
+import ThemeVocabulary
+
+/// A theme read as a sync reads it, in a scratch index of its own: its colours in every mode, its
+/// other design tokens, its strings, its images', data assets' and loose files' bytes (as served, a
+/// catalog's bitmaps as PNG) and its theme.json. What `themed check` and `themed diff` read from a folder,
+/// and what a replica reads of two releases to diff them.
+public struct ThemeSnapshot: Sendable {
+    public var info: ThemeInfo
+    public var colors: ColorTable
+    public var settings: ThemeSettings
+    public var tokens: TokenTable
+    public var strings: StringTable
+    /// The theme's own images and data assets (not its parents'), each variant's bytes as served
+    /// by `ImageKey`, up to `imageBytesLimit` in all; `imagesCut` says the rest were left out.
+    public var images: [ImageKey: ImageContent]
+    public var imagesCut = false
+
+    /// What a theme's images may hold in memory for a diff.
+    public static let imageBytesLimit = 256 << 20
+
+    /// An image or data asset's variant: its name and its traits as a label
+    /// (`@2x universal dark srgb`, with a size, subtype or localization where it has one).
+    public struct ImageKey: Sendable, Hashable, Comparable {
+        public var name: String
+        public var variant: String
+
+        public static func < (a: ImageKey, b: ImageKey) -> Bool { (a.name, a.variant) < (b.name, b.variant) }
+    }
+
+    /// A variant's bytes as served.
+    public struct ImageContent: Sendable, Equatable {
+        public var isData: Bool
+        public var bytes: [UInt8]
+    }
+
+    /// Why a path cannot be read as a theme.
+    public struct Unreadable: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The theme at `path` (a theme folder or a lone .car), with the parents its theme.json names
+    /// from the folder `parents` (by default the one beside it), as the server would find them:
+    /// a scratch themes folder links it and them, never the rest of that folder. Without
+    /// `withImages` (a check), no image is read.
+    public init(reading path: String, parentsIn parents: String? = nil, withImages: Bool = true) throws {
+        let fileName = (path as NSString).lastPathComponent
+        let isCatalog = fileName.hasSuffix(".car")
+        let name = isCatalog ? String(fileName.dropLast(4)) : fileName
+        guard isCatalog ? FileSystem.isRegularFile(path) : FileSystem.isDirectory(path) else {
+            throw Unreadable(description: "\(path): no such theme folder or .car file")
+        }
+        guard ThemeName.isValid(name) else { throw Unreadable(description: "\(fileName): not a theme name (\(ThemeName.rule))") }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("themed-check-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let themes = scratch + "/themes"
+        try FileManager.default.createDirectory(atPath: themes, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: "\(themes)/\(fileName)", withDestinationPath: path)
+        let beside = parents ?? (path as NSString).deletingLastPathComponent
+        var next = isCatalog ? nil : (try? ThemeSettings(folder: path))?.parent
+        var linked: Set<String> = [name]
+        while let parent = next, ThemeName.isValid(parent), linked.insert(parent).inserted, linked.count <= 16 {
+            let folder = "\(beside)/\(parent)"
+            if FileSystem.isDirectory(folder) {
+                try FileManager.default.createSymbolicLink(atPath: "\(themes)/\(parent)", withDestinationPath: folder)
+                next = (try? ThemeSettings(folder: folder))?.parent
+            } else if FileSystem.isRegularFile(folder + ".car") {
+                try FileManager.default.createSymbolicLink(atPath: "\(themes)/\(parent).car", withDestinationPath: folder + ".car")
+                next = nil
+            } else {
+                next = nil
+            }
+        }
+        let index = try ThemeIndex(databasePath: scratch + "/index.sqlite")
+        _ = try index.writer.sync(themesDirectory: themes)
+        let all = try index.reader.themes()
+        guard let info = all.first(where: { $0.name == name }) else { throw Unreadable(description: "\(path): not read as a theme") }
+        let chain = (try? ThemeInfo.chain(of: name, in: all)) ?? [info]
+        let bundles = chain.flatMap(\.sources).compactMap(\.bundle)
+        let localizations = Set(bundles.flatMap(\.availableLocalizations) + bundles.compactMap(\.developmentRegion)).sorted()
+        self.info = info
+        settings = isCatalog ? ThemeSettings() : ((try? ThemeSettings(folder: path)) ?? ThemeSettings())
+        colors = try ColorTable(reading: index.reader, chain: chain)
+        tokens = try TokenTable(reading: index.reader, chain: chain)
+        strings = try StringTable(reading: index.reader, chain: chain, localizations: localizations)
+        (images, imagesCut) = withImages ? try Self.images(of: info, in: index, scratch: scratch) : ([:], false)
+    }
+
+    /// The bytes of the theme's image and data variants, as the content store serves them.
+    private static func images(of theme: ThemeInfo, in index: ThemeIndex, scratch: String) throws -> ([ImageKey: ImageContent], Bool) {
+        let content = ContentStore(blobs: try BlobStore(directory: scratch + "/blobs"), warmsAfterReload: false)
+        var images: [ImageKey: ImageContent] = [:]
+        var total = 0
+        do {
+            for resolution in try index.reader.storedContent(of: theme) {
+                let kind = resolution.variant.kind
+                let loaded = Mutex<Result<ContentStore.Content, any Error>?>(nil)
+                let done = DispatchSemaphore(value: 0)
+                content.load(resolution) { result in
+                    loaded.withLock { $0 = result }
+                    done.signal()
+                }
+                done.wait()
+                // A variant that cannot be read is left out: its source's problem is the theme's error.
+                guard let served = try? loaded.withLock({ $0 })?.get(), let bytes = try? content.bytes(of: served) else { continue }
+                total += bytes.count
+                guard total <= imageBytesLimit else { return (images, true) }
+                images[ImageKey(name: resolution.variant.name, variant: label(resolution.variant.traits, kind: kind))] = ImageContent(isData: kind == .data, bytes: bytes)
+            }
+        }
+        return (images, false)
+    }
+
+    static func label(_ traits: VariantTraits, kind: AssetKind) -> String {
+        // A bundle's loose file: its extension and platform suffix, as its name carries them.
+        if kind == .file { return (["@\(traits.scale)x", traits.fileExtension, traits.platform, traits.locale]).filter { !$0.isEmpty }.joined(separator: " ") }
+        var parts = ["@\(traits.scale)x", traits.idiom.name, traits.appearance.label, traits.gamut.name]
+        if traits.pointSize > 0 { parts.append("\(traits.pointSize)pt") }
+        if traits.subtype > 0 { parts.append("subtype \(traits.subtype)") }
+        if !traits.locale.isEmpty { parts.append(traits.locale) }
+        return parts.joined(separator: " ")
+    }
+}
