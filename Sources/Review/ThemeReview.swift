@@ -10,17 +10,25 @@ public struct ThemeReview: Sendable {
     public let contrast: ContrastDiff
     public let content: ContentDiff
     public let images: ImageDiff
+    /// A token theme's colours at each context chosen by name that either reading has, by
+    /// `TraitRequest.contexts` (`brand=portal`): only those where something differs.
+    public let colorsByContexts: [(contexts: String, diff: ColorDiff)]
 
     public init(from before: ThemeSnapshot, to after: ThemeSnapshot) {
         colors = ColorDiff(from: before.colors, to: after.colors)
         images = ImageDiff(from: before, to: after)
+        let empty = ColorTable(theme: before.info.name, revision: "", rows: [], systemColors: [])
+        colorsByContexts = Set(before.colorsByContexts.keys).union(after.colorsByContexts.keys).sorted().compactMap { contexts in
+            let diff = ColorDiff(from: before.colorsByContexts[contexts] ?? empty, to: after.colorsByContexts[contexts] ?? empty)
+            return diff.isEmpty ? nil : (contexts, diff)
+        }
         contrast = ContrastDiff(from: ContrastReport(table: before.colors, settings: before.settings),
                                 to: ContrastReport(table: after.colors, settings: after.settings))
         content = ContentDiff(tokens: before.tokens, after.tokens, strings: before.strings, after.strings)
     }
 
     /// Nothing differs (a contrast ratio moves only with a colour).
-    public var isEmpty: Bool { colors.isEmpty && content.isEmpty && images.isEmpty }
+    public var isEmpty: Bool { colors.isEmpty && content.isEmpty && images.isEmpty && colorsByContexts.isEmpty }
 
     /// The counts: what a summary line, a webhook or a draft carries.
     public var summary: JSONValue {
@@ -40,12 +48,15 @@ public struct ThemeReview: Sendable {
     /// The colours' changes with the contrast, the other content and the counts beside them.
     public var json: JSONValue {
         guard case .object(let members) = colors.json else { return colors.json }
-        return .object(members + [("contrast", contrast.json), ("content", content.json), ("images", images.json), ("summary", summary)])
+        return .object(members + [("contexts", .object(colorsByContexts.map { ($0.contexts, $0.diff.json) })), ("contrast", contrast.json),
+                                  ("content", content.json), ("images", images.json), ("summary", summary)])
     }
 
     /// For a pull request comment: each part's counts first, then its table.
     public func markdown(from before: String, to after: String) -> String {
-        colors.markdown(from: before, to: after) + contrast.markdown + content.markdown + images.markdown
+        colors.markdown(from: before, to: after)
+            + colorsByContexts.map { "\n" + $0.diff.markdown(from: "\(before) (\($0.contexts))", to: "\(after) (\($0.contexts))") }.joined()
+            + contrast.markdown + content.markdown + images.markdown
     }
 
     /// A line a change, then the counts.
@@ -55,6 +66,14 @@ public struct ThemeReview: Sendable {
         lines += colors.removed.map { "removed: \($0)" }
         for change in colors.changed {
             for (mode, was, now) in change.modes { lines.append("changed: \(change.name) \(mode.name) \(was?.hex ?? "-") -> \(now?.hex ?? "-")") }
+        }
+        for (contexts, diff) in colorsByContexts {
+            lines += diff.added.map { "added: \($0) (\(contexts))" } + diff.removed.map { "removed: \($0) (\(contexts))" }
+            for change in diff.changed {
+                for (mode, was, now) in change.modes {
+                    lines.append("changed: \(change.name) \(mode.name) (\(contexts)) \(was?.hex ?? "-") -> \(now?.hex ?? "-")")
+                }
+            }
         }
         lines += contrast.changes.map { "contrast: \(ContrastDiff.describe($0))" }
         for change in content.changes {

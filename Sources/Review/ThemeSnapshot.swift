@@ -17,6 +17,11 @@ public struct ThemeSnapshot: Sendable {
     public var settings: ThemeSettings
     public var tokens: TokenTable
     public var strings: StringTable
+    /// A token theme's colours at each context of its modifiers chosen by name (`brand=portal`),
+    /// one at a time with the others at their defaults, by `TraitRequest.contexts`; at most
+    /// `contextsCompared`.
+    public var colorsByContexts: [String: ColorTable]
+    public static let contextsCompared = 64
     /// The theme's own images and data assets (not its parents'), each variant's bytes as served
     /// by `ImageKey`, up to `imageBytesLimit` in all; `imagesCut` says the rest were left out.
     public var images: [ImageKey: ImageContent]
@@ -87,6 +92,15 @@ public struct ThemeSnapshot: Sendable {
         self.info = info
         settings = isCatalog ? ThemeSettings() : ((try? ThemeSettings(folder: path)) ?? ThemeSettings())
         colors = try ColorTable(reading: index.reader, chain: chain)
+        var byContexts: [String: ColorTable] = [:]
+        let modifiers = index.reader.tokenOwner(in: chain)?.source.modifiers ?? []
+        for modifier in modifiers where !modifier.mapsToTraits {
+            for context in modifier.contexts where context != modifier.defaultContext && byContexts.count < Self.contextsCompared {
+                let contexts = TokenModifier.contexts([modifier.name: context], of: modifiers)
+                byContexts[contexts] = try ColorTable(reading: index.reader, chain: chain, contexts: contexts)
+            }
+        }
+        colorsByContexts = byContexts
         tokens = try TokenTable(reading: index.reader, chain: chain)
         strings = try StringTable(reading: index.reader, chain: chain, localizations: localizations)
         (images, imagesCut) = withImages ? try Self.images(of: info, in: index, scratch: scratch) : ([:], false)
