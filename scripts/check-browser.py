@@ -228,6 +228,15 @@ def rollouts_in_cluster(themed_binary, driver, check):
                    "light's page shows release %d against %s: every colour changed, mode by mode, before and after (%d rows)"
                    % (generation, expected["from"], len(shown)))
         check.that(painted and all(painted), "each before and after swatch of the diff is painted its colour (%d swatches)" % len(painted))
+        images_changed = ["%s %s" % (change["name"], change["variant"]) for change in expected["images"]["changed"]]
+        rows = driver.find_elements(By.CSS_SELECTOR, "#release-diff tr[data-diff-image]")
+        if rows:
+            driver.execute_script("arguments[0].scrollIntoView()", rows[0])
+            driver.save_screenshot(os.path.join(SCREENSHOTS, "gallery-release-images.png"))
+        loaded = [driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image)
+                  for image in driver.find_elements(By.CSS_SELECTOR, "#release-diff tr[data-diff-image] img")]
+        check.that(images_changed and [row.get_attribute("data-diff-image") for row in rows] == images_changed and loaded and all(loaded),
+                   "the page lists each image the release changed with its before|after thumbnail shown (%d images)" % len(images_changed))
     finally:
         if server and server.process and server.process.poll() is None:
             server.stop()

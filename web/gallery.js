@@ -431,6 +431,12 @@ class Gallery {
       ...diff.added.map((name) => el("tr", { attrs: { "data-diff-added": name } }, el("th", { text: name, attrs: { scope: "row" } }), el("td", { text: "added" }), el("td"), el("td"))),
       ...diff.removed.map((name) => el("tr", { attrs: { "data-diff-removed": name } }, el("th", { text: name, attrs: { scope: "row" } }), el("td", { text: "removed" }), el("td"), el("td"))),
     ];
+    const images = diff.images ?? { added: [], removed: [], changed: [] };
+    const imageRows = images.changed.map((change) => el("tr", { attrs: { "data-diff-image": `${change.name} ${change.variant}` } },
+      el("th", { text: change.name, attrs: { scope: "row" } }), el("td", { text: change.variant }),
+      el("td", { text: change.changedShare !== undefined ? `${(change.changedShare * 100).toFixed(2)}% of pixels`
+        : change.resized ? `resized ${change.resized.before} → ${change.resized.after}` : `${change.kind} bytes changed` }),
+      el("td", {}, ...(change.thumbnail ? [el("img", { attrs: { src: change.thumbnail, alt: `${change.name} before and after` } })] : []))));
     const others = [...diff.contrast, ...diff.content].length;
     target.replaceChildren(
       el("h3", { text: `${generation} against ${diff.from}`, attrs: { "data-diff-from": String(diff.from), "data-diff-to": String(diff.to) } }),
@@ -438,6 +444,10 @@ class Gallery {
       el("table", { className: "release-diff" },
         el("thead", {}, el("tr", {}, el("th", { text: "Colour" }), el("th", { text: "Mode" }), el("th", { text: "Before" }), el("th", { text: "After" }))),
         el("tbody", {}, ...rows)),
+      ...(imageRows.length ? [el("table", { className: "release-diff" },
+        el("thead", {}, el("tr", {}, el("th", { text: "Image" }), el("th", { text: "Variant" }), el("th", { text: "Change" }), el("th", { text: "Before | after" }))),
+        el("tbody", {}, ...imageRows))] : []),
+      ...(images.added.length + images.removed.length ? [el("p", { text: `Images ${images.added.length} added, ${images.removed.length} removed` })] : []),
       ...(others ? [el("p", {}, el("a", { text: `and ${others} other changes (markdown)`, attrs: { href: `${diffPath}?to=${generation}&format=markdown` } }))] : []));
   }
 

@@ -132,9 +132,11 @@ public struct ThemeSnapshot: Sendable {
     }
 
     static func label(_ traits: VariantTraits, kind: AssetKind) -> String {
+        // A vector or a data asset has no scale.
+        let scale = traits.scale > 0 ? "@\(traits.scale)x" : "any scale"
         // A bundle's loose file: its extension and platform suffix, as its name carries them.
-        if kind == .file { return (["@\(traits.scale)x", traits.fileExtension, traits.platform, traits.locale]).filter { !$0.isEmpty }.joined(separator: " ") }
-        var parts = ["@\(traits.scale)x", traits.idiom.name, traits.appearance.label, traits.gamut.name]
+        if kind == .file { return ([scale, traits.fileExtension, traits.platform, traits.locale]).filter { !$0.isEmpty }.joined(separator: " ") }
+        var parts = [scale, traits.idiom.name, traits.appearance.label, traits.gamut.name]
         if traits.pointSize > 0 { parts.append("\(traits.pointSize)pt") }
         if traits.subtype > 0 { parts.append("subtype \(traits.subtype)") }
         if !traits.locale.isEmpty { parts.append(traits.locale) }
