@@ -28,12 +28,7 @@ extension ReleaseDesk {
     /// approvals voided.
     public func replaceDraft(_ id: Int64, body: String, kind: BodyKind, by token: Token) throws(Refusal) -> Draft {
         let theme = try draft(id).theme
-        checks.wait()
-        defer { checks.signal() }
-        let scratch = "\(workDirectory)/release-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let files = try checkedFiles(of: body, kind: kind, theme: theme, in: scratch)
-        return try withStore { store in
+        return try withCheckedUpload(body, kind: kind, theme: theme) { files, scratch, store in
             try store.replaceDraft(id, paths: files.map(\.path), by: token.name, review: try self.review(files, of: theme, in: store, scratch: scratch)) {
                 try ThemeCheck.contents(of: files[$0])
             }

@@ -124,12 +124,7 @@ public final class ReleaseDesk: Sendable {
                         draft: Bool = false) throws(Refusal) -> Outcome {
         guard Release.isPublishable(theme: theme) else { throw .badRequest("\"\(theme)\" is not a theme name a release may take: \(Release.publishableRule)") }
         if let at, !Schedule.isTime(at) { throw .badRequest("at must be an RFC 3339 time with a zone, like 2026-12-01T00:00:00Z") }
-        checks.wait()
-        defer { checks.signal() }
-        let scratch = "\(workDirectory)/release-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let files = try checkedFiles(of: body, kind: kind, theme: theme, in: scratch)
-        return try withStore { store in
+        return try withCheckedUpload(body, kind: kind, theme: theme) { files, scratch, store in
             let read: (Int) throws -> [UInt8] = { try ThemeCheck.contents(of: files[$0]) }
             if try draft || store.requiredApprovals(of: theme) > 0 {
                 let review = try self.review(files, of: theme, in: store, scratch: scratch)
@@ -144,9 +139,21 @@ public final class ReleaseDesk: Sendable {
         }
     }
 
+    /// `body` with the upload's checked files, the scratch folder they are in, and a store
+    /// connection; at most two checks at once (each indexes the theme in a scratch index).
+    func withCheckedUpload<Result>(_ upload: String, kind: BodyKind, theme: String,
+                                   _ body: ([ThemeCheck.File], String, ClusterStore) throws -> Result) throws(Refusal) -> Result {
+        checks.wait()
+        defer { checks.signal() }
+        let scratch = "\(workDirectory)/release-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let files = try checkedFiles(of: upload, kind: kind, theme: theme, in: scratch)
+        return try withStore { try body(files, scratch, $0) }
+    }
+
     /// The files of an upload, checked as `themed publish` checks them (the parent chain against
     /// the themes the release joins); an archive is unpacked into `scratch` first.
-    func checkedFiles(of body: String, kind: BodyKind, theme: String, in scratch: String) throws(Refusal) -> [ThemeCheck.File] {
+    private func checkedFiles(of body: String, kind: BodyKind, theme: String, in scratch: String) throws(Refusal) -> [ThemeCheck.File] {
         let parents = try withStore { try $0.themeParents() }
         do {
             switch kind {

@@ -136,9 +136,11 @@ struct SharedBaseTests {
         fixtures.write(#"{"parent": "base"}"#, to: "globex/theme.json")
     }
 
-    static func hex(_ index: ThemeIndex, _ theme: String, _ name: String) throws -> String? {
+    static func hex(_ index: ThemeIndex, _ theme: String, _ name: String, dark: Bool = false) throws -> String? {
         let chain = try ThemeInfo.chain(of: theme, in: try index.reader.themes())
-        return try index.reader.resolve(.color, named: name, in: chain, for: TraitRequest())?.variant.color.map { String($0.hex.prefix(7)).lowercased() }
+        var request = TraitRequest()
+        if dark { request.appearance = Appearance(.dark) }
+        return try index.reader.resolve(.color, named: name, in: chain, for: request)?.variant.color.map { String($0.hex.prefix(7)).lowercased() }
     }
 
     @Test("the base's aliases resolve to each brand's primitives; the base keeps its own")
@@ -208,10 +210,7 @@ struct CatalogBaseTests {
     }
 
     static func hex(_ index: ThemeIndex, _ name: String, dark: Bool = false) throws -> String? {
-        let chain = try ThemeInfo.chain(of: "brand", in: try index.reader.themes())
-        var request = TraitRequest()
-        if dark { request.appearance = Appearance(.dark) }
-        return try index.reader.resolve(.color, named: name, in: chain, for: request)?.variant.color.map { String($0.hex.prefix(7)).lowercased() }
+        try SharedBaseTests.hex(index, "brand", name, dark: dark)
     }
 
     @Test("the brand's aliases resolve to the base's colours, in light and in dark")
