@@ -206,16 +206,20 @@ class Replica:
 
 class Varnish:
     def __init__(self, port, shards=1):
-        self.folder = os.path.join(VAR, "varnish")
+        # Under /tmp, readable by all: varnishd reads its VCL and keeps its working folder as its
+        # own user, which cannot reach a checkout under a private home (CI's /check).
+        self.home = tempfile.mkdtemp(prefix="themed-varnish-")
+        os.chmod(self.home, 0o755)
+        self.folder = os.path.join(self.home, "work")
         self.port = port
-        self.vcl = os.path.join(ROOT, "config/varnish/themed.vcl")
+        for name in os.listdir(os.path.join(ROOT, "config/varnish")):
+            shutil.copy(os.path.join(ROOT, "config/varnish", name), self.home)
         if shards > 1:
             # themed.vcl includes the themed-backends.vcl beside it: the two-group one here.
-            configuration = os.path.join(VAR, "vcl")
-            os.makedirs(configuration, exist_ok=True)
-            shutil.copy(self.vcl, configuration)
-            shutil.copy(os.path.join(ROOT, "config/varnish/themed-backends-2-shards.vcl"), os.path.join(configuration, "themed-backends.vcl"))
-            self.vcl = os.path.join(configuration, "themed.vcl")
+            shutil.copy(os.path.join(ROOT, "config/varnish/themed-backends-2-shards.vcl"), os.path.join(self.home, "themed-backends.vcl"))
+        for name in os.listdir(self.home):
+            os.chmod(os.path.join(self.home, name), 0o644)
+        self.vcl = os.path.join(self.home, "themed.vcl")
         self.process = None
 
     def start(self):
@@ -230,6 +234,7 @@ class Varnish:
         if self.process and self.process.poll() is None:
             self.process.terminate()
             self.process.wait(timeout=30)
+        shutil.rmtree(self.home, ignore_errors=True)
 
 
 class HAProxy:
@@ -284,17 +289,24 @@ class Cluster:
         self.haproxy = HAProxy() if door == "haproxy" else None
 
     def __enter__(self):
-        self.postgres.init()
-        self.postgres.start()
-        for theme in self.publishing:
-            publish(self.themed, theme, os.path.join(ROOT, "themes", theme))
-        self.varnish.start()
-        if self.haproxy:
-            self.haproxy.start()
-        for replica in self.replicas:
-            replica.start()
-        if not wait_until(lambda: get(DOOR_PORT, "/themes")[0] == 200, 30, 0.1):
-            sys.exit(f"cluster: the front door did not serve (see {VAR}/haproxy.log and {VAR}/varnish.log)")
+        # A start that fails stops what it started: nothing is left listening on the ports.
+        try:
+            self.postgres.init()
+            self.postgres.start()
+            for theme in self.publishing:
+                publish(self.themed, theme, os.path.join(ROOT, "themes", theme))
+            self.varnish.start()
+            if self.haproxy:
+                self.haproxy.start()
+            for replica in self.replicas:
+                replica.start()
+            if not wait_until(lambda: get(DOOR_PORT, "/themes")[0] == 200, 30, 0.1):
+                with open(os.path.join(VAR, "varnish.log"), errors="replace") as said:
+                    sys.stderr.write(said.read()[-2000:])
+                sys.exit(f"cluster: the front door did not serve (see {VAR}/haproxy.log and {VAR}/varnish.log)")
+        except BaseException:
+            self.__exit__()
+            raise
         # The door's health checks see every replica before the test leans on them.
         wait_until(lambda: all(get(r.port, "/readyz")[0] == 200 for r in self.replicas), 10, 0.1)
         time.sleep(2.5 if self.haproxy else 0)
