@@ -1,6 +1,8 @@
+import BlobStore
 import Foundation
 import HTTPServer
 import JSON
+import ThemeContent
 import ThemeIndex
 import ThemeServer
 
@@ -19,7 +21,12 @@ enum Bootstrap {
     /// The file for `theme` of the themes `index` holds (its blobs beside the index, as the
     /// server keeps them).
     static func file(theme: String, index: ThemeIndex, themesDirectory: String) throws -> [UInt8] {
-        let service = try ThemeService(index: index, configuration: ThemeServiceConfiguration(themesDirectory: themesDirectory))
+        var configuration = ThemeServiceConfiguration(themesDirectory: themesDirectory)
+        // No warming after the reload: the command exits once the file is written, and a warmer
+        // still hashing then raced the exit's teardown of libcrypto (a bus error, once in a full run).
+        let folder = (index.databasePath as NSString).deletingLastPathComponent
+        configuration.content = ContentStore(blobs: try BlobStore(directory: (folder.isEmpty ? "." : folder) + "/blobs"), warmsAfterReload: false)
+        let service = try ThemeService(index: index, configuration: configuration)
         try service.reload()
         guard let info = service.library.theme(named: theme) else { throw Startup.failure("no theme named \(theme)") }
         var palettes: [JSONValue] = []

@@ -113,7 +113,9 @@ struct ThemedClientTests {
         server.server = HTTPServer(configuration: configuration, headResponder: service) { service.handle($0) }
         try server.server.start()
 
-        let caughtUp = await updates.next { $0.palette.colors["accent"]?.hex == "#0000FFFF" }
+        // Generous: in a full run on two cores the reconnect (50-200 ms of backoff) waits its turn
+        // on a starved cooperative pool; once seen beyond 5 s.
+        let caughtUp = await updates.next(timeout: 30) { $0.palette.colors["accent"]?.hex == "#0000FFFF" }
         #expect(caughtUp?.reason == .event("theme-reloaded"), "replayed after Last-Event-ID \(seen), not a full refetch")
         // Ids are `<source>-<number>`: the same source (the same index), a later number.
         let number = { (id: String?) in id?.split(separator: "-").last.flatMap { Int($0) } ?? 0 }
