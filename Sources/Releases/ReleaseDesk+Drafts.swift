@@ -18,8 +18,8 @@ extension ReleaseDesk {
             try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: file.location, toPath: target)
         }
-        let review = ThemeReview(from: try ThemeSnapshot(reading: "\(scratch)/review-before/\(theme)", parentsIn: themesDirectory),
-                                 to: try ThemeSnapshot(reading: after, parentsIn: themesDirectory))
+        let review = ThemeReview(from: try ThemeSnapshot(reading: "\(scratch)/review-before/\(theme)", parentsIn: themesDirectory, imageBytes: Self.imageBytes),
+                                 to: try ThemeSnapshot(reading: after, parentsIn: themesDirectory, imageBytes: Self.imageBytes))
         guard case .object(let members) = review.json else { return "" }
         return JSONValue.object([("from", .int(Int(live.generation)))] + members).serialized()
     }

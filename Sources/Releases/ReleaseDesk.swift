@@ -75,6 +75,10 @@ public final class ReleaseDesk: Sendable {
     let attempts = FailedAttempts()
     /// Publishes checked at once: each indexes its theme in a scratch index (CPU and disk).
     let checks = DispatchSemaphore(value: 2)
+    /// What a diff on a replica reads of each release's images: past it, they are left out and
+    /// the diff says so (`cut`).
+    static let imageBytes = 64 << 20
+    static let diffWaitSeconds = 10
 
     /// The themes this replica serves: a diffed release's parents are read from there.
     public let themesDirectory: String
@@ -185,8 +189,11 @@ public final class ReleaseDesk: Sendable {
     public func diff(theme: String, from: Int64?, to: Int64?) throws(Refusal) -> (from: Int64, to: Int64, review: ThemeReview) {
         let scratch = "\(workDirectory)/diff-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        // Reading a release indexes it, as a publish's check does: two at once at most.
-        checks.wait()
+        // Reading a release indexes it, as a publish's check does: two at once at most, and a
+        // diff that cannot start within seconds is refused rather than kept waiting.
+        guard checks.wait(timeout: .now() + .seconds(Self.diffWaitSeconds)) == .success else {
+            throw .unavailable("the replica is busy checking releases; ask again")
+        }
         defer { checks.signal() }
         let (older, newer) = try withStore { store -> (Int64, Int64) in
             let kept = try store.history(of: theme).filter { !$0.retired }
@@ -203,8 +210,8 @@ public final class ReleaseDesk: Sendable {
             return (older, newer)
         }
         do {
-            let before = try ThemeSnapshot(reading: "\(scratch)/before/\(theme)", parentsIn: themesDirectory)
-            let after = try ThemeSnapshot(reading: "\(scratch)/after/\(theme)", parentsIn: themesDirectory)
+            let before = try ThemeSnapshot(reading: "\(scratch)/before/\(theme)", parentsIn: themesDirectory, imageBytes: Self.imageBytes)
+            let after = try ThemeSnapshot(reading: "\(scratch)/after/\(theme)", parentsIn: themesDirectory, imageBytes: Self.imageBytes)
             return (older, newer, ThemeReview(from: before, to: after))
         } catch {
             throw .unprocessable("release \(older) or \(newer) of \(theme) cannot be read: \(error)")

@@ -23,11 +23,12 @@ public struct ThemeSnapshot: Sendable {
     public var colorsByContexts: [String: ColorTable]
     public static let contextsCompared = 64
     /// The theme's own images and data assets (not its parents'), each variant's bytes as served
-    /// by `ImageKey`, up to `imageBytesLimit` in all; `imagesCut` says the rest were left out.
+    /// by `ImageKey`, up to the reading's `imageBytes` in all; `imagesCut` says the rest were left out.
     public var images: [ImageKey: ImageContent]
     public var imagesCut = false
 
-    /// What a theme's images may hold in memory for a diff.
+    /// What a theme's images may hold in memory for a diff made by a command (a replica keeps
+    /// less: `ReleaseDesk.imageBytes`).
     public static let imageBytesLimit = 256 << 20
 
     /// An image or data asset's variant: its name and its traits as a label
@@ -52,9 +53,9 @@ public struct ThemeSnapshot: Sendable {
 
     /// The theme at `path` (a theme folder or a lone .car), with the parents its theme.json names
     /// from the folder `parents` (by default the one beside it), as the server would find them:
-    /// a scratch themes folder links it and them, never the rest of that folder. Without
-    /// `withImages` (a check), no image is read.
-    public init(reading path: String, parentsIn parents: String? = nil, withImages: Bool = true) throws {
+    /// a scratch themes folder links it and them, never the rest of that folder. Its images are
+    /// read up to `imageBytes` (0: none, as a check reads it).
+    public init(reading path: String, parentsIn parents: String? = nil, imageBytes: Int = imageBytesLimit) throws {
         let fileName = (path as NSString).lastPathComponent
         let isCatalog = fileName.hasSuffix(".car")
         let name = isCatalog ? String(fileName.dropLast(4)) : fileName
@@ -103,11 +104,11 @@ public struct ThemeSnapshot: Sendable {
         colorsByContexts = byContexts
         tokens = try TokenTable(reading: index.reader, chain: chain)
         strings = try StringTable(reading: index.reader, chain: chain, localizations: localizations)
-        (images, imagesCut) = withImages ? try Self.images(of: info, in: index, scratch: scratch) : ([:], false)
+        (images, imagesCut) = imageBytes > 0 ? try Self.images(of: info, in: index, scratch: scratch, limit: imageBytes) : ([:], false)
     }
 
     /// The bytes of the theme's image and data variants, as the content store serves them.
-    private static func images(of theme: ThemeInfo, in index: ThemeIndex, scratch: String) throws -> ([ImageKey: ImageContent], Bool) {
+    private static func images(of theme: ThemeInfo, in index: ThemeIndex, scratch: String, limit: Int) throws -> ([ImageKey: ImageContent], Bool) {
         let content = ContentStore(blobs: try BlobStore(directory: scratch + "/blobs"), warmsAfterReload: false)
         var images: [ImageKey: ImageContent] = [:]
         var total = 0
@@ -124,7 +125,7 @@ public struct ThemeSnapshot: Sendable {
                 // A variant that cannot be read is left out: its source's problem is the theme's error.
                 guard let served = try? loaded.withLock({ $0 })?.get(), let bytes = try? content.bytes(of: served) else { continue }
                 total += bytes.count
-                guard total <= imageBytesLimit else { return (images, true) }
+                guard total <= limit else { return (images, true) }
                 images[ImageKey(name: resolution.variant.name, variant: label(resolution.variant.traits, kind: kind))] = ImageContent(isData: kind == .data, bytes: bytes)
             }
         }

@@ -55,7 +55,7 @@ struct Check: ParsableCommand {
     /// that is no theme is exit status 2, said on standard error.
     static func read(_ path: String, withImages: Bool = false) throws -> ThemeSnapshot {
         do {
-            return try ThemeSnapshot(reading: path, withImages: withImages)
+            return try ThemeSnapshot(reading: path, imageBytes: withImages ? ThemeSnapshot.imageBytesLimit : 0)
         } catch let error as ThemeSnapshot.Unreadable {
             throw Startup.failure(error.description)
         }
