@@ -26,6 +26,7 @@ Screenshots (light, dark, phone width) are saved under out/browser/.
 import argparse
 import functools
 import http.server
+import io
 import json
 import os
 import shutil
@@ -33,6 +34,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tarfile
 import tempfile
 import threading
 import time
@@ -195,6 +197,16 @@ def rollouts_in_cluster(themed_binary, driver, check):
         generation = int(run("publish", "--cluster", url, "--rollout", "10", "light", os.path.join(ROOT, "themes/dark")).split()[3])
         server = Themed(themed_binary, work, free_port(), cluster=url)
         server.start()
+        # A draft of light (the light sample's content again, against the rollout's dark content),
+        # posted by a team's token: listed for review.
+        team = run("token", "create", "--cluster", url, "--name", "design-ci", "--can", "publish").strip()
+        upload = io.BytesIO()
+        with tarfile.open(fileobj=upload, mode="w:gz") as tar:
+            tar.add(os.path.join(ROOT, "themes/light/Theme.xcassets"), arcname="Theme.xcassets")
+        posted = requests.post(server.base + "/themes/light/releases?draft=1", data=upload.getvalue(),
+                               headers={"Authorization": "Bearer " + team, "Content-Type": "application/gzip"})
+        check.that(posted.status_code == 202, "a team's token posts a draft of light (%d)" % posted.status_code)
+        draft = posted.json()
         kept = requests.put(server.base + "/aliases/acme", json={"theme": "light"}, headers={"Authorization": "Bearer " + OPERATOR_TOKEN})
         check.that(kept.status_code == 200, "the operator's token keeps an alias in the cluster store (%d)" % kept.status_code)
         for number in range(200):
@@ -237,6 +249,14 @@ def rollouts_in_cluster(themed_binary, driver, check):
                   for image in driver.find_elements(By.CSS_SELECTOR, "#release-diff tr[data-diff-image] img")]
         check.that(images_changed and [row.get_attribute("data-diff-image") for row in rows] == images_changed and loaded and all(loaded),
                    "the page lists each image the release changed with its before|after thumbnail shown (%d images)" % len(images_changed))
+        # The draft waiting for approval: its review shown on request, colour by colour.
+        review_button = driver.find_element(By.CSS_SELECTOR, "#drafts-body button[data-draft-review='%d']" % draft["id"])
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", review_button)
+        review_button.click()
+        wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#release-diff h3").text.startswith("draft %d" % draft["id"]))
+        reviewed = sorted({row.get_attribute("data-diff-color") for row in driver.find_elements(By.CSS_SELECTOR, "#release-diff tr[data-diff-color]")})
+        check.that(reviewed and reviewed == sorted({change["name"] for change in draft["review"]["changed"]}),
+                   "light's page lists draft %d and shows its review: the colours it changes (%s)" % (draft["id"], ", ".join(reviewed)))
     finally:
         if server and server.process and server.process.poll() is None:
             server.stop()

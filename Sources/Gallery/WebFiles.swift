@@ -166,6 +166,11 @@ th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line
       <h2 id="releases-title">Releases</h2>
       <table class="releases"><thead><tr><th>Generation</th><th>Published</th><th>By</th><th>Files</th><th>Digest</th><th>Changes</th></tr></thead>
         <tbody id="releases-body"></tbody></table>
+      <section id="drafts" hidden>
+        <h3>Drafts waiting for approval</h3>
+        <table class="releases"><thead><tr><th>Draft</th><th>By</th><th>Posted</th><th>Approvals</th><th>Changes</th></tr></thead>
+          <tbody id="drafts-body"></tbody></table>
+      </section>
       <div id="release-diff"></div>
     </section>
   </section>
@@ -570,6 +575,7 @@ class Gallery {
           el("td", { text: `scheduled #${schedule.id}` }), el("td", { text: schedule.at }), el("td", { text: schedule.by }),
           el("td", { text: String(schedule.files ?? "") }), el("td", {}, el("code", { text: (schedule.digest ?? "").slice(0, 12) })))));
       $("releases").hidden = false;
+      await this.drawDrafts(path.replace(/\/releases$/, "/drafts"));
       const newest = kept.find(comparable);
       if (newest) await this.drawReleaseDiff(diffPath, newest.generation);
     } catch {
@@ -583,17 +589,46 @@ class Gallery {
     return button;
   }
 
-  /** Release `generation` against the one before it: the counts, then each colour changed, mode
-   * by mode, before and after side by side, added and removed colours, and the other changes. */
+  /** The drafts waiting for approval, each with a button that shows its review (what it
+   * changes against the release that was newest when it was posted). Approving takes a token:
+   * `POST /drafts/{id}/approve` (docs/REVIEW.md). */
+  async drawDrafts(path) {
+    let listing;
+    try {
+      listing = await getJSON(path);
+    } catch {
+      listing = { drafts: [] };
+    }
+    $("drafts-body").replaceChildren(...listing.drafts.map((draft) => {
+      const button = el("button", { text: "review", attrs: { type: "button", "data-draft-review": String(draft.id) } });
+      button.addEventListener("click", () => draft.review
+        ? this.drawDiff(draft.review, `draft ${draft.id} against ${draft.review.from}`, `${path.replace(/\/themes\/[^/]+\/drafts$/, "")}/drafts/${draft.id}`)
+        : $("release-diff").replaceChildren(el("p", { text: `draft ${draft.id} is the theme's first release`, className: "missing" })));
+      return el("tr", { attrs: { "data-draft": String(draft.id) } },
+        el("td", { text: String(draft.id) }), el("td", { text: draft.publisher }), el("td", { text: draft.created }),
+        el("td", { text: `${draft.approvers.length} of ${draft.required}${draft.approvers.length ? ` (${draft.approvers.join(", ")})` : ""}` }),
+        el("td", {}, button));
+    }));
+    $("drafts").hidden = listing.drafts.length === 0;
+  }
+
+  /** Release `generation` against the one before it. */
   async drawReleaseDiff(diffPath, generation) {
-    const target = $("release-diff");
     let diff;
     try {
       diff = await getJSON(`${diffPath}?to=${generation}`);
     } catch (error) {
-      target.replaceChildren(el("p", { text: `No diff for ${generation}: ${error.message}`, className: "missing" }));
+      $("release-diff").replaceChildren(el("p", { text: `No diff for ${generation}: ${error.message}`, className: "missing" }));
       return;
     }
+    this.drawDiff(diff, `${generation} against ${diff.from}`, `${diffPath}?to=${generation}&format=markdown`);
+  }
+
+  /** A diff (a release's, or a draft's review): the counts, then each colour changed, mode by
+   * mode, before and after side by side, added and removed colours, the images changed with
+   * their thumbnails, and a link to the rest. */
+  drawDiff(diff, title, more) {
+    const target = $("release-diff");
     const chip = (hex) => {
       if (!hex) return el("td", {}, el("span", { text: "none", className: "missing" }));
       const fill = el("span", { attrs: { "data-hex": hex } });
@@ -616,7 +651,7 @@ class Gallery {
       el("td", {}, ...(change.thumbnail ? [el("img", { attrs: { src: change.thumbnail, alt: `${change.name} before and after` } })] : []))));
     const others = [...diff.contrast, ...diff.content].length;
     target.replaceChildren(
-      el("h3", { text: `${generation} against ${diff.from}`, attrs: { "data-diff-from": String(diff.from), "data-diff-to": String(diff.to) } }),
+      el("h3", { text: title, attrs: { "data-diff-from": String(diff.from), "data-diff-to": String(diff.to ?? "") } }),
       el("p", { text: `Colours ${colors.added} added, ${colors.removed} removed, ${colors.changed} changed · tokens ${tokens.added + tokens.removed + tokens.changed} · strings ${strings.added + strings.removed + strings.changed} · contrast ratios moved ${ratios.moved}, below their minimum ${ratios.belowMinimum}` }),
       el("table", { className: "release-diff" },
         el("thead", {}, el("tr", {}, el("th", { text: "Colour" }), el("th", { text: "Mode" }), el("th", { text: "Before" }), el("th", { text: "After" }))),
@@ -625,7 +660,7 @@ class Gallery {
         el("thead", {}, el("tr", {}, el("th", { text: "Image" }), el("th", { text: "Variant" }), el("th", { text: "Change" }), el("th", { text: "Before | after" }))),
         el("tbody", {}, ...imageRows))] : []),
       ...(images.added.length + images.removed.length ? [el("p", { text: `Images ${images.added.length} added, ${images.removed.length} removed` })] : []),
-      ...(others ? [el("p", {}, el("a", { text: `and ${others} other changes (markdown)`, attrs: { href: `${diffPath}?to=${generation}&format=markdown` } }))] : []));
+      ...(others ? [el("p", {}, el("a", { text: `and ${others} other changes`, attrs: { href: more } }))] : []));
   }
 
   async drawExports(base) {
