@@ -24,11 +24,10 @@ extension ReleaseDesk {
         return JSONValue.object([("from", .int(Int(live.generation)))] + members).serialized()
     }
 
-    /// A draft's content posted again: checked, reviewed against what is live now, and its
+    /// A draft of `theme` posted again: checked, reviewed against what is live now, and its
     /// approvals voided.
-    public func replaceDraft(_ id: Int64, body: String, kind: BodyKind, by token: Token) throws(Refusal) -> Draft {
-        let theme = try draft(id).theme
-        return try withCheckedUpload(body, kind: kind, theme: theme) { files, scratch, store in
+    public func replaceDraft(_ id: Int64, of theme: String, body: String, kind: BodyKind, by token: Token) throws(Refusal) -> Draft {
+        try withCheckedUpload(body, kind: kind, theme: theme) { files, scratch, store in
             try store.replaceDraft(id, paths: files.map(\.path), by: token.name, review: try self.review(files, of: theme, in: store, scratch: scratch)) {
                 try ThemeCheck.contents(of: files[$0])
             }
@@ -36,12 +35,9 @@ extension ReleaseDesk {
     }
 
     /// An approval of a draft by `token` (its theme's `review` permission checked by the caller);
-    /// the last one needed publishes it.
-    public func approve(_ id: Int64, by token: Token) throws(Refusal) -> ApprovalOutcome {
-        try withStore { store in
-            let theme = try store.draft(id).theme
-            return try store.approveDraft(id, by: token.name, required: try store.requiredApprovals(of: theme), keep: retention)
-        }
+    /// the last of the `required` ones (the theme's policy, as the caller read it) publishes it.
+    public func approve(_ id: Int64, by token: Token, required: Int) throws(Refusal) -> ApprovalOutcome {
+        try withStore { try $0.approveDraft(id, by: token.name, required: required, keep: retention) }
     }
 
     /// A draft by id, with the approvals its theme requires.

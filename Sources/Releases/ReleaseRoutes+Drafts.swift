@@ -13,6 +13,12 @@ extension ReleaseRoutes {
         return id
     }
 
+    /// The draft's theme and the request's token, which must have `permission` on that theme.
+    private func draftTheme(_ id: Int64, of request: Request, on desk: ReleaseDesk, to permission: Token.Permission) throws -> (theme: String, token: Token) {
+        let theme = try desk.draft(id).theme
+        return (theme, try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: permission, theme: theme))
+    }
+
     /// A theme's open drafts, oldest first; readable as the history is.
     func drafts(_ context: RequestContext) throws -> Response {
         let desk = try Self.cluster(desk)
@@ -41,13 +47,12 @@ extension ReleaseRoutes {
         let desk = try changeDesk(for: context.request)
         let (request, id) = (context.request, try draftID(context))
         return Self.deferred(metrics: metrics, counted: nil) {
-            let theme = try desk.draft(id).theme
-            let token = try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .publish, theme: theme)
+            let (theme, token) = try draftTheme(id, of: request, on: desk, to: .publish)
             guard let body = request.spooledBody else { throw ReleaseDesk.Refusal.badRequest("the body did not arrive as an upload") }
             guard let kind = ReleaseDesk.BodyKind(contentType: request.headers[.contentType]) else {
                 throw ReleaseDesk.Refusal.unsupportedMediaType("send a .car as application/octet-stream or a theme folder as application/x-tar (gzip accepted)")
             }
-            let draft = try desk.replaceDraft(id, body: body.path, kind: kind, by: token)
+            let draft = try desk.replaceDraft(id, of: theme, body: body.path, kind: kind, by: token)
             return JSONResponse.make(Self.json(draft, required: try desk.requiredApprovals(of: theme)), cacheControl: "no-store")
         }
     }
@@ -59,11 +64,10 @@ extension ReleaseRoutes {
         let desk = try changeDesk(for: context.request)
         let (request, id) = (context.request, try draftID(context))
         return Self.deferred(metrics: metrics, counted: nil) {
-            let theme = try desk.draft(id).theme
-            let token = try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .review, theme: theme)
+            let (theme, token) = try draftTheme(id, of: request, on: desk, to: .review)
             let required = try desk.requiredApprovals(of: theme)
             let (response, draft): (Response, Draft)
-            switch try desk.approve(id, by: token) {
+            switch try desk.approve(id, by: token, required: required) {
             case .counted(let counted):
                 (response, draft) = (JSONResponse.make(Self.json(counted, required: required), cacheControl: "no-store"), counted)
             case .published(let published, let generation):
