@@ -1,6 +1,5 @@
 import BlobStore
 import Foundation
-import Synchronization
 import ThemeBundle
 import ThemeContent
 import ThemeExport
@@ -115,15 +114,8 @@ public struct ThemeSnapshot: Sendable {
         do {
             for resolution in try index.reader.storedContent(of: theme) {
                 let kind = resolution.variant.kind
-                let loaded = Mutex<Result<ContentStore.Content, any Error>?>(nil)
-                let done = DispatchSemaphore(value: 0)
-                content.load(resolution) { result in
-                    loaded.withLock { $0 = result }
-                    done.signal()
-                }
-                done.wait()
                 // A variant that cannot be read is left out: its source's problem is the theme's error.
-                guard let served = try? loaded.withLock({ $0 })?.get(), let bytes = try? content.bytes(of: served) else { continue }
+                guard let served = try? content.loadWaiting(resolution), let bytes = try? content.bytes(of: served) else { continue }
                 total += bytes.count
                 guard total <= limit else { return (images, true) }
                 images[ImageKey(name: resolution.variant.name, variant: label(resolution.variant.traits, kind: kind))] = ImageContent(isData: kind == .data, bytes: bytes)

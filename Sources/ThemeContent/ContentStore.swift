@@ -135,9 +135,18 @@ public final class ContentStore: Sendable {
     /// `load(_:as:)` waited for on the calling thread: for tools that run outside the event loops
     /// (`themed export`), never for a request.
     public func loadWaiting(_ resolution: Resolution, as request: ImageRequest) throws -> Content {
+        try waiting { load(resolution, as: request, completion: $0) }
+    }
+
+    /// `load(_:)`, waited for (off the event loops: a command, a review).
+    public func loadWaiting(_ resolution: Resolution) throws -> Content {
+        try waiting { load(resolution, completion: $0) }
+    }
+
+    private func waiting(_ start: (@escaping Completion) -> Void) throws -> Content {
         let result = Mutex<Result<Content, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        load(resolution, as: request) { answer in
+        start { answer in
             result.withLock { $0 = answer }
             done.signal()
         }
