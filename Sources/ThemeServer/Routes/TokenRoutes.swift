@@ -49,7 +49,7 @@ struct TokenRoutes: RouteCollection {
     private func document(_ context: RequestContext) throws -> Response {
         let asked = try asked(context)
         if let body = try library.index.reader.tokenDocument(of: asked.owner, resolution: asked.key) { return Self.answer(body) }
-        return try resolvedOnDemand(asked) { Self.answer($0.document) }
+        return try resolvedOnDemand(asked, context) { Self.answer($0.document) }
     }
 
     private func token(_ context: RequestContext) throws -> Response {
@@ -58,7 +58,7 @@ struct TokenRoutes: RouteCollection {
         let owner = asked.owner
         if let body = try library.index.reader.token(of: owner, resolution: asked.key, path: path) { return Self.answer(body) }
         if TokenResolution.isResolvedOnDemand(owner.source.modifiers), try library.index.reader.tokenDocument(of: owner, resolution: asked.key) == nil {
-            return try resolvedOnDemand(asked) { resolution in
+            return try resolvedOnDemand(asked, context) { resolution in
                 guard let body = resolution.body(of: path) else { return Self.noToken(path, of: owner, among: resolution.paths).response }
                 return Self.answer(body)
             }
@@ -76,22 +76,12 @@ struct TokenRoutes: RouteCollection {
     }
 
     /// A resolution the index does not store, made on the worker pool (or taken from those kept).
-    private func resolvedOnDemand(_ asked: Asked, answer: @escaping @Sendable (TokenResolution) -> Response) throws -> Response {
+    private func resolvedOnDemand(_ asked: Asked, _ context: RequestContext, answer: @escaping @Sendable (TokenResolution) -> Response) throws -> Response {
         guard TokenResolution.isResolvedOnDemand(asked.owner.source.modifiers) else {
             throw APIError.notFound("the resolution \(asked.key.isEmpty ? "of these tokens" : asked.key) is not stored")
         }
-        let library = library
-        return Response(deferred: { complete in
-            library.content.perform({
-                try library.index.reader.tokenResolutions.resolution(asked.owner, inputs: asked.inputs, chain: asked.chain)
-            }) { result in
-                switch result {
-                case .success(let resolution): complete(answer(resolution))
-                case .failure(let error as ContentStore.Busy): complete(APIError.busy(error))
-                case .failure(let error): complete(APIError(status: .serviceUnavailable, code: "theme_error", message: "\(error)").response)
-                }
-            }
-        })
+        let resolutions = library.index.reader.tokenResolutions
+        return context.onWorkers { answer(try resolutions.resolution(asked.owner, inputs: asked.inputs, chain: asked.chain)) }
     }
 
     /// Why the token at `path` (dotted) was refused, from its source's errors

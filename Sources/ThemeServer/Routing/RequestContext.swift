@@ -52,6 +52,12 @@ public struct RequestContext: Sendable {
     /// an event loop never resolves tokens.
     func resolvingTokens(in chain: [ThemeInfo], for traits: TraitRequest, _ answer: @escaping @Sendable () throws -> Response) throws -> Response {
         guard library.index.reader.resolvesTokens(in: chain, for: traits) else { return try answer() }
+        return onWorkers(answer)
+    }
+
+    /// `answer()` on the worker pool, answered when it is done: a refusal as itself, a full queue
+    /// as 503 busy, anything else as 503 theme_error (the theme's files could not be read).
+    func onWorkers(_ answer: @escaping @Sendable () throws -> Response) -> Response {
         let library = library
         return Response(deferred: { complete in
             library.content.perform({ try answer() }) { result in
