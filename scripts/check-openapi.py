@@ -9,6 +9,7 @@ exercised (except the few listed in UNREACHABLE, with the reason), when the serv
     python3 scripts/check-openapi.py --themed .build/release/themed
 """
 import argparse
+import base64
 import json
 import os
 import re
@@ -260,6 +261,8 @@ def cluster_cases(publisher, switcher, rollouts, reviewer, archive, bomb, state)
     later = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)).isoformat()
     chunks = lambda: (part for part in (archive[:100], archive[100:]))
     return [
+        # The webhooks' outbox is the store's: the subscriber's messages and failures as every replica sees them.
+        ("GET", "/webhooks/deliveries", operator, None, 200, "/webhooks/deliveries"),
         ("GET", "/audit?limit=5", activate, None, 200, "/audit"),
         ("GET", "/audit?theme=dark&since=2020-01-01T00:00:00Z", activate, None, 200, "/audit"),
         ("GET", "/audit?since=yesterday", activate, None, 400, "/audit"),
@@ -367,6 +370,7 @@ def cluster_cases(publisher, switcher, rollouts, reviewer, archive, bomb, state)
         ("GET", "/themes/brand-c/drafts", {}, None, 503, "/themes/{theme}/drafts"),
         ("PUT", "/aliases/acme", operator, json.dumps({"theme": "dark"}), 503, "/aliases/{alias}"),
         ("PUT", "/themes/brand-c/rollout", operator, json.dumps({"generation": 1, "percent": 5}), 503, "/themes/{theme}/rollout"),
+        ("GET", "/webhooks/deliveries", operator, None, 503, "/webhooks/deliveries"),
     ], [("POST", "/themes/brand-c/rollback", wrong, json.dumps({"generation": 1}), 401, "/themes/{theme}/rollback")] * 9 + [
         ("PUT", "/themes/brand-c/rollout", wrong, json.dumps({"generation": 1, "percent": 5}), 401, "/themes/{theme}/rollout"),
     ] + [
@@ -456,7 +460,10 @@ def with_cluster(themed, work, config, spec, problems, covered):
         os.makedirs(folder)
         port = free_port()
         with open(os.path.join(folder, "themed.json"), "w") as file:
+            # A webhook subscriber that never answers: its outbox is the store's, unreadable while it is stopped.
+            webhooks = [{"url": "http://127.0.0.1:%d/hook" % free_port(), "secret": "whsec_" + base64.b64encode(bytes(24)).decode(), "events": ["theme-error"]}]
             json.dump({"watch": False, "port": port, "cluster": url, "activeToken": TOKEN, "releaseMaxBytes": 2 << 20, "shard": "1/2", "themes": os.path.join(folder, "themes"),
+                       "webhooks": webhooks,
                        "db": os.path.join(folder, "index.sqlite"), "blobs": os.path.join(folder, "blobs")}, file)
         log = open(os.path.join(folder, "themed.log"), "w")
         server = subprocess.Popen([themed, "serve", "--config", os.path.join(folder, "themed.json")], stdout=log, stderr=log)

@@ -29,7 +29,7 @@ public final class ClusterStore: @unchecked Sendable {
     }
 
     /// The version of the schema `makeSchema` makes: raised with every change to it.
-    static let schemaVersion = 2
+    static let schemaVersion = 3
 
     /// Whether the store's schema is at this version or a later one (a newer replica's); false
     /// also when it has none yet (the query's error).

@@ -8,50 +8,49 @@ import Settings
 import Synchronization
 import ThemeServer
 
-/// Posts changes to the `webhooks` setting's subscribers, off the event loops: each subscriber
-/// has a queue of its own, so its messages arrive in the order the changes were made, and a
-/// subscriber that does not answer holds back only its own. A message that fails (no answer in
-/// 10 s, or a status outside 2xx) is tried again after `webhookRetrySeconds`, then twice as long
-/// each time, 5 tries in all; then it is listed at `GET /webhooks/deliveries` and counted in
-/// `/metrics`.
+/// Posts changes to the `webhooks` setting's subscribers, off the event loops. A change is kept
+/// in an outbox first (`WebhookOutbox`: in memory, or with a cluster store the store's, shared by
+/// every replica); each subscriber has a thread of its own that posts the outbox's messages to it
+/// in the order they were kept, so a subscriber that does not answer holds back only its own.
+/// A message that fails (no answer in 10 s, or a status outside 2xx) is tried again after
+/// `webhookRetrySeconds`, then twice as long each time, 5 tries in all; then it is listed at
+/// `GET /webhooks/deliveries` and counted in `/metrics`, and the next one is posted.
 public final class WebhookDispatcher: Sendable {
-    /// A message that was not delivered.
-    public struct Failure: Sendable {
-        public var id: String
-        public var type: String
-        public var url: String
-        public var attempts: Int
-        public var error: String
-        public var at: Date
-    }
-
     public static let attempts = 5
     /// Failures listed, newest kept.
-    static let failuresKept = 1000
+    public static let failuresKept = 1000
+    /// Messages read from the outbox at a time.
+    static let batch = 32
+    /// How long a subscriber's thread waits for a message this process keeps before it looks at
+    /// the outbox again: for one another replica kept, or a turn a stopped replica let go of.
+    static let idleSeconds = 1.0
 
     let subscriptions: [WebhookSubscription]
     /// Seconds before the second try; each later one waits twice as long as the one before.
     let retrySeconds: Double
-    /// With a cluster store: whether this replica is the one to post a message (its id) to a
-    /// subscriber (its URL), the first to claim it in the store; a store that cannot be asked
-    /// posts it anyway (a repeat, with the same webhook-id, rather than a loss).
-    let claim: (@Sendable (_ message: String, _ url: String) throws -> Bool)?
+    let outbox: any WebhookOutbox
     /// What a message of `type` carries beside the event's data (a release's diff against the one
-    /// before it, `"diff"`), worked out once per message on the first subscriber's queue that
-    /// posts it; nil adds nothing.
+    /// before it, `"diff"`), worked out once per message, when it is first posted; nil adds nothing.
     let details: (@Sendable (_ type: String, _ data: JSONValue) -> (key: String, value: JSONValue)?)?
     let metrics: ServiceMetrics
     let logger: Logger
-    private let queues: [DispatchQueue]
-    private let failed = Mutex<[Failure]>([])
-    private let pending = Atomic<Int>(0)
+    /// Keeps messages in the outbox one at a time, in the order this process heard of them.
+    private let keeper = DispatchQueue(label: "themed-webhook-keeper")
+    /// Signalled when a message is kept, one for each subscriber's thread.
+    private let kept: [DispatchSemaphore]
 
-    public init(subscriptions: [WebhookSubscription], retrySeconds: Double, metrics: ServiceMetrics, logger: Logger,
-                claim: (@Sendable (_ message: String, _ url: String) throws -> Bool)? = nil,
+    /// Starts a thread for each subscriber, posting what `outbox` (by default one in memory) holds.
+    public init(subscriptions: [WebhookSubscription], retrySeconds: Double, metrics: ServiceMetrics, logger: Logger, outbox: (any WebhookOutbox)? = nil,
                 details: (@Sendable (_ type: String, _ data: JSONValue) -> (key: String, value: JSONValue)?)? = nil) {
-        (self.subscriptions, self.metrics, self.logger, self.claim, self.details) = (subscriptions, metrics, logger, claim, details)
+        (self.subscriptions, self.metrics, self.logger, self.details) = (subscriptions, metrics, logger, details)
         self.retrySeconds = retrySeconds
-        queues = subscriptions.indices.map { DispatchQueue(label: "themed-webhook-\($0)") }
+        self.outbox = outbox ?? MemoryOutbox(subscribers: subscriptions.map { ($0.url.absoluteString, Set($0.events)) })
+        kept = subscriptions.map { _ in DispatchSemaphore(value: 0) }
+        for (subscription, kept) in zip(subscriptions, kept) {
+            let thread = Thread { [self] in postForever(to: subscription, woken: kept) }
+            thread.name = "themed-webhook"
+            thread.start()
+        }
     }
 
     /// The kind of webhook message an event of the server's stream is, or nil when webhooks carry
@@ -74,54 +73,64 @@ public final class WebhookDispatcher: Sendable {
         send(type: type, id: "msg_\(event.id)_\(event.type)", data: event.data)
     }
 
-    /// Sends a message of `type` with `data` to every subscriber that asked for it, under the
-    /// webhook id `id` (what the event stream does not carry: drafts, `msg_draft_<id>_...`).
+    /// Keeps a message of `type` with `data` for every subscriber that asked for its kind, under
+    /// the webhook id `id` (what the event stream does not carry: drafts, `msg_draft_<id>_...`).
+    /// A store that cannot be reached is asked again, as a failed post is; then the message is lost
+    /// on this replica (logged and counted as failed), and kept only if another replica keeps it.
     public func send(type: String, id: String, data: JSONValue) {
-        let now = Date()
-        let details = self.details
-        // The same bytes (and so the same signature) for every subscriber and every try.
-        let message = OnceMade { () -> StandardWebhook in
-            var data = data
-            if case .object(let members) = data, let (key, value) = details?(type, data) { data = .object(members + [(key, value)]) }
-            let body = JSONValue.object([("type", .string(type)), ("timestamp", .string(ISO8601DateFormatter().string(from: now))),
-                                         ("data", data)]).serializedBytes()
-            return StandardWebhook(id: id, timestamp: Int(now.timeIntervalSince1970), body: body)
-        }
-        for (index, subscription) in subscriptions.enumerated() where subscription.events.contains(type) {
-            pending.add(1, ordering: .relaxed)
-            queues[index].async { [self] in
-                deliver(id: id, message, type: type, to: subscription)
-                pending.subtract(1, ordering: .relaxed)
+        guard subscriptions.contains(where: { $0.events.contains(type) }) else { return }
+        keeper.async { [self] in
+            var delay = retrySeconds
+            for attempt in 1...Self.attempts {
+                do {
+                    try outbox.keep(id: id, type: type, data: data)
+                    kept.forEach { $0.signal() }
+                    return
+                } catch {
+                    guard attempt < Self.attempts else {
+                        metrics.webhooksFailed.add(1, ordering: .relaxed)
+                        logger.error("webhook message not kept", metadata: ["id": "\(id)", "error": "\(error)"])
+                        return
+                    }
+                    Thread.sleep(forTimeInterval: delay)
+                    delay *= 2
+                }
             }
         }
     }
 
-    /// A value made the first time it is asked for, by whichever queue asks first.
-    final class OnceMade<Value: Sendable>: Sendable {
-        private let make: @Sendable () -> Value
-        private let made = Mutex<Value?>(nil)
-        init(_ make: @escaping @Sendable () -> Value) { self.make = make }
-        var value: Value {
-            made.withLock { made in
-                if let made { return made }
-                let value = make()
-                made = value
-                return value
-            }
-        }
-    }
-
-    /// Tries a message up to `attempts` times on the subscriber's queue (made once claimed: a
-    /// replica that does not post it never works out its details).
-    private func deliver(id: String, _ made: OnceMade<StandardWebhook>, type: String, to subscription: WebhookSubscription) {
-        if let claim {
+    /// A subscriber's thread: while this process has its turn, posts each message the outbox holds
+    /// for it, oldest first.
+    private func postForever(to subscription: WebhookSubscription, woken: DispatchSemaphore) {
+        let url = subscription.url.absoluteString
+        let types = Set(subscription.events)
+        while true {
+            let messages: [OutboxMessage]
             do {
-                guard try claim(id, subscription.url.absoluteString) else { return }
+                messages = try outbox.next(for: url, types: types, limit: Self.batch) ?? []
             } catch {
-                logger.warning("webhook claim not made; posting anyway", metadata: ["id": "\(id)", "error": "\(error)"])
+                logger.warning("webhook outbox not read", metadata: ["url": "\(url)", "error": "\(error)"])
+                messages = []
+            }
+            if messages.isEmpty {
+                _ = woken.wait(timeout: .now() + Self.idleSeconds)
+                continue
+            }
+            do {
+                for message in messages { try post(message, to: subscription) }
+            } catch {
+                // Read again from where the outbox says: the message may be posted twice (with the
+                // same webhook-id), never skipped.
+                logger.warning("webhook outbox not written", metadata: ["url": "\(url)", "error": "\(error)"])
+                _ = woken.wait(timeout: .now() + Self.idleSeconds)
             }
         }
-        let message = made.value
+    }
+
+    /// Posts a message up to `attempts` times; its body is made once, by whichever replica posts
+    /// it first, so that every subscriber and every try gets the same bytes.
+    private func post(_ message: OutboxMessage, to subscription: WebhookSubscription) throws {
+        let body = try message.body ?? outbox.seal(message, body: body(of: message))
         var delay = retrySeconds
         var lastError = ""
         for attempt in 1...Self.attempts {
@@ -130,9 +139,13 @@ public final class WebhookDispatcher: Sendable {
                 Thread.sleep(forTimeInterval: delay)
                 delay *= 2
             }
-            switch Self.post(message, to: subscription) {
+            // Signed at each try: a receiver refuses a timestamp more than five minutes off, and a
+            // message may wait in the outbox longer than that.
+            let signed = StandardWebhook(id: message.id, timestamp: Int(Date().timeIntervalSince1970), body: body)
+            switch Self.post(signed, to: subscription) {
             case .success:
                 metrics.webhooksDelivered.add(1, ordering: .relaxed)
+                try outbox.done(message, for: subscription.url.absoluteString, failure: nil)
                 return
             case .failure(let error):
                 lastError = error.description
@@ -140,11 +153,17 @@ public final class WebhookDispatcher: Sendable {
         }
         metrics.webhooksFailed.add(1, ordering: .relaxed)
         logger.warning("webhook not delivered", metadata: ["url": "\(subscription.url)", "id": "\(message.id)", "error": "\(lastError)"])
-        let failure = Failure(id: message.id, type: type, url: subscription.url.absoluteString, attempts: Self.attempts, error: lastError, at: Date())
-        failed.withLock { list in
-            list.append(failure)
-            if list.count > Self.failuresKept { list.removeFirst(list.count - Self.failuresKept) }
-        }
+        try outbox.done(message, for: subscription.url.absoluteString,
+                        failure: WebhookFailure(id: message.id, type: message.type, url: subscription.url.absoluteString, attempts: Self.attempts,
+                                                error: lastError, at: Date()))
+    }
+
+    /// `{"type", "timestamp", "data"}`, the data with its details.
+    private func body(of message: OutboxMessage) -> [UInt8] {
+        var data = message.data
+        if case .object(let members) = data, let (key, value) = details?(message.type, data) { data = .object(members + [(key, value)]) }
+        let timestamp = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(message.keptAt)))
+        return JSONValue.object([("type", .string(message.type)), ("timestamp", .string(timestamp)), ("data", data)]).serializedBytes()
     }
 
     struct PostError: Error, CustomStringConvertible { var description: String }
@@ -171,7 +190,9 @@ public final class WebhookDispatcher: Sendable {
     }
 
     /// The messages not delivered after every try, oldest first.
-    public var failures: [Failure] { failed.withLock { $0 } }
-    /// Messages queued or being tried.
-    public var pendingCount: Int { pending.load(ordering: .relaxed) }
+    public func failures() throws -> [WebhookFailure] { try outbox.failures() }
+    /// Messages kept and not yet given to a subscriber that asked for them.
+    public func waiting() throws -> Int {
+        try outbox.waiting(for: subscriptions.map { ($0.url.absoluteString, Set($0.events)) })
+    }
 }

@@ -4,7 +4,8 @@ import JSON
 import ThemeServer
 
 /// `GET /webhooks/deliveries`: the messages not delivered after every try (the dead letters),
-/// and how many are still queued. For the operator only (`OperatorCheck`, as `PUT /active`):
+/// and how many are still waiting (with a cluster store, the store's lists, the same on every
+/// replica; 503 when it does not answer). For the operator only (`OperatorCheck`, as `PUT /active`):
 /// the list names the subscribers' URLs.
 public struct WebhookRoutes: RouteCollection {
     let dispatcher: WebhookDispatcher
@@ -17,10 +18,16 @@ public struct WebhookRoutes: RouteCollection {
     public var routes: [Route] {
         [.get("/webhooks/deliveries", label: "webhooks", crossOrigin: false) { context in
             guard operators.allows(context.request) else { throw operators.refusal(of: context.request, changing: "webhook deliveries") }
+            let (waiting, failures): (Int, [WebhookFailure])
+            do {
+                (waiting, failures) = (try dispatcher.waiting(), try dispatcher.failures())
+            } catch {
+                return APIError(status: .serviceUnavailable, code: "cluster_unavailable", message: "the webhook outbox did not answer: \(error)").response
+            }
             let formatter = ISO8601DateFormatter()
             return JSONResponse.make(.object([
-                ("pending", .int(dispatcher.pendingCount)),
-                ("failed", .array(dispatcher.failures.map { failure in
+                ("pending", .int(waiting)),
+                ("failed", .array(failures.map { failure in
                     .object([("id", .string(failure.id)), ("type", .string(failure.type)), ("url", .string(failure.url)),
                              ("attempts", .int(failure.attempts)), ("error", .string(failure.error)), ("at", .string(formatter.string(from: failure.at)))])
                 })),

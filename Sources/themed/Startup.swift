@@ -186,7 +186,7 @@ enum Startup {
             }
         }
         let webhooks = WebhookDispatcher(subscriptions: settings.webhooks, retrySeconds: settings.webhookRetrySeconds, metrics: metrics, logger: logger,
-                                         claim: settings.webhooks.isEmpty ? nil : settings.cluster.map(WebhookClaims.init(url:))?.claim,
+                                         outbox: settings.cluster.map { StoreOutbox(url: $0, subscribers: settings.webhooks.map(\.url.absoluteString)) },
                                          details: releaseDiff)
         releaseRoutes.notify = { type, id, data in webhooks.send(type: type, id: id, data: data) }
         configuration.collections = [releaseRoutes, WebhookRoutes(dispatcher: webhooks, operators: configuration.operators)]

@@ -70,4 +70,56 @@ struct ReplicaWebhookTests {
         #expect(all.allSatisfy { $0["verified"] as? Bool == true }, "\(all)")
         #expect(ids.allSatisfy { $0.range(of: #"^msg_[0-9]+_"#, options: .regularExpression) != nil }, "ids carry the store's generation: \(ids)")
     }
+
+    @Test("messages kept by a replica that stops before posting them reach the subscriber from another replica, each once, in store order")
+    func outliveTheReplica() throws {
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let folder = NSTemporaryDirectory() + "themed-webhook-outbox-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let port = Loopback.freePort()
+        // A minute between tries: the first replica is still waiting to try again when it is killed.
+        let webhooks = #""webhookRetrySeconds": 60, "webhooks": [{"url": "http://127.0.0.1:\#(port)/hook", "secret": "\#(Self.secret)", "events": ["release-published", "active-changed"]}]"#
+
+        #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "light", "\(ReplicaTests.sampleThemes)/light"]).status == 0)
+        let first = try ReplicaTests.Replica(cluster: postgres.url, unreachableSeconds: 5, folder: "\(folder)/first", settings: webhooks)
+        // The subscriber is down: three changes wait in the outbox.
+        #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "dark", "\(ReplicaTests.sampleThemes)/dark"]).status == 0)
+        #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "dark", "\(ReplicaTests.sampleThemes)/light"]).status == 0)
+        let auth = ReplicaTests.asOperator.merging(["Content-Type": "application/json"]) { $1 }
+        var switched: HTTP.Answer?
+        let deadline = Date().addingTimeInterval(20)
+        while switched?.status != 200, Date() < deadline {
+            switched = try? HTTP.request("PUT", "/active", port: first.port, headers: auth, body: Array(#"{"theme":"dark"}"#.utf8))
+            if switched?.status != 200 { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        #expect(switched?.status == 200, "\(switched?.text ?? "refused")")
+        var waiting = 0
+        while waiting < 3, Date() < deadline {
+            let deliveries = try? HTTP.get("/webhooks/deliveries", port: first.port, headers: ReplicaTests.asOperator)
+            waiting = deliveries.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any] }?["pending"] as? Int ?? 0
+            if waiting < 3 { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        #expect(waiting >= 3, "the outbox holds the three changes")
+
+        // A second replica waits for the subscriber's turn; the first is killed mid-wait, and the
+        // subscriber comes back.
+        let second = try ReplicaTests.Replica(cluster: postgres.url, unreachableSeconds: 5, folder: "\(folder)/second", settings: webhooks)
+        defer { withExtendedLifetime(second) {} }
+        kill(first.process.processIdentifier, SIGKILL)
+        let receiver = try WebhookReceiver(port: port, secret: Self.secret, out: folder + "/received.jsonl")
+        let records = receiver.records(waitingUpTo: 30) { records in
+            records.count { $0["type"] as? String == "release-published" && ($0["data"] as? [String: Any])?["theme"] as? String == "dark" } >= 2
+                && WebhookReceiver.delivered(records, "active-changed", theme: "dark")
+        }
+        Thread.sleep(forTimeInterval: 1)
+        let all = receiver.records(waitingUpTo: 0) { _ in true }
+        let ids = all.compactMap { $0["id"] as? String }
+        #expect(records.count >= 3 && all.allSatisfy { $0["verified"] as? Bool == true }, "\(all)")
+        #expect(Set(ids).count == ids.count, "each message once: \(ids)")
+        // Store order: the generations in the webhook-ids never go back.
+        let generations = ids.compactMap { $0.split(separator: "_").dropFirst().first.flatMap { Int($0) } }
+        #expect(generations.count == ids.count && generations == generations.sorted(), "\(ids)")
+    }
 }
