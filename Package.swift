@@ -138,7 +138,7 @@ let package = Package(
         .testTarget(name: "ClusterTests", dependencies: ["Cluster", "Releases", "Hashing", "Sharding", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ImageCodersTests", dependencies: ["ImageCoders", "ThemeVocabulary", "Codecs", "BinaryReading", "TestSupport"]),
         .testTarget(name: "ThemeExportTests", dependencies: ["ThemeExport", "ThemeIndex", "ThemeVocabulary", "JSON", "TestSupport"]),
-        .testTarget(name: "ReviewTests", dependencies: ["Review", "Codecs", "BinaryReading", "TestSupport"]),
+        .testTarget(name: "ReviewTests", dependencies: ["Review", "Codecs", "BinaryReading", "ThemeIndex", "TestSupport"]),
         // Reads Package.swift and docs/ARCHITECTURE.md: the layering rule, checked.
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "AndroidResourcesTests", dependencies: ["AndroidResources", "ThemeExport", "ThemeContent", "ThemeIndex", "BlobStore", "Codecs", "BinaryReading", "TestSupport"]),

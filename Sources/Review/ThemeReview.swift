@@ -10,9 +10,12 @@ public struct ThemeReview: Sendable {
     public let contrast: ContrastDiff
     public let content: ContentDiff
     public let images: ImageDiff
-    /// A token theme's colours at each context chosen by name that either reading has, by
-    /// `TraitRequest.contexts` (`brand=portal`): only those where something differs.
+    /// A token theme's colours at each combination of contexts chosen by name that either reading
+    /// has, by `TraitRequest.contexts` (`brand=portal&density=compact`): only those where
+    /// something differs.
     public let colorsByContexts: [(contexts: String, diff: ColorDiff)]
+    /// Either reading compared only the first `ThemeSnapshot.contextsCompared` combinations.
+    public let contextsCut: Bool
 
     public init(from before: ThemeSnapshot, to after: ThemeSnapshot) {
         colors = ColorDiff(from: before.colors, to: after.colors)
@@ -22,6 +25,7 @@ public struct ThemeReview: Sendable {
             let diff = ColorDiff(from: before.colorsByContexts[contexts] ?? empty, to: after.colorsByContexts[contexts] ?? empty)
             return diff.isEmpty ? nil : (contexts, diff)
         }
+        contextsCut = before.contextsCut || after.contextsCut
         contrast = ContrastDiff(from: ContrastReport(table: before.colors, settings: before.settings),
                                 to: ContrastReport(table: after.colors, settings: after.settings))
         content = ContentDiff(tokens: before.tokens, after.tokens, strings: before.strings, after.strings)
@@ -48,7 +52,8 @@ public struct ThemeReview: Sendable {
     /// The colours' changes with the contrast, the other content and the counts beside them.
     public var json: JSONValue {
         guard case .object(let members) = colors.json else { return colors.json }
-        return .object(members + [("contexts", .object(colorsByContexts.map { ($0.contexts, $0.diff.json) })), ("contrast", contrast.json),
+        return .object(members + [("contexts", .object(colorsByContexts.map { ($0.contexts, $0.diff.json) })), ("contextsCut", .bool(contextsCut)),
+                                  ("contrast", contrast.json),
                                   ("content", content.json), ("images", images.json), ("summary", summary)])
     }
 
@@ -56,6 +61,7 @@ public struct ThemeReview: Sendable {
     public func markdown(from before: String, to after: String) -> String {
         colors.markdown(from: before, to: after)
             + colorsByContexts.map { "\n" + $0.diff.markdown(from: "\(before) (\($0.contexts))", to: "\(after) (\($0.contexts))") }.joined()
+            + (contextsCut ? "\nOnly the first \(ThemeSnapshot.contextsCompared) combinations of contexts chosen by name were compared.\n" : "")
             + contrast.markdown + content.markdown + images.markdown
     }
 

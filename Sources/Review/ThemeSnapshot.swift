@@ -16,10 +16,11 @@ public struct ThemeSnapshot: Sendable {
     public var settings: ThemeSettings
     public var tokens: TokenTable
     public var strings: StringTable
-    /// A token theme's colours at each context of its modifiers chosen by name (`brand=portal`),
-    /// one at a time with the others at their defaults, by `TraitRequest.contexts`; at most
-    /// `contextsCompared`.
+    /// A token theme's colours at each combination of contexts of its modifiers chosen by name
+    /// (`brand=portal`, `brand=portal&density=compact`), by `TraitRequest.contexts`: those that
+    /// change fewest modifiers first, at most `contextsCompared`; `contextsCut` says there were more.
     public var colorsByContexts: [String: ColorTable]
+    public var contextsCut = false
     public static let contextsCompared = 64
     /// The theme's own images and data assets (not its parents'), each variant's bytes as served
     /// by `ImageKey`, up to the reading's `imageBytes` in all; `imagesCut` says the rest were left out.
@@ -94,16 +95,37 @@ public struct ThemeSnapshot: Sendable {
         colors = try ColorTable(reading: index.reader, chain: chain)
         var byContexts: [String: ColorTable] = [:]
         let modifiers = index.reader.tokenOwner(in: chain)?.source.modifiers ?? []
-        for modifier in modifiers where !modifier.mapsToTraits {
-            for context in modifier.contexts where context != modifier.defaultContext && byContexts.count < Self.contextsCompared {
-                let contexts = TokenModifier.contexts([modifier.name: context], of: modifiers)
-                byContexts[contexts] = try ColorTable(reading: index.reader, chain: chain, contexts: contexts)
-            }
+        let (choices, cut) = Self.combinations(of: modifiers.filter { !$0.mapsToTraits }, limit: Self.contextsCompared)
+        for choice in choices {
+            let contexts = TokenModifier.contexts(choice, of: modifiers)
+            byContexts[contexts] = try ColorTable(reading: index.reader, chain: chain, contexts: contexts)
         }
-        colorsByContexts = byContexts
+        (colorsByContexts, contextsCut) = (byContexts, cut)
         tokens = try TokenTable(reading: index.reader, chain: chain)
         strings = try StringTable(reading: index.reader, chain: chain, localizations: localizations)
         (images, imagesCut) = imageBytes > 0 ? try Self.images(of: info, in: index, scratch: scratch, limit: imageBytes) : ([:], false)
+    }
+
+    /// The combinations of `modifiers`' contexts other than all defaults, those that change one
+    /// modifier first, then two, ...; at most `limit`, and whether there were more.
+    static func combinations(of modifiers: [TokenModifier], limit: Int) -> (choices: [[String: String]], cut: Bool) {
+        var choices: [[String: String]] = []
+        var cut = false
+        // Every choice of `changed` modifiers from `start` on, each at a context other than its default.
+        func choose(_ changed: Int, from start: Int, _ choice: [String: String]) {
+            guard choice.count < changed else {
+                if choices.count < limit { choices.append(choice) } else { cut = true }
+                return
+            }
+            for index in start..<modifiers.count where !cut {
+                let modifier = modifiers[index]
+                for context in modifier.contexts where context != modifier.defaultContext && !cut {
+                    choose(changed, from: index + 1, choice.merging([modifier.name: context]) { $1 })
+                }
+            }
+        }
+        for changed in modifiers.indices.map({ $0 + 1 }) where !cut { choose(changed, from: 0, [:]) }
+        return (choices, cut)
     }
 
     /// The bytes of the theme's image and data variants, as the content store serves them.
