@@ -223,8 +223,7 @@ public final class ReleaseDesk: Sendable {
     /// theme's first release, or when it cannot be read.
     public func diffDetails(theme: String, generation: Int64, limit: Int = 10) -> JSONValue? {
         guard let (from, to, review) = try? diff(theme: theme, from: nil, to: generation) else { return nil }
-        let lines = review.text.split(separator: "\n").dropLast().prefix(limit).map { JSONValue.string(String($0)) }
-        return .object([("from", .int(Int(from))), ("to", .int(Int(to))), ("summary", review.summary), ("changes", .array(Array(lines)))])
+        return review.webhookDetails(from: Int(from), to: Int(to), limit: limit)
     }
 
     /// A new release with the content of a kept earlier generation.

@@ -49,6 +49,13 @@ public struct ThemeReview: Sendable {
         ])
     }
 
+    /// What a webhook message of a release carries (`"diff"`): the generations compared, the
+    /// counts and the first `limit` changes (the lines `themed diff` prints).
+    public func webhookDetails(from: Int, to: Int, limit: Int = 10) -> JSONValue {
+        let lines = text.split(separator: "\n").dropLast().prefix(limit).map { JSONValue.string(String($0)) }
+        return .object([("from", .int(from)), ("to", .int(to)), ("summary", summary), ("changes", .array(Array(lines)))])
+    }
+
     /// The colours' changes with the contrast, the other content and the counts beside them.
     public var json: JSONValue {
         guard case .object(let members) = colors.json else { return colors.json }

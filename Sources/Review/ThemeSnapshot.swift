@@ -85,25 +85,34 @@ public struct ThemeSnapshot: Sendable {
         }
         let index = try ThemeIndex(databasePath: scratch + "/index.sqlite")
         _ = try index.writer.sync(themesDirectory: themes)
-        let all = try index.reader.themes()
-        guard let info = all.first(where: { $0.name == name }) else { throw Unreadable(description: "\(path): not read as a theme") }
+        guard let info = try index.reader.themes().first(where: { $0.name == name }) else { throw Unreadable(description: "\(path): not read as a theme") }
+        try self.init(reading: index.reader, theme: info.name,
+                      settings: isCatalog ? ThemeSettings() : ((try? ThemeSettings(folder: path)) ?? ThemeSettings()))
+        (images, imagesCut) = imageBytes > 0 ? try Self.images(of: info, in: index, scratch: scratch, limit: imageBytes) : ([:], false)
+    }
+
+    /// The theme `name` as `reader` has it (a served index, or one pinned to how it was before a
+    /// reload), with `settings` (its contrast pairs), without its images.
+    public init(reading reader: IndexReader, theme name: String, settings: ThemeSettings) throws {
+        let all = try reader.themes()
+        guard let info = all.first(where: { $0.name == name }) else { throw Unreadable(description: "\(name): not in the index") }
         let chain = (try? ThemeInfo.chain(of: name, in: all)) ?? [info]
         let bundles = chain.flatMap(\.sources).compactMap(\.bundle)
         let localizations = Set(bundles.flatMap(\.availableLocalizations) + bundles.compactMap(\.developmentRegion)).sorted()
         self.info = info
-        settings = isCatalog ? ThemeSettings() : ((try? ThemeSettings(folder: path)) ?? ThemeSettings())
-        colors = try ColorTable(reading: index.reader, chain: chain)
+        self.settings = settings
+        colors = try ColorTable(reading: reader, chain: chain)
         var byContexts: [String: ColorTable] = [:]
-        let modifiers = index.reader.tokenOwner(in: chain)?.source.modifiers ?? []
+        let modifiers = reader.tokenOwner(in: chain)?.source.modifiers ?? []
         let (choices, cut) = Self.combinations(of: modifiers.filter { !$0.mapsToTraits }, limit: Self.contextsCompared)
         for choice in choices {
             let contexts = TokenModifier.contexts(choice, of: modifiers)
-            byContexts[contexts] = try ColorTable(reading: index.reader, chain: chain, contexts: contexts)
+            byContexts[contexts] = try ColorTable(reading: reader, chain: chain, contexts: contexts)
         }
         (colorsByContexts, contextsCut) = (byContexts, cut)
-        tokens = try TokenTable(reading: index.reader, chain: chain)
-        strings = try StringTable(reading: index.reader, chain: chain, localizations: localizations)
-        (images, imagesCut) = imageBytes > 0 ? try Self.images(of: info, in: index, scratch: scratch, limit: imageBytes) : ([:], false)
+        tokens = try TokenTable(reading: reader, chain: chain)
+        strings = try StringTable(reading: reader, chain: chain, localizations: localizations)
+        images = [:]
     }
 
     /// The combinations of `modifiers`' contexts other than all defaults, those that change one

@@ -21,6 +21,21 @@ public final class DatabasePool: Sendable {
         available = DispatchSemaphore(value: self.capacity)
     }
 
+    /// A pool of one connection that reads the database as it is now, whatever is written after
+    /// (a WAL read transaction, held until the pool is let go): what a reload's changes are
+    /// compared against.
+    public static func pinned(path: String) throws -> DatabasePool {
+        let database = try Database(path: path, readOnly: true)
+        try database.execute("BEGIN")
+        // The snapshot is taken at the transaction's first read.
+        _ = try database.prepare("SELECT count(*) FROM sqlite_master").rows()
+        let pool = DatabasePool(path: path, capacity: 1)
+        pool.idle.withLock { $0 = [database] }
+        pool.all.withLock { $0 = [database] }
+        pool.opened.withLock { $0 = 1 }
+        return pool
+    }
+
     /// Runs `body` with a read-only connection of its own.
     public func read<T>(_ body: (Database) throws -> T) throws -> T {
         available.wait()

@@ -19,4 +19,10 @@ public final class ThemeIndex: Sendable {
         writer = IndexWriter(database: database)
         reader = IndexReader(pool: DatabasePool(path: databasePath, capacity: readers))
     }
+
+    /// A reader that sees the index as it is now until it is let go, whatever the writer does
+    /// meanwhile (one connection in a read transaction).
+    public func pinnedReader() throws -> IndexReader {
+        IndexReader(pool: try .pinned(path: databasePath))
+    }
 }

@@ -24,6 +24,7 @@ public final class ThemeService: HeadResponder {
     let aliases: AliasBook
     /// With a cluster store, where aliases and rollouts are kept.
     let audienceStore: (any AudienceStore)?
+    let reloadObserver: (@Sendable (SyncReport, IndexReader, IndexReader) -> Void)?
     private let responder: Responder
 
     public init(index: ThemeIndex, configuration: ThemeServiceConfiguration) throws {
@@ -59,6 +60,7 @@ public final class ThemeService: HeadResponder {
         let aliases = AliasBook(index: index, library: library, logger: logger)
         self.aliases = aliases
         self.audienceStore = audienceStore
+        reloadObserver = configuration.reloadObserver
         if !clustered {
             // A theme that changes moves the base its aliases' clients read (a new generation),
             // and a switch moves `current`: those clients are told to ask for their assignment again.
@@ -130,7 +132,9 @@ public final class ThemeService: HeadResponder {
     /// changes `recordHistory` tells as the store made them); errors are.
     @discardableResult
     public func reload(only theme: String? = nil, generation: Int? = nil, announcingChanges: Bool = true) throws -> SyncReport {
+        let before = reloadObserver == nil ? nil : try? library.index.pinnedReader()
         let report = try library.reload(only: theme)
+        if let before { reloadObserver?(report, before, library.index.reader) }
         ReloadEvents.publish(report, themes: library.themes, to: events, generation: generation, announcingChanges: announcingChanges, logger: logger)
         return report
     }

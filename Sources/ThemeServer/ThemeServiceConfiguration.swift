@@ -2,6 +2,7 @@ import HTTPServer
 import Logging
 import Sharding
 import ThemeContent
+import ThemeIndex
 import ThemeVocabulary
 
 /// What a `ThemeService` is made of beside its index, in one value (as Hummingbird's
@@ -43,6 +44,10 @@ public struct ThemeServiceConfiguration {
     public var otherShards: @Sendable () -> [ThemeListing] = { [] }
     public var eventHistory = 256
     public var imageTransforms = ImageTransformPolicy()
+    /// Told of each reload before its events go out, with a reader pinned to the index as it was
+    /// before it and the index's reader now (in folder mode, what a release-published webhook
+    /// message's diff is made from); nil pins no reader.
+    public var reloadObserver: (@Sendable (_ report: SyncReport, _ before: IndexReader, _ after: IndexReader) -> Void)?
 
     /// Who may change the active theme, aliases and rollouts (and, without a cluster store, who
     /// is told that releases need one rather than that a token is missing).

@@ -178,12 +178,21 @@ enum Startup {
         configuration.imageTransforms = ImageTransformPolicy(rule: settings.imageTransforms, presets: settings.imagePresets,
                                                              signingKeys: settings.imageSigningKeys)
         releaseRoutes.operators = configuration.operators
-        // With a cluster store, a release's message carries its diff against the release before it.
-        let releaseDiff = releases.map { desk in
-            { @Sendable (type: String, data: JSONValue) -> (key: String, value: JSONValue)? in
+        // A release's message carries its diff against the release before it: with a cluster store
+        // from the store's two releases, in folder mode from the index before and after the reload.
+        let folderDiffs = releases == nil && settings.webhooks.contains(where: { $0.events.contains("release-published") })
+            ? FolderReleaseDiffs(themesDirectory: themesPath) : nil
+        if let folderDiffs {
+            configuration.reloadObserver = { @Sendable report, before, after in folderDiffs.reloaded(report, before: before, after: after) }
+        }
+        var releaseDiff: (@Sendable (String, JSONValue) -> (key: String, value: JSONValue)?)?
+        if let releases {
+            releaseDiff = { @Sendable type, data in
                 guard type == "release-published", case .string(let theme)? = data["theme"], case .int(let generation)? = data["generation"] else { return nil }
-                return desk.diffDetails(theme: theme, generation: Int64(generation)).map { ("diff", $0) }
+                return releases.diffDetails(theme: theme, generation: Int64(generation)).map { ("diff", $0) }
             }
+        } else if let folderDiffs {
+            releaseDiff = { @Sendable type, data in folderDiffs.details(type: type, data: data) }
         }
         let webhooks = WebhookDispatcher(subscriptions: settings.webhooks, retrySeconds: settings.webhookRetrySeconds, metrics: metrics, logger: logger,
                                          outbox: settings.cluster.map { StoreOutbox(url: $0, subscribers: settings.webhooks.map(\.url.absoluteString)) },

@@ -37,9 +37,19 @@ struct WebhookTests {
         #expect(switched.status == 200, "\(switched.text)")
         #expect(WebhookReceiver.delivered(receiver.records { WebhookReceiver.delivered($0, "active-changed", theme: "dark") }, "active-changed", theme: "dark"))
 
-        // A file dropped into a theme is a release of it.
+        // A file dropped into a theme is a release of it; its message carries the theme before
+        // the edit against after.
         fixtures.colorSet("themes/light", "primary", [(nil, ["red": "0.3", "green": "0.2", "blue": "0.1"], [:])])
-        #expect(WebhookReceiver.delivered(receiver.records { WebhookReceiver.delivered($0, "release-published", theme: "light") }, "release-published", theme: "light"))
+        func diffs(_ records: [[String: Any]]) -> [[String: Any]] {
+            records.compactMap { record in
+                (record["data"] as? [String: Any]).flatMap { $0["theme"] as? String == "light" ? $0["diff"] as? [String: Any] : nil }
+            }
+        }
+        let released = receiver.records { !diffs($0).isEmpty }
+        let diff = diffs(released).first
+        #expect(((diff?["summary"] as? [String: Any])?["colors"] as? [String: Any])?["changed"] as? Int == 1, "\(released)")
+        #expect((diff?["changes"] as? [String])?.first?.hasPrefix("changed: primary light #1A334DFF -> #4D331AFF") == true, "\(String(describing: diff))")
+        #expect(diff?["to"] as? Int ?? 0 > diff?["from"] as? Int ?? 0)
 
         // The receiver goes down; the switch made meanwhile arrives once it is back.
         receiver.stop()

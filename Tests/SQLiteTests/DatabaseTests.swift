@@ -28,6 +28,20 @@ struct DatabaseTests {
         #expect(throws: SQLiteError.self) { try row.string("note") }
     }
 
+    @Test("a pinned pool reads the database as it was when pinned, whatever is written after; a new pool reads the writes")
+    func pinnedPool() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try Database(path: path)
+        try writer.execute("CREATE TABLE t (n INTEGER); INSERT INTO t VALUES (1);")
+        let pinned = try DatabasePool.pinned(path: path)
+        try writer.execute("INSERT INTO t VALUES (2); UPDATE t SET n = 10 WHERE n = 1;")
+        func sum(_ pool: DatabasePool) throws -> Int { try pool.read { try $0.prepare("SELECT sum(n) AS s FROM t").rows().first?.int("s") ?? -1 } }
+        #expect(try sum(pinned) == 1)
+        #expect(try sum(pinned) == 1, "still, on a second read")
+        #expect(try sum(DatabasePool(path: path, capacity: 1)) == 12)
+    }
+
     @Test("the pool lends each concurrent reader a connection of its own, up to its capacity")
     func poolReadsConcurrently() throws {
         let path = temporaryPath()
