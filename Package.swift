@@ -127,6 +127,10 @@ let package = Package(
 
         // Helpers shared by the test targets: SHA-256, fixtures, the shared corpus and oracle tools.
         .target(name: "TestSupport", dependencies: ["Codecs"], path: "Tests/TestSupport"),
+        // A themed service for tests: in-process (`APIFixture`) and on a loopback port (`ServerFixture`).
+        .target(name: "ServiceSupport", dependencies: ["BlobStore", "HTTPServer", "Releases", "Settings", "Sharding", "TestSupport", "ThemeContent", "ThemeIndex", "ThemeServer",
+                                                       .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Logging", package: "swift-log")],
+                path: "Tests/ServiceSupport"),
         .testTarget(name: "ThemeVocabularyTests", dependencies: ["ThemeVocabulary"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "DesignTokensTests", dependencies: ["DesignTokens", "JSON", "ThemeVocabulary", "TestSupport"]),
@@ -134,7 +138,10 @@ let package = Package(
         .testTarget(name: "MaterialColorTests", dependencies: ["MaterialColor", "ThemeVocabulary", "TestSupport"]),
         .testTarget(name: "CachingTests", dependencies: ["Caching", "TestSupport"]),
         .testTarget(name: "ShardingTests", dependencies: ["Sharding"]),
-        .testTarget(name: "ReleasesTests", dependencies: ["Releases", "Cluster", "TestSupport"]),
+        .testTarget(name: "ReleasesTests", dependencies: ["Releases", "Cluster", "HTTPServer", "ServiceSupport", "ThemeServer", "TestSupport",
+                                                         .product(name: "HTTPTypes", package: "swift-http-types")]),
+        // The Swift client against a real server on loopback.
+        .testTarget(name: "ThemedClientTests", dependencies: ["ThemedClient", "ThemeServer", "ThemeIndex", "ThemeVocabulary", "HTTPServer", "ServiceSupport", "TestSupport"]),
         .testTarget(name: "ClusterTests", dependencies: ["Cluster", "Releases", "Hashing", "Sharding", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ImageCodersTests", dependencies: ["ImageCoders", "ThemeVocabulary", "Codecs", "BinaryReading", "TestSupport"]),
         .testTarget(name: "ThemeExportTests", dependencies: ["ThemeExport", "ThemeIndex", "ThemeVocabulary", "JSON", "TestSupport"]),
@@ -162,7 +169,7 @@ let package = Package(
         // The HTTP server alone: connections' lives and outboxes in-process, sockets on loopback.
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .testTarget(name: "AudiencesTests", dependencies: ["Audiences", "JSON"]),
-        .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ThemedClient", "ThemeIndex", "ThemeContent", "BlobStore", "Hashing", "Sharding", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport", "FuzzTargets", "Cluster", "MaterialColor", "Releases",
+        .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ServiceSupport", "ThemeIndex", "ThemeContent", "BlobStore", "Hashing", "Sharding", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport", "FuzzTargets", "Cluster", "MaterialColor", "Releases",
                                                             "Settings", "ThemeVocabulary", .product(name: "HTTPTypes", package: "swift-http-types"),
                                                             .product(name: "Logging", package: "swift-log")]),
     ]

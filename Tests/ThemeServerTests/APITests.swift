@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ServiceSupport
 import TestSupport
 
 /// Every route of the API against its handler, with typed bodies. (What needs a socket, such as

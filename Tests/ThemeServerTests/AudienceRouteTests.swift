@@ -3,6 +3,7 @@ import HTTPServer
 import JSON
 import Synchronization
 import Testing
+import ServiceSupport
 import TestSupport
 import ThemeIndex
 @testable import ThemeServer

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ServiceSupport
 import TestSupport
 
 /// The loose-file and localization examples of ../shared/docs/lookup-rules.md (7.2, 7.3) against

@@ -2,6 +2,7 @@ import CatalogWriter
 import Codecs
 import Foundation
 import Testing
+import ServiceSupport
 import TestSupport
 @testable import ThemeServer
 

@@ -1,5 +1,6 @@
 import HTTPServer
 @testable import ThemeServer
+import ServiceSupport
 import Testing
 
 /// Pages of other origins read palettes, images and events; they never reach the admin routes.

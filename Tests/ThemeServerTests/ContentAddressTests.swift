@@ -4,6 +4,7 @@ import Foundation
 import Hashing
 import HTTPServer
 import Testing
+import ServiceSupport
 import TestSupport
 import ThemeContent
 import ThemeIndex

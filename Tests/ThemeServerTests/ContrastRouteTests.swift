@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ServiceSupport
 import TestSupport
 
 /// `GET /themes/{t}/contrast`: the pairs theme.json names, their WCAG 2.1 ratio in every mode.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ServiceSupport
 import TestSupport
 
 /// Design tokens as converters write them, served whole: what the Format module does not allow

@@ -2,6 +2,7 @@ import BinaryReading
 import Codecs
 import Foundation
 import Testing
+import ServiceSupport
 import TestSupport
 
 /// Screens between catalog scales (Android's 1.5x, 2.625x, 4x): `dpr=` and `Sec-CH-DPR` in 1-4

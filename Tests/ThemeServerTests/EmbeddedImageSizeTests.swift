@@ -2,6 +2,7 @@ import CatalogWriter
 import FuzzTargets
 import Foundation
 import Testing
+import ServiceSupport
 import TestSupport
 
 /// JPEG and HEIF images keep their size in their own header (a catalog's CSI header says 0 x 0):

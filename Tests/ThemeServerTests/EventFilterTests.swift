@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import JSON
+import ServiceSupport
 import Testing
 @testable import ThemeServer
 

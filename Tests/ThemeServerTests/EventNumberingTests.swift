@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import JSON
 import Testing
+import ServiceSupport
 import TestSupport
 @testable import ThemeServer
 

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceSupport
 import Testing
 
 @Suite("export routes")

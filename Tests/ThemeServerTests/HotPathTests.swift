@@ -3,6 +3,7 @@ import HTTPServer
 import HTTPTypes
 import Logging
 import Logs
+import ServiceSupport
 import TestSupport
 @testable import ThemeServer
 import Testing

@@ -2,6 +2,7 @@ import BinaryReading
 import Codecs
 import Foundation
 import Testing
+import ServiceSupport
 import TestSupport
 
 /// `format=`, `w=`, `h=` on the image route: negotiation, sizes, limits and broken files.

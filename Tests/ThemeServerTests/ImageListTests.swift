@@ -1,3 +1,4 @@
+import ServiceSupport
 import Testing
 
 @Suite("image listing")

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCoders
 import Testing
+import ServiceSupport
 import TestSupport
 @testable import ThemeServer
 

@@ -3,6 +3,7 @@ import Codecs
 import Foundation
 import Hashing
 import Testing
+import ServiceSupport
 import TestSupport
 
 /// The asset-catalog and theme examples of ../shared/docs/lookup-rules.md (7.1, 7.4) against the

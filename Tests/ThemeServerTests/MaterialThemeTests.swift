@@ -1,6 +1,7 @@
 import Foundation
 import MaterialColor
 import Testing
+import ServiceSupport
 import TestSupport
 import ThemeVocabulary
 

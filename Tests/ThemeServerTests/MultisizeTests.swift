@@ -2,6 +2,7 @@ import BinaryReading
 import Codecs
 import Foundation
 import Testing
+import ServiceSupport
 import TestSupport
 
 /// The members of a multisize set (an app icon) are served by size: `AppIcon?size=128&scale=2`.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ServiceSupport
 import TestSupport
 
 /// A 404 for a name that exists, but not for the traits asked, says which traits it exists for.

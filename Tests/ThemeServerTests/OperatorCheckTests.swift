@@ -1,4 +1,5 @@
 import HTTPServer
+import ServiceSupport
 import Testing
 
 /// Who may change what every client is pointed at (the active theme, aliases, rollouts), as

@@ -2,6 +2,7 @@ import Foundation
 @testable import HTTPServer
 import HTTPTypes
 import Synchronization
+import ServiceSupport
 import TestSupport
 import Testing
 import ThemeIndex

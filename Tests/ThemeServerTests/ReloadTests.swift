@@ -1,6 +1,7 @@
 import AssetCatalog
 import Foundation
 import Testing
+import ServiceSupport
 import TestSupport
 import ThemeIndex
 @testable import ThemeServer
@@ -273,22 +274,4 @@ final class Flag: @unchecked Sendable {
     private var value = false
     func set() { lock.lock(); value = true; lock.unlock() }
     var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
-}
-
-/// A response stream that keeps what is written to it, for event hub tests without a socket.
-final class RecordingStream: ResponseStream, Sendable {
-    private let written = Mutex<(bytes: [UInt8], firstEvent: ContinuousClock.Instant?)>(([], nil))
-    var text: String { String(decoding: written.withLock { $0.bytes }, as: UTF8.self) }
-    /// When the first event (not the opening `retry:`) was written.
-    var firstEventTime: ContinuousClock.Instant? { written.withLock { $0.firstEvent } }
-    func write(_ bytes: [UInt8]) -> Bool {
-        let now = ContinuousClock.now
-        written.withLock { state in
-            state.bytes += bytes
-            if state.firstEvent == nil, bytes.starts(with: Array("id: ".utf8)) { state.firstEvent = now }
-        }
-        return true
-    }
-    func onClose(_ handler: @escaping @Sendable () -> Void) {}
-    func close() {}
 }

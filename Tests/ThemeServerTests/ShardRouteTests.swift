@@ -1,6 +1,7 @@
 import Foundation
 import Sharding
 import Testing
+import ServiceSupport
 import TestSupport
 
 /// A replica with a `shard` setting: it indexes and serves its shard's themes, holds their

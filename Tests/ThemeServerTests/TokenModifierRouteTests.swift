@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ServiceSupport
 import TestSupport
 
 /// A token theme's modifiers on the colour routes as on `/tokens`: a modifier theme.json maps to

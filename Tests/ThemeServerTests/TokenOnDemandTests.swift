@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ServiceSupport
 import TestSupport
 
 /// A resolver with more combinations than a sync stores (a scheme mapped to appearance, and six

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ServiceSupport
 import TestSupport
 
 /// A theme of design tokens (DTCG 2025.10) served by the API: every resolution by its modifiers'

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ServiceSupport
 import TestSupport
 
 /// A Tokens Studio folder dropped into the themes folder as the plugin syncs it to git: served

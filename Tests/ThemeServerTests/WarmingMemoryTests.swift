@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ServiceSupport
 import TestSupport
 
 /// Warming a theme encodes its content into the blob store; the parsed catalogs it needed for that

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ServiceSupport
 import TestSupport
 @testable import ThemedClient
 

@@ -1,6 +1,7 @@
 import HTTPServer
 import HTTPTypes
 import Releases
+import ServiceSupport
 import Testing
 import ThemeServer
 

@@ -5,6 +5,7 @@ import FoundationNetworking
 import HTTPServer
 import Synchronization
 import Testing
+import ServiceSupport
 import TestSupport
 @testable import ThemeServer
 import ThemeIndex

@@ -12,12 +12,12 @@ import ThemeServer
 /// The theme API without a socket: themes the test builds on disk, indexed, and asked through
 /// `ThemeService.handle` (a `Request` in, a `Response` out). Lookup behaviour is tested here;
 /// `ServerFixture` keeps what needs sockets.
-final class APIFixture {
-    let fixtures = ThemeFixtures()
-    let service: ThemeService
+public final class APIFixture {
+    public let fixtures = ThemeFixtures()
+    public let service: ThemeService
 
     /// `activeToken` and `operatorLoopback` as in the settings: who may change the active theme and aliases.
-    init(activeToken: String? = nil, operatorLoopback: Bool? = nil, trustedProxies: TrustedProxies = .none, logger: Logger = Logger(label: "themed"), allowedOrigins: [String] = ["*"],
+    public init(activeToken: String? = nil, operatorLoopback: Bool? = nil, trustedProxies: TrustedProxies = .none, logger: Logger = Logger(label: "themed"), allowedOrigins: [String] = ["*"],
          accessLog: AccessLog? = nil, shard: Shard? = nil, imageTransforms: ImageTransformPolicy = ImageTransformPolicy(),
          themes build: (ThemeFixtures) -> Void = ServerFixture.standardThemes) throws {
         build(fixtures)
@@ -43,7 +43,7 @@ final class APIFixture {
     deinit { fixtures.remove() }
 
     /// Sends one request to the handler.
-    func request(_ target: String, method: HTTPRequest.Method = .get, headers: [String: String] = [:], body: String = "",
+    public func request(_ target: String, method: HTTPRequest.Method = .get, headers: [String: String] = [:], body: String = "",
                  from remoteAddress: String = "127.0.0.1:40000") throws -> APIResponse {
         var fields = HTTPFields()
         for (name, value) in headers {
@@ -57,27 +57,30 @@ final class APIFixture {
 
 /// A handler's answer, read as a client would: status, headers, bytes, and the body decoded into
 /// the typed shapes of `APIBodies.swift`.
-struct APIResponse {
-    struct Failure: Error, CustomStringConvertible { var description: String }
+public struct APIResponse {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
+    }
 
-    let response: Response
-    init(_ response: Response) { self.response = response }
+    public let response: Response
+    public init(_ response: Response) { self.response = response }
 
-    var status: Int { response.status.code }
+    public var status: Int { response.status.code }
 
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         HTTPField.Name(name).flatMap { response.allHeaders[$0] }
     }
 
-    var body: [UInt8] { response.bodyBytes() }
+    public var body: [UInt8] { response.bodyBytes() }
 
-    var text: String { String(decoding: body, as: UTF8.self) }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 
     /// The body as a JSON object (empty when it is not one).
-    var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]) ?? [:] }
+    public var json: [String: Any] { ((try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]) ?? [:] }
 
     /// The body as `T`; a body of another shape fails the test with the body in the message.
-    func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
+    public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
         do {
             return try JSONDecoder().decode(T.self, from: Data(body))
         } catch {

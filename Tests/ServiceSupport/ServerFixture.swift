@@ -10,14 +10,14 @@ import ThemeIndex
 import ThemeServer
 
 /// A real themed server on an ephemeral port, serving themes the test builds.
-final class ServerFixture {
-    let fixtures = ThemeFixtures()
-    var service: ThemeService!
-    var server: HTTPServer!
-    var watcher: ThemeWatcher?
-    var port: Int { server.port }
+public final class ServerFixture {
+    public let fixtures = ThemeFixtures()
+    public var service: ThemeService!
+    public var server: HTTPServer!
+    public var watcher: ThemeWatcher?
+    public var port: Int { server.port }
 
-    init(configure: (inout HTTPServer.Configuration) -> Void = { _ in }, watch: Bool = false, activeToken: String? = nil,
+    public init(configure: (inout HTTPServer.Configuration) -> Void = { _ in }, watch: Bool = false, activeToken: String? = nil,
          logger: Logger = Logger(label: "themed"), workers: WorkerPool? = nil,
          themes build: (ThemeFixtures) -> Void = ServerFixture.standardThemes) throws {
         build(fixtures)
@@ -51,10 +51,10 @@ final class ServerFixture {
         fixtures.remove()
     }
 
-    func client(receiveBuffer: Int32? = nil) throws -> TestClient { try TestClient(port: port, receiveBuffer: receiveBuffer) }
+    public func client(receiveBuffer: Int32? = nil) throws -> TestClient { try TestClient(port: port, receiveBuffer: receiveBuffer) }
 
     /// `light` and `dark` themes with colours and a logo at 1x/2x/3x with dark variants.
-    static func standardThemes(_ f: ThemeFixtures) {
+    public static func standardThemes(_ f: ThemeFixtures) {
         for (theme, red) in [("light", "0.1"), ("dark", "0.9")] {
             f.colorSet("themes/\(theme)", "primary", [
                 (nil, ["red": red, "green": "0.2", "blue": "0.3", "alpha": "1.000"], [:]),
@@ -68,28 +68,31 @@ final class ServerFixture {
 }
 
 /// A log handler that keeps what is logged, so that tests can read the log.
-struct RecordingLogHandler: LogHandler {
-    final class Records: Sendable {
-        let lines = Mutex<[String]>([])
-        var all: [String] { lines.withLock { $0 } }
+public struct RecordingLogHandler: LogHandler {
+    public final class Records: Sendable {
+        public let lines = Mutex<[String]>([])
+        public var all: [String] { lines.withLock { $0 } }
+        public init() {}
     }
 
-    let records: Records
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
+    public let records: Records
+    public var metadata: Logger.Metadata = [:]
+    public var logLevel: Logger.Level = .trace
 
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    public init(records: Records) { self.records = records }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+    public func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
         let details = (metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         records.lines.withLock { $0.append("\(level) \(message) \(details)") }
     }
 
     /// A logger whose lines end up in the returned records.
-    static func logger() -> (Logger, Records) {
+    public static func logger() -> (Logger, Records) {
         let records = Records()
         return (Logger(label: "test") { _ in RecordingLogHandler(records: records) }, records)
     }
