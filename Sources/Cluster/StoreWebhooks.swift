@@ -29,21 +29,6 @@ extension ClusterStore {
         public var body: String?
     }
 
-    /// A message a subscriber was not given after every try.
-    public struct WebhookFailure: Sendable, Equatable {
-        public var id: String
-        public var type: String
-        public var url: String
-        public var attempts: Int
-        public var error: String
-        /// Seconds since 1970.
-        public var at: Double
-
-        public init(id: String, type: String, url: String, attempts: Int, error: String, at: Double) {
-            (self.id, self.type, self.url, self.attempts, self.error, self.at) = (id, type, url, attempts, error, at)
-        }
-    }
-
     /// Messages are kept a week, failures a month.
     static let webhookRetention = "interval '7 days'"
     static let webhookFailureRetention = "interval '30 days'"
@@ -94,7 +79,11 @@ extension ClusterStore {
         return kept ?? body
     }
 
-    /// The subscriber at `url` is done with message `sequence`: taken, or given up on (`failure`).
+    /// Why a subscriber was not given a message after every try.
+    public typealias WebhookFailure = (id: String, type: String, url: String, attempts: Int, error: String, at: Double)
+
+    /// The subscriber at `url` is done with message `sequence`: taken, or given up on (`failure`;
+    /// its `at` is the store's clock).
     public func webhookDone(sequence: Int64, url: String, failure: WebhookFailure?) throws {
         try transaction {
             try connection.execute("UPDATE themed_webhook_subscriber SET given = greatest(given, $2) WHERE url = $1", [.text(url), .int(sequence)])
@@ -114,7 +103,7 @@ extension ClusterStore {
             """, [.int(Int64(limit))]).values.compactMap { row in
             guard row.count == 6, let id = row[0], let type = row[1], let url = row[2], let attempts = row[3].flatMap({ Int($0) }),
                   let error = row[4], let at = row[5].flatMap({ Double($0) }) else { return nil }
-            return WebhookFailure(id: id, type: type, url: url, attempts: attempts, error: error, at: at)
+            return (id, type, url, attempts, error, at)
         }
     }
 

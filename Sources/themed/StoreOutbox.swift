@@ -61,9 +61,7 @@ final class StoreOutbox: WebhookOutbox {
 
     func done(_ message: OutboxMessage, for subscriber: String, failure: WebhookFailure?) throws {
         guard let turn = turns[subscriber] else { return }
-        let stored = failure.map {
-            ClusterStore.WebhookFailure(id: $0.id, type: $0.type, url: $0.url, attempts: $0.attempts, error: $0.error, at: $0.at.timeIntervalSince1970)
-        }
+        let stored = failure.map { ($0.id, $0.type, $0.url, $0.attempts, $0.error, $0.at.timeIntervalSince1970) }
         try turn.use(url) { store, _ in try store.webhookDone(sequence: message.sequence, url: subscriber, failure: stored) }
     }
 

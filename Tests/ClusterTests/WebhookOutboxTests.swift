@@ -44,7 +44,7 @@ struct WebhookOutboxTests {
 
         // Given: the next read starts after it. Given up on: listed, and the next read after it too.
         try first.webhookDone(sequence: kept[0].sequence, url: Self.hook, failure: nil)
-        let failure = ClusterStore.WebhookFailure(id: kept[1].id, type: kept[1].type, url: Self.hook, attempts: 5, error: "answered 500", at: 0)
+        let failure: ClusterStore.WebhookFailure = (kept[1].id, kept[1].type, Self.hook, 5, "answered 500", 0)
         try first.webhookDone(sequence: kept[1].sequence, url: Self.hook, failure: failure)
         #expect(try first.webhookMessages(for: Self.hook, types: ["release-published", "active-changed"], limit: 10).map(\.id) == ["msg_4_theme-reloaded"])
         let failures = try second.webhookFailures(limit: 10)
