@@ -2,12 +2,14 @@
 """A webhook subscriber for Tests/DaemonTests/WebhookTests: verifies each message with PyPI's
 standardwebhooks (the signature over id.timestamp.body, the timestamp's freshness) and appends
 one JSON line to OUT: {"id", "type", "verified", "data"}. Answers 204 to a verified message, 400
-to one that is not.
+to one that is not; while a file OUT.down exists, 503 to every message, recording nothing (a
+subscriber that is down but keeps its port, which another process could take meanwhile).
 
 Usage: webhook-receiver.py PORT SECRET OUT
 """
 import http.server
 import json
+import os
 import sys
 
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
@@ -19,6 +21,11 @@ HOOK = Webhook(SECRET)
 class Receiver(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("content-length", "0")))
+        if os.path.exists(OUT + ".down"):
+            self.send_response(503)
+            self.send_header("content-length", "0")
+            self.end_headers()
+            return
         headers = {name.lower(): value for name, value in self.headers.items()}
         try:
             payload = HOOK.verify(body, headers)

@@ -82,9 +82,13 @@ struct ReplicaWebhookTests {
         // A minute between tries: the first replica is still waiting to try again when it is killed.
         let webhooks = #""webhookRetrySeconds": 60, "webhooks": [{"url": "http://127.0.0.1:\#(port)/hook", "secret": "\#(Self.secret)", "events": ["release-published", "active-changed"]}]"#
 
+        // The subscriber is down (503 to everything), on its port from the start: a port let go
+        // could be taken by another test's server meanwhile.
+        let receiver = try WebhookReceiver(port: port, secret: Self.secret, out: folder + "/received.jsonl")
+        receiver.isDown = true
         #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "light", "\(ReplicaTests.sampleThemes)/light"]).status == 0)
         let first = try ReplicaTests.Replica(cluster: postgres.url, unreachableSeconds: 5, folder: "\(folder)/first", settings: webhooks)
-        // The subscriber is down: three changes wait in the outbox.
+        // Three changes wait in the outbox.
         #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "dark", "\(ReplicaTests.sampleThemes)/dark"]).status == 0)
         #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "dark", "\(ReplicaTests.sampleThemes)/light"]).status == 0)
         let auth = ReplicaTests.asOperator.merging(["Content-Type": "application/json"]) { $1 }
@@ -103,13 +107,13 @@ struct ReplicaWebhookTests {
         }
         #expect(waiting >= 3, "the outbox holds the three changes")
 
-        // A second replica waits for the subscriber's turn; the first is killed mid-wait, and the
-        // subscriber comes back.
+        // A second replica waits for the subscriber's turn; the first is killed mid-wait (a minute
+        // before its next try), and the subscriber comes back.
         let second = try ReplicaTests.Replica(cluster: postgres.url, unreachableSeconds: 5, folder: "\(folder)/second", settings: webhooks)
         defer { withExtendedLifetime(second) {} }
         kill(first.process.processIdentifier, SIGKILL)
-        let receiver = try WebhookReceiver(port: port, secret: Self.secret, out: folder + "/received.jsonl")
-        let records = receiver.records(waitingUpTo: 30) { records in
+        receiver.isDown = false
+        let records = receiver.records(waitingUpTo: 60) { records in
             records.count { $0["type"] as? String == "release-published" && ($0["data"] as? [String: Any])?["theme"] as? String == "dark" } >= 2
                 && WebhookReceiver.delivered(records, "active-changed", theme: "dark")
         }

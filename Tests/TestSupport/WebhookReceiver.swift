@@ -20,6 +20,14 @@ public final class WebhookReceiver {
         while Date() < deadline, (try? HTTP.get("/", port: port)) == nil { Thread.sleep(forTimeInterval: 0.05) }
     }
 
+    /// Whether it answers every message 503 and keeps none (down, but holding its port).
+    public var isDown: Bool {
+        get { FileManager.default.fileExists(atPath: out + ".down") }
+        set {
+            if newValue { FileManager.default.createFile(atPath: out + ".down", contents: nil) } else { try? FileManager.default.removeItem(atPath: out + ".down") }
+        }
+    }
+
     /// Killed, as a crash or an unplugged host would stop it (and the test process may be
     /// ignoring SIGTERM, which a child inherits).
     public func stop() {
