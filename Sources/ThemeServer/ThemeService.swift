@@ -12,8 +12,8 @@ import ThemeVocabulary
 /// The theme API put together: the route table behind its middleware, the themes it serves and
 /// the event stream their changes go to.
 ///
-/// A request whose answer is kept, or of a direct route (`/assign`), is answered by `HotPath`; any other passes the request id and access log, metrics, CORS,
-/// conditional requests (304), the response cache, compression and the shared-cache headers on its way to the router; a reload goes to the library and its outcome to the event stream.
+/// A request whose answer is kept, or of a direct route (`/assign`), is answered by `HotPath`; any other passes the middleware
+/// (`MiddlewareStack`, whose order both paths follow) on its way to the router; a reload goes to the library and its outcome to the event stream.
 public final class ThemeService: HeadResponder {
     public let library: ThemeLibrary
     public let events: EventHub
@@ -87,18 +87,12 @@ public final class ThemeService: HeadResponder {
             BlobRoutes(library: library),
             AudienceRoutes(library: library, book: aliases, events: events, metrics: metrics, operators: operators, store: audienceStore),
         ] + configuration.collections, library: library, logger: logger)
-        hotPath = HotPath(responseCache: responseCache, cors: cors, requestLog: requestLog, metrics: metrics, router: router)
-        responder = Responder(middleware: [
-            requestLog,
-            MetricsMiddleware(metrics: metrics),
-            // Outside the response cache and 304s: the answer to another origin depends on its Origin header.
-            cors,
-            ConditionalRequestMiddleware(),
-            responseCache,
-            CompressionMiddleware(content: content),
-            PinnedGenerationMiddleware(library: library, store: audienceStore),
-            SharedCacheMiddleware(library: library, policy: configuration.cachePolicy),
-        ], router: router)
+        let stack = MiddlewareStack(requestLog: requestLog, metrics: MetricsMiddleware(metrics: metrics), cors: cors, responseCache: responseCache,
+                                    compression: CompressionMiddleware(content: content),
+                                    pinnedGeneration: PinnedGenerationMiddleware(library: library, store: audienceStore),
+                                    sharedCache: SharedCacheMiddleware(library: library, policy: configuration.cachePolicy))
+        hotPath = HotPath(stack: stack, router: router)
+        responder = Responder(middleware: stack.chain, router: router)
     }
 
     static let lastEventIDKey = "last_event_id"

@@ -8,20 +8,18 @@ import HTTPServer
 /// Everything the chain adds to a kept answer that does not depend on the request was settled
 /// when the answer was kept (the shared-cache headers, Vary, the chosen encoding, the CORS
 /// headers every origin gets, the serialised head and the route's metrics: see
-/// `ResponseCacheMiddleware.KeptAnswer`). What is left is what each middleware does per request,
-/// through the same functions the chain uses: the 304 for a matching If-None-Match, the CORS lines
-/// for a listed Origin, the request id, the metrics and the access log. A direct route's answer
-/// gets the same, its CORS headers settled as the chain settles them.
+/// `ResponseCacheMiddleware.KeptAnswer`). What is left is what the stages outside the response
+/// cache do per request, in the chain's order (`MiddlewareStack.finish`): the 304 for a matching
+/// If-None-Match, the CORS lines for a listed Origin, the metrics and the request id; then the
+/// access log. A direct route's answer gets the same, its CORS headers settled as the chain
+/// settles them.
 ///
 /// The server asks it with the request's checked head, before a `Request` is made (ThemeService's
 /// side of the `HeadResponder` seam, at the end of this file): a hit reads its target and a few
 /// fields in one pass (`HitRequest`), writes the fields it adds as bytes into the server's buffer
 /// and makes no Strings of the rest; only a direct route's request is made into a `Request`.
 struct HotPath: Sendable {
-    let responseCache: ResponseCacheMiddleware
-    let cors: CORSMiddleware
-    let requestLog: RequestLogMiddleware
-    let metrics: ServiceMetrics
+    let stack: MiddlewareStack
     /// The route table, for direct routes.
     let router: Router
 
@@ -32,7 +30,7 @@ struct HotPath: Sendable {
         let request = HitRequest(head)
         let found = answer(request, fields: &fields) ?? (mayBeDirect(request) ? (try? head.request()).flatMap { answerDirectly($0, request, fields: &fields) } : nil)
         guard let hit = found else { return nil }
-        requestLog.log(remoteAddress: request.remoteAddress, method: request.method, target: request.target, id: fields.text(at: hit.id),
+        stack.requestLog.log(remoteAddress: request.remoteAddress, method: request.method, target: request.target, id: fields.text(at: hit.id),
                        route: hit.route, status: hit.answer.status.code, bodyBytes: hit.answer.bodyLength, duration: hit.duration)
         return hit.answer
     }
@@ -44,31 +42,20 @@ struct HotPath: Sendable {
         guard let hit = answer(hitRequest, fields: &fields) ?? (mayBeDirect(hitRequest) ? answerDirectly(request, hitRequest, fields: &fields) : nil) else {
             return nil
         }
-        requestLog.log(request: request, id: fields.text(at: hit.id), route: hit.route, status: hit.answer.status,
+        stack.requestLog.log(request: request, id: fields.text(at: hit.id), route: hit.route, status: hit.answer.status,
                        bodyBytes: hit.answer.bodyLength, duration: hit.duration)
         return hit.answer.response(adding: fields)
     }
 
-    /// A kept answer found for a request: the 200 or the 304, its route, where its id is in the
-    /// request's fields, and how long finding it took.
-    private struct Hit {
-        let answer: PreparedAnswer
-        let route: String
-        let id: Range<Int>
-        let duration: Duration
-    }
-
-    /// The kept answer to `request`, with the fields it adds (the CORS lines, the id) and its
-    /// metrics counted; the logs are the caller's.
-    private func answer(_ request: borrowing HitRequest, fields: inout FieldLines) -> Hit? {
+    /// The kept answer to `request`, finished for it (its fields added, its metrics counted); the
+    /// logs are the caller's.
+    private func answer(_ request: borrowing HitRequest, fields: inout FieldLines) -> FinishingAnswer? {
         let start = request.received ?? .now
-        guard let kept = responseCache.hit(request) else { return nil }
-        let unchanged = ConditionalRequestMiddleware.matches(ifNoneMatch: request.ifNoneMatch, etag: kept.etag)
-        if kept.crossOrigin { cors.addOriginFields(to: &fields, origin: request.origin) }
-        let id = requestLog.ids.addID(sent: request.requestID, loop: request.loop, to: &fields)
-        let duration = Moment.now - start
-        metrics.record(unchanged ? kept.notModifiedSeries : kept.okSeries, duration: duration, loop: request.loop)
-        return Hit(answer: unchanged ? kept.notModified : kept.ok, route: kept.route, id: id, duration: duration)
+        guard let kept = stack.responseCache.hit(request) else { return nil }
+        var hit = FinishingAnswer(route: kept.route, start: start, answer: kept.ok, series: kept.okSeries,
+                                  notModified: (kept.etag, kept.notModified, kept.notModifiedSeries), crossOrigin: kept.crossOrigin)
+        stack.finish(&hit, for: request, fields: &fields)
+        return hit
     }
 
     /// Whether `request`'s target begins as a direct route's does (most requests are told no
@@ -80,22 +67,22 @@ struct HotPath: Sendable {
 
     /// The answer of the direct route `request` takes, finished as a kept answer is (`hit` is the
     /// same request as the fast path read it); nil when the route it takes is not direct.
-    private func answerDirectly(_ request: Request, _ hit: borrowing HitRequest, fields: inout FieldLines) -> Hit? {
+    private func answerDirectly(_ request: Request, _ hit: borrowing HitRequest, fields: inout FieldLines) -> FinishingAnswer? {
         let start = hit.received ?? .now
         guard let routed = router.respondDirectly(to: request) else { return nil }
         var response = routed.response
-        if routed.crossOrigin { cors.settle(&response) }
+        if routed.crossOrigin { stack.cors.settle(&response) }
         // A direct route answers with bytes (see `Route.direct`); one that did not would be
         // answered again down the chain rather than not at all.
         guard let answer = PreparedAnswer(response) else {
             assertionFailure("direct route \(routed.route) answered with no known length")
             return nil
         }
-        if routed.crossOrigin { cors.addOriginFields(to: &fields, origin: hit.origin) }
-        let id = requestLog.ids.addID(sent: hit.requestID, loop: hit.loop, to: &fields)
-        let duration = Moment.now - start
-        metrics.record(metrics.series(route: routed.route, status: answer.status.code), duration: duration, loop: hit.loop)
-        return Hit(answer: answer, route: routed.route, id: id, duration: duration)
+        var direct = FinishingAnswer(route: routed.route, start: start, answer: answer,
+                                     series: stack.metrics.metrics.series(route: routed.route, status: answer.status.code), notModified: nil,
+                                     crossOrigin: routed.crossOrigin)
+        stack.finish(&direct, for: hit, fields: &fields)
+        return direct
     }
 }
 
