@@ -63,7 +63,8 @@ public final class ClusterFollower: Sendable {
 
     let url: String
     let materializer: Materializer
-    let callbacks: Callbacks
+    /// Held until `attach` gives them somewhere to go.
+    let reports = FollowerReports()
     let logger: Logger
     /// Releases kept per theme when this replica applies a scheduled release.
     let retention: Int
@@ -72,14 +73,27 @@ public final class ClusterFollower: Sendable {
     private let state = Mutex(State())
     private let done = DispatchSemaphore(value: 0)
 
-    public init(url: String, materializer: Materializer, callbacks: Callbacks, logger: Logger, retention: Int = Release.defaultRetention,
-                shard: Shard? = nil) {
+    /// A follower of the store at `url`, writing into `materializer`'s folder. Its reports wait for
+    /// `attach`.
+    public init(url: String, materializer: Materializer, logger: Logger, retention: Int = Release.defaultRetention, shard: Shard? = nil) {
         self.url = url
         self.shard = shard
         self.retention = retention
         self.materializer = materializer
-        self.callbacks = callbacks
         self.logger = logger
+    }
+
+    /// Where reports go from now on, those held first: a replica's service, once it serves.
+    /// Attached before `start`, it gets every report.
+    public func attach(_ callbacks: Callbacks) {
+        reports.attach(callbacks)
+    }
+
+    /// Forgets the reports held so far: what they tell is read another way (a replica's first
+    /// index reads the folder as the syncs left it, and the active theme and assignments from
+    /// here).
+    public func dropHeldReports() {
+        reports.dropHeld()
     }
 
     /// When the store last answered; nil before it ever did.
@@ -204,7 +218,7 @@ public final class ClusterFollower: Sendable {
                 }
                 guard !reported else { continue }
                 logger.error("release refused; the previous one keeps serving", metadata: ["theme": "\(release.theme)", "generation": "\(release.generation)", "error": "\(error)"])
-                callbacks.releaseRefused(release.theme, release.generation, "\(error)")
+                reports.releaseRefused(release.theme, release.generation, "\(error)")
             }
         }
         if let shard, everything || !changed.isEmpty { changed += try holdAncestors(of: shard, store) }
@@ -222,14 +236,14 @@ public final class ClusterFollower: Sendable {
             return state.active
         }
         // Changes in the order of their generations: the event ids they become only grow.
-        if !changed.isEmpty { callbacks.themesChanged(changed.sorted { $0.generation < $1.generation }) }
-        if let active, active.theme != previous { callbacks.activeChanged(active.theme, active.generation) }
+        if !changed.isEmpty { reports.themesChanged(changed.sorted { $0.generation < $1.generation }) }
+        if let active, active.theme != previous { reports.activeChanged(active.theme, active.generation) }
         (replica.store, replica.active) = (audiences, active?.theme)
         let (before, generation) = state.withLock { state in
             defer { state.audiences = replica }
             return (state.audiences, state.generation)
         }
-        if replica != before { callbacks.audiencesChanged(replica, generation) }
+        if replica != before { reports.audiencesChanged(replica, generation) }
         try exchangeListings(store)
     }
 
@@ -297,7 +311,7 @@ public final class ClusterFollower: Sendable {
             guard shard.owns(theme), let generation = materializer.generation(of: theme), listed[theme]?.generation != generation else { return nil }
             return (theme, generation)
         }
-        let described = stale.isEmpty ? [] : callbacks.listings(stale)
+        let described = stale.isEmpty ? [] : reports.listings(stale)
         for listing in described {
             try store.record(listing)
             listed[listing.name] = listing

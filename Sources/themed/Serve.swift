@@ -48,10 +48,6 @@ struct Serve: ParsableCommand {
 
         // Listening comes first: a port in use stops the start before anything is written. Until
         // the first index is served, every request gets 503 with Retry-After.
-        let served = Mutex<ThemeService?>(nil)
-        // The same service once it serves, for the requests: read without a lock. `served` keeps
-        // the lock the cluster's callbacks need (a release that arrives before serving is noted
-        // under it and indexed again).
         let answering = ServedService()
         var configuration = settings.serverConfiguration
         // Release uploads go to files beside the index as they arrive; what a killed process
@@ -83,7 +79,7 @@ struct Serve: ParsableCommand {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 guard number == SIGHUP else { stop.signal(); return }
-                guard let service = served.withLock({ $0 }) else { return }
+                guard let service = answering.current else { return }
                 logger.info("SIGHUP: rescanning every theme")
                 notifier.reloading()
                 do { try service.reload() } catch { logger.error("rescan failed", metadata: ["error": "\(error)"]) }
@@ -97,39 +93,10 @@ struct Serve: ParsableCommand {
         // before the first index (bounded by clusterUnreachableSeconds), later ones reload it.
         let draining = Mutex(false)
         let unreachableLimit = Duration.milliseconds(Int(settings.clusterUnreachableSeconds * 1000))
-        // Releases written while the first index is being built are indexed again right after it
-        // (that index may have read the folder before they arrived): nothing is served stale.
-        let changedBeforeServing = Mutex(false)
-        // Aliases and rollouts as the follower reads them, once the service that answers them exists.
-        let clusterAudiences = Mutex<ClusterAudiences?>(nil)
+        // What the follower reports waits until the service serves (`attach`, below): the first
+        // index reads what the syncs before it wrote, and what came during it follows.
         let follower = settings.cluster.map { url in
             ClusterFollower(url: url, materializer: Materializer(themesDirectory: URL(fileURLWithPath: settings.themes).standardizedFileURL.path),
-                            callbacks: .init(themesChanged: { themes in
-                                let service = served.withLock { service in
-                                    if service == nil { changedBeforeServing.withLock { $0 = true } }
-                                    return service
-                                }
-                                for (theme, generation) in themes { _ = try? service?.reload(only: theme, generation: Int(generation)) }
-                            }, activeChanged: { theme, generation in served.withLock { $0 }?.applyActive(theme, generation: Int(generation)) },
-                            releaseRefused: { theme, generation, reason in
-                                served.withLock { $0 }?.releaseRefused(theme: theme, generation: generation, reason: reason)
-                            }, listings: { themes in
-                                // Only what the index serves now: a theme not indexed yet is asked again.
-                                guard let library = served.withLock({ $0 })?.library else { return [] }
-                                return themes.compactMap { theme, generation in
-                                    library.theme(named: theme).map { info in
-                                        ThemeListing(name: info.name, generation: generation, revision: info.revision, parent: info.parent,
-                                                     colors: info.colorCount, images: info.imageCount, files: info.fileCount,
-                                                     errors: info.error.split(separator: "\n").map(String.init))
-                                    }
-                                }
-                            }, audiencesChanged: { replica, generation in
-                                // Before serving, the first index's start takes them (below).
-                                guard let service = served.withLock({ $0 }), let audiences = clusterAudiences.withLock({ $0 }) else { return }
-                                let changes = audiences.follow(replica)
-                                service.announceAssignmentChanges(changes.aliases, generation: Int(generation))
-                                service.announceRolloutChanges(changes.rollouts, generation: Int(generation))
-                            }),
                             logger: logger, retention: settings.releaseRetention, shard: settings.shard)
         }
         // Ready while it can serve: a store outage of any length leaves a replica serving what it
@@ -154,7 +121,7 @@ struct Serve: ParsableCommand {
         let metrics = ServiceMetrics()
         let audiences = releases.map { desk in
             ClusterAudiences(desk: desk, proxies: (try? TrustedProxies(settings.trustedProxies)) ?? .none,
-                             defaultActive: { served.withLock { $0 }?.library.activeTheme })
+                             defaultActive: { answering.current?.library.activeTheme })
         }
         let service: ThemeService
         do {
@@ -176,7 +143,6 @@ struct Serve: ParsableCommand {
         }
         let servedFromIndex = follower == nil && !service.library.themes.isEmpty
         if servedFromIndex {
-            served.withLock { $0 = service }
             answering.serve(service)
             announceReady()
         }
@@ -187,27 +153,16 @@ struct Serve: ParsableCommand {
         let history = follower.flatMap { follower in
             Startup.storeHistory(settings, through: Int64(startedAt), holding: follower.holds, logger: logger)
         }
-        changedBeforeServing.withLock { $0 = false } // what came before is read by this first index
+        follower?.dropHeldReports()
         let report = try service.reload(announcingChanges: history == nil)
         // The aliases a replayed rollout concerns are those of the first sync.
         if let follower, let audiences { audiences.follow(follower.audiences) }
         if let history { service.recordHistory(history.changes, completeAfter: history.completeAfter) }
         if let active = follower?.active { service.applyActive(active, generation: startedAt, announcing: history == nil) }
-        let reindex = served.withLock { served in
-            served = service
-            return changedBeforeServing.withLock { $0 }
-        }
         answering.serve(service)
-        if reindex, let follower { _ = try? service.reload(generation: Int(follower.generation)) }
-        // What the first sync read; later changes come through the follower's callback.
-        if let follower, let audiences {
-            audiences.follow(follower.audiences)
-            clusterAudiences.withLock { $0 = audiences }
-        }
-        // A switch that arrived during the first index is new to every stream.
-        if let follower, let active = follower.active, follower.generation > startedAt {
-            service.applyActive(active, generation: Int(follower.generation))
-        }
+        // From here the follower's reports reach the service, those since its first sync first (a
+        // release or a switch that came during the first index).
+        follower?.attach(Self.followerCallbacks(service, audiences: audiences))
         let names = service.library.themes.map(\.name)
         logger.info("indexed themes", metadata: ["reindexed": "\(report.reindexedSources.count)", "unchanged": "\(report.unchangedSources)",
                                                  "themes": "\(names)"])
@@ -262,6 +217,32 @@ struct Serve: ParsableCommand {
         // Dispatch worker, later), racing the exit handlers: OpenSSL's cleanup freed its tables
         // while a worker closed the index, and the heap was found corrupt (once, in CI).
         Self.keptUntilExit = [server, service, answering, watcher as Any, follower as Any, notifier, timers, sources]
+    }
+
+    /// What a replica's follower tells its service once it serves: releases to index, switches,
+    /// refused releases, how its own themes are listed (with shards) and assignments to follow.
+    private static func followerCallbacks(_ service: ThemeService, audiences: ClusterAudiences?) -> ClusterFollower.Callbacks {
+        .init(themesChanged: { themes in
+            for (theme, generation) in themes { _ = try? service.reload(only: theme, generation: Int(generation)) }
+        }, activeChanged: { theme, generation in
+            service.applyActive(theme, generation: Int(generation))
+        }, releaseRefused: { theme, generation, reason in
+            service.releaseRefused(theme: theme, generation: generation, reason: reason)
+        }, listings: { themes in
+            // Only what the index serves now: a theme not indexed yet is asked again.
+            themes.compactMap { theme, generation in
+                service.library.theme(named: theme).map { info in
+                    ThemeListing(name: info.name, generation: generation, revision: info.revision, parent: info.parent,
+                                 colors: info.colorCount, images: info.imageCount, files: info.fileCount,
+                                 errors: info.error.split(separator: "\n").map(String.init))
+                }
+            }
+        }, audiencesChanged: { replica, generation in
+            guard let audiences else { return }
+            let changes = audiences.follow(replica)
+            service.announceAssignmentChanges(changes.aliases, generation: Int(generation))
+            service.announceRolloutChanges(changes.rollouts, generation: Int(generation))
+        })
     }
 
     /// Written once, as `run` ends, and never read.

@@ -18,6 +18,9 @@ final class ServedService: HeadResponder {
         }
     }
 
+    /// The service, once it serves.
+    var current: ThemeService? { service.load(ordering: .acquiring)?.takeUnretainedValue() }
+
     /// The service's answer to a request with no kept answer; nil before it serves.
     func handle(_ request: Request) -> Response? {
         service.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.answerRouted(request) }

@@ -30,7 +30,8 @@ final class FollowerFixture {
         store = try ClusterStore(url: postgres.url)
         materializer = Materializer(themesDirectory: themes)
         let reports = self.reports
-        follower = ClusterFollower(url: postgres.url, materializer: materializer, callbacks: .init(
+        follower = ClusterFollower(url: postgres.url, materializer: materializer, logger: Logger(label: "test"), shard: shard)
+        follower.attach(.init(
             themesChanged: { changed in
                 reports.changes.withLock { $0 += changed.map(\.theme) }
                 reports.generations.withLock { $0 += changed.map(\.generation) }
@@ -39,8 +40,7 @@ final class FollowerFixture {
                 reports.active.withLock { $0 = name }
                 reports.activeGeneration.withLock { $0 = generation }
             },
-            releaseRefused: { _, generation, _ in reports.refused.withLock { $0.append(generation) } }), logger: Logger(label: "test"),
-            shard: shard)
+            releaseRefused: { _, generation, _ in reports.refused.withLock { $0.append(generation) } }))
         try prepare(themes)
         follower.start()
     }

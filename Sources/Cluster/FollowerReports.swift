@@ -1,0 +1,87 @@
+import Synchronization
+import ThemeVocabulary
+
+/// Where a follower's reports go: held until whatever takes them is ready (`attach`: a replica's
+/// service, once it serves), then given to its callbacks as they come, the held ones first.
+///
+/// Held reports are kept in the order a sync tells them: the themes changed (each at its newest
+/// generation), the releases refused, the newest active switch, the newest assignments. Those a
+/// replica reads another way are dropped (`dropHeld`: its first index reads the folder as the
+/// syncs so far left it, and their state from the follower).
+final class FollowerReports: Sendable {
+    private struct Held {
+        var themes: [String: Int64] = [:]
+        var refused: [(theme: String, generation: Int64, reason: String)] = []
+        var active: (theme: String, generation: Int64)?
+        var audiences: (replica: ReplicaAudiences, generation: Int64)?
+    }
+
+    private struct State {
+        var callbacks: ClusterFollower.Callbacks?
+        var held = Held()
+    }
+
+    /// Refusals held at most (each is also in the follower's `failures`).
+    static let refusalsHeld = 1000
+
+    private let state = Mutex(State())
+    /// Held while reports are given: the held ones go before any later one.
+    private let giving = Mutex(())
+
+    /// From now on reports go to `callbacks`; those held are given first.
+    func attach(_ callbacks: ClusterFollower.Callbacks) {
+        giving.withLock { _ in
+            let held = state.withLock { state in
+                state.callbacks = callbacks
+                defer { state.held = Held() }
+                return state.held
+            }
+            let themes = held.themes.map { (theme: $0.key, generation: $0.value) }.sorted { $0.generation < $1.generation }
+            if !themes.isEmpty { callbacks.themesChanged(themes) }
+            for refusal in held.refused { callbacks.releaseRefused(refusal.theme, refusal.generation, refusal.reason) }
+            if let active = held.active { callbacks.activeChanged(active.theme, active.generation) }
+            if let audiences = held.audiences { callbacks.audiencesChanged(audiences.replica, audiences.generation) }
+        }
+    }
+
+    /// Forgets what is held.
+    func dropHeld() {
+        state.withLock { $0.held = Held() }
+    }
+
+    /// A sync's report: given to the callbacks, or held until they come.
+    private func report(give: (ClusterFollower.Callbacks) -> Void, hold: (inout Held) -> Void) {
+        giving.withLock { _ in
+            let callbacks = state.withLock { state -> ClusterFollower.Callbacks? in
+                if state.callbacks == nil { hold(&state.held) }
+                return state.callbacks
+            }
+            if let callbacks { give(callbacks) }
+        }
+    }
+
+    func themesChanged(_ themes: [(theme: String, generation: Int64)]) {
+        report(give: { $0.themesChanged(themes) }) { held in
+            for (theme, generation) in themes { held.themes[theme] = max(held.themes[theme] ?? 0, generation) }
+        }
+    }
+
+    func activeChanged(_ theme: String, _ generation: Int64) {
+        report(give: { $0.activeChanged(theme, generation) }) { $0.active = (theme, generation) }
+    }
+
+    func releaseRefused(_ theme: String, _ generation: Int64, _ reason: String) {
+        report(give: { $0.releaseRefused(theme, generation, reason) }) { held in
+            if held.refused.count < Self.refusalsHeld { held.refused.append((theme, generation, reason)) }
+        }
+    }
+
+    func audiencesChanged(_ replica: ReplicaAudiences, _ generation: Int64) {
+        report(give: { $0.audiencesChanged(replica, generation) }) { $0.audiences = (replica, generation) }
+    }
+
+    /// How these themes are listed, by the callbacks; none before they come (asked again).
+    func listings(_ themes: [(theme: String, generation: Int64)]) -> [ThemeListing] {
+        state.withLock { $0.callbacks }?.listings(themes) ?? []
+    }
+}
