@@ -8,19 +8,19 @@ public struct Alias: Sendable, Equatable {
     public struct Rule: Sendable, Equatable {
         public var audience: Audience
         public var theme: String
-        public var generation: Int?
+        public var generation: Int64?
 
-        public init(audience: Audience, theme: String, generation: Int? = nil) {
+        public init(audience: Audience, theme: String, generation: Int64? = nil) {
             (self.audience, self.theme, self.generation) = (audience, theme, generation)
         }
     }
 
     public var name: String
     public var theme: String
-    public var generation: Int?
+    public var generation: Int64?
     public var rules: [Rule]
 
-    public init(name: String, theme: String, generation: Int? = nil, rules: [Rule] = []) {
+    public init(name: String, theme: String, generation: Int64? = nil, rules: [Rule] = []) {
         (self.name, self.theme, self.generation, self.rules) = (name, theme, generation, rules)
     }
 
@@ -58,7 +58,7 @@ public struct Alias: Sendable, Equatable {
     /// The alias as its document (what `GET /aliases/{alias}` answers and the store keeps).
     public var json: JSONValue {
         var members: [(String, JSONValue)] = [("theme", .string(theme))]
-        if let generation { members.append(("generation", .int(generation))) }
+        if let generation { members.append(("generation", .int(Int(generation)))) }
         members.append(("rules", .array(rules.map { rule in
             var when: [(String, JSONValue)] = []
             if let platforms = rule.audience.platforms { when.append(("platform", .array(platforms.map(JSONValue.string)))) }
@@ -68,7 +68,7 @@ public struct Alias: Sendable, Equatable {
                 when.append(("attributes", .object(rule.audience.attributes.map { ($0.name, .array($0.values.map(JSONValue.string))) })))
             }
             var members: [(String, JSONValue)] = [("when", .object(when)), ("theme", .string(rule.theme))]
-            if let generation = rule.generation { members.append(("generation", .int(generation))) }
+            if let generation = rule.generation { members.append(("generation", .int(Int(generation)))) }
             return .object(members)
         })))
         return .object(members)
@@ -84,13 +84,13 @@ public struct Alias: Sendable, Equatable {
     /// Every theme the alias can point at (its own and its rules').
     public var themes: [String] { [theme] + rules.map(\.theme) }
 
-    private static func target(_ value: JSONValue, at place: String) throws(AudienceError) -> (String, Int?) {
+    private static func target(_ value: JSONValue, at place: String) throws(AudienceError) -> (String, Int64?) {
         guard case .string(let theme)? = value["theme"], ThemeName.isValid(theme) else {
             throw AudienceError("\(place)theme must be a theme's name")
         }
         guard let generation = value["generation"] else { return (theme, nil) }
         guard case .int(let number) = generation, number > 0 else { throw AudienceError("\(place)generation must be a positive whole number") }
-        return (theme, number)
+        return (theme, Int64(number))
     }
 
     private static func audience(_ when: JSONValue, at place: String) throws(AudienceError) -> Audience {

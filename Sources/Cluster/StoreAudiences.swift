@@ -27,10 +27,10 @@ public struct StoreAudiences: Sendable, Equatable {
     /// Every (theme, generation) a replica must be able to answer at a pinned URL besides what
     /// each theme serves: rollouts' new generations and the generations aliases pin.
     public var pinnedGenerations: Set<PinnedGeneration> {
-        var pinned = Set(rollouts.values.map { PinnedGeneration(theme: $0.theme, generation: Int64($0.generation)) })
+        var pinned = Set(rollouts.values.map { PinnedGeneration(theme: $0.theme, generation: $0.generation) })
         for alias in aliases.values {
             for (theme, generation) in [(alias.theme, alias.generation)] + alias.rules.map({ ($0.theme, $0.generation) }) {
-                if let generation { pinned.insert(PinnedGeneration(theme: theme, generation: Int64(generation))) }
+                if let generation { pinned.insert(PinnedGeneration(theme: theme, generation: generation)) }
             }
         }
         return pinned
@@ -53,9 +53,9 @@ public struct ReplicaAudiences: Sendable, Equatable {
 
     /// Where `theme`'s `generation` is answered here: the theme's own folder when it serves it,
     /// the kept folder beside it, or nowhere (nil).
-    public func folder(of theme: String, generation: Int) -> String? {
-        if served[theme] == Int64(generation) { return theme }
-        return kept.contains(PinnedGeneration(theme: theme, generation: Int64(generation))) ? ThemeName.pinned(theme, generation: generation) : nil
+    public func folder(of theme: String, generation: Int64) -> String? {
+        if served[theme] == generation { return theme }
+        return kept.contains(PinnedGeneration(theme: theme, generation: generation)) ? ThemeName.pinned(theme, generation: Int(generation)) : nil
     }
 }
 
@@ -94,7 +94,7 @@ extension ClusterStore {
             }
         }
         for row in try connection.execute("SELECT theme, generation, previous, basis_points, seed FROM themed_rollout").values {
-            guard row.count == 5, let theme = row[0], let generation = row[1].flatMap({ Int($0) }), let previous = row[2].flatMap({ Int($0) }),
+            guard row.count == 5, let theme = row[0], let generation = row[1].flatMap({ Int64($0) }), let previous = row[2].flatMap({ Int64($0) }),
                   let basisPoints = row[3].flatMap({ Int($0) }), let seed = row[4],
                   let rollout = try? Rollout(theme: theme, generation: generation, previous: previous, percent: Double(basisPoints) / 100, seed: seed)
             else { throw ClusterError.badRelease("a row of themed_rollout") }
@@ -116,7 +116,7 @@ extension ClusterStore {
         try takeGenerationLock()
         for (theme, pinned) in [(alias.theme, alias.generation)] + alias.rules.map({ ($0.theme, $0.generation) }) {
             guard let latest = try latestRelease(of: theme), !latest.retired else { throw ClusterError.noSuchTheme(theme) }
-            if let pinned, try !keeps(theme: theme, generation: Int64(pinned)) { throw ClusterError.generationNotKept(theme, Int64(pinned)) }
+            if let pinned, try !keeps(theme: theme, generation: pinned) { throw ClusterError.generationNotKept(theme, pinned) }
         }
         let generation = try takeAudienceGeneration()
         let pins = "{" + Self.pins(of: alias).joined(separator: ",") + "}"
@@ -189,7 +189,7 @@ extension ClusterStore {
         guard let rollout, rollout.basisPoints < 10_000 else { return ended }
         try connection.execute("""
             INSERT INTO themed_rollout (theme, generation, previous, basis_points, seed, changed) VALUES ($1, $2, $3, $4, $5, $6)
-            """, [.text(theme), .int(Int64(rollout.generation)), .int(Int64(rollout.previous)), .int(Int64(rollout.basisPoints)),
+            """, [.text(theme), .int(rollout.generation), .int(rollout.previous), .int(Int64(rollout.basisPoints)),
                   .text(rollout.seed), .int(changed)])
         return true
     }
@@ -203,7 +203,7 @@ extension ClusterStore {
             """, [.text(theme), .int(generation)]).values.first?.first.flatMap { $0.flatMap { Int64($0) } }
         guard let previous else { return nil }
         do {
-            return try Rollout(theme: theme, generation: Int(generation), previous: Int(previous), percent: percent, seed: String(generation))
+            return try Rollout(theme: theme, generation: generation, previous: previous, percent: percent, seed: String(generation))
         } catch {
             throw ClusterError.badRollout(error.description)
         }

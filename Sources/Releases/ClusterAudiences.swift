@@ -27,7 +27,7 @@ public final class ClusterAudiences: AudienceStore {
 
     public var assigner: Assigner { state.withLock { $0.assigner } }
 
-    public func folder(of theme: String, generation: Int) -> String? {
+    public func folder(of theme: String, generation: Int64) -> String? {
         state.withLock { $0.replica.folder(of: theme, generation: generation) }
     }
 
@@ -67,7 +67,7 @@ public final class ClusterAudiences: AudienceStore {
     static func assigner(for replica: ReplicaAudiences, defaultActive: String?) -> Assigner {
         var aliases = replica.store.aliases
         if let active = replica.active ?? defaultActive { aliases["current"] = Alias(name: "current", theme: active) }
-        return Assigner(aliases: aliases, rollouts: replica.store.rollouts, generations: replica.served.mapValues { Int($0) })
+        return Assigner(aliases: aliases, rollouts: replica.store.rollouts, generations: replica.served)
     }
 
     /// The aliases whose answers may differ between two assigners: changed or gone, or pointing
@@ -114,10 +114,10 @@ public final class ClusterAudiences: AudienceStore {
         awaitFollowing(generation)
     }
 
-    public func setRollout(theme: String, generation: Int, percent: Double, request: Request, byOperator: Bool) throws(APIError) -> Rollout? {
+    public func setRollout(theme: String, generation: Int64, percent: Double, request: Request, byOperator: Bool) throws(APIError) -> Rollout? {
         let (rollout, change) = try refused { () throws(ReleaseDesk.Refusal) -> (rollout: Rollout?, generation: Int64) in
             let actor = try actor(of: request, byOperator: byOperator, themes: [theme])
-            return try desk.setRollout(theme: theme, generation: Int64(generation), percent: percent, by: actor)
+            return try desk.setRollout(theme: theme, generation: generation, percent: percent, by: actor)
         }
         awaitFollowing(change)
         return rollout

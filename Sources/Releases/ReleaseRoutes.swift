@@ -105,13 +105,13 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
             // The newest release is current unless it is a retirement, or in a rollout: then the
             // one before is current for every client outside it.
             let rollout = audiences?.assigner.rollouts[theme]
-            let current = rollout.map { Int64($0.previous) } ?? entries.first.flatMap { $0.retired ? nil : $0.generation }
+            let current = rollout.map(\.previous) ?? entries.first.flatMap { $0.retired ? nil : $0.generation }
             let scheduled = desk.scheduled.filter { $0.theme == theme }
             return JSONResponse.make(.object([
                 ("theme", .string(theme)),
                 ("releases", .array(entries.map { entry in
                     let json = Self.json(entry, current: entry.generation == current)
-                    guard let rollout, Int64(rollout.generation) == entry.generation, case .object(let members) = json else { return json }
+                    guard let rollout, rollout.generation == entry.generation, case .object(let members) = json else { return json }
                     return .object(members + [("rollout", .double(rollout.percent))])
                 })),
                 ("scheduled", .array(scheduled.map(Self.json))),

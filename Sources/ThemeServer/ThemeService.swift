@@ -186,7 +186,7 @@ public final class ThemeService: HeadResponder {
     /// at 100%, or replaced).
     public func announceRolloutChanges(_ rollouts: [(theme: String, rollout: Rollout?)], generation: Int? = nil) {
         for (theme, rollout) in rollouts {
-            let now: JSONValue = rollout.map { .object([("generation", .int($0.generation)), ("previous", .int($0.previous)), ("percent", .double($0.percent))]) } ?? .null
+            let now: JSONValue = rollout.map { .object([("generation", .int(Int($0.generation))), ("previous", .int(Int($0.previous))), ("percent", .double($0.percent))]) } ?? .null
             events.publish("rollout-changed", .object([("theme", .string(theme)), ("rollout", now)]), generation: generation)
         }
     }

@@ -24,9 +24,9 @@ struct PinnedGenerationMiddleware: Middleware {
             if let misdirected = APIError.misdirected(pin.theme, in: library) { return RoutedResponse(route: "pinned", response: misdirected.response) }
             return RoutedResponse(route: "pinned", response: APIError.notFound("no theme named \(pin.theme)").response)
         }
-        let folder = store.map { $0.folder(of: pin.theme, generation: pin.generation) } ?? (theme.generation == pin.generation ? pin.theme : nil)
+        let folder = store.map { $0.folder(of: pin.theme, generation: Int64(pin.generation)) } ?? (theme.generation == pin.generation ? pin.theme : nil)
         guard let folder else {
-            let serves = store?.assigner.generations[pin.theme] ?? theme.generation
+            let serves = store?.assigner.generations[pin.theme] ?? Int64(theme.generation)
             return RoutedResponse(route: "pinned", response: APIError(status: .notFound, code: "generation_not_kept",
                 message: "\(pin.theme) serves generation \(serves); generation \(pin.generation) is not kept (ask /assign for the current base)").response)
         }

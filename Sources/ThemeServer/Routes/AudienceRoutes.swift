@@ -146,9 +146,9 @@ struct AudienceRoutes: RouteCollection {
         // The percentage is the rollout's to check (`Rollout`): 422 from the store.
         let request = context.request
         return Self.offLoop { () throws(APIError) in
-            let members: [(String, JSONValue)] = if let rollout = try store.setRollout(theme: theme, generation: generation, percent: percent,
+            let members: [(String, JSONValue)] = if let rollout = try store.setRollout(theme: theme, generation: Int64(generation), percent: percent,
                                                                                        request: request, byOperator: byOperator) {
-                [("theme", .string(theme)), ("generation", .int(rollout.generation)), ("previous", .int(rollout.previous)),
+                [("theme", .string(theme)), ("generation", .int(Int(rollout.generation))), ("previous", .int(Int(rollout.previous))),
                  ("percent", .double(rollout.percent)), ("current", .bool(false))]
             } else {
                 [("theme", .string(theme)), ("generation", .int(generation)), ("percent", .double(100)), ("current", .bool(true))]
@@ -182,8 +182,8 @@ struct AudienceRoutes: RouteCollection {
             assigner = store.assigner
         } else {
             guard let alias = book.alias(named: name) else { throw APIError.notFound("no alias named \(name)") }
-            var generations: [String: Int] = [:]
-            for theme in alias.themes { generations[theme] = library.theme(named: theme)?.generation }
+            var generations: [String: Int64] = [:]
+            for theme in alias.themes { generations[theme] = library.theme(named: theme).map { Int64($0.generation) } }
             assigner = Assigner(aliases: [name: alias], generations: generations)
         }
         let assignment: Assignment
@@ -194,13 +194,13 @@ struct AudienceRoutes: RouteCollection {
         } catch .themeGone(_, let theme) {
             throw APIError.notFound("alias \(name) points at \(theme), which is not served")
         }
-        metrics.countAssignment(theme: assignment.theme, generation: assignment.generation, reason: assignment.kind.rawValue)
+        metrics.countAssignment(theme: assignment.theme, generation: Int(assignment.generation), reason: assignment.kind.rawValue)
         // Written member by member (no JSONValue tree): every client asks at start.
         var json = JSONWriter(reservingCapacity: 160)
         json.beginObject()
         json.key("alias"); json.string(assignment.alias)
         json.key("theme"); json.string(assignment.theme)
-        json.key("generation"); json.int(assignment.generation)
+        json.key("generation"); json.int(Int(assignment.generation))
         json.key("base"); json.string(assignment.base)
         json.key("reason"); json.string(assignment.reason)
         json.endObject()
@@ -212,7 +212,7 @@ struct AudienceRoutes: RouteCollection {
     private func json(_ rollout: Rollout) -> JSONValue {
         let counts = metrics.assignmentCounts(of: rollout.theme).sorted { $0.key < $1.key }
         return .object([
-            ("theme", .string(rollout.theme)), ("generation", .int(rollout.generation)), ("previous", .int(rollout.previous)),
+            ("theme", .string(rollout.theme)), ("generation", .int(Int(rollout.generation))), ("previous", .int(Int(rollout.previous))),
             ("percent", .double(rollout.percent)),
             ("assignments", .object(counts.map { (String($0.key), .int($0.value)) })),
         ])

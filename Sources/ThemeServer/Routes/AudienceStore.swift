@@ -15,7 +15,7 @@ public protocol AudienceStore: Sendable {
 
     /// The folder (a theme of the library) that answers `theme`'s `generation` here: the
     /// theme's own when it serves it, the one kept beside it for a rollout or a pin, else nil.
-    func folder(of theme: String, generation: Int) -> String?
+    func folder(of theme: String, generation: Int64) -> String?
 
     /// Alias changes waiting for their time, soonest first, as `GET /aliases` lists them.
     var scheduledAliasChanges: [ScheduledAliasChange] { get }
@@ -34,7 +34,7 @@ public protocol AudienceStore: Sendable {
     func removeAlias(_ name: String, request: Request, byOperator: Bool) throws(APIError)
     /// Starts, moves, halts (0) or completes (100) `theme`'s rollout of `generation`; nil when
     /// that completes it (the generation is then the theme's current one).
-    func setRollout(theme: String, generation: Int, percent: Double, request: Request, byOperator: Bool) throws(APIError) -> Rollout?
+    func setRollout(theme: String, generation: Int64, percent: Double, request: Request, byOperator: Bool) throws(APIError) -> Rollout?
 }
 
 /// An alias change stored to be made at a set time.
