@@ -142,6 +142,8 @@ public struct Response: Sendable {
         case .file(let region): region.count
         case .stream, .deferred: nil
         }
+        // Made from a `ResponseTemplate` (and not changed since: a new status or headers drop it).
+        if let length, preparedHead?.bodyLength == length { return copy }
         if let length {
             copy.preparedHead = PreparedHead(bytes: ResponseWriter.fixedPart(status: status, headers: headers, bodyLength: length), bodyLength: length)
         }

@@ -85,7 +85,7 @@ public final class ThemeService: HeadResponder {
             ImageRoutes(library: library, logger: logger, transforms: configuration.imageTransforms),
             StringRoutes(library: library),
             BlobRoutes(library: library),
-            AudienceRoutes(library: library, book: aliases, events: events, metrics: metrics, operators: operators, store: audienceStore),
+            AudienceRoutes(library: library, book: aliases, events: events, metrics: metrics, operators: operators, store: audienceStore, cors: cors),
         ] + configuration.collections, library: library, logger: logger)
         let stack = MiddlewareStack(requestLog: requestLog, metrics: MetricsMiddleware(metrics: metrics), cors: cors, responseCache: responseCache,
                                     compression: CompressionMiddleware(content: content),

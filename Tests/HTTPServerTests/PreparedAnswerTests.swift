@@ -25,6 +25,21 @@ struct PreparedAnswerTests {
         #expect(lines.isEmpty && lines.bytes.capacity == capacity, "emptied, its storage kept for the next request")
     }
 
+    @Test("a template's answers carry the head prepared() would make, for each body; a changed header drops it")
+    func template() throws {
+        let template = ResponseTemplate(Self.answer)
+        for body in [[], Array("{}".utf8), Array(repeating: UInt8(ascii: "x"), count: 12345)] {
+            let made = template.response(body: body)
+            #expect(made.preparedHead?.bytes == ResponseWriter.fixedPart(status: .ok, headers: Self.answer.headers, bodyLength: body.count))
+            #expect(made.prepared().preparedHead?.bytes == made.preparedHead?.bytes, "kept, not made again")
+            #expect(PreparedAnswer(made)?.bodyLength == body.count)
+        }
+        var changed = template.response(body: Array("{}".utf8))
+        changed.headers[.cacheControl] = "no-store"
+        #expect(changed.preparedHead == nil)
+        #expect(changed.prepared().preparedHead?.bytes == ResponseWriter.fixedPart(status: .ok, headers: changed.headers, bodyLength: 2))
+    }
+
     @Test("a prepared answer: its head serialised once; as one request receives it, with that request's fields after the answer's")
     func prepared() throws {
         let prepared = try #require(PreparedAnswer(Self.answer))

@@ -19,6 +19,18 @@ struct AudienceRoutes: RouteCollection {
     let metrics: ServiceMetrics
     let operators: OperatorCheck
     let store: (any AudienceStore)?
+    /// `/assign`'s answers differ only in their bodies: their head, settled for other origins as
+    /// the chain settles every public answer, is serialised once.
+    let assignAnswers: ResponseTemplate
+
+    init(library: ThemeLibrary, book: AliasBook, events: EventHub, metrics: ServiceMetrics, operators: OperatorCheck, store: (any AudienceStore)?,
+         cors: CORSMiddleware) {
+        (self.library, self.book, self.events, self.metrics, self.operators, self.store) = (library, book, events, metrics, operators, store)
+        // The client's own answer: caches in front keep it for this client only, and not for long.
+        var head = Response(status: .ok, headers: JSONResponse.headers(cacheControl: "private, max-age=60"))
+        cors.settle(&head)
+        assignAnswers = ResponseTemplate(head)
+    }
 
     var routes: [Route] {
         [
@@ -204,8 +216,7 @@ struct AudienceRoutes: RouteCollection {
         json.key("base"); json.string(assignment.base)
         json.key("reason"); json.string(assignment.reason)
         json.endObject()
-        // The client's own answer: caches in front keep it for this client only, and not for long.
-        return JSONResponse.make(json, cacheControl: "private, max-age=60")
+        return assignAnswers.response(body: JSONResponse.body(json))
     }
 
     /// A rollout as `GET /rollouts` shows it, with how many assignments each generation got here.

@@ -15,11 +15,22 @@ public enum JSONResponse {
 
     /// An answer written with a `JSONWriter` (a large one, member by member).
     static func make(_ json: JSONWriter, cacheControl: String = "public, max-age=10", etagged: Bool = false) -> Response {
-        var body = json.bytes
-        body.append(UInt8(ascii: "\n"))
-        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: cacheControl]
+        let body = body(json)
+        var headers = headers(cacheControl: cacheControl)
         if etagged { headers[.eTag] = ContentResponse.etag(ContentHash.of(body)) }
         return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// A JSON answer's body: the document and a newline.
+    static func body(_ json: JSONWriter) -> [UInt8] {
+        var body = json.bytes
+        body.append(UInt8(ascii: "\n"))
+        return body
+    }
+
+    /// A JSON answer's headers.
+    static func headers(cacheControl: String) -> HTTPFields {
+        [.contentType: "application/json; charset=utf-8", .cacheControl: cacheControl]
     }
 
     /// Marks a response as depending on the client's languages and names the one chosen.
