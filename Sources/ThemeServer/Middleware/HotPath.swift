@@ -28,8 +28,9 @@ struct HotPath: Sendable {
     /// the cache being asked again: `ThemeService.answerRouted`).
     func answer(_ head: borrowing RequestHead, fields: inout FieldLines) -> PreparedAnswer? {
         let request = HitRequest(head)
-        let found = answer(request, fields: &fields) ?? (mayBeDirect(request) ? (try? head.request()).flatMap { answerDirectly($0, request, fields: &fields) } : nil)
-        guard let hit = found else { return nil }
+        // A direct route's answer is never kept: its requests do not ask the cache first.
+        let direct = mayBeDirect(request) ? (try? head.request()).flatMap { answerDirectly($0, request, fields: &fields) } : nil
+        guard let hit = direct ?? answer(request, fields: &fields) else { return nil }
         stack.requestLog.log(remoteAddress: request.remoteAddress, method: request.method, target: request.target, id: fields.text(at: hit.id),
                        route: hit.route, status: hit.answer.status.code, bodyBytes: hit.answer.bodyLength, duration: hit.duration)
         return hit.answer
@@ -39,9 +40,8 @@ struct HotPath: Sendable {
     func answer(_ request: Request) -> Response? {
         var fields = FieldLines()
         let hitRequest = HitRequest(request)
-        guard let hit = answer(hitRequest, fields: &fields) ?? (mayBeDirect(hitRequest) ? answerDirectly(request, hitRequest, fields: &fields) : nil) else {
-            return nil
-        }
+        let direct = mayBeDirect(hitRequest) ? answerDirectly(request, hitRequest, fields: &fields) : nil
+        guard let hit = direct ?? answer(hitRequest, fields: &fields) else { return nil }
         stack.requestLog.log(request: request, id: fields.text(at: hit.id), route: hit.route, status: hit.answer.status,
                        bodyBytes: hit.answer.bodyLength, duration: hit.duration)
         return hit.answer.response(adding: fields)
