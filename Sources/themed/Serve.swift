@@ -160,8 +160,8 @@ struct Serve: ParsableCommand {
         if let history { service.recordHistory(history.changes, completeAfter: history.completeAfter) }
         if let active = follower?.active { service.applyActive(active, generation: startedAt, announcing: history == nil) }
         answering.serve(service)
-        // From here the follower's reports reach the service, those since its first sync first (a
-        // release or a switch that came during the first index).
+        // From here the follower's reports reach the service, those held since the first index
+        // began first (a release or a switch that came meanwhile).
         follower?.attach(Self.followerCallbacks(service, audiences: audiences))
         let names = service.library.themes.map(\.name)
         logger.info("indexed themes", metadata: ["reindexed": "\(report.reindexedSources.count)", "unchanged": "\(report.unchangedSources)",
