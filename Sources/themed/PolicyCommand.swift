@@ -22,11 +22,7 @@ struct PolicyCommand: ParsableCommand {
 
         func run() throws {
             guard requireApproval >= 0, requireApproval <= 10 else { throw Publish.refuse("--require-approval is from 0 to 10", command: "policy set") }
-            do {
-                try ClusterStore(url: cluster).setRequiredApprovals(requireApproval, of: theme, by: Release.operatorName)
-            } catch {
-                throw Publish.refuse("\(error)", command: "policy set")
-            }
+            try Publish.onStore(cluster, command: "policy set") { try $0.setRequiredApprovals(requireApproval, of: theme, by: Release.operatorName) }
             print(requireApproval == 0 ? "\(theme): a publish is served at once" : "\(theme): each release needs \(requireApproval) approval\(requireApproval == 1 ? "" : "s")")
         }
     }
@@ -38,11 +34,8 @@ struct PolicyCommand: ParsableCommand {
         @Argument(help: "The theme's name.") var theme: String
 
         func run() throws {
-            do {
-                print("\(theme): require approval \(try ClusterStore(url: cluster).requiredApprovals(of: theme))")
-            } catch {
-                throw Publish.refuse("\(error)", command: "policy show")
-            }
+            let required = try Publish.onStore(cluster, command: "policy show") { try $0.requiredApprovals(of: theme) }
+            print("\(theme): require approval \(required)")
         }
     }
 }

@@ -47,14 +47,10 @@ struct Publish: ParsableCommand {
         }
         switch (cluster, server) {
         case (let cluster?, nil):
-            let generation: Int64
-            do {
-                generation = try ClusterStore(url: cluster).publish(theme: theme, paths: files.map(\.path), by: Release.operatorName, keep: keep,
-                                                                    rollout: rollout) {
+            let generation = try Self.onStore(cluster, command: "publish") { store in
+                try store.publish(theme: theme, paths: files.map(\.path), by: Release.operatorName, keep: keep, rollout: rollout) {
                     try ThemeCheck.contents(of: files[$0])
                 }
-            } catch {
-                throw Self.refuse("\(error)")
             }
             print("published \(theme) generation \(generation) (\(files.count) files)")
         case (nil, let server?):
@@ -97,6 +93,16 @@ struct Publish: ParsableCommand {
         print(String(decoding: answer.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
+    /// `body` on a connection to the cluster store at `url`; what it throws (the store not reached,
+    /// a refusal) is `refuse`d, naming `command`.
+    static func onStore<Result>(_ url: String, command: String, _ body: (ClusterStore) throws -> Result) throws -> Result {
+        do {
+            return try body(ClusterStore(url: url))
+        } catch {
+            throw refuse("\(error)", command: command)
+        }
+    }
+
     /// One line on standard error, naming the command, and exit status 2.
     static func refuse(_ message: String, command: String = "publish") -> ExitCode {
         FileHandle.standardError.write(Data("themed \(command): \(message)\n".utf8))
@@ -112,12 +118,8 @@ struct Retire: ParsableCommand {
     @Argument(help: "The theme's name.") var theme: String
 
     func run() throws {
-        do {
-            let generation = try ClusterStore(url: cluster).retire(theme: theme)
-            print("retired \(theme) at generation \(generation)")
-        } catch {
-            throw Publish.refuse("\(error)", command: "retire")
-        }
+        let generation = try Publish.onStore(cluster, command: "retire") { try $0.retire(theme: theme) }
+        print("retired \(theme) at generation \(generation)")
     }
 }
 

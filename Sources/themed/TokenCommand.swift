@@ -22,12 +22,10 @@ struct TokenCommand: ParsableCommand {
             let words = can.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             let permissions = Set(words.compactMap(Token.Permission.init(rawValue:)))
             guard permissions.count == Set(words).count else { throw Publish.refuse("--can takes publish, activate, rollout, review, comma-separated", command: "token create") }
-            do {
-                let secret = try ClusterStore(url: cluster).createToken(name: name, themes: themes.isEmpty ? ["*"] : themes, permissions: permissions)
-                print(secret)
-            } catch {
-                throw Publish.refuse("\(error)", command: "token create")
+            let secret = try Publish.onStore(cluster, command: "token create") {
+                try $0.createToken(name: name, themes: themes.isEmpty ? ["*"] : themes, permissions: permissions)
             }
+            print(secret)
         }
     }
 
@@ -37,13 +35,9 @@ struct TokenCommand: ParsableCommand {
         @Option(help: "PostgreSQL URL of the cluster store.") var cluster: String
 
         func run() throws {
-            do {
-                for token in try ClusterStore(url: cluster).tokens() {
-                    let permissions = Token.Permission.allCases.filter(token.permissions.contains).map(\.rawValue).joined(separator: ",")
-                    print("\(token.name)\t\(token.themes.joined(separator: " "))\t\(permissions)\t\(token.created)")
-                }
-            } catch {
-                throw Publish.refuse("\(error)", command: "token list")
+            for token in try Publish.onStore(cluster, command: "token list", { try $0.tokens() }) {
+                let permissions = Token.Permission.allCases.filter(token.permissions.contains).map(\.rawValue).joined(separator: ",")
+                print("\(token.name)\t\(token.themes.joined(separator: " "))\t\(permissions)\t\(token.created)")
             }
         }
     }
@@ -55,12 +49,7 @@ struct TokenCommand: ParsableCommand {
         @Argument(help: "The token's name.") var name: String
 
         func run() throws {
-            let removed: Bool
-            do {
-                removed = try ClusterStore(url: cluster).revokeToken(name: name)
-            } catch {
-                throw Publish.refuse("\(error)", command: "token revoke")
-            }
+            let removed = try Publish.onStore(cluster, command: "token revoke") { try $0.revokeToken(name: name) }
             guard removed else { throw Publish.refuse("no token named \(name)", command: "token revoke") }
             print("revoked \(name)")
         }
