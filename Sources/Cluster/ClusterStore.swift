@@ -146,7 +146,7 @@ public final class ClusterStore: @unchecked Sendable {
         var settings: [String: [UInt8]] = [:]
         if !settingsHashes.isEmpty {
             let rows = try connection.execute("SELECT hash, bytes FROM themed_blob WHERE hash = ANY($1::text[])",
-                                              [.text("{\(Set(settingsHashes).joined(separator: ","))}")])
+                                              [.textArray(Set(settingsHashes))])
             for row in rows.values where row.count == 2 {
                 if let hash = row[0], let hex = row[1], let bytes = PostgresConnection.bytes(fromHex: hex) { settings[hash] = bytes }
             }

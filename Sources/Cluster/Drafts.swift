@@ -78,7 +78,7 @@ extension ClusterStore {
             let rows = try connection.execute("""
                 INSERT INTO themed_draft (theme, manifest, hashes, publisher, base, at, rollout, review)
                 VALUES ($1, $2, $3::text[], $4, $5, $6::timestamptz, $7::double precision, $8) RETURNING id
-                """, [.text(theme), .text(release.manifest), .text(Self.hashArray(files)), .text(publisher), .int(try newestGeneration(of: theme)),
+                """, [.text(theme), .text(release.manifest), .textArray(Set(files.map(\.hash)).sorted()), .text(publisher), .int(try newestGeneration(of: theme)),
                       at.map { .text($0) } ?? .null, rollout.map { .text(String($0)) } ?? .null, .text(review)])
             guard let id = rows.values.first?.first.flatMap({ $0.flatMap { Int64($0) } }) else { throw ClusterError.badRelease("no draft id returned") }
             try audit(actor: publisher, action: "draft", theme: theme, detail: "draft \(id)")
@@ -96,7 +96,7 @@ extension ClusterStore {
             let release = Release(theme: current.theme, generation: 0, files: files, retired: false)
             try connection.execute("""
                 UPDATE themed_draft SET manifest = $2, hashes = $3::text[], base = $4, review = $5, publisher = $6 WHERE id = $1
-                """, [.int(id), .text(release.manifest), .text(Self.hashArray(files)), .int(try newestGeneration(of: current.theme)), .text(review), .text(actor)])
+                """, [.int(id), .text(release.manifest), .textArray(Set(files.map(\.hash)).sorted()), .int(try newestGeneration(of: current.theme)), .text(review), .text(actor)])
             let voided = try connection.execute("DELETE FROM themed_draft_approval WHERE draft = $1 RETURNING approver", [.int(id)]).count
             try audit(actor: actor, action: "draft", theme: current.theme, detail: "draft \(id) posted again; \(voided) approval\(voided == 1 ? "" : "s") voided")
             return try draft(id)
@@ -171,9 +171,5 @@ extension ClusterStore {
     func newestGeneration(of theme: String) throws -> Int64 {
         try connection.execute("SELECT max(generation) FROM themed_release WHERE theme = $1", [.text(theme)])
             .values.first?.first.flatMap { $0.flatMap { Int64($0) } } ?? 0
-    }
-
-    static func hashArray(_ files: [Release.File]) -> String {
-        "{" + Set(files.map(\.hash)).sorted().joined(separator: ",") + "}"
     }
 }

@@ -15,6 +15,13 @@ public final class PostgresConnection: @unchecked Sendable {
         case bytes([UInt8])
         case int(Int64)
         case null
+
+        /// A `text[]` parameter (`$1::text[]`): each value quoted, so that a comma, a quote or a
+        /// backslash in one stays inside it.
+        public static func textArray(_ values: some Sequence<String>) -> Value {
+            .text("{" + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+                .joined(separator: ",") + "}")
+        }
     }
 
     /// A result's rows as text (nil for NULL).

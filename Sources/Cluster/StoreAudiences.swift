@@ -119,12 +119,11 @@ extension ClusterStore {
             if let pinned, try !keeps(theme: theme, generation: pinned) { throw ClusterError.generationNotKept(theme, pinned) }
         }
         let generation = try takeAudienceGeneration()
-        let pins = "{" + Self.pins(of: alias).joined(separator: ",") + "}"
         let document = alias.json.serialized()
         try connection.execute("""
             INSERT INTO themed_alias (name, document, pins, generation) VALUES ($1, $2, $3::text[], $4)
             ON CONFLICT (name) DO UPDATE SET document = excluded.document, pins = excluded.pins, generation = excluded.generation
-            """, [.text(alias.name), .text(document), .text(pins), .int(generation)])
+            """, [.text(alias.name), .text(document), .textArray(Self.pins(of: alias)), .int(generation)])
         try audit(actor: actor, action: "alias", theme: alias.theme, generation: generation, detail: "\(alias.name): \(document)")
         try connection.execute("SELECT pg_notify($1, $2)", [.text(Self.channel), .text("alias:\(alias.name):\(generation)")])
         return generation

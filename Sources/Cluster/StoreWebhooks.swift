@@ -65,7 +65,7 @@ extension ClusterStore {
         try connection.execute("""
             SELECT m.sequence, m.id, m.type, m.kept_at, m.data, m.body FROM themed_webhook_message m, themed_webhook_subscriber s
                 WHERE s.url = $1 AND m.sequence > s.given AND m.type = ANY($2::text[]) ORDER BY m.sequence LIMIT $3
-            """, [.text(url), .text(Self.textArray(types)), .int(Int64(limit))]).values.compactMap { row in
+            """, [.text(url), .textArray(types), .int(Int64(limit))]).values.compactMap { row in
             guard row.count == 6, let sequence = row[0].flatMap({ Int64($0) }), let id = row[1], let type = row[2],
                   let keptAt = row[3].flatMap({ Int($0) }), let data = row[4] else { return nil }
             return WebhookMessage(sequence: sequence, id: id, type: type, keptAt: keptAt, data: data, body: row[5])
@@ -112,12 +112,7 @@ extension ClusterStore {
         let count = try connection.execute("""
             SELECT count(*) FROM themed_webhook_message m, themed_webhook_subscriber s
                 WHERE s.url = $1 AND m.sequence > s.given AND m.type = ANY($2::text[])
-            """, [.text(url), .text(Self.textArray(types))]).values.first?.first ?? nil
+            """, [.text(url), .textArray(types)]).values.first?.first ?? nil
         return count.flatMap { Int($0) } ?? 0
-    }
-
-    /// A PostgreSQL array literal of `values`, each quoted.
-    static func textArray(_ values: [String]) -> String {
-        "{" + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }.joined(separator: ",") + "}"
     }
 }

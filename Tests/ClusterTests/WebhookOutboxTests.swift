@@ -64,8 +64,13 @@ struct WebhookOutboxTests {
         #expect(try second.webhookMessages(for: Self.hook, types: ["release-published"], limit: 10).map(\.id) == ["msg_4_theme-reloaded"])
     }
 
-    @Test("a type list with quotes and backslashes is one array element each")
-    func arrayLiteral() {
-        #expect(ClusterStore.textArray(["a", #"b"c"#, #"d\e"#]) == #"{"a","b\"c","d\\e"}"#)
+    @Test("a text[] parameter keeps a comma, a quote or a backslash inside its value: the store reads back what was sent")
+    func arrayLiteral() throws {
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let connection = try PostgresConnection(url: postgres.url)
+        let values = ["a", #"b"c"#, #"d\e"#, "f,g", "h i"]
+        let read = try connection.execute("SELECT unnest($1::text[])", [.textArray(values)]).values.compactMap { $0.first ?? nil }
+        #expect(read == values)
     }
 }
