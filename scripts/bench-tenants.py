@@ -8,6 +8,8 @@ shared corpus when there is one, else the sample `light` theme) and N brand chil
 10-brand platform in the same run:
 - `themed index`: themes per second and peak RSS;
 - `themed serve` on the existing index: seconds until /healthz answers, and RSS then;
+- resolved palettes asked right after that, while the background warming encodes every image
+  (the blobs are empty), p50 and p99;
 - RSS after a sweep of every brand's resolved palette;
 - how long the background warming takes (until /metrics says themed_warming_pending 0);
 - then uncached lookups (each asked once, on one keep-alive connection): a brand's resolved
@@ -159,6 +161,16 @@ def measure(themed, brands, work, port, sample):
             time.sleep(0.02)
         ready = time.time() - started
         ready_rss = rss_mb(server.pid)
+        # Palettes while the warming runs, right after readiness (the first serve of this index:
+        # its blobs are empty, so the warming encodes every image): `sample` requests of their own
+        # (idiom=phone, which the later ones do not ask), on one kept-alive connection.
+        spread = [f"brand{number}" for number in range(0, brands, max(1, brands // sample))][:sample]
+        traits = ["", "&appearance=dark", "&gamut=p3", "&appearance=dark&gamut=p3"]
+        asked = [spread[number % len(spread)] for number in range(min(sample, len(spread) * len(traits)))]
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        warming = [timed_get(connection, f"/themes/{brand}/colors?resolve=1&idiom=phone{traits[number // len(spread)]}")[0]
+                   for number, brand in enumerate(asked)]
+        pending_after = metric(port, "themed_warming_pending")
         # Lookups are timed once the background warming is done: at 10 brands it takes a moment,
         # at 10,000 a minute of both cores, and lookups timed during it measure the contention. An
         # existing index is served before the folder is compared with it; the warming is queued
@@ -170,10 +182,6 @@ def measure(themed, brands, work, port, sample):
         # `sample` distinct uncached requests of each kind, spread over the brands: at 10 brands a
         # palette is asked in four trait combinations (each its own answer) and single colours of
         # many names, so both platforms are measured on as many requests.
-        spread = [f"brand{number}" for number in range(0, brands, max(1, brands // sample))][:sample]
-        traits = ["", "&appearance=dark", "&gamut=p3", "&appearance=dark&gamut=p3"]
-        asked = [spread[number % len(spread)] for number in range(min(sample, len(spread) * len(traits)))]
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         palettes = [timed_get(connection, f"/themes/{brand}/colors?resolve=1{traits[number // len(spread)]}")[0]
                     for number, brand in enumerate(asked)]
         singles = [timed_get(connection, f"/themes/{spread[number % len(spread)]}/colors/color{number // len(spread) % COLORS}")[0]
@@ -190,6 +198,7 @@ def measure(themed, brands, work, port, sample):
         return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
     return {"brands": brands, "index_s": index_seconds, "themes_per_s": (brands + 1) / index_seconds, "index_peak_mb": index_peak,
             "ready_s": ready, "ready_rss_mb": ready_rss, "warm_s": warm, "swept_rss_mb": swept_rss,
+            "warming_p50_ms": statistics.median(warming), "warming_p99_ms": p(warming, 0.99), "warming_pending": pending_after or 0,
             "palette_p50_ms": statistics.median(palettes), "palette_p99_ms": p(palettes, 0.99),
             "single_p50_ms": statistics.median(singles), "single_p99_ms": p(singles, 0.99)}
 
@@ -208,6 +217,8 @@ def main():
     print(f"{'':28} {'10 brands':>12} {str(args.brands) + ' brands':>14}")
     for key, label in [("index_s", "index (s)"), ("themes_per_s", "index rate (themes/s)"), ("index_peak_mb", "index peak RSS (MB)"),
                        ("ready_s", "serve ready (s)"), ("ready_rss_mb", "RSS when ready (MB)"), ("warm_s", "warming done (s)"), ("swept_rss_mb", "RSS after palettes (MB)"),
+                       ("warming_p50_ms", "palette while warming p50"), ("warming_p99_ms", "palette while warming p99"),
+                       ("warming_pending", "warming left after those"),
                        ("palette_p50_ms", "palette uncached p50 (ms)"), ("palette_p99_ms", "palette uncached p99 (ms)"),
                        ("single_p50_ms", "colour uncached p50 (ms)"), ("single_p99_ms", "colour uncached p99 (ms)")]:
         print(f"{label:28} {small[key]:12.2f} {large[key]:14.2f}")

@@ -21,6 +21,14 @@ static inline int themed_fix_mmap_threshold(int bytes) {
     return mallopt(M_MMAP_THRESHOLD, bytes);
 }
 
+// Free memory at the top of a heap up to `bytes` stays in the process. Fixing the mmap threshold
+// (above) also fixes this one at glibc's 128 KiB, and then every answer larger than that (a
+// palette's JSON, its rows) grew the heap and gave it back: two system calls and a page fault a
+// page, each request. What the heap holds past it goes back with the explicit trims.
+static inline int themed_fix_trim_threshold(int bytes) {
+    return mallopt(M_TRIM_THRESHOLD, bytes);
+}
+
 // At most `count` malloc arenas. glibc makes up to eight per core, one for each thread that meets
 // contention, and memory freed in one thread's arena is not reused by the others: after a burst of
 // work on many threads (warming, a sweep) the process keeps it all.

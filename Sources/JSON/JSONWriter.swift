@@ -47,6 +47,15 @@ public struct JSONWriter {
 
     public mutating func string(_ value: String) { member(); writeString(value) }
 
+    /// A string its caller appends as bytes that need no escape (ASCII without quotes,
+    /// backslashes or control characters: a hex colour, a CSS value), with no String made.
+    public mutating func plainString(_ write: (inout [UInt8]) -> Void) {
+        member()
+        bytes.append(UInt8(ascii: "\""))
+        write(&bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
     /// A whole value, as `JSONValue.serialized` writes it.
     public mutating func value(_ value: JSONValue) {
         switch value {

@@ -195,6 +195,31 @@ public final class Statement {
         return rows
     }
 
+    /// The first row of each run of rows with equal text in `column`: for a query ordered by
+    /// that column and then by preference, the preferred row of each value. Only those rows are
+    /// read whole; the others cost a comparison of the column's bytes.
+    public func firstRows(_ values: [SQLiteValue] = [], ofEach column: String) throws -> [Row] {
+        try bind(values)
+        guard let position = columns.positions[column] else {
+            sqlite3_reset(handle)
+            throw SQLiteError(code: SQLITE_ERROR, message: "no column named \(column) to group rows by")
+        }
+        let index = Int32(position)
+        var rows: [Row] = []
+        var previous: [UInt8]?
+        while try step() {
+            // The text first, then its length (SQLite's documented order: reading the text may convert it).
+            let start = sqlite3_column_text(handle, index)
+            let text = UnsafeBufferPointer(start: start, count: start == nil ? 0 : Int(sqlite3_column_bytes(handle, index)))
+            if let previous, previous.elementsEqual(text) { continue }
+            previous = Array(text)
+            rows.append(row)
+        }
+        countFullScanSteps()
+        sqlite3_reset(handle)
+        return rows
+    }
+
     /// The current row.
     public var row: Row {
         let columns = self.columns

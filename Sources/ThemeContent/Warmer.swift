@@ -38,7 +38,8 @@ final class Warmer: Sendable {
     }
 
     private let state = Mutex(State())
-    let pool = WorkerPool(threads: 1, queueLimit: Int.max)
+    /// The lowest priority there is: a restart's warming takes what requests leave.
+    let pool = WorkerPool(threads: 1, queueLimit: Int.max, niceness: 19)
     /// Work queued and not yet done: contents to warm (skipped ones included until their turn)
     /// and what runs after them.
     private let queued = Atomic<Int>(0)

@@ -122,7 +122,7 @@ public final class IndexReader: Sendable {
             for name in resolved.names {
                 best[name] = resolved.preferred(resolved.best(named: name, for: request), over: best[name], for: request)
             }
-            return best.values.sorted { $0.variant.name.utf8.lexicographicallyPrecedes($1.variant.name.utf8) }
+            return Self.byName(best)
         }
         return try indexedAll(kind, in: chain, for: request)
     }
@@ -133,6 +133,8 @@ public final class IndexReader: Sendable {
         // it has not (the gamut term comes before depth in the lookup's order). A theme's sources
         // choose their localizations on their own: each query needs only its theme's plan.
         var best: [String: Resolution] = [:]
+        best.reserveCapacity(256)
+        var names: [[String]] = []
         for (depth, theme) in chain.enumerated() {
             let plan = LocalizationPlan(chain: [theme], languages: request.languages)
             let query = LookupQuery(kind: kind, name: nil, chain: [theme], request: request, localization: plan)
@@ -142,19 +144,58 @@ public final class IndexReader: Sendable {
                 palette = kept
             } else {
                 palette = try pool.read { database in
-                    try database.cachedStatement(query.sql).rows(query.parameters).map { row in
+                    try database.cachedStatement(query.sql).firstRows(query.parameters, ofEach: "name").map { row in
                         try Self.resolution(row, kind: kind, chain: chain, request: request, plan: plan)
                     }
                 }
                 if depth > 0 { parentPalettes.insert(palette, for: key) }
             }
+            names.append(palette.map(\.variant.name))
             for resolution in palette {
                 let name = resolution.variant.name
                 if let nearer = best[name], !Self.missesGamut(nearer, request) || Self.missesGamut(resolution, request) { continue }
                 best[name] = resolution
             }
         }
-        return best.values.sorted { $0.variant.name.utf8.lexicographicallyPrecedes($1.variant.name.utf8) }
+        return Self.mergedNames(names).compactMap { best[$0] }
+    }
+
+    /// A palette's resolutions in the index's order of names. The names are sorted, not the
+    /// resolutions: a comparison of two resolutions copied both (each holds a dozen references).
+    static func byName(_ best: [String: Resolution]) -> [Resolution] {
+        best.keys.sorted(by: bytewiseLess).compactMap { best[$0] }
+    }
+
+    /// The names of palettes each in the index's order, merged into one list in that order,
+    /// each once: the order of a chain's palette without sorting it again.
+    static func mergedNames(_ lists: [[String]]) -> [String] {
+        lists.reduce(into: [String]()) { merged, list in
+            var result: [String] = []
+            result.reserveCapacity(merged.count + list.count)
+            var left = merged.startIndex, right = list.startIndex
+            while left < merged.endIndex || right < list.endIndex {
+                if right == list.endIndex || (left < merged.endIndex && bytewiseLess(merged[left], list[right])) {
+                    result.append(merged[left]); left += 1
+                } else if left == merged.endIndex || bytewiseLess(list[right], merged[left]) {
+                    result.append(list[right]); right += 1
+                } else {
+                    result.append(list[right]); left += 1; right += 1
+                }
+            }
+            merged = result
+        }
+    }
+
+    /// SQLite's BINARY order of names (their UTF-8 bytes), as the index sorts them.
+    static func bytewiseLess(_ left: String, _ right: String) -> Bool {
+        var left = left, right = right
+        return left.withUTF8 { left in
+            right.withUTF8 { right in
+                guard let leftStart = left.baseAddress, let rightStart = right.baseAddress else { return left.count < right.count }
+                let common = memcmp(leftStart, rightStart, min(left.count, right.count))
+                return common != 0 ? common < 0 : left.count < right.count
+            }
+        }
     }
 
     /// The lookup's first ordering term: a variant for neither the requested gamut nor sRGB (which

@@ -33,29 +33,50 @@ public struct ColorValue: Sendable, Hashable {
 
     /// `rgb(r g b / a)` for sRGB and gray, `color(display-p3 r g b / a)` and `color(srgb ...)`
     /// for the wide and extended spaces, so browsers show what the catalog means.
-    public var css: String {
-        func number(_ value: Double) -> String {
+    public var css: String { String(decoding: ascii(appendCSS), as: UTF8.self) }
+
+    /// `#RRGGBBAA`.
+    public var hex: String { String(decoding: ascii(appendHex), as: UTF8.self) }
+
+    /// `css`'s ASCII appended to `bytes`, for writers that copy it into an answer as it is made.
+    public func appendCSS(to bytes: inout [UInt8]) {
+        func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+        func number(_ value: Double) {
             let rounded = (value * 10000).rounded() / 10000
-            return abs(rounded) < 1e15 && rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+            append(abs(rounded) < 1e15 && rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded))
         }
-        guard let rgba = unclippedRGBA else { return "" }
-        let rgb = rgba[0..<3], alpha = rgba[3]
+        guard let rgba = unclippedRGBA else { return }
+        // sRGB and gray as bytes; the wide and extended spaces as fractions (they go past 0...1).
+        let isByteScale: Bool
         switch colorSpace {
-        case .displayP3: return "color(display-p3 \(rgb.map(number).joined(separator: " ")) / \(number(alpha)))"
-        case .extendedSRGB, .extendedGray: return "color(srgb \(rgb.map(number).joined(separator: " ")) / \(number(alpha)))"
-        case .extendedLinearSRGB: return "color(srgb-linear \(rgb.map(number).joined(separator: " ")) / \(number(alpha)))"
-        default:
-            let bytes = rgb.map { Int((min(max($0, 0), 1) * 255).rounded()) }
-            return "rgb(\(bytes.map(String.init).joined(separator: " ")) / \(number(alpha)))"
+        case .displayP3: append("color(display-p3 "); isByteScale = false
+        case .extendedSRGB, .extendedGray: append("color(srgb "); isByteScale = false
+        case .extendedLinearSRGB: append("color(srgb-linear "); isByteScale = false
+        default: append("rgb("); isByteScale = true
+        }
+        for (position, channel) in rgba[0..<3].enumerated() {
+            if position > 0 { bytes.append(UInt8(ascii: " ")) }
+            if isByteScale { append(String(Int((min(max(channel, 0), 1) * 255).rounded()))) } else { number(channel) }
+        }
+        append(" / ")
+        number(rgba[3])
+        bytes.append(UInt8(ascii: ")"))
+    }
+
+    /// `hex`'s ASCII appended to `bytes`.
+    public func appendHex(to bytes: inout [UInt8]) {
+        let digits = Array("0123456789ABCDEF".utf8)
+        bytes.append(UInt8(ascii: "#"))
+        for channel in rgba {
+            let byte = Int((channel * 255).rounded())
+            bytes.append(digits[byte >> 4])
+            bytes.append(digits[byte & 15])
         }
     }
 
-    /// `#RRGGBBAA`.
-    public var hex: String {
-        "#" + rgba.map { channel in
-            let byte = UInt8((channel * 255).rounded())
-            let digits = String(byte, radix: 16, uppercase: true)
-            return byte < 16 ? "0" + digits : digits
-        }.joined()
+    private func ascii(_ write: (inout [UInt8]) -> Void) -> [UInt8] {
+        var bytes: [UInt8] = []
+        write(&bytes)
+        return bytes
     }
 }

@@ -28,6 +28,26 @@ struct DatabaseTests {
         #expect(throws: SQLiteError.self) { try row.string("note") }
     }
 
+    @Test("firstRows keeps the first row of each run of a column's values: a query ordered by name, then by preference, gives each name's preferred row")
+    func firstRowsOfEach() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let database = try Database(path: path)
+        try database.execute("""
+            CREATE TABLE t (name TEXT NOT NULL, rank INTEGER NOT NULL);
+            INSERT INTO t VALUES ('b', 2), ('a', 3), ('b', 1), ('a', 1), ('', 5), ('', 4), ('c', 9), ('ab', 0);
+            """)
+        let statement = try database.prepare("SELECT * FROM t WHERE rank < ?1 ORDER BY name, rank")
+        let first = try statement.firstRows([.integer(9)], ofEach: "name")
+        #expect(try first.map { try $0.string("name") } == ["", "a", "ab", "b"])
+        #expect(try first.map { try $0.int("rank") } == [4, 1, 0, 1])
+        // The statement runs again with other values, and an empty result is no rows.
+        #expect(try statement.firstRows([.integer(0)], ofEach: "name").isEmpty)
+        let unknown = #expect(throws: SQLiteError.self) { try statement.firstRows([.integer(9)], ofEach: "title") }
+        #expect(unknown?.description.contains("no column named title") == true)
+        #expect(try statement.firstRows([.integer(2)], ofEach: "name").count == 3, "usable after the error")
+    }
+
     @Test("a pinned pool reads the database as it was when pinned, whatever is written after; a new pool reads the writes")
     func pinnedPool() throws {
         let path = temporaryPath()

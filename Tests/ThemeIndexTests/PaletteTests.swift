@@ -67,6 +67,17 @@ struct PaletteTests {
         #expect(index.reader.parentPalettes.statistics.hits > 0, "the second round used the parents' kept parts")
     }
 
+    @Test("a chain's names merge in SQLite's byte order, each once: capitals before small letters, composed accents after ASCII")
+    func mergedNames() {
+        let brand = ["Accent", "link", "primary", "\u{E9}clair"], base = ["Accent", "banner", "primary", "surface", "zebra"]
+        let merged = IndexReader.mergedNames([brand, base])
+        #expect(merged == ["Accent", "banner", "link", "primary", "surface", "zebra", "\u{E9}clair"])
+        #expect(merged == Array(Set(brand + base)).sorted { IndexReader.bytewiseLess($0, $1) })
+        #expect(IndexReader.mergedNames([[], base, []]) == base)
+        #expect(IndexReader.mergedNames([]).isEmpty)
+        #expect(IndexReader.bytewiseLess("a", "ab") && !IndexReader.bytewiseLess("ab", "a") && !IndexReader.bytewiseLess("", ""))
+    }
+
     @Test("a parent changed on disk is read again: its kept part belongs to its old generation")
     func parentChanges() throws {
         let (index, fixtures) = try Self.indexedPlatform()

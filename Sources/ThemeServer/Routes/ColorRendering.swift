@@ -23,9 +23,9 @@ enum ColorRendering {
             json.string(systemColor)
         } else {
             json.key("hex")
-            json.string(color.hex)
+            json.plainString(color.appendHex)
             json.key("css")
-            json.string(color.css)
+            json.plainString(color.appendCSS)
         }
         writeToken(variant.tokenColor, to: &json)
     }

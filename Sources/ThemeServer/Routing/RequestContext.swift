@@ -73,7 +73,13 @@ public struct RequestContext: Sendable {
 
     /// A path inside the themes folder as responses show it (`light/Theme.xcassets`).
     func relative(_ path: String) -> String {
-        let directory = library.themesDirectory
-        return path.hasPrefix(directory + "/") ? String(path.dropFirst(directory.count + 1)) : path
+        // By bytes: a palette asks this of every colour, and both paths come from the file system.
+        var directory = library.themesDirectory, path = path
+        let isInside = directory.withUTF8 { directory in
+            path.withUTF8 { bytes in
+                bytes.count > directory.count && bytes[directory.count] == UInt8(ascii: "/") && directory.elementsEqual(bytes.prefix(directory.count))
+            }
+        }
+        return isInside ? String(decoding: path.utf8.dropFirst(directory.utf8.count + 1), as: UTF8.self) : path
     }
 }

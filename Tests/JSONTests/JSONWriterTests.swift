@@ -1,0 +1,37 @@
+import JSON
+import Testing
+
+/// The writer that large answers are made with: separators placed by the writer, and strings
+/// written as bytes by their owner where nothing needs escaping.
+@Suite("JSON writer")
+struct JSONWriterTests {
+    func text(_ writer: JSONWriter) -> String { String(decoding: writer.bytes, as: UTF8.self) }
+
+    @Test("a plain string takes its place among the members as any string does, compact and pretty")
+    func plainStrings() throws {
+        for pretty in [false, true] {
+            var plain = JSONWriter(pretty: pretty), strings = JSONWriter(pretty: pretty)
+            for writer in [0, 1] {
+                func write(_ json: inout JSONWriter) {
+                    json.beginObject()
+                    json.key("hex")
+                    if writer == 0 { json.plainString { $0.append(contentsOf: "#FF9500FF".utf8) } } else { json.string("#FF9500FF") }
+                    json.key("list")
+                    json.beginArray()
+                    json.int(1)
+                    if writer == 0 { json.plainString { _ in } } else { json.string("") }
+                    json.endArray()
+                    json.endObject()
+                }
+                if writer == 0 { write(&plain) } else { write(&strings) }
+            }
+            #expect(text(plain) == text(strings))
+        }
+        var compact = JSONWriter()
+        compact.beginArray()
+        compact.plainString { $0.append(contentsOf: "rgb(255 149 0 / 1)".utf8) }
+        compact.plainString { $0.append(contentsOf: "a".utf8) }
+        compact.endArray()
+        #expect(text(compact) == #"["rgb(255 149 0 / 1)","a"]"#)
+    }
+}
