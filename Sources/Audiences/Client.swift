@@ -11,22 +11,33 @@ public struct Client: Sendable, Equatable {
         (self.id, self.platform, self.appVersion, self.locale, self.attributes) = (id, platform, appVersion, locale, attributes)
     }
 
-    /// The query names that are not attributes.
+    /// The query names that are not attributes: the fields `init(queryItems:)` reads.
     public static let reservedNames: Set<String> = ["client", "platform", "appVersion", "locale"]
 
     /// A client from `/assign`'s query: `client` (1 to 128 characters), `platform`, `appVersion`,
-    /// `locale`; every other parameter is an attribute (`tier=beta`).
-    public init(query: [String: String]) throws(AudienceError) {
-        guard let id = query["client"], (1...128).contains(id.count) else {
+    /// `locale`; every other parameter is an attribute (`tier=beta`). A name given twice: the
+    /// last wins, as in a query read into a dictionary.
+    public init(queryItems: [(name: String, value: String)]) throws(AudienceError) {
+        var (id, platform, versionText, locale): (String?, String?, String?, String?) = (nil, nil, nil, nil)
+        var attributes: [String: String] = [:]
+        for (name, value) in queryItems {
+            switch name {
+            case "client": id = value
+            case "platform": platform = value
+            case "appVersion": versionText = value
+            case "locale": locale = value
+            default: attributes[name] = value
+            }
+        }
+        guard let id, (1...128).contains(id.count) else {
             throw AudienceError("client is required: the id the client made once and keeps (1 to 128 characters)")
         }
         var appVersion: AppVersion?
-        if let text = query["appVersion"] {
+        if let text = versionText {
             guard let version = AppVersion(text) else { throw AudienceError("appVersion \"\(text.prefix(30))\" is not a version like 5.3.1") }
             appVersion = version
         }
-        self.init(id: id, platform: query["platform"], appVersion: appVersion, locale: query["locale"],
-                  attributes: query.filter { !Client.reservedNames.contains($0.key) })
+        self.init(id: id, platform: platform, appVersion: appVersion, locale: locale, attributes: attributes)
     }
 }
 

@@ -134,7 +134,7 @@ public struct FuzzTarget: Sendable {
             guard (try? Alias(name: "fuzz", json: alias.json)) == alias else { fatalError("an alias does not read back as kept: \(alias.json.serialized())") }
             let assigner = Assigner(aliases: ["fuzz": alias], generations: Dictionary(alias.themes.map { ($0, 1) }, uniquingKeysWith: { first, _ in first }))
             for query in [["client": "a"], ["client": "b", "platform": "ios", "appVersion": "5.10.1", "locale": "fr-CA", "tier": "beta"]] {
-                if let client = try? Client(query: query) { _ = try? assigner.assign("fuzz", to: client) }
+                if let client = try? Client(queryItems: query.map { ($0.key, $0.value) }) { _ = try? assigner.assign("fuzz", to: client) }
             }
         },
         FuzzTarget(name: "contentsjson", summary: "an .xcassets set's Contents.json (colour, image and data sets)") { bytes in

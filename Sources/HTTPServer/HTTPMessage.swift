@@ -58,7 +58,7 @@ public struct Request: Sendable {
         if path.contains(UInt8(ascii: "%")) && PercentDecoding.decode(path, plusIsSpace: false) == nil {
             return TargetError(description: "bad percent-encoding in path")
         }
-        if let query, query.contains(UInt8(ascii: "%")) && decodeQuery(query) == nil {
+        if let query, query.contains(UInt8(ascii: "%")) && !decodeQuery(query, { _, _ in }) {
             return TargetError(description: "bad percent-encoding in query")
         }
         return nil
@@ -67,8 +67,25 @@ public struct Request: Sendable {
     /// Query parameters, decoded; the last occurrence of a name wins. Decoded when asked, not when
     /// the request is made: a request answered from a kept answer never asks.
     public var query: [String: String] {
+        var query: [String: String] = [:]
+        if !forEachQueryItem({ name, value in query[name] = value }) { query = [:] }
+        return query
+    }
+
+    /// Query parameters, decoded, in the target's order (a name may come more than once), for a
+    /// reader that looks for a few names and would make no dictionary; none when an encoding is broken.
+    public var queryItems: [(name: String, value: String)] {
+        var items: [(name: String, value: String)] = []
+        items.reserveCapacity(target.utf8.count { $0 == UInt8(ascii: "&") } + 1)
+        if !forEachQueryItem({ name, value in items.append((name, value)) }) { items = [] }
+        return items
+    }
+
+    /// Hands `body` every decoded parameter in order; false when an encoding is broken (after
+    /// those before it were handed on).
+    private func forEachQueryItem(_ body: (String, String) -> Void) -> Bool {
         var target = target
-        return target.withUTF8 { bytes in Self.split(bytes).query.flatMap(Self.decodeQuery) ?? [:] }
+        return target.withUTF8 { bytes in Self.split(bytes).query.map { Self.decodeQuery($0, body) } ?? true }
     }
 
     /// The target's bytes before the first '?', and those after it (nil without a '?').
@@ -78,9 +95,9 @@ public struct Request: Sendable {
     }
 
     /// `name=value` pairs cut at '&' and '=' (ASCII, so every cut is at a character boundary),
-    /// each side percent-decoded with `+` as a space; nil when an encoding is broken.
-    private static func decodeQuery(_ bytes: UnsafeBufferPointer<UInt8>) -> [String: String]? {
-        var query = [String: String](minimumCapacity: bytes.count(where: { $0 == UInt8(ascii: "&") }) + 1)
+    /// each side percent-decoded with `+` as a space, handed to `body`; false at the first
+    /// broken encoding.
+    private static func decodeQuery(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (String, String) -> Void) -> Bool {
         var start = bytes.startIndex
         while start < bytes.endIndex {
             let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
@@ -89,13 +106,13 @@ public struct Request: Sendable {
                 let equals = pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.endIndex
                 guard let key = PercentDecoding.decode(UnsafeBufferPointer(rebasing: pair[..<equals]), plusIsSpace: true),
                       let value = PercentDecoding.decode(UnsafeBufferPointer(rebasing: pair[min(equals + 1, pair.endIndex)...]), plusIsSpace: true) else {
-                    return nil
+                    return false
                 }
-                query[key] = value
+                body(key, value)
             }
             start = end + 1
         }
-        return query
+        return true
     }
 
     /// The path part of the target as decoding left it.

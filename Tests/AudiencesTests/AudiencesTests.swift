@@ -75,6 +75,18 @@ struct AssignmentTests {
         #expect(throws: Assigner.Failure.noSuchAlias("nope")) { try assigner.assign("nope", to: beta) }
     }
 
+    @Test("a client from /assign's query: the four names are its fields, every other name an attribute; the last of a repeated name wins")
+    func clientFromQuery() throws {
+        let plain = try Client(queryItems: [("client", "c1"), ("platform", "ios"), ("appVersion", "5.3.1"), ("locale", "fr-CA")])
+        #expect(plain == Client(id: "c1", platform: "ios", appVersion: AppVersion("5.3.1"), locale: "fr-CA"))
+        let tiered = try Client(queryItems: [("client", "c2"), ("tier", "alpha"), ("locale", "fr"), ("tier", "beta")])
+        #expect(tiered == Client(id: "c2", locale: "fr", attributes: ["tier": "beta"]))
+        #expect(try Client(queryItems: [("client", "c3"), ("appVersion", "2"), ("region", "eu")]).attributes == ["region": "eu"])
+        #expect(throws: AudienceError.self) { try Client(queryItems: [("platform", "ios")]) }
+        #expect(throws: AudienceError.self) { try Client(queryItems: [("client", "")]) }
+        #expect(throws: AudienceError.self) { try Client(queryItems: [("client", "c4"), ("appVersion", "five")]) }
+    }
+
     @Test("a document round-trips through its JSON")
     func roundTrip() throws {
         let alias = try Self.alias()

@@ -188,15 +188,13 @@ struct AudienceRoutes: RouteCollection {
     private func assign(_ context: RequestContext) throws -> Response {
         let name = context.parameter("alias")
         let client: Client
-        do { client = try Client(query: context.request.query) } catch { throw APIError.badRequest(error.description) }
+        do { client = try Client(queryItems: context.request.queryItems) } catch { throw APIError.badRequest(error.description) }
         let assigner: Assigner
         if let store {
             assigner = store.assigner
         } else {
-            guard let alias = book.alias(named: name) else { throw APIError.notFound("no alias named \(name)") }
-            var generations: [String: Int64] = [:]
-            for theme in alias.themes { generations[theme] = library.theme(named: theme).map { Int64($0.generation) } }
-            assigner = Assigner(aliases: [name: alias], generations: generations)
+            guard let kept = book.assigner(for: name) else { throw APIError.notFound("no alias named \(name)") }
+            assigner = kept
         }
         let assignment: Assignment
         do {
