@@ -171,9 +171,15 @@ def measure(themed, brands, work, port, sample):
             time.sleep(0.02)
         ready = time.time() - started
         ready_rss = rss_mb(server.pid)
-        # Palettes while the warming runs, right after readiness (the first serve of this index:
-        # its blobs are empty, so the warming encodes every image): `sample` requests of their own
-        # (idiom=phone, which the later ones do not ask), on one kept-alive connection.
+        # Palettes while the warming runs (the first serve of this index: its blobs are empty, so
+        # the warming encodes every image). An existing index is served before the folder is
+        # compared with it, and the warming is queued after that comparison: the palettes are
+        # asked once it is (the last brand's detail shows its progress), `sample` requests of their
+        # own (idiom=phone, which the later ones do not ask), on one kept-alive connection.
+        last = f"http://127.0.0.1:{port}/themes/brand{brands - 1}"
+        while json.load(urllib.request.urlopen(last, timeout=60)).get("warming") is None:
+            time.sleep(0.01)
+        pending_before = metric(port, "themed_warming_pending")
         spread = [f"brand{number}" for number in range(0, brands, max(1, brands // sample))][:sample]
         traits = ["", "&appearance=dark", "&gamut=p3", "&appearance=dark&gamut=p3"]
         asked = [spread[number % len(spread)] for number in range(min(sample, len(spread) * len(traits)))]
@@ -181,12 +187,9 @@ def measure(themed, brands, work, port, sample):
         warming = [timed_get(connection, f"/themes/{brand}/colors?resolve=1&idiom=phone{traits[number // len(spread)]}")[0]
                    for number, brand in enumerate(asked)]
         pending_after = metric(port, "themed_warming_pending")
-        # Lookups are timed once the background warming is done: at 10 brands it takes a moment,
-        # at 10,000 a minute of both cores, and lookups timed during it measure the contention. An
-        # existing index is served before the folder is compared with it; the warming is queued
-        # after that, for every theme at once (the last brand's detail then shows its progress).
-        last = f"http://127.0.0.1:{port}/themes/brand{brands - 1}"
-        while json.load(urllib.request.urlopen(last, timeout=60)).get("warming") is None or metric(port, "themed_warming_pending") != 0:
+        # The other lookups are timed once the background warming is done: at 10 brands it takes
+        # a moment, at 10,000 half a minute of a core.
+        while metric(port, "themed_warming_pending") != 0:
             time.sleep(0.1)
         warm = time.time() - started
         # `sample` distinct uncached requests of each kind, spread over the brands: at 10 brands a
@@ -208,7 +211,7 @@ def measure(themed, brands, work, port, sample):
         return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
     return {"brands": brands, "index_s": index_seconds, "themes_per_s": (brands + 1) / index_seconds, "index_peak_mb": index_peak,
             "ready_s": ready, "ready_rss_mb": ready_rss, "warm_s": warm, "swept_rss_mb": swept_rss,
-            "warming_p50_ms": statistics.median(warming), "warming_p99_ms": p(warming, 0.99), "warming_pending": pending_after or 0,
+            "warming_p50_ms": statistics.median(warming), "warming_p99_ms": p(warming, 0.99), "warming_before": pending_before or 0, "warming_pending": pending_after or 0,
             "palette_p50_ms": statistics.median(palettes), "palette_p99_ms": p(palettes, 0.99),
             "single_p50_ms": statistics.median(singles), "single_p99_ms": p(singles, 0.99)}
 
@@ -228,7 +231,7 @@ def main():
     for key, label in [("index_s", "index (s)"), ("themes_per_s", "index rate (themes/s)"), ("index_peak_mb", "index peak RSS (MB)"),
                        ("ready_s", "serve ready (s)"), ("ready_rss_mb", "RSS when ready (MB)"), ("warm_s", "warming done (s)"), ("swept_rss_mb", "RSS after palettes (MB)"),
                        ("warming_p50_ms", "palette while warming p50"), ("warming_p99_ms", "palette while warming p99"),
-                       ("warming_pending", "warming left after those"),
+                       ("warming_before", "warming queued before those"), ("warming_pending", "warming left after those"),
                        ("palette_p50_ms", "palette uncached p50 (ms)"), ("palette_p99_ms", "palette uncached p99 (ms)"),
                        ("single_p50_ms", "colour uncached p50 (ms)"), ("single_p99_ms", "colour uncached p99 (ms)")]:
         print(f"{label:28} {small[key]:12.2f} {large[key]:14.2f}")

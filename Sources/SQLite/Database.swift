@@ -195,6 +195,14 @@ public final class Statement {
         return rows
     }
 
+    /// Each row in turn, none kept: for a result too large to hold at once.
+    public func forEachRow(_ values: [SQLiteValue] = [], _ body: (Row) throws -> Void) throws {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        while try step() { try body(row) }
+        countFullScanSteps()
+    }
+
     /// The first row of each run of rows with equal text in `column`: for a query ordered by
     /// that column and then by preference, the preferred row of each value. Only those rows are
     /// read whole; the others cost a comparison of the column's bytes.

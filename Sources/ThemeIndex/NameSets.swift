@@ -1,6 +1,19 @@
 /// How many colour, image and file names a theme answers.
 struct NameCounts: Equatable {
     var colors = 0, images = 0, files = 0
+
+    mutating func add(_ kind: AssetKind) {
+        switch kind {
+        case .color: colors += 1
+        case .image: images += 1
+        case .file: files += 1
+        case .data: break
+        }
+    }
+
+    static func + (left: NameCounts, right: NameCounts) -> NameCounts {
+        NameCounts(colors: left.colors + right.colors, images: left.images + right.images, files: left.files + right.files)
+    }
 }
 
 /// A theme's own colour, image and file names; counted over its parent chain, what its detail
@@ -17,6 +30,15 @@ struct NameSets {
         }
     }
 
+    func contains(_ name: String, _ kind: AssetKind) -> Bool {
+        switch kind {
+        case .color: colors.contains(name)
+        case .image: images.contains(name)
+        case .file: files.contains(name)
+        case .data: false
+        }
+    }
+
     mutating func formUnion(_ other: NameSets) {
         colors.formUnion(other.colors)
         images.formUnion(other.images)
@@ -24,35 +46,54 @@ struct NameSets {
     }
 
     var counts: NameCounts { NameCounts(colors: colors.count, images: images.count, files: files.count) }
+}
 
-    /// Each theme's count of the names it answers. Only a theme that is a parent keeps its whole
-    /// set (a platform's base is every brand's parent); a brand's count is its parent's plus its
-    /// own names the parent lacks, so a thousand brands do not each copy the base's names.
-    static func servedCounts(own: [String: NameSets], parents: [String: String?]) -> [String: NameCounts] {
-        let parentNames = Set(parents.values.compactMap { $0 })
+/// Each theme's count of the names it answers, own and inherited. Only the themes that are
+/// parents are held as sets of names (a platform's base is every brand's parent); every other
+/// theme's names are counted as they pass (`addLeafName`): its count is what its parent's chain
+/// answers plus its own names that chain lacks. A platform of 10,000 brands kept each brand's
+/// names, and every row they were read from, at once: 80 MB more at start-up.
+struct ServedCounts {
+    private let parents: [String: String?]
+    private var chains: [String: NameSets] = [:]
+    private var added: [String: NameCounts] = [:]
+
+    /// `parents`: every theme's parent; `parentsOwn`: the own names of each theme that is a parent.
+    init(parents: [String: String?], parentsOwn: [String: NameSets]) {
+        self.parents = parents
         var chains: [String: NameSets] = [:]
         /// The names of `theme` and its ancestors (a missing parent or a loop ends the chain).
-        func served(_ theme: String, visited: Set<String> = []) -> NameSets {
+        func served(_ theme: String, visited: Set<String>) -> NameSets {
             if let known = chains[theme] { return known }
-            var names = own[theme] ?? NameSets()
+            var names = parentsOwn[theme] ?? NameSets()
             if let parent = parents[theme] ?? nil, parents[parent] != nil, !visited.contains(parent), visited.count < 8 {
                 names.formUnion(served(parent, visited: visited.union([theme])))
             }
-            if parentNames.contains(theme) { chains[theme] = names }
+            // Kept only when whole: inside another's walk, a loop is cut where that walk began.
+            if visited.isEmpty { chains[theme] = names }
             return names
         }
-        var counts: [String: NameCounts] = [:]
-        for theme in parents.keys {
-            guard !parentNames.contains(theme), let parent = parents[theme] ?? nil, parents[parent] != nil else {
-                counts[theme] = served(theme).counts
-                continue
-            }
-            let inherited = served(parent, visited: [theme])
-            let mine = own[theme] ?? NameSets()
-            counts[theme] = NameCounts(colors: inherited.colors.count + mine.colors.subtracting(inherited.colors).count,
-                                       images: inherited.images.count + mine.images.subtracting(inherited.images).count,
-                                       files: inherited.files.count + mine.files.subtracting(inherited.files).count)
-        }
-        return counts
+        for theme in parentsOwn.keys { _ = served(theme, visited: []) }
+        self.chains = chains
+    }
+
+    /// Whether `theme` is held as a set (a parent's names are read before the others').
+    func isParent(_ theme: String) -> Bool { chains[theme] != nil }
+
+    /// One of the own names of a theme that is no parent (each once).
+    mutating func addLeafName(_ name: String, _ kind: AssetKind, of theme: String) {
+        if let inherited = inherited(by: theme), inherited.contains(name, kind) { return }
+        added[theme, default: NameCounts()].add(kind)
+    }
+
+    /// The count of `theme`'s names, own and inherited.
+    func counts(of theme: String) -> NameCounts {
+        if let chain = chains[theme] { return chain.counts }
+        return (inherited(by: theme)?.counts ?? NameCounts()) + (added[theme] ?? NameCounts())
+    }
+
+    private func inherited(by theme: String) -> NameSets? {
+        guard let parent = parents[theme] ?? nil else { return nil }
+        return chains[parent]
     }
 }

@@ -126,3 +126,51 @@ struct IndexingWhileServingTests {
         #expect(try index.reader.themes().first { $0.name == "light" }?.sources.map(\.id) == chainBefore.first?.sources.map(\.id))
     }
 }
+
+/// The counts a theme's detail shows: the names it answers, its own and its ancestors', each once.
+@Suite("served counts")
+struct ServedCountTests {
+    @Test("counts over chains of every shape: three levels, a parent with no names, a missing parent, a loop, shared names once")
+    func chains() throws {
+        let f = ThemeFixtures()
+        defer { f.remove() }
+        let names: [String: (colors: [String], images: [String], parent: String?)] = [
+            "root": (["a", "b"], ["logo"], nil),
+            "middle": (["b", "c"], [], "root"),
+            "leaf": (["c", "d", "a"], ["logo", "hero"], "middle"),
+            "sibling": (["e"], [], "root"),
+            "empty-parent": ([], [], nil),
+            "child-of-empty": (["x"], ["y"], "empty-parent"),
+            "orphan": (["o"], [], "gone"),
+            "loop-a": (["p"], [], "loop-b"),
+            "loop-b": (["q", "p"], [], "loop-a"),
+        ]
+        for (theme, own) in names {
+            if let parent = own.parent { f.write("{\"parent\": \"\(parent)\"}", to: "\(theme)/theme.json") }
+            for color in own.colors { f.colorSet(theme, color, [(nil, ["red": "0", "green": "0", "blue": "0"], [:])]) }
+            for image in own.images { f.imageSet(theme, image, [["scale": "1x"]]) }
+            if own.colors.isEmpty && own.images.isEmpty { f.write("{}", to: "\(theme)/theme.json") }
+        }
+        let index = try ThemeIndex(databasePath: f.path("index.sqlite"))
+        try index.writer.sync(themesDirectory: f.root)
+        let served = Dictionary(try index.reader.themes().map { ($0.name, ($0.colorCount, $0.imageCount)) }, uniquingKeysWith: { first, _ in first })
+        /// What the theme answers, worked out the long way: the union of the chain's names.
+        func expected(_ theme: String) -> (Int, Int) {
+            var (colors, images, visited) = (Set<String>(), Set<String>(), Set<String>())
+            var next: String? = theme
+            while let current = next, let own = names[current], !visited.contains(current) {
+                visited.insert(current)
+                colors.formUnion(own.colors)
+                images.formUnion(own.images)
+                next = own.parent
+            }
+            return (colors.count, images.count)
+        }
+        for theme in names.keys {
+            let counts = try #require(served[theme], "\(theme) is indexed")
+            #expect(counts == expected(theme), "\(theme)")
+        }
+        let leaf = try #require(served["leaf"])
+        #expect(leaf == (4, 2), "a, b, c, d and logo, hero: a name defined at two levels counts once")
+    }
+}
