@@ -29,6 +29,17 @@ public struct JSONWriter {
         afterKey = true
     }
 
+    /// A key written in the source (no quote, backslash or control character in it), copied
+    /// as it is: the members of a palette's colours and of `/assign`'s answers, each request.
+    public mutating func key(literal key: StaticString) {
+        member()
+        bytes.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        if pretty { append(" : ") } else { bytes.append(UInt8(ascii: ":")) }
+        afterKey = true
+    }
+
     public mutating func null() { member(); append("null") }
     public mutating func bool(_ value: Bool) { member(); append(value ? "true" : "false") }
 

@@ -34,4 +34,14 @@ struct JSONWriterTests {
         compact.endArray()
         #expect(text(compact) == #"["rgb(255 149 0 / 1)","a"]"#)
     }
+
+    @Test("a literal key is written as a key given as a String is, compact and pretty")
+    func literalKeys() {
+        for pretty in [false, true] {
+            var literal = JSONWriter(pretty: pretty), string = JSONWriter(pretty: pretty)
+            literal.beginObject(); literal.key(literal: "alias"); literal.string("a"); literal.key(literal: "generation"); literal.int(2); literal.endObject()
+            string.beginObject(); string.key("alias"); string.string("a"); string.key("generation"); string.int(2); string.endObject()
+            #expect(text(literal) == text(string))
+        }
+    }
 }

@@ -208,11 +208,11 @@ struct AudienceRoutes: RouteCollection {
         // Written member by member (no JSONValue tree): every client asks at start.
         var json = JSONWriter(reservingCapacity: 160)
         json.beginObject()
-        json.key("alias"); json.string(assignment.alias)
-        json.key("theme"); json.string(assignment.theme)
-        json.key("generation"); json.int(Int(assignment.generation))
-        json.key("base"); json.string(assignment.base)
-        json.key("reason"); json.string(assignment.reason)
+        json.key(literal: "alias"); json.string(assignment.alias)
+        json.key(literal: "theme"); json.string(assignment.theme)
+        json.key(literal: "generation"); json.int(Int(assignment.generation))
+        json.key(literal: "base"); json.string(assignment.base)
+        json.key(literal: "reason"); json.string(assignment.reason)
         json.endObject()
         return assignAnswers.response(body: JSONResponse.body(json))
     }

@@ -8,23 +8,23 @@ enum ColorRendering {
     /// the system colour it names.
     static func write(_ variant: Variant, to json: inout JSONWriter) {
         guard let color = variant.color else { return }
-        json.key("colorSpace")
+        json.key(literal: "colorSpace")
         if let systemColor = variant.systemColor {
             json.string("system:\(systemColor)")
         } else {
             json.string(color.colorSpace.name)
         }
-        json.key("components")
+        json.key(literal: "components")
         json.beginArray()
         for component in color.components { json.double(component) }
         json.endArray()
         if let systemColor = variant.systemColor {
-            json.key("systemColor")
+            json.key(literal: "systemColor")
             json.string(systemColor)
         } else {
-            json.key("hex")
+            json.key(literal: "hex")
             json.plainString(color.appendHex)
-            json.key("css")
+            json.key(literal: "css")
             json.plainString(color.appendCSS)
         }
         writeToken(variant.tokenColor, to: &json)
@@ -35,28 +35,28 @@ enum ColorRendering {
     private static func writeToken(_ stored: String, to json: inout JSONWriter) {
         let fields = stored.split(separator: "\t").map(String.init)
         guard fields.count == 5 else { return }
-        json.key("token")
+        json.key(literal: "token")
         json.beginObject()
-        json.key("colorSpace")
+        json.key(literal: "colorSpace")
         json.string(fields[0])
-        json.key("components")
+        json.key(literal: "components")
         json.beginArray()
         for field in fields[1...3] {
             if let number = Double(field) { json.double(number) } else { json.string("none") }
         }
         json.endArray()
-        json.key("alpha")
+        json.key(literal: "alpha")
         json.double(Double(fields[4]) ?? 1)
         json.endObject()
     }
 
     static func writeTraits(_ traits: VariantTraits, to json: inout JSONWriter) {
         json.beginObject()
-        json.key("appearance")
+        json.key(literal: "appearance")
         json.string(traits.appearance.label)
-        json.key("idiom")
+        json.key(literal: "idiom")
         json.string(traits.idiom.name)
-        json.key("gamut")
+        json.key(literal: "gamut")
         json.string(traits.gamut.name)
         json.endObject()
     }

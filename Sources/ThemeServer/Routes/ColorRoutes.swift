@@ -112,21 +112,21 @@ struct ColorRoutes: RouteCollection {
     /// A resolved colour's members: its value, traits, the fallbacks taken and where it came from.
     private func writeMembers(of resolution: Resolution, _ context: RequestContext, to json: inout JSONWriter) {
         ColorRendering.write(resolution.variant, to: &json)
-        json.key("traits")
+        json.key(literal: "traits")
         ColorRendering.writeTraits(resolution.variant.traits, to: &json)
-        json.key("fallbacks")
+        json.key(literal: "fallbacks")
         json.beginArray()
         for fallback in resolution.fallbacks { json.string(fallback) }
         json.endArray()
-        json.key("source")
+        json.key(literal: "source")
         json.beginObject()
-        json.key("theme")
+        json.key(literal: "theme")
         json.string(resolution.theme)
-        json.key("path")
+        json.key(literal: "path")
         json.string(context.relative(resolution.source.path))
         json.endObject()
         if let localization = resolution.localization {
-            json.key("localization")
+            json.key(literal: "localization")
             json.string(localization)
         }
     }
