@@ -262,16 +262,29 @@ def main():
         print(f"wrk -t2 -c{args.connections} -d{args.duration}s, {args.rounds} interleaved rounds on 127.0.0.1 "
               f"(servers and wrk share the machine's {os.cpu_count()} cores)", file=sys.stderr)
         results = {(route, server): [] for route, urls in targets.items() for server in urls}
+        # The routes only themed answers (token, assign, pinned) are compared with its colour
+        # route: each is measured right after it, seconds apart rather than a minute (the
+        # machine's speed moves by 15-20% in a minute).
+        beside_color = [route for route, urls in targets.items() if list(urls) == ["themed"]]
+
+        def measure(round_number, route, server, url):
+            rate, p99, failures = wrk(url, args.duration, args.connections, assign_script if route == "assign" else None)
+            results[(route, server)].append((rate, p99, failures))
+            print(f"  round {round_number} {route:5} {server:10} {rate:10.0f} req/s  p99 {p99:6.2f} ms"
+                  + (f"  {failures} FAILED" if failures else ""), file=sys.stderr)
+
         for round_number in range(1, args.rounds + 1):
             for route, urls in targets.items():
+                if route in beside_color:
+                    continue
                 # Each round starts with another server: none is always first after the route changes.
                 order = list(urls.items())
                 shift = (round_number - 1) % len(order)
                 for server, url in order[shift:] + order[:shift]:
-                    rate, p99, failures = wrk(url, args.duration, args.connections, assign_script if route == "assign" else None)
-                    results[(route, server)].append((rate, p99, failures))
-                    print(f"  round {round_number} {route:5} {server:10} {rate:10.0f} req/s  p99 {p99:6.2f} ms"
-                          + (f"  {failures} FAILED" if failures else ""), file=sys.stderr)
+                    measure(round_number, route, server, url)
+                    if (route, server) == ("color", "themed"):
+                        for other in beside_color:
+                            measure(round_number, other, "themed", targets[other]["themed"])
 
         # ab -k: HTTP/1.0 clients that ask for keep-alive.
         ab_runs = {"themed": [], "nginx": []}
