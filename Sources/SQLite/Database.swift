@@ -187,11 +187,8 @@ public final class Statement {
 
     /// Every row, each as its column values.
     public func rows(_ values: [SQLiteValue] = []) throws -> [Row] {
-        try bind(values)
         var rows: [Row] = []
-        while try step() { rows.append(row) }
-        countFullScanSteps()
-        sqlite3_reset(handle)
+        try forEachRow(values) { rows.append($0) }
         return rows
     }
 
