@@ -25,8 +25,7 @@ public struct JSONWriter {
     public mutating func key(_ key: String) {
         member()
         writeString(key)
-        if pretty { append(" : ") } else { bytes.append(UInt8(ascii: ":")) }
-        afterKey = true
+        endKey()
     }
 
     /// A key written in the source (no quote, backslash or control character in it), copied
@@ -36,6 +35,11 @@ public struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
         key.withUTF8Buffer { bytes.append(contentsOf: $0) }
         bytes.append(UInt8(ascii: "\""))
+        endKey()
+    }
+
+    /// After a key's quoted name: the colon, and its value follows without a separator.
+    private mutating func endKey() {
         if pretty { append(" : ") } else { bytes.append(UInt8(ascii: ":")) }
         afterKey = true
     }

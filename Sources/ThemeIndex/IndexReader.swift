@@ -49,9 +49,7 @@ public final class IndexReader: Sendable {
             var parentsOwn = Dictionary(parentNames.filter { parents[$0] != nil }.map { ($0, NameSets()) }, uniquingKeysWith: { first, _ in first })
             try forEachName(names + parentIDs) { theme, kind, name in parentsOwn[theme]?.insert(name, kind) }
             var counts = ServedCounts(parents: parents, parentsOwn: parentsOwn)
-            try forEachName(names + "NOT " + parentIDs) { theme, kind, name in
-                if !counts.isParent(theme) { counts.addLeafName(name, kind, of: theme) }
-            }
+            try forEachName(names + "NOT " + parentIDs) { theme, kind, name in counts.addLeafName(name, kind, of: theme) }
             return try records.map { theme in
                 let sources = try database.cachedStatement("SELECT * FROM source WHERE theme_id = ?1 ORDER BY rank").rows([.integer(theme.id)])
                     .map { try SourceRecord(row: $0).info }

@@ -77,9 +77,6 @@ struct ServedCounts {
         self.chains = chains
     }
 
-    /// Whether `theme` is held as a set (a parent's names are read before the others').
-    func isParent(_ theme: String) -> Bool { chains[theme] != nil }
-
     /// One of the own names of a theme that is no parent (each once).
     mutating func addLeafName(_ name: String, _ kind: AssetKind, of theme: String) {
         if let inherited = inherited(by: theme), inherited.contains(name, kind) { return }
