@@ -139,62 +139,54 @@ public final class IndexReader: Sendable {
     }
 
     private func indexedAll(_ kind: AssetKind, in chain: [ThemeInfo], for request: TraitRequest) throws -> [Resolution] {
-        // One query a theme of the chain, nearest first; a parent's answer is kept. A name's
-        // variant comes from the nearest theme, unless a farther one has the requested gamut and
-        // it has not (the gamut term comes before depth in the lookup's order). A theme's sources
-        // choose their localizations on their own: each query needs only its theme's plan.
-        var best: [String: Resolution] = [:]
-        best.reserveCapacity(256)
-        var names: [[String]] = []
-        for (depth, theme) in chain.enumerated() {
+        // One query a theme of the chain, nearest first; a parent's answer is kept. A theme's
+        // sources choose their localizations on their own: each query needs only its theme's plan.
+        let palettes = try chain.enumerated().map { depth, theme in
             let plan = LocalizationPlan(chain: [theme], languages: request.languages)
             let query = LookupQuery(kind: kind, name: nil, chain: [theme], request: request, localization: plan)
             let key = ParentPalette(sql: query.sql, parameters: query.parameters, generation: theme.generation, depth: depth)
-            let palette: [Resolution]
-            if depth > 0, let kept = parentPalettes.value(for: key) {
-                palette = kept
-            } else {
-                palette = try pool.read { database in
-                    try database.cachedStatement(query.sql).firstRows(query.parameters, ofEach: "name").map { row in
-                        try Self.resolution(row, kind: kind, chain: chain, request: request, plan: plan)
-                    }
+            if depth > 0, let kept = parentPalettes.value(for: key) { return kept }
+            let palette = try pool.read { database in
+                try database.cachedStatement(query.sql).firstRows(query.parameters, ofEach: "name").map { row in
+                    try Self.resolution(row, kind: kind, chain: chain, request: request, plan: plan)
                 }
-                if depth > 0 { parentPalettes.insert(palette, for: key) }
             }
-            names.append(palette.map(\.variant.name))
-            for resolution in palette {
-                let name = resolution.variant.name
-                if let nearer = best[name], !Self.missesGamut(nearer, request) || Self.missesGamut(resolution, request) { continue }
-                best[name] = resolution
-            }
+            if depth > 0 { parentPalettes.insert(palette, for: key) }
+            return palette
         }
-        return Self.mergedNames(names).compactMap { best[$0] }
+        return Self.merged(palettes, for: request)
+    }
+
+    /// A chain's palettes (nearest theme first, each in the index's order of names) as one
+    /// palette in that order, each name once: from the nearest theme, unless a farther one has
+    /// the requested gamut and it has not (the gamut term comes before depth in the lookup's
+    /// order). A merge of sorted lists: no name is hashed and each answer is copied once.
+    static func merged(_ palettes: [[Resolution]], for request: TraitRequest) -> [Resolution] {
+        var next = palettes.map(\.startIndex)
+        var merged: [Resolution] = []
+        merged.reserveCapacity(palettes.map(\.count).reduce(0, +))
+        func name(at depth: Int) -> String? {
+            next[depth] < palettes[depth].endIndex ? palettes[depth][next[depth]].variant.name : nil
+        }
+        while let least = palettes.indices.compactMap(name(at:)).min(by: bytewiseLess) {
+            var chosen: (depth: Int, index: Int)?
+            for depth in palettes.indices where name(at: depth) == least {
+                let index = next[depth]
+                next[depth] += 1
+                if let nearer = chosen, !missesGamut(palettes[nearer.depth][nearer.index], request) || missesGamut(palettes[depth][index], request) {
+                    continue
+                }
+                chosen = (depth, index)
+            }
+            if let chosen { merged.append(palettes[chosen.depth][chosen.index]) }
+        }
+        return merged
     }
 
     /// A palette's resolutions in the index's order of names. The names are sorted, not the
     /// resolutions: a comparison of two resolutions copied both (each holds a dozen references).
     static func byName(_ best: [String: Resolution]) -> [Resolution] {
         best.keys.sorted(by: bytewiseLess).compactMap { best[$0] }
-    }
-
-    /// The names of palettes each in the index's order, merged into one list in that order,
-    /// each once: the order of a chain's palette without sorting it again.
-    static func mergedNames(_ lists: [[String]]) -> [String] {
-        lists.reduce(into: [String]()) { merged, list in
-            var result: [String] = []
-            result.reserveCapacity(merged.count + list.count)
-            var left = merged.startIndex, right = list.startIndex
-            while left < merged.endIndex || right < list.endIndex {
-                if right == list.endIndex || (left < merged.endIndex && bytewiseLess(merged[left], list[right])) {
-                    result.append(merged[left]); left += 1
-                } else if left == merged.endIndex || bytewiseLess(list[right], merged[left]) {
-                    result.append(list[right]); right += 1
-                } else {
-                    result.append(list[right]); left += 1; right += 1
-                }
-            }
-            merged = result
-        }
     }
 
     /// SQLite's BINARY order of names (their UTF-8 bytes), as the index sorts them.

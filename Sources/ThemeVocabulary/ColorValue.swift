@@ -38,14 +38,19 @@ public struct ColorValue: Sendable, Hashable {
     /// `#RRGGBBAA`.
     public var hex: String { String(decoding: ascii(appendHex), as: UTF8.self) }
 
-    /// `css`'s ASCII appended to `bytes`, for writers that copy it into an answer as it is made.
+    /// `css`'s ASCII appended to `bytes`, for writers that copy it into an answer as it is made
+    /// (a palette writes hundreds each request: no array or string is made for a number).
     public func appendCSS(to bytes: inout [UInt8]) {
-        func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+        func append(_ text: StaticString) { text.withUTF8Buffer { bytes.append(contentsOf: $0) } }
         func number(_ value: Double) {
             let rounded = (value * 10000).rounded() / 10000
-            append(abs(rounded) < 1e15 && rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded))
+            if abs(rounded) < 1e15 && rounded == rounded.rounded() {
+                Self.appendDecimal(Int(rounded), to: &bytes)
+            } else {
+                bytes.append(contentsOf: String(rounded).utf8)
+            }
         }
-        guard let rgba = unclippedRGBA else { return }
+        guard components.count >= 2 else { return }
         // sRGB and gray as bytes; the wide and extended spaces as fractions (they go past 0...1).
         let isByteScale: Bool
         switch colorSpace {
@@ -54,23 +59,50 @@ public struct ColorValue: Sendable, Hashable {
         case .extendedLinearSRGB: append("color(srgb-linear "); isByteScale = false
         default: append("rgb("); isByteScale = true
         }
-        for (position, channel) in rgba[0..<3].enumerated() {
-            if position > 0 { bytes.append(UInt8(ascii: " ")) }
-            if isByteScale { append(String(Int((min(max(channel, 0), 1) * 255).rounded()))) } else { number(channel) }
+        for channel in 0..<3 {
+            if channel > 0 { bytes.append(UInt8(ascii: " ")) }
+            let value = unclippedChannel(channel)
+            if isByteScale { Self.appendDecimal(Self.byte(value), to: &bytes) } else { number(value) }
         }
         append(" / ")
-        number(rgba[3])
+        number(unclippedChannel(3))
         bytes.append(UInt8(ascii: ")"))
     }
 
     /// `hex`'s ASCII appended to `bytes`.
     public func appendHex(to bytes: inout [UInt8]) {
-        let digits = Array("0123456789ABCDEF".utf8)
+        func digit(_ value: Int) -> UInt8 { UInt8(value < 10 ? 48 + value : 55 + value) }
         bytes.append(UInt8(ascii: "#"))
-        for channel in rgba {
-            let byte = Int((channel * 255).rounded())
-            bytes.append(digits[byte >> 4])
-            bytes.append(digits[byte & 15])
+        let isRGBA = (2...4).contains(components.count)
+        for channel in 0..<4 {
+            let byte = isRGBA ? Self.byte(unclippedChannel(channel)) : channel == 3 ? 255 : 0
+            bytes.append(digit(byte >> 4))
+            bytes.append(digit(byte & 15))
+        }
+    }
+
+    /// Red, green, blue or alpha (0...3) of `unclippedRGBA`, for a colour of 2 or more components.
+    private func unclippedChannel(_ channel: Int) -> Double {
+        switch components.count {
+        case 2: channel == 3 ? components[1] : components[0]
+        case 3: channel == 3 ? 1 : components[channel]
+        default: components[channel]
+        }
+    }
+
+    /// A channel in 0...1 (clipped) as a byte.
+    private static func byte(_ channel: Double) -> Int {
+        Int((min(max(channel, 0), 1) * 255).rounded())
+    }
+
+    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude, divisor: UInt = 1
+        while magnitude / divisor >= 10 { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude / divisor))
+            magnitude %= divisor
+            divisor /= 10
         }
     }
 

@@ -67,14 +67,29 @@ struct PaletteTests {
         #expect(index.reader.parentPalettes.statistics.hits > 0, "the second round used the parents' kept parts")
     }
 
-    @Test("a chain's names merge in SQLite's byte order, each once: capitals before small letters, composed accents after ASCII")
-    func mergedNames() {
-        let brand = ["Accent", "link", "primary", "\u{E9}clair"], base = ["Accent", "banner", "primary", "surface", "zebra"]
-        let merged = IndexReader.mergedNames([brand, base])
-        #expect(merged == ["Accent", "banner", "link", "primary", "surface", "zebra", "\u{E9}clair"])
-        #expect(merged == Array(Set(brand + base)).sorted { IndexReader.bytewiseLess($0, $1) })
-        #expect(IndexReader.mergedNames([[], base, []]) == base)
-        #expect(IndexReader.mergedNames([]).isEmpty)
+    @Test("a chain's palettes merge in SQLite's byte order, each name once: the nearest theme's, unless only a farther one has the requested gamut")
+    func merged() {
+        func palette(_ theme: String, depth: Int, _ names: [String], p3: Set<String> = []) -> [Resolution] {
+            names.map { name in
+                var traits = VariantTraits()
+                traits.gamut = p3.contains(name) ? .displayP3 : .sRGB
+                return Resolution(variant: Variant(kind: .color, name: name, traits: traits), theme: theme, depth: depth,
+                                  source: SourceReference(path: "\(theme)/Assets.car", kind: .car, contentHash: ""), localization: nil,
+                                  fallbacks: [], requestedDirection: .neutral)
+            }
+        }
+        let brand = palette("brand", depth: 0, ["Accent", "link", "primary", "\u{E9}clair"], p3: ["primary"])
+        let base = palette("base", depth: 1, ["Accent", "banner", "primary", "surface", "zebra"])
+        var sRGB = TraitRequest(), p3 = TraitRequest()
+        (sRGB.gamut, p3.gamut) = (.sRGB, .displayP3)
+        let merged = IndexReader.merged([brand, base], for: p3)
+        #expect(merged.map(\.variant.name) == ["Accent", "banner", "link", "primary", "surface", "zebra", "\u{E9}clair"])
+        #expect(merged.map(\.variant.name) == Array(Set((brand + base).map(\.variant.name))).sorted { IndexReader.bytewiseLess($0, $1) })
+        #expect(merged.map(\.theme) == ["brand", "base", "brand", "brand", "base", "base", "brand"])
+        // An sRGB request: the brand's primary is for P3 only, the base's sRGB one answers.
+        #expect(IndexReader.merged([brand, base], for: sRGB).map(\.theme) == ["brand", "base", "brand", "base", "base", "base", "brand"])
+        #expect(IndexReader.merged([[], base, []], for: sRGB).map(\.variant.name) == base.map(\.variant.name))
+        #expect(IndexReader.merged([], for: sRGB).isEmpty)
         #expect(IndexReader.bytewiseLess("a", "ab") && !IndexReader.bytewiseLess("ab", "a") && !IndexReader.bytewiseLess("", ""))
     }
 

@@ -43,12 +43,15 @@ struct VariantRecord: TableRecord {
         (self.themeID, self.sourceID, self.sourceRank, self.variant) = (themeID, sourceID, sourceRank, variant)
     }
 
+    /// Reads the columns in the table's order, the order a row lists them in (see `Row`).
     init(row: Row) throws {
+        let id = try row.int64(Columns.id)
         themeID = try row.int64(Columns.themeID)
         sourceID = try row.int64(Columns.sourceID)
         sourceRank = try row.int(Columns.sourceRank)
         let kindName = try row.string(Columns.kind)
         guard let kind = AssetKind(rawValue: kindName) else { throw RecordError(Self.tableName, "unknown kind \(kindName)") }
+        let name = try row.string(Columns.name)
         var traits = VariantTraits()
         traits.idiom = Idiom(try row.int(Columns.idiom))
         traits.scale = try row.int(Columns.scale)
@@ -66,12 +69,12 @@ struct VariantRecord: TableRecord {
         traits.fileExtension = try row.string(Columns.fileExtension)
         traits.platform = try row.string(Columns.platform)
         traits.pointSize = try row.int(Columns.pointSize)
-        variant = Variant(kind: kind, name: try row.string(Columns.name), traits: traits)
-        variant.id = try row.int64(Columns.id)
+        variant = Variant(kind: kind, name: name, traits: traits)
+        variant.id = id
         if kind == .color {
             let spaceName = try row.string(Columns.colorSpace)
             guard let space = ColorSpace(storedName: spaceName) else { throw RecordError(Self.tableName, "unknown colour space \(spaceName)") }
-            variant.color = ColorValue(colorSpace: space, components: try row.string(Columns.components).split(separator: ",").compactMap { Double($0) })
+            variant.color = ColorValue(colorSpace: space, components: Self.numbers(try row.string(Columns.components)))
             let systemColor = try row.string(Columns.systemColor)
             variant.systemColor = systemColor.isEmpty ? nil : systemColor
         }
@@ -129,6 +132,21 @@ struct VariantRecord: TableRecord {
         case .tokenColor: return .text(variant.tokenColor)
         case .contexts: return .text(variant.contexts)
         }
+    }
+
+    /// The numbers of a comma-separated list, split by bytes: splitting by Character walks
+    /// grapheme clusters, and a palette reads hundreds of these a request.
+    static func numbers(_ list: String) -> [Double] {
+        let bytes = list.utf8
+        var numbers: [Double] = []
+        numbers.reserveCapacity(4)
+        var start = bytes.startIndex
+        while start < bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: ",")) ?? bytes.endIndex
+            if let number = Double(Substring(bytes[start..<end])) { numbers.append(number) }
+            start = end < bytes.endIndex ? bytes.index(after: end) : end
+        }
+        return numbers
     }
 
     /// A content location as its two columns.

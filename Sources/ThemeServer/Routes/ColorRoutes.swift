@@ -43,10 +43,11 @@ struct ColorRoutes: RouteCollection {
             ]))
             json.key("colors")
             json.beginObject()
-            for resolution in resolutions {
-                json.key(resolution.variant.name)
+            // By index: a for-in loop copies each resolution out of the array (a dozen retains).
+            for index in resolutions.indices {
+                json.key(resolutions[index].variant.name)
                 json.beginObject()
-                writeMembers(of: resolution, context, to: &json)
+                writeMembers(of: resolutions[index], context, to: &json)
                 json.endObject()
             }
             json.endObject()
