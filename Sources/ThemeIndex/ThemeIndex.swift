@@ -20,6 +20,13 @@ public final class ThemeIndex: Sendable {
         reader = IndexReader(pool: DatabasePool(path: databasePath, capacity: readers))
     }
 
+    /// Asks the kernel to read the index file into its page cache in the background; the
+    /// number of files (the index and its log) it took the advice for.
+    @discardableResult
+    public func readAhead() -> Int {
+        reader.pool.readAhead()
+    }
+
     /// A reader that sees the index as it is now until it is let go, whatever the writer does
     /// meanwhile (one connection in a read transaction).
     public func pinnedReader() throws -> IndexReader {

@@ -132,6 +132,9 @@ enum Startup {
                         clusterGeneration: Int? = nil,
                         otherShards: @escaping @Sendable () -> [ThemeListing] = { [] }) throws -> ThemeService {
         let index = try ThemeIndex(databasePath: settings.db)
+        // The index's pages into the page cache, off the loops: after a restart (or once the
+        // system dropped its cache) the first lookups of each theme then read memory, not the disk.
+        Thread.detachNewThread { index.readAhead() }
         let workers = settings.decodeThreads > 0 ? WorkerPool(threads: settings.decodeThreads) : WorkerPool()
         AssetCatalog.decodedAtlases.setCapacity(settings.atlasCacheBytes)
         let blobs = try BlobStore(directory: settings.blobs)

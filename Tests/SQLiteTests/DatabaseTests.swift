@@ -28,6 +28,46 @@ struct DatabaseTests {
         #expect(throws: SQLiteError.self) { try row.string("note") }
     }
 
+    @Test("a column is found by name whatever order a record reads them in; of two columns of one name, the first answers")
+    func columnsByName() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let database = try Database(path: path)
+        try database.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT NOT NULL, b INTEGER NOT NULL)")
+        try database.execute("INSERT INTO t (a, b) VALUES ('x', 1), ('y', 2)")
+        // `b` twice: the second (b + 100) follows `a`, where a reader in table order would look
+        // after reading `a`; the first `b` must answer all the same.
+        let rows = try database.prepare("SELECT id, b, a, b + 100 AS b, 'z' AS text FROM t ORDER BY id").rows()
+        #expect(rows.count == 2)
+        for (row, expected) in zip(rows, [("x", 1), ("y", 2)]) {
+            #expect(try row.string("a") == expected.0)
+            #expect(try row.int("b") == expected.1, "the first b, read right after a")
+            #expect(try row.int("id") == expected.1)
+            #expect(try row.string("text") == "z")
+            #expect(try row.string("a") == expected.0, "read again, out of order")
+        }
+        // Rows of one statement read on several threads at once (their columns are shared).
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<500 {
+                for row in rows where (try? row.int("b")) != (try? row.int("id")) || (try? row.string("text")) != "z" {
+                    failures.withLock { $0 += 1 }
+                }
+            }
+        }
+        #expect(failures.withLock { $0 } == 0)
+    }
+
+    @Test("readAhead asks the kernel to cache the database file and its log, and names how many it could")
+    func readAhead() throws {
+        let path = temporaryPath()
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        #expect(DatabasePool(path: path, capacity: 1).readAhead() == 0, "no file yet")
+        let writer = try Database(path: path)
+        try writer.execute("CREATE TABLE t (n INTEGER); INSERT INTO t VALUES (1);")
+        #expect(DatabasePool(path: path, capacity: 1).readAhead() == 2, "the file and its write-ahead log")
+    }
+
     @Test("firstRows keeps the first row of each run of a column's values: a query ordered by name, then by preference, gives each name's preferred row")
     func firstRowsOfEach() throws {
         let path = temporaryPath()
