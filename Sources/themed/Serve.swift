@@ -156,7 +156,12 @@ struct Serve: ParsableCommand {
             Startup.storeHistory(settings, through: Int64(startedAt), holding: follower.holds, logger: logger)
         }
         follower?.dropHeldReports()
-        let report = try service.reload(announcingChanges: history == nil)
+        // Once served, the comparison is background work and requests come first: it runs below
+        // them, as the decoders do (at 10,000 themes it takes seconds of a core). A first start
+        // serves nothing until it is done.
+        let announcing = history == nil
+        let compare: @Sendable () throws -> SyncReport = { try service.reload(announcingChanges: announcing) }
+        let report = try servedFromIndex ? Self.belowRequests(compare) : compare()
         // The aliases a replayed rollout concerns are those of the first sync.
         if let follower, let audiences { audiences.follow(follower.audiences) }
         if let history { service.recordHistory(history.changes, completeAfter: history.completeAfter) }
@@ -223,6 +228,22 @@ struct Serve: ParsableCommand {
 
     /// What a replica's follower tells its service once it serves: releases to index, switches,
     /// refused releases, how its own themes are listed (with shards) and assignments to follow.
+    /// Runs `work` on a thread of its own at niceness 10 and waits for it: a thread can lower its
+    /// priority, but only a privileged one can raise it back.
+    static func belowRequests<T: Sendable>(_ work: @escaping @Sendable () throws -> T) throws -> T {
+        let outcome = Mutex<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = themed_lower_thread_priority(10)
+            let result = Result { try work() }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        guard let result = outcome.withLock({ $0 }) else { throw ValidationError("the comparison ended without an outcome") }
+        return try result.get()
+    }
+
     private static func followerCallbacks(_ service: ThemeService, audiences: ClusterAudiences?) -> ClusterFollower.Callbacks {
         .init(themesChanged: { themes in
             for (theme, generation) in themes { _ = try? service.reload(only: theme, generation: Int(generation)) }
