@@ -10,26 +10,20 @@ public struct ColorValue: Sendable, Hashable {
         self.components = components.map { $0.isFinite ? $0 : 0 }
     }
 
-    /// Red, green, blue, alpha in 0...1 (gray expanded; extended values clipped).
+    /// Red, green, blue, alpha in 0...1 (gray expanded; extended values clipped); black for a
+    /// colour of other than 2 to 4 components.
     public var rgba: [Double] {
-        let clipped = components.map { min(max($0, 0), 1) }
-        switch clipped.count {
-        case 2: return [clipped[0], clipped[0], clipped[0], clipped[1]]
-        case 4: return clipped
-        case 3: return clipped + [1]
-        default: return [0, 0, 0, 1]
-        }
+        (0..<4).map { isRGBA ? min(max(unclippedChannel($0), 0), 1) : $0 == 3 ? 1 : 0 }
     }
 
     /// Red, green, blue and alpha as stored, gray expanded, not clipped (extended spaces go
     /// past 0...1); nil when there are fewer than 2 components.
     public var unclippedRGBA: [Double]? {
-        let c = components
-        if c.count == 2 { return [c[0], c[0], c[0], c[1]] }
-        if c.count == 3 { return c + [1] }
-        if c.count >= 4 { return Array(c[0..<4]) }
-        return nil
+        components.count >= 2 ? (0..<4).map(unclippedChannel) : nil
     }
+
+    /// Whether `rgba` reads the components (gray and alpha, RGB, RGB and alpha).
+    private var isRGBA: Bool { (2...4).contains(components.count) }
 
     /// `rgb(r g b / a)` for sRGB and gray, `color(display-p3 r g b / a)` and `color(srgb ...)`
     /// for the wide and extended spaces, so browsers show what the catalog means.
@@ -73,7 +67,6 @@ public struct ColorValue: Sendable, Hashable {
     public func appendHex(to bytes: inout [UInt8]) {
         func digit(_ value: Int) -> UInt8 { UInt8(value < 10 ? 48 + value : 55 + value) }
         bytes.append(UInt8(ascii: "#"))
-        let isRGBA = (2...4).contains(components.count)
         for channel in 0..<4 {
             let byte = isRGBA ? Self.byte(unclippedChannel(channel)) : channel == 3 ? 255 : 0
             bytes.append(digit(byte >> 4))
@@ -81,7 +74,8 @@ public struct ColorValue: Sendable, Hashable {
         }
     }
 
-    /// Red, green, blue or alpha (0...3) of `unclippedRGBA`, for a colour of 2 or more components.
+    /// Red, green, blue or alpha (0...3) as stored, gray expanded, for a colour of 2 or more
+    /// components (`unclippedRGBA`'s, without an array).
     private func unclippedChannel(_ channel: Int) -> Double {
         switch components.count {
         case 2: channel == 3 ? components[1] : components[0]

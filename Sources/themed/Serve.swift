@@ -226,11 +226,9 @@ struct Serve: ParsableCommand {
         Self.keptUntilExit = [server, service, answering, watcher as Any, follower as Any, notifier, timers, sources]
     }
 
-    /// What a replica's follower tells its service once it serves: releases to index, switches,
-    /// refused releases, how its own themes are listed (with shards) and assignments to follow.
     /// Runs `work` on a thread of its own at niceness 10 and waits for it: a thread can lower its
     /// priority, but only a privileged one can raise it back.
-    static func belowRequests<T: Sendable>(_ work: @escaping @Sendable () throws -> T) throws -> T {
+    private static func belowRequests<T: Sendable>(_ work: @escaping @Sendable () throws -> T) throws -> T {
         let outcome = Mutex<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
@@ -244,6 +242,8 @@ struct Serve: ParsableCommand {
         return try result.get()
     }
 
+    /// What a replica's follower tells its service once it serves: releases to index, switches,
+    /// refused releases, how its own themes are listed (with shards) and assignments to follow.
     private static func followerCallbacks(_ service: ThemeService, audiences: ClusterAudiences?) -> ClusterFollower.Callbacks {
         .init(themesChanged: { themes in
             for (theme, generation) in themes { _ = try? service.reload(only: theme, generation: Int(generation)) }

@@ -87,6 +87,15 @@ struct VocabularyTests {
         #expect(crafted.components == [0, 0, 0, 1])
         #expect(crafted.hex == "#000000FF" && crafted.css == "rgb(0 0 0 / 1)")
         #expect(ColorValue(colorSpace: .extendedSRGB, components: [1e300, 0, 0, 1]).css == "color(srgb 1e+300 0 0 / 1)")
+        // Channels: gray expanded, a missing alpha 1; clipped for rgba and hex, as stored for CSS.
+        let gray = ColorValue(colorSpace: .gray, components: [0.5, 0.25])
+        #expect(gray.rgba == [0.5, 0.5, 0.5, 0.25] && gray.unclippedRGBA == [0.5, 0.5, 0.5, 0.25] && gray.hex == "#80808040")
+        let extended = ColorValue(colorSpace: .extendedSRGB, components: [1.25, -0.5, 0])
+        #expect(extended.rgba == [1, 0, 0, 1] && extended.unclippedRGBA == [1.25, -0.5, 0, 1] && extended.hex == "#FF0000FF")
+        let five = ColorValue(colorSpace: .sRGB, components: [0.2, 0.4, 0.6, 0.8, 1])
+        #expect(five.rgba == [0, 0, 0, 1] && five.hex == "#000000FF" && five.unclippedRGBA == [0.2, 0.4, 0.6, 0.8])
+        let one = ColorValue(colorSpace: .gray, components: [0.5])
+        #expect(one.rgba == [0, 0, 0, 1] && one.unclippedRGBA == nil && one.css.isEmpty && one.hex == "#000000FF")
     }
 
     @Test("a kept generation's folder is theme@generation; nothing else reads as one, and no theme is named so")
