@@ -40,18 +40,25 @@ public final class Database: @unchecked Sendable {
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         let status = sqlite3_open_v2(path, &connection, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK, let connection else {
-            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            var message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            if let systemError = connection.map(sqlite3_system_errno), systemError != 0 { message += " (\(String(cString: strerror(systemError))))" }
             if let connection { sqlite3_close_v2(connection) }
             throw SQLiteError(code: status, message: "\(path): \(message)")
         }
         handle = connection
         self.path = path
         sqlite3_busy_timeout(handle, 5000)
-        if !readOnly {
-            try execute("PRAGMA journal_mode = WAL")
-            try execute("PRAGMA synchronous = NORMAL")
+        do {
+            if !readOnly {
+                try execute("PRAGMA journal_mode = WAL")
+                try execute("PRAGMA synchronous = NORMAL")
+            }
+            try execute("PRAGMA foreign_keys = ON")
+        } catch var error as SQLiteError {
+            // The file is read first here: its failures name it.
+            error.message = "\(path): \(error.message)"
+            throw error
         }
-        try execute("PRAGMA foreign_keys = ON")
     }
 
     deinit { sqlite3_close_v2(handle) }
@@ -63,7 +70,7 @@ public final class Database: @unchecked Sendable {
         if status != SQLITE_OK {
             let message = error.map { String(cString: $0) } ?? "error"
             sqlite3_free(error)
-            throw SQLiteError(code: status, message: message, sql: sql)
+            throw self.error(status, sql, message: message)
         }
     }
 
@@ -96,8 +103,18 @@ public final class Database: @unchecked Sendable {
 
     public var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
-    func error(_ status: Int32, _ sql: String?) -> SQLiteError {
-        SQLiteError(code: status, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    /// An error of this connection, with SQLite's extended code and, for a file that could not
+    /// be opened, read or written, the system's reason: "disk I/O error" alone names neither the
+    /// call that failed nor why.
+    func error(_ status: Int32, _ sql: String?, message: String? = nil) -> SQLiteError {
+        var text = message ?? String(cString: sqlite3_errmsg(handle))
+        let extended = sqlite3_extended_errcode(handle)
+        if extended != status { text += " (extended code \(extended))" }
+        let systemError = sqlite3_system_errno(handle)
+        if [SQLITE_IOERR, SQLITE_CANTOPEN].contains(status & 0xff), systemError != 0 {
+            text += " (\(String(cString: strerror(systemError))))"
+        }
+        return SQLiteError(code: status, message: text, sql: sql)
     }
 }
 

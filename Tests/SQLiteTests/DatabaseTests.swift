@@ -68,6 +68,16 @@ struct DatabaseTests {
         #expect(DatabasePool(path: path, capacity: 1).readAhead() == 2, "the file and its write-ahead log")
     }
 
+    @Test("a file that cannot be a database is an error naming the path and the system's reason")
+    func unopenableFile() throws {
+        let folder = temporaryPath()
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let error = #expect(throws: SQLiteError.self) { try Database(path: folder) }
+        #expect(error?.description.contains(folder) == true, "\(String(describing: error))")
+        #expect(error?.description.localizedCaseInsensitiveContains("directory") == true, "\(String(describing: error))")
+    }
+
     @Test("firstRows keeps the first row of each run of a column's values: a query ordered by name, then by preference, gives each name's preferred row")
     func firstRowsOfEach() throws {
         let path = temporaryPath()
