@@ -40,8 +40,7 @@ public final class Database: @unchecked Sendable {
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         let status = sqlite3_open_v2(path, &connection, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK, let connection else {
-            var message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
-            if let systemError = connection.map(sqlite3_system_errno), systemError != 0 { message += " (\(String(cString: strerror(systemError))))" }
+            let message = connection.map { Self.explained(String(cString: sqlite3_errmsg($0)), status, on: $0) } ?? "cannot open"
             if let connection { sqlite3_close_v2(connection) }
             throw SQLiteError(code: status, message: "\(path): \(message)")
         }
@@ -107,14 +106,20 @@ public final class Database: @unchecked Sendable {
     /// be opened, read or written, the system's reason: "disk I/O error" alone names neither the
     /// call that failed nor why.
     func error(_ status: Int32, _ sql: String?, message: String? = nil) -> SQLiteError {
-        var text = message ?? String(cString: sqlite3_errmsg(handle))
-        let extended = sqlite3_extended_errcode(handle)
+        SQLiteError(code: status, message: Self.explained(message ?? String(cString: sqlite3_errmsg(handle)), status, on: handle), sql: sql)
+    }
+
+    /// `message` with the extended code of `connection`'s last error and, for a file that could
+    /// not be opened, read or written, the system's reason.
+    private static func explained(_ message: String, _ status: Int32, on connection: OpaquePointer) -> String {
+        var text = message
+        let extended = sqlite3_extended_errcode(connection)
         if extended != status { text += " (extended code \(extended))" }
-        let systemError = sqlite3_system_errno(handle)
+        let systemError = sqlite3_system_errno(connection)
         if [SQLITE_IOERR, SQLITE_CANTOPEN].contains(status & 0xff), systemError != 0 {
             text += " (\(String(cString: strerror(systemError))))"
         }
-        return SQLiteError(code: status, message: text, sql: sql)
+        return text
     }
 }
 

@@ -168,7 +168,7 @@ public final class IndexReader: Sendable {
         func name(at depth: Int) -> String? {
             next[depth] < palettes[depth].endIndex ? palettes[depth][next[depth]].variant.name : nil
         }
-        while let least = palettes.indices.compactMap(name(at:)).min(by: bytewiseLess) {
+        while let least = palettes.indices.lazy.compactMap(name(at:)).min(by: bytewiseLess) {
             var chosen: (depth: Int, index: Int)?
             for depth in palettes.indices where name(at: depth) == least {
                 let index = next[depth]
