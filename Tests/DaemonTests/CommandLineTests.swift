@@ -258,9 +258,12 @@ struct CommandLineTests {
         let folder = try DaemonTests.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data(#"{"watch": false}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
-        let server = try ServeProcess(executable: DaemonTests.executable, arguments: ["--config", "themed.json", "--themes", DaemonTests.themes], in: folder)
+        // Blobs in a one-letter folder that does not exist yet, named relative to the working
+        // directory (Foundation's path functions trapped on it).
+        let server = try ServeProcess(executable: DaemonTests.executable, arguments: ["--config", "themed.json", "--themes", DaemonTests.themes, "--blobs", "b"], in: folder)
         defer { server.stop() }
         #expect(try HTTP.get("/themes/dark/colors/primary", port: server.port).status == 200)
+        #expect(FileManager.default.fileExists(atPath: folder + "/b"))
 
         let watch = try Running(["watch", "http://127.0.0.1:\(server.port)", "--theme", "dark", "--json"], in: folder)
         defer { watch.stop() }
