@@ -119,7 +119,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // What the fuzzers and their regression tests feed untrusted bytes to.
-        .target(name: "FuzzTargets", dependencies: ["AssetCatalog", "Audiences", "BinaryReading", "BOM", "CatalogWriter", "Codecs", "DesignTokens", "FigmaVariables", "HTTPServer", "JSON", "ThemeBundle"]),
+        .target(name: "FuzzTargets", dependencies: ["AssetCatalog", "Audiences", "BinaryReading", "BOM", "CatalogWriter", "Codecs", "DesignTokens", "FigmaVariables", "HTTPServer", "JSON", "ThemeBundle", "ThemeVocabulary"]),
         // libFuzzer's driver (`make fuzz` builds it with -sanitize=fuzzer,address -DFUZZING).
         .executableTarget(name: "themed-fuzz", dependencies: ["FuzzTargets"]),
         // Measurements for `make bench` (not part of the product).

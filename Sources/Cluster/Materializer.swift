@@ -71,7 +71,7 @@ public struct Materializer: Sendable {
                 let bytes = try blob(file.hash)
                 guard bytes.count == file.size, ContentHash.of(bytes).hex == file.hash else { throw ClusterError.corruptBlob(file.hash) }
                 let path = "\(staging)/\(file.path)"
-                try manager.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try manager.createDirectory(atPath: FilePaths.folder(of: path), withIntermediateDirectories: true)
                 try Data(bytes).write(to: URL(fileURLWithPath: path))
             }
             try Data("\(release.generation)\n".utf8).write(to: URL(fileURLWithPath: "\(staging)/\(Self.marker)"))

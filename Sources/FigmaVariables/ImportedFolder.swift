@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import ThemeVocabulary
 
 /// The folder an import writes into, which may hold more than the import (a theme.json, a
 /// catalog): only the files the import makes are touched. Each is written whole (to a temporary
@@ -50,8 +51,8 @@ public struct ImportedFolder: Sendable {
         let resolverLast = files.filter { $0.path != FigmaImport.resolverFile } + files.filter { $0.path == FigmaImport.resolverFile }
         for file in resolverLast {
             let target = "\(path)/\(file.path)"
-            try manager.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            let temporary = "\((target as NSString).deletingLastPathComponent)/.\((target as NSString).lastPathComponent).\(getpid()).tmp"
+            try manager.createDirectory(atPath: FilePaths.folder(of: target), withIntermediateDirectories: true)
+            let temporary = "\(FilePaths.folder(of: target))/.\((target as NSString).lastPathComponent).\(getpid()).tmp"
             do {
                 try Data(file.bytes).write(to: URL(fileURLWithPath: temporary))
                 // rename(2) replaces the old file in one step: a reader sees the old bytes or the new.
@@ -64,7 +65,7 @@ public struct ImportedFolder: Sendable {
         for stale in previous.subtracting(files.map(\.path)) {
             try? manager.removeItem(atPath: "\(path)/\(stale)")
             // A mode folder left empty goes too.
-            let folder = (stale as NSString).deletingLastPathComponent
+            let folder = FilePaths.folder(of: stale)
             if !folder.isEmpty, (try? manager.contentsOfDirectory(atPath: "\(path)/\(folder)"))?.isEmpty == true {
                 try? manager.removeItem(atPath: "\(path)/\(folder)")
             }

@@ -1,6 +1,7 @@
 import CatalogWriter
 import Codecs
 import Foundation
+import ThemeVocabulary
 
 /// Small valid inputs for each target, made here rather than kept as files: libFuzzer mutates
 /// them into the shapes a reader must survive. (`make fuzz` adds the shared corpus catalogs.)
@@ -109,7 +110,7 @@ public enum FuzzSeeds {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         func write(_ bytes: [UInt8], _ relative: String) throws {
             let path = "\(folder)/\(relative)"
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: FilePaths.folder(of: path), withIntermediateDirectories: true)
             try Data(bytes).write(to: URL(fileURLWithPath: path))
         }
         let color: [String: Any] = ["color-space": "srgb", "components": ["red": "1", "green": "0.5", "blue": "0", "alpha": "1"]]

@@ -1,6 +1,7 @@
 import CArchive
 import Cluster
 import Foundation
+import ThemeVocabulary
 
 /// Theme folders as tar archives (gzip-compressed or not), through libarchive: unpacked from an
 /// upload into a folder with every entry checked, and packed by `themed publish --server`.
@@ -53,7 +54,7 @@ public enum ReleaseArchive {
             let target = "\(folder)/\(name)"
             guard !FileManager.default.fileExists(atPath: target) else { throw Refused(description: "\(name.prefix(200)) appears twice") }
             do {
-                try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(atPath: FilePaths.folder(of: target), withIntermediateDirectories: true)
             } catch {
                 throw Refused(description: "\(name.prefix(200)): \(error)")
             }

@@ -2,6 +2,7 @@ import Cluster
 import Foundation
 import JSON
 import Review
+import ThemeVocabulary
 
 /// Drafts: a release stored for review with what it changes, approved by reviewers other than
 /// its publisher, then published as it asked (`ClusterStore`'s drafts).
@@ -15,7 +16,7 @@ extension ReleaseDesk {
         let after = "\(scratch)/review-after/\(theme)"
         for file in files {
             let target = "\(after)/\(file.path)"
-            try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: FilePaths.folder(of: target), withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: file.location, toPath: target)
         }
         let review = ThemeReview(from: try ThemeSnapshot(reading: "\(scratch)/review-before/\(theme)", parentsIn: themesDirectory, imageBytes: Self.imageBytes),

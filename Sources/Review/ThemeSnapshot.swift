@@ -68,7 +68,7 @@ public struct ThemeSnapshot: Sendable {
         let themes = scratch + "/themes"
         try FileManager.default.createDirectory(atPath: themes, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: "\(themes)/\(fileName)", withDestinationPath: path)
-        let beside = parents ?? (path as NSString).deletingLastPathComponent
+        let beside = parents ?? FilePaths.folder(of: path)
         var next = isCatalog ? nil : (try? ThemeSettings(folder: path))?.parent
         var linked: Set<String> = [name]
         while let parent = next, ThemeName.isValid(parent), linked.insert(parent).inserted, linked.count <= 16 {

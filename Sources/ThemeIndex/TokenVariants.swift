@@ -77,7 +77,7 @@ enum TokenVariants {
         let resolver: TokenResolver
         if let resolverPath = files.resolver {
             let name = (resolverPath as NSString).lastPathComponent
-            let folder = (resolverPath as NSString).deletingLastPathComponent
+            let folder = FilePaths.folder(of: resolverPath)
             do {
                 resolver = try TokenResolver(document: try load(resolverPath), path: name) { reference in
                     try load(URL(fileURLWithPath: "\(folder)/\(reference)").standardizedFileURL.path)

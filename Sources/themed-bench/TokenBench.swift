@@ -3,6 +3,7 @@ import DesignTokens
 import Foundation
 import JSON
 import ThemeIndex
+import ThemeVocabulary
 
 /// `themed-bench tokens FOLDER`: the design token goals of issue 43, on a design system made
 /// here: 4,000 tokens (colours, aliases, dimensions, typography) behind a resolver with two
@@ -94,7 +95,7 @@ enum TokenBench {
 
     /// `value` as the file at `path`, its folder made if needed.
     static func write(_ value: JSONValue, to path: String) throws {
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: FilePaths.folder(of: path), withIntermediateDirectories: true)
         try Data(value.serialized().utf8).write(to: URL(fileURLWithPath: path))
     }
 

@@ -5,6 +5,7 @@ import JSON
 import ThemeContent
 import ThemeIndex
 import ThemeServer
+import ThemeVocabulary
 
 /// `themed export THEME --format bootstrap`: the answers a client would fetch first, in one file
 /// an app ships in its assets, so that its first frame has the theme's colours before any
@@ -24,7 +25,7 @@ enum Bootstrap {
         var configuration = ThemeServiceConfiguration(themesDirectory: themesDirectory)
         // No warming after the reload: the command exits once the file is written, and a warmer
         // still hashing then raced the exit's teardown of libcrypto (a bus error, once in a full run).
-        let folder = (index.databasePath as NSString).deletingLastPathComponent
+        let folder = FilePaths.folder(of: index.databasePath)
         configuration.content = ContentStore(blobs: try BlobStore(directory: (folder.isEmpty ? "." : folder) + "/blobs"), warmsAfterReload: false)
         let service = try ThemeService(index: index, configuration: configuration)
         try service.reload()

@@ -5,6 +5,7 @@ import Foundation
 import ThemeContent
 import ThemeExport
 import ThemeIndex
+import ThemeVocabulary
 
 /// `themed export`: a theme's colours as CSS, design tokens, Swift or Compose, the same bytes the
 /// server's export routes answer; with `--format android`, a whole resource folder (the colours
@@ -38,7 +39,7 @@ struct Export: ParsableCommand {
         let temporary = db == nil ? FileManager.default.temporaryDirectory.appendingPathComponent("themed-export-\(UUID().uuidString)").path : nil
         defer { if let temporary { try? FileManager.default.removeItem(atPath: temporary) } }
         let databasePath = db ?? "\(temporary ?? "")/index.sqlite"
-        let folder = (databasePath as NSString).deletingLastPathComponent
+        let folder = FilePaths.folder(of: databasePath)
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
 
         let index = try ThemeIndex(databasePath: databasePath)

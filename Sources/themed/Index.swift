@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ThemeIndex
+import ThemeVocabulary
 
 /// `themed index`: build or update the SQLite index offline.
 struct Index: ParsableCommand {
@@ -13,7 +14,7 @@ struct Index: ParsableCommand {
     @Flag(help: "Exit 0 though a theme has errors (what it can serve is indexed either way).") var allowErrors = false
 
     func run() throws {
-        let folder = (db as NSString).deletingLastPathComponent
+        let folder = FilePaths.folder(of: db)
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         let index = try ThemeIndex(databasePath: db)
         let report = try index.writer.sync(themesDirectory: URL(fileURLWithPath: themes).standardizedFileURL.path)

@@ -6,6 +6,7 @@ import FoundationNetworking
 #endif
 import Releases
 import ThemeIndex
+import ThemeVocabulary
 
 /// `themed publish`: checks a theme and stores it as a release in the cluster store, which every
 /// replica following the store then serves.
@@ -65,7 +66,7 @@ struct Publish: ParsableCommand {
     private var shownPrefix: String {
         var isFolder: ObjCBool = false
         let folder = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
-            ? path : (path as NSString).deletingLastPathComponent
+            ? path : FilePaths.folder(of: path)
         return folder.isEmpty ? "" : folder.hasSuffix("/") ? folder : folder + "/"
     }
 

@@ -29,16 +29,9 @@ enum Startup {
         return ExitCode(2)
     }
 
-    /// The folder part of `path`: "" for a bare name, "/" for a name at the root. Foundation's
-    /// `deletingLastPathComponent` traps on some bare names (`--blobs b` crashed `serve`).
-    static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
     /// Where release uploads are written and unpacked: beside the index.
     static func uploadsFolder(_ settings: ServerSettings) -> String {
-        let folder = Self.folder(of: settings.db)
+        let folder = FilePaths.folder(of: settings.db)
         return URL(fileURLWithPath: (folder.isEmpty ? "." : folder) + "/uploads").standardizedFileURL.path
     }
 
@@ -64,12 +57,12 @@ enum Startup {
         guard FileManager.default.fileExists(atPath: settings.themes, isDirectory: &isFolder), isFolder.boolValue else {
             throw failure("themes: \(settings.themes): no such folder")
         }
-        let databaseFolder = Self.folder(of: settings.db)
+        let databaseFolder = FilePaths.folder(of: settings.db)
         for (key, folder) in [("db", databaseFolder.isEmpty ? "." : databaseFolder), ("blobs", settings.blobs)] {
             // The folder, or the nearest ancestor that exists when it does not yet.
             var existing = folder
             while !FileManager.default.fileExists(atPath: existing, isDirectory: &isFolder), existing != "/", !existing.isEmpty {
-                existing = Self.folder(of: existing)
+                existing = FilePaths.folder(of: existing)
             }
             if existing.isEmpty { existing = "." }
             guard FileManager.default.fileExists(atPath: existing, isDirectory: &isFolder), isFolder.boolValue else {
@@ -78,7 +71,7 @@ enum Startup {
             guard access(existing, W_OK) == 0 else { throw failure("\(key): \(existing): not writable") }
         }
         if let path = settings.accessLog, path != "-" {
-            let folder = Self.folder(of: path)
+            let folder = FilePaths.folder(of: path)
             let exists = FileManager.default.fileExists(atPath: path)
             let folderUsable = FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isFolder) && isFolder.boolValue
             guard exists || folderUsable, access(exists ? path : (folder.isEmpty ? "." : folder), W_OK) == 0 else {

@@ -70,11 +70,12 @@ struct CommandLineTests {
         let colors = try String(contentsOfFile: folder + "/extracted/colors.json", encoding: .utf8)
         #expect(colors.contains("primary"))
 
-        let indexed = try DaemonTests.run(["index", "--themes", "themes", "--db", "index.sqlite"], in: folder)
+        // A one-letter index name: Foundation's folder-of-a-path trapped on it.
+        let indexed = try DaemonTests.run(["index", "--themes", "themes", "--db", "i"], in: folder)
         #expect(indexed.status == 0, "\(indexed.errors)")
         #expect(indexed.output.contains("dark") && indexed.output.contains("light"), "\(indexed.output)")
 
-        let exported = try DaemonTests.run(["export", "dark", "--format", "css", "--output", "exported", "--themes", "themes", "--db", "index.sqlite"], in: folder)
+        let exported = try DaemonTests.run(["export", "dark", "--format", "css", "--output", "exported", "--themes", "themes", "--db", "i"], in: folder)
         #expect(exported.status == 0, "\(exported.errors)")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder + "/exported")
         let css = try files.filter { $0.hasSuffix(".css") }.map { try String(contentsOfFile: folder + "/exported/" + $0, encoding: .utf8) }.joined()

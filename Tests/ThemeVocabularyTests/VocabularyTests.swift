@@ -108,4 +108,13 @@ struct VocabularyTests {
         }
         #expect(!ThemeName.isValid("brand-acme@43"), "a theme cannot take a kept generation's name")
     }
+
+    @Test("a path's folder as typed, on the short names Foundation traps on")
+    func foldersOfPaths() {
+        let cases = ["b": "", ".": "", "b/": "", "é": "", "index.sqlite": "", "/b": "/", "/": "/", "//b": "/",
+                     "var/themed.sqlite": "var", "a/b/": "a", "a//b": "a", "/srv/themed/i": "/srv/themed", "": ""]
+        for (path, folder) in cases {
+            #expect(FilePaths.folder(of: path) == folder, "\(path)")
+        }
+    }
 }
