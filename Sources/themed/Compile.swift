@@ -22,6 +22,10 @@ struct Compile: ParsableCommand {
         }
         let compiler = CatalogCompiler(platform: platform, minimumDeploymentTarget: minimumDeploymentTarget)
         do {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: source, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ThemeError("\(source): no such folder (an .xcassets folder, or a theme of design tokens or a Material seed)")
+            }
             if source.hasSuffix(".xcassets") || source.hasSuffix(".xcassets/") {
                 try compiler.compile(source, to: output)
             } else {

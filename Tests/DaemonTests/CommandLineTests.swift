@@ -60,6 +60,8 @@ struct CommandLineTests {
         let compiled = try DaemonTests.run(["compile", "themes/dark/Theme.xcassets", "--output", "dark.car"], in: folder)
         #expect(compiled.status == 0, "\(compiled.errors)")
         #expect(FileManager.default.fileExists(atPath: folder + "/dark.car"))
+        let missing = try DaemonTests.run(["compile", "themes/dark/Missing.xcassets", "--output", "missing.car"], in: folder)
+        #expect(missing.status == 1 && missing.errors.contains("no such folder"), "\(missing.errors)")
 
         let inspected = try DaemonTests.run(["inspect", "dark.car", "--json"], in: folder)
         #expect(inspected.status == 0, "\(inspected.errors)")
