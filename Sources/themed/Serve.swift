@@ -145,6 +145,7 @@ struct Serve: ParsableCommand {
         }
         let servedFromIndex = follower == nil && !service.library.themes.isEmpty
         if servedFromIndex {
+            service.rehearse()
             answering.serve(service)
             announceReady()
         }
@@ -166,6 +167,7 @@ struct Serve: ParsableCommand {
         if let follower, let audiences { audiences.follow(follower.audiences) }
         if let history { service.recordHistory(history.changes, completeAfter: history.completeAfter) }
         if let active = follower?.active { service.applyActive(active, generation: startedAt, announcing: history == nil) }
+        if !servedFromIndex { service.rehearse() }
         answering.serve(service)
         // From here the follower's reports reach the service, those held since the first index
         // began first (a release or a switch that came meanwhile).
