@@ -2,6 +2,7 @@
 // event loops, inotify for watching the themes folder, and the calling thread's id (for giving
 // worker threads a lower priority than the event loops), and glibc's malloc tuning.
 #include <malloc.h>
+#include <sched.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/inotify.h>
@@ -10,8 +11,23 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+// Linux's policy numbers; <sched.h> names them only with _GNU_SOURCE.
+#ifndef SCHED_BATCH
+#define SCHED_BATCH 3
+#endif
+#ifndef SCHED_IDLE
+#define SCHED_IDLE 5
+#endif
+
+// Puts the calling thread below the event loops: SCHED_BATCH at `niceness`, whose wakeups never
+// preempt a running thread (a loop that hands work to a worker keeps its CPU; a woken nice-10
+// worker took it from the loop for milliseconds under EEVDF), or from 19 on SCHED_IDLE, which any
+// other thread's wakeup preempts at once. Both keep a share of the CPU under load.
 static inline int themed_lower_thread_priority(int niceness) {
-    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), niceness);
+    pid_t thread = (pid_t)syscall(SYS_gettid);
+    struct sched_param none = { .sched_priority = 0 };
+    sched_setscheduler(thread, niceness >= 19 ? SCHED_IDLE : SCHED_BATCH, &none);
+    return setpriority(PRIO_PROCESS, (id_t)thread, niceness);
 }
 
 // Blocks of at least `bytes` get mappings of their own, returned to the system when freed. glibc

@@ -1,4 +1,3 @@
-import CLinux
 import Sharding
 import Synchronization
 import ThemeIndex
@@ -59,12 +58,7 @@ public final class ThemeLibrary: Sendable {
     /// one theme) and swaps the result in for requests at once.
     @discardableResult
     public func reload(only theme: String? = nil) throws -> SyncReport {
-        let firstReload = epoch == 0
-        let report = try sync(only: theme)
-        // The first sync of a platform reads every theme and lists all their content: what it
-        // freed goes back to the system now, not whenever glibc would.
-        if firstReload { _ = themed_trim_heap() }
-        return report
+        try sync(only: theme)
     }
 
     private func sync(only theme: String?) throws -> SyncReport {

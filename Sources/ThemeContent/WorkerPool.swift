@@ -32,7 +32,8 @@ public final class WorkerPool: Sendable {
     public let queueLimit: Int
     private let jobs = Jobs()
 
-    /// `niceness`: how far below the event loops the threads run (Linux nice, 0-19).
+    /// `niceness`: how far below the event loops the threads run (Linux nice, 0-19; batch
+    /// scheduling, and from 19 idle scheduling: see `themed_lower_thread_priority`).
     public init(threads: Int = max(1, ProcessInfo.processInfo.activeProcessorCount), queueLimit: Int = 10_000, niceness: Int32 = 10) {
         self.threads = max(1, threads)
         self.queueLimit = queueLimit

@@ -31,12 +31,15 @@ struct Serve: ParsableCommand {
     func run() throws {
         let settings = try options.resolve()
         // Freed bitmaps go back to the system rather than staying in the heap, and the heap is
-        // split in one arena a core, not eight (see the shim): at 10,000 themes, 312 MB after a
-        // palette sweep with glibc's default, 258 MB with this. A heap keeps 8 MiB free at its top
-        // between the trims, so that requests do not grow and shrink it each time.
+        // split in four arenas a core, not eight (see the shim). At one a core, the event loops
+        // shared arenas with the warming and the decoders and waited on their locks while those
+        // low-priority threads held them (4-7 ms palettes while warming); at 10,000 themes the
+        // RSS after a palette sweep is about the same (289 MB; 351 MB at one a core in the same
+        // run, 312 MB with glibc's eight). A heap keeps 8 MiB free at its top between the trims,
+        // so that requests do not grow and shrink it each time.
         _ = themed_fix_mmap_threshold(128 << 10)
         _ = themed_fix_trim_threshold(8 << 20)
-        _ = themed_limit_arenas(Int32(max(2, ProcessInfo.processInfo.activeProcessorCount)))
+        _ = themed_limit_arenas(Int32(4 * max(2, ProcessInfo.processInfo.activeProcessorCount)))
         let openFiles = themed_raise_open_file_limit()
         let accessLog = try Startup.check(settings, creating: true)
         let format: LineLogHandler.Format = settings.logFormat == .json ? .json : .text
@@ -228,8 +231,8 @@ struct Serve: ParsableCommand {
         Self.keptUntilExit = [server, service, answering, watcher as Any, follower as Any, notifier, timers, sources]
     }
 
-    /// Runs `work` on a thread of its own at niceness 10 and waits for it: a thread can lower its
-    /// priority, but only a privileged one can raise it back.
+    /// Runs `work` on a thread of its own at niceness 10 (batch scheduling) and waits for it: a
+    /// thread can lower its priority, but only a privileged one can raise it back.
     private static func belowRequests<T: Sendable>(_ work: @escaping @Sendable () throws -> T) throws -> T {
         let outcome = Mutex<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
