@@ -1,7 +1,6 @@
 import BlobStore
 import Audiences
 import Caching
-import Foundation
 import HTTPServer
 import JSON
 import Logging
@@ -119,25 +118,6 @@ public final class ThemeService: HeadResponder {
     /// one miss counted).
     public func answerRouted(_ request: Request) -> Response {
         responder.respond(to: request).response
-    }
-
-    /// Asks the routes, in-process, for what clients ask first of a theme with colours (its
-    /// resolved palettes in both appearances and a colour), past the middleware: nothing is
-    /// counted, logged or kept. A process does some work once, on a code path's first use: Swift
-    /// makes the metadata of generic types from their mangled names, tables are initialised, a
-    /// connection compiles its statements. After a restart that made the first palettes asked
-    /// 3-4x slower than the next (6-8 ms instead of 2 at 1,000 brands); `serve` rehearses before
-    /// it is ready, so no client pays for it.
-    public func rehearse() {
-        guard let theme = library.themes.first(where: { $0.error.isEmpty && $0.colorCount > 0 })?.name,
-              let chain = try? library.chain(of: theme),
-              let color = try? library.index.reader.names(.color, in: chain).first else { return }
-        let escaped = color.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? color
-        for target in ["/themes/\(theme)/colors?resolve=1", "/themes/\(theme)/colors?resolve=1&appearance=dark",
-                       "/themes/\(theme)/colors/\(escaped)", "/themes/\(theme)"] {
-            guard let request = try? Request(method: .get, target: target) else { continue }
-            _ = hotPath.router.respond(to: request)
-        }
     }
 
     /// Re-reads the themes folder (with `only`, one theme), swaps the result in and announces
