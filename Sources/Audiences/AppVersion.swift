@@ -8,6 +8,7 @@ public struct AppVersion: Comparable, Hashable, Sendable, CustomStringConvertibl
     public init?(_ text: some StringProtocol) {
         // Read as bytes: a client's version is parsed at every assignment.
         var components: [Int] = []
+        components.reserveCapacity(5)
         var (number, digits) = (0, 0)
         for byte in text.utf8 {
             if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") { break }

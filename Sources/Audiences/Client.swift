@@ -29,7 +29,8 @@ public struct Client: Sendable, Equatable {
             default: attributes[name] = value
             }
         }
-        guard let id, (1...128).contains(id.count) else {
+        // Characters are counted only past 128 bytes: a string has no more of them than bytes.
+        guard let id, !id.isEmpty, id.utf8.count <= 128 || id.count <= 128 else {
             throw AudienceError("client is required: the id the client made once and keeps (1 to 128 characters)")
         }
         var appVersion: AppVersion?

@@ -76,9 +76,13 @@ public struct Request: Sendable {
     /// reader that looks for a few names and would make no dictionary; none when an encoding is broken.
     public var queryItems: [(name: String, value: String)] {
         var items: [(name: String, value: String)] = []
-        items.reserveCapacity(target.utf8.count { $0 == UInt8(ascii: "&") } + 1)
-        if !forEachQueryItem({ name, value in items.append((name, value)) }) { items = [] }
-        return items
+        var target = target
+        let whole = target.withUTF8 { bytes in
+            guard let query = Self.split(bytes).query else { return true }
+            items.reserveCapacity(query.count { $0 == UInt8(ascii: "&") } + 1)
+            return Self.decodeQuery(query) { name, value in items.append((name, value)) }
+        }
+        return whole ? items : []
     }
 
     /// Hands `body` every decoded parameter in order; false when an encoding is broken (after
@@ -130,7 +134,10 @@ public struct Request: Sendable {
     /// The path split at `/`, empty segments dropped.
     public var pathSegments: [String] {
         // Split on the UTF-8 bytes: '/' is ASCII, and byte splitting avoids grapheme breaking.
-        path.utf8.split(separator: UInt8(ascii: "/")).map { String(decoding: $0, as: UTF8.self) }
+        var path = path
+        return path.withUTF8 { bytes in
+            bytes.split(separator: UInt8(ascii: "/")).map { String(decoding: UnsafeBufferPointer(rebasing: $0), as: UTF8.self) }
+        }
     }
 }
 

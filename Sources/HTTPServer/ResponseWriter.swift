@@ -76,13 +76,17 @@ enum ResponseWriter {
 
     static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
         guard value > 0 else { return bytes.append(UInt8(ascii: "0")) }
-        var digits: [UInt8] = []
+        // Written in place, last digit first: no array of digits for each response.
+        var count = 0
         var rest = value
-        while rest > 0 {
-            digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
+        while rest > 0 { (count, rest) = (count + 1, rest / 10) }
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        rest = value
+        for position in stride(from: start + count - 1, through: start, by: -1) {
+            bytes[position] = UInt8(ascii: "0") + UInt8(rest % 10)
             rest /= 10
         }
-        bytes += digits.reversed()
     }
 }
 

@@ -85,6 +85,10 @@ struct AssignmentTests {
         #expect(throws: AudienceError.self) { try Client(queryItems: [("platform", "ios")]) }
         #expect(throws: AudienceError.self) { try Client(queryItems: [("client", "")]) }
         #expect(throws: AudienceError.self) { try Client(queryItems: [("client", "c4"), ("appVersion", "five")]) }
+        // An id's limit is 128 characters, whatever their bytes.
+        #expect(try Client(queryItems: [("client", String(repeating: "é", count: 128))]).id.count == 128)
+        #expect(throws: AudienceError.self) { try Client(queryItems: [("client", String(repeating: "é", count: 129))]) }
+        #expect(throws: AudienceError.self) { try Client(queryItems: [("client", String(repeating: "c", count: 129))]) }
     }
 
     @Test("a document round-trips through its JSON")

@@ -11,6 +11,15 @@ import Testing
 struct PreparedAnswerTests {
     static let answer = Response(status: .ok, headers: [.contentType: "application/json", .eTag: "\"abc\""], body: Array("{\"a\":1}".utf8))
 
+    @Test("lengths are written as decimal digits after what the head holds")
+    func decimals() {
+        for value in [0, 7, 10, 99, 12_345, Int.max] {
+            var bytes = Array("Content-Length: ".utf8)
+            ResponseWriter.appendDecimal(value, to: &bytes)
+            #expect(String(decoding: bytes, as: UTF8.self) == "Content-Length: \(value)")
+        }
+    }
+
     @Test("field lines are written as sent, read back in order, and tell where a value is")
     func fieldLines() throws {
         var lines = FieldLines()
