@@ -73,10 +73,10 @@ struct Publish: ParsableCommand {
     /// POSTs the theme (a .car as it is, a folder as a gzip-compressed tar) and prints the answer.
     private func upload(_ files: [ThemeCheck.File], to server: String) throws {
         var isFolder: ObjCBool = false
-        FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
         let body: Data
         let contentType: String
-        if isFolder.boolValue {
+        if exists, isFolder.boolValue {
             let archive = FileManager.default.temporaryDirectory.appendingPathComponent("themed-release-\(UUID().uuidString).tar.gz").path
             defer { try? FileManager.default.removeItem(atPath: archive) }
             do { try ReleaseArchive.pack(files, to: archive) } catch { throw Self.refuse("\(error)") }
