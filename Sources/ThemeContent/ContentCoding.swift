@@ -99,9 +99,9 @@ extension ContentStore {
     }
 
     /// Stores bytes made elsewhere (a JSON answer) in the background so that its `/blobs/` URL
-    /// answers; nothing happens when the blob is there already or too many wait to be kept.
+    /// answers; nothing happens when the blob is there already or the workers are busy.
     public func keepInBackground(_ content: Content) {
         guard case .bytes(let bytes) = content.body, blobs.verifiedBlob(content.digest) == nil else { return }
-        keeping.submit { [self] in _ = store(bytes, contentType: content.contentType, keys: []) }
+        workers.submit { [self] in _ = store(bytes, contentType: content.contentType, keys: []) }
     }
 }

@@ -39,11 +39,6 @@ public final class ContentStore: Sendable {
     }
 
     let warmer = Warmer()
-    /// Where answers made on an event loop (a palette's JSON) are kept as blobs: one thread at
-    /// the lowest priority, so that the loop that hands one over keeps its CPU (a woken decoder
-    /// took it from the loop for a scheduler tick), and a bounded queue, past which an answer is
-    /// not kept (its next request makes it again).
-    let keeping = WorkerPool(threads: 1, queueLimit: 256, niceness: 19)
     /// How long a blob nothing references is kept (a client may still hold its URL).
     let collectionGrace: Duration
 
