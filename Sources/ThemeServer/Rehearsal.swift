@@ -6,11 +6,11 @@ import Logging
 extension ThemeService {
     /// Asks, in-process, for what clients ask first of a theme with colours (its resolved
     /// palettes in both appearances, a colour, its detail; plain and compressed), each twice:
-    /// routed through the middleware, then as a kept answer. A process does some work once, on a code path's first
-    /// use: Swift makes the metadata of generic types from their mangled names, tables are
-    /// initialised, a connection compiles its statements. After a restart that made the first
-    /// palette asked 3-4x slower than the next (6-8 ms instead of 2 at 1,000 brands); `serve`
-    /// rehearses before it is ready, so that no client pays for it.
+    /// routed through the middleware, then as a kept answer. A process does some work once, on a
+    /// code path's first use: Swift makes the metadata of generic types from their mangled names,
+    /// tables are initialised, a connection compiles its statements. After a restart that made
+    /// the first palette asked 3-4x slower than the next (6-8 ms instead of 2 at 1,000 brands);
+    /// `serve` rehearses before it is ready, so that no client pays for it.
     ///
     /// Nothing is counted, logged or kept: the stages that record (the request log, the metrics,
     /// the response cache) are instances of the rehearsal's own, dropped when it ends; the others

@@ -35,8 +35,8 @@ struct Serve: ParsableCommand {
         // shared arenas with the warming and the decoders and waited on their locks while those
         // low-priority threads held them (4-7 ms palettes while warming); at 10,000 themes the
         // RSS after a palette sweep is about the same (289 MB; 351 MB at one a core in the same
-        // run, 312 MB with glibc's eight). A heap keeps 8 MiB free at its top between the trims,
-        // so that requests do not grow and shrink it each time.
+        // session; 312 MB with glibc's eight when the cap was first set). A heap keeps 8 MiB free
+        // at its top between the trims, so that requests do not grow and shrink it each time.
         _ = themed_fix_mmap_threshold(128 << 10)
         _ = themed_fix_trim_threshold(8 << 20)
         _ = themed_limit_arenas(Int32(4 * max(2, ProcessInfo.processInfo.activeProcessorCount)))
