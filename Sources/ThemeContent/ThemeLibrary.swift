@@ -58,10 +58,6 @@ public final class ThemeLibrary: Sendable {
     /// one theme) and swaps the result in for requests at once.
     @discardableResult
     public func reload(only theme: String? = nil) throws -> SyncReport {
-        try sync(only: theme)
-    }
-
-    private func sync(only theme: String?) throws -> SyncReport {
         try reloading.withLock { _ in
             // At start-up no catalog is kept from the sync: the files hold the bytes just indexed,
             // and each is opened on first need (a request, or the background warming), so
