@@ -45,7 +45,9 @@ DOOR_PORT = 8080      # HAProxy: the front door (config/haproxy/themed.cfg)
 VARNISH_PORT = 8090   # behind it; with --door varnish, Varnish itself on DOOR_PORT
 REPLICA_PORTS = [8081, 8082, 8083]  # as the VCL and the HAProxy config name them
 SHARDED_PORTS = [8081, 8082, 8083, 8084]  # as themed-backends-2-shards.vcl names them: two a group
-PG_PORT = 55432
+# Below Linux's ephemeral range (32768-60999): an outgoing connection is never given it, as one
+# was given 55432 during a CI run and PostgreSQL then could not listen there.
+PG_PORT = 15432
 # Connecting takes more than 2 s when wrk saturates this machine's two cores (issue 53.4's lag
 # test): the store is slow to fork a backend, not gone (a stopped store refuses at once).
 CLUSTER_URL = f"postgresql://postgres@127.0.0.1:{PG_PORT}/postgres?connect_timeout=10"
