@@ -29,8 +29,7 @@ public final class ThemeService: HeadResponder {
 
     public init(index: ThemeIndex, configuration: ThemeServiceConfiguration) throws {
         let (logger, metrics, audienceStore, activeStore) = (configuration.logger, configuration.metrics, configuration.audienceStore, configuration.activeStore)
-        let folder = FilePaths.folder(of: index.databasePath)
-        let content = try configuration.content ?? ContentStore(blobs: BlobStore(directory: (folder.isEmpty ? "." : folder) + "/blobs"))
+        let content = try configuration.content ?? ContentStore(blobs: BlobStore(directory: FilePaths.directory(of: index.databasePath) + "/blobs"))
         let library = try ThemeLibrary(index: index, themesDirectory: configuration.themesDirectory, content: content, shard: configuration.shard)
         if let clusterGeneration = configuration.clusterGeneration {
             // Ids are the cluster store's generations: the same on every replica.

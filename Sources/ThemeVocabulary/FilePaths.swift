@@ -13,4 +13,10 @@ public enum FilePaths {
         while folder.hasSuffix("/") { folder.removeLast() }
         return folder.isEmpty ? "/" : String(folder)
     }
+
+    /// The folder of `path` as a path to open: "." for a bare name.
+    public static func directory(of path: String) -> String {
+        let folder = folder(of: path)
+        return folder.isEmpty ? "." : folder
+    }
 }

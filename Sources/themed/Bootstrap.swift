@@ -25,8 +25,7 @@ enum Bootstrap {
         var configuration = ThemeServiceConfiguration(themesDirectory: themesDirectory)
         // No warming after the reload: the command exits once the file is written, and a warmer
         // still hashing then raced the exit's teardown of libcrypto (a bus error, once in a full run).
-        let folder = FilePaths.folder(of: index.databasePath)
-        configuration.content = ContentStore(blobs: try BlobStore(directory: (folder.isEmpty ? "." : folder) + "/blobs"), warmsAfterReload: false)
+        configuration.content = ContentStore(blobs: try BlobStore(directory: FilePaths.directory(of: index.databasePath) + "/blobs"), warmsAfterReload: false)
         let service = try ThemeService(index: index, configuration: configuration)
         try service.reload()
         guard let info = service.library.theme(named: theme) else { throw Startup.failure("no theme named \(theme)") }

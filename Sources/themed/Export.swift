@@ -65,7 +65,7 @@ struct Export: ParsableCommand {
         var warnings = format.warnings(for: table)
         if format == .android {
             // Images are made by the coders of the image routes, kept in a blob store beside the index.
-            let content = ContentStore(blobs: try BlobStore(directory: "\(folder.isEmpty ? "." : folder)/blobs"))
+            let content = ContentStore(blobs: try BlobStore(directory: FilePaths.directory(of: databasePath) + "/blobs"))
             let resources = try AndroidResourceFolder(chain: chain, colors: table, tokens: tokens, reader: index.reader, content: content)
             files = resources.files.map { ($0.path, $0.bytes) }
             warnings = resources.problems

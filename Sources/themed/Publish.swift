@@ -64,19 +64,21 @@ struct Publish: ParsableCommand {
     /// What refusals put before a file's path in the release: the folder given, or the folder of
     /// the .car given, as typed.
     private var shownPrefix: String {
-        var isFolder: ObjCBool = false
-        let folder = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
-            ? path : FilePaths.folder(of: path)
+        let folder = pathIsFolder ? path : FilePaths.folder(of: path)
         return folder.isEmpty ? "" : folder.hasSuffix("/") ? folder : folder + "/"
+    }
+
+    /// Whether the theme given is a folder (else one .car).
+    private var pathIsFolder: Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
     }
 
     /// POSTs the theme (a .car as it is, a folder as a gzip-compressed tar) and prints the answer.
     private func upload(_ files: [ThemeCheck.File], to server: String) throws {
-        var isFolder: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
         let body: Data
         let contentType: String
-        if exists, isFolder.boolValue {
+        if pathIsFolder {
             let archive = FileManager.default.temporaryDirectory.appendingPathComponent("themed-release-\(UUID().uuidString).tar.gz").path
             defer { try? FileManager.default.removeItem(atPath: archive) }
             do { try ReleaseArchive.pack(files, to: archive) } catch { throw Self.refuse("\(error)") }

@@ -31,8 +31,7 @@ enum Startup {
 
     /// Where release uploads are written and unpacked: beside the index.
     static func uploadsFolder(_ settings: ServerSettings) -> String {
-        let folder = FilePaths.folder(of: settings.db)
-        return URL(fileURLWithPath: (folder.isEmpty ? "." : folder) + "/uploads").standardizedFileURL.path
+        URL(fileURLWithPath: FilePaths.directory(of: settings.db) + "/uploads").standardizedFileURL.path
     }
 
     static let notReady: Response = {
@@ -57,24 +56,23 @@ enum Startup {
         guard FileManager.default.fileExists(atPath: settings.themes, isDirectory: &isFolder), isFolder.boolValue else {
             throw failure("themes: \(settings.themes): no such folder")
         }
-        let databaseFolder = FilePaths.folder(of: settings.db)
-        for (key, folder) in [("db", databaseFolder.isEmpty ? "." : databaseFolder), ("blobs", settings.blobs)] {
+        let databaseFolder = FilePaths.directory(of: settings.db)
+        for (key, folder) in [("db", databaseFolder), ("blobs", settings.blobs)] {
             // The folder, or the nearest ancestor that exists when it does not yet.
             var existing = folder
-            while !FileManager.default.fileExists(atPath: existing, isDirectory: &isFolder), existing != "/", !existing.isEmpty {
-                existing = FilePaths.folder(of: existing)
+            while !FileManager.default.fileExists(atPath: existing, isDirectory: &isFolder), existing != "/", existing != "." {
+                existing = FilePaths.directory(of: existing)
             }
-            if existing.isEmpty { existing = "." }
             guard FileManager.default.fileExists(atPath: existing, isDirectory: &isFolder), isFolder.boolValue else {
                 throw failure("\(key): \(existing): not a folder")
             }
             guard access(existing, W_OK) == 0 else { throw failure("\(key): \(existing): not writable") }
         }
         if let path = settings.accessLog, path != "-" {
-            let folder = FilePaths.folder(of: path)
+            let folder = FilePaths.directory(of: path)
             let exists = FileManager.default.fileExists(atPath: path)
-            let folderUsable = FileManager.default.fileExists(atPath: folder.isEmpty ? "." : folder, isDirectory: &isFolder) && isFolder.boolValue
-            guard exists || folderUsable, access(exists ? path : (folder.isEmpty ? "." : folder), W_OK) == 0 else {
+            let folderUsable = FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue
+            guard exists || folderUsable, access(exists ? path : folder, W_OK) == 0 else {
                 throw failure("accessLog: \(path): cannot be written")
             }
         }
@@ -85,7 +83,7 @@ enum Startup {
         } catch {
             throw failure("accessLog: \(error)")
         }
-        for (key, folder) in [("db", databaseFolder.isEmpty ? "." : databaseFolder), ("blobs", settings.blobs)] {
+        for (key, folder) in [("db", databaseFolder), ("blobs", settings.blobs)] {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {

@@ -115,6 +115,7 @@ struct VocabularyTests {
                      "var/themed.sqlite": "var", "a/b/": "a", "a//b": "a", "/srv/themed/i": "/srv/themed", "": ""]
         for (path, folder) in cases {
             #expect(FilePaths.folder(of: path) == folder, "\(path)")
+            #expect(FilePaths.directory(of: path) == (folder.isEmpty ? "." : folder), "\(path)")
         }
     }
 }
