@@ -92,6 +92,7 @@ final class Connection: @unchecked Sendable {
             if count > 0 {
                 inbox.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<count]))
                 life.received(at: loop.now)
+                loop.lastRead.store(loop.now.nanoseconds, ordering: .relaxed)
                 if count < scratch.count { break }
                 continue
             }

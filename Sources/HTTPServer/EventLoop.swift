@@ -35,6 +35,10 @@ final class EventLoop: @unchecked Sendable {
     /// The time the loop last woke: what its connections read as "now" while handling that
     /// wake's events (one clock read per wake, not several per request).
     @exclusivity(unchecked) private(set) var now = Moment.now
+    /// The wake in which the loop last received bytes from a client (its `now`, in nanoseconds;
+    /// 0: never), for background work that steps aside while clients are answered
+    /// (`HTTPServer.lastRead`). A plain store on x86, to memory only this loop writes.
+    let lastRead = Atomic<Int64>(0)
 
     init(number: Int, yield: HTTPServer.YieldPolicy = HTTPServer.YieldPolicy()) {
         self.yield = yield

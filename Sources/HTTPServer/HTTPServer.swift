@@ -107,6 +107,14 @@ public final class HTTPServer: @unchecked Sendable {
 
     public var connectionCount: Int { state.withLock { $0.connections.count } }
 
+    /// When an event loop last received bytes from a client; nil before the first. What the
+    /// background warming asks, to keep out of the way of requests (`ThemeContent.WarmingPace`);
+    /// it costs a loop one plain store a read.
+    public var lastRead: Moment? {
+        let latest = loops.map { $0.lastRead.load(ordering: .relaxed) }.max() ?? 0
+        return latest == 0 ? nil : Moment(nanoseconds: latest)
+    }
+
     /// Binds and starts accepting.
     public func start() throws {
         signal(SIGPIPE, SIG_IGN)

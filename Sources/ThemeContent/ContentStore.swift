@@ -38,7 +38,7 @@ public final class ContentStore: Sendable {
         var misses = 0
     }
 
-    let warmer = Warmer()
+    let warmer: Warmer
     /// How long a blob nothing references is kept (a client may still hold its URL).
     let collectionGrace: Duration
 
@@ -59,8 +59,9 @@ public final class ContentStore: Sendable {
 
     public init(blobs: BlobStore, catalogBytes: Int = 1 << 30, decodeBytes: Int = 64 << 20, workers: WorkerPool = WorkerPool(),
                 coders: ImageCoderRegistry = ImageCoderRegistry(), collectionGrace: Duration = .seconds(600), warmsAfterReload: Bool = true,
-                derived: DerivedImages? = nil, transforms: WorkerPool? = nil) {
+                derived: DerivedImages? = nil, transforms: WorkerPool? = nil, warmingPace: WarmingPace = WarmingPace()) {
         self.blobs = blobs
+        warmer = Warmer(pace: warmingPace)
         self.coders = coders
         self.derived = derived
         self.transforms = transforms

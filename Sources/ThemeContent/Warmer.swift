@@ -1,5 +1,6 @@
 import CLinux
 import Dispatch
+import Foundation
 import Synchronization
 import ThemeIndex
 
@@ -14,6 +15,9 @@ import ThemeIndex
 /// it is done (its content is in the blob store now; a later decode opens them again), and when
 /// the queue drains the heap's free pages go back to the system. A platform's first start
 /// otherwise kept every brand's parsed catalog, up to the whole catalog budget.
+///
+/// Warming steps aside while clients are answered (`WarmingPace`): a content that must be encoded
+/// waits for its turn, one every `busyInterval`, until they go quiet.
 final class Warmer: Sendable {
     /// How far warming a theme has got.
     public struct Progress: Sendable, Equatable {
@@ -43,6 +47,13 @@ final class Warmer: Sendable {
     /// Work queued and not yet done: contents to warm (skipped ones included until their turn)
     /// and what runs after them.
     private let queued = Atomic<Int>(0)
+    let pace: WarmingPace
+    /// When the last content that had to be encoded was done (touched on the warming thread).
+    private let lastWorkEnded = Mutex<ContinuousClock.Instant?>(nil)
+
+    init(pace: WarmingPace = WarmingPace()) {
+        self.pace = pace
+    }
 
     var pending: Int { queued.load(ordering: .relaxed) }
 
@@ -91,12 +102,23 @@ final class Warmer: Sendable {
         }
     }
 
+    /// Sleeps while the pace says clients are being answered and the last content was too recent,
+    /// a `quiet` at a time at most: clients that went silent meanwhile end the wait.
+    private func waitForTurn() {
+        guard let ended = lastWorkEnded.withLock({ $0 }) else { return }
+        while let pause = pace.pause(sinceLastWork: .now - ended) {
+            Thread.sleep(forTimeInterval: min(pause, pace.quiet) / .seconds(1))
+        }
+    }
+
     private func run(_ job: Job, with store: ContentStore) {
         guard state.withLock({ $0.tickets[job.theme] == job.ticket }) else { return }
         if !store.isStored(job.resolution) {
+            waitForTurn()
             let done = DispatchSemaphore(value: 0)
             store.load(job.resolution, onThisThread: true) { _ in done.signal() }
             done.wait()
+            lastWorkEnded.withLock { $0 = .now }
         }
         let finished = state.withLock { state -> Set<CatalogCache.Key> in
             guard state.tickets[job.theme] == job.ticket else { return [] }

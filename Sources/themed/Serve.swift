@@ -133,7 +133,8 @@ struct Serve: ParsableCommand {
             // With a store, event ids are its generations, from what the first sync applied.
             service = try Startup.service(settings, accessLog: accessLog, logger: logger, readiness: readiness, storeContact: storeContact,
                                           releases: releases, audiences: audiences, metrics: metrics, clusterGeneration: follower.map { Int($0.generation) },
-                                          otherShards: { follower.map { Array($0.listings.values) } ?? [] })
+                                          otherShards: { follower.map { Array($0.listings.values) } ?? [] },
+                                          sinceLastRead: { server.lastRead.map { Moment.now - $0 } })
         } catch {
             server.shutdown()
             throw Startup.failure("\(error)")

@@ -128,7 +128,8 @@ enum Startup {
                         readiness: @escaping @Sendable () -> String? = { nil }, storeContact: StoreContact? = nil,
                         releases: ReleaseDesk? = nil, audiences: ClusterAudiences? = nil, metrics: ServiceMetrics = ServiceMetrics(),
                         clusterGeneration: Int? = nil,
-                        otherShards: @escaping @Sendable () -> [ThemeListing] = { [] }) throws -> ThemeService {
+                        otherShards: @escaping @Sendable () -> [ThemeListing] = { [] },
+                        sinceLastRead: @escaping @Sendable () -> Duration? = { nil }) throws -> ThemeService {
         let index = try ThemeIndex(databasePath: settings.db)
         // The index's pages into the page cache, off the loops: after a restart (or once the
         // system dropped its cache) the first lookups of each theme then read memory, not the disk.
@@ -146,7 +147,7 @@ enum Startup {
             : WorkerPool(queueLimit: settings.transformQueue, niceness: 19)
         let content = ContentStore(blobs: blobs, catalogBytes: settings.catalogCacheBytes, decodeBytes: settings.decodeMemoryBytes, workers: workers,
                                    coders: coders, collectionGrace: .milliseconds(Int(settings.blobGraceSeconds * 1000)),
-                                   derived: derived, transforms: transforms)
+                                   derived: derived, transforms: transforms, warmingPace: WarmingPace(sinceLastRead: sinceLastRead))
         let policy = CachePolicy(maxAgeSeconds: settings.maxAgeSeconds, sharedMaxAgeSeconds: settings.sharedMaxAgeSeconds,
                                  staleWhileRevalidateSeconds: settings.staleWhileRevalidateSeconds)
         let themesPath = URL(fileURLWithPath: settings.themes).standardizedFileURL.path

@@ -17,3 +17,20 @@ struct MomentTests {
         #expect(start - later == .zero - (later - start))
     }
 }
+
+/// When the loops last read from a client (`HTTPServer.lastRead`): what background work asks to
+/// keep out of the way of requests.
+@Suite("the server's last read")
+struct LastReadTests {
+    @Test("none before a client is read from; after a request, a moment between the request's sending and its answer")
+    func lastRead() throws {
+        let server = try PlainServer()
+        #expect(server.server.lastRead == nil)
+        let client = try server.client()
+        let before = Moment.now
+        #expect(try client.request("/hello").status == 200)
+        let after = Moment.now
+        let read = try #require(server.server.lastRead)
+        #expect(read >= before && read <= after)
+    }
+}
