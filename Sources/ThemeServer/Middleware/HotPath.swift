@@ -31,8 +31,12 @@ struct HotPath: Sendable {
         // A direct route's answer is never kept: its requests do not ask the cache first.
         let direct = mayBeDirect(request) ? (try? head.request()).flatMap { answerDirectly($0, request, fields: &fields) } : nil
         guard let hit = direct ?? answer(request, fields: &fields) else { return nil }
-        stack.requestLog.log(remoteAddress: request.remoteAddress, method: request.method, target: request.target, id: fields.text(at: hit.id),
-                       route: hit.route, status: hit.answer.status.code, bodyBytes: hit.answer.bodyLength, duration: hit.duration)
+        // The id's text is a String made and freed for each answer (past 15 bytes, on the heap):
+        // only for a log that keeps it.
+        if stack.requestLog.records(status: hit.answer.status.code) {
+            stack.requestLog.log(remoteAddress: request.remoteAddress, method: request.method, target: request.target, id: fields.text(at: hit.id),
+                                 route: hit.route, status: hit.answer.status.code, bodyBytes: hit.answer.bodyLength, duration: hit.duration)
+        }
         return hit.answer
     }
 
@@ -61,8 +65,7 @@ struct HotPath: Sendable {
     /// Whether `request`'s target begins as a direct route's does (most requests are told no
     /// here, with no `Request` made).
     private func mayBeDirect(_ request: borrowing HitRequest) -> Bool {
-        let target = request.target.utf8
-        return router.directPrefixes.contains { target.starts(with: $0.utf8) }
+        router.directPrefixes.contains { request.key.targetBegins(with: $0) }
     }
 
     /// The answer of the direct route `request` takes, finished as a kept answer is (`hit` is the

@@ -56,13 +56,22 @@ struct RequestLogMiddleware: Middleware {
             bodyBytes: bodyBytes, duration: duration)
     }
 
+    /// Whether an answer with `status` leaves any record: an access log line, or one of the main
+    /// log at its level. Where none does (the usual server: no access log, `info`), the fast path
+    /// makes no text of the request's id for it.
+    func records(status: Int) -> Bool {
+        accessLog != nil || logLevel <= Self.level(of: status)
+    }
+
+    private static func level(of status: Int) -> Logger.Level { status >= 500 ? .error : .debug }
+
     /// The same from the request's head alone (a kept answer): debug logging does not send a
     /// request that has a kept answer down the chain.
     func log(remoteAddress: String, method: HTTPRequest.Method, target: String, id: String, route: String, status: Int, bodyBytes: Int,
              duration: Duration) {
         accessLog?.record(remoteAddress: remoteAddress, method: method, target: target, id: id, route: route, status: status,
                           bodyBytes: bodyBytes, duration: duration)
-        let level: Logger.Level = status >= 500 ? .error : .debug
+        let level = Self.level(of: status)
         if logLevel <= level {
             logger.log(level: level, "request", metadata: [
                 "request_id": "\(id)", "method": "\(method.rawValue)", "path": "\(target.prefix { $0 != "?" })", "route": "\(route)",

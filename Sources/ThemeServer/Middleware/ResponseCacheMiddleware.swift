@@ -52,7 +52,14 @@ final class ResponseCacheMiddleware: Middleware, CacheReporting {
             return true
         }
 
+        /// The target as a String: made on each call (for the access log and tests).
         var target: String { String(decoding: bytes[..<targetCount], as: UTF8.self) }
+
+        /// Whether the target begins with `prefix`, read in its bytes: every kept request asks
+        /// (`HotPath`), and a String of a target past 15 bytes is an allocation each time.
+        func targetBegins(with prefix: String) -> Bool {
+            prefix.utf8.count <= targetCount && bytes.starts(with: prefix.utf8)
+        }
 
         func hash(into hasher: inout Hasher) {
             bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
