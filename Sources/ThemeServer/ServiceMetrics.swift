@@ -30,8 +30,9 @@ public final class ServiceMetrics: Sendable {
     }
 
     /// Assignments answered by `/assign`, by theme, generation and reason (default, rule,
-    /// pinned, rollout-in, rollout-out).
-    private let assignments = Mutex<[AssignmentSeries: Int]>([:])
+    /// pinned, rollout-in, rollout-out), counted by each event loop on its own (`PerLoop`): every
+    /// client asks at its start, and one lock for both loops moved between the cores at each.
+    private let assignments = PerLoop<[AssignmentSeries: Int]> { _ in [:] }
 
     struct AssignmentSeries: Hashable {
         var theme: String
@@ -39,15 +40,21 @@ public final class ServiceMetrics: Sendable {
         var reason: String
     }
 
-    func countAssignment(theme: String, generation: Int, reason: String) {
-        assignments.withLock { $0[AssignmentSeries(theme: theme, generation: generation, reason: reason), default: 0] += 1 }
+    /// Counts an assignment answered to a request read by event loop `loop` (nil: in-process).
+    func countAssignment(theme: String, generation: Int, reason: String, loop: Int?) {
+        assignments.withState(forLoop: loop) { _, series in series[AssignmentSeries(theme: theme, generation: generation, reason: reason), default: 0] += 1 }
+    }
+
+    /// Every loop's assignment counts, added up.
+    private var assignmentTotals: [AssignmentSeries: Int] {
+        var totals: [AssignmentSeries: Int] = [:]
+        assignments.forEach { series in totals.merge(series, uniquingKeysWith: +) }
+        return totals
     }
 
     /// How many assignments each generation of `theme` got (the gallery's rollout line).
     func assignmentCounts(of theme: String) -> [Int: Int] {
-        assignments.withLock { series in
-            series.filter { $0.key.theme == theme }.reduce(into: [:]) { $0[$1.key.generation, default: 0] += $1.value }
-        }
+        assignmentTotals.filter { $0.key.theme == theme }.reduce(into: [:]) { $0[$1.key.generation, default: 0] += $1.value }
     }
 
     public init() {}
@@ -87,7 +94,7 @@ public final class ServiceMetrics: Sendable {
             text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
             for cache in caches { text += "\(name){cache=\"\(cache.name)\"} \(cache.statistics[keyPath: value])\n" }
         }
-        let assigned = assignments.withLock { $0 }.sorted { ($0.key.theme, $0.key.generation, $0.key.reason) < ($1.key.theme, $1.key.generation, $1.key.reason) }
+        let assigned = assignmentTotals.sorted { ($0.key.theme, $0.key.generation, $0.key.reason) < ($1.key.theme, $1.key.generation, $1.key.reason) }
         if !assigned.isEmpty {
             text += "# HELP themed_assignments_total Assignments answered by /assign, by theme, generation and reason.\n# TYPE themed_assignments_total counter\n"
             for (series, count) in assigned {

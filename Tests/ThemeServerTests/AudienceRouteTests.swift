@@ -134,4 +134,17 @@ struct AudienceRouteTests {
         #expect(metrics.contains("themed_assignments_total{theme=\"light\",generation=\"\(generation)\",reason=\"default\"} 2"), "\(metrics)")
         #expect(metrics.contains("reason=\"rule\"} 1"))
     }
+
+    @Test("over the network, the assignments each event loop counted add up in /metrics and in the rollout's line")
+    func metricsAcrossLoops() throws {
+        let server = try ServerFixture()
+        // A connection each: the server hands them to its loops in turn.
+        for number in 0..<8 {
+            #expect(try server.client().request("/assign/current?client=c\(number)").status == 200)
+        }
+        let metrics = try server.client().request("/metrics").text
+        let active = try #require(server.service.library.activeTheme)
+        let generation = try #require(server.service.library.theme(named: active)?.generation)
+        #expect(metrics.contains("themed_assignments_total{theme=\"\(active)\",generation=\"\(generation)\",reason=\"default\"} 8"), "\(metrics)")
+    }
 }

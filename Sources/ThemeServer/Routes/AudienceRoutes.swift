@@ -204,7 +204,7 @@ struct AudienceRoutes: RouteCollection {
         } catch .themeGone(_, let theme) {
             throw APIError.notFound("alias \(name) points at \(theme), which is not served")
         }
-        metrics.countAssignment(theme: assignment.theme, generation: Int(assignment.generation), reason: assignment.kind.rawValue)
+        metrics.countAssignment(theme: assignment.theme, generation: Int(assignment.generation), reason: assignment.kind.rawValue, loop: context.request.loop)
         // Written member by member (no JSONValue tree): every client asks at start.
         var json = JSONWriter(reservingCapacity: 160)
         json.beginObject()
