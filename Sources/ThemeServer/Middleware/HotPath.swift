@@ -57,7 +57,7 @@ struct HotPath: Sendable {
         let start = request.received ?? .now
         guard let kept = stack.responseCache.hit(request) else { return nil }
         var hit = FinishingAnswer(route: kept.route, start: start, answer: kept.ok, series: kept.okSeries,
-                                  notModified: (kept.etag, kept.notModified, kept.notModifiedSeries), crossOrigin: kept.crossOrigin)
+                                  kept: kept, crossOrigin: kept.crossOrigin)
         stack.finish(&hit, for: request, fields: &fields)
         return hit
     }
@@ -82,7 +82,7 @@ struct HotPath: Sendable {
             return nil
         }
         var direct = FinishingAnswer(route: routed.route, start: start, answer: answer,
-                                     series: stack.metrics.metrics.series(route: routed.route, status: answer.status.code), notModified: nil,
+                                     series: stack.metrics.metrics.series(route: routed.route, status: answer.status.code), kept: nil,
                                      crossOrigin: routed.crossOrigin)
         stack.finish(&direct, for: hit, fields: &fields)
         return direct

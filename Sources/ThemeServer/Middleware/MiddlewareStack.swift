@@ -66,9 +66,10 @@ struct FinishingAnswer {
     var answer: PreparedAnswer
     /// Where the metrics count it.
     var series: RequestTallies.Series
-    /// A kept answer's 304 (and its series), sent instead when the request's If-None-Match names
-    /// `etag`; nil for a direct route's answer.
-    let notModified: (etag: String, answer: PreparedAnswer, series: RequestTallies.Series)?
+    /// The kept answer it came from, whose 304 (and its series) goes out instead when the
+    /// request's If-None-Match names its ETag; nil for a direct route's answer. One reference,
+    /// not its three fields copied: every kept request makes a `FinishingAnswer`.
+    let kept: ResponseCacheMiddleware.KeptAnswer?
     /// Whether another origin may read it (a public route's).
     let crossOrigin: Bool
     /// Where the request's id is in its fields (the request log's stage).
@@ -80,8 +81,8 @@ struct FinishingAnswer {
 extension ConditionalRequestMiddleware {
     /// The kept answer's 304 when the request's If-None-Match names its ETag.
     func finish(_ answer: inout FinishingAnswer, ifNoneMatch: String?) {
-        guard let notModified = answer.notModified, Self.matches(ifNoneMatch: ifNoneMatch, etag: notModified.etag) else { return }
-        (answer.answer, answer.series) = (notModified.answer, notModified.series)
+        guard let kept = answer.kept, Self.matches(ifNoneMatch: ifNoneMatch, etag: kept.etag) else { return }
+        (answer.answer, answer.series) = (kept.notModified, kept.notModifiedSeries)
     }
 }
 
