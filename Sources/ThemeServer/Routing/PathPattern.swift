@@ -39,23 +39,37 @@ struct PathPattern: Sendable, CustomStringConvertible {
     }
 
     /// The parameters captured from `path` (its segments), or nil when the path does not match.
-    func match(_ path: [String]) -> [String: String]? {
-        var parameters: [String: String] = [:]
+    func match(_ path: [String]) -> PathParameters? {
+        var parameters = PathParameters()
         for (index, segment) in segments.enumerated() {
             switch segment {
             case .literal(let text):
                 guard index < path.count, path[index] == text else { return nil }
             case .parameter(let name):
                 guard index < path.count else { return nil }
-                parameters[name] = path[index]
+                parameters.append(name, path[index])
             case .rest(let name, let suffix):
                 guard index < path.count else { return nil }
                 let rest = path[index...].joined(separator: "/")
                 guard rest.hasSuffix(suffix), rest.count > suffix.count else { return nil }
-                parameters[name] = String(rest.dropLast(suffix.count))
+                parameters.append(name, String(rest.dropLast(suffix.count)))
                 return parameters
             }
         }
         return segments.count == path.count ? parameters : nil
+    }
+}
+
+/// What a path pattern captured, in the pattern's order: one to three names a route, looked up
+/// by comparing them, not hashing (every routed request makes one).
+struct PathParameters: Sendable {
+    private var captured: [(name: String, value: String)] = []
+
+    mutating func append(_ name: String, _ value: String) {
+        captured.append((name, value))
+    }
+
+    subscript(name: String) -> String? {
+        captured.first { $0.name == name }?.value
     }
 }

@@ -6,7 +6,7 @@ import ThemeIndex
 /// themes being served.
 public struct RequestContext: Sendable {
     public let request: Request
-    let parameters: [String: String]
+    let parameters: PathParameters
     let library: ThemeLibrary
 
     /// A captured parameter (the route's pattern guarantees it).

@@ -80,7 +80,7 @@ struct Router: Sendable {
     /// The first route in table order whose pattern and method take the request, with the path's
     /// parameters; and whether any pattern took the path (a 405 rather than a 404). By index: a
     /// route is read where it is, not copied (with its handler) for each one tried.
-    private func match(_ segments: [String], _ method: HTTPRequest.Method) -> (found: (index: Int, parameters: [String: String])?, pathMatched: Bool) {
+    private func match(_ segments: [String], _ method: HTTPRequest.Method) -> (found: (index: Int, parameters: PathParameters)?, pathMatched: Bool) {
         var pathMatched = false
         for index in byFirstSegment[segments.first ?? ""] ?? firstIsParameter {
             guard routes[index].pattern.fits(segments), let parameters = routes[index].pattern.match(segments) else { continue }
