@@ -135,6 +135,23 @@ struct AudienceRouteTests {
         #expect(metrics.contains("reason=\"rule\"} 1"))
     }
 
+    @Test("over the network, every event loop answers an alias's change at once, though each keeps its own assigners")
+    func changeSeenByEveryLoop() throws {
+        let server = try ServerFixture()
+        // Loopback is the operator here (no token, no cluster store).
+        #expect(try server.client().request("/aliases/acme", method: "PUT", body: #"{"theme": "light"}"#).status == 200)
+        // A connection each: the server hands them to its loops in turn, and each loop keeps the assigner it made.
+        let clients = try (0..<4).map { _ in try server.client() }
+        for client in clients {
+            #expect(try client.request("/assign/acme?client=c1").text.contains(#""theme":"light""#))
+        }
+        #expect(try server.client().request("/aliases/acme", method: "PUT", body: #"{"theme": "dark"}"#).status == 200)
+        for client in clients {
+            let answer = try client.request("/assign/acme?client=c1").text
+            #expect(answer.contains(#""theme":"dark""#), "\(answer)")
+        }
+    }
+
     @Test("over the network, the assignments each event loop counted add up in /metrics and in the rollout's line")
     func metricsAcrossLoops() throws {
         let server = try ServerFixture()

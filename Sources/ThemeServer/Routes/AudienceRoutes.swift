@@ -193,7 +193,7 @@ struct AudienceRoutes: RouteCollection {
         if let store {
             assigner = store.assigner
         } else {
-            guard let kept = book.assigner(for: name) else { throw APIError.notFound("no alias named \(name)") }
+            guard let kept = book.assigner(for: name, loop: context.request.loop) else { throw APIError.notFound("no alias named \(name)") }
             assigner = kept
         }
         let assignment: Assignment
