@@ -111,7 +111,7 @@ public final class HTTPServer: @unchecked Sendable {
     /// background warming asks, to keep out of the way of requests (`ThemeContent.WarmingPace`);
     /// it costs a loop one plain store a read.
     public var lastRead: Moment? {
-        let latest = loops.map { $0.lastRead.load(ordering: .relaxed) }.max() ?? 0
+        let latest = loops.reduce(0) { max($0, $1.lastRead.load(ordering: .relaxed)) }
         return latest == 0 ? nil : Moment(nanoseconds: latest)
     }
 

@@ -51,7 +51,7 @@ final class Warmer: Sendable {
     /// When the last content that had to be encoded was done (touched on the warming thread).
     private let lastWorkEnded = Mutex<ContinuousClock.Instant?>(nil)
 
-    init(pace: WarmingPace = WarmingPace()) {
+    init(pace: WarmingPace) {
         self.pace = pace
     }
 
