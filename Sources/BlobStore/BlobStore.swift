@@ -155,8 +155,19 @@ public final class BlobStore: Sendable {
     /// `keys` at it.
     @discardableResult
     public func put(_ bytes: [UInt8], contentType: String, keys: [String] = []) throws(BlobStoreError) -> Blob {
+        try put(bytes, digest: ContentHash.of(bytes), contentType: contentType, keys: keys)
+    }
+
+    /// The same, for bytes whose SHA-256 the caller made from them (a `ContentStore.Content`'s
+    /// digest, its ETag): a JSON answer kept as a blob was hashed for its ETag on the event loop,
+    /// and hashing its 50 KB again cost the worker as much as writing them. The test build
+    /// checks that the digest is the bytes'.
+    @discardableResult
+    public func put(_ bytes: [UInt8], digest: Digest, contentType: String, keys: [String] = []) throws(BlobStoreError) -> Blob {
         guard bytes.count <= PackRecord.maximumBodyLength else { throw .tooLarge(bytes.count) }
-        let digest = ContentHash.of(bytes)
+        #if DEBUG || CHECK_INVARIANTS
+        precondition(ContentHash.of(bytes) == digest, "a blob stored under \(digest.hex) whose bytes hash otherwise")
+        #endif
         let existing = blob(digest)
         return try state.withLock { state throws(BlobStoreError) -> Blob in
             let entry: Entry

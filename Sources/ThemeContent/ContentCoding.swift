@@ -99,9 +99,10 @@ extension ContentStore {
     }
 
     /// Stores bytes made elsewhere (a JSON answer) in the background so that its `/blobs/` URL
-    /// answers; nothing happens when the blob is there already or the workers are busy.
+    /// answers; nothing happens when the blob is there already or the workers are busy. The
+    /// bytes were hashed for their ETag already: the worker only writes them.
     public func keepInBackground(_ content: Content) {
         guard case .bytes(let bytes) = content.body, blobs.verifiedBlob(content.digest) == nil else { return }
-        workers.submit { [self] in _ = store(bytes, contentType: content.contentType, keys: []) }
+        workers.submit { [self] in store(bytes, of: content) }
     }
 }

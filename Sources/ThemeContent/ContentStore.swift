@@ -298,6 +298,15 @@ public final class ContentStore: Sendable {
         }
     }
 
+    /// Stores a content made in memory under the digest it already has.
+    func store(_ bytes: [UInt8], of content: Content) {
+        do {
+            try blobs.put(bytes, digest: content.digest, contentType: content.contentType)
+        } catch {
+            counters.withLock { $0.storeFailures += 1 }
+        }
+    }
+
     /// The bytes of a content, wherever they are kept.
     public func bytes(of content: Content) throws -> [UInt8] {
         switch content.body {

@@ -37,6 +37,18 @@ struct BlobStoreTests {
         #expect(statistics.blobs == 1 && statistics.aliases == 2 && statistics.blobBytes == 5000 && statistics.writes == 3)
     }
 
+    @Test("bytes stored under the digest they were hashed to already are the same blob as when the store hashes them")
+    func storesUnderAKnownDigest() throws {
+        let store = try BlobStore(directory: directory)
+        let payload = bytes(2, count: 50_000)
+        let known = try store.put(payload, digest: ContentHash.of(payload), contentType: "application/json")
+        let hashed = try store.put(payload, contentType: "application/json")
+        #expect(known.digest == ContentHash.of(payload) && hashed.offset == known.offset)
+        #expect(try store.read(known) == payload && store.statistics.blobs == 1)
+        let restarted = try BlobStore(directory: directory)
+        #expect(restarted.blob(known.digest).map { try? restarted.read($0) } == payload, "checked against its digest after a restart")
+    }
+
     @Test("trimmed to a budget, a cache store drops what was used longest ago, with its aliases, and its packs shrink")
     func trimDropsTheLeastRecentlyUsed() throws {
         let store = try BlobStore(directory: directory)
