@@ -103,6 +103,6 @@ extension ContentStore {
     /// bytes were hashed for their ETag already: the worker only writes them.
     public func keepInBackground(_ content: Content) {
         guard case .bytes(let bytes) = content.body, blobs.verifiedBlob(content.digest) == nil else { return }
-        workers.submit { [self] in store(bytes, of: content) }
+        workers.submit { [self] in _ = store(bytes, contentType: content.contentType, keys: [], digest: content.digest) }
     }
 }

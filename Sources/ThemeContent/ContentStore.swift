@@ -289,21 +289,14 @@ public final class ContentStore: Sendable {
 
     /// Stores `bytes` as a blob named by their hash; if the store cannot keep them, they are
     /// served from memory this time (and counted, for `/metrics`).
-    func store(_ bytes: [UInt8], contentType: String, keys: [String], isMirrored: Bool = false) -> Content {
+    /// `digest`: the bytes' SHA-256 when the caller made it from them already (`BlobStore.put(_:digest:)`).
+    func store(_ bytes: [UInt8], contentType: String, keys: [String], isMirrored: Bool = false, digest: Digest? = nil) -> Content {
         do {
-            return Content(try blobs.put(bytes, contentType: contentType, keys: keys), isMirrored: isMirrored)
+            let blob = try blobs.put(bytes, digest: digest ?? ContentHash.of(bytes), contentType: contentType, keys: keys)
+            return Content(blob, isMirrored: isMirrored)
         } catch {
             counters.withLock { $0.storeFailures += 1 }
-            return Content(bytes: bytes, contentType: contentType, isMirrored: isMirrored)
-        }
-    }
-
-    /// Stores a content made in memory under the digest it already has.
-    func store(_ bytes: [UInt8], of content: Content) {
-        do {
-            try blobs.put(bytes, digest: content.digest, contentType: content.contentType)
-        } catch {
-            counters.withLock { $0.storeFailures += 1 }
+            return Content(bytes: bytes, contentType: contentType, digest: digest, isMirrored: isMirrored)
         }
     }
 
