@@ -71,6 +71,24 @@ public struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// An object's members as bytes (`"a":1,"b":[2]`, no braces), written once and then
+    /// appended to many objects with `members(_:)`: a palette's kept colours.
+    public static func members(_ write: (inout JSONWriter) -> Void) -> [UInt8] {
+        var json = JSONWriter()
+        json.beginObject()
+        write(&json)
+        json.endObject()
+        return Array(json.bytes.dropFirst().dropLast())
+    }
+
+    /// Members made by `members(_:)`, appended to the open object as they are (in pretty output
+    /// too, on one line: still the same JSON).
+    public mutating func members(_ written: [UInt8]) {
+        guard !written.isEmpty else { return }
+        member()
+        bytes.append(contentsOf: written)
+    }
+
     /// A whole value, as `JSONValue.serialized` writes it.
     public mutating func value(_ value: JSONValue) {
         switch value {

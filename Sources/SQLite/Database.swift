@@ -233,13 +233,15 @@ public final class Statement {
         }
         let index = Int32(position)
         var rows: [Row] = []
-        var previous: [UInt8]?
+        // The group's value, in one buffer for every row (a palette steps through hundreds).
+        var previous: [UInt8] = []
         while try step() {
             // The text first, then its length (SQLite's documented order: reading the text may convert it).
             let start = sqlite3_column_text(handle, index)
             let text = UnsafeBufferPointer(start: start, count: start == nil ? 0 : Int(sqlite3_column_bytes(handle, index)))
-            if let previous, previous.elementsEqual(text) { continue }
-            previous = Array(text)
+            if !rows.isEmpty, previous.elementsEqual(text) { continue }
+            previous.removeAll(keepingCapacity: true)
+            previous.append(contentsOf: text)
             rows.append(row)
         }
         countFullScanSteps()

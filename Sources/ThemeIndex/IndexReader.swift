@@ -10,7 +10,9 @@ public final class IndexReader: Sendable {
     let pool: DatabasePool
     /// The palettes of themes that are others' parents, by query and generation: a platform's
     /// base is the parent of every brand, and its part of each brand's palette is the same.
-    public let parentPalettes = BoundedCache<ParentPalette, [Resolution]>(name: "palettes", capacityBytes: 16 << 20) { $0.count * 1024 }
+    public let parentPalettes = BoundedCache<ParentPalette, [PaletteColor]>(name: "palettes", capacityBytes: 16 << 20) { palette in
+        palette.reduce(0) { $0 + $1.members.count + 256 }
+    }
     /// The resolutions of design tokens made when asked (a resolver past what a sync stores).
     public let tokenResolutions = TokenResolutions()
 
@@ -123,92 +125,14 @@ public final class IndexReader: Sendable {
         return try resolve(query, kind: .file, chain: chain, request: request, plan: plan)
     }
 
-    /// Every name of `kind` in the chain with its best variant for `request`, by name: a resolved
-    /// palette in one query, however many names (not a query per name).
-    public func resolveAll(_ kind: AssetKind, in chain: [ThemeInfo], for request: TraitRequest) throws -> [Resolution] {
-        if kind == .color, let resolved = try resolvedOnDemand(in: chain, for: request) {
-            var defaults = request
-            defaults.contexts = ""
-            var best = Dictionary(try indexedAll(kind, in: chain, for: defaults).map { ($0.variant.name, $0) }, uniquingKeysWith: { first, _ in first })
-            for name in resolved.names {
-                best[name] = resolved.preferred(resolved.best(named: name, for: request), over: best[name], for: request)
-            }
-            return Self.byName(best)
-        }
-        return try indexedAll(kind, in: chain, for: request)
-    }
-
-    private func indexedAll(_ kind: AssetKind, in chain: [ThemeInfo], for request: TraitRequest) throws -> [Resolution] {
-        // One query a theme of the chain, nearest first; a parent's answer is kept. A theme's
-        // sources choose their localizations on their own: each query needs only its theme's plan.
-        let palettes = try chain.enumerated().map { depth, theme in
-            let plan = LocalizationPlan(chain: [theme], languages: request.languages)
-            let query = LookupQuery(kind: kind, name: nil, chain: [theme], request: request, localization: plan)
-            let key = ParentPalette(sql: query.sql, parameters: query.parameters, generation: theme.generation, depth: depth)
-            if depth > 0, let kept = parentPalettes.value(for: key) { return kept }
-            let palette = try pool.read { database in
-                try database.cachedStatement(query.sql).firstRows(query.parameters, ofEach: "name").map { row in
-                    try Self.resolution(row, kind: kind, chain: chain, request: request, plan: plan)
-                }
-            }
-            if depth > 0 { parentPalettes.insert(palette, for: key) }
-            return palette
-        }
-        return Self.merged(palettes, for: request)
-    }
-
-    /// A chain's palettes (nearest theme first, each in the index's order of names) as one
-    /// palette in that order, each name once: from the nearest theme, unless a farther one has
-    /// the requested gamut and it has not (the gamut term comes before depth in the lookup's
-    /// order). A merge of sorted lists: no name is hashed and each answer is copied once.
-    static func merged(_ palettes: [[Resolution]], for request: TraitRequest) -> [Resolution] {
-        var next = palettes.map(\.startIndex)
-        var merged: [Resolution] = []
-        merged.reserveCapacity(palettes.map(\.count).reduce(0, +))
-        func name(at depth: Int) -> String? {
-            next[depth] < palettes[depth].endIndex ? palettes[depth][next[depth]].variant.name : nil
-        }
-        while let least = palettes.indices.lazy.compactMap(name(at:)).min(by: bytewiseLess) {
-            var chosen: (depth: Int, index: Int)?
-            for depth in palettes.indices where name(at: depth) == least {
-                let index = next[depth]
-                next[depth] += 1
-                if let nearer = chosen, !missesGamut(palettes[nearer.depth][nearer.index], request) || missesGamut(palettes[depth][index], request) {
-                    continue
-                }
-                chosen = (depth, index)
-            }
-            if let chosen { merged.append(palettes[chosen.depth][chosen.index]) }
-        }
-        return merged
-    }
-
-    /// A palette's resolutions in the index's order of names. The names are sorted, not the
-    /// resolutions: a comparison of two resolutions copied both (each holds a dozen references).
-    static func byName(_ best: [String: Resolution]) -> [Resolution] {
-        best.keys.sorted(by: bytewiseLess).compactMap { best[$0] }
-    }
-
-    /// SQLite's BINARY order of names (their UTF-8 bytes), as the index sorts them.
-    static func bytewiseLess(_ left: String, _ right: String) -> Bool {
-        var left = left, right = right
-        return left.withUTF8 { left in
-            right.withUTF8 { right in
-                guard let leftStart = left.baseAddress, let rightStart = right.baseAddress else { return left.count < right.count }
-                let common = memcmp(leftStart, rightStart, min(left.count, right.count))
-                return common != 0 ? common < 0 : left.count < right.count
-            }
-        }
-    }
-
     /// The lookup's first ordering term: a variant for neither the requested gamut nor sRGB (which
     /// every gamut takes, as the last resort).
     static func missesGamut(_ resolution: Resolution, _ request: TraitRequest) -> Bool {
-        missesGamut(resolution.variant, request)
+        missesGamut(resolution.variant.traits.gamut, request)
     }
 
-    static func missesGamut(_ variant: Variant, _ request: TraitRequest) -> Bool {
-        variant.traits.gamut != request.gamut && variant.traits.gamut != .sRGB
+    static func missesGamut(_ gamut: Gamut, _ request: TraitRequest) -> Bool {
+        gamut != request.gamut && gamut != .sRGB
     }
 
     private func resolve(_ query: LookupQuery, kind: AssetKind, chain: [ThemeInfo], request: TraitRequest, plan: LocalizationPlan) throws -> Resolution? {
@@ -220,18 +144,24 @@ public final class IndexReader: Sendable {
 
     /// A lookup's row as the resolution that answers: the variant, the theme of the chain it came
     /// from, where it differs from the request, and its source.
-    private static func resolution(_ row: Row, kind: AssetKind, chain: [ThemeInfo], request: TraitRequest, plan: LocalizationPlan) throws -> Resolution {
+    static func resolution(_ row: Row, kind: AssetKind, chain: [ThemeInfo], request: TraitRequest, plan: LocalizationPlan) throws -> Resolution {
         let record = try VariantRecord(row: row)
-        let variant = record.variant
-        let depth = chain.firstIndex { $0.id == record.themeID } ?? 0
-        let theme = chain.indices.contains(depth) ? chain[depth].name : ""
-        var fallbacks = fallbacks(variant, request: request, kind: kind, depth: depth, theme: theme)
-        let localization = plan.chosen[record.sourceID]
-        if !variant.traits.locale.isEmpty, variant.traits.locale != localization { fallbacks.append("localization:\(variant.traits.locale)") }
+        let found = provenance(of: record.variant, themeID: record.themeID, sourceID: record.sourceID, chain: chain, request: request, plan: plan)
         guard let sourceKind = SourceKind(rawValue: try row.string("source_kind")) else { throw ThemeError("unknown source kind") }
         let source = SourceReference(path: try row.string("source_path"), kind: sourceKind, contentHash: try row.string("source_hash"))
-        return Resolution(variant: variant, theme: theme, depth: depth, source: source, localization: localization, fallbacks: fallbacks,
-                          requestedDirection: request.direction)
+        return Resolution(variant: record.variant, theme: found.theme, depth: found.depth, source: source, localization: found.localization,
+                          fallbacks: found.fallbacks, requestedDirection: request.direction)
+    }
+
+    /// Where a variant a query chose came from in the chain, and where it differs from the request.
+    static func provenance(of variant: Variant, themeID: Int64, sourceID: Int64, chain: [ThemeInfo], request: TraitRequest, plan: LocalizationPlan)
+        -> (depth: Int, theme: String, fallbacks: [String], localization: String?) {
+        let depth = chain.firstIndex { $0.id == themeID } ?? 0
+        let theme = chain.indices.contains(depth) ? chain[depth].name : ""
+        var fallbacks = fallbacks(variant, request: request, kind: variant.kind, depth: depth, theme: theme)
+        let localization = plan.chosen[sourceID]
+        if !variant.traits.locale.isEmpty, variant.traits.locale != localization { fallbacks.append("localization:\(variant.traits.locale)") }
+        return (depth, theme, fallbacks, localization)
     }
 
     static func fallbacks(_ variant: Variant, request: TraitRequest, kind: AssetKind, depth: Int, theme: String) -> [String] {

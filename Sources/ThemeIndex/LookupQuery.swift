@@ -14,13 +14,16 @@ struct LookupQuery {
     let sql: String
     let parameters: [SQLiteValue]
 
+    /// Every column of the variant and what a `Resolution` keeps of its source.
+    static let resolutionColumns = "v.*, s.path AS source_path, s.kind AS source_kind, s.content_hash AS source_hash"
+
     /// The rows the queries rank: variants with their source, joined to the request's
     /// localization ranks. `INDEXED BY` keeps SQLite on the index the query means (by name for a
     /// lookup, by theme for a palette): with the `req_loc` join it would otherwise walk every
-    /// variant of each source.
-    static func candidates(indexedBy index: String, extraColumns: String = "") -> String {
+    /// variant of each source. `columns`: what the rows hold (a resolution's, by default).
+    static func candidates(indexedBy index: String, columns: String = resolutionColumns) -> String {
         """
-        SELECT v.*, s.path AS source_path, s.kind AS source_kind, s.content_hash AS source_hash\(extraColumns)
+        SELECT \(columns)
         FROM variant v INDEXED BY \(index) JOIN source s ON s.id = v.source_id
         JOIN req_loc l ON l.source_id = v.source_id AND l.locale = v.locale
         """
@@ -28,8 +31,9 @@ struct LookupQuery {
 
     /// The best variant of `name` for `request`; with no name, every candidate of every name of
     /// `kind` in the chain, ordered by name and then by the same ORDER BY: a name's first row is
-    /// its best (a resolved palette in one query).
-    init(kind: AssetKind, name: String?, chain: [ThemeInfo], request: TraitRequest, localization: LocalizationPlan) {
+    /// its best (a resolved palette in one query). `columns`: what the rows hold.
+    init(kind: AssetKind, name: String?, chain: [ThemeInfo], request: TraitRequest, localization: LocalizationPlan,
+         columns: String = resolutionColumns) {
         var bindings = QueryBindings()
         func bind(_ value: SQLiteValue) -> String { bindings.bind(value) }
         func bind(_ value: Int) -> String { bindings.bind(value) }
@@ -98,7 +102,7 @@ struct LookupQuery {
         if name != nil {
             sql = """
             \(localized)
-            \(Self.candidates(indexedBy: "variant_by_name"))
+            \(Self.candidates(indexedBy: "variant_by_name", columns: columns))
             WHERE \(filters)
             ORDER BY \(order)
             LIMIT 1
@@ -109,7 +113,7 @@ struct LookupQuery {
             // rows took twice as long (a second sort, and the ranking kept for every row).
             sql = """
             \(localized)
-            \(Self.candidates(indexedBy: "variant_by_theme"))
+            \(Self.candidates(indexedBy: "variant_by_theme", columns: columns))
             WHERE \(filters)
             ORDER BY v.name, \(order)
             """

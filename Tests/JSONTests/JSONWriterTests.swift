@@ -44,4 +44,25 @@ struct JSONWriterTests {
             #expect(text(literal) == text(string))
         }
     }
+
+    @Test("members written once are appended to objects as if written there: commas placed, empty ones left out")
+    func keptMembers() {
+        let kept = JSONWriter.members { json in
+            json.key(literal: "hex"); json.string("#FF9500FF")
+            json.key(literal: "components"); json.beginArray(); json.double(1); json.double(0.5); json.endArray()
+        }
+        #expect(String(decoding: kept, as: UTF8.self) == ##""hex":"#FF9500FF","components":[1,0.5]"##)
+        var json = JSONWriter()
+        json.beginObject()
+        json.members(kept)
+        json.members([])
+        json.key("theme"); json.string("brand")
+        json.endObject()
+        json.beginObject()
+        json.key("first"); json.int(1)
+        json.members(kept)
+        json.endObject()
+        #expect(text(json) == ##"{"hex":"#FF9500FF","components":[1,0.5],"theme":"brand"}{"first":1,"hex":"#FF9500FF","components":[1,0.5]}"##)
+        #expect(JSONWriter.members { _ in }.isEmpty)
+    }
 }

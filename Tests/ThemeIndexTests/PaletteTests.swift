@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Testing
 import TestSupport
 import ThemeVocabulary
@@ -54,13 +55,24 @@ struct PaletteTests {
         #expect(chain.map(\.name) == ["brand", "middle", "base"])
         for round in ["cold", "kept"] {
             for request in Self.requests {
-                let palette = try index.reader.resolveAll(.color, in: chain, for: request)
+                let resolutions = try index.reader.resolveAll(.color, in: chain, for: request)
+                let palette = try index.reader.palette(in: chain, for: request)
                 let names = try index.reader.names(.color, in: chain)
-                #expect(palette.map(\.variant.name) == names, "\(round): one answer a name, by name")
-                for resolution in palette {
+                #expect(resolutions.map(\.variant.name) == names, "\(round): one answer a name, by name")
+                #expect(palette.map(\.name) == names, "\(round): the palette's answers are the same names")
+                for (resolution, color) in zip(resolutions, palette) {
+                    let asked = "\(round) \(request.appearance.label) \(request.gamut.name) \(resolution.variant.name)"
                     let single = try #require(try index.reader.resolve(.color, named: resolution.variant.name, in: chain, for: request))
                     #expect(resolution.variant.id == single.variant.id && resolution.theme == single.theme && resolution.fallbacks == single.fallbacks,
-                            "\(round) \(request.appearance.label) \(request.gamut.name) \(resolution.variant.name): \(resolution.theme) vs \(single.theme)")
+                            "\(asked): \(resolution.theme) vs \(single.theme)")
+                    let written = JSONWriter.members { json in
+                        ColorJSON.write(single.variant, to: &json)
+                        json.key(literal: "traits")
+                        ColorJSON.writeTraits(single.variant.traits, to: &json)
+                    }
+                    #expect(color.members == written && color.theme == single.theme && color.fallbacks == single.fallbacks
+                            && color.sourcePath == single.source.path && color.localization == single.localization && color.gamut == single.variant.traits.gamut,
+                            "\(asked): the palette's \(String(decoding: color.members, as: UTF8.self)) from \(color.theme)")
                 }
             }
         }
@@ -89,7 +101,7 @@ struct PaletteTests {
         // An sRGB request: the brand's primary is for P3 only, the base's sRGB one answers.
         #expect(IndexReader.merged([brand, base], for: sRGB).map(\.theme) == ["brand", "base", "brand", "base", "base", "base", "brand"])
         #expect(IndexReader.merged([[], base, []], for: sRGB).map(\.variant.name) == base.map(\.variant.name))
-        #expect(IndexReader.merged([], for: sRGB).isEmpty)
+        #expect(IndexReader.merged([[Resolution]](), for: sRGB).isEmpty)
         #expect(IndexReader.bytewiseLess("a", "ab") && !IndexReader.bytewiseLess("ab", "a") && !IndexReader.bytewiseLess("", ""))
     }
 
@@ -102,10 +114,17 @@ struct PaletteTests {
             let chain = try ThemeInfo.chain(of: "brand", in: try index.reader.themes())
             return try index.reader.resolveAll(.color, in: chain, for: TraitRequest()).first { $0.variant.name == "base-only" }?.variant.color?.components.dropFirst(2).first
         }
+        /// The same colour as the kept palette's part of the base writes it.
+        func keptBaseOnly() throws -> String? {
+            let chain = try ThemeInfo.chain(of: "brand", in: try index.reader.themes())
+            return try index.reader.palette(in: chain, for: TraitRequest()).first { $0.name == "base-only" }.map { String(decoding: $0.members, as: UTF8.self) }
+        }
         #expect(try baseOnly() == 1)
+        #expect(try keptBaseOnly()?.contains("[0,0,1,1]") == true)
         fixtures.colorSet("base", "base-only", [(nil, ["red": "0", "green": "0", "blue": "0.25"], [:])])
         let report = try index.writer.sync(themesDirectory: fixtures.root)
         #expect(report.reindexedSources.count == 1)
         #expect(try baseOnly() == 0.25)
+        #expect(try keptBaseOnly()?.contains("[0,0,0.25,1]") == true, "the palette's kept part of the base is of its new generation")
     }
 }

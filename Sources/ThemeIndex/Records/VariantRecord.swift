@@ -63,21 +63,14 @@ struct VariantRecord: TableRecord {
         traits.gamut = Gamut(try row.int(Columns.gamut))
         traits.direction = LayoutDirection(try row.int(Columns.direction))
         traits.deploymentTarget = try row.int(Columns.deploymentTarget)
-        traits.appearance = Appearance(Luminosity(rawValue: try row.int(Columns.luminosity)) ?? .other,
-                                       highContrast: try row.bool(Columns.contrast), name: try row.string(Columns.appearanceName))
+        traits.appearance = try Self.appearance(in: row)
         traits.locale = try row.string(Columns.locale)
         traits.fileExtension = try row.string(Columns.fileExtension)
         traits.platform = try row.string(Columns.platform)
         traits.pointSize = try row.int(Columns.pointSize)
         variant = Variant(kind: kind, name: name, traits: traits)
         variant.id = id
-        if kind == .color {
-            let spaceName = try row.string(Columns.colorSpace)
-            guard let space = ColorSpace(storedName: spaceName) else { throw RecordError(Self.tableName, "unknown colour space \(spaceName)") }
-            variant.color = ColorValue(colorSpace: space, components: Self.numbers(try row.string(Columns.components)))
-            let systemColor = try row.string(Columns.systemColor)
-            variant.systemColor = systemColor.isEmpty ? nil : systemColor
-        }
+        if kind == .color { try Self.readColor(of: &variant, from: row) }
         variant.pixelWidth = try row.int(Columns.pixelWidth)
         variant.pixelHeight = try row.int(Columns.pixelHeight)
         variant.format = try row.string(Columns.format)
@@ -88,6 +81,21 @@ struct VariantRecord: TableRecord {
         variant.aliasOf = try row.string(Columns.aliasOf)
         variant.tokenColor = try row.string(Columns.tokenColor)
         variant.contexts = try row.string(Columns.contexts)
+    }
+
+    /// The appearance of a row's three columns (of a whole row, or of a palette's).
+    static func appearance(in row: Row) throws -> Appearance {
+        Appearance(Luminosity(rawValue: try row.int(Columns.luminosity)) ?? .other,
+                   highContrast: try row.bool(Columns.contrast), name: try row.string(Columns.appearanceName))
+    }
+
+    /// A colour variant's value, or the system colour it names, from a row (whole or a palette's).
+    static func readColor(of variant: inout Variant, from row: Row) throws {
+        let spaceName = try row.string(Columns.colorSpace)
+        guard let space = ColorSpace(storedName: spaceName) else { throw RecordError(Self.tableName, "unknown colour space \(spaceName)") }
+        variant.color = ColorValue(colorSpace: space, components: Self.numbers(try row.string(Columns.components)))
+        let systemColor = try row.string(Columns.systemColor)
+        variant.systemColor = systemColor.isEmpty ? nil : systemColor
     }
 
     func value(of column: Columns) -> SQLiteValue {

@@ -32,8 +32,8 @@ struct ColorRoutes: RouteCollection {
         json.key("theme")
         json.string(theme.name)
         if resolve {
-            // One query for the whole palette, whatever its size, written straight into the body.
-            let resolutions = try reader.resolveAll(.color, in: chain, for: traits)
+            // A query a theme for the whole palette, whatever its size, each colour written once.
+            let palette = try reader.palette(in: chain, for: traits)
             json.key("traits")
             json.value(.object([
                 ("appearance", .string(traits.appearance.label)),
@@ -43,11 +43,13 @@ struct ColorRoutes: RouteCollection {
             ]))
             json.key("colors")
             json.beginObject()
-            // By index: a for-in loop copies each resolution out of the array (a dozen retains).
-            for index in resolutions.indices {
-                json.key(resolutions[index].variant.name)
+            // By index: a for-in loop copies each colour out of the array (a retain a member).
+            for index in palette.indices {
+                json.key(palette[index].name)
                 json.beginObject()
-                writeMembers(of: resolutions[index], context, to: &json)
+                json.members(palette[index].members)
+                writeProvenance(fallbacks: palette[index].fallbacks, theme: palette[index].theme, path: palette[index].sourcePath,
+                                localization: palette[index].localization, context, to: &json)
                 json.endObject()
             }
             json.endObject()
@@ -67,8 +69,8 @@ struct ColorRoutes: RouteCollection {
                     for variant in found {
                         json.beginObject()
                         json.key("traits")
-                        ColorRendering.writeTraits(variant.traits, to: &json)
-                        ColorRendering.write(variant, to: &json)
+                        ColorJSON.writeTraits(variant.traits, to: &json)
+                        ColorJSON.write(variant, to: &json)
                         json.key("theme")
                         json.string(member.name)
                         json.endObject()
@@ -112,21 +114,29 @@ struct ColorRoutes: RouteCollection {
 
     /// A resolved colour's members: its value, traits, the fallbacks taken and where it came from.
     private func writeMembers(of resolution: Resolution, _ context: RequestContext, to json: inout JSONWriter) {
-        ColorRendering.write(resolution.variant, to: &json)
+        ColorJSON.write(resolution.variant, to: &json)
         json.key(literal: "traits")
-        ColorRendering.writeTraits(resolution.variant.traits, to: &json)
+        ColorJSON.writeTraits(resolution.variant.traits, to: &json)
+        writeProvenance(fallbacks: resolution.fallbacks, theme: resolution.theme, path: resolution.source.path,
+                        localization: resolution.localization, context, to: &json)
+    }
+
+    /// The members of a resolved colour that its request chose: the fallbacks taken, the theme
+    /// and source it came from (the path under the themes folder) and the localization.
+    private func writeProvenance(fallbacks: [String], theme: String, path: String, localization: String?, _ context: RequestContext,
+                                 to json: inout JSONWriter) {
         json.key(literal: "fallbacks")
         json.beginArray()
-        for fallback in resolution.fallbacks { json.string(fallback) }
+        for fallback in fallbacks { json.string(fallback) }
         json.endArray()
         json.key(literal: "source")
         json.beginObject()
         json.key(literal: "theme")
-        json.string(resolution.theme)
+        json.string(theme)
         json.key(literal: "path")
-        json.string(context.relative(resolution.source.path))
+        json.string(context.relative(path))
         json.endObject()
-        if let localization = resolution.localization {
+        if let localization {
             json.key(literal: "localization")
             json.string(localization)
         }

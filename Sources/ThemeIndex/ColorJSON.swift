@@ -1,12 +1,13 @@
 import JSON
-import ThemeIndex
 import ThemeVocabulary
 
-/// How a colour variant is shown to clients: components, `#RRGGBBAA` and a CSS value.
-enum ColorRendering {
+/// How a colour variant is shown to clients: components, `#RRGGBBAA` and a CSS value. Here, not
+/// in the server, because a palette's colours are written as the index reads them: a parent's
+/// part of every brand's palette is kept written (`IndexReader.palette`).
+public enum ColorJSON {
     /// The colour's members (no braces): its colour space, components, and `hex` and `css`, or
     /// the system colour it names.
-    static func write(_ variant: Variant, to json: inout JSONWriter) {
+    public static func write(_ variant: Variant, to json: inout JSONWriter) {
         guard let color = variant.color else { return }
         json.key(literal: "colorSpace")
         if let systemColor = variant.systemColor {
@@ -50,7 +51,7 @@ enum ColorRendering {
         json.endObject()
     }
 
-    static func writeTraits(_ traits: VariantTraits, to json: inout JSONWriter) {
+    public static func writeTraits(_ traits: VariantTraits, to json: inout JSONWriter) {
         json.beginObject()
         json.key(literal: "appearance")
         json.string(traits.appearance.label)
