@@ -1,3 +1,4 @@
+import Caching
 import Foundation
 import SQLite
 import ThemeVocabulary
@@ -11,14 +12,8 @@ extension IndexReader {
         if kind == .color, let resolved = try resolvedOnDemand(in: chain, for: request) {
             return try resolveAll(in: chain, for: request, onDemand: resolved)
         }
-        let palettes = try chain.map { theme in
-            let plan = LocalizationPlan(chain: [theme], languages: request.languages)
-            let query = LookupQuery(kind: kind, name: nil, chain: [theme], request: request, localization: plan)
-            return try pool.read { database in
-                try database.cachedStatement(query.sql).firstRows(query.parameters, ofEach: "name").map { row in
-                    try Self.resolution(row, kind: kind, chain: chain, request: request, plan: plan)
-                }
-            }
+        let palettes = try bestOfEachName(kind, in: chain, for: request, columns: LookupQuery.resolutionColumns, keptIn: nil) { row, plan in
+            try Self.resolution(row, chain: chain, request: request, plan: plan)
         }
         return Self.merged(palettes, for: request)
     }
@@ -35,27 +30,36 @@ extension IndexReader {
     }
 
     /// A resolved palette as its answer shows it, each colour written once: `resolveAll`'s
-    /// choices, from a query that reads only what the answer shows. A theme's sources choose
-    /// their localizations on their own, so each theme of the chain is a query with its own
-    /// plan, nearest first; a parent's part is kept for the next brand that asks it.
+    /// choices, from a query that reads only what the answer shows; a parent's part is kept for
+    /// the next brand that asks it.
     public func palette(in chain: [ThemeInfo], for request: TraitRequest) throws -> [PaletteColor] {
         if let resolved = try resolvedOnDemand(in: chain, for: request) {
             return try resolveAll(in: chain, for: request, onDemand: resolved).map(PaletteColor.init)
         }
-        let palettes = try chain.enumerated().map { depth, theme in
-            let plan = LocalizationPlan(chain: [theme], languages: request.languages)
-            let query = LookupQuery(kind: .color, name: nil, chain: [theme], request: request, localization: plan, columns: PaletteColor.columns)
-            let key = ParentPalette(sql: query.sql, parameters: query.parameters, generation: theme.generation, depth: depth)
-            if depth > 0, let kept = parentPalettes.value(for: key) { return kept }
-            let palette = try pool.read { database in
-                try database.cachedStatement(query.sql).firstRows(query.parameters, ofEach: "name").map { row in
-                    try PaletteColor(row: row, chain: chain, request: request, plan: plan)
-                }
-            }
-            if depth > 0 { parentPalettes.insert(palette, for: key) }
-            return palette
+        let palettes = try bestOfEachName(.color, in: chain, for: request, columns: PaletteColor.columns, keptIn: parentPalettes) { row, plan in
+            try PaletteColor(row: row, chain: chain, request: request, plan: plan)
         }
         return Self.merged(palettes, for: request)
+    }
+
+    /// Each theme's best variant of every name of `kind`, a list a theme of the chain, nearest
+    /// first, each row (`columns`) read by `entry`. A theme's sources choose their localizations
+    /// on their own, so each theme is a query with only its own plan. `kept`: where the parents'
+    /// lists are kept between requests, by query and generation.
+    private func bestOfEachName<Entry>(_ kind: AssetKind, in chain: [ThemeInfo], for request: TraitRequest, columns: String,
+                                       keptIn kept: BoundedCache<ParentPalette, [Entry]>?,
+                                       entry: (Row, LocalizationPlan) throws -> Entry) throws -> [[Entry]] {
+        try chain.enumerated().map { depth, theme in
+            let plan = LocalizationPlan(chain: [theme], languages: request.languages)
+            let query = LookupQuery(kind: kind, name: nil, chain: [theme], request: request, localization: plan, columns: columns)
+            let key = depth > 0 && kept != nil ? ParentPalette(sql: query.sql, parameters: query.parameters, generation: theme.generation, depth: depth) : nil
+            if let key, let list = kept?.value(for: key) { return list }
+            let list = try pool.read { database in
+                try database.cachedStatement(query.sql).firstRows(query.parameters, ofEach: "name").map { try entry($0, plan) }
+            }
+            if let key { kept?.insert(list, for: key) }
+            return list
+        }
     }
 
     /// A chain's palettes (nearest theme first, each in the index's order of names) as one

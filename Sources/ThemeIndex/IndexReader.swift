@@ -91,7 +91,7 @@ public final class IndexReader: Sendable {
     }
 
     private func resolve(_ kind: AssetKind, named name: String, in chain: [ThemeInfo], for request: TraitRequest, plan: LocalizationPlan) throws -> Resolution? {
-        try resolve(LookupQuery(kind: kind, name: name, chain: chain, request: request, localization: plan), kind: kind, chain: chain,
+        try resolve(LookupQuery(kind: kind, name: name, chain: chain, request: request, localization: plan), chain: chain,
                     request: request, plan: plan)
     }
 
@@ -122,7 +122,7 @@ public final class IndexReader: Sendable {
             fileExtension = name[name.index(after: dot)...].lowercased()
         }
         let query = LookupQuery(fileNamed: base, fileExtension: fileExtension, chain: chain, request: request, localization: plan)
-        return try resolve(query, kind: .file, chain: chain, request: request, plan: plan)
+        return try resolve(query, chain: chain, request: request, plan: plan)
     }
 
     /// The lookup's first ordering term: a variant for neither the requested gamut nor sRGB (which
@@ -135,16 +135,16 @@ public final class IndexReader: Sendable {
         gamut != request.gamut && gamut != .sRGB
     }
 
-    private func resolve(_ query: LookupQuery, kind: AssetKind, chain: [ThemeInfo], request: TraitRequest, plan: LocalizationPlan) throws -> Resolution? {
+    private func resolve(_ query: LookupQuery, chain: [ThemeInfo], request: TraitRequest, plan: LocalizationPlan) throws -> Resolution? {
         try pool.read { database in
             guard let row = try database.cachedStatement(query.sql).rows(query.parameters).first else { return nil }
-            return try Self.resolution(row, kind: kind, chain: chain, request: request, plan: plan)
+            return try Self.resolution(row, chain: chain, request: request, plan: plan)
         }
     }
 
     /// A lookup's row as the resolution that answers: the variant, the theme of the chain it came
     /// from, where it differs from the request, and its source.
-    static func resolution(_ row: Row, kind: AssetKind, chain: [ThemeInfo], request: TraitRequest, plan: LocalizationPlan) throws -> Resolution {
+    static func resolution(_ row: Row, chain: [ThemeInfo], request: TraitRequest, plan: LocalizationPlan) throws -> Resolution {
         let record = try VariantRecord(row: row)
         let found = provenance(of: record.variant, themeID: record.themeID, sourceID: record.sourceID, chain: chain, request: request, plan: plan)
         guard let sourceKind = SourceKind(rawValue: try row.string("source_kind")) else { throw ThemeError("unknown source kind") }
