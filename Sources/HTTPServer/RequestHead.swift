@@ -66,4 +66,14 @@ public struct RequestHead: Sendable {
         (request.received, request.loop) = (received, loop)
         return request
     }
+
+    /// The request as a route that reads only its target sees it (a direct route's: see
+    /// ThemeServer's `Route.direct`): its method, target, body, peer, time and loop, and no fields,
+    /// whose Strings and `HTTPFields` such a route would make for nothing.
+    public func targetOnlyRequest() throws(Request.TargetError) -> Request {
+        let target = withTarget { $0.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) } }
+        var request = try Request(method: method, target: target, body: body, remoteAddress: remoteAddress)
+        (request.received, request.loop) = (received, loop)
+        return request
+    }
 }

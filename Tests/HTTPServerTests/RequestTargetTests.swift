@@ -54,5 +54,9 @@ struct RequestTargetTests {
         let request = try head.request()
         #expect(request.target == "/themes?x=%41" && request.query == ["x": "A"] && request.headers[.accept] == "text/plain")
         #expect(request.headers.count == 3 && request.method == .get && request.remoteAddress == "127.0.0.1:1")
+        // A direct route's request: the same target, peer and method, no fields made.
+        let targetOnly = try head.targetOnlyRequest()
+        #expect(targetOnly.target == request.target && targetOnly.query == ["x": "A"] && targetOnly.path == "/themes")
+        #expect(targetOnly.headers.isEmpty && targetOnly.method == .get && targetOnly.remoteAddress == "127.0.0.1:1")
     }
 }

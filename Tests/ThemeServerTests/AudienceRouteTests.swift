@@ -44,6 +44,21 @@ struct AudienceRouteTests {
         #expect(try api.request("/assign/acme").status == 400, "a client id is required")
     }
 
+    @Test("clients placed alike get the same bytes, and each client its own placing, whatever was answered before it")
+    func answersWrittenOncePerPlacing() throws {
+        let api = try APIFixture()
+        #expect(try api.request("/aliases/acme", method: .put, body: Self.holiday).status == 200)
+        let rule = "&platform=ios&appVersion=5.10.1&locale=fr-CA&tier=beta"
+        let answers = try ["c1", "c2" + rule, "c3", "c4" + rule, "c5"].map { try api.request("/assign/acme?client=" + $0) }
+        #expect(answers.map { json($0)["theme"] as? String } == ["light", "dark", "light", "dark", "light"])
+        #expect(answers[0].body == answers[2].body && answers[2].body == answers[4].body && answers[1].body == answers[3].body)
+        // A reload that moves the alias's theme to a new generation is answered, not the bytes before it.
+        api.fixtures.colorSet("themes/light", "accent", [(nil, ["red": "1", "green": "0", "blue": "0"], [:])])
+        try api.service.reload()
+        let after = try api.request("/assign/acme?client=c1")
+        #expect(json(after)["generation"] as? Int == api.service.library.theme(named: "light")?.generation && after.body != answers[0].body, "\(after.text)")
+    }
+
     @Test("a pinned URL answers as the theme while it serves that generation, for good; another generation is a 404 naming the one served")
     func pinnedURLs() throws {
         let api = try APIFixture()

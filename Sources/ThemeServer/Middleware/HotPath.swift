@@ -29,7 +29,8 @@ struct HotPath: Sendable {
     func answer(_ head: borrowing RequestHead, fields: inout FieldLines) -> PreparedAnswer? {
         let request = HitRequest(head)
         // A direct route's answer is never kept: its requests do not ask the cache first.
-        let direct = mayBeDirect(request) ? (try? head.request()).flatMap { answerDirectly($0, request, fields: &fields) } : nil
+        // A direct route reads its target alone: its request is made without the fields.
+        let direct = mayBeDirect(request) ? (try? head.targetOnlyRequest()).flatMap { answerDirectly($0, request, fields: &fields) } : nil
         guard let hit = direct ?? answer(request, fields: &fields) else { return nil }
         // The id's text is a String made and freed for each answer (past 15 bytes, on the heap):
         // only for a log that keeps it.

@@ -22,6 +22,15 @@ struct AudienceRoutes: RouteCollection {
     /// `/assign`'s answers differ only in their bodies: their head, settled for other origins as
     /// the chain settles every public answer, is serialised once.
     let assignAnswers: ResponseTemplate
+    /// Each event loop's last `/assign` answer, and the assignment it wrote. Clients an alias's
+    /// rules and rollouts place alike (every client of an alias with neither) get the same
+    /// bytes, which are then written once rather than at each request.
+    let lastAnswers = PerLoop<LastAnswer?> { _ in nil }
+
+    struct LastAnswer: Sendable {
+        let assignment: Assignment
+        let response: Response
+    }
 
     init(library: ThemeLibrary, book: AliasBook, events: EventHub, metrics: ServiceMetrics, operators: OperatorCheck, store: (any AudienceStore)?,
          cors: CORSMiddleware) {
@@ -204,7 +213,9 @@ struct AudienceRoutes: RouteCollection {
         } catch .themeGone(_, let theme) {
             throw APIError.notFound("alias \(name) points at \(theme), which is not served")
         }
-        metrics.countAssignment(theme: assignment.theme, generation: Int(assignment.generation), reason: assignment.kind.rawValue, loop: context.request.loop)
+        let loop = context.request.loop
+        metrics.countAssignment(theme: assignment.theme, generation: Int(assignment.generation), reason: assignment.kind.rawValue, loop: loop)
+        if let same = lastAnswers.withState(forLoop: loop, { _, last in last?.assignment == assignment ? last?.response : nil }) { return same }
         // Written member by member (no JSONValue tree): every client asks at start.
         var json = JSONWriter(reservingCapacity: 160)
         json.beginObject()
@@ -214,7 +225,9 @@ struct AudienceRoutes: RouteCollection {
         json.key(literal: "base"); json.string(assignment.base)
         json.key(literal: "reason"); json.string(assignment.reason)
         json.endObject()
-        return assignAnswers.response(body: JSONResponse.body(json))
+        let response = assignAnswers.response(body: JSONResponse.body(json))
+        lastAnswers.withState(forLoop: loop) { _, last in last = LastAnswer(assignment: assignment, response: response) }
+        return response
     }
 
     /// A rollout as `GET /rollouts` shows it, with how many assignments each generation got here.

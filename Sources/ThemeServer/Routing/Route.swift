@@ -15,7 +15,8 @@ public struct Route: Sendable {
     /// Answered on the fast path, not down the middleware chain (`HotPath`): its answer is made
     /// per request from the target alone, short, never kept, never compressed, never conditional
     /// (`/assign`). It gets what every answer gets: the request id, CORS, metrics and the logs.
-    /// Its handler must answer with bytes (a known length).
+    /// Its handler must answer with bytes (a known length), and reads the request's target alone:
+    /// on the fast path its `Request` carries no fields (`RequestHead.targetOnlyRequest`).
     var direct: Bool
     var handler: @Sendable (RequestContext) throws -> Response
 
