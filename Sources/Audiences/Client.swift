@@ -11,16 +11,27 @@ public struct Client: Sendable, Equatable {
         (self.id, self.platform, self.appVersion, self.locale, self.attributes) = (id, platform, appVersion, locale, attributes)
     }
 
-    /// The query names that are not attributes: the fields `init(queryItems:)` reads.
+    /// The query names that are not attributes: the fields `Reading` keeps apart.
     public static let reservedNames: Set<String> = ["client", "platform", "appVersion", "locale"]
 
     /// A client from `/assign`'s query: `client` (1 to 128 characters), `platform`, `appVersion`,
     /// `locale`; every other parameter is an attribute (`tier=beta`). A name given twice: the
     /// last wins, as in a query read into a dictionary.
     public init(queryItems: [(name: String, value: String)]) throws(AudienceError) {
-        var (id, platform, versionText, locale): (String?, String?, String?, String?) = (nil, nil, nil, nil)
-        var attributes: [String: String] = [:]
-        for (name, value) in queryItems {
+        var reading = Reading()
+        for (name, value) in queryItems { reading.note(name, value) }
+        self = try reading.client()
+    }
+
+    /// A client read from a query one parameter at a time, as the parameters are decoded (no list
+    /// of them made): `note` each, then `client()` checks what was read.
+    public struct Reading {
+        private var id, platform, versionText, locale: String?
+        private var attributes: [String: String] = [:]
+
+        public init() {}
+
+        public mutating func note(_ name: String, _ value: String) {
             switch name {
             case "client": id = value
             case "platform": platform = value
@@ -29,16 +40,19 @@ public struct Client: Sendable, Equatable {
             default: attributes[name] = value
             }
         }
-        // Characters are counted only past 128 bytes: a string has no more of them than bytes.
-        guard let id, !id.isEmpty, id.utf8.count <= 128 || id.count <= 128 else {
-            throw AudienceError("client is required: the id the client made once and keeps (1 to 128 characters)")
+
+        public func client() throws(AudienceError) -> Client {
+            // Characters are counted only past 128 bytes: a string has no more of them than bytes.
+            guard let id, !id.isEmpty, id.utf8.count <= 128 || id.count <= 128 else {
+                throw AudienceError("client is required: the id the client made once and keeps (1 to 128 characters)")
+            }
+            var appVersion: AppVersion?
+            if let text = versionText {
+                guard let version = AppVersion(text) else { throw AudienceError("appVersion \"\(text.prefix(30))\" is not a version like 5.3.1") }
+                appVersion = version
+            }
+            return Client(id: id, platform: platform, appVersion: appVersion, locale: locale, attributes: attributes)
         }
-        var appVersion: AppVersion?
-        if let text = versionText {
-            guard let version = AppVersion(text) else { throw AudienceError("appVersion \"\(text.prefix(30))\" is not a version like 5.3.1") }
-            appVersion = version
-        }
-        self.init(id: id, platform: platform, appVersion: appVersion, locale: locale, attributes: attributes)
     }
 }
 

@@ -72,22 +72,11 @@ public struct Request: Sendable {
         return query
     }
 
-    /// Query parameters, decoded, in the target's order (a name may come more than once), for a
-    /// reader that looks for a few names and would make no dictionary; none when an encoding is broken.
-    public var queryItems: [(name: String, value: String)] {
-        var items: [(name: String, value: String)] = []
-        var target = target
-        let whole = target.withUTF8 { bytes in
-            guard let query = Self.split(bytes).query else { return true }
-            items.reserveCapacity(query.count { $0 == UInt8(ascii: "&") } + 1)
-            return Self.decodeQuery(query) { name, value in items.append((name, value)) }
-        }
-        return whole ? items : []
-    }
-
-    /// Hands `body` every decoded parameter in order; false when an encoding is broken (after
-    /// those before it were handed on).
-    private func forEachQueryItem(_ body: (String, String) -> Void) -> Bool {
+    /// Hands `body` every decoded parameter in order, a name as often as it comes, with no
+    /// list made (for a reader that keeps a few of them as they go by); false when an encoding is broken
+    /// (after those before it were handed on).
+    @discardableResult
+    public func forEachQueryItem(_ body: (_ name: String, _ value: String) -> Void) -> Bool {
         var target = target
         return target.withUTF8 { bytes in Self.split(bytes).query.map { Self.decodeQuery($0, body) } ?? true }
     }

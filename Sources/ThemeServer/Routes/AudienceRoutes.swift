@@ -196,8 +196,11 @@ struct AudienceRoutes: RouteCollection {
 
     private func assign(_ context: RequestContext) throws -> Response {
         let name = context.parameter("alias")
+        var reading = Client.Reading()
+        // The request's query decodes: a broken one was refused before it became a Request.
+        context.request.forEachQueryItem { reading.note($0, $1) }
         let client: Client
-        do { client = try Client(queryItems: context.request.queryItems) } catch { throw APIError.badRequest(error.description) }
+        do { client = try reading.client() } catch { throw APIError.badRequest(error.description) }
         let assigner: Assigner
         if let store {
             assigner = store.assigner
