@@ -61,18 +61,19 @@ public struct RequestHead: Sendable {
             guard let name = RequestParser.fieldName(name) else { return } // not so: the parser checked every name
             fields.append(HTTPField(name: name, value: value.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }))
         }
-        let target = withTarget { $0.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) } }
-        var request = try Request(method: method, target: target, headers: fields, body: body, remoteAddress: remoteAddress)
-        (request.received, request.loop) = (received, loop)
-        return request
+        return try request(headers: fields)
     }
 
     /// The request as a route that reads only its target sees it (a direct route's: see
     /// ThemeServer's `Route.direct`): its method, target, body, peer, time and loop, and no fields,
     /// whose Strings and `HTTPFields` such a route would make for nothing.
     public func targetOnlyRequest() throws(Request.TargetError) -> Request {
+        try request(headers: [:])
+    }
+
+    private func request(headers: HTTPFields) throws(Request.TargetError) -> Request {
         let target = withTarget { $0.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) } }
-        var request = try Request(method: method, target: target, body: body, remoteAddress: remoteAddress)
+        var request = try Request(method: method, target: target, headers: headers, body: body, remoteAddress: remoteAddress)
         (request.received, request.loop) = (received, loop)
         return request
     }

@@ -72,9 +72,9 @@ struct Router: Sendable {
         guard !segments.contains(where: Self.isRefused) else { return nil }
         // The route the chain would take: answered here only when it is direct.
         guard let (index, parameters) = match(segments, request.method).found, routes[index].direct else { return nil }
-        // Read in place (a copy of the route would retain each of its parts at every request).
+        let route = routes[index]
         let context = RequestContext(request: request, parameters: parameters, library: library)
-        return RoutedResponse(route: routes[index].label, response: run(routes[index], context), crossOrigin: routes[index].crossOrigin)
+        return RoutedResponse(route: route.label, response: run(route, context), crossOrigin: route.crossOrigin)
     }
 
     /// The first route in table order whose pattern and method take the request, with the path's
