@@ -8,13 +8,16 @@ PY_PACKAGES = lzfse numpy pillow coloraide materialyoucolor==3.0.4 standardwebho
 OPENAPI_PY_PACKAGES = openapi-core requests pyyaml
 EXPORT_PY_PACKAGES = tinycss2 requests
 
-.PHONY: deps py-deps bench-deps build release test openapi-check exports-check tokens-check browser-deps browser-check deb deb-test deb-test-tested lintian kotlin-deps kotlin-client kotlin-check kotlin-cluster-check bench-kotlin-client bench bench-http bench-hotpath bench-tokens bench-reload bench-cold bench-blobs bench-transforms bench-yield bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-lag cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
+.PHONY: deps py-deps check-deps bench-deps build release test openapi-check exports-check tokens-check browser-deps browser-check deb deb-test deb-test-tested lintian kotlin-deps kotlin-client kotlin-check kotlin-cluster-check bench-kotlin-client bench bench-http bench-hotpath bench-tokens bench-reload bench-cold bench-blobs bench-transforms bench-yield bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-lag cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
-deps:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+# Installs those of the Debian packages named that are missing, in one apt-get.
+apt_install = missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) || exit 1; fi
+
+deps:
+	@$(call apt_install,$(APT_PACKAGES))
 
 ## Python packages of the shared oracle tools, used by benchmarks, vector generators and the
 ## test that reads compiled catalogs with the reference renderer, and coloraide, the colour
@@ -38,8 +41,12 @@ TEST_FLAGS = -c release -Xswiftc -enable-testing -Xswiftc -DCHECK_INVARIANTS
 # py-deps too: the cross-checks against the reference renderer and Apple's decoder need them, and
 # would otherwise print SKIPPED.
 test: deps py-deps
-	@mkdir -p out && rm -f out/test-steps.tsv out/swift-test-*.log && date +%s > out/test-started
+	@mkdir -p out && rm -f out/test-steps.tsv out/swift-test-*.log out/lane-*.log out/check-deps.* && date +%s > out/test-started
+	# What the checks after the Swift tests need is installed while the tests build: the install
+	# waits on the network and dpkg, the build on the cores. The tests wait for it before they run.
+	@scripts/in-background.sh check-deps $(MAKE) --no-print-directory check-deps
 	scripts/test-step.sh build $(SWIFT) build $(TEST_FLAGS) --build-tests
+	scripts/test-step.sh deps scripts/in-background.sh --wait check-deps
 	SWIFT=$(SWIFT) SWIFT_TEST_LOG=out/swift-test-main.log scripts/test-step.sh swift-tests \
 	  scripts/swift-test.sh $(TEST_FLAGS) --skip-build --skip "ClientLatencyTests"
 	# Every test ran: the only skips allowed (Swift Testing's, with their reason) are for shared
@@ -49,14 +56,17 @@ test: deps py-deps
 	# Timed: alone, after the others.
 	SWIFT=$(SWIFT) SWIFT_TEST_LOG=out/swift-test-latency.log scripts/test-step.sh swift-latency \
 	  scripts/swift-test.sh $(TEST_FLAGS) --skip-build --filter "ClientLatencyTests"
-	scripts/test-step.sh openapi $(MAKE) --no-print-directory openapi-check
-	scripts/test-step.sh exports $(MAKE) --no-print-directory exports-check
-	scripts/test-step.sh tokens $(MAKE) --no-print-directory tokens-check
-	scripts/test-step.sh browser $(MAKE) --no-print-directory browser-check
-	scripts/test-step.sh kotlin $(MAKE) --no-print-directory kotlin-check
-	scripts/test-step.sh kotlin-cluster $(MAKE) --no-print-directory kotlin-cluster-check
-	scripts/test-step.sh deb $(MAKE) --no-print-directory deb-test-tested
+	# The checks in two lanes side by side, about as long as each other; the cluster ports of
+	# kotlin-cluster (8081-8082, PostgreSQL on 15432) are used by no other check.
+	MAKE=$(MAKE) scripts/test-lanes.sh "exports:exports-check openapi:openapi-check tokens:tokens-check browser:browser-check" \
+	  "deb:deb-test-tested kotlin:kotlin-check kotlin-cluster:kotlin-cluster-check"
 	@python3 scripts/test-summary.py --started "$$(cat out/test-started)"
+
+## What the checks of make test need besides the build's packages (Debian's, PyPI's), in one go;
+## each check installs its own when run alone.
+check-deps: py-deps
+	@$(call apt_install,$(ANDROID_PACKAGES) $(KOTLIN_PACKAGES) $(BROWSER_PACKAGES) lintian)
+	@python3 -c "import openapi_core, requests, yaml, tinycss2, selenium" 2>/dev/null || pip install -q $(OPENAPI_PY_PACKAGES) $(EXPORT_PY_PACKAGES) selenium
 
 ## docs/openapi.yaml against real responses of every route and status (openapi-core), and the
 ## copy the binary serves at /openapi.json against the YAML.
@@ -70,9 +80,7 @@ openapi-check:
 ## awkward ones; the Android resource folders (drawables, strings) through aapt.
 ANDROID_PACKAGES = aapt android-framework-res kotlin
 exports-check:
-	@missing=""; for p in $(ANDROID_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
-	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) || exit 1; fi
+	@$(call apt_install,$(ANDROID_PACKAGES))
 	@python3 -c "import tinycss2, requests" 2>/dev/null || pip install -q $(EXPORT_PY_PACKAGES)
 	python3 scripts/check-exports.py --themed .build/release/themed
 
@@ -81,11 +89,11 @@ exports-check:
 KOTLIN_PACKAGES = kotlin junit4
 KOTLIN_CLASSPATH = /usr/share/java/kotlin-stdlib.jar
 kotlin-deps:
-	@missing=""; for p in $(KOTLIN_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
-	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) || exit 1; fi
+	@$(call apt_install,$(KOTLIN_PACKAGES))
 
-kotlin-client: kotlin-deps
+# Built again only when a source changed: make test's two Kotlin checks share one build.
+kotlin-client: kotlin-deps out/themed-client.jar
+out/themed-client.jar: $(shell find clients/kotlin/src/main -name '*.kt')
 	@mkdir -p out && rm -f out/themed-client.jar
 	kotlinc clients/kotlin/src/main/kotlin -d out/themed-client.jar
 
@@ -125,9 +133,9 @@ tokens-check:
 	python3 scripts/check-public-tokens.py --themed .build/release/themed
 
 ## Chromium, its driver and selenium for the browser tests (Debian packages, PyPI).
+BROWSER_PACKAGES = chromium chromium-driver
 browser-deps:
-	@command -v chromedriver >/dev/null && command -v chromium >/dev/null || \
-	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver)
+	@$(call apt_install,$(BROWSER_PACKAGES))
 	@python3 -c "import selenium, requests" 2>/dev/null || pip install -q selenium requests
 
 ## The gallery and themed.js in headless Chromium against a real themed: counts against the API,
@@ -157,7 +165,7 @@ deb-test-tested: lintian
 	scripts/test-deb.sh "$$(BINARY=out/deb-binary/themed scripts/make-deb.sh | tail -n 1)"
 
 lintian:
-	@command -v lintian >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lintian)
+	@$(call apt_install,lintian)
 
 ## Benchmarks (not tests): LZFSE/deepmap decode MB/s against Apple's C lzfse, catalog open/decode times.
 bench: release py-deps
@@ -270,8 +278,7 @@ bench-transforms: release bench-deps
 CLUSTER_SECONDS ?= 60
 SHARDS ?= 1
 cluster-deps:
-	@missing=""; for p in postgresql varnish varnish-modules haproxy wrk gcc; do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) || exit 1; fi
+	@$(call apt_install,postgresql varnish varnish-modules haproxy wrk gcc)
 
 cluster: release cluster-deps
 	python3 scripts/cluster.py up --shards $(SHARDS)

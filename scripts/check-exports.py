@@ -31,6 +31,7 @@ What cannot run (no kotlinc, no aapt) is said, and fails the check: `make test` 
     python3 scripts/check-exports.py --themed .build/release/themed
 """
 import argparse
+import http.client
 import json
 import math
 import os
@@ -39,6 +40,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 import xml.etree.ElementTree as ElementTree
 
 import requests
@@ -644,15 +646,23 @@ def css_blocks(text):
 
 
 def route_values(base, theme, names):
-    """The colour route's answer for every name and mode: {mode: {name: body}}."""
-    session = requests.Session()
+    """The colour route's answer for every name and mode: {mode: {name: body}}. Asked on one kept
+    connection with http.client: there are 18,000 of them, and requests' own work per request
+    (1.1 ms against 0.27 here) was most of this check's time."""
+    host, port = urllib.parse.urlsplit(base).hostname, urllib.parse.urlsplit(base).port
+    connection = http.client.HTTPConnection(host, port, timeout=30)
     values = {}
-    for mode, query in MODES.items():
-        values[mode] = {}
-        for name in names:
-            response = session.get("%s/themes/%s/colors/%s?%s" % (base, theme, requests.utils.quote(name, safe=""), query))
-            if response.status_code == 200:
-                values[mode][name] = response.json()
+    try:
+        for mode, query in MODES.items():
+            values[mode] = {}
+            for name in names:
+                connection.request("GET", "/themes/%s/colors/%s?%s" % (theme, urllib.parse.quote(name, safe=""), query))
+                response = connection.getresponse()
+                body = response.read()
+                if response.status == 200:
+                    values[mode][name] = json.loads(body)
+    finally:
+        connection.close()
     return values
 
 

@@ -41,8 +41,9 @@ def main():
     for line in open(recorded) if os.path.exists(recorded) else []:
         name, status, seconds, last = (line.rstrip("\n").split("\t") + ["", "", "", ""])[:4]
         steps.append((name, status == "0", float(seconds or 0), last))
-    # The build and the Swift test runs are steps; the checks are what comes after them.
-    checks = [step for step in steps if step[0] != "build" and not step[0].startswith("swift")]
+    # The build, the install of the checks' packages and the Swift test runs are steps; the checks
+    # are what comes after them.
+    checks = [step for step in steps if step[0] not in ("build", "deps") and not step[0].startswith("swift")]
     print("make test: %d Swift tests passed, %d failed, %d skipped%s" % (
         passed, failed, skipped, " (%s)" % "; ".join(sorted(reasons)) if reasons else ""))
     for name, ok, seconds, last in steps:
