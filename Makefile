@@ -11,8 +11,9 @@ EXPORT_PY_PACKAGES = tinycss2 requests
 .PHONY: deps py-deps check-deps bench-deps build release test openapi-check exports-check tokens-check browser-deps browser-check deb deb-test deb-test-tested lintian kotlin-deps kotlin-client kotlin-check kotlin-cluster-check bench-kotlin-client bench bench-http bench-hotpath bench-tokens bench-reload bench-cold bench-blobs bench-transforms bench-yield bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-lag cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
-# Installs those of the Debian packages named that are missing, in one apt-get.
-apt_install = missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+# Installs those of the Debian packages named that are missing, in one apt-get. Installed means
+# "install ok installed": `dpkg -s` also answers for a package removed with its config files kept.
+apt_install = missing=""; for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing) || exit 1; fi
 
@@ -67,6 +68,7 @@ test: deps py-deps
 check-deps: py-deps
 	@$(call apt_install,$(ANDROID_PACKAGES) $(KOTLIN_PACKAGES) $(BROWSER_PACKAGES) lintian)
 	@python3 -c "import openapi_core, requests, yaml, tinycss2, selenium" 2>/dev/null || pip install -q $(OPENAPI_PY_PACKAGES) $(EXPORT_PY_PACKAGES) selenium
+	@echo "check-deps: the checks' Debian and PyPI packages are installed"
 
 ## docs/openapi.yaml against real responses of every route and status (openapi-core), and the
 ## copy the binary serves at /openapi.json against the YAML.
