@@ -46,6 +46,7 @@ final class RequestTallies: Sendable {
 
     private let names = Mutex(Names())
     private let tallies = PerLoop { _ in Tally() }
+    private let lastAsked = PerLoop<(route: String, status: Int, series: Series)?> { _ in nil }
 
     /// The series of answers of `route` with `status`, numbered on first use.
     func series(route: String, status: Int) -> Series {
@@ -61,6 +62,18 @@ final class RequestTallies: Sendable {
             names.seriesByName[SeriesName(route: route, status: status)] = series
             return series
         }
+    }
+
+    /// `series(route:status:)` for a request of event loop `loop`. A loop asking again for the
+    /// series it asked for last (a direct route's answers, which keep no series of their own, as
+    /// kept answers do) gets it from its own slot, without the lock every loop shares.
+    func series(route: String, status: Int, loop: Int?) -> Series {
+        if let series = lastAsked.withState(forLoop: loop, { _, last in last.flatMap { $0.route == route && $0.status == status ? $0.series : nil } }) {
+            return series
+        }
+        let series = series(route: route, status: status)
+        lastAsked.withState(forLoop: loop) { _, last in last = (route, status, series) }
+        return series
     }
 
     /// Counts one answer of `series` that took `duration`, in the tally of the event loop `loop`.

@@ -60,13 +60,14 @@ public final class ServiceMetrics: Sendable {
     public init() {}
 
     func record(route: String, status: Int, duration: Duration, for request: Request) {
-        record(series(route: route, status: status), duration: duration, loop: request.loop)
+        record(series(route: route, status: status, loop: request.loop), duration: duration, loop: request.loop)
     }
 
     /// The series a request of `route` answered with `status` is counted and timed in. A kept
-    /// answer holds its own, so a hit records without looking it up.
-    func series(route: String, status: Int) -> RequestTallies.Series {
-        requests.series(route: route, status: status)
+    /// answer holds its own, so a hit records without looking it up; `loop` is the event loop asking
+    /// (see `RequestTallies.series(route:status:loop:)`), nil in-process.
+    func series(route: String, status: Int, loop: Int? = nil) -> RequestTallies.Series {
+        requests.series(route: route, status: status, loop: loop)
     }
 
     /// Counts and times one answer of `series`, read by event loop `loop`.

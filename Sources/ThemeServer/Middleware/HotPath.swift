@@ -83,7 +83,7 @@ struct HotPath: Sendable {
             return nil
         }
         var direct = FinishingAnswer(route: routed.route, start: start, answer: answer,
-                                     series: stack.metrics.metrics.series(route: routed.route, status: answer.status.code), kept: nil,
+                                     series: stack.metrics.metrics.series(route: routed.route, status: answer.status.code, loop: hit.loop), kept: nil,
                                      crossOrigin: routed.crossOrigin)
         stack.finish(&direct, for: hit, fields: &fields)
         return direct

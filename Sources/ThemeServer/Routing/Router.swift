@@ -17,6 +17,19 @@ struct Router: Sendable {
     /// `/assign/`: how the targets of direct routes begin (their first segment), for the fast
     /// path to tell at a glance the requests that may be answered directly.
     let directPrefixes: [String]
+    /// The direct routes that alone take every path of their shape (see `SoleRoute`).
+    private let soleRoutes: [SoleRoute]
+
+    /// A direct route `/{literal}/{name}` that is the only route whose first segment is its
+    /// literal, in a table with no route that begins with a parameter: every path that is the
+    /// literal and one segment can only be its. Such a path (`/assign/current`, every client at
+    /// start) is matched on its bytes, without the array of segments and the table's lookup.
+    private struct SoleRoute: Sendable {
+        let index: Int
+        /// `/assign/`, as bytes.
+        let prefix: [UInt8]
+        let parameter: String
+    }
 
     init(_ collections: [any RouteCollection], library: ThemeLibrary, logger: Logger) {
         routes = collections.flatMap(\.routes)
@@ -35,6 +48,13 @@ struct Router: Sendable {
         directPrefixes = routes.filter(\.direct).map { route in
             guard case .literal(let first)? = route.pattern.segments.first else { preconditionFailure("a direct route begins with a literal") }
             return "/\(first)/"
+        }
+        let table = routes
+        soleRoutes = table.indices.compactMap { index in
+            let segments = table[index].pattern.segments
+            guard table[index].direct, parameter.isEmpty, segments.count == 2, case .literal(let first) = segments[0],
+                  case .parameter(let name) = segments[1], literal[first] == [index] else { return nil }
+            return SoleRoute(index: index, prefix: Array("/\(first)/".utf8), parameter: name)
         }
     }
 
@@ -68,13 +88,42 @@ struct Router: Sendable {
     /// responder gives it; nil when the route it takes is not direct.
     func respondDirectly(to request: Request) -> RoutedResponse? {
         guard request.method == .get || request.method == .head else { return nil }
-        let segments = request.pathSegments
-        guard !segments.contains(where: Self.isRefused) else { return nil }
         // The route the chain would take: answered here only when it is direct.
-        guard let (index, parameters) = match(segments, request.method).found, routes[index].direct else { return nil }
+        guard let (index, parameters) = soleRouteMatch(request.path, request.method) ?? tableMatch(request), routes[index].direct else { return nil }
         let route = routes[index]
         let context = RequestContext(request: request, parameters: parameters, library: library)
         return RoutedResponse(route: route.label, response: run(route, context), crossOrigin: route.crossOrigin)
+    }
+
+    /// The route and parameters of `path` when it has a sole route's shape (its prefix, then one
+    /// segment that reads may name) and the route takes `method`; nil for any other, which the
+    /// table matches. Read as bytes: `String.UTF8View`'s generic searches cost more than the
+    /// segments' array they replace.
+    private func soleRouteMatch(_ path: String, _ method: HTTPRequest.Method) -> (index: Int, parameters: PathParameters)? {
+        var path = path
+        return path.withUTF8 { bytes in
+            for sole in soleRoutes where bytes.count > sole.prefix.count && bytes.prefix(sole.prefix.count).elementsEqual(sole.prefix) {
+                let rest = UnsafeBufferPointer(rebasing: bytes[sole.prefix.count...])
+                // The table's own test (`isRefused`), and no second segment.
+                guard !rest.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") || $0 == 0 }),
+                      !rest.elementsEqual(Self.dot), !rest.elementsEqual(Self.dotDot),
+                      routes[sole.index].methods.contains(method) else { return nil }
+                var parameters = PathParameters()
+                parameters.append(sole.parameter, String(decoding: rest, as: UTF8.self))
+                return (sole.index, parameters)
+            }
+            return nil
+        }
+    }
+
+    private static let dot = Array(".".utf8), dotDot = Array("..".utf8)
+
+    /// The route the table gives a read of `request`'s path, as `respond(to:)` finds it; nil when
+    /// no route takes it or a segment is refused.
+    private func tableMatch(_ request: Request) -> (index: Int, parameters: PathParameters)? {
+        let segments = request.pathSegments
+        guard !segments.contains(where: Self.isRefused) else { return nil }
+        return match(segments, request.method).found
     }
 
     /// The first route in table order whose pattern and method take the request, with the path's
