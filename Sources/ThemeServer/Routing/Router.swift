@@ -81,8 +81,15 @@ struct Router: Sendable {
     /// A segment no read may name: `..`, `.`, a backslash or NUL (tested as bytes, not with
     /// Foundation's string search: every routed request passes here).
     private static func isRefused(_ segment: String) -> Bool {
-        segment == ".." || segment == "." || segment.utf8.contains(UInt8(ascii: "\\")) || segment.utf8.contains(0)
+        var segment = segment
+        return segment.withUTF8(isRefused)
     }
+
+    private static func isRefused(_ segment: UnsafeBufferPointer<UInt8>) -> Bool {
+        segment.elementsEqual(dot) || segment.elementsEqual(dotDot) || segment.contains { $0 == UInt8(ascii: "\\") || $0 == 0 }
+    }
+
+    private static let dot = Array(".".utf8), dotDot = Array("..".utf8)
 
     /// The answer of the direct route `request` reads (a GET or HEAD), as the chain's innermost
     /// responder gives it; nil when the route it takes is not direct.
@@ -104,10 +111,7 @@ struct Router: Sendable {
         return path.withUTF8 { bytes in
             for sole in soleRoutes where bytes.count > sole.prefix.count && bytes.prefix(sole.prefix.count).elementsEqual(sole.prefix) {
                 let rest = UnsafeBufferPointer(rebasing: bytes[sole.prefix.count...])
-                // The table's own test (`isRefused`), and no second segment.
-                guard !rest.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") || $0 == 0 }),
-                      !rest.elementsEqual(Self.dot), !rest.elementsEqual(Self.dotDot),
-                      routes[sole.index].methods.contains(method) else { return nil }
+                guard !rest.contains(UInt8(ascii: "/")), !Self.isRefused(rest), routes[sole.index].methods.contains(method) else { return nil }
                 var parameters = PathParameters()
                 parameters.append(sole.parameter, String(decoding: rest, as: UTF8.self))
                 return (sole.index, parameters)
@@ -115,8 +119,6 @@ struct Router: Sendable {
             return nil
         }
     }
-
-    private static let dot = Array(".".utf8), dotDot = Array("..".utf8)
 
     /// The route the table gives a read of `request`'s path, as `respond(to:)` finds it; nil when
     /// no route takes it or a segment is refused.
