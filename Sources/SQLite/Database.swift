@@ -176,6 +176,8 @@ public final class Statement {
             case .integer(let number): sqlite3_bind_int64(handle, index, number)
             case .real(let number): sqlite3_bind_double(handle, index, number)
             case .text(let text): sqlite3_bind_text(handle, index, text, -1, transient)
+            // An empty array may have no storage, and a blob bound from no address is NULL.
+            case .blob(let bytes) where bytes.isEmpty: sqlite3_bind_zeroblob(handle, index, 0)
             case .blob(let bytes): bytes.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), transient) }
             }
             guard status == SQLITE_OK else { throw database.error(status, sql) }

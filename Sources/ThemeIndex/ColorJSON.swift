@@ -51,6 +51,18 @@ public enum ColorJSON {
         json.endObject()
     }
 
+    /// A colour variant as a resolved palette shows it, without braces: its members (`write`)
+    /// and its traits. The index keeps these bytes with each colour variant (`variant.shown`,
+    /// written when its theme is indexed), so that a palette copies them instead of parsing and
+    /// formatting numbers a request: a change to what they say is a new `Schema.version`.
+    public static func shown(_ variant: Variant) -> [UInt8] {
+        JSONWriter.members { json in
+            write(variant, to: &json)
+            json.key(literal: "traits")
+            writeTraits(variant.traits, to: &json)
+        }
+    }
+
     public static func writeTraits(_ traits: VariantTraits, to json: inout JSONWriter) {
         json.beginObject()
         json.key(literal: "appearance")

@@ -16,15 +16,17 @@ public struct PaletteColor: Sendable {
     public var sourcePath: String
     public var localization: String?
 
-    /// The columns a palette's query selects, beside what its ORDER BY reads.
+    /// The columns a palette's query selects, beside what its ORDER BY reads: the traits its
+    /// provenance is told from, and the colour as it is shown, written when it was indexed.
     static let columns = """
         v.name, v.theme_id, v.source_id, v.idiom, v.scale, v.gamut, v.direction, v.luminosity, v.contrast, v.appearance_name, \
-        v.locale, v.color_space, v.components, v.system_color, v.token_color, s.path AS source_path
+        v.locale, v.shown, s.path AS source_path
         """
 
     /// A resolution made elsewhere (a design token's colour resolved when asked).
     init(_ resolution: Resolution) {
-        self.init(resolution.variant, theme: resolution.theme, fallbacks: resolution.fallbacks, sourcePath: resolution.source.path,
+        self.init(name: resolution.variant.name, gamut: resolution.variant.traits.gamut, members: ColorJSON.shown(resolution.variant),
+                  theme: resolution.theme, fallbacks: resolution.fallbacks, sourcePath: resolution.source.path,
                   localization: resolution.localization)
     }
 
@@ -40,26 +42,15 @@ public struct PaletteColor: Sendable {
         traits.direction = LayoutDirection(try row.int(Column.direction))
         traits.appearance = try VariantRecord.appearance(in: row)
         traits.locale = try row.string(Column.locale)
-        var variant = Variant(kind: .color, name: name, traits: traits)
-        try VariantRecord.readColor(of: &variant, from: row)
-        variant.tokenColor = try row.string(Column.tokenColor)
-        let found = IndexReader.provenance(of: variant, themeID: themeID, sourceID: sourceID, chain: chain, request: request, plan: plan)
-        self.init(variant, theme: found.theme, fallbacks: found.fallbacks, sourcePath: try row.string("source_path"),
-                  localization: found.localization)
+        let found = IndexReader.provenance(of: Variant(kind: .color, name: name, traits: traits), themeID: themeID, sourceID: sourceID,
+                                           chain: chain, request: request, plan: plan)
+        self.init(name: name, gamut: traits.gamut, members: try row.blob(Column.shown), theme: found.theme, fallbacks: found.fallbacks,
+                  sourcePath: try row.string("source_path"), localization: found.localization)
     }
 
-    private init(_ variant: Variant, theme: String, fallbacks: [String], sourcePath: String, localization: String?) {
-        name = variant.name
-        gamut = variant.traits.gamut
-        members = JSONWriter.members { json in
-            ColorJSON.write(variant, to: &json)
-            json.key(literal: "traits")
-            ColorJSON.writeTraits(variant.traits, to: &json)
-        }
-        self.theme = theme
-        self.fallbacks = fallbacks
-        self.sourcePath = sourcePath
-        self.localization = localization
+    private init(name: String, gamut: Gamut, members: [UInt8], theme: String, fallbacks: [String], sourcePath: String, localization: String?) {
+        (self.name, self.gamut, self.members) = (name, gamut, members)
+        (self.theme, self.fallbacks, self.sourcePath, self.localization) = (theme, fallbacks, sourcePath, localization)
     }
 }
 

@@ -28,6 +28,18 @@ struct DatabaseTests {
         #expect(throws: SQLiteError.self) { try row.string("note") }
     }
 
+    @Test("an empty blob is stored as an empty blob: a NOT NULL column takes it, and it reads back empty, not as NULL")
+    func emptyBlob() throws {
+        let path = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let database = try Database(path: path)
+        try database.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, bytes BLOB NOT NULL)")
+        try database.prepare("INSERT INTO t (bytes) VALUES (?1), (?2)").run([.blob([]), .blob([0, 7])])
+        let rows = try database.prepare("SELECT bytes, typeof(bytes) AS type FROM t ORDER BY id").rows()
+        #expect(try rows.map { try $0.blob("bytes") } == [[], [0, 7]])
+        #expect(try rows.map { try $0.string("type") } == ["blob", "blob"])
+    }
+
     @Test("a column is found by name whatever order a record reads them in; of two columns of one name, the first answers")
     func columnsByName() throws {
         let path = temporaryPath()

@@ -79,6 +79,38 @@ struct PaletteTests {
         #expect(index.reader.parentPalettes.statistics.hits > 0, "the second round used the parents' kept parts")
     }
 
+    @Test("every colour variant keeps the bytes a palette shows of it, as its stored value writes them: the sample themes' catalogs, folders and tokens, a system colour, and the corpus's catalogs when present")
+    func keptShownBytes() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        try FileManager.default.copyItem(at: repository.appendingPathComponent("themes"), to: URL(fileURLWithPath: fixtures.path("themes")))
+        for name in Corpus.catalogNames {
+            let theme = fixtures.path("themes/corpus-\(name.dropLast(4))")
+            try FileManager.default.createDirectory(atPath: theme, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: Corpus.path(name), toPath: theme + "/Assets.car")
+        }
+        fixtures.writeJSON(["colors": [["idiom": "universal", "color": ["reference": "systemBlueColor"]]], "info": ["author": "xcode", "version": 1]],
+                           to: "themes/system/Theme.xcassets/accent.colorset")
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        try index.writer.sync(themesDirectory: fixtures.path("themes"))
+        let rows = try index.reader.pool.read { try $0.prepare("SELECT * FROM variant").rows() }
+        var colors = 0, tokens = 0, systemColors = 0
+        for row in rows {
+            let record = try VariantRecord(row: row)
+            let shown = try row.blob(VariantRecord.Columns.shown)
+            guard record.variant.kind == .color else {
+                #expect(shown.isEmpty, "\(record.variant.name): a \(record.variant.kind.rawValue) keeps no colour")
+                continue
+            }
+            colors += 1
+            if !record.variant.tokenColor.isEmpty { tokens += 1 }
+            if record.variant.systemColor != nil { systemColors += 1 }
+            #expect(shown == ColorJSON.shown(record.variant), "\(record.variant.name): \(String(decoding: shown, as: UTF8.self))")
+        }
+        #expect(colors > 0 && tokens > 0 && systemColors == 1, "catalog colours, converted token colours and a system colour (\(colors), \(tokens), \(systemColors))")
+    }
+
     @Test("a chain's palettes merge in SQLite's byte order, each name once: the nearest theme's, unless only a farther one has the requested gamut")
     func merged() {
         func palette(_ theme: String, depth: Int, _ names: [String], p3: Set<String> = []) -> [Resolution] {

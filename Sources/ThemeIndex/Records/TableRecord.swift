@@ -56,6 +56,7 @@ extension Row {
     func bool<C: ColumnDefinition>(_ column: C) throws -> Bool { try bool(column.rawValue) }
     func string<C: ColumnDefinition>(_ column: C) throws -> String { try string(column.rawValue) }
     func optionalString<C: ColumnDefinition>(_ column: C) throws -> String? { try optionalString(column.rawValue) }
+    func blob<C: ColumnDefinition>(_ column: C) throws -> [UInt8] { try blob(column.rawValue) }
     /// A column holding one value per line.
     func lines<C: ColumnDefinition>(_ column: C) throws -> [String] {
         try string(column.rawValue).split(separator: "\n").map(String.init)

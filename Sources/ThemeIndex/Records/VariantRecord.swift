@@ -16,6 +16,9 @@ struct VariantRecord: TableRecord {
         case pixelWidth = "pixel_width", pixelHeight = "pixel_height", format
         case locationKind = "location_kind", location, contentKey = "content_key", flippable, sortKey = "sort_key"
         case aliasOf = "alias_of", tokenColor = "token_color", contexts
+        /// A colour and its traits as a resolved palette shows them (`ColorJSON.shown`); empty for
+        /// other kinds.
+        case shown
 
         var definition: String {
             switch self {
@@ -30,6 +33,7 @@ struct VariantRecord: TableRecord {
                 "INTEGER NOT NULL DEFAULT 0"
             case .appearanceName, .locale, .fileExtension, .platform, .colorSpace, .components, .systemColor, .format:
                 "TEXT NOT NULL DEFAULT ''"
+            case .shown: "BLOB NOT NULL DEFAULT x''"
             }
         }
     }
@@ -139,6 +143,7 @@ struct VariantRecord: TableRecord {
         case .aliasOf: return .text(variant.aliasOf)
         case .tokenColor: return .text(variant.tokenColor)
         case .contexts: return .text(variant.contexts)
+        case .shown: return .blob(variant.kind == .color ? ColorJSON.shown(variant) : [])
         }
     }
 
