@@ -48,6 +48,12 @@ public struct PaletteColor: Sendable {
                   sourcePath: try row.string("source_path"), localization: found.localization)
     }
 
+    /// Whether `other` came from the same theme and source by the same fallbacks and
+    /// localization: its provenance is written the same.
+    public func hasSameProvenance(as other: PaletteColor) -> Bool {
+        theme == other.theme && sourcePath == other.sourcePath && fallbacks == other.fallbacks && localization == other.localization
+    }
+
     private init(name: String, gamut: Gamut, members: [UInt8], theme: String, fallbacks: [String], sourcePath: String, localization: String?) {
         (self.name, self.gamut, self.members) = (name, gamut, members)
         (self.theme, self.fallbacks, self.sourcePath, self.localization) = (theme, fallbacks, sourcePath, localization)

@@ -44,12 +44,20 @@ struct ColorRoutes: RouteCollection {
             json.key("colors")
             json.beginObject()
             // By index: a for-in loop copies each colour out of the array (a retain a member).
+            // Most colours of a palette came from one source by the same fallbacks: their
+            // provenance is written once and copied while it stays the same.
+            var provenance: (of: Int, members: [UInt8])?
             for index in palette.indices {
                 json.key(palette[index].name)
                 json.beginObject()
                 json.members(palette[index].members)
-                writeProvenance(fallbacks: palette[index].fallbacks, theme: palette[index].theme, path: palette[index].sourcePath,
-                                localization: palette[index].localization, context, to: &json)
+                if provenance.map({ !palette[index].hasSameProvenance(as: palette[$0.of]) }) ?? true {
+                    provenance = (index, JSONWriter.members { json in
+                        writeProvenance(fallbacks: palette[index].fallbacks, theme: palette[index].theme, path: palette[index].sourcePath,
+                                        localization: palette[index].localization, context, to: &json)
+                    })
+                }
+                json.members(provenance?.members ?? [])
                 json.endObject()
             }
             json.endObject()
