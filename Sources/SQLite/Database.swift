@@ -36,6 +36,7 @@ public final class Database: @unchecked Sendable {
     }
 
     public init(path: String, readOnly: Bool = false) throws {
+        Self.configureSQLite
         var connection: OpaquePointer?
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
         let status = sqlite3_open_v2(path, &connection, flags | SQLITE_OPEN_NOMUTEX, nil)
@@ -59,6 +60,12 @@ public final class Database: @unchecked Sendable {
             throw error
         }
     }
+
+    /// SQLite's process-wide settings, made before the first connection opens it (a global's
+    /// initializer runs once, whichever thread comes first).
+    private static let configureSQLite: Void = {
+        _ = themed_sqlite3_config_no_memory_statistics()
+    }()
 
     deinit { sqlite3_close_v2(handle) }
 
