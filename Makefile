@@ -46,7 +46,8 @@ test: deps py-deps
 	# What the checks after the Swift tests need is installed while the tests build: the install
 	# waits on the network and dpkg, the build on the cores. The tests wait for it before they run.
 	@scripts/in-background.sh check-deps $(MAKE) --no-print-directory check-deps
-	scripts/test-step.sh build $(SWIFT) build $(TEST_FLAGS) --build-tests
+	# A build that fails still waits for the install: make test never exits holding apt's lock.
+	scripts/test-step.sh build $(SWIFT) build $(TEST_FLAGS) --build-tests || { scripts/in-background.sh --wait check-deps > /dev/null; exit 1; }
 	scripts/test-step.sh deps scripts/in-background.sh --wait check-deps
 	SWIFT=$(SWIFT) SWIFT_TEST_LOG=out/swift-test-main.log scripts/test-step.sh swift-tests \
 	  scripts/swift-test.sh $(TEST_FLAGS) --skip-build --skip "ClientLatencyTests"
