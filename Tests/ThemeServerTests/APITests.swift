@@ -112,6 +112,34 @@ struct APITests {
         }
     }
 
+    @Test("each colour of a resolved palette names the fallbacks and source its one-name lookup names, as the colours' themes and appearances alternate by name")
+    func paletteProvenance() throws {
+        // By name, the colours come from base, brand, base, middle, brand, brand, base, base: runs
+        // of one provenance and changes between them; a7 has a dark variant, a8 has not.
+        let owners = ["a1": "base", "a2": "brand", "a3": "base", "a4": "middle", "a5": "brand", "a6": "brand", "a7": "base", "a8": "base"]
+        let api = try APIFixture { f in
+            f.write("{\"parent\": \"middle\"}", to: "themes/brand/theme.json")
+            f.write("{\"parent\": \"base\"}", to: "themes/middle/theme.json")
+            f.colorSet("themes/middle", "m", [(nil, ["red": "0", "green": "0", "blue": "0"], [:])])
+            for (name, theme) in owners {
+                var variants: [(appearance: String?, components: [String: String], extra: [String: Any])] = [(nil, ["red": "0.5", "green": "0", "blue": "0"], [:])]
+                if name == "a7" { variants.append(("dark", ["red": "0.1", "green": "0", "blue": "0"], [:])) }
+                f.colorSet("themes/\(theme)", name, variants)
+            }
+        }
+        for appearance in ["light", "dark"] {
+            let palette = try api.request("/themes/brand/colors?appearance=\(appearance)").decode(PaletteBody.self)
+            #expect(Set(palette.colors.keys) == Set(owners.keys).union(["m"]))
+            for (name, color) in palette.colors {
+                let single = try api.request("/themes/brand/colors/\(name)?appearance=\(appearance)").decode(ColorBody.self)
+                #expect(color.fallbacks == single.fallbacks && color.source == single.source && color.localization == single.localization,
+                        "\(appearance) \(name): \(color.fallbacks) from \(color.source.theme), the lookup's \(single.fallbacks) from \(single.source.theme)")
+                #expect(color.source.theme == owners[name] ?? "middle")
+            }
+            if appearance == "dark" { #expect(palette.colors["a7"]?.fallbacks != palette.colors["a8"]?.fallbacks, "a7 is dark, a8 falls back to any") }
+        }
+    }
+
     @Test("GET /themes/{theme}/colors lists variants, or resolves every colour in one response")
     func colorList() throws {
         let api = try APIFixture()

@@ -93,7 +93,7 @@ struct VariantRecord: TableRecord {
                    highContrast: try row.bool(Columns.contrast), name: try row.string(Columns.appearanceName))
     }
 
-    /// A colour variant's value, or the system colour it names, from a row (whole or a palette's).
+    /// A colour variant's value, or the system colour it names, from its row.
     static func readColor(of variant: inout Variant, from row: Row) throws {
         let spaceName = try row.string(Columns.colorSpace)
         guard let space = ColorSpace(storedName: spaceName) else { throw RecordError(Self.tableName, "unknown colour space \(spaceName)") }
@@ -148,7 +148,7 @@ struct VariantRecord: TableRecord {
     }
 
     /// The numbers of a comma-separated list, split by bytes: splitting by Character walks
-    /// grapheme clusters, and a palette reads hundreds of these a request.
+    /// grapheme clusters, and an export or a listing reads thousands of these a request.
     static func numbers(_ list: String) -> [Double] {
         let bytes = list.utf8
         var numbers: [Double] = []
