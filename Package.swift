@@ -163,7 +163,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CatalogWriterTests", dependencies: ["CatalogWriter", "ThemeIndex", "AssetCatalog", "BOM", "BinaryReading", "JSON", "Codecs", "TestSupport", "ThemeVocabulary", "FuzzTargets"]),
         .testTarget(name: "ThemeBundleTests", dependencies: ["ThemeBundle", "TestSupport", "ThemeVocabulary"]),
-        .testTarget(name: "ThemeIndexTests", dependencies: ["ThemeIndex", "ThemeBundle", "Codecs", "JSON", "SQLite", "TestSupport", "ThemeVocabulary"]),
+        .testTarget(name: "ThemeIndexTests", dependencies: ["ThemeIndex", "ThemeBundle", "Codecs", "SQLite", "TestSupport", "ThemeVocabulary"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"], resources: [.copy("Inputs")]),
         .testTarget(name: "ThemeContentTests", dependencies: ["ThemeContent", "ThemeIndex", "BlobStore", "Hashing", "Codecs", "ImageCoders", "TestSupport"]),
         // The HTTP server alone: connections' lives and outboxes in-process, sockets on loopback.

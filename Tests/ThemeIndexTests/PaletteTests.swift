@@ -1,5 +1,4 @@
 import Foundation
-import JSON
 import Testing
 import TestSupport
 import ThemeVocabulary
@@ -65,12 +64,7 @@ struct PaletteTests {
                     let single = try #require(try index.reader.resolve(.color, named: resolution.variant.name, in: chain, for: request))
                     #expect(resolution.variant.id == single.variant.id && resolution.theme == single.theme && resolution.fallbacks == single.fallbacks,
                             "\(asked): \(resolution.theme) vs \(single.theme)")
-                    let written = JSONWriter.members { json in
-                        ColorJSON.write(single.variant, to: &json)
-                        json.key(literal: "traits")
-                        ColorJSON.writeTraits(single.variant.traits, to: &json)
-                    }
-                    #expect(color.members == written && color.theme == single.theme && color.fallbacks == single.fallbacks
+                    #expect(color.members == ColorJSON.shown(single.variant) && color.theme == single.theme && color.fallbacks == single.fallbacks
                             && color.sourcePath == single.source.path && color.localization == single.localization && color.gamut == single.variant.traits.gamut,
                             "\(asked): the palette's \(String(decoding: color.members, as: UTF8.self)) from \(color.theme)")
                 }
