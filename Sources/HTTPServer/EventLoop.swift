@@ -49,8 +49,11 @@ final class EventLoop: @unchecked Sendable {
         event.events = EPOLLIN.rawValue
         event.data.fd = wakeup
         epoll_ctl(epoll, EPOLL_CTL_ADD, wakeup, &event)
-        let thread = Thread { [self] in run() }
-        thread.name = "themed-loop-\(number)"
+        let thread = Thread { [self] in
+            // Named from inside: on Linux a name given before start() never reaches the system (top -H, perf).
+            Thread.current.name = "themed-loop-\(number)"
+            run()
+        }
         thread.start()
     }
 

@@ -29,8 +29,11 @@ public final class ThemeWatcher: @unchecked Sendable {
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw ThemeWatcherError(description: "inotify_init1: \(String(cString: strerror(errno)))") }
         addWatches(under: directory)
-        let thread = Thread { [self] in run() }
-        thread.name = "themed-watcher"
+        let thread = Thread { [self] in
+            // Named from inside: on Linux a name given before start() never reaches the system (top -H, perf).
+            Thread.current.name = "themed-watcher"
+            run()
+        }
         thread.start()
     }
 

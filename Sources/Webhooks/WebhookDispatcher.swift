@@ -47,8 +47,11 @@ public final class WebhookDispatcher: Sendable {
         self.outbox = outbox ?? MemoryOutbox(subscribers: subscriptions.map { ($0.url.absoluteString, Set($0.events)) })
         kept = subscriptions.map { _ in DispatchSemaphore(value: 0) }
         for (subscription, kept) in zip(subscriptions, kept) {
-            let thread = Thread { [self] in postForever(to: subscription, woken: kept) }
-            thread.name = "themed-webhook"
+            let thread = Thread { [self] in
+                // Named from inside: on Linux a name given before start() never reaches the system (top -H, perf).
+                Thread.current.name = "themed-webhook"
+                postForever(to: subscription, woken: kept)
+            }
             thread.start()
         }
     }

@@ -28,6 +28,25 @@ struct WorkerPoolTests {
         return seen.withLock { $0 }
     }
 
+    @Test("a worker's thread carries its name where top -H and perf read it",
+          .enabled(if: FileManager.default.fileExists(atPath: "/proc/thread-self/comm"), "reads the name from Linux's /proc"))
+    func named() {
+        let pool = WorkerPool(threads: 2)
+        let names = Mutex<Set<String>>([])
+        let done = DispatchSemaphore(value: 0)
+        for _ in 0..<2 {
+            #expect(pool.submit {
+                let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+                names.withLock { _ = $0.insert(name.trimmingCharacters(in: .newlines)) }
+                done.signal()
+            })
+        }
+        done.wait()
+        done.wait()
+        #expect(names.withLock { $0 }.isSubset(of: ["themed-worker-0", "themed-worker-1"]))
+        #expect(!names.withLock { $0 }.isEmpty)
+    }
+
     @Test("a worker runs at its niceness under batch scheduling (3), at 19 under idle scheduling (5); the caller is untouched",
           .enabled(if: FileManager.default.fileExists(atPath: "/proc/thread-self/stat"), "reads the policy from Linux's /proc"))
     func belowTheLoops() throws {
