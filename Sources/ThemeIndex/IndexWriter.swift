@@ -6,10 +6,10 @@ import Synchronization
 /// Brings the index up to date with the themes folder: the only code that writes it.
 ///
 /// A sync runs in stages, each a function of its own, theme by theme: `diff` finds the sources
-/// whose fingerprint changed, `parse` reads them from disk (outside any transaction), and `write`
-/// stores the theme inside one transaction (a batch of themes), so a lookup sees a theme's old
-/// generation or its new one, never a mix (and only one theme's parsed sources are in memory at a
-/// time). The error
+/// whose fingerprint changed, `parse` reads them from disk (on a thread of its own, a few themes
+/// ahead of the writer: `Lookahead`), and `write` stores the theme inside one transaction (a batch
+/// of themes), so a lookup sees a theme's old generation or its new one, never a mix (and only a
+/// few themes' parsed sources are in memory at a time). The error
 /// policy (`keepPrevious`): a source that fails to parse keeps its previous rows and records why,
 /// so a broken catalog never replaces a good one. Each change to a theme bumps its generation.
 public final class IndexWriter: Sendable {
@@ -22,13 +22,17 @@ public final class IndexWriter: Sendable {
     /// Themes written per transaction: each theme is whole in one (a lookup sees its old
     /// generation or its new one), and a platform's thousands do not cost a commit each.
     static let themesPerTransaction = 64
+    /// Themes read ahead of the one being written, on a thread of their own: reading a catalog
+    /// and storing the one before take about as long, and a few are enough to keep the writer busy
+    /// without holding many parses in memory.
+    static let themesReadAhead = 4
     /// The writer connection's page cache (SQLite's default is 2 MiB).
     static let cacheKibibytes = 32 << 10
 
     /// Indexes every theme under `directory`; with `only`, just that theme. With
     /// `keepingCatalogs`, the report carries the catalogs it parsed (a running server keeps them
     /// to serve the generation built from them); without, each is released once written, so a
-    /// first index of thousands of themes holds one theme's parse at a time. With a `shard`, the
+    /// first index of thousands of themes holds a few themes' parses at a time. With a `shard`, the
     /// index holds only the themes it owns and their ancestors. Parent chains are settled first
     /// (`ParentChains`): a theme.json that breaks its theme's chain is not taken; `parents` says
     /// where else a parent may be.
@@ -50,18 +54,23 @@ public final class IndexWriter: Sendable {
                 return folder
             }
             var report = SyncReport()
-            var next = folders.startIndex
-            while next < folders.endIndex {
-                let batch = folders[next..<min(folders.endIndex, next + Self.themesPerTransaction)]
-                next = batch.endIndex
+            let diffs = try folders.map { folder in
+                let theme = storedByName[folder.name]
+                let sources = try theme.map {
+                    try database.cachedStatement("SELECT * FROM source WHERE theme_id = ?1").rows([.integer($0.id)]).map(SourceRecord.init(row:))
+                } ?? []
+                return Self.diff(folder, theme: theme, sources: sources)
+            }
+            let parses = Lookahead(diffs, depth: Self.themesReadAhead, name: "themed-reader", produce: Self.parse)
+            defer { parses.cancel() }
+            var left = diffs.count
+            while left > 0 {
                 try database.transaction {
-                    for folder in batch {
-                        let theme = storedByName[folder.name]
-                        let sources = try theme.map {
-                            try database.cachedStatement("SELECT * FROM source WHERE theme_id = ?1").rows([.integer($0.id)]).map(SourceRecord.init(row:))
-                        } ?? []
-                        let changes = Self.parse(Self.diff(folder, theme: theme, sources: sources))
+                    for _ in 0..<min(left, Self.themesPerTransaction) {
+                        guard let changes = parses.next() else { break }
                         try writeGuardingContrast(changes, in: database, report: &report, keepingCatalogs: keepingCatalogs)
+                        parses.recycle(changes)
+                        left -= 1
                     }
                 }
             }
@@ -150,12 +159,18 @@ public final class IndexWriter: Sendable {
     struct ParsedChanges {
         var changes: ThemeChanges
         /// Each changed source as read now, or why it could not be read.
-        var parsed: [(change: ThemeChanges.Changed, result: Result<ParsedSource, any Error>)]
+        /// With a parsed source's variants as rows to insert (but for the theme's and the
+        /// source's ids).
+        var parsed: [(change: ThemeChanges.Changed, result: Result<ParsedSource, any Error>, variantRows: [PreparedInsert<VariantRecord>])]
     }
 
     /// Reads every changed source; a failure is kept, to be handled by the error policy.
     static func parse(_ changes: ThemeChanges) -> ParsedChanges {
-        ParsedChanges(changes: changes, parsed: changes.changed.map { change in (change, Result { try ParsedSource(change.source) }) })
+        ParsedChanges(changes: changes, parsed: changes.changed.map { change in
+            let result = Result { try ParsedSource(change.source) }
+            let variants = (try? result.get())?.variants ?? []
+            return (change, result, variants.map { PreparedInsert(VariantRecord(themeID: 0, sourceID: 0, sourceRank: change.rank, variant: $0)) })
+        })
     }
 
     // MARK: - Write
@@ -182,10 +197,10 @@ public final class IndexWriter: Sendable {
         }
         report.unchangedSources += changes.unchanged.count
         var changed = !changes.removed.isEmpty
-        for (change, result) in parsedChanges.parsed {
+        for (change, result, variantRows) in parsedChanges.parsed {
             switch Self.tokenPolicy(result, change: change) {
             case .success(let parsed):
-                try replace(change, with: parsed, themeID: theme.id, in: database)
+                try replace(change, with: parsed, variantRows: variantRows, themeID: theme.id, in: database)
                 errors += parsed.problems
                 warnings += parsed.warnings
                 report.problems += (parsed.problems + parsed.warnings).map { (folder.name, $0) }
@@ -256,7 +271,8 @@ public final class IndexWriter: Sendable {
     }
 
     /// Replaces a source's rows with what was parsed now.
-    private func replace(_ change: ThemeChanges.Changed, with parsed: ParsedSource, themeID: Int64, in database: Database) throws {
+    private func replace(_ change: ThemeChanges.Changed, with parsed: ParsedSource, variantRows: [PreparedInsert<VariantRecord>],
+                         themeID: Int64, in database: Database) throws {
         var strings = parsed.strings
         if let previous = change.previous {
             strings += try keptStrings(of: previous, files: parsed.unreadableStringFiles, in: database)
@@ -287,8 +303,8 @@ public final class IndexWriter: Sendable {
                 try TokenRecord(themeID: themeID, sourceID: sourceID, resolution: set.resolution, path: token.path, body: token.body).insert(into: database)
             }
         }
-        for variant in parsed.variants {
-            try VariantRecord(themeID: themeID, sourceID: sourceID, sourceRank: change.rank, variant: variant).insert(into: database)
+        for row in variantRows {
+            try row.insert(into: database, setting: [.themeID: themeID, .sourceID: sourceID])
         }
         for entry in strings {
             try StringRecord(themeID: themeID, sourceID: sourceID, sourceRank: change.rank, entry: entry).insert(into: database)

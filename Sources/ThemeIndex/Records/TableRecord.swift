@@ -1,7 +1,7 @@
 import SQLite
 
 /// A column of an index table: its name (the raw value) and its SQL type and constraints.
-protocol ColumnDefinition: RawRepresentable<String>, CaseIterable, Sendable {
+protocol ColumnDefinition: RawRepresentable<String>, CaseIterable, Hashable, Sendable {
     var definition: String { get }
 }
 
@@ -33,6 +33,29 @@ extension TableRecord {
     @discardableResult
     func insert(into database: Database) throws -> Int64 {
         try database.cachedStatement(Self.insertion.sql).run(Self.insertion.columns.map(value(of:)))
+        return database.lastInsertedRowID
+    }
+}
+
+/// A record's INSERT values made before the transaction that stores them (on a sync's reading
+/// thread: formatting a variant's columns was half of its write), but for the row ids only the
+/// writer knows, which it fills in.
+struct PreparedInsert<Record: TableRecord>: Sendable {
+    private let values: [SQLiteValue]
+
+    init(_ record: Record) {
+        values = Record.insertion.columns.map(record.value(of:))
+    }
+
+    /// Inserts the record with `ids` in place of what it was prepared with; returns its row id.
+    @discardableResult
+    func insert(into database: Database, setting ids: KeyValuePairs<Record.Columns, Int64>) throws -> Int64 {
+        let statement = try database.cachedStatement(Record.insertion.sql).bind(values)
+        for (column, id) in ids {
+            guard let offset = Record.insertion.columns.firstIndex(of: column) else { continue }
+            try statement.bind(.integer(id), at: offset + 1)
+        }
+        try statement.runBound()
         return database.lastInsertedRowID
     }
 }
