@@ -54,16 +54,19 @@ public final class IndexWriter: Sendable {
                 return folder
             }
             var report = SyncReport()
-            let diffs = try folders.map { folder in
-                let theme = storedByName[folder.name]
-                let sources = try theme.map {
-                    try database.cachedStatement("SELECT * FROM source WHERE theme_id = ?1").rows([.integer($0.id)]).map(SourceRecord.init(row:))
-                } ?? []
-                return Self.diff(folder, theme: theme, sources: sources)
+            // The reading thread has no connection: what it compares with is read for it first.
+            var storedSources: [Int64: [SourceRecord]] = [:]
+            for theme in folders.compactMap({ storedByName[$0.name] }) {
+                storedSources[theme.id] = try database.cachedStatement("SELECT * FROM source WHERE theme_id = ?1").rows([.integer(theme.id)])
+                    .map(SourceRecord.init(row:))
             }
-            let parses = Lookahead(diffs, depth: Self.themesReadAhead, name: "themed-reader", produce: Self.parse)
+            // By position: an array of diffs made first held a copy of every folder at once.
+            let parses = Lookahead(Array(folders.indices), depth: Self.themesReadAhead, name: "themed-reader") { [folders, storedSources] position in
+                let theme = storedByName[folders[position].name]
+                return Self.parse(Self.diff(folders[position], theme: theme, sources: theme.flatMap { storedSources[$0.id] } ?? []))
+            }
             defer { parses.cancel() }
-            var left = diffs.count
+            var left = folders.count
             while left > 0 {
                 try database.transaction {
                     for _ in 0..<min(left, Self.themesPerTransaction) {
