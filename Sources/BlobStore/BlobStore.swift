@@ -18,6 +18,9 @@ public final class BlobStore: Sendable {
     public let directory: String
     private let packLimit: Int
     private let state: Mutex<State>
+    /// Held by whoever appends to the packs (one writer at a time, the end of the pack being
+    /// written is theirs), without holding `state` while the bytes go to the disk.
+    private let appending = Mutex(())
 
     private struct Entry {
         var pack: PackFile
@@ -54,9 +57,9 @@ public final class BlobStore: Sendable {
     public init(directory: String, packLimit: Int = 64 << 20) throws(BlobStoreError) {
         self.directory = directory
         self.packLimit = packLimit
-        try Self.makeDirectory(directory)
+        try PackFile.makeDirectory(directory)
         var state = State()
-        for number in try Self.packNumbers(in: directory) {
+        for number in try PackFile.numbers(in: directory) {
             let pack = try PackFile(path: Self.packPath(directory, number), number: number)
             state.packs[number] = pack
             Self.scan(pack, into: &state)
@@ -169,52 +172,59 @@ public final class BlobStore: Sendable {
         precondition(ContentHash.of(bytes) == digest, "a blob stored under \(digest.hex) whose bytes hash otherwise")
         #endif
         let existing = blob(digest)
-        return try state.withLock { state throws(BlobStoreError) -> Blob in
+        return try appending.withLock { _ throws(BlobStoreError) -> Blob in
             let entry: Entry
-            if let existing, let current = state.blobs[existing.digest] {
+            if let existing, let current = state.withLock({ $0.blobs[existing.digest] }) {
                 entry = current
             } else {
                 let record = PackRecord(kind: .blob, digest: digest, label: Array(contentType.utf8.prefix(255)), bodyLength: bytes.count)
-                let (pack, offset) = try append(record, body: bytes, in: &state)
+                let (pack, offset) = try append(record, body: bytes)
                 entry = Entry(pack: pack, recordOffset: offset, record: record, contentType: contentType, verified: true, touched: .now)
-                state.blobs[digest] = entry
+                state.withLock { $0.blobs[digest] = entry }
             }
-            for key in keys { try setAlias(key, to: digest, in: &state) }
+            for key in keys { try setAlias(key, to: digest) }
             return Self.blob(digest, entry)
         }
     }
 
     /// Points the alias `key` at the blob `digest`.
     public func alias(_ key: String, to digest: Digest) throws(BlobStoreError) {
-        try state.withLock { state throws(BlobStoreError) in try setAlias(key, to: digest, in: &state) }
+        try appending.withLock { _ throws(BlobStoreError) in try setAlias(key, to: digest) }
     }
 
-    private func setAlias(_ key: String, to digest: Digest, in state: inout State) throws(BlobStoreError) {
+    /// Call holding `appending`.
+    private func setAlias(_ key: String, to digest: Digest) throws(BlobStoreError) {
         let name = ContentHash.of(Array(key.utf8))
-        if let alias = state.aliases[name], alias.target == digest { return }
+        if let alias = state.withLock({ $0.aliases[name] }), alias.target == digest { return }
         let record = PackRecord(kind: .alias, digest: digest, label: name.bytes, bodyLength: 0)
-        let (pack, _) = try append(record, body: [], in: &state)
-        state.aliases[name] = Alias(target: digest, pack: pack, record: record, touched: .now)
+        let (pack, _) = try append(record, body: [])
+        state.withLock { $0.aliases[name] = Alias(target: digest, pack: pack, record: record, touched: .now) }
     }
 
     /// Writes a record at the end of the pack being written, starting a new pack when it is full.
-    private func append(_ record: PackRecord, body: [UInt8], in state: inout State) throws(BlobStoreError) -> (PackFile, Int) {
-        if state.writing == nil || state.writeOffset >= packLimit {
-            let number = (state.packs.keys.max() ?? 0) + 1
-            let pack = try PackFile(path: Self.packPath(directory, number), number: number)
-            state.packs[number] = pack
-            (state.writing, state.writeOffset) = (pack, 0)
+    /// Call holding `appending`: the end moves only under it, so the write itself is made outside
+    /// `state`, whose lock the event loops take for every lookup and must not wait on a disk for.
+    private func append(_ record: PackRecord, body: [UInt8]) throws(BlobStoreError) -> (PackFile, Int) {
+        let (pack, offset) = try state.withLock { state throws(BlobStoreError) -> (PackFile, Int) in
+            if state.writing == nil || state.writeOffset >= packLimit {
+                let number = (state.packs.keys.max() ?? 0) + 1
+                let pack = try PackFile(path: Self.packPath(directory, number), number: number)
+                state.packs[number] = pack
+                (state.writing, state.writeOffset) = (pack, 0)
+            }
+            guard let pack = state.writing else { throw .io(directory, "has no pack to write", 0) }
+            return (pack, state.writeOffset)
         }
-        guard let pack = state.writing else { throw .io(directory, "has no pack to write", 0) }
-        let offset = state.writeOffset
         do {
             try pack.write(record.encodedHead() + body, at: offset)
         } catch {
             pack.truncate(to: offset) // a half-written record would hide the ones after it
             throw error
         }
-        state.writeOffset = offset + record.length
-        state.statistics.writes += 1
+        state.withLock { state in
+            state.writeOffset = offset + record.length
+            state.statistics.writes += 1
+        }
         return (pack, offset)
     }
 
@@ -293,14 +303,17 @@ public final class BlobStore: Sendable {
     /// Copies the live records of every pack but a fresh one into a new pack, points the index at
     /// the copies and deletes the old packs. Writes made meanwhile go to the fresh pack.
     private func compact() throws(BlobStoreError) {
-        let (blobs, aliases, old, number) = try state.withLock { state throws(BlobStoreError) in
-            let old = Array(state.packs.values)
-            let target = (state.packs.keys.max() ?? 0) + 1
-            // New writes go to a pack of their own while the copy is made.
-            let fresh = try PackFile(path: Self.packPath(directory, target + 1), number: target + 1)
-            state.packs[fresh.number] = fresh
-            (state.writing, state.writeOffset) = (fresh, 0)
-            return (state.blobs, state.aliases, old, target)
+        // Between two appends: one under way would end in the pack being copied, after the copy.
+        let (blobs, aliases, old, number) = try appending.withLock { _ throws(BlobStoreError) in
+            try state.withLock { state throws(BlobStoreError) in
+                let old = Array(state.packs.values)
+                let target = (state.packs.keys.max() ?? 0) + 1
+                // New writes go to a pack of their own while the copy is made.
+                let fresh = try PackFile(path: Self.packPath(directory, target + 1), number: target + 1)
+                state.packs[fresh.number] = fresh
+                (state.writing, state.writeOffset) = (fresh, 0)
+                return (state.blobs, state.aliases, old, target)
+            }
         }
         let pack = try PackFile(path: Self.packPath(directory, number), number: number)
         var offset = 0
@@ -343,27 +356,6 @@ public final class BlobStore: Sendable {
     private static func packPath(_ directory: String, _ number: Int) -> String {
         let digits = String(number)
         return "\(directory)/\(String(repeating: "0", count: max(0, 8 - digits.count)))\(digits).pack"
-    }
-
-    private static func packNumbers(in directory: String) throws(BlobStoreError) -> [Int] {
-        guard let folder = opendir(directory) else { throw .io(directory, "cannot be listed", errno) }
-        defer { closedir(folder) }
-        var numbers: [Int] = []
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name.hasSuffix(".pack"), let number = Int(name.dropLast(5)), number > 0 else { continue }
-            numbers.append(number)
-        }
-        return numbers.sorted()
-    }
-
-    private static func makeDirectory(_ path: String) throws(BlobStoreError) {
-        var prefix = path.hasPrefix("/") ? "" : "."
-        for component in path.split(separator: "/") {
-            prefix += "/\(component)"
-            if mkdir(prefix, 0o755) != 0 && errno != EEXIST { throw .io(prefix, "cannot be created", errno) }
-        }
-        guard access(path, W_OK) == 0 else { throw .io(path, "is not writable", errno) }
     }
 
     /// Reads the records of a pack into the index; cuts the pack at the first damaged record.

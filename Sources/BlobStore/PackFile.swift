@@ -74,3 +74,28 @@ public enum BlobStoreError: Error, CustomStringConvertible, Equatable {
         }
     }
 }
+
+extension PackFile {
+    /// The numbers of the packs in `directory`, in order.
+    static func numbers(in directory: String) throws(BlobStoreError) -> [Int] {
+        guard let folder = opendir(directory) else { throw .io(directory, "cannot be listed", errno) }
+        defer { closedir(folder) }
+        var numbers: [Int] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasSuffix(".pack"), let number = Int(name.dropLast(5)), number > 0 else { continue }
+            numbers.append(number)
+        }
+        return numbers.sorted()
+    }
+
+    /// Makes `path` and the folders above it, and checks that it can be written.
+    static func makeDirectory(_ path: String) throws(BlobStoreError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/\(component)"
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST { throw .io(prefix, "cannot be created", errno) }
+        }
+        guard access(path, W_OK) == 0 else { throw .io(path, "is not writable", errno) }
+    }
+}

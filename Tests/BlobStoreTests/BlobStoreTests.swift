@@ -157,6 +157,31 @@ struct BlobStoreTests {
         #expect(try store.read(blob) == payload)
     }
 
+    @Test("writers on several threads, lookups and a compaction at once: every record whole where the index says, also after a restart")
+    func concurrentWritersKeepThePacksWhole() throws {
+        let store = try BlobStore(directory: directory, packLimit: 256 << 10)
+        let payloads = (0..<160).map { bytes(UInt8($0 % 251), count: 3_000 + $0 * 97) }
+        DispatchQueue.concurrentPerform(iterations: 4) { writer in
+            for index in stride(from: writer, to: payloads.count, by: 4) {
+                #expect(throws: Never.self) { try store.put(payloads[index], contentType: "application/json", keys: ["key\(index)"]) }
+                // Lookups meanwhile, as the event loops make them.
+                _ = store.verifiedBlob(ContentHash.of(payloads[index / 2]))
+                if writer == 0, index == 80 {
+                    #expect(throws: Never.self) { try store.collect(keeping: Set((0..<payloads.count).map { "key\($0)" }), grace: .zero) }
+                }
+            }
+        }
+        for (index, payload) in payloads.enumerated() {
+            #expect(try store.verifiedBlob(forKey: "key\(index)").map { try store.read($0) } == payload)
+        }
+        let reopened = try BlobStore(directory: directory)
+        #expect(reopened.problems.isEmpty)
+        #expect(reopened.statistics.blobs == payloads.count)
+        for (index, payload) in payloads.enumerated() {
+            #expect(try reopened.blob(forKey: "key\(index)").map { try reopened.read($0) } == payload)
+        }
+    }
+
     @Test func anUnwritableFolderIsAClearError() {
         #expect(throws: BlobStoreError.self) { try BlobStore(directory: "/proc/themed-blobs") }
     }
