@@ -66,14 +66,13 @@ public final class IndexWriter: Sendable {
                 return Self.parse(Self.diff(folders[position], theme: theme, sources: theme.flatMap { storedSources[$0.id] } ?? []))
             }
             defer { parses.cancel() }
-            var left = folders.count
-            while left > 0 {
+            var isRead = false
+            while !isRead {
                 try database.transaction {
-                    for _ in 0..<min(left, Self.themesPerTransaction) {
-                        guard let changes = parses.next() else { break }
+                    for _ in 0..<Self.themesPerTransaction {
+                        guard let changes = parses.next() else { isRead = true; break }
                         try writeGuardingContrast(changes, in: database, report: &report, keepingCatalogs: keepingCatalogs)
                         parses.recycle(changes)
-                        left -= 1
                     }
                 }
             }
