@@ -78,13 +78,13 @@ public final class Statement {
         }
     }
 
-    /// Advances to the next row; false when there are no more.
     /// Adds the rows this run of the statement stepped through in full table scans to the
     /// connection's count (SQLite's own counter, reset as it is read).
     func countFullScanSteps() {
         database.fullScanSteps.add(Int(sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_FULLSCAN_STEP, 1)), ordering: .relaxed)
     }
 
+    /// Advances to the next row; false when there are no more.
     public func step() throws -> Bool {
         let status = sqlite3_step(handle)
         switch status {
