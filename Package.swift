@@ -149,11 +149,11 @@ let package = Package(
         // Reads Package.swift and docs/ARCHITECTURE.md: the layering rule, checked.
         .testTarget(name: "ArchitectureTests"),
         .testTarget(name: "AndroidResourcesTests", dependencies: ["AndroidResources", "ThemeExport", "ThemeContent", "ThemeIndex", "BlobStore", "Codecs", "BinaryReading", "TestSupport"]),
-        .testTarget(name: "SettingsTests", dependencies: ["Settings", "Sharding"]),
+        .testTarget(name: "SettingsTests", dependencies: ["Settings", "Sharding", "TestSupport"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"]),
         // Runs the built `themed` executable (every product is built before the tests run).
         .testTarget(name: "DaemonTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "LogsTests", dependencies: ["Logs", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "LogsTests", dependencies: ["Logs", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BlobStoreTests", dependencies: ["BlobStore", "Hashing", "TestSupport"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "BinaryReading", "TestSupport", "ThemeVocabulary", "FuzzTargets"],
                     resources: [.copy("Vectors")]),

@@ -7,7 +7,9 @@ import TestSupport
 /// The blob store as a cache of encoded content: stored once, found again after a restart,
 /// checked on first use, collected and compacted without losing what is referenced.
 struct BlobStoreTests {
-    let directory = NSTemporaryDirectory() + "themed-blobs-\(UUID().uuidString)"
+    let scratch = ScratchFolder("blobs")
+    /// The store's folder, made by the store itself.
+    var directory: String { scratch.path("store") }
 
     func bytes(_ seed: UInt8, count: Int) -> [UInt8] {
         (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31) ^ seed }

@@ -55,6 +55,7 @@ struct DaemonTests {
     ])
     func badInput(_ json: String, _ flags: [String], _ expected: String) throws {
         let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data(json.utf8).write(to: URL(fileURLWithPath: folder + "/bad.json"))
         for command in [["serve"], ["config", "check", "bad.json"]] {
             var arguments = command + (command == ["serve"] ? ["--config", "bad.json"] : [])
@@ -70,6 +71,7 @@ struct DaemonTests {
     @Test("a port in use stops the start before the index or blob store is touched")
     func portInUse() throws {
         let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let (listener, port) = Loopback.boundSocket(listening: true)
         defer { close(listener) }
         let run = try Self.run(["serve", "--themes", Self.themes, "--db", folder + "/db/index.sqlite", "--blobs", folder + "/blobs",
@@ -82,6 +84,7 @@ struct DaemonTests {
     @Test("config check prints every setting with its source, and creates nothing")
     func configCheck() throws {
         let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data(#"{"port": 9000, "logFormat": "json"}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
         let run = try Self.run(["config", "check", "themed.json", "--themes", Self.themes, "--host", "0.0.0.0"], in: folder)
         #expect(run.status == 0, "\(run.errors)")
@@ -97,6 +100,7 @@ struct DaemonTests {
     @Test("config check tries the cluster store: a store that does not answer is a warning, and exit status 2 with --strict")
     func configCheckTriesTheStore() throws {
         let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let nobody = "postgresql://themed@127.0.0.1:\(Loopback.freePort())/themed?connect_timeout=2"
         try Data(#"{"cluster": "\#(nobody)"}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
         let warned = try Self.run(["config", "check", "themed.json", "--themes", Self.themes], in: folder)
@@ -110,6 +114,7 @@ struct DaemonTests {
         let postgres = try PostgresServer()
         defer { withExtendedLifetime(postgres) {} }
         let folder = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         try Data(#"{"cluster": "\#(postgres.url)"}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
         let run = try Self.run(["config", "check", "themed.json", "--themes", Self.themes, "--strict"], in: folder)
         #expect(run.status == 0 && run.output.contains("cluster store: answers"), "\(run.errors)")
@@ -163,6 +168,7 @@ struct ServingDaemonTests {
     @Test("READY=1 once the first index is served; watchdog pings; JSON logs; X-Request-Id kept or made; the access log; STOPPING=1 on SIGTERM")
     func serving() throws {
         let folder = try DaemonTests.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
         let notify = try NotifySocket(in: folder)
         try Data(#"{"watch": false, "logFormat": "json", "logLevel": "debug"}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))
         let process = Process()

@@ -2,10 +2,12 @@ import Foundation
 import Logging
 import Logs
 import Testing
+import TestSupport
 
 @Suite("log lines")
 struct LogLineTests {
     let time = Date(timeIntervalSince1970: 1_795_000_000.25)
+    let scratch = ScratchFolder("log")
 
     @Test("JSON: one object with time, level and message first, metadata after, numbers as numbers")
     func json() throws {
@@ -30,7 +32,7 @@ struct LogLineTests {
 
     @Test("a file sink appends whole lines, also from many threads at once")
     func fileSink() throws {
-        let path = NSTemporaryDirectory() + "themed-log-\(UUID().uuidString).log"
+        let path = scratch.path("themed.log")
         try Data("earlier\n".utf8).write(to: URL(fileURLWithPath: path))
         let sink = try LineSink.opening(path)
         DispatchQueue.concurrentPerform(iterations: 8) { thread in

@@ -7,14 +7,14 @@ import TestSupport
 
 @Suite("SQLite")
 struct DatabaseTests {
-    func temporaryPath() -> String {
-        NSTemporaryDirectory() + "themed-sqlite-\(UUID().uuidString).sqlite"
-    }
+    /// Each test's databases, with their `-wal` and `-shm` files.
+    let scratch = ScratchFolder("sqlite")
+
+    func temporaryPath() -> String { scratch.path("\(UUID().uuidString).sqlite") }
 
     @Test("a row read by a column it does not have is an error naming the column, never a zero")
     func missingColumn() throws {
         let path = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let database = try Database(path: path)
         try database.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT NOT NULL, note TEXT)")
         try database.prepare("INSERT INTO t (name) VALUES (?1)").run([.text("first")])
@@ -31,7 +31,6 @@ struct DatabaseTests {
     @Test("an empty blob is stored as an empty blob: a NOT NULL column takes it, and it reads back empty, not as NULL")
     func emptyBlob() throws {
         let path = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let database = try Database(path: path)
         try database.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, bytes BLOB NOT NULL)")
         try database.prepare("INSERT INTO t (bytes) VALUES (?1), (?2)").run([.blob([]), .blob([0, 7])])
@@ -43,7 +42,6 @@ struct DatabaseTests {
     @Test("a column is found by name whatever order a record reads them in; of two columns of one name, the first answers")
     func columnsByName() throws {
         let path = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let database = try Database(path: path)
         try database.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, a TEXT NOT NULL, b INTEGER NOT NULL)")
         try database.execute("INSERT INTO t (a, b) VALUES ('x', 1), ('y', 2)")
@@ -73,7 +71,6 @@ struct DatabaseTests {
     @Test("readAhead asks the kernel to cache the database file and its log, and names how many it could")
     func readAhead() throws {
         let path = temporaryPath()
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         #expect(DatabasePool(path: path, capacity: 1).readAhead() == 0, "no file yet")
         let writer = try Database(path: path)
         try writer.execute("CREATE TABLE t (n INTEGER); INSERT INTO t VALUES (1);")
@@ -84,7 +81,6 @@ struct DatabaseTests {
     func unopenableFile() throws {
         let folder = temporaryPath()
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let error = #expect(throws: SQLiteError.self) { try Database(path: folder) }
         #expect(error?.description.contains(folder) == true, "\(String(describing: error))")
         #expect(error?.description.localizedCaseInsensitiveContains("directory") == true, "\(String(describing: error))")
@@ -93,7 +89,6 @@ struct DatabaseTests {
     @Test("firstRows keeps the first row of each run of a column's values: a query ordered by name, then by preference, gives each name's preferred row")
     func firstRowsOfEach() throws {
         let path = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let database = try Database(path: path)
         try database.execute("""
             CREATE TABLE t (name TEXT NOT NULL, rank INTEGER NOT NULL);
@@ -113,7 +108,6 @@ struct DatabaseTests {
     @Test("a pinned pool reads the database as it was when pinned, whatever is written after; a new pool reads the writes")
     func pinnedPool() throws {
         let path = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try Database(path: path)
         try writer.execute("CREATE TABLE t (n INTEGER); INSERT INTO t VALUES (1);")
         let pinned = try DatabasePool.pinned(path: path)
@@ -127,7 +121,6 @@ struct DatabaseTests {
     @Test("the pool lends each concurrent reader a connection of its own, up to its capacity")
     func poolReadsConcurrently() throws {
         let path = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try Database(path: path)
         try writer.execute("CREATE TABLE t (n INTEGER); INSERT INTO t VALUES (42);")
         let pool = DatabasePool(path: path, capacity: 3)
@@ -167,7 +160,6 @@ struct DatabaseTests {
     @Test("pool connections are read-only")
     func poolIsReadOnly() throws {
         let path = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try Database(path: path)
         try writer.execute("CREATE TABLE t (n INTEGER)")
         let pool = DatabasePool(path: path, capacity: 1)

@@ -2,11 +2,14 @@ import Foundation
 import Settings
 import Sharding
 import Testing
+import TestSupport
 
 @Suite("server settings")
 struct ServerSettingsTests {
+    let scratch = ScratchFolder("settings")
+
     func configFile(_ json: String) throws -> String {
-        let path = NSTemporaryDirectory() + "themed-settings-\(UUID().uuidString).json"
+        let path = scratch.path("\(UUID().uuidString).json")
         try Data(json.utf8).write(to: URL(fileURLWithPath: path))
         return path
     }
@@ -90,9 +93,7 @@ struct ServerSettingsTests {
         (#"{"operatorLoopback": null}"#, true),
     ])
     func loopbackOperator(_ json: String, _ loopback: Bool) throws {
-        let file = NSTemporaryDirectory() + "themed-operator-\(UUID().uuidString).json"
-        try Data(json.utf8).write(to: URL(fileURLWithPath: file))
-        defer { try? FileManager.default.removeItem(atPath: file) }
+        let file = try configFile(json)
         var settings = ServerSettings()
         try settings.apply(configFile: file)
         #expect(settings.loopbackIsOperator == loopback, "\(json)")

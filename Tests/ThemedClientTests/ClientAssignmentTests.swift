@@ -8,6 +8,8 @@ import TestSupport
 /// pinned base, and follows the assignment when the alias changes.
 @Suite("ThemedClient following an alias", .serialized)
 struct ClientAssignmentTests {
+    let scratch = ScratchFolder("client")
+
     static func putAlias(_ server: ServerFixture, _ body: String) throws {
         #expect(try server.client().request("/aliases/acme", method: "PUT", body: body).status == 200)
     }
@@ -16,7 +18,7 @@ struct ClientAssignmentTests {
     func followsAlias() async throws {
         let server = try ServerFixture()
         try Self.putAlias(server, #"{"theme": "light", "rules": [{"when": {"attributes": {"tier": ["beta"]}}, "theme": "dark"}]}"#)
-        let cache = ThemedClientTests.cacheFolder()
+        let cache = URL(fileURLWithPath: scratch.path())
         let client = ThemedClient(server: ThemedClientTests.base(server.port), cacheDirectory: cache)
         let updates = UpdateLog(client)
         let assignment = try await client.follow(alias: "acme", platform: "ios", appVersion: "5.3.1", attributes: ["tier": "beta"])

@@ -42,9 +42,10 @@ struct ServerSentEventParserTests {
 /// The client against the real server (sockets, SSE, ETags), as an app would use it.
 @Suite("ThemedClient", .serialized)
 struct ThemedClientTests {
-    static func cacheFolder() -> URL {
-        URL(fileURLWithPath: NSTemporaryDirectory() + "themed-client-\(UUID().uuidString)")
-    }
+    let scratch = ScratchFolder("client")
+
+    /// A client's cache folder, not made yet: the client makes it.
+    func cacheFolder() -> URL { URL(fileURLWithPath: scratch.path()) }
 
     static func base(_ port: Int) -> URL { URL(string: "http://127.0.0.1:\(port)")! }
 
@@ -56,7 +57,7 @@ struct ThemedClientTests {
     @Test("the first fetch is stored; the next revalidates with If-None-Match and the server answers 304")
     func cacheAndRevalidation() async throws {
         let server = try ServerFixture()
-        let cache = Self.cacheFolder()
+        let cache = cacheFolder()
         let client = ThemedClient(server: Self.base(server.port), theme: "light", traits: ThemeTraits(appearance: Appearance(.dark)), cacheDirectory: cache)
         let first = try #require(await client.refresh())
         #expect(first.theme == "light" && first.colors["primary"]?.hex == "#102030FF")
@@ -69,7 +70,7 @@ struct ThemedClientTests {
 
     @Test("offline: a new client starts from the cache, or from bundled defaults, and keeps them when the server is away")
     func offlineStart() async throws {
-        let cache = Self.cacheFolder()
+        let cache = cacheFolder()
         let port: Int
         do {
             let server = try ServerFixture()
@@ -85,7 +86,7 @@ struct ThemedClientTests {
         guard case .transport = offline.lastError else { Issue.record("expected a transport error, got \(String(describing: offline.lastError))"); return }
 
         let defaults = ThemePalette(theme: "light", colors: ["primary": ThemeColor(hex: "#000000FF", css: "rgb(0 0 0 / 1)", colorSpace: "srgb", components: [0, 0, 0, 1])])
-        let fresh = ThemedClient(server: Self.base(port), theme: "light", cacheDirectory: Self.cacheFolder(), defaults: defaults)
+        let fresh = ThemedClient(server: Self.base(port), theme: "light", cacheDirectory: cacheFolder(), defaults: defaults)
         #expect(fresh.loadCached() == defaults)
     }
 
