@@ -113,7 +113,7 @@ let package = Package(
         // The daemon's settings: one list of keys, read from JSON and flags, each value with its source.
         .target(name: "Settings", dependencies: ["Sharding", "ThemeVocabulary", "HTTPServer", "ImageCoders", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(name: "themed", dependencies: [
-            "AndroidResources", "AssetCatalog", "BlobStore", "CLinux", "FigmaVariables", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeExport", "Review", "ImageCoders", "Cluster", "Releases", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary", "Webhooks",
+            "AndroidResources", "AssetCatalog", "BlobStore", "CLinux", "FigmaVariables", "Hashing", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeExport", "Review", "ImageCoders", "Cluster", "Releases", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary", "Webhooks",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Logging", package: "swift-log"),

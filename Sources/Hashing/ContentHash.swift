@@ -9,6 +9,7 @@ public struct ContentHash: ~Copyable {
     private let context: OpaquePointer
 
     public init() {
+        LibCrypto.setUp
         // EVP_MD_CTX_new fails only when malloc does; there is nothing sensible to go on with.
         guard let context = EVP_MD_CTX_new() else { fatalError("out of memory: EVP_MD_CTX_new") }
         EVP_DigestInit_ex(context, EVP_sha256(), nil)

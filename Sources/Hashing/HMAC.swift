@@ -4,6 +4,7 @@ import CCrypto
 /// acts on when someone holding the key asked for them.
 public enum HMAC {
     public static func sha256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        LibCrypto.setUp
         var output = [UInt8](repeating: 0, count: 32)
         var length: UInt32 = 0
         let made = key.withUnsafeBytes { key in

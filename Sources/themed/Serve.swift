@@ -5,6 +5,7 @@ import Cluster
 import CLinux
 import Dispatch
 import Foundation
+import Hashing
 import HTTPServer
 import ImageCoders
 import HTTPTypes
@@ -29,6 +30,9 @@ struct Serve: ParsableCommand {
     @OptionGroup var options: SettingOptions
 
     func run() throws {
+        // Before anything uses libcrypto: its exit-time cleanup would pull it from under the
+        // background threads still hashing when the daemon exits (see `LibCrypto`).
+        LibCrypto.setUp
         let settings = try options.resolve()
         // Freed bitmaps go back to the system rather than staying in the heap, and the heap is
         // split in four arenas a core, not eight (see the shim). At one a core, the event loops

@@ -165,6 +165,37 @@ struct ServingDaemonTests {
         #expect(waitUntil { (try? HTTP.get("/themes/light/colors/extra", port: again).status) == 200 })
     }
 
+    /// libcrypto's exit-time cleanup ran while the warming was still hashing images: one stop in
+    /// five crashed after "stopped" (SIGSEGV or SIGBUS on a worker, a heap found corrupt). Stops
+    /// at twelve moments through the warming of the corpus's images.
+    @Test("SIGTERM while the warming hashes every image of the corpus: each stop exits 0 after \"stopped\", never with a crash report", .needsCorpus)
+    func stopsWhileWarming() throws {
+        let folder = try DaemonTests.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/themes", withIntermediateDirectories: true)
+        for (number, name) in Corpus.catalogNames.enumerated() {
+            try FileManager.default.copyItem(atPath: Corpus.path(name), toPath: folder + "/themes/c\(number).car")
+        }
+        #expect(try DaemonTests.run(["index", "--themes", "themes", "--db", "index.sqlite", "--allow-errors"], in: folder).status == 0)
+        for stop in 0..<12 {
+            // No blobs yet: the warming encodes and hashes every image again.
+            try? FileManager.default.removeItem(atPath: folder + "/blobs")
+            let logPath = folder + "/serve-\(stop).log"
+            FileManager.default.createFile(atPath: logPath, contents: nil)
+            let log = try #require(FileHandle(forWritingAtPath: logPath))
+            let server = try ServeProcess(executable: DaemonTests.executable, arguments: ["--themes", "themes", "--db", "index.sqlite", "--blobs", "blobs"],
+                                          in: folder, standardError: log)
+            Thread.sleep(forTimeInterval: 0.1 + 0.07 * Double(stop))
+            server.stop()
+            try log.close()
+            let logged = try String(contentsOfFile: logPath, encoding: .utf8)
+            let crash = logged.split(separator: "\n").filter { $0.contains("crash") || $0.contains("Signal") || $0.contains("malloc") }.prefix(3)
+            #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0,
+                    "stop \(stop): \(server.process.terminationReason == .exit ? "exit" : "signal") \(server.process.terminationStatus) \(crash)")
+            #expect(logged.contains("stopped") && crash.isEmpty, "stop \(stop): \(crash)")
+        }
+    }
+
     @Test("READY=1 once the first index is served; watchdog pings; JSON logs; X-Request-Id kept or made; the access log; STOPPING=1 on SIGTERM")
     func serving() throws {
         let folder = try DaemonTests.scratch()
