@@ -28,7 +28,7 @@ public final class ThemeWatcher: @unchecked Sendable {
         self.changed = changed
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw ThemeWatcherError(description: "inotify_init1: \(String(cString: strerror(errno)))") }
-        watches = Self.firstWatches(fd: fd, under: directory)
+        addWatches(under: directory)
         let thread = Thread { [self] in
             // Named from inside: on Linux a name given before start() never reaches the system (top -H, perf).
             Thread.current.name = "themed-watcher"
@@ -46,10 +46,7 @@ public final class ThemeWatcher: @unchecked Sendable {
 
     static let mask: UInt32 = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_CLOSE_WRITE | IN_MODIFY | IN_ATTRIB | IN_DELETE_SELF)
 
-    /// A folder that appears later (a theme copied in), watched from the watcher's thread.
-    private func addWatches(under path: String) { Self.addWatches(fd: fd, under: path, to: &watches) }
-
-    private static func addWatches(fd: Int32, under path: String, to watches: inout [Int32: String]) {
+    private func addWatches(under path: String) {
         let wd = inotify_add_watch(fd, path, Self.mask)
         guard wd >= 0 else { return }
         watches[wd] = path
@@ -59,30 +56,9 @@ public final class ThemeWatcher: @unchecked Sendable {
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: childPath, isDirectory: &isDirectory), isDirectory.boolValue,
                (try? FileManager.default.destinationOfSymbolicLink(atPath: childPath)) == nil {
-                addWatches(fd: fd, under: childPath, to: &watches)
+                addWatches(under: childPath)
             }
         }
-    }
-
-    /// The watches of every folder under `directory`, added before `init` returns (a change made
-    /// after it is seen) but below the requests being served meanwhile: at 10,000 themes the walk
-    /// is a second of a core in stat and getdents, which at the loops' priority took their turns
-    /// from the first palettes. It runs on a thread of its own that lowers its priority and ends,
-    /// because a thread cannot raise it back and the watcher's thread, which reloads, stays at
-    /// the loops'.
-    private static func firstWatches(fd: Int32, under directory: String) -> [Int32: String] {
-        let walked = Mutex<[Int32: String]>([:])
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            Thread.current.name = "themed-watch-walk"
-            _ = themed_lower_thread_priority(10)
-            var watches: [Int32: String] = [:]
-            addWatches(fd: fd, under: directory, to: &watches)
-            walked.withLock { $0 = watches }
-            done.signal()
-        }
-        done.wait()
-        return walked.withLock { $0 }
     }
 
     /// The theme a changed path belongs to: the first component under the themes folder, without `.car`.
