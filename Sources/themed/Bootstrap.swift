@@ -23,8 +23,8 @@ enum Bootstrap {
     /// server keeps them).
     static func file(theme: String, index: ThemeIndex, themesDirectory: String) throws -> [UInt8] {
         var configuration = ThemeServiceConfiguration(themesDirectory: themesDirectory)
-        // No warming after the reload: the command exits once the file is written, and a warmer
-        // still hashing then raced the exit's teardown of libcrypto (a bus error, once in a full run).
+        // No warming after the reload: the command exits once the file is written, and would
+        // encode images it never serves.
         configuration.content = ContentStore(blobs: try BlobStore(directory: FilePaths.directory(of: index.databasePath) + "/blobs"), warmsAfterReload: false)
         let service = try ThemeService(index: index, configuration: configuration)
         try service.reload()
