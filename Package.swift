@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "ThemeBundle", dependencies: ["ThemeVocabulary"]),
         // The SQLite index of themes, variants and strings: a writer that syncs it with the themes
         // folder (diff, parse, one transaction) and a reader whose lookups use a connection pool.
-        .target(name: "ThemeIndex", dependencies: ["AssetCatalog", "Caching", "Codecs", "DesignTokens", "Hashing", "JSON", "MaterialColor", "Sharding", "BinaryReading", "SQLite", "ThemeBundle", "ThemeVocabulary"]),
+        .target(name: "ThemeIndex", dependencies: ["AssetCatalog", "CLinux", "Caching", "Codecs", "DesignTokens", "Hashing", "JSON", "MaterialColor", "Sharding", "BinaryReading", "SQLite", "ThemeBundle", "ThemeVocabulary"]),
         // What is served: the bytes behind variants (decoded once, cached within a budget), the
         // catalogs sync parsed, and the library that reloads the index and swaps snapshots.
         .target(name: "ThemeContent", dependencies: ["ThemeIndex", "Sharding", "ImageCoders", "BlobStore", "Hashing", "AssetCatalog", "Codecs", "BinaryReading", "ThemeVocabulary", "Caching", "CLinux"]),
@@ -83,7 +83,7 @@ let package = Package(
         // Releases for teams over HTTP: tokens checked, uploads (a .car, a tar of a folder) unpacked
         // with limits and checked as `themed publish` checks them, history, rollback, schedules.
         // Changes posted to subscribers, signed as Standard Webhooks do (docs/REVIEW.md).
-        .target(name: "Webhooks", dependencies: ["Hashing", "HTTPServer", "JSON", "Settings", "ThemeServer", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "Webhooks", dependencies: ["CLinux", "Hashing", "HTTPServer", "JSON", "Settings", "ThemeServer", .product(name: "Logging", package: "swift-log")]),
         .target(name: "Releases", dependencies: ["Audiences", "Cluster", "AssetCatalog", "ThemeIndex", "ThemeExport", "Review", "ThemeVocabulary", "CArchive", "ThemeServer", "HTTPServer", "JSON",
                                                 .product(name: "HTTPTypes", package: "swift-http-types")]),
         // The web gallery and themed.js: plain files in web/, carried in the binary (scripts/embed.py).

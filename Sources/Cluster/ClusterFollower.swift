@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 import Logging
 import Sharding
@@ -119,8 +120,7 @@ public final class ClusterFollower: Sendable {
     public func start() {
         materializer.removeLeftovers()
         let thread = Thread { [self] in
-            // Named from inside: on Linux a name given before start() never reaches the system (top -H, perf).
-            Thread.current.name = "themed-cluster"
+            themed_name_this_thread("themed-cluster")
             run()
             done.signal()
         }

@@ -50,8 +50,7 @@ final class EventLoop: @unchecked Sendable {
         event.data.fd = wakeup
         epoll_ctl(epoll, EPOLL_CTL_ADD, wakeup, &event)
         let thread = Thread { [self] in
-            // Named from inside: on Linux a name given before start() never reaches the system (top -H, perf).
-            Thread.current.name = "themed-loop-\(number)"
+            themed_name_this_thread("themed-loop-\(number)")
             run()
         }
         thread.start()

@@ -30,8 +30,7 @@ public final class ThemeWatcher: @unchecked Sendable {
         guard fd >= 0 else { throw ThemeWatcherError(description: "inotify_init1: \(String(cString: strerror(errno)))") }
         addWatches(under: directory)
         let thread = Thread { [self] in
-            // Named from inside: on Linux a name given before start() never reaches the system (top -H, perf).
-            Thread.current.name = "themed-watcher"
+            themed_name_this_thread("themed-watcher")
             run()
         }
         thread.start()

@@ -40,8 +40,7 @@ public final class WorkerPool: Sendable {
         for number in 0..<self.threads {
             let jobs = self.jobs
             let thread = Thread {
-                // Named from inside: on Linux a name given before start() never reaches the system (top -H, perf).
-                Thread.current.name = "themed-worker-\(number)"
+                themed_name_this_thread("themed-worker-\(number)")
                 // Below the event loops: when every core is busy decoding, a loop that wakes up
                 // to answer a cheap request gets the core first.
                 _ = themed_lower_thread_priority(niceness)

@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 import Synchronization
 
@@ -32,8 +33,7 @@ final class Lookahead<Output: Sendable>: Sendable {
         self.buffer = buffer
         remaining.withLock { $0 = inputs.count }
         let thread = Thread {
-            // Named from inside: on Linux a name given before start() never reaches the system (top -H, perf).
-            Thread.current.name = name
+            themed_name_this_thread(name)
             for input in inputs {
                 buffer.free.wait()
                 var used: [Output] = []

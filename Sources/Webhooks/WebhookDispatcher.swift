@@ -1,3 +1,4 @@
+import CLinux
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -48,8 +49,7 @@ public final class WebhookDispatcher: Sendable {
         kept = subscriptions.map { _ in DispatchSemaphore(value: 0) }
         for (subscription, kept) in zip(subscriptions, kept) {
             let thread = Thread { [self] in
-                // Named from inside: on Linux a name given before start() never reaches the system (top -H, perf).
-                Thread.current.name = "themed-webhook"
+                themed_name_this_thread("themed-webhook")
                 postForever(to: subscription, woken: kept)
             }
             thread.start()
