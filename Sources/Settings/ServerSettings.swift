@@ -42,6 +42,7 @@ public struct ServerSettings: Equatable, Sendable {
     public var watch = true
     public var heartbeatSeconds = 15.0
     public var eventHistory = 256
+    public var eventRefetchRate = 2_000
     public var derivedImageBytes = 512 << 20
     public var transformConcurrency = 0
     public var transformQueue = 64

@@ -195,6 +195,7 @@ extension ServerSettings {
         .seconds("webhookRetrySeconds", \.webhookRetrySeconds, 0.01...3600, "A webhook that fails is tried again after this, then twice as long each time, 5 tries in all; then the delivery is listed at GET /webhooks/deliveries."),
         .flag("watch", \.watch, "Follow changes to the themes folder (inotify)."),
         .seconds("heartbeatSeconds", \.heartbeatSeconds, 0.1...3600, "Interval of the comment lines that keep /events streams open."),
+        .integer("eventRefetchRate", \.eventRefetchRate, 1...1_000_000, "Refetches a second one change may set off: an event reaching more streams than this carries `refetchWithin` (milliseconds, at most 10 s), over which clients spread their refetches."),
         .integer("eventHistory", \.eventHistory, 1...1_000_000, "Change events kept for streams that reconnect with Last-Event-ID; with a cluster store, a starting replica loads the store's newest this many, so streams that move to it during a deploy resume instead of refetching."),
         .integer("maxAgeSeconds", \.maxAgeSeconds, 0...31_536_000, "Cache-Control max-age of name routes."),
         .integer("sharedMaxAgeSeconds", \.sharedMaxAgeSeconds, 0...31_536_000, "Cache-Control s-maxage of name routes (shared caches)."),

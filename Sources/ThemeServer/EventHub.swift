@@ -41,19 +41,51 @@ public final class EventHub: Sendable {
         static let clusterSource = "g"
     }
 
+    /// Which changes a stream wants (`/events?theme=`).
+    public enum Interest: Sendable {
+        /// Every theme's.
+        case every
+        /// These themes' (a theme and its ancestors: a change to a parent changes the child).
+        case themes(Set<String>)
+        /// What a name that moves stands for: `current` (the active theme's chain) or an alias
+        /// (the chains of the themes it points at, and its own `assignment-changed`). Worked out
+        /// at each event, so a switch moves the stream along with it.
+        case following(String, themes: @Sendable () -> Set<String>)
+    }
+
     private struct Subscriber {
         var stream: any ResponseStream
         /// Events up to this id were seen elsewhere (cluster numbering): not sent again.
         var seenThrough: Int
-        /// The themes whose changes the stream wants (`/events?theme=`); nil: every theme.
-        var themes: Set<String>?
+        var interest: Interest
 
         /// Whether the stream gets `event`: every theme's when it asked for none; else its
-        /// themes', and what concerns every client (a switch of the active theme, a resync).
-        func wants(_ event: Event) -> Bool {
-            guard let themes, event.type != ThemeChange.activated.rawValue, event.type != "resync" else { return true }
+        /// themes' (for a name that moves, `followed` says which they are now), and what concerns
+        /// every client (a switch of the active theme, a resync).
+        func wants(_ event: Event, followed: (String, () -> Set<String>) -> Set<String>) -> Bool {
+            let themes: Set<String>
+            switch interest {
+            case .every: return true
+            case .themes(let named): themes = named
+            case .following(let name, let current):
+                if event.type == AudienceRoutes.changeEvent, case .string(let alias)? = event.data["alias"] { return alias == name }
+                themes = followed(name, current)
+            }
+            guard event.type != ThemeChange.activated.rawValue, event.type != "resync" else { return true }
             guard case .string(let theme)? = event.data["theme"] else { return true }
             return themes.contains(theme)
+        }
+    }
+
+    /// The themes each followed name stands for, each worked out once an event.
+    private struct FollowedThemes {
+        var known: [String: Set<String>] = [:]
+
+        mutating func themes(of name: String, _ current: () -> Set<String>) -> Set<String> {
+            if let themes = known[name] { return themes }
+            let themes = current()
+            known[name] = themes
+            return themes
         }
     }
 
@@ -70,11 +102,17 @@ public final class EventHub: Sendable {
     private let state: Mutex<State>
     public let historyLimit: Int
     public let numbering: Numbering
+    /// How many refetches a second a change may set off: a change that reaches more streams than
+    /// this tells them to spread their refetches over `refetchWithin` milliseconds (docs/API.md).
+    public let refetchRate: Int
+    /// The longest spread asked for, however many streams.
+    static let longestSpread = 10_000
     public var source: String { numbering.source }
 
-    public init(historyLimit: Int = 256, numbering: Numbering = .local(source: "", firstID: 1, idUsed: { _ in })) {
+    public init(historyLimit: Int = 256, numbering: Numbering = .local(source: "", firstID: 1, idUsed: { _ in }), refetchRate: Int = 2_000) {
         self.historyLimit = historyLimit
         self.numbering = numbering
+        self.refetchRate = max(1, refetchRate)
         let last = switch numbering {
         case .local(_, let firstID, _): max(1, firstID) - 1
         case .cluster(let startedAt): max(0, startedAt)
@@ -83,8 +121,9 @@ public final class EventHub: Sendable {
     }
 
     /// A local numbering (see `Numbering.local`).
-    public convenience init(historyLimit: Int = 256, source: String = "", firstID: Int = 1, idUsed: @escaping @Sendable (Int) -> Void = { _ in }) {
-        self.init(historyLimit: historyLimit, numbering: .local(source: source, firstID: firstID, idUsed: idUsed))
+    public convenience init(historyLimit: Int = 256, source: String = "", firstID: Int = 1, refetchRate: Int = 2_000,
+                            idUsed: @escaping @Sendable (Int) -> Void = { _ in }) {
+        self.init(historyLimit: historyLimit, numbering: .local(source: source, firstID: firstID, idUsed: idUsed), refetchRate: refetchRate)
     }
 
     private var isCluster: Bool {
@@ -97,9 +136,17 @@ public final class EventHub: Sendable {
     /// takes the id of the last change, which it follows.
     @discardableResult
     public func publish(_ type: String, _ data: JSONValue, generation: Int? = nil) -> Event {
-        let (event, subscribers, observers) = state.withLock { state -> (Event, [Subscriber], [@Sendable (Event) -> Void]) in
+        let (event, receivers, observers) = state.withLock { state -> (Event, [any ResponseStream], [@Sendable (Event) -> Void]) in
             let id = if isCluster { max(state.lastID, generation ?? state.lastID) } else { state.lastID + 1 }
-            let event = Event(id: id, type: type, data: data)
+            var event = Event(id: id, type: type, data: data)
+            var followed = FollowedThemes()
+            let receivers = state.subscribers.values.filter { subscriber in
+                event.id > subscriber.seenThrough && subscriber.wants(event, followed: { followed.themes(of: $0, $1) })
+            }.map(\.stream)
+            if Self.setsOffRefetches(type), receivers.count > refetchRate, case .object(var members) = data {
+                members.append(("refetchWithin", .int(min(Self.longestSpread, receivers.count * 1000 / refetchRate))))
+                event.data = .object(members)
+            }
             state.lastID = id
             state.history.append(event)
             if state.history.count > historyLimit {
@@ -107,14 +154,20 @@ public final class EventHub: Sendable {
                 state.replayableAfter = state.history[dropped - 1].id
                 state.history.removeFirst(dropped)
             }
-            return (event, Array(state.subscribers.values), state.observers)
+            return (event, receivers, state.observers)
         }
         if case .local(_, _, let idUsed) = numbering { idUsed(event.id) }
         // Serialised once for every stream.
         let bytes = wireFormat(event)
-        for subscriber in subscribers where event.id > subscriber.seenThrough && subscriber.wants(event) { subscriber.stream.write(bytes) }
+        for stream in receivers { stream.write(bytes) }
         for observer in observers { observer(event) }
         return event
+    }
+
+    /// Events after which a client fetches again: what a burst of them must spread.
+    static func setsOffRefetches(_ type: String) -> Bool {
+        type == ThemeChange.reloaded.rawValue || type == ThemeChange.added.rawValue || type == ThemeChange.activated.rawValue
+            || type == AudienceRoutes.changeEvent
     }
 
     /// Puts events from before this hub started in front of its history (ids no newer than where
@@ -170,8 +223,8 @@ public final class EventHub: Sendable {
     /// that has seen no event yet still knows where it is, and a reconnection after a change it
     /// missed replays that change. With `themes`, only their changes come (and what concerns every
     /// client: active switches, resyncs); ids stay the server's, with gaps.
-    func subscribe(_ stream: any ResponseStream, after lastID: String?, themes: Set<String>? = nil) {
-        let subscriber = Subscriber(stream: stream, seenThrough: Int.min, themes: themes)
+    func subscribe(_ stream: any ResponseStream, after lastID: String?, interest: Interest = .every) {
+        let subscriber = Subscriber(stream: stream, seenThrough: Int.min, interest: interest)
         let (key, missed, position) = state.withLock { state -> (Int, [Event], Int?) in
             let key = state.nextSubscriber
             state.nextSubscriber += 1
@@ -188,7 +241,8 @@ public final class EventHub: Sendable {
                 return (key, [], nil)
             }
             if last < state.replayableAfter { return resync("events after \(lastID) are no longer kept") }
-            return (key, state.history.filter { $0.id > last && subscriber.wants($0) }, state.lastID)
+            var followed = FollowedThemes()
+            return (key, state.history.filter { $0.id > last && subscriber.wants($0, followed: { followed.themes(of: $0, $1) }) }, state.lastID)
         }
         var opening = Array("retry: 1000\n\n".utf8)
         for event in missed { opening += wireFormat(event) }

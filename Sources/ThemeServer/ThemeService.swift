@@ -33,11 +33,13 @@ public final class ThemeService: HeadResponder {
         let library = try ThemeLibrary(index: index, themesDirectory: configuration.themesDirectory, content: content, shard: configuration.shard)
         if let clusterGeneration = configuration.clusterGeneration {
             // Ids are the cluster store's generations: the same on every replica.
-            events = EventHub(historyLimit: configuration.eventHistory, numbering: .cluster(startedAt: clusterGeneration))
+            events = EventHub(historyLimit: configuration.eventHistory, numbering: .cluster(startedAt: clusterGeneration),
+                              refetchRate: configuration.eventRefetchRate)
         } else {
             // Event ids continue across restarts (the last one used is kept in the index).
             let lastEventID = (try? index.reader.setting(Self.lastEventIDKey)).flatMap { Int($0) } ?? 0
-            events = EventHub(historyLimit: configuration.eventHistory, source: try Self.eventSource(index), firstID: lastEventID + 1) { id in
+            events = EventHub(historyLimit: configuration.eventHistory, source: try Self.eventSource(index), firstID: lastEventID + 1,
+                              refetchRate: configuration.eventRefetchRate) { id in
                 try? index.writer.setSetting(Self.lastEventIDKey, to: String(id))
             }
         }
@@ -74,7 +76,9 @@ public final class ThemeService: HeadResponder {
         let router = Router([
             AdminRoutes(library: library, metrics: metrics, caches: caches, events: events, operators: operators,
                         readiness: configuration.readiness, storeContact: configuration.storeContact, store: activeStore, logger: logger),
-            EventRoutes(events: events, library: library),
+            EventRoutes(events: events, library: library) { [audienceStore] name in
+                (audienceStore?.assigner.aliases[name] ?? aliases.alias(named: name))?.themes
+            },
             ThemeRoutes(library: library, hasReleases: activeStore != nil, otherShards: configuration.otherShards),
             ColorRoutes(library: library),
             TokenRoutes(library: library),

@@ -43,6 +43,8 @@ public struct ThemeServiceConfiguration {
     /// With shards: the other shards' themes, as `/themes` lists them.
     public var otherShards: @Sendable () -> [ThemeListing] = { [] }
     public var eventHistory = 256
+    /// Refetches a second a change may set off before its event asks clients to spread them.
+    public var eventRefetchRate = 2_000
     public var imageTransforms = ImageTransformPolicy()
     /// Told of each reload before its events go out, with a reader pinned to the index as it was
     /// before it and the index's reader now (in folder mode, what a release-published webhook

@@ -177,6 +177,7 @@ enum Startup {
         configuration.trustedProxies = proxies
         configuration.otherShards = otherShards
         configuration.eventHistory = settings.eventHistory
+        configuration.eventRefetchRate = settings.eventRefetchRate
         configuration.imageTransforms = ImageTransformPolicy(rule: settings.imageTransforms, presets: settings.imagePresets,
                                                              signingKeys: settings.imageSigningKeys)
         releaseRoutes.operators = configuration.operators

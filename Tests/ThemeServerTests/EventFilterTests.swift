@@ -13,7 +13,7 @@ struct EventFilterTests {
     func filtered() {
         let hub = EventHub(numbering: .cluster(startedAt: 10))
         let tenant = RecordingStream(), everything = RecordingStream()
-        hub.subscribe(tenant, after: nil, themes: ["brand-7", "base"])
+        hub.subscribe(tenant, after: nil, interest: .themes(["brand-7", "base"]))
         hub.subscribe(everything, after: nil)
         hub.publish("theme-reloaded", ["theme": "brand-7"], generation: 11)
         hub.publish("theme-reloaded", ["theme": "brand-8"], generation: 12)
@@ -25,7 +25,7 @@ struct EventFilterTests {
 
         // Reconnecting after g-11: the base's change and the switch are replayed, brand-8's not.
         let resumed = RecordingStream()
-        hub.subscribe(resumed, after: "g-11", themes: ["brand-7", "base"])
+        hub.subscribe(resumed, after: "g-11", interest: .themes(["brand-7", "base"]))
         #expect(resumed.text.contains("id: g-13\n") && resumed.text.contains("id: g-14\n") && !resumed.text.contains("id: g-12\n"))
     }
 

@@ -31,14 +31,21 @@ struct ColorRoutes: RouteCollection {
         json.beginObject()
         json.key("theme")
         json.string(theme.name)
+        var varyByLanguage = false
         if resolve {
             // A query a theme for the whole palette, whatever its size, each colour written once.
             let palette = try reader.palette(in: chain, for: traits)
+            varyByLanguage = palette.contains { $0.localization != nil }
+            // Degraded: a source of the chain was refused, so some colours may be missing. Said
+            // in the answer, so that a client keeps its last good value of each missing name.
+            json.key("status")
+            json.string(chain.contains { !$0.error.isEmpty } ? "degraded" : "ok")
+            // No scale: colours ignore it (lookup-rules.md 4.4), so the bytes (and the ETag) are
+            // the same at every density, and a bootstrap's ETag answers an Android client's dpr=2.625.
             json.key("traits")
             json.value(.object([
                 ("appearance", .string(traits.appearance.label)),
                 ("idiom", .string(traits.idiom.name)),
-                ("scale", .int(traits.scale)),
                 ("gamut", .string(traits.gamut.name)),
             ]))
             json.key("colors")
@@ -91,7 +98,16 @@ struct ColorRoutes: RouteCollection {
             json.endArray()
         }
         json.endObject()
-        return JSONResponse.make(json, etagged: true)
+        var response = JSONResponse.make(json, etagged: true)
+        if resolve {
+            // The hints that choose its colours: a shared cache keeps one copy where the bytes are
+            // one, and never hands one client's palette to another whose hints choose others.
+            response.headers[.vary] = PaletteHints.appearance + (varyByLanguage ? ", Accept-Language" : "")
+            if chain.contains(where: { !$0.error.isEmpty }) {
+                response.headers[.themedStatus] = "degraded; problems=\"/themes/\(theme.name)/problems\""
+            }
+        }
+        return response
     }
 
     private func color(_ context: RequestContext) throws -> Response {
@@ -116,7 +132,7 @@ struct ColorRoutes: RouteCollection {
         writeMembers(of: resolution, context, to: &json)
         json.endObject()
         var response = JSONResponse.make(json, etagged: true)
-        response.headers[.vary] = "Sec-CH-Prefers-Color-Scheme, Sec-CH-Prefers-Contrast"
+        response.headers[.vary] = PaletteHints.appearance
         return response
     }
 
@@ -149,4 +165,9 @@ struct ColorRoutes: RouteCollection {
             json.string(localization)
         }
     }
+}
+
+/// The client hints that choose colours (`Sec-CH-DPR` does not: colours ignore scale).
+enum PaletteHints {
+    static let appearance = "Sec-CH-Prefers-Color-Scheme, Sec-CH-Prefers-Contrast"
 }

@@ -55,6 +55,8 @@ extension HTTPField.Name {
     static let xkey = HTTPField.Name("xkey")!
     /// On a 421: the shard that serves the theme asked for ("2/8").
     static let themedShard = HTTPField.Name("Themed-Shard")!
+    /// On a degraded palette: `degraded`, and where its problems are listed.
+    static let themedStatus = HTTPField.Name("Themed-Status")!
 }
 
 extension Response {
