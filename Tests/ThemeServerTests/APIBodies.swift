@@ -38,14 +38,16 @@ struct ColorBody: Decodable {
 
 /// `GET /themes/{theme}/colors?appearance=...`: every colour resolved.
 struct PaletteBody: Decodable {
+    /// The traits asked that choose colours (no scale: colours ignore it).
     struct RequestTraits: Decodable {
         var appearance: String
         var idiom: String
-        var scale: Int
         var gamut: String
     }
 
     var theme: String
+    /// `ok`, or `degraded` when a source of the chain was refused.
+    var status: String
     var traits: RequestTraits
     var colors: [String: ColorBody]
 }

@@ -27,7 +27,7 @@ struct ClientSupportTests {
         }
         #expect(try api.request(Self.palette, headers: ["Sec-CH-DPR": "2.625"]).header("ETag") == etag)
         let traits = try #require(plain.json["traits"] as? [String: Any])
-        #expect(traits["scale"] == nil, "the scale is not echoed: no colour was chosen by it")
+        #expect(traits["scale"] == nil, "colours ignore scale: it is not echoed")
         let vary = try #require(plain.header("Vary"))
         #expect(vary.contains("Sec-CH-Prefers-Color-Scheme") && vary.contains("Sec-CH-Prefers-Contrast"))
         #expect(!vary.contains("DPR") && !vary.contains("Accept-Language"), "nothing here varies by them: \(vary)")

@@ -41,7 +41,9 @@ struct ColorRoutes: RouteCollection {
             json.key("status")
             json.string(chain.contains { !$0.error.isEmpty } ? "degraded" : "ok")
             // No scale: colours ignore it (lookup-rules.md 4.4), so the bytes (and the ETag) are
-            // the same at every density, and a bootstrap's ETag answers an Android client's dpr=2.625.
+            // the same at every density, and a bootstrap's ETag answers an Android client's
+            // dpr=2.625 and an iPhone's scale=3. (The idiom and gamut asked do show, in the
+            // fallbacks each colour took.)
             json.key("traits")
             json.value(.object([
                 ("appearance", .string(traits.appearance.label)),
