@@ -7,7 +7,8 @@ import Synchronization
 /// The bytes of one `GET /events` connection as they arrive (URLSession's data delegate, which
 /// Linux's FoundationNetworking has too). Ends when the server closes; throws on a non-200
 /// answer, a transport error, or no bytes for `idleTimeout` (the server sends a heartbeat
-/// every 15 s by default, so silence means a hung server).
+/// every 15 s by default, so silence means a hung server). The idle limit is watched here:
+/// FoundationNetworking does not apply a request's timeout to a response that has begun.
 enum EventStream {
     static func open(_ url: URL, lastEventID: String?, idleTimeout: TimeInterval = 45) -> AsyncThrowingStream<Data, any Error> {
         AsyncThrowingStream { continuation in
@@ -17,7 +18,19 @@ enum EventStream {
             let delegate = Delegate(continuation)
             let session = URLSession(configuration: .themedClient, delegate: delegate, delegateQueue: nil)
             let cancellation = TaskCancellation()
+            let watchdog = Task {
+                while !Task.isCancelled, !delegate.hasCompleted {
+                    let silent = delegate.silence
+                    guard silent < idleTimeout else {
+                        delegate.fail(ThemedClientError.transport("the event stream was silent for \(Int(silent)) s"))
+                        cancellation.cancel()
+                        return
+                    }
+                    try? await Task.sleep(for: .milliseconds(Int((idleTimeout - silent) * 1000) + 10))
+                }
+            }
             continuation.onTermination = { termination in
+                watchdog.cancel()
                 // Only the app's cancellation stops the task: a stream that ended was ended by its
                 // task. The task's completion (a cancellation error) then invalidates the session.
                 guard case .cancelled = termination, !delegate.hasCompleted else { return }
@@ -30,12 +43,21 @@ enum EventStream {
     private final class Delegate: NSObject, URLSessionDataDelegate, Sendable {
         let continuation: AsyncThrowingStream<Data, any Error>.Continuation
         private let completed = Mutex(false)
+        private let lastBytes = Mutex(ContinuousClock.now)
 
         init(_ continuation: AsyncThrowingStream<Data, any Error>.Continuation) {
             self.continuation = continuation
         }
 
         var hasCompleted: Bool { completed.withLock { $0 } }
+
+        /// Seconds since the last bytes arrived (or the request was made).
+        var silence: TimeInterval { (ContinuousClock.now - lastBytes.withLock { $0 }).seconds }
+
+        /// Ends the stream with `error` (the task is cancelled beside it).
+        func fail(_ error: ThemedClientError) {
+            continuation.finish(throwing: error)
+        }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
@@ -52,6 +74,7 @@ enum EventStream {
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            lastBytes.withLock { $0 = .now }
             continuation.yield(data)
         }
 

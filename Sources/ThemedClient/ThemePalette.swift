@@ -67,17 +67,52 @@ public struct ThemePalette: Sendable, Equatable, Codable {
     }
 }
 
+/// A palette answer as the server sent it: the palette, and whether the server serves its theme
+/// whole (`"status": "degraded"`: a source was refused, and some colours may be missing).
+struct PaletteAnswer: Sendable {
+    var palette: ThemePalette
+    var degraded: Bool
+
+    init(json: Data) throws(ThemedClientError) {
+        palette = try ThemePalette(json: json)
+        let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any]
+        degraded = object?["status"] as? String == "degraded"
+    }
+}
+
 /// Why a request of the client failed. The client keeps its last good values either way.
 public enum ThemedClientError: Error, Sendable, Equatable, CustomStringConvertible {
     case status(Int, URL)
     case invalidResponse(String)
     case transport(String)
+    /// The cache folder could not be written: the app starts from an older copy next time.
+    case cache(String)
+    /// A bootstrap file the app shipped that cannot be used (cut, not a bootstrap, another theme's).
+    case bootstrap(String)
+    /// The client was closed.
+    case closed
 
     public var description: String {
         switch self {
         case .status(let code, let url): "\(url.path) answered \(code)"
         case .invalidResponse(let reason): "invalid response: \(reason)"
         case .transport(let reason): "transport: \(reason)"
+        case .cache(let reason): "cache: \(reason)"
+        case .bootstrap(let reason): "bootstrap: \(reason)"
+        case .closed: "the client is closed"
         }
     }
+}
+
+/// Where the client stands with the server: what a status line or an offline banner shows.
+public enum ThemedClientStatus: Sendable, Equatable {
+    /// No answer from the server yet.
+    case connecting
+    /// The last palette came from the server whole.
+    case live
+    /// The server could not be reached or answered wrong: the last good palette is shown.
+    case offline(ThemedClientError)
+    /// The server serves the theme without some colours (a broken source): their last good
+    /// values are kept and named here.
+    case degraded(missing: [String])
 }

@@ -9,14 +9,21 @@ import ThemeVocabulary
 ///
 /// It starts from what it last had (the on-disk cache) or from bundled defaults, fetches with
 /// ETag revalidation, and, while `follow()` runs, listens to `/events` and fetches again when
-/// the theme changes, the active theme switches or the server says to resync. Whatever fails
-/// (the server away, a 500, garbage JSON, a stream cut mid-line), the last good palette stays
-/// and `lastError` says why.
+/// the theme changes, the active theme switches or the server says to resync. It keeps the
+/// contract of docs/CLIENTS.md: a palette is published only when it parsed whole and answers the
+/// newest request; a degraded answer keeps the last good value of each missing colour; the disk
+/// copy is replaced only by a parsed palette; whatever fails, the last good palette stays, and
+/// `status` and `onError` say why.
 public final class ThemedClient: Sendable {
     /// A new palette, and why it came.
     public struct Update: Sendable, Equatable {
         public enum Reason: Sendable, Equatable {
             case cached, defaults, fetched, traitsChanged
+            /// Asked again after the event stream (re)opened or the app came back
+            /// (`revalidate()`): a 304 when nothing changed, and then no update.
+            case revalidated
+            /// The palette held when the listener was added.
+            case current
             /// An event from the server: its type (`theme-reloaded`, `active-changed`, `resync`).
             case event(String)
         }
@@ -25,7 +32,29 @@ public final class ThemedClient: Sendable {
         public var reason: Reason
     }
 
+    /// Timeouts and delays; the defaults suit a phone on a mobile network.
+    public struct Settings: Sendable {
+        /// How long one request may take.
+        public var requestTimeout: Duration
+        /// How long the event stream may be silent before it is taken as hung and reopened (the
+        /// server sends a heartbeat every 15 s by default).
+        public var streamIdleTimeout: Duration
+        /// The first and the longest delay before the stream is reopened after a failure.
+        public var minimumReconnectDelay: Duration
+        public var maximumReconnectDelay: Duration
+        /// The id `/assign` knows this client by; nil: one made at random and kept in the cache
+        /// folder (an app that can keep it elsewhere, a keychain, passes it here).
+        public var clientID: String?
+
+        public init(requestTimeout: Duration = .seconds(10), streamIdleTimeout: Duration = .seconds(45),
+                    minimumReconnectDelay: Duration = .milliseconds(250), maximumReconnectDelay: Duration = .seconds(30), clientID: String? = nil) {
+            (self.requestTimeout, self.streamIdleTimeout) = (requestTimeout, streamIdleTimeout)
+            (self.minimumReconnectDelay, self.maximumReconnectDelay, self.clientID) = (minimumReconnectDelay, maximumReconnectDelay, clientID)
+        }
+    }
+
     public let server: URL
+    public let settings: Settings
     let cache: ResponseCache?
     let session: URLSession
 
@@ -33,21 +62,34 @@ public final class ThemedClient: Sendable {
         var theme: String
         var traits: ThemeTraits
         var palette: ThemePalette?
+        /// The palette URL `palette` answers (nil: defaults, or nothing yet).
+        var paletteSource: URL?
+        var status: ThemedClientStatus = .connecting
         var lastError: ThemedClientError?
+        /// The id of the last event handled: its refresh (if it needed one) succeeded.
         var lastEventID: String?
-        var listeners: [Int: @Sendable (Update) -> Void] = [:]
-        var nextListener = 0
+        var listeners = Listeners<Update>()
+        var statusListeners = Listeners<ThemedClientStatus>()
+        var errorListeners = Listeners<ThemedClientError>()
+        /// Each palette request is numbered; an answer older than the one published is dropped.
+        var requestsMade = 0
+        var requestPublished = 0
         /// While the client follows an alias: what it asks `/assign` with, and the answer.
         var audience: AudienceRequest?
         var assignment: ClientAssignment?
+        var following: Task<Void, Never>?
+        var inFlight: [Int: TaskCancellation] = [:]
+        var nextRequest = 0
+        var closed = false
     }
 
     let state: Mutex<State>
 
     /// `theme` may be `current`, which follows the server's active theme.
     public init(server: URL, theme: String = "current", traits: ThemeTraits = ThemeTraits(), cacheDirectory: URL? = nil,
-                defaults: ThemePalette? = nil, session: URLSession = URLSession(configuration: .themedClient)) {
+                defaults: ThemePalette? = nil, settings: Settings = Settings(), session: URLSession = URLSession(configuration: .themedClient)) {
         self.server = server
+        self.settings = settings
         self.session = session
         cache = cacheDirectory.map(ResponseCache.init(directory:))
         state = Mutex(State(theme: theme, traits: traits, palette: defaults))
@@ -56,23 +98,37 @@ public final class ThemedClient: Sendable {
     public var palette: ThemePalette? { state.withLock { $0.palette } }
     public var theme: String { state.withLock { $0.theme } }
     public var traits: ThemeTraits { state.withLock { $0.traits } }
-    /// Why the last fetch or event stream failed; nil after a success.
+    public var status: ThemedClientStatus { state.withLock { $0.status } }
+    /// The last error (also told to `onError`); nil after a success.
     public var lastError: ThemedClientError? { state.withLock { $0.lastError } }
-    /// The id of the last event seen, sent as `Last-Event-ID` when the stream reconnects.
+    /// The id of the last event handled, sent as `Last-Event-ID` when the stream reconnects.
     public var lastEventID: String? { state.withLock { $0.lastEventID } }
 
-    // MARK: Updates
+    // MARK: Listeners
 
-    /// Calls `handler` with every new palette (on the client's threads) until the returned
-    /// token is cancelled.
+    /// Calls `handler` with the palette held now, if any, then with every new one (on the
+    /// client's threads) until the returned token is cancelled.
     @discardableResult
     public func onUpdate(_ handler: @escaping @Sendable (Update) -> Void) -> UpdateToken {
-        let key = state.withLock { state in
-            defer { state.nextListener += 1 }
-            state.listeners[state.nextListener] = handler
-            return state.nextListener
-        }
-        return UpdateToken { [weak self] in self?.state.withLock { _ = $0.listeners.removeValue(forKey: key) } }
+        let (key, held) = state.withLock { ($0.listeners.add(handler), $0.palette) }
+        if let held { handler(Update(palette: held, reason: .current)) }
+        return UpdateToken { [weak self] in self?.state.withLock { $0.listeners.remove(key) } }
+    }
+
+    /// Calls `handler` with the status now, then with each change of it.
+    @discardableResult
+    public func onStatus(_ handler: @escaping @Sendable (ThemedClientStatus) -> Void) -> UpdateToken {
+        let (key, now) = state.withLock { ($0.statusListeners.add(handler), $0.status) }
+        handler(now)
+        return UpdateToken { [weak self] in self?.state.withLock { $0.statusListeners.remove(key) } }
+    }
+
+    /// Calls `handler` with every error: failed requests and streams, and a cache folder that
+    /// cannot be written.
+    @discardableResult
+    public func onError(_ handler: @escaping @Sendable (ThemedClientError) -> Void) -> UpdateToken {
+        let key = state.withLock { $0.errorListeners.add(handler) }
+        return UpdateToken { [weak self] in self?.state.withLock { $0.errorListeners.remove(key) } }
     }
 
     /// Every new palette, as an asynchronous sequence.
@@ -89,13 +145,43 @@ public final class ThemedClient: Sendable {
         public func cancel() { cancellation() }
     }
 
-    private func publish(_ palette: ThemePalette, _ reason: Update.Reason) {
-        let listeners = state.withLock { state -> [@Sendable (Update) -> Void] in
+    /// Publishes `palette` (answering `source`) unless it is what is held; `request`, when it
+    /// answers one, must be newer than the one published and still be what the client asks.
+    /// Returns whether it was taken.
+    @discardableResult
+    func publish(_ palette: ThemePalette, _ reason: Update.Reason, source: URL?, request: Int? = nil) -> Bool {
+        let listeners = state.withLock { state -> [@Sendable (Update) -> Void]? in
+            if let request {
+                guard request > state.requestPublished, source == paletteURL(state) else { return nil }
+                state.requestPublished = request
+            }
+            state.paletteSource = source
             guard state.palette != palette || reason == .cached || reason == .defaults else { return [] }
             state.palette = palette
-            return Array(state.listeners.values)
+            return state.listeners.all
         }
+        guard let listeners else { return false }
         for listener in listeners { listener(Update(palette: palette, reason: reason)) }
+        return true
+    }
+
+    func setStatus(_ status: ThemedClientStatus) {
+        let listeners = state.withLock { state -> [@Sendable (ThemedClientStatus) -> Void] in
+            guard state.status != status else { return [] }
+            state.status = status
+            return state.statusListeners.all
+        }
+        for listener in listeners { listener(status) }
+    }
+
+    /// Records an error and tells the error listeners; `offline` also makes it the status.
+    func report(_ error: ThemedClientError, offline: Bool = true) {
+        let listeners = state.withLock { state in
+            state.lastError = error
+            return state.errorListeners.all
+        }
+        for listener in listeners { listener(error) }
+        if offline { setStatus(.offline(error)) }
     }
 
     // MARK: Fetching
@@ -104,12 +190,13 @@ public final class ThemedClient: Sendable {
     /// network answers.
     @discardableResult
     public func loadCached() -> ThemePalette? {
-        if let entry = cache?.entry(for: paletteURL()), let palette = try? ThemePalette(json: entry.body) {
-            publish(palette, .cached)
-            return palette
+        let url = paletteURL()
+        if let entry = cache?.entry(for: url), let answer = try? PaletteAnswer(json: entry.body) {
+            publish(answer.palette, .cached, source: url)
+            return answer.palette
         }
         if let defaults = palette {
-            publish(defaults, .defaults)
+            publish(defaults, .defaults, source: nil)
             return defaults
         }
         return nil
@@ -121,54 +208,124 @@ public final class ThemedClient: Sendable {
         await refresh(reason: .fetched)
     }
 
+    /// Revalidates what the client shows: call it when the app returns to the foreground or the
+    /// network comes back (the event stream does it when it reopens). Following an alias, the
+    /// assignment is asked again first. A 304 costs a round trip and publishes nothing.
+    @discardableResult
+    public func revalidate() async -> ThemePalette? {
+        _ = await revalidated()
+        return palette
+    }
+
+    /// Revalidates; whether it succeeded.
+    func revalidated() async -> Bool {
+        if state.withLock({ $0.audience != nil }) {
+            do { try await assign() } catch {
+                report(error)
+                return false
+            }
+        }
+        return await fetchPalette(reason: .revalidated)
+    }
+
     @discardableResult
     func refresh(reason: Update.Reason) async -> ThemePalette? {
+        _ = await fetchPalette(reason: reason)
+        return palette
+    }
+
+    /// One palette request; whether it succeeded (a dropped stale answer counts as one).
+    func fetchPalette(reason: Update.Reason) async -> Bool {
+        guard let (request, url) = state.withLock({ state -> (Int, URL)? in
+            guard !state.closed else { return nil }
+            state.requestsMade += 1
+            return (state.requestsMade, paletteURL(state))
+        }) else { return false }
         do {
-            let palette = try ThemePalette(json: try await get(paletteURL()))
+            let fetched = try await fetch(url)
+            let answer = try PaletteAnswer(json: fetched.body)
+            let (palette, missing) = answer.degraded ? keepingMissing(answer.palette, source: url) : (answer.palette, [])
+            guard publish(palette, reason, source: url, request: request) else { return true }
+            // Only a whole palette replaces the disk copy: a degraded one would lose the missing
+            // colours at the next start.
+            if fetched.isNew, !answer.degraded, let cache {
+                do { try cache.store(ResponseCache.Entry(body: fetched.body, etag: fetched.etag), for: url) } catch { report(error, offline: false) }
+            }
             state.withLock { $0.lastError = nil }
-            publish(palette, reason)
+            setStatus(answer.degraded ? .degraded(missing: missing) : .live)
+            return true
         } catch .status(404, let url) where state.withLock({ $0.audience != nil }) {
             // The pinned generation is no longer served: the assignment has moved on. Read again
             // only when it has (a theme that is gone would 404 again, and again).
             let pinned = theme
-            if (try? await assign()) != nil, theme != pinned { return await refresh(reason: reason) }
-            state.withLock { $0.lastError = .status(404, url) }
+            if (try? await assign()) != nil, theme != pinned { return await fetchPalette(reason: reason) }
+            report(.status(404, url))
+        } catch .closed {
+            return false
         } catch {
-            state.withLock { $0.lastError = error }
+            report(error)
         }
-        return palette
+        return false
+    }
+
+    /// A degraded palette with the last good value of each colour it lacks (from the palette held
+    /// for the same request, else the disk copy), and the names so kept.
+    private func keepingMissing(_ palette: ThemePalette, source: URL) -> (ThemePalette, [String]) {
+        let held = state.withLock { $0.paletteSource == source ? $0.palette : nil }
+        guard let good = held ?? cache?.entry(for: source).flatMap({ try? PaletteAnswer(json: $0.body).palette }) else { return (palette, []) }
+        var kept = palette
+        let missing = good.colors.keys.filter { palette.colors[$0] == nil }.sorted()
+        for name in missing { kept.colors[name] = good.colors[name] }
+        return (kept, missing)
     }
 
     /// A string table resolved for the client's languages (cached and revalidated like palettes).
     public func strings(table: String) async throws(ThemedClientError) -> [String: String] {
-        let body = try await get(url(path: "/themes/\(theme)/strings/\(table)", query: traits.queryItems))
-        guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
+        let url = url(path: "/themes/\(theme)/strings/\(table)", query: traits.queryItems)
+        let fetched = try await fetch(url)
+        guard let object = (try? JSONSerialization.jsonObject(with: fetched.body)) as? [String: Any],
               let strings = object["strings"] as? [String: String] else {
             throw .invalidResponse("not a string table")
         }
+        try storeIfNew(fetched, for: url)
         return strings
     }
 
     /// An image's bytes for the client's traits (cached and revalidated like palettes).
     public func image(named name: String) async throws(ThemedClientError) -> Data {
-        try await get(url(path: "/themes/\(theme)/images/\(name)", query: traits.queryItems))
+        let url = url(path: "/themes/\(theme)/images/\(name)", query: traits.queryItems)
+        let fetched = try await fetch(url)
+        guard !fetched.body.isEmpty else { throw .invalidResponse("an empty image") }
+        try storeIfNew(fetched, for: url)
+        return fetched.body
     }
 
-    /// New traits, then the palette for them.
+    private func storeIfNew(_ fetched: Fetched, for url: URL) throws(ThemedClientError) {
+        guard fetched.isNew, let cache else { return }
+        do { try cache.store(ResponseCache.Entry(body: fetched.body, etag: fetched.etag), for: url) } catch { report(error, offline: false) }
+    }
+
+    /// New traits, then the palette for them. An answer for the old traits that lands later is
+    /// dropped.
     public func setTraits(_ traits: ThemeTraits) async {
         state.withLock { $0.traits = traits }
         await refresh(reason: .traitsChanged)
     }
 
-    /// Follows another theme (or `current`), then fetches its palette.
+    /// Follows another theme (or `current`), then fetches its palette. It stops following an
+    /// alias: a later 404 or `assignment-changed` does not take the theme back.
     public func setTheme(_ theme: String) async {
-        state.withLock { $0.theme = theme }
+        state.withLock { state in
+            state.theme = theme
+            state.audience = nil
+            state.assignment = nil
+        }
         await refresh(reason: .fetched)
     }
 
     /// Switches the server's active theme (`PUT /active`); `token` when the server needs one.
     public func setActiveTheme(_ name: String, token: String? = nil) async throws(ThemedClientError) {
-        var request = URLRequest(url: url(path: "/active", query: []))
+        var request = URLRequest(url: url(path: "/active", query: []), timeoutInterval: settings.requestTimeout.seconds)
         request.httpMethod = "PUT"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
@@ -177,9 +334,24 @@ public final class ThemedClient: Sendable {
         guard response.statusCode == 200 else { throw .status(response.statusCode, request.url ?? server) }
     }
 
+    /// Stops the client: the event stream and every request in flight are cancelled now (their
+    /// callers get the last good palette back), and nothing is fetched after. Returns at once.
+    public func close() {
+        let (following, requests) = state.withLock { state in
+            state.closed = true
+            defer { (state.following, state.inFlight) = (nil, [:]) }
+            return (state.following, Array(state.inFlight.values))
+        }
+        following?.cancel()
+        for request in requests { request.cancel() }
+    }
+
     func paletteURL() -> URL {
-        let (theme, traits) = state.withLock { ($0.theme, $0.traits) }
-        return url(path: "/themes/\(theme)/colors", query: traits.queryItems)
+        state.withLock { paletteURL($0) }
+    }
+
+    func paletteURL(_ state: State) -> URL {
+        url(path: "/themes/\(state.theme)/colors", query: state.traits.queryItems)
     }
 
     func url(path: String, query: [URLQueryItem]) -> URL {
@@ -189,93 +361,30 @@ public final class ThemedClient: Sendable {
         components.queryItems = query.isEmpty ? nil : query
         return components.url ?? server
     }
+}
 
-    /// GET with the cached ETag; a 304 answers from the cache, a 200 replaces it.
-    func get(_ url: URL) async throws(ThemedClientError) -> Data {
-        var request = URLRequest(url: url, timeoutInterval: 10)
-        let cached = cache?.entry(for: url)
-        if let etag = cached?.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        let (body, response) = try await send(request)
-        switch response.statusCode {
-        case 304:
-            guard let cached else { throw .invalidResponse("304 without a cached copy") }
-            return cached.body
-        case 200:
-            try? cache?.store(ResponseCache.Entry(body: body, etag: response.value(forHTTPHeaderField: "ETag")), for: url)
-            return body
-        default:
-            throw .status(response.statusCode, url)
-        }
+/// Listeners by key: added and removed under the client's lock, called outside it.
+struct Listeners<Value: Sendable> {
+    private var byKey: [Int: @Sendable (Value) -> Void] = [:]
+    private var nextKey = 0
+
+    mutating func add(_ listener: @escaping @Sendable (Value) -> Void) -> Int {
+        defer { nextKey += 1 }
+        byKey[nextKey] = listener
+        return nextKey
     }
 
-    func send(_ request: URLRequest) async throws(ThemedClientError) -> (Data, HTTPURLResponse) {
-        do {
-            let (body, response) = try await session.response(for: request)
-            guard let http = response as? HTTPURLResponse else { throw ThemedClientError.invalidResponse("not HTTP") }
-            return (body, http)
-        } catch let error as ThemedClientError {
-            throw error
-        } catch {
-            throw .transport(error.localizedDescription)
-        }
+    mutating func remove(_ key: Int) {
+        byKey.removeValue(forKey: key)
     }
 
-    // MARK: Following the server's events
+    var all: [@Sendable (Value) -> Void] { byKey.sorted { $0.key < $1.key }.map(\.value) }
+}
 
-    /// Listens to `/events` until the task is cancelled, reconnecting after any failure with
-    /// exponential backoff and jitter (or the server's `retry:`), resuming with `Last-Event-ID`.
-    public func follow(minimumDelay: Duration = .milliseconds(250), maximumDelay: Duration = .seconds(30)) -> Task<Void, Never> {
-        Task { [self] in
-            var failures = 0
-            while !Task.isCancelled {
-                var parser = ServerSentEventParser()
-                do {
-                    // A named theme's changes only (and its parents': the server adds them), which
-                    // also lets a sharded front door route the stream to the theme's replicas;
-                    // `current` follows every switch.
-                    // Following an alias, every event: the alias may move to another theme.
-                    let theme = self.theme
-                    let only = theme == "current" || state.withLock({ $0.audience != nil }) ? [] : [URLQueryItem(name: "theme", value: theme)]
-                    for try await chunk in EventStream.open(url(path: "/events", query: only), lastEventID: lastEventID) {
-                        failures = 0
-                        for event in parser.feed(chunk) { await handle(event) }
-                        // An id without an event (the stream's opening says where it starts) counts too.
-                        if let id = parser.lastEventID { state.withLock { $0.lastEventID = id } }
-                        // Another theme followed since (setTheme): a stream of its own, resuming
-                        // after the last id, so its changes meanwhile are replayed.
-                        if self.theme != theme { break }
-                    }
-                    if self.theme != theme { continue }
-                    state.withLock { $0.lastError = .transport("the event stream ended") }
-                } catch {
-                    state.withLock { $0.lastError = (error as? ThemedClientError) ?? .transport("\(error)") }
-                }
-                if Task.isCancelled { return }
-                failures += 1
-                let base = parser.retryMilliseconds.map { Duration.milliseconds($0) } ?? minimumDelay
-                let backoff = min(maximumDelay, base * (1 << min(failures - 1, 16)))
-                // Jitter: a fleet of clients cut off together does not come back together.
-                try? await Task.sleep(for: backoff * Double.random(in: 0.5...1.0))
-            }
-        }
-    }
-
-    func handle(_ event: ServerSentEvent) async {
-        if let id = event.id { state.withLock { $0.lastEventID = id } }
-        switch event.type {
-        case "theme-reloaded", "theme-added", "theme-removed":
-            // A parent's change shows in its children too: any reloaded theme is worth a
-            // revalidation, which costs a 304 when this palette did not change.
-            await refresh(reason: .event(event.type))
-        case "active-changed" where theme == "current":
-            await refresh(reason: .event(event.type))
-        case "resync":
-            await refresh(reason: .event(event.type))
-        case "assignment-changed":
-            await reassign(after: event)
-        default:
-            break
-        }
+extension Duration {
+    var seconds: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }
 

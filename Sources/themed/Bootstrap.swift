@@ -36,9 +36,18 @@ enum Bootstrap {
             guard response.status == .ok, let etag = response.headers[.eTag] else {
                 throw Startup.failure("\(target) answered \(response.status.code): \(String(decoding: response.bodyBytes(), as: UTF8.self))")
             }
+            // A client that takes compressed answers (every browser, URLSession, OkHttp) is sent
+            // another ETag, the encoded bytes': the bootstrap names each, and the client
+            // revalidates with all of them (If-None-Match takes a list).
+            var etags = [etag]
+            for coding in ContentCoding.allCases {
+                let encoded = service.handle(try Request(method: .get, target: target, headers: [.acceptEncoding: coding.rawValue])).waitForCompletion()
+                if let other = encoded.headers[.eTag], !etags.contains(other) { etags.append(other) }
+            }
             palettes.append(.object([
                 ("appearance", .string(appearance)), ("contrast", .string(contrast)), ("path", .string(target)),
-                ("etag", .string(etag)), ("body", .string(String(decoding: response.bodyBytes(), as: UTF8.self))),
+                ("etag", .string(etag)), ("etags", .array(etags.map(JSONValue.string))),
+                ("body", .string(String(decoding: response.bodyBytes(), as: UTF8.self))),
             ]))
         }
         let document: JSONValue = .object([

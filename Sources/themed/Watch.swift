@@ -40,6 +40,8 @@ struct Watch: AsyncParsableCommand {
         case .defaults: "defaults"
         case .fetched: "fetched"
         case .traitsChanged: "traits-changed"
+        case .revalidated: "revalidated"
+        case .current: "current"
         case .event(let type): type
         }
     }

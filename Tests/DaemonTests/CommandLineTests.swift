@@ -94,6 +94,9 @@ struct CommandLineTests {
             let body = (palette["body"] as? String).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             #expect(body?["theme"] as? String == "dark" && (body?["colors"] as? [String: Any])?["primary"] != nil, "\(palette)")
             #expect((palette["etag"] as? String)?.range(of: #"^"[0-9a-f]{64}"$"#, options: .regularExpression) != nil)
+            // The body's and its brotli and gzip encodings' (a client that takes them is sent theirs).
+            let etags = palette["etags"] as? [String] ?? []
+            #expect(etags.count == 3 && etags.first == palette["etag"] as? String && Set(etags).count == 3, "\(etags)")
         }
 
         try Data(#"{"watch": false, "imageSigningKeys": ["a-key-of-twenty-chars"]}"#.utf8).write(to: URL(fileURLWithPath: folder + "/themed.json"))

@@ -19,7 +19,8 @@ struct ClientAssignmentTests {
         let server = try ServerFixture()
         try Self.putAlias(server, #"{"theme": "light", "rules": [{"when": {"attributes": {"tier": ["beta"]}}, "theme": "dark"}]}"#)
         let cache = URL(fileURLWithPath: scratch.path())
-        let client = ThemedClient(server: ThemedClientTests.base(server.port), cacheDirectory: cache)
+        let client = ThemedClient(server: ThemedClientTests.base(server.port), cacheDirectory: cache,
+                                  settings: .init(minimumReconnectDelay: .milliseconds(20), maximumReconnectDelay: .milliseconds(100)))
         let updates = UpdateLog(client)
         let assignment = try await client.follow(alias: "acme", platform: "ios", appVersion: "5.3.1", attributes: ["tier": "beta"])
         let dark = try #require(server.service.library.theme(named: "dark")?.generation)
@@ -27,9 +28,10 @@ struct ClientAssignmentTests {
         let darkPrimary = try #require(client.palette?.colors["primary"]?.hex)
         #expect(ThemedClient(server: client.server, cacheDirectory: cache).clientID == client.clientID, "the id is made once and kept")
 
-        let following = client.follow(minimumDelay: .milliseconds(20), maximumDelay: .milliseconds(100))
+        let following = client.follow()
         defer { following.cancel() }
         try await ThemedClientTests.waitForSubscriber(server)
+        try await ThemedClientTests.waitForPaletteRequests(server, 2)
         try Self.putAlias(server, #"{"theme": "light"}"#)
         // Waited for as long as a loaded machine may take (the whole suite runs beside the corpus tests).
         let moved = await updates.next(timeout: 30) { $0.reason == .event("assignment-changed") }

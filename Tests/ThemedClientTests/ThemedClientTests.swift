@@ -54,6 +54,18 @@ struct ThemedClientTests {
         guard await waitUntil(within: 5, { server.service.events.subscriberCount >= count }) else { throw ThemeError("the event stream did not open") }
     }
 
+    /// Until the server has answered `count` palette requests, 200s and 304s (a following client
+    /// revalidates once its stream opens).
+    static func waitForPaletteRequests(_ server: ServerFixture, _ count: Int) async throws {
+        let answered = {
+            let metrics = (try? server.client().request("/metrics").text) ?? ""
+            return metrics.split(separator: "\n").filter { $0.hasPrefix("themed_requests_total{route=\"colors\",status=\"200\"}")
+                || $0.hasPrefix("themed_requests_total{route=\"colors\",status=\"304\"}") }
+                .compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }.reduce(0, +)
+        }
+        guard await waitUntil(within: 5, { answered() >= count }) else { throw ThemeError("\(answered()) palette requests, not \(count)") }
+    }
+
     @Test("the first fetch is stored; the next revalidates with If-None-Match and the server answers 304")
     func cacheAndRevalidation() async throws {
         let server = try ServerFixture()
@@ -94,10 +106,10 @@ struct ThemedClientTests {
     func restartMidStream() async throws {
         let server = try ServerFixture()
         let port = server.port
-        let client = ThemedClient(server: Self.base(port), theme: "light")
+        let client = ThemedClient(server: Self.base(port), theme: "light", settings: .init(minimumReconnectDelay: .milliseconds(50), maximumReconnectDelay: .milliseconds(200)))
         _ = await client.refresh()
         let updates = UpdateLog(client)
-        let following = client.follow(minimumDelay: .milliseconds(50), maximumDelay: .milliseconds(200))
+        let following = client.follow()
         defer { following.cancel() }
         try await Self.waitForSubscriber(server)
         server.fixtures.colorSet("themes/light", "accent", [(nil, ["red": "1", "green": "0", "blue": "0", "alpha": "1"], [:])])
@@ -106,14 +118,10 @@ struct ThemedClientTests {
         let seen = try #require(client.lastEventID)
 
         // Down: a change happens while no stream is open.
-        server.server.shutdown(timeout: .seconds(1))
+        server.stopServing()
         server.fixtures.colorSet("themes/light", "accent", [(nil, ["red": "0", "green": "0", "blue": "1", "alpha": "1"], [:])])
         try server.service.reload()
-        var configuration = HTTPServer.Configuration()
-        configuration.port = port
-        let service = server.service!
-        server.server = HTTPServer(configuration: configuration, headResponder: service) { service.handle($0) }
-        try server.server.start()
+        try server.resumeServing()
 
         // Generous: in a full run on two cores the reconnect (50-200 ms of backoff) waits its turn
         // on a starved cooperative pool; once seen beyond 5 s.
@@ -131,13 +139,13 @@ struct ThemedClientTests {
         let client = ThemedClient(server: Self.base(server.port), theme: "light")
         _ = await client.refresh()
         // As if the client had been away for longer than the server keeps events.
-        await client.handle(ServerSentEvent(id: "100000", type: "comment", data: ""))
+        client.state.withLock { $0.lastEventID = "100000" }
         let updates = UpdateLog(client)
         server.fixtures.colorSet("themes/light", "primary", [(nil, ["red": "1", "green": "1", "blue": "0", "alpha": "1"], [:])])
         try server.service.reload()
         let following = client.follow()
         defer { following.cancel() }
-        let update = await updates.next()
+        let update = await updates.next { $0.reason != .current }
         #expect(update?.reason == .event("resync"))
         #expect(update?.palette.colors["primary"]?.hex == "#FFFF00FF")
     }
@@ -171,7 +179,8 @@ struct ThemedClientTests {
             configuration.timeoutIntervalForRequest = 1
             return configuration
         }())
-        let client = ThemedClient(server: Self.base(server.port), theme: "t", session: session)
+        let client = ThemedClient(server: Self.base(server.port), theme: "t",
+                                  settings: .init(minimumReconnectDelay: .milliseconds(20), maximumReconnectDelay: .milliseconds(50)), session: session)
         let good = try #require(await client.refresh())
         for (mode, expected) in [("garbage", "invalid response"), ("500", "answered 500"), ("hang", "transport")] {
             behaviour.withLock { $0 = mode }
@@ -179,7 +188,7 @@ struct ThemedClientTests {
             #expect(client.lastError.map { "\($0)".contains(expected) } == true, "\(mode): \(String(describing: client.lastError))")
         }
         // The cut stream: no event dispatched, no id taken, reconnected after a delay.
-        let following = client.follow(minimumDelay: .milliseconds(20), maximumDelay: .milliseconds(50))
+        let following = client.follow()
         #expect(await waitUntil(within: 5) { streamsOpened.withLock { $0 } >= 3 }, "it reconnects after each cut")
         following.cancel()
         #expect(client.lastEventID == nil && client.palette == good)
@@ -208,9 +217,10 @@ struct ThemedClientCancellationTests {
         }
         try server.start()
         defer { server.shutdown(timeout: .milliseconds(200)) }
-        let client = ThemedClient(server: ThemedClientTests.base(server.port), theme: "t")
+        let client = ThemedClient(server: ThemedClientTests.base(server.port), theme: "t",
+                                  settings: .init(minimumReconnectDelay: .milliseconds(1), maximumReconnectDelay: .milliseconds(2)))
         for round in 0..<500 {
-            let following = client.follow(minimumDelay: .milliseconds(1), maximumDelay: .milliseconds(2))
+            let following = client.follow()
             let fetching = Task { await client.refresh() }
             try await Task.sleep(for: .microseconds(Int.random(in: 0...4000)))
             if round % 2 == 0 { fetching.cancel() }
@@ -234,6 +244,7 @@ struct ClientLatencyTests {
         let following = client.follow()
         defer { following.cancel() }
         try await ThemedClientTests.waitForSubscriber(server)
+        try await ThemedClientTests.waitForPaletteRequests(server, 2)
 
         var switches: [Duration] = [], reloads: [Duration] = []
         for round in 0..<5 {
