@@ -8,7 +8,7 @@ PY_PACKAGES = lzfse numpy pillow coloraide materialyoucolor==3.0.4 standardwebho
 OPENAPI_PY_PACKAGES = openapi-core requests pyyaml
 EXPORT_PY_PACKAGES = tinycss2 requests
 
-.PHONY: deps py-deps check-deps bench-deps build release test openapi-check exports-check tokens-check browser-deps browser-check deb deb-test deb-test-tested lintian kotlin-deps kotlin-client kotlin-check kotlin-cluster-check bench-kotlin-client bench bench-http bench-hotpath bench-tokens bench-reload bench-cold bench-blobs bench-transforms bench-yield bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-lag cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
+.PHONY: deps py-deps check-deps bench-deps build release test openapi-check exports-check tokens-check browser-deps browser-check clients-check deb deb-test deb-test-tested lintian kotlin-deps kotlin-client kotlin-check kotlin-cluster-check bench-kotlin-client bench bench-http bench-hotpath bench-tokens bench-reload bench-cold bench-blobs bench-transforms bench-yield bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-lag cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 # Installs those of the Debian packages named that are missing, in one apt-get. Installed means
@@ -60,7 +60,7 @@ test: deps py-deps
 	  scripts/swift-test.sh $(TEST_FLAGS) --skip-build --filter "ClientLatencyTests"
 	# The checks in two lanes side by side, about as long as each other; the cluster ports of
 	# kotlin-cluster (8081-8082, PostgreSQL on 15432) are used by no other check.
-	MAKE=$(MAKE) scripts/test-lanes.sh "exports:exports-check openapi:openapi-check tokens:tokens-check browser:browser-check" \
+	MAKE=$(MAKE) scripts/test-lanes.sh "exports:exports-check openapi:openapi-check tokens:tokens-check browser:browser-check clients:clients-check" \
 	  "deb:deb-test-tested kotlin:kotlin-check kotlin-cluster:kotlin-cluster-check"
 	@python3 scripts/test-summary.py --started "$$(cat out/test-started)"
 
@@ -146,6 +146,12 @@ browser-deps:
 ## Screenshots go to out/browser/.
 browser-check: browser-deps
 	python3 scripts/check-browser.py --themed .build/release/themed
+
+## The clients' contract (docs/CLIENTS.md): the scenarios of clients/scenarios.tsv against themed.js
+## in headless Chromium, with a scripted server that misbehaves on cue (scripts/check-client-js.py).
+## The Swift client's scenarios are Swift tests (ClientContractTests), run with the others.
+clients-check: browser-deps
+	python3 scripts/check-client-js.py
 
 ## A Debian package (out/themed_VERSION_ARCH.deb): Swift's runtime linked statically, full RELRO.
 ## Static FoundationNetworking (`themed watch`) needs libcurl, linked from Debian's package.

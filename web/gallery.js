@@ -101,7 +101,8 @@ class Gallery {
   }
 
   showStatus(status) {
-    const label = { live: "live", offline: "server away: showing the last palette", error: "server unreachable", loading: "connecting" }[status] ?? status;
+    const label = { live: "live", offline: "server away: showing the last palette", degraded: "degraded: some colours are the last good ones",
+                    connecting: "connecting" }[status] ?? status;
     $("connection").textContent = label;
     $("connection").dataset.status = status;
   }

@@ -58,26 +58,38 @@ export class ThemedPalette extends EventTarget {
    * @param {string} [options.appearance]  "auto" (default), "light" or "dark"
    * @param {string} [options.contrast]    "auto" (default), "normal" or "high"
    * @param {Element} [options.element]    where the custom properties go (default <html>)
+   * @param {number} [options.requestTimeout]  milliseconds one request may take (default 10000)
    */
-  constructor({ server = "", theme = "current", appearance = "auto", contrast = "auto", element = document.documentElement } = {}) {
+  constructor({ server = "", theme = "current", appearance = "auto", contrast = "auto", element = document.documentElement,
+                requestTimeout = 10000 } = {}) {
     super();
     this.server = server.replace(/\/$/, "");
     this.theme = theme;
     this.appearance = appearance;
     this.contrast = contrast;
     this.element = element;
+    this.requestTimeout = requestTimeout;
     /** The colours applied last: {name: {css, hex, ...}} as the server resolved them. */
     this.colors = {};
-    /** "loading", "live", "offline" (the last palette, while the server is away) or "error". */
-    this.status = "loading";
+    /** "connecting", "live", "offline" (the last palette, while the server is away) or "degraded". */
+    this.status = "connecting";
+    /** The id of the last event handled (its refresh, if it asked for one, succeeded). */
     this.lastEventId = null;
     this.applied = new Set();
     this.events = null;
     this.retryDelay = 500;
     this.generation = 0;
+    // Each palette request is numbered: an answer older than the one applied is dropped.
+    this.requestsMade = 0;
+    this.requestApplied = 0;
+    /** The palette URL `colors` answers. */
+    this.appliedURL = null;
+    this.inFlight = new Set();
     this.schemeQuery = window.matchMedia("(prefers-color-scheme: dark)");
     this.contrastQuery = window.matchMedia("(prefers-contrast: more)");
     this.onSystemChange = () => this.refresh();
+    // Back in the foreground or on the network: revalidate (a 304 costs nothing).
+    this.onReturn = () => { if (document.visibilityState !== "hidden") this.revalidate(); };
   }
 
   /** Applies the cached palette at once, then the server's, and follows its events. */
@@ -85,29 +97,48 @@ export class ThemedPalette extends EventTarget {
     this.applyCached();
     this.schemeQuery.addEventListener("change", this.onSystemChange);
     this.contrastQuery.addEventListener("change", this.onSystemChange);
+    document.addEventListener("visibilitychange", this.onReturn);
+    window.addEventListener("online", this.onReturn);
     this.follow();
     await this.refresh();
   }
 
+  /** Stops following and aborts every request in flight; nothing is fetched after. */
   stop() {
     this.schemeQuery.removeEventListener("change", this.onSystemChange);
     this.contrastQuery.removeEventListener("change", this.onSystemChange);
+    document.removeEventListener("visibilitychange", this.onReturn);
+    window.removeEventListener("online", this.onReturn);
+    this.stopped = true;
     this.generation++;
     this.events?.close();
     this.events = null;
+    for (const controller of this.inFlight) controller.abort();
+    this.inFlight.clear();
   }
 
   /**
    * Follows an alias: asks /assign/{alias} which theme and generation this page reads (by a client
    * id made once and kept in localStorage, so the page stays in its rollout bucket, and the
    * platform, app version, locale and attributes given), then reads everything at the
-   * generation-pinned base, and asks again on an `assignment-changed` event naming the alias or
-   * when the pinned generation is no longer served.
+   * generation-pinned base, and asks again on an `assignment-changed` event naming the alias, a
+   * `resync`, a reopened stream, or when the pinned generation is no longer served. The answer is
+   * kept in localStorage: with the server away, the page follows the last assignment it was given.
    */
   async followAlias(alias, { platform = "web", appVersion, locale = navigator.language, attributes = {} } = {}) {
     const query = new URLSearchParams({ client: this.clientId, platform, ...(appVersion ? { appVersion } : {}), ...(locale ? { locale } : {}), ...attributes });
     this.audience = { alias, query: query.toString() };
-    await this.assign();
+    this.reopen();
+    try {
+      await this.assign();
+    } catch (error) {
+      const kept = this.keptAssignment(alias);
+      if (!kept) throw error;
+      this.take(kept);
+      this.applyCached();
+      this.setStatus("offline", error);
+      return this.assignment;
+    }
     await this.refresh();
     return this.assignment;
   }
@@ -125,20 +156,36 @@ export class ThemedPalette extends EventTarget {
 
   /** Asks /assign again and follows the answer's pinned base (`theme@generation`). */
   async assign() {
-    const url = `${this.server}/assign/${encodeURIComponent(this.audience.alias)}?${this.audience.query}`;
+    const alias = this.audience.alias;
+    const url = `${this.server}/assign/${encodeURIComponent(alias)}?${this.audience.query}`;
     // Asked again because it changed: not the answer the browser kept (private, max-age=60).
-    const response = await fetch(url, { headers: { Accept: "application/json" }, cache: "no-cache" });
+    const response = await this.fetch(url, { headers: { Accept: "application/json" }, cache: "no-cache" });
     if (!response.ok) throw new Error(`${response.status} from ${url}`);
-    this.assignment = await response.json();
-    this.theme = `${this.assignment.theme}@${this.assignment.generation}`;
-    this.dispatchEvent(new CustomEvent("assignment", { detail: this.assignment }));
-    return this.assignment;
+    const assignment = await response.json();
+    if (typeof assignment?.theme !== "string" || !Number.isInteger(assignment?.generation)) throw new Error(`not an assignment from ${url}`);
+    if (this.audience?.alias !== alias) return assignment; // left for setTheme while it was on its way
+    try { localStorage.setItem(`themed:assignment:${alias}`, JSON.stringify(assignment)); } catch { /* storage full or denied */ }
+    this.take(assignment);
+    return assignment;
   }
 
+  take(assignment) {
+    this.assignment = assignment;
+    this.theme = `${assignment.theme}@${assignment.generation}`;
+    this.dispatchEvent(new CustomEvent("assignment", { detail: assignment }));
+  }
+
+  keptAssignment(alias) {
+    try { return JSON.parse(localStorage.getItem(`themed:assignment:${alias}`) ?? "null"); } catch { return null; }
+  }
+
+  /** Follows another theme (or "current"); it stops following an alias. */
   async setTheme(theme) {
     this.audience = null;
+    this.assignment = null;
     this.theme = theme;
     this.applyCached();
+    this.reopen();
     await this.refresh();
   }
 
@@ -171,11 +218,40 @@ export class ThemedPalette extends EventTarget {
     return `themed:${this.paletteURL}`;
   }
 
-  /** Fetches the palette for the current choice and applies it; keeps the last one on failure. */
-  async refresh() {
-    const url = this.paletteURL;
+  /** fetch, aborted by stop() and after `requestTimeout`. */
+  async fetch(url, options = {}) {
+    if (this.stopped) throw new Error("stopped");
+    const controller = new AbortController();
+    this.inFlight.add(controller);
+    const timer = setTimeout(() => controller.abort(new Error(`no answer within ${this.requestTimeout} ms`)), this.requestTimeout);
     try {
-      const response = await fetch(url, { headers: { Accept: "application/json" } });
+      return await fetch(url, { ...options, signal: controller.signal });
+    } finally {
+      clearTimeout(timer);
+      this.inFlight.delete(controller);
+    }
+  }
+
+  /** Revalidates: the assignment first when following an alias, then the palette. */
+  async revalidate() {
+    if (this.audience) {
+      try { await this.assign(); } catch (error) { this.setStatus("offline", error); return false; }
+    }
+    return this.refresh();
+  }
+
+  /**
+   * Fetches the palette for the current choice and applies it, unless an answer to a later
+   * request was applied first or the choice changed meanwhile; keeps the last one on failure.
+   * Returns whether it succeeded.
+   */
+  async refresh() {
+    if (this.stopped) return false;
+    const url = this.paletteURL, number = ++this.requestsMade;
+    try {
+      // Revalidated with the server every time (a 304 when nothing changed): after an event, the
+      // browser's cache may hold a palette up to its max-age old.
+      const response = await this.fetch(url, { headers: { Accept: "application/json" }, cache: "no-cache" });
       // The pinned generation is no longer served: the assignment has moved on.
       // Read again only when the assignment moved (a theme that is gone would 404 again, and again).
       if (response.status === 404 && this.audience) {
@@ -184,26 +260,49 @@ export class ThemedPalette extends EventTarget {
         if (this.theme !== pinned) return this.refresh();
       }
       if (!response.ok) throw new Error(`${response.status} from ${url}`);
-      const body = await response.json();
-      if (url !== this.paletteURL) return; // the choice changed while this was on its way
-      this.apply(body.colors ?? {});
-      try { localStorage.setItem(this.cacheKey, JSON.stringify(body.colors ?? {})); } catch { /* storage full or denied */ }
-      this.setStatus("live");
+      const body = parsePalette(await response.text(), url);
+      if (url !== this.paletteURL || number < this.requestApplied) return true; // a later answer or choice won
+      this.requestApplied = number;
+      const degraded = body.status === "degraded";
+      const missing = degraded ? this.keepMissing(body.colors, url) : [];
+      this.apply(body.colors, url);
+      // Only a whole palette replaces the stored copy: a degraded one would lose the missing colours.
+      if (!degraded) try { localStorage.setItem(this.cacheKey, JSON.stringify(body.colors)); } catch { /* storage full or denied */ }
+      this.setStatus(degraded ? "degraded" : "live", null, missing);
+      return true;
     } catch (error) {
-      this.setStatus(this.applyCached() ? "offline" : "error", error);
+      if (this.stopped) return false;
+      if (!this.appliedURL) this.applyCached();
+      this.setStatus("offline", error);
+      return false;
     }
+  }
+
+  /** Adds to a degraded answer's colours the last good value of each it lacks; their names. */
+  keepMissing(colors, url) {
+    const good = this.appliedURL === url ? this.colors : this.cached();
+    const missing = Object.keys(good ?? {}).filter((name) => !(name in colors)).sort();
+    for (const name of missing) colors[name] = good[name];
+    return missing;
+  }
+
+  /** The palette stored for the current choice, or null. */
+  cached() {
+    try {
+      const cached = JSON.parse(localStorage.getItem(this.cacheKey) ?? "null");
+      return cached && typeof cached === "object" ? cached : null;
+    } catch { return null; }
   }
 
   /** The last palette stored for the current choice, applied; false when there is none. */
   applyCached() {
-    let cached = null;
-    try { cached = JSON.parse(localStorage.getItem(this.cacheKey) ?? "null"); } catch { cached = null; }
-    if (!cached || typeof cached !== "object") return false;
-    this.apply(cached);
+    const cached = this.cached();
+    if (!cached) return false;
+    this.apply(cached, this.paletteURL);
     return true;
   }
 
-  apply(colors) {
+  apply(colors, url) {
     const names = cssNames(Object.keys(colors));
     const next = new Set();
     for (const [name, color] of Object.entries(colors)) {
@@ -214,54 +313,120 @@ export class ThemedPalette extends EventTarget {
     }
     for (const property of this.applied) if (!next.has(property)) this.element.style.removeProperty(property);
     this.applied = next;
+    this.appliedURL = url;
     this.element.dataset.theme = this.scheme;
     this.colors = colors;
     this.dispatchEvent(new CustomEvent("palette", { detail: { theme: this.theme, scheme: this.scheme, colors } }));
   }
 
-  setStatus(status, error) {
-    if (status === this.status && !error) return;
+  setStatus(status, error, missing = []) {
+    if (status === this.status && !error && status !== "degraded") return;
     this.status = status;
-    this.dispatchEvent(new CustomEvent("status", { detail: { status, error: error ? String(error.message ?? error) : null } }));
+    this.dispatchEvent(new CustomEvent("status", { detail: { status, error: error ? String(error.message ?? error) : null, missing } }));
+  }
+
+  /** What the stream asks for: the alias followed, else the theme (or `current`). */
+  get followed() {
+    return this.audience?.alias ?? this.theme;
+  }
+
+  /** Closes the stream and opens one for what is followed now, resuming after the last id handled. */
+  reopen() {
+    if (!this.events) return;
+    this.generation++;
+    this.events.close();
+    this.follow();
   }
 
   /**
-   * Follows /events. EventSource reconnects by itself while the server is merely unreachable; a
-   * server that answers an error (503 while it starts) closes it, so this opens a new one after
-   * a growing delay, naming the last event seen so none is missed.
+   * Follows /events?theme= what the page follows (the server sends that theme's and its parents'
+   * changes). Each (re)open revalidates; an event's id is taken as handled only once the refresh
+   * it asked for succeeded: a failed one closes the stream, and the stream reopened after the
+   * last id handled replays it. EventSource reconnects by itself while the server is merely
+   * unreachable; a server that answers an error (503 while it starts) closes it, so this opens a
+   * new one after a growing delay.
    */
   follow() {
-    const generation = this.generation;
-    const query = this.lastEventId === null ? "" : `?lastEventId=${encodeURIComponent(this.lastEventId)}`;
-    const events = new EventSource(`${this.server}/events${query}`);
+    if (this.stopped) return;
+    const generation = this.generation, followed = this.followed;
+    const query = new URLSearchParams({ theme: followed });
+    if (this.lastEventId !== null) query.set("lastEventId", this.lastEventId);
+    const events = new EventSource(`${this.server}/events?${query}`);
     this.events = events;
+    // Events are handled one at a time, in order, each after the one before it succeeded.
+    let queue = Promise.resolve(true);
+    const retry = () => {
+      if (generation !== this.generation) return;
+      this.generation++;
+      events.close();
+      const delay = this.retryDelay;
+      this.retryDelay = Math.min(this.retryDelay * 2, 10000);
+      setTimeout(() => { if (!this.stopped) this.follow(); }, delay * (0.5 + Math.random() / 2));
+    };
     const handle = (event) => {
-      if (event.lastEventId) this.lastEventId = event.lastEventId;
-      this.retryDelay = 500;
-      let data = {};
-      try { data = JSON.parse(event.data); } catch { data = {}; }
-      this.dispatchEvent(new CustomEvent("change", { detail: { type: event.type, ...data } }));
-      if (event.type === "assignment-changed") {
-        if (this.audience && data.alias === this.audience.alias) this.assign().then(() => this.refresh(), (error) => this.setStatus("error", error));
-        return;
-      }
-      const theme = this.theme.split("@")[0];
-      const concernsUs = event.type === "resync" || data.theme === theme || this.theme === "current" && event.type === "active-changed";
-      if (concernsUs || this.theme === "current") this.refresh();
+      queue = queue.then(async (going) => {
+        if (!going || generation !== this.generation) return false;
+        let data = {};
+        try { data = JSON.parse(event.data); } catch { data = {}; }
+        this.dispatchEvent(new CustomEvent("change", { detail: { type: event.type, ...data } }));
+        if (!(await this.handle(event.type, data))) { retry(); return false; }
+        if (event.lastEventId) this.lastEventId = event.lastEventId;
+        return true;
+      });
     };
     for (const type of ["theme-added", "theme-reloaded", "theme-removed", "theme-error", "active-changed", "assignment-changed", "resync"]) {
       events.addEventListener(type, handle);
     }
     events.onopen = () => {
-      // Back after an outage: what changed meanwhile is replayed, but the palette may be stale.
-      if (this.status !== "live") this.refresh();
+      this.retryDelay = 500;
+      // (Re)opened: what changed meanwhile is replayed, unless the server no longer had it or
+      // never saw this page; revalidate either way (a 304 costs nothing).
+      queue = queue.then(async (going) => {
+        if (!going || generation !== this.generation) return false;
+        if (!(await this.revalidate())) { retry(); return false; }
+        return true;
+      });
     };
     events.onerror = () => {
       if (this.status === "live") this.setStatus("offline");
-      if (events.readyState !== EventSource.CLOSED) return;
-      const delay = this.retryDelay;
-      this.retryDelay = Math.min(this.retryDelay * 2, 10000);
-      setTimeout(() => { if (generation === this.generation) this.follow(); }, delay * (0.5 + Math.random() / 2));
+      if (events.readyState === EventSource.CLOSED) retry();
     };
   }
+
+  /** What an event asks of the page; false when the refresh it asked for failed. */
+  async handle(type, data) {
+    if (type === "assignment-changed") {
+      if (!this.audience || data.alias !== this.audience.alias) return true;
+      try {
+        const before = this.theme;
+        await this.assign();
+        if (this.theme === before) return true;
+      } catch (error) { this.setStatus("offline", error); return false; }
+    } else if (type === "resync") {
+      if (this.audience) {
+        try { await this.assign(); } catch (error) { this.setStatus("offline", error); return false; }
+      }
+    } else if (type === "active-changed") {
+      if (this.theme !== "current") return true;
+    } else if (type === "theme-error") {
+      return true;
+    }
+    // The stream's events concern this page (its theme and its parents'). One that reaches a crowd
+    // asks each page to wait a random part of `refetchWithin` before it fetches.
+    if (data.refetchWithin > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(data.refetchWithin, 60000)));
+    return this.refresh();
+  }
+}
+
+/** A palette answer, or an error naming what is wrong with it (a captive portal's page, no colours). */
+function parsePalette(text, url) {
+  let body;
+  try { body = JSON.parse(text); } catch { throw new Error(`not JSON from ${url}`); }
+  if (!body || typeof body !== "object" || !body.colors || typeof body.colors !== "object" || Array.isArray(body.colors)) {
+    throw new Error(`not a resolved palette from ${url}`);
+  }
+  for (const [name, color] of Object.entries(body.colors)) {
+    if (typeof color?.css !== "string") throw new Error(`colour ${name} has no css in ${url}`);
+  }
+  return body;
 }
