@@ -98,7 +98,7 @@ kotlin-deps:
 kotlin-client: kotlin-deps out/themed-client.jar
 out/themed-client.jar: $(shell find clients/kotlin/src/main -name '*.kt')
 	@mkdir -p out && rm -f out/themed-client.jar
-	kotlinc clients/kotlin/src/main/kotlin -d out/themed-client.jar
+	kotlinc -module-name themed-client clients/kotlin/src/main/kotlin -d out/themed-client.jar
 
 ## Its tests (JUnit 4) against a real themed, the binary `make test` built, on the sample themes;
 ## and the Compose glue (source for apps, src/compose) compiled against stubs with Compose's
@@ -110,7 +110,7 @@ kotlin-check: kotlin-client
 	  clients/kotlin/src/composeTest/kotlin -d out/themed-compose-check.jar
 	java -Dthemed.binary=$(CURDIR)/.build/release/themed -Dthemed.themes=$(CURDIR)/themes \
 	  -cp out/themed-client.jar:out/themed-client-tests.jar:out/themed-compose-check.jar:/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar:$(KOTLIN_CLASSPATH) \
-	  org.junit.runner.JUnitCore themed.client.ThemedClientTest themed.client.compose.ThemedColorSchemeTest
+	  org.junit.runner.JUnitCore themed.client.ThemedClientTest themed.client.ContractTest themed.client.compose.ThemedColorSchemeTest
 
 ## The Kotlin client against two replicas on a throwaway PostgreSQL (scripts/cluster.py kotlin):
 ## a rollout to 10% of 4,000 client ids, sticky across restarts and replicas. Part of make test.

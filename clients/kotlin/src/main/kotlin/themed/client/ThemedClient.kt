@@ -1,59 +1,88 @@
 package themed.client
 
 import java.io.File
-import java.io.IOException
-import java.net.HttpURLConnection
-import java.net.URL
-import java.security.MessageDigest
+import java.text.SimpleDateFormat
+import java.util.Locale
+import java.util.TimeZone
 import java.util.concurrent.CopyOnWriteArrayList
 import java.util.concurrent.Executor
-import java.util.concurrent.ThreadLocalRandom
-import java.util.concurrent.TimeUnit
-import java.util.concurrent.atomic.AtomicBoolean
+import java.util.concurrent.atomic.AtomicInteger
 
 /**
  * A theme's resolved palette, kept current: an Android app's view of a themed server (the Kotlin
- * counterpart of the Swift `ThemedClient`, docs/CLIENTS.md).
+ * counterpart of the Swift `ThemedClient`, docs/CLIENTS.md, whose contract it keeps).
  *
- * It starts from what it last had on disk ([loadCached]), fetches with ETag revalidation
+ * It starts from what it last had ([loadBootstrap], [loadCached]), fetches with ETag revalidation
  * ([refresh]), and while [follow] runs listens to `/events` and fetches again when the theme
- * changes, the active theme switches or the server says to resync, resuming after a cut with
- * `Last-Event-ID`. Whatever fails (the server away, a 500, cut JSON, a stalled stream), the last
- * good palette stays and [lastError] says why. Listeners are called on the [Executor] the app
- * passes (the main thread on Android: `ContextCompat.getMainExecutor(context)`). Nothing here
- * runs on the caller's thread but [refresh], which blocks: call it off the main thread.
+ * changes, the active theme switches or the server says to resync. A palette is published only
+ * when it parsed whole and answers the newest request; a degraded answer keeps the last good value
+ * of each missing colour; the disk copy is replaced only by a whole palette. Whatever fails, the
+ * last good palette stays, [status] and the error listeners say why. Listeners are called on the
+ * [Executor] the app passes (the main thread on Android: `ContextCompat.getMainExecutor(context)`),
+ * each apart from the others. [refresh], [revalidate], [setTraits], [setTheme], [followAlias],
+ * [strings] and [dimension] block: call them off the main thread.
+ *
+ * Made with a [Builder] (`ThemedClient.Builder(url).theme("dark").cacheDirectory(dir).build()`)
+ * or the constructor; Java callers need neither `Unit.INSTANCE` nor `Companion`.
  */
-class ThemedClient(
+class ThemedClient @JvmOverloads constructor(
     server: String,
     theme: String = "current",
     traits: Traits = Traits(),
     /** Where the last good answers are kept across restarts (the app's cache dir); null: nowhere. */
-    private val cacheDirectory: File? = null,
+    cacheDirectory: File? = null,
     private val listenerExecutor: Executor = Executor { it.run() },
     /** An event stream silent this long is given up and opened again (the server comments every 15 s). */
-    private val streamTimeoutMillis: Int = 45_000
+    internal val streamTimeoutMillis: Int = 45_000,
+    /** How long one request may take. */
+    requestTimeoutMillis: Int = 10_000,
+    /** The id `/assign` knows this client by; null: one made at random and kept in the cache folder. */
+    private val givenClientId: String? = null
 ) : AutoCloseable {
     /** Why a palette arrived. */
-    enum class Reason { CACHED, BOOTSTRAP, FETCHED, EVENT, TRAITS_CHANGED }
+    enum class Reason { CACHED, BOOTSTRAP, FETCHED, EVENT, TRAITS_CHANGED, REVALIDATED }
 
     /** What the last fetch did. */
     enum class FetchOutcome { FETCHED, NOT_MODIFIED, FAILED }
 
+    /** A client made step by step: every setting has the constructor's default. */
+    class Builder(private val server: String) {
+        private var theme = "current"
+        private var traits = Traits()
+        private var cacheDirectory: File? = null
+        private var listenerExecutor: Executor = Executor { it.run() }
+        private var streamTimeoutMillis = 45_000
+        private var requestTimeoutMillis = 10_000
+        private var clientId: String? = null
 
-    private val server = server.trimEnd('/')
+        fun theme(theme: String) = apply { this.theme = theme }
+        fun traits(traits: Traits) = apply { this.traits = traits }
+        fun cacheDirectory(directory: File?) = apply { cacheDirectory = directory }
+        fun listenerExecutor(executor: Executor) = apply { listenerExecutor = executor }
+        fun streamTimeoutMillis(millis: Int) = apply { streamTimeoutMillis = millis }
+        fun requestTimeoutMillis(millis: Int) = apply { requestTimeoutMillis = millis }
+        fun clientId(id: String?) = apply { clientId = id }
+        fun build() = ThemedClient(server, theme, traits, cacheDirectory, listenerExecutor, streamTimeoutMillis, requestTimeoutMillis, clientId)
+    }
+
+    internal val server = server.trimEnd('/')
+    internal val cache = cacheDirectory?.let { DiskCache(it) }
+    internal val transport = HttpTransport(requestTimeoutMillis)
+
     @Volatile var theme: String = theme
-        private set
+        internal set
     @Volatile var traits: Traits = traits
         private set
     @Volatile var palette: Palette? = null
         private set
-    /** Why the last fetch or event stream failed; null after a success. */
-    @Volatile var lastError: String? = null
+    /** The palette URL [palette] answers (null: nothing yet). */
+    @Volatile private var paletteSource: String? = null
+    @Volatile var status: Status = Status.Connecting
+        private set
+    /** The last error (also told to the error listeners); null after a success. */
+    @Volatile var lastError: ThemedClientException? = null
         private set
     @Volatile var lastFetch: FetchOutcome? = null
-        private set
-    /** The id of the last event seen, sent as `Last-Event-ID` when the stream reconnects. */
-    @Volatile var lastEventId: String? = null
         private set
 
     /** Which theme and generation the server assigned this client (`GET /assign/{alias}`). */
@@ -61,109 +90,223 @@ class ThemedClient(
 
     /** The assignment followed now; null when the client follows a theme by name. */
     @Volatile var assignment: Assignment? = null
-        private set
+        internal set
     /** While following an alias: its name and what `/assign` is told of this client. */
-    @Volatile private var audience: Pair<String, String>? = null
+    @Volatile internal var audience: Pair<String, String>? = null
 
-    private val listeners = CopyOnWriteArrayList<(Palette, Reason) -> Unit>()
-    private val closed = AtomicBoolean(false)
-    @Volatile private var follower: Thread? = null
-    @Volatile private var stream: HttpURLConnection? = null
+    private val listeners = CopyOnWriteArrayList<PaletteListener>()
+    private val statusListeners = CopyOnWriteArrayList<StatusListener>()
+    private val errorListeners = CopyOnWriteArrayList<ErrorListener>()
+    // Each palette request is numbered: an answer older than the one published is dropped.
+    private val requestsMade = AtomicInteger()
+    private var requestPublished = 0
+    /** String tables and tokens read since the palette last changed, by URL: one request a table. */
+    private val answers = java.util.concurrent.ConcurrentHashMap<String, String>()
+    internal val follower = EventFollower(this)
+
+    // MARK: Listeners
 
     /** Calls `listener` with every new palette until the returned handle is closed. */
-    fun addListener(listener: (palette: Palette, reason: Reason) -> Unit): AutoCloseable {
+    fun addListener(listener: PaletteListener): AutoCloseable {
         listeners.add(listener)
         return AutoCloseable { listeners.remove(listener) }
     }
 
-    private fun publish(palette: Palette, reason: Reason) {
-        this.palette = palette
-        for (listener in listeners) listenerExecutor.execute { listener(palette, reason) }
+    /** The same for a Kotlin lambda. */
+    @JvmSynthetic
+    fun addListener(listener: (palette: Palette, reason: Reason) -> Unit): AutoCloseable = addListener(object : PaletteListener {
+        override fun onPalette(palette: Palette, reason: Reason) = listener(palette, reason)
+    })
+
+    /** Calls `listener` with the status now, then with each change. */
+    fun addStatusListener(listener: StatusListener): AutoCloseable {
+        statusListeners.add(listener)
+        val now = status
+        listenerExecutor.execute { isolated { listener.onStatus(now) } }
+        return AutoCloseable { statusListeners.remove(listener) }
     }
+
+    @JvmSynthetic
+    fun addStatusListener(listener: (Status) -> Unit): AutoCloseable = addStatusListener(object : StatusListener {
+        override fun onStatus(status: Status) = listener(status)
+    })
+
+    fun addErrorListener(listener: ErrorListener): AutoCloseable {
+        errorListeners.add(listener)
+        return AutoCloseable { errorListeners.remove(listener) }
+    }
+
+    @JvmSynthetic
+    fun addErrorListener(listener: (ThemedClientException) -> Unit): AutoCloseable = addErrorListener(object : ErrorListener {
+        override fun onError(error: ThemedClientException) = listener(error)
+    })
+
+    /** A listener that throws is reported; the others, and the fetch, go on. */
+    private fun isolated(call: () -> Unit) {
+        try {
+            call()
+        } catch (error: Throwable) {
+            val failure = ThemedClientException(ThemedClientException.Kind.LISTENER, "a listener threw: $error", cause = error)
+            for (listener in errorListeners) runCatching { listener.onError(failure) }
+        }
+    }
+
+    /**
+     * Publishes `palette` (answering `source`); `request`, when it answers one, must be newer than
+     * the one published and still be what the client asks. Returns whether it was taken.
+     */
+    private fun publish(palette: Palette, reason: Reason, source: String?, request: Int? = null): Boolean {
+        synchronized(this) {
+            if (request != null) {
+                if (request <= requestPublished || source != paletteUrl()) return false
+                requestPublished = request
+            }
+            paletteSource = source
+            if (palette == this.palette && reason != Reason.CACHED && reason != Reason.BOOTSTRAP) return true
+            this.palette = palette
+            if (reason == Reason.EVENT || reason == Reason.TRAITS_CHANGED) answers.clear()
+        }
+        for (listener in listeners) listenerExecutor.execute { isolated { listener.onPalette(palette, reason) } }
+        return true
+    }
+
+    internal fun setStatus(status: Status) {
+        if (this.status == status) return
+        this.status = status
+        for (listener in statusListeners) listenerExecutor.execute { isolated { listener.onStatus(status) } }
+    }
+
+    /** Records an error and tells the error listeners; `offline` also makes it the status. */
+    internal fun report(error: ThemedClientException, offline: Boolean = true) {
+        if (error.kind == ThemedClientException.Kind.CLOSED) return
+        lastError = error
+        for (listener in errorListeners) listenerExecutor.execute { isolated { listener.onError(error) } }
+        if (offline) setStatus(Status.Offline(error))
+    }
+
+    // MARK: The first frame
 
     /** The palette kept on disk for the current theme and traits, published as [Reason.CACHED]. */
     fun loadCached(): Palette? {
-        val cached = cache(paletteUrl())?.let { runCatching { Palette.parse(it.body) }.getOrNull() } ?: return null
-        publish(cached, Reason.CACHED)
+        val url = paletteUrl()
+        val cached = cache?.entry(url)?.let { runCatching { Palette.parse(it.body) }.getOrNull() } ?: return null
+        publish(cached, Reason.CACHED, url)
         return cached
     }
 
     /**
      * The first palette of an app that ships `themed export THEME --format bootstrap`'s file in its
      * assets (`text`): the newer of it and the disk copy, published as [Reason.BOOTSTRAP] or
-     * [Reason.CACHED]. Taken from the file, the answer is also kept on disk with its ETag, so the
-     * first request is a revalidation (a 304 while the theme is as exported). A file that is not
-     * a bootstrap, or has no palette for these traits, leaves the disk copy to answer.
+     * [Reason.CACHED]. Taken from the file, the answer is kept on disk with the ETag of every
+     * encoding the server sends, so the first request is a 304 while the theme is as exported,
+     * whatever density and language the device asks with. A file that is cut, is no bootstrap or
+     * is another theme's throws [ThemedClientException] ([ThemedClientException.Kind.BOOTSTRAP])
+     * and changes nothing.
      */
-    fun loadBootstrap(text: String): Palette? {
+    fun loadBootstrap(text: String): Palette {
         val url = paletteUrl()
-        val answer = runCatching { bootstrapAnswer(text) }.getOrNull() ?: return loadCached()
-        val (exportedAt, body, etag) = answer
-        val diskCopy = cacheFiles(url)?.first?.takeIf { it.isFile }
-        if (diskCopy != null && diskCopy.lastModified() >= exportedAt) return loadCached()
-        val palette = runCatching { Palette.parse(body) }.getOrNull() ?: return loadCached()
-        store(url, body, etag)
-        publish(palette, Reason.BOOTSTRAP)
+        val root = runCatching { Json.parse(text) }.getOrNull() as? Map<*, *>
+        if (root == null || root["format"] != "themed-bootstrap") throw bootstrapError("not a themed bootstrap file (or cut short)")
+        if (root["theme"] != theme && theme != "current") throw bootstrapError("exported for theme ${root["theme"]}, the client follows $theme")
+        val exportedAt = (root["exportedAt"] as? String)?.let { parseInstant(it) } ?: throw bootstrapError("no exportedAt time")
+        val appearance = traits.appearance ?: "light"
+        val contrast = if (traits.highContrast) "high" else "normal"
+        val entry = (root["palettes"] as? List<*>)?.mapNotNull { it as? Map<*, *> }?.firstOrNull { it["appearance"] == appearance && it["contrast"] == contrast }
+            ?: throw bootstrapError("no palette for appearance $appearance, contrast $contrast")
+        val body = entry["body"] as? String ?: throw bootstrapError("its $appearance palette has no body")
+        val palette = try { Palette.parse(body) } catch (error: JsonException) { throw bootstrapError("its $appearance palette: ${error.message}") }
+        val written = cache?.written(url)
+        if (written != null && written >= exportedAt) loadCached()?.let { return it }
+        val etags = (entry["etags"] as? List<*>)?.filterIsInstance<String>() ?: listOfNotNull(entry["etag"] as? String)
+        try {
+            cache?.store(url, body, etags.joinToString(", ").takeIf { it.isNotEmpty() })
+        } catch (error: ThemedClientException) {
+            report(error, offline = false)
+        }
+        publish(palette, Reason.BOOTSTRAP, url)
         return palette
     }
 
-    /** The bootstrap file's answer for these traits: when it was exported (ms), the body, the ETag. */
-    private fun bootstrapAnswer(text: String): Triple<Long, String, String?>? {
-        val root = Json.parse(text) as? Map<*, *> ?: return null
-        if (root["format"] != "themed-bootstrap" || root["theme"] != theme && theme != "current") return null
-        val exportedAt = java.time.Instant.parse(root["exportedAt"] as? String ?: return null).toEpochMilli()
-        val appearance = traits.appearance ?: "light"
-        val contrast = if (traits.highContrast) "high" else "normal"
-        val palettes = root["palettes"] as? List<*> ?: return null
-        val entry = palettes.mapNotNull { it as? Map<*, *> }.firstOrNull { it["appearance"] == appearance && it["contrast"] == contrast } ?: return null
-        return Triple(exportedAt, entry["body"] as? String ?: return null, entry["etag"] as? String)
-    }
+    private fun bootstrapError(message: String) = ThemedClientException(ThemedClientException.Kind.BOOTSTRAP, message)
+
+    // MARK: Fetching
 
     /** Fetches the palette (a 304 answers from the disk cache); null when it failed. Blocks. */
-    fun refresh(): Palette? = refresh(Reason.FETCHED)
+    fun refresh(): Palette? = if (fetchPalette(Reason.FETCHED)) palette else null
 
-    private fun refresh(reason: Reason): Palette? {
-        return try {
-            fetch(reason)
-        } catch (gone: PinnedGenerationGone) {
-            // The generation this client was pinned to is not served any more: ask for the
-            // assignment again, once (a second 404 is an error, not a loop).
-            try { assign(); fetch(reason) } catch (error: Exception) { failed(error) }
-        } catch (error: Exception) {
-            failed(error)
+    /**
+     * Revalidates what the client shows: call it when the app returns to the foreground or the
+     * network comes back (the event stream does it when it reopens). Following an alias, the
+     * assignment is asked again first. A 304 costs a round trip and publishes nothing. Blocks.
+     */
+    fun revalidate(): Palette? = if (revalidated()) palette else null
+
+    internal fun revalidated(): Boolean {
+        if (audience != null) {
+            try { assign() } catch (error: ThemedClientException) { report(error); return false }
         }
+        return fetchPalette(Reason.REVALIDATED)
     }
 
-    private class PinnedGenerationGone : IOException("the pinned generation is not served")
-
-    private fun failed(error: Exception): Palette? {
-        lastFetch = FetchOutcome.FAILED
-        lastError = "${paletteUrl()}: ${error.message ?: error.javaClass.simpleName}"
-        return null
-    }
-
-    private fun fetch(reason: Reason): Palette? {
+    /** One palette request; whether it succeeded (a stale answer dropped counts as one). */
+    internal fun fetchPalette(reason: Reason): Boolean {
+        if (transport.closed) return false
+        val request = requestsMade.incrementAndGet()
         val url = paletteUrl()
-        return try {
-            val (body, outcome) = get(url)
-            val fetched = Palette.parse(body)
-            lastFetch = outcome
+        try {
+            val cached = cache?.entry(url)
+            val answer = transport.get(url, cached?.etag)
+            val body = when (answer.status) {
+                304 -> cached?.body ?: throw ThemedClientException(ThemedClientException.Kind.INVALID_RESPONSE, "304 without a cached copy")
+                200 -> answer.body
+                404 -> if (audience != null) return pinnedGenerationGone(reason, url) else throw statusError(404, url)
+                else -> throw statusError(answer.status, url)
+            }
+            val fetched = try { Palette.parse(body) } catch (error: JsonException) {
+                throw ThemedClientException(ThemedClientException.Kind.INVALID_RESPONSE, "$url: not a palette (${error.message})", cause = error)
+            }
+            val degraded = isDegraded(body)
+            val missing = if (degraded) keptMissing(fetched.colors, url) else emptyMap()
+            val shown = if (missing.isEmpty()) fetched else Palette(fetched.theme, fetched.colors + missing)
+            if (!publish(shown, reason, url, request)) return true
+            lastFetch = if (answer.status == 304) FetchOutcome.NOT_MODIFIED else FetchOutcome.FETCHED
+            // Only a whole palette replaces the disk copy: a degraded one would lose the missing colours.
+            if (answer.status == 200 && !degraded) {
+                try { cache?.store(url, body, answer.etag) } catch (error: ThemedClientException) { report(error, offline = false) }
+            }
             lastError = null
-            // A 304 changes nothing an app draws: listeners hear of new palettes only.
-            if (outcome == FetchOutcome.FETCHED || palette != fetched) publish(fetched, reason)
-            fetched
-        } catch (notFound: NotFound) {
-            if (audience != null) throw PinnedGenerationGone()
-            failed(notFound)
+            setStatus(if (degraded) Status.Degraded(missing.keys.sorted()) else Status.Live)
+            return true
+        } catch (error: ThemedClientException) {
+            lastFetch = FetchOutcome.FAILED
+            report(error)
+            return false
         }
     }
 
-    private class NotFound(url: String) : IOException("$url answered 404")
+    /** The pinned generation is no longer served: the assignment has moved on. Read again only when it has. */
+    private fun pinnedGenerationGone(reason: Reason, url: String): Boolean {
+        val pinned = theme
+        val moved = runCatching { assign() }.isSuccess && theme != pinned
+        if (moved) return fetchPalette(reason)
+        lastFetch = FetchOutcome.FAILED
+        report(statusError(404, url))
+        return false
+    }
+
+    private fun isDegraded(body: String): Boolean = (runCatching { Json.parse(body) }.getOrNull() as? Map<*, *>)?.get("status") == "degraded"
+
+    /** The last good value of each colour a degraded answer lacks (the palette held for it, else the disk copy's). */
+    private fun keptMissing(colors: Map<String, ThemeColor>, url: String): Map<String, ThemeColor> {
+        val good = (if (paletteSource == url) palette else null)
+            ?: cache?.entry(url)?.let { runCatching { Palette.parse(it.body) }.getOrNull() } ?: return emptyMap()
+        return good.colors.filterKeys { it !in colors }
+    }
 
     /** New traits (an Android configuration change), then the palette for them. Blocks. */
     fun setTraits(traits: Traits): Palette? {
         this.traits = traits
-        return refresh(Reason.TRAITS_CHANGED)
+        return if (fetchPalette(Reason.TRAITS_CHANGED)) palette else null
     }
 
     /** Another theme (`current` follows the server's active one; no alias any more), then its palette. Blocks. */
@@ -171,7 +314,8 @@ class ThemedClient(
         audience = null
         assignment = null
         this.theme = theme
-        return refresh(Reason.FETCHED)
+        follower.reopen()
+        return refresh()
     }
 
     /** `@` stays as it is: a pinned theme (`dark@3`) is one path segment, as `/assign`'s `base` writes it. */
@@ -181,33 +325,29 @@ class ThemedClient(
 
     /**
      * A string table for the client's languages (`Traits.languages`), as `/strings/{table}`
-     * answers it (fallbacks to the development language included), revalidated and kept on disk
-     * as palettes are; the disk copy when the server cannot answer; empty when there is none.
-     * Blocks.
+     * answers it (fallbacks to the development language included): read once until the palette
+     * changes, revalidated and kept on disk as palettes are; the disk copy when the server cannot
+     * answer; empty when there is none. Blocks the first time.
      */
     fun strings(table: String): Map<String, String> {
         val languages = if (traits.languages.isEmpty()) "" else "?lang=" + Traits.encode(traits.languages.joinToString(","))
         val url = "$server/themes/${Traits.encode(theme).replace("%40", "@")}/strings/${Traits.encode(table)}$languages"
-        val body = runCatching { get(url) { Json.parse(it) }.first }.getOrElse { error ->
-            lastError = "$url: ${error.message ?: error.javaClass.simpleName}"
-            cache(url)?.body ?: return emptyMap()
-        }
+        val body = answer(url) ?: return emptyMap()
         val strings = (runCatching { Json.parse(body) }.getOrNull() as? Map<*, *>)?.get("strings") as? Map<*, *> ?: return emptyMap()
         return strings.entries.mapNotNull { (key, value) -> if (key is String && value is String) key to value else null }.toMap()
     }
 
-    /** One string of `table`, or `fallback` when there is none. Blocks. */
+    /** One string of `table`, or `fallback` when there is none. */
     fun string(table: String, key: String, fallback: String): String = strings(table)[key] ?: fallback
 
     /**
      * A dimension design token (`space.2`) in dp (a CSS px is a dp, a rem 16 of them), as
      * `/tokens/{path}` answers it; `fallback` when the theme has none, it is not a dimension in
-     * those units, or neither the server nor the disk copy answers. Blocks.
+     * those units, or neither the server nor the disk copy answers.
      */
     fun dimension(path: String, fallback: Float): Float {
         val url = "$server/themes/${Traits.encode(theme).replace("%40", "@")}/tokens/${path.split('.').joinToString("/") { Traits.encode(it) }}"
-        val body = runCatching { get(url) { Json.parse(it) }.first }.getOrNull() ?: cache(url)?.body ?: return fallback
-        val token = runCatching { Json.parse(body) }.getOrNull() as? Map<*, *> ?: return fallback
+        val token = answer(url)?.let { runCatching { Json.parse(it) }.getOrNull() } as? Map<*, *> ?: return fallback
         val value = token["\$value"] as? Map<*, *>
         if (token["\$type"] != "dimension" || value == null) return fallback
         val amount = value["value"] as? Double ?: return fallback
@@ -218,14 +358,39 @@ class ThemedClient(
         }
     }
 
+    /** The JSON answer of `url`: the one read since the palette last changed, the server's, else the disk copy. */
+    private fun answer(url: String): String? {
+        answers[url]?.let { return it }
+        val cached = cache?.entry(url)
+        val body = try {
+            val answer = transport.get(url, cached?.etag)
+            when (answer.status) {
+                304 -> cached?.body
+                200 -> answer.body.takeIf { runCatching { Json.parse(it) }.isSuccess }?.also { body ->
+                    try { cache?.store(url, body, answer.etag) } catch (error: ThemedClientException) { report(error, offline = false) }
+                }
+                else -> null
+            }
+        } catch (error: ThemedClientException) {
+            report(error, offline = false)
+            cached?.body
+        }
+        body?.let { answers[url] = it }
+        return body
+    }
+
     // MARK: Aliases
 
     /**
      * Follows `alias`: asks the server which theme and generation this client reads (by the id it
      * keeps, its platform, app version, locale and attributes), reads the palette at that pinned
-     * generation, and asks again when an `assignment-changed` event names the alias (while
-     * [follow] runs) or the pinned generation is gone. Blocks; null when it failed ([lastError]).
+     * generation, and asks again when an `assignment-changed` event names the alias or a `resync`
+     * comes (while [follow] runs), when the stream reopens, and when the pinned generation is gone.
+     * The answer is kept in the cache folder: with the server away, the client follows the last
+     * assignment it was given (its palette from the disk copy) and says so in [status]. Blocks;
+     * null when it failed and none was kept ([lastError]).
      */
+    @JvmOverloads
     fun followAlias(alias: String, platform: String? = "android", appVersion: String? = null, locale: String? = null,
                     attributes: Map<String, String> = emptyMap()): Assignment? {
         val query = mutableListOf("client=" + Traits.encode(clientId))
@@ -234,238 +399,106 @@ class ThemedClient(
         locale?.let { query += "locale=" + Traits.encode(it) }
         for ((name, value) in attributes.toSortedMap()) query += Traits.encode(name) + "=" + Traits.encode(value)
         audience = Pair(alias, query.joinToString("&"))
+        follower.reopen()
         return try {
             val assigned = assign()
-            refresh(Reason.FETCHED)
+            refresh()
             assigned
-        } catch (error: Exception) {
-            lastError = "/assign/$alias: ${error.message ?: error.javaClass.simpleName}"
-            null
+        } catch (error: ThemedClientException) {
+            report(error)
+            val kept = keptAssignment(alias) ?: return null
+            take(kept)
+            loadCached()
+            kept
         }
     }
 
-    /** Asks `/assign` again and follows the answer's pinned base. */
-    private fun assign(): Assignment {
-        val (alias, query) = audience ?: throw IOException("no alias is followed")
-        val connection = URL("$server/assign/${Traits.encode(alias)}?$query").openConnection() as HttpURLConnection
-        connection.connectTimeout = 10_000
-        connection.readTimeout = 10_000
-        try {
-            if (connection.responseCode != 200) throw IOException("/assign/$alias answered ${connection.responseCode}")
-            val body = Json.parse(connection.inputStream.use { it.readBytes() }.toString(Charsets.UTF_8)) as? Map<*, *>
-            val theme = body?.get("theme") as? String
-            val generation = (body?.get("generation") as? Double)?.toInt()
-            val base = body?.get("base") as? String
-            if (theme == null || generation == null || base == null) throw IOException("/assign/$alias: not an assignment")
-            val assigned = Assignment(theme, generation, base, body["reason"] as? String ?: "")
-            assignment = assigned
-            this.theme = "$theme@$generation"
-            return assigned
-        } finally {
-            connection.disconnect()
-        }
+    /** Asks `/assign` again and follows the answer's pinned base; keeps it for an offline start. */
+    internal fun assign(): Assignment {
+        val (alias, query) = audience ?: throw ThemedClientException(ThemedClientException.Kind.INVALID_RESPONSE, "no alias is followed")
+        val url = "$server/assign/${Traits.encode(alias)}?$query"
+        val answer = transport.get(url)
+        if (answer.status != 200) throw statusError(answer.status, url)
+        val assigned = parseAssignment(answer.body) ?: throw ThemedClientException(ThemedClientException.Kind.INVALID_RESPONSE, "$url: not an assignment")
+        // Still the alias followed (not left for setTheme while the answer was on its way).
+        if (audience?.first != alias) return assigned
+        take(assigned)
+        try { cache?.keep(assignmentFile(alias), answer.body) } catch (error: ThemedClientException) { report(error, offline = false) }
+        return assigned
     }
 
-    /**
-     * The id this client gives `/assign`: made once at random and kept beside the cache (without a
-     * cache directory, for this process's life), so the client stays in its rollout bucket.
-     */
-    val clientId: String by lazy {
-        val made = java.util.UUID.randomUUID().toString()
-        val file = cacheDirectory?.let { File(it, "client-id") } ?: return@lazy made
-        runCatching { file.readText().trim() }.getOrNull()?.takeIf { it.isNotEmpty() }
-            ?: run { runCatching { file.parentFile?.mkdirs(); file.writeText(made) }; made }
+    private fun take(assigned: Assignment) {
+        assignment = assigned
+        theme = "${assigned.theme}@${assigned.generation}"
     }
 
-    // MARK: HTTP
+    private fun keptAssignment(alias: String): Assignment? = cache?.kept(assignmentFile(alias))?.let { parseAssignment(it) }
 
-    private class Cached(val body: String, val etag: String?)
+    private fun assignmentFile(alias: String) = "assignment-" + Traits.encode(alias) + ".json"
 
-    /**
-     * GET with the cached ETag; a 304 answers from the cache, a 200 replaces it when `check`
-     * takes it (a broken answer is never kept: it throws).
-     */
-    private fun get(url: String, check: (String) -> Unit = { Palette.parse(it) }): Pair<String, FetchOutcome> {
-        val connection = URL(url).openConnection() as HttpURLConnection
-        connection.connectTimeout = 10_000
-        connection.readTimeout = 10_000
-        val cached = cache(url)
-        cached?.etag?.let { connection.setRequestProperty("If-None-Match", it) }
-        try {
-            return when (val status = connection.responseCode) {
-                304 -> Pair(cached?.body ?: throw IOException("304 without a cached copy"), FetchOutcome.NOT_MODIFIED)
-                200 -> {
-                    val body = connection.inputStream.use { it.readBytes() }.toString(Charsets.UTF_8)
-                    check(body)
-                    store(url, body, connection.getHeaderField("ETag"))
-                    Pair(body, FetchOutcome.FETCHED)
-                }
-                404 -> throw NotFound(url)
-                else -> throw IOException("answered $status")
-            }
-        } finally {
-            connection.disconnect()
-        }
-    }
-
-    private fun cacheFiles(url: String): Pair<File, File>? {
-        val directory = cacheDirectory ?: return null
-        val key = MessageDigest.getInstance("SHA-256").digest(url.toByteArray()).joinToString("") { "%02x".format(it) }
-        return Pair(File(directory, "$key.body"), File(directory, "$key.etag"))
-    }
-
-    private fun cache(url: String): Cached? {
-        val (body, etag) = cacheFiles(url) ?: return null
-        if (!body.isFile) return null
-        return runCatching { Cached(body.readText(), etag.takeIf { it.isFile }?.readText()) }.getOrNull()
-    }
-
-    /** Written to a temporary file and renamed: a crash leaves the old copy or the new, never half. */
-    private fun store(url: String, text: String, etag: String?) {
-        val (body, etagFile) = cacheFiles(url) ?: return
-        runCatching {
-            body.parentFile?.mkdirs()
-            val temporary = File(body.parentFile, body.name + ".tmp")
-            temporary.writeText(text)
-            etagFile.delete()
-            if (!temporary.renameTo(body)) throw IOException("cannot keep ${body.path}")
-            if (etag != null) etagFile.writeText(etag)
-        }
+    private fun parseAssignment(body: String): Assignment? {
+        val root = runCatching { Json.parse(body) }.getOrNull() as? Map<*, *> ?: return null
+        val theme = root["theme"] as? String ?: return null
+        val generation = (root["generation"] as? Double)?.toInt() ?: return null
+        val base = root["base"] as? String ?: return null
+        return Assignment(theme, generation, base, root["reason"] as? String ?: "")
     }
 
     // MARK: Following the server's events
 
     /**
-     * Listens to `/events` on a thread of its own until [close], reconnecting after any failure
-     * with exponential backoff and jitter (or the server's `retry:`), resuming with
-     * `Last-Event-ID`. A call while it follows changes nothing.
+     * Listens to `/events` on a thread of its own until [close] (the events of what the client
+     * follows: `?theme=` its theme, `current` or its alias), reconnecting after any failure with
+     * exponential backoff and jitter (or the server's `retry:`), resuming with `Last-Event-ID`.
+     * Each (re)open revalidates. A call while it follows changes nothing.
      */
-    fun follow(minimumDelayMillis: Long = 250, maximumDelayMillis: Long = 30_000) {
-        if (closed.get() || follower != null) return
-        val thread = Thread({ followLoop(minimumDelayMillis, maximumDelayMillis) }, "themed-events")
-        thread.isDaemon = true
-        follower = thread
-        thread.start()
-    }
+    @JvmOverloads
+    fun follow(minimumDelayMillis: Long = 250, maximumDelayMillis: Long = 30_000) = follower.start(minimumDelayMillis, maximumDelayMillis)
 
     /** Whether the event stream's thread runs. */
-    val isFollowing: Boolean get() = follower?.isAlive == true
+    val isFollowing: Boolean get() = follower.isRunning
 
-    private fun followLoop(minimumDelay: Long, maximumDelay: Long) {
-        var failures = 0
-        var retry: Long? = null
-        while (!closed.get()) {
-            val theme = this.theme
-            // A named theme's changes only (the server adds its parents'); `current` follows every
-            // switch; following an alias, every event: the alias may move to another theme.
-            val only = if (theme == "current" || audience != null) "" else "?theme=" + Traits.encode(theme)
-            try {
-                val connection = URL("$server/events$only").openConnection() as HttpURLConnection
-                connection.connectTimeout = 10_000
-                // A stream the server stops feeding is given up: it sends a comment every 15 s.
-                connection.readTimeout = streamTimeoutMillis
-                connection.setRequestProperty("Accept", "text/event-stream")
-                lastEventId?.let { connection.setRequestProperty("Last-Event-ID", it) }
-                stream = connection
-                if (connection.responseCode != 200) throw IOException("/events answered ${connection.responseCode}")
-                failures = 0
-                val parser = ServerSentEvents()
-                connection.inputStream.bufferedReader(Charsets.UTF_8).use { reader ->
-                    while (!closed.get()) {
-                        val line = reader.readLine() ?: break
-                        val event = parser.feed(line) ?: continue
-                        parser.retryMillis?.let { retry = it }
-                        event.id?.let { lastEventId = it }
-                        handle(event)
-                        // Another theme by name since (setTheme): a stream of its own, resuming
-                        // after the last id. An alias's stream is every theme's already.
-                        if (this.theme != theme && audience == null) break
-                    }
-                }
-                if (closed.get()) return
-                if (this.theme != theme && audience == null) continue
-                lastError = "the event stream ended"
-            } catch (error: Exception) {
-                if (closed.get()) return
-                lastError = "/events: ${error.message ?: error.javaClass.simpleName}"
-            } finally {
-                stream?.disconnect()
-                stream = null
-            }
-            failures++
-            val base = retry ?: minimumDelay
-            val backoff = minOf(maximumDelay, base shl minOf(failures - 1, 16))
-            // Jitter: a fleet of clients cut off together does not come back together.
-            val delay = (backoff * ThreadLocalRandom.current().nextDouble(0.5, 1.0)).toLong()
-            try { TimeUnit.MILLISECONDS.sleep(delay) } catch (interrupted: InterruptedException) { return }
-        }
-    }
+    /** The id of the last event handled, sent as `Last-Event-ID` when the stream reconnects. */
+    val lastEventId: String? get() = follower.lastEventId
 
-    private fun handle(event: ServerSentEvents.Event) {
-        when (event.type) {
-            // A parent's change shows in its children too: a revalidation costs a 304 when nothing changed.
-            "theme-reloaded", "theme-added", "theme-removed", "resync" -> refresh(Reason.EVENT)
-            "active-changed" -> if (theme == "current") refresh(Reason.EVENT)
-            "assignment-changed" -> reassign(event)
-        }
-    }
-
-    /** An `assignment-changed` event naming the followed alias: asked again, read at the new base. */
-    private fun reassign(event: ServerSentEvents.Event) {
-        val alias = audience?.first ?: return
-        if ((runCatching { Json.parse(event.data) }.getOrNull() as? Map<*, *>)?.get("alias") != alias) return
-        try {
-            val before = assignment
-            if (assign() != before) refresh(Reason.EVENT)
-        } catch (error: Exception) {
-            lastError = "/assign/$alias: ${error.message ?: error.javaClass.simpleName}"
-        }
-    }
-
-    /** Stops the event stream's thread (and waits for it); the palette stays readable. */
+    /**
+     * Stops the client: the event stream and every request in flight are cut now (their callers
+     * get the last good palette back), nothing is fetched after. Returns at once, without waiting
+     * for the stream's thread: it may be called from `onDestroy`.
+     */
     override fun close() {
-        if (!closed.compareAndSet(false, true)) return
-        val thread = follower
-        stream?.disconnect()
-        thread?.interrupt()
-        thread?.join(5_000)
+        transport.close()
+        follower.stop()
         listeners.clear()
+        statusListeners.clear()
+    }
+
+    /**
+     * The id this client gives `/assign`: the one the app passed, else made once at random and kept
+     * beside the cache (without a cache directory, for this process's life), so the client stays
+     * in its rollout bucket. A folder that cannot be written is reported: the id then lasts this
+     * process only.
+     */
+    val clientId: String by lazy {
+        givenClientId ?: run {
+            val made = java.util.UUID.randomUUID().toString()
+            val cache = cache ?: return@run made
+            cache.kept("client-id")?.trim()?.takeIf { it.isNotEmpty() } ?: run {
+                try { cache.keep("client-id", made) } catch (error: ThemedClientException) { report(error, offline = false) }
+                made
+            }
+        }
+    }
+
+    internal companion object {
+        /** RFC 3339 in UTC as the exporter writes it (`2026-11-28T03:01:46Z`), without java.time (API 26). */
+        fun parseInstant(text: String): Long? {
+            val format = SimpleDateFormat("yyyy-MM-dd'T'HH:mm:ss'Z'", Locale.US)
+            format.timeZone = TimeZone.getTimeZone("UTC")
+            return runCatching { format.parse(text)?.time }.getOrNull()
+        }
     }
 }
 
-/** Server-Sent Events as the HTML standard parses them, a line at a time. */
-class ServerSentEvents {
-    data class Event(val type: String, val data: String, val id: String?)
-
-    private var type = ""
-    private val data = StringBuilder()
-    private var id: String? = null
-    /** The reconnection time the server last asked for (`retry:`). */
-    var retryMillis: Long? = null
-        private set
-
-    /** The event a blank line dispatches; null for every other line. */
-    fun feed(line: String): Event? {
-        if (line.length == 0) {
-            if (data.length == 0 && type.length == 0) { return idOnly() }
-            val event = Event(type.ifEmpty { "message" }, data.toString().removeSuffix("\n"), id)
-            type = ""; data.setLength(0)
-            return event
-        }
-        if (line.startsWith(":")) return null
-        val colon = line.indexOf(':')
-        val field = if (colon < 0) line else line.substring(0, colon)
-        var value = if (colon < 0) "" else line.substring(colon + 1)
-        if (value.startsWith(" ")) value = value.substring(1)
-        when (field) {
-            "event" -> type = value
-            "data" -> data.append(value).append('\n')
-            "id" -> if (!value.contains('\u0000')) id = value
-            "retry" -> value.toLongOrNull()?.let { retryMillis = it }
-        }
-        return null
-    }
-
-    /** A blank line after only an id (the stream's opening says where it starts) reports it. */
-    private fun idOnly(): Event? = id?.let { Event("", "", it) }
-}
+internal fun statusError(code: Int, url: String) =
+    ThemedClientException(ThemedClientException.Kind.STATUS, "$url answered $code", status = code)

@@ -138,7 +138,9 @@ class ThemedClientTest {
         assertTrue("a switch reaches a listener within 100 ms of the PUT (issue 57): $millis ms", millis <= 100)
         assertEquals(other, arrived.get().theme)
         client.close()
-        assertFalse("close() stops the event thread", client.isFollowing)
+        val ended = System.nanoTime() + TimeUnit.SECONDS.toNanos(2)
+        while (client.isFollowing && System.nanoTime() < ended) Thread.sleep(10)
+        assertFalse("close() stops the event thread (without waiting for it)", client.isFollowing)
     }
 
     @Test
@@ -221,11 +223,15 @@ class ThemedClientTest {
         // No server and no disk copy: the shipped file answers, the first frame has colours.
         val client = ThemedClient("http://127.0.0.1:1", "light", Traits(appearance = "dark", highContrast = true), File(work, "cache"))
         assertEquals(served, client.loadBootstrap(bootstrap))
-        // Kept with its ETag: against the real server, the first request is a 304.
-        val online = ThemedClient(base, "light", Traits(appearance = "dark", highContrast = true), File(work, "cache-online"))
-        online.loadBootstrap(bootstrap)
-        assertEquals(served, online.refresh())
-        assertEquals(ThemedClient.FetchOutcome.NOT_MODIFIED, online.lastFetch)
+        // Kept with its ETags: against the real server, the first request is a 304, whatever
+        // density and languages an Android device asks with (a palette's bytes do not depend on them).
+        for ((n, traits) in listOf(Traits(appearance = "dark", highContrast = true),
+                                   Traits.fromConfiguration(uiMode = 0x21, densityDpi = 420, locales = listOf("fr-CA"), highContrast = true)).withIndex()) {
+            val online = ThemedClient(base, "light", traits, File(work, "cache-online-$n"))
+            online.loadBootstrap(bootstrap)
+            assertEquals(served, online.refresh())
+            assertEquals("${traits.query()}", ThemedClient.FetchOutcome.NOT_MODIFIED, online.lastFetch)
+        }
         // A disk copy newer than the file wins; an older one does not.
         val cache = File(work, "cache-newer")
         val light = ThemedClient(base, "light", Traits(appearance = "light"), cache)
@@ -238,8 +244,16 @@ class ThemedClientTest {
         cache.listFiles()?.forEach { it.setLastModified(0) }
         newer.loadBootstrap(bootstrap)
         assertEquals(listOf(ThemedClient.Reason.CACHED, ThemedClient.Reason.BOOTSTRAP), reasons)
-        // Not a bootstrap: the disk copy answers.
-        assertEquals(light.palette, ThemedClient(base, "light", Traits(appearance = "light"), cache).loadBootstrap("{\"format\": \"other\"}"))
+        // Not a bootstrap, cut short, another theme's: an error that says so, and nothing published.
+        val another = ThemedClient(base, "dark", Traits(appearance = "light"), cache)
+        for ((file, expected) in listOf("{\"format\": \"other\"}" to "not a themed bootstrap", bootstrap.substring(0, bootstrap.length / 2) to "not a themed bootstrap",
+                                       bootstrap to "exported for theme light")) {
+            try { another.loadBootstrap(file); fail("took $expected") } catch (error: ThemedClientException) {
+                assertEquals(ThemedClientException.Kind.BOOTSTRAP, error.kind)
+                assertTrue("$error", error.message?.contains(expected) == true)
+            }
+        }
+        assertNull(another.palette)
     }
 
     @Test
