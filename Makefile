@@ -8,7 +8,7 @@ PY_PACKAGES = lzfse numpy pillow coloraide materialyoucolor==3.0.4 standardwebho
 OPENAPI_PY_PACKAGES = openapi-core requests pyyaml
 EXPORT_PY_PACKAGES = tinycss2 requests
 
-.PHONY: deps py-deps check-deps bench-deps build release test openapi-check exports-check tokens-check browser-deps browser-check clients-check deb deb-test deb-test-tested lintian kotlin-deps kotlin-client kotlin-check kotlin-cluster-check bench-kotlin-client bench bench-http bench-hotpath bench-tokens bench-reload bench-cold bench-blobs bench-transforms bench-yield bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-lag cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
+.PHONY: deps py-deps check-deps bench-deps build release test openapi-check exports-check tokens-check browser-deps browser-check clients-check deb deb-test deb-test-tested lintian kotlin-deps kotlin-client kotlin-artifact-check kotlin-check kotlin-cluster-check bench-kotlin-client bench bench-http bench-hotpath bench-tokens bench-reload bench-cold bench-blobs bench-transforms bench-yield bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-lag cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 # Installs those of the Debian packages named that are missing, in one apt-get. Installed means
@@ -61,7 +61,7 @@ test: deps py-deps
 	# The checks in two lanes side by side, about as long as each other; the cluster ports of
 	# kotlin-cluster (8081-8082, PostgreSQL on 15432) are used by no other check.
 	MAKE=$(MAKE) scripts/test-lanes.sh "exports:exports-check openapi:openapi-check tokens:tokens-check browser:browser-check clients:clients-check" \
-	  "deb:deb-test-tested kotlin:kotlin-check kotlin-cluster:kotlin-cluster-check"
+	  "deb:deb-test-tested kotlin:kotlin-check kotlin-artifact:kotlin-artifact-check kotlin-cluster:kotlin-cluster-check"
 	@python3 scripts/test-summary.py --started "$$(cat out/test-started)"
 
 ## What the checks of make test need besides the build's packages (Debian's, PyPI's), in one go;
@@ -89,16 +89,33 @@ exports-check:
 
 ## The Kotlin client for Android apps (clients/kotlin): out/themed-client.jar, built with Debian's
 ## kotlinc (1.3) on Java 17; it needs the Kotlin standard library and nothing Android lacks.
-KOTLIN_PACKAGES = kotlin junit4
+# junit5 for Debian's maven repository: its plugins' POMs import junit-bom.
+KOTLIN_PACKAGES = kotlin junit4 maven junit5
 KOTLIN_CLASSPATH = /usr/share/java/kotlin-stdlib.jar
 kotlin-deps:
 	@$(call apt_install,$(KOTLIN_PACKAGES))
 
-# Built again only when a source changed: make test's two Kotlin checks share one build.
-kotlin-client: kotlin-deps out/themed-client.jar
+# Built again only when a source changed: make test's two Kotlin checks share one build. The Maven
+# layout (out/maven) is what an app's build takes: the versioned jar, its sources and a POM that
+# declares kotlin-stdlib (Debian's version, the oldest it needs).
+KOTLIN_CLIENT_VERSION = $(shell sed -n 's/.*static let version = "\(.*\)"/\1/p' Sources/themed/Themed.swift)
+KOTLIN_MAVEN = out/maven/org/themed/themed-client/$(KOTLIN_CLIENT_VERSION)
+kotlin-client: kotlin-deps out/themed-client.jar $(KOTLIN_MAVEN)/themed-client-$(KOTLIN_CLIENT_VERSION).pom
 out/themed-client.jar: $(shell find clients/kotlin/src/main -name '*.kt')
 	@mkdir -p out && rm -f out/themed-client.jar
 	kotlinc -module-name themed-client clients/kotlin/src/main/kotlin -d out/themed-client.jar
+$(KOTLIN_MAVEN)/themed-client-$(KOTLIN_CLIENT_VERSION).pom: out/themed-client.jar clients/kotlin/pom.xml.in
+	@rm -rf out/maven && mkdir -p $(KOTLIN_MAVEN)
+	cp out/themed-client.jar $(KOTLIN_MAVEN)/themed-client-$(KOTLIN_CLIENT_VERSION).jar
+	jar cf $(KOTLIN_MAVEN)/themed-client-$(KOTLIN_CLIENT_VERSION)-sources.jar -C clients/kotlin/src/main/kotlin .
+	sed -e 's/@VERSION@/$(KOTLIN_CLIENT_VERSION)/' \
+	  -e "s/@KOTLIN_VERSION@/$$(ls /usr/share/maven-repo/org/jetbrains/kotlin/kotlin-stdlib | grep -v debian | sort -V | head -1)/" \
+	  clients/kotlin/pom.xml.in > $@
+
+## The artifact as an app's build takes it: a Java project naming it in one dependency line,
+## built offline by Debian's maven and run against the themed `make test` built. Part of make test.
+kotlin-artifact-check: kotlin-client
+	scripts/check-kotlin-artifact.sh $(CURDIR)/.build/release/themed $(CURDIR)/themes $(KOTLIN_CLIENT_VERSION)
 
 ## Its tests (JUnit 4) against a real themed, the binary `make test` built, on the sample themes;
 ## and the Compose glue (source for apps, src/compose) compiled against stubs with Compose's

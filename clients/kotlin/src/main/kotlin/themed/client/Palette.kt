@@ -3,7 +3,7 @@ package themed.client
 import java.net.URLEncoder
 
 /** The traits a client asks for, as the query parameters of docs/API.md. */
-data class Traits(
+data class Traits @JvmOverloads constructor(
     /** `light`, `dark`, or null for any. */
     val appearance: String? = null,
     val highContrast: Boolean = false,
@@ -23,6 +23,7 @@ data class Traits(
     }
 
     companion object {
+        @JvmStatic
         fun encode(text: String): String = URLEncoder.encode(text, "UTF-8").replace("+", "%20")
 
         /**
@@ -30,6 +31,8 @@ data class Traits(
          * density, the locales (passed as values, so that this file needs nothing of Android).
          * `uiMode` is `Configuration.uiMode`; `densityDpi` is `Configuration.densityDpi` (160 a dp).
          */
+        @JvmStatic
+        @JvmOverloads
         fun fromConfiguration(uiMode: Int, densityDpi: Int, locales: List<String>, highContrast: Boolean = false): Traits {
             val night = (uiMode and UI_MODE_NIGHT_MASK) == UI_MODE_NIGHT_YES
             return Traits(if (night) "dark" else "light", highContrast, if (densityDpi > 0) densityDpi / 160.0 else null, locales)
@@ -61,6 +64,7 @@ data class Palette(val theme: String, val colors: Map<String, ThemeColor>) {
 
     companion object {
         /** A palette answer of `GET /themes/{theme}/colors?resolve=1`; a [JsonException] says what is wrong. */
+        @JvmStatic
         fun parse(body: String): Palette {
             val root = Json.parse(body) as? Map<*, *> ?: throw JsonException("a palette is an object")
             val theme = root["theme"] as? String ?: throw JsonException("a palette names its theme")
