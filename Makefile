@@ -117,17 +117,20 @@ $(KOTLIN_MAVEN)/themed-client-$(KOTLIN_CLIENT_VERSION).pom: out/themed-client.ja
 kotlin-artifact-check: kotlin-client
 	scripts/check-kotlin-artifact.sh $(CURDIR)/.build/release/themed $(CURDIR)/themes $(KOTLIN_CLIENT_VERSION)
 
-## Its tests (JUnit 4) against a real themed, the binary `make test` built, on the sample themes;
-## and the Compose glue (source for apps, src/compose) compiled against stubs with Compose's
-## signatures (src/composeStubs), its mapping tested.
+## Its tests (JUnit 4) against a real themed, the binary `make test` built, on the sample themes,
+## and the contract's scenarios against a scripted server (ContractTest); the Compose glue and the
+## StateFlow adapter (source for apps, src/compose and src/flow) compiled against stubs with
+## Compose's and kotlinx.coroutines' signatures (src/composeStubs, src/flowStubs), and tested.
 kotlin-check: kotlin-client
 	@rm -f out/themed-client-tests.jar out/themed-compose-check.jar
 	kotlinc -cp out/themed-client.jar:/usr/share/java/junit4.jar clients/kotlin/src/test/kotlin -d out/themed-client-tests.jar
 	kotlinc -cp out/themed-client.jar:/usr/share/java/junit4.jar clients/kotlin/src/composeStubs/kotlin clients/kotlin/src/compose/kotlin \
-	  clients/kotlin/src/composeTest/kotlin -d out/themed-compose-check.jar
+	  clients/kotlin/src/composeTest/kotlin clients/kotlin/src/flowStubs/kotlin clients/kotlin/src/flow/kotlin clients/kotlin/src/flowTest/kotlin \
+	  -d out/themed-compose-check.jar
 	java -Dthemed.binary=$(CURDIR)/.build/release/themed -Dthemed.themes=$(CURDIR)/themes \
 	  -cp out/themed-client.jar:out/themed-client-tests.jar:out/themed-compose-check.jar:/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar:$(KOTLIN_CLASSPATH) \
-	  org.junit.runner.JUnitCore themed.client.ThemedClientTest themed.client.ContractTest themed.client.compose.ThemedColorSchemeTest
+	  org.junit.runner.JUnitCore themed.client.ThemedClientTest themed.client.ContractTest themed.client.compose.ThemedColorSchemeTest \
+	  themed.client.flow.ThemedFlowsTest
 
 ## The Kotlin client against two replicas on a throwaway PostgreSQL (scripts/cluster.py kotlin):
 ## a rollout to 10% of 4,000 client ids, sticky across restarts and replicas. Part of make test.

@@ -4,7 +4,10 @@ package androidx.compose.material3
 
 import androidx.compose.ui.graphics.Color
 
-/** A stub of Material 3's ColorScheme: its roles, and `copy` with each as a named argument. */
+/**
+ * A stub of Material 3 1.2's ColorScheme: its 36 roles (1.2 added surfaceBright, surfaceDim and the
+ * five surfaceContainer roles), and `copy` with each as a named argument.
+ */
 data class ColorScheme(
     val primary: Color,
     val onPrimary: Color,
@@ -34,10 +37,56 @@ data class ColorScheme(
     val onErrorContainer: Color,
     val outline: Color,
     val outlineVariant: Color,
-    val scrim: Color
+    val scrim: Color,
+    val surfaceBright: Color,
+    val surfaceContainer: Color,
+    val surfaceContainerHigh: Color,
+    val surfaceContainerHighest: Color,
+    val surfaceContainerLow: Color,
+    val surfaceContainerLowest: Color,
+    val surfaceDim: Color
 )
 
-/** Stand-ins for Material's baseline schemes (their values are not Material's). */
-fun lightColorScheme(): ColorScheme = ColorScheme(Color(0xFF000000.toInt()), Color(0xFF101010.toInt()), Color(0xFF202020.toInt()), Color(0xFF303030.toInt()), Color(0xFF404040.toInt()), Color(0xFF505050.toInt()), Color(0xFF606060.toInt()), Color(0xFF707070.toInt()), Color(0xFF808080.toInt()), Color(0xFF909090.toInt()), Color(0xFFA0A0A0.toInt()), Color(0xFFB0B0B0.toInt()), Color(0xFFC0C0C0.toInt()), Color(0xFFD0D0D0.toInt()), Color(0xFFE0E0E0.toInt()), Color(0xFF000000.toInt()), Color(0xFF101010.toInt()), Color(0xFF202020.toInt()), Color(0xFF303030.toInt()), Color(0xFF404040.toInt()), Color(0xFF505050.toInt()), Color(0xFF606060.toInt()), Color(0xFF707070.toInt()), Color(0xFF808080.toInt()), Color(0xFF909090.toInt()), Color(0xFFA0A0A0.toInt()), Color(0xFFB0B0B0.toInt()), Color(0xFFC0C0C0.toInt()), Color(0xFFD0D0D0.toInt()))
+/** Stand-ins for Material's baseline schemes (their values are not Material's): role n is grey n. */
+fun lightColorScheme(): ColorScheme = baseline { n -> 0xFF000000.toInt() or (n * 0x050505) }
 
-fun darkColorScheme(): ColorScheme = ColorScheme(Color(0xFFF0F0F0.toInt()), Color(0xFFE0E0E0.toInt()), Color(0xFFD0D0D0.toInt()), Color(0xFFC0C0C0.toInt()), Color(0xFFB0B0B0.toInt()), Color(0xFFA0A0A0.toInt()), Color(0xFF909090.toInt()), Color(0xFF808080.toInt()), Color(0xFF707070.toInt()), Color(0xFF606060.toInt()), Color(0xFF505050.toInt()), Color(0xFF404040.toInt()), Color(0xFF303030.toInt()), Color(0xFF202020.toInt()), Color(0xFF101010.toInt()), Color(0xFFF0F0F0.toInt()), Color(0xFFE0E0E0.toInt()), Color(0xFFD0D0D0.toInt()), Color(0xFFC0C0C0.toInt()), Color(0xFFB0B0B0.toInt()), Color(0xFFA0A0A0.toInt()), Color(0xFF909090.toInt()), Color(0xFF808080.toInt()), Color(0xFF707070.toInt()), Color(0xFF606060.toInt()), Color(0xFF505050.toInt()), Color(0xFF404040.toInt()), Color(0xFF303030.toInt()), Color(0xFF202020.toInt()))
+fun darkColorScheme(): ColorScheme = baseline { n -> 0xFFFFFFFF.toInt() - (n * 0x050505) }
+
+private fun baseline(grey: (Int) -> Int): ColorScheme = ColorScheme(
+    Color(grey(0)),
+    Color(grey(1)),
+    Color(grey(2)),
+    Color(grey(3)),
+    Color(grey(4)),
+    Color(grey(5)),
+    Color(grey(6)),
+    Color(grey(7)),
+    Color(grey(8)),
+    Color(grey(9)),
+    Color(grey(10)),
+    Color(grey(11)),
+    Color(grey(12)),
+    Color(grey(13)),
+    Color(grey(14)),
+    Color(grey(15)),
+    Color(grey(16)),
+    Color(grey(17)),
+    Color(grey(18)),
+    Color(grey(19)),
+    Color(grey(20)),
+    Color(grey(21)),
+    Color(grey(22)),
+    Color(grey(23)),
+    Color(grey(24)),
+    Color(grey(25)),
+    Color(grey(26)),
+    Color(grey(27)),
+    Color(grey(28)),
+    Color(grey(29)),
+    Color(grey(30)),
+    Color(grey(31)),
+    Color(grey(32)),
+    Color(grey(33)),
+    Color(grey(34)),
+    Color(grey(35))
+)

@@ -1,5 +1,5 @@
 // Stubs of the Compose types the glue uses, with Compose's names and signatures (runtime,
-// ui-graphics, material3 1.1's ColorScheme): `make kotlin-check` compiles ThemedColorScheme.kt
+// ui-graphics, material3 1.2's ColorScheme): `make kotlin-check` compiles ThemedColorScheme.kt
 // against them, as the Compose export's check does. Not shipped.
 @file:Suppress("unused", "UNUSED_PARAMETER")
 
@@ -14,6 +14,9 @@ fun <T> mutableStateOf(value: T): MutableState<T> = object : MutableState<T> { o
 
 @Composable
 fun <T> remember(key1: Any?, calculation: () -> T): T = calculation()
+
+@Composable
+fun <T> remember(key1: Any?, key2: Any?, calculation: () -> T): T = calculation()
 
 interface DisposableEffectResult { fun dispose() }
 

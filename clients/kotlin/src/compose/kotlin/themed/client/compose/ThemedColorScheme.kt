@@ -19,8 +19,8 @@ import themed.client.ThemedClient
  * an app. `make kotlin-check` compiles it against stubs with Compose's signatures.
  */
 object ThemedColorScheme {
-    /** The roles of Material 3's `ColorScheme` that a palette may name. */
-    val roles = listOf("primary", "onPrimary", "primaryContainer", "onPrimaryContainer", "inversePrimary", "secondary", "onSecondary", "secondaryContainer", "onSecondaryContainer", "tertiary", "onTertiary", "tertiaryContainer", "onTertiaryContainer", "background", "onBackground", "surface", "onSurface", "surfaceVariant", "onSurfaceVariant", "surfaceTint", "inverseSurface", "inverseOnSurface", "error", "onError", "errorContainer", "onErrorContainer", "outline", "outlineVariant", "scrim")
+    /** The roles of Material 3's `ColorScheme` (1.2: with the surface container roles) that a palette may name. */
+    val roles = listOf("primary", "onPrimary", "primaryContainer", "onPrimaryContainer", "inversePrimary", "secondary", "onSecondary", "secondaryContainer", "onSecondaryContainer", "tertiary", "onTertiary", "tertiaryContainer", "onTertiaryContainer", "background", "onBackground", "surface", "onSurface", "surfaceVariant", "onSurfaceVariant", "surfaceTint", "inverseSurface", "inverseOnSurface", "error", "onError", "errorContainer", "onErrorContainer", "outline", "outlineVariant", "scrim", "surfaceBright", "surfaceContainer", "surfaceContainerHigh", "surfaceContainerHighest", "surfaceContainerLow", "surfaceContainerLowest", "surfaceDim")
 
     fun from(palette: Palette?, dark: Boolean): ColorScheme {
         val base = if (dark) darkColorScheme() else lightColorScheme()
@@ -55,14 +55,22 @@ object ThemedColorScheme {
             onErrorContainer = role("onErrorContainer", base.onErrorContainer),
             outline = role("outline", base.outline),
             outlineVariant = role("outlineVariant", base.outlineVariant),
-            scrim = role("scrim", base.scrim)
+            scrim = role("scrim", base.scrim),
+            surfaceBright = role("surfaceBright", base.surfaceBright),
+            surfaceContainer = role("surfaceContainer", base.surfaceContainer),
+            surfaceContainerHigh = role("surfaceContainerHigh", base.surfaceContainerHigh),
+            surfaceContainerHighest = role("surfaceContainerHighest", base.surfaceContainerHighest),
+            surfaceContainerLow = role("surfaceContainerLow", base.surfaceContainerLow),
+            surfaceContainerLowest = role("surfaceContainerLowest", base.surfaceContainerLowest),
+            surfaceDim = role("surfaceDim", base.surfaceDim)
         )
     }
 }
 
 /**
- * The client's palette as a `ColorScheme` that recomposes when a new palette arrives (the client's
- * listeners must run on the main thread: pass `ContextCompat.getMainExecutor(context)`).
+ * The client's palette as a `ColorScheme` that recomposes when a new palette arrives, made once a
+ * palette and appearance (the client's listeners must run on the main thread: pass
+ * `ContextCompat.getMainExecutor(context)`).
  *
  *     MaterialTheme(colorScheme = rememberThemedColorScheme(client, isSystemInDarkTheme())) { App() }
  */
@@ -71,7 +79,10 @@ fun rememberThemedColorScheme(client: ThemedClient, dark: Boolean): ColorScheme 
     val palette = remember(client) { mutableStateOf(client.palette) }
     DisposableEffect(client) {
         val handle = client.addListener { updated, _ -> palette.value = updated }
+        // A palette published between the first composition and this listener is not lost.
+        palette.value = client.palette
         onDispose { handle.close() }
     }
-    return ThemedColorScheme.from(palette.value, dark)
+    val shown = palette.value
+    return remember(shown, dark) { ThemedColorScheme.from(shown, dark) }
 }

@@ -21,6 +21,13 @@ class ThemedColorSchemeTest {
         assertEquals(lightColorScheme().secondary, light.secondary)
         assertEquals(darkColorScheme().secondary, ThemedColorScheme.from(palette, dark = true).secondary)
         assertEquals(darkColorScheme(), ThemedColorScheme.from(null, dark = true))
-        assertEquals(29, ThemedColorScheme.roles.size)
+        assertEquals(36, ThemedColorScheme.roles.size)
+        // Material 3 1.2's surface roles too.
+        val surfaces = Palette("m3", mapOf("surfaceContainerHigh" to color("#2B292FFF"), "surfaceBright" to color("#3B383EFF"), "surfaceDim" to color("#141218FF")))
+        val dark = ThemedColorScheme.from(surfaces, dark = true)
+        assertEquals(Color(0xFF2B292F.toInt()), dark.surfaceContainerHigh)
+        assertEquals(Color(0xFF3B383E.toInt()), dark.surfaceBright)
+        assertEquals(Color(0xFF141218.toInt()), dark.surfaceDim)
+        assertEquals(darkColorScheme().surfaceContainerLowest, dark.surfaceContainerLowest)
     }
 }
