@@ -50,7 +50,7 @@ test: deps py-deps
 	scripts/test-step.sh build $(SWIFT) build $(TEST_FLAGS) --build-tests || { scripts/in-background.sh --wait check-deps > /dev/null; exit 1; }
 	scripts/test-step.sh deps scripts/in-background.sh --wait check-deps
 	SWIFT=$(SWIFT) SWIFT_TEST_LOG=out/swift-test-main.log scripts/test-step.sh swift-tests \
-	  scripts/swift-test.sh $(TEST_FLAGS) --skip-build --skip "ClientLatencyTests"
+	  scripts/swift-test.sh $(TEST_FLAGS) --skip-build --skip "ClientLatencyTests|ClientContractTests"
 	# Every test ran: the only skips allowed (Swift Testing's, with their reason) are for shared
 	# material that is not beside the repo.
 	@if grep -E 'Test .* skipped: ' out/swift-test-main.log | grep -v -e "no corpus" -e "shared/corpus not found" -e "shared/tools not found"; then \
@@ -60,8 +60,8 @@ test: deps py-deps
 	  scripts/swift-test.sh $(TEST_FLAGS) --skip-build --filter "ClientLatencyTests"
 	# The checks in two lanes side by side, about as long as each other; the cluster ports of
 	# kotlin-cluster (8081-8082, PostgreSQL on 15432) are used by no other check.
-	MAKE=$(MAKE) scripts/test-lanes.sh "exports:exports-check openapi:openapi-check tokens:tokens-check browser:browser-check clients:clients-check" \
-	  "deb:deb-test-tested kotlin:kotlin-check kotlin-artifact:kotlin-artifact-check kotlin-cluster:kotlin-cluster-check"
+	MAKE=$(MAKE) scripts/test-lanes.sh "exports:exports-check openapi:openapi-check tokens:tokens-check browser:browser-check" \
+	  "deb:deb-test-tested kotlin:kotlin-check clients:clients-check kotlin-artifact:kotlin-artifact-check kotlin-cluster:kotlin-cluster-check"
 	@python3 scripts/test-summary.py --started "$$(cat out/test-started)"
 
 ## What the checks of make test need besides the build's packages (Debian's, PyPI's), in one go;
@@ -121,16 +121,19 @@ kotlin-artifact-check: kotlin-client
 ## and the contract's scenarios against a scripted server (ContractTest); the Compose glue and the
 ## StateFlow adapter (source for apps, src/compose and src/flow) compiled against stubs with
 ## Compose's and kotlinx.coroutines' signatures (src/composeStubs, src/flowStubs), and tested.
-kotlin-check: kotlin-client
-	@rm -f out/themed-client-tests.jar out/themed-compose-check.jar
-	kotlinc -cp out/themed-client.jar:/usr/share/java/junit4.jar clients/kotlin/src/test/kotlin -d out/themed-client-tests.jar
+kotlin-check: kotlin-client out/themed-client-tests.jar
+	@rm -f out/themed-compose-check.jar
 	kotlinc -cp out/themed-client.jar:/usr/share/java/junit4.jar clients/kotlin/src/composeStubs/kotlin clients/kotlin/src/compose/kotlin \
 	  clients/kotlin/src/composeTest/kotlin clients/kotlin/src/flowStubs/kotlin clients/kotlin/src/flow/kotlin clients/kotlin/src/flowTest/kotlin \
 	  -d out/themed-compose-check.jar
 	java -Dthemed.binary=$(CURDIR)/.build/release/themed -Dthemed.themes=$(CURDIR)/themes \
 	  -cp out/themed-client.jar:out/themed-client-tests.jar:out/themed-compose-check.jar:/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar:$(KOTLIN_CLASSPATH) \
-	  org.junit.runner.JUnitCore themed.client.ThemedClientTest themed.client.ContractTest themed.client.compose.ThemedColorSchemeTest \
+	  org.junit.runner.JUnitCore themed.client.ThemedClientTest themed.client.compose.ThemedColorSchemeTest \
 	  themed.client.flow.ThemedFlowsTest
+
+out/themed-client-tests.jar: out/themed-client.jar $(shell find clients/kotlin/src/test -name '*.kt')
+	@rm -f out/themed-client-tests.jar
+	kotlinc -cp out/themed-client.jar:/usr/share/java/junit4.jar clients/kotlin/src/test/kotlin -d out/themed-client-tests.jar
 
 ## The Kotlin client against two replicas on a throwaway PostgreSQL (scripts/cluster.py kotlin):
 ## a rollout to 10% of 4,000 client ids, sticky across restarts and replicas. Part of make test.
@@ -167,11 +170,13 @@ browser-deps:
 browser-check: browser-deps
 	python3 scripts/check-browser.py --themed .build/release/themed
 
-## The clients' contract (docs/CLIENTS.md): the scenarios of clients/scenarios.tsv against themed.js
-## in headless Chromium, with a scripted server that misbehaves on cue (scripts/check-client-js.py).
-## The Swift client's scenarios are Swift tests (ClientContractTests), run with the others.
-clients-check: browser-deps
-	python3 scripts/check-client-js.py
+## The clients' contract (docs/CLIENTS.md): the scenarios of clients/scenarios.tsv against all three
+## clients side by side (scripts/check-clients.py): the Swift client's ClientContractTests, themed.js
+## in headless Chromium (scripts/check-client-js.py), the Kotlin client's ContractTest; a scenario
+## that passes on one client and not another fails. Needs the test build `make test` makes.
+clients-check: browser-deps kotlin-client out/themed-client-tests.jar
+	python3 scripts/check-clients.py --swift-test "$(SWIFT) test $(TEST_FLAGS) --skip-build" --themed .build/release/themed --themes themes \
+	  --kotlin-classpath out/themed-client.jar:out/themed-client-tests.jar:/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar:$(KOTLIN_CLASSPATH)
 
 ## A Debian package (out/themed_VERSION_ARCH.deb): Swift's runtime linked statically, full RELRO.
 ## Static FoundationNetworking (`themed watch`) needs libcurl, linked from Debian's package.

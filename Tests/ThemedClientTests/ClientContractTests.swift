@@ -94,6 +94,25 @@ struct ClientContractTests {
         }
     }
 
+    @Test("cut-stream: a stream cut mid-line dispatches nothing and takes no id; it is reopened after a delay")
+    func cutStream() async throws {
+        let streams = Mutex(0)
+        let server = try ScriptedServer { request in
+            guard request.path == "/events" else { return ScriptedServer.palette("t", ["primary": "#102030FF"]) }
+            streams.withLock { $0 += 1 }
+            return Response(status: .ok, headers: [.contentType: "text/event-stream"]) { stream in
+                _ = stream.write(Array("id: 9\nevent: theme-rel".utf8))
+                stream.close()
+            }
+        }
+        let client = ThemedClient(server: server.base, theme: "t", settings: Self.quick)
+        let good = try #require(await client.refresh())
+        let following = client.follow()
+        defer { following.cancel() }
+        #expect(await waitUntil(within: 10) { streams.withLock { $0 } >= 3 }, "reopened after each cut")
+        #expect(client.lastEventID == nil && client.palette == good)
+    }
+
     @Test("hung-server: a request that never answers ends at the request timeout, a silent stream is reopened at the idle limit")
     func hungServer() async throws {
         let streams = Mutex(0), hang = Mutex(false)
