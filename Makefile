@@ -8,7 +8,7 @@ PY_PACKAGES = lzfse numpy pillow coloraide materialyoucolor==3.0.4 standardwebho
 OPENAPI_PY_PACKAGES = openapi-core requests pyyaml
 EXPORT_PY_PACKAGES = tinycss2 requests
 
-.PHONY: deps py-deps check-deps bench-deps build release test openapi-check exports-check tokens-check browser-deps browser-check clients-check deb deb-test deb-test-tested lintian kotlin-deps kotlin-client kotlin-artifact-check kotlin-check kotlin-cluster-check bench-kotlin-client bench bench-http bench-hotpath bench-tokens bench-reload bench-cold bench-blobs bench-transforms bench-yield bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-lag cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
+.PHONY: deps py-deps check-deps bench-deps build release test openapi-check exports-check tokens-check browser-deps browser-check clients-check deb deb-test deb-test-tested lintian kotlin-deps kotlin-client kotlin-artifact-check kotlin-check kotlin-cluster-check bench-kotlin-client bench-clients bench bench-http bench-hotpath bench-tokens bench-reload bench-cold bench-blobs bench-transforms bench-yield bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-lag cluster-ci fuzz fuzz-build fuzz-ci run themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 # Installs those of the Debian packages named that are missing, in one apt-get. Installed means
@@ -150,6 +150,15 @@ bench-kotlin-client: kotlin-client
 	kotlinc -cp out/themed-client.jar clients/kotlin/src/bench/kotlin -d out/themed-client-bench.jar
 	python3 scripts/bench-kotlin-client.py --themed .build/release/themed --bench .build/release/themed-bench \
 	  --classpath out/themed-client.jar:out/themed-client-bench.jar:$(KOTLIN_CLASSPATH) --rounds $(or $(ROUNDS),3)
+
+## What the clients' contract costs and saves (scripts/bench-clients.py): per client, a fetch, the
+## offline first frame and a switch to the listener; then a reload burst of FOLLOWERS (1,000) Kotlin
+## followers, the server's palette requests a second with and without refetchWithin.
+bench-clients: kotlin-client
+	@rm -f out/themed-client-bench.jar
+	kotlinc -cp out/themed-client.jar clients/kotlin/src/bench/kotlin -d out/themed-client-bench.jar
+	python3 scripts/bench-clients.py --themed .build/release/themed --bench .build/release/themed-bench \
+	  --classpath out/themed-client.jar:out/themed-client-bench.jar:$(KOTLIN_CLASSPATH) --followers $(or $(FOLLOWERS),1000) --rounds $(or $(ROUNDS),3)
 
 ## Public design systems published in DTCG form (pinned PyPI packages, downloaded into var/ once)
 ## served through a resolver document over the published file, each colour against a reading of

@@ -21,6 +21,9 @@ public final class ThemeLibrary: Sendable {
     private let currentEpoch = Atomic<Int>(0)
     /// Serialises reloads (watcher, SIGHUP, tests) so that their reports come out in order.
     private let reloading = Mutex(())
+    /// By degraded theme: the colours its last whole generation had that it lacks now (known since
+    /// this process started), which a degraded palette names.
+    private let missingColors = Mutex<[String: [String]]>([:])
 
     public struct Snapshot: Sendable {
         /// Bumped by every reload and every change of the active theme.
@@ -65,8 +68,11 @@ public final class ThemeLibrary: Sendable {
             // holds one theme's parse at a time. Later, a changed catalog is kept as parsed: the
             // generation built from it is served from it, whatever the file holds next.
             let firstReload = epoch == 0
+            // The index as it was, to tell what a theme that turns degraded no longer has.
+            let (before, themesBefore) = firstReload ? (nil, current) : (try? index.pinnedReader(), current)
             let report = try index.writer.sync(themesDirectory: themesDirectory, only: theme, keepingCatalogs: !firstReload, shard: shard)
             let themes = try index.reader.themes()
+            if let before { noteMissingColors(Set(report.changedThemes), themes: themes, before: before, themesBefore: themesBefore) }
             for (catalog, hash) in report.parsedCatalogs { content.catalogs.keep(catalog, contentHash: hash) }
             // Catalogs of changed themes that this sync did not parse itself are opened now (not
             // at start-up: re-opening every catalog the budget evicted would undo the budget).
@@ -82,6 +88,28 @@ public final class ThemeLibrary: Sendable {
             content.collect(keeping: stored.flatMap { $0 }, themes: Set(themes.map(\.name)))
             return report
         }
+    }
+
+    /// For each changed theme: a whole one lacks nothing; a degraded one lacks what it had before
+    /// (its own colours, by name) and has not now, and what it lacked before and still lacks.
+    private func noteMissingColors(_ changed: Set<String>, themes: [ThemeInfo], before: IndexReader, themesBefore: Snapshot) {
+        for info in themes where changed.contains(info.name) {
+            guard !info.error.isEmpty else {
+                missingColors.withLock { _ = $0.removeValue(forKey: info.name) }
+                continue
+            }
+            guard let old = themesBefore.theme(named: info.name), let had = try? before.names(.color, in: [old]),
+                  let has = try? index.reader.names(.color, in: [info]) else { continue }
+            missingColors.withLock { missing in
+                missing[info.name] = Set(missing[info.name] ?? []).union(had).subtracting(has).sorted()
+            }
+        }
+    }
+
+    /// The colours the themes of `chain` lack that their last whole generations had, by name.
+    public func missingColors(in chain: [ThemeInfo]) -> [String] {
+        let missing = missingColors.withLock { missing in chain.flatMap { missing[$0.name] ?? [] } }
+        return Array(Set(missing)).sorted()
     }
 
     public var current: Snapshot { snapshot.withLock { $0 } }

@@ -43,8 +43,6 @@ extension ThemedClient {
                         refreshed = refreshed || outcome == .refreshed
                         if let id = event.id { state.withLock { $0.lastEventID = id } }
                     }
-                    // An id without an event (the stream's opening says where it starts) counts too.
-                    if events.isEmpty, let id = parser.lastEventID { state.withLock { $0.lastEventID = id } }
                     // (Re)opened: the opening (it ends with an id) replays what changed while no
                     // stream was open, unless the server no longer had it or never saw this client.
                     // Revalidate either way, unless a replayed event just did: a 304 costs nothing.
@@ -53,6 +51,9 @@ extension ThemedClient {
                         if !refreshed, !(await revalidated()) { throw ThemedClientError.transport("the revalidation after the stream opened failed") }
                         failures = 0
                     }
+                    // An id without an event (the stream's opening says where it starts) counts too,
+                    // once the revalidation it asked for succeeded.
+                    if events.isEmpty, let id = parser.lastEventID { state.withLock { $0.lastEventID = id } }
                     // Another theme followed since (setTheme, an alias's new assignment): a stream
                     // of its own, resuming after the last id, so its changes meanwhile are replayed.
                     if followedName != followed { break }

@@ -9,8 +9,9 @@ import ThemeVocabulary
 
 /// `themed-bench client URL`: the Swift client against a running themed (scripts/bench-kotlin-client.py
 /// runs the Kotlin client's `Bench` beside it on the same server): a palette fetched anew `fetches`
-/// times (no cache: a 200 each time), and `switches` switches of the active theme, each timed from
-/// the `PUT /active` to the listener's update. Prints one JSON object of milliseconds.
+/// times (no cache: a 200 each time), a new client's first frame from its disk copy with the server
+/// away, and `switches` switches of the active theme, each timed from the `PUT /active` to the
+/// listener's update. Prints one JSON object of milliseconds.
 enum ClientBench {
     static func run(server: String, fetches: Int = 300, switches: Int = 20) throws {
         guard let url = URL(string: server) else { throw BenchError("not a URL: \(server)") }
@@ -38,6 +39,18 @@ enum ClientBench {
             fetched.append(milliseconds(ContinuousClock.now - start))
         }
 
+        // Offline start to first frame: a new client draws from its disk copy before it asks the
+        // server anything (whether the server is there or not).
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("themed-client-bench-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        guard await ThemedClient(server: server, theme: "light", cacheDirectory: cache).refresh() != nil else { return nil }
+        var firstFrames: [Double] = []
+        for _ in 0..<50 {
+            let start = ContinuousClock.now
+            guard ThemedClient(server: server, theme: "light", cacheDirectory: cache).loadCached() != nil else { return nil }
+            firstFrames.append(milliseconds(ContinuousClock.now - start))
+        }
+
         let follower = ThemedClient(server: server, theme: "current")
         guard let first = await follower.refresh() else { return nil }
         let seen = Mutex<String?>(nil)
@@ -61,7 +74,7 @@ enum ClientBench {
             }
             switched.append(milliseconds(ContinuousClock.now - start))
         }
-        return ["fetch_p50_ms": percentile(fetched, 0.5), "fetch_p90_ms": percentile(fetched, 0.9),
+        return ["fetch_p50_ms": percentile(fetched, 0.5), "fetch_p90_ms": percentile(fetched, 0.9), "offline_first_frame_p50_ms": percentile(firstFrames, 0.5),
                 "switch_p50_ms": percentile(switched, 0.5), "switch_max_ms": switched.max() ?? 0]
     }
 

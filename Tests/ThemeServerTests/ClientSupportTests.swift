@@ -65,6 +65,13 @@ struct ClientSupportTests {
         let degraded = try api.request(Self.palette)
         #expect(degraded.json["status"] as? String == "degraded")
         #expect(degraded.header("Themed-Status") == "degraded; problems=\"/themes/light/problems\"")
+        #expect(degraded.json["missing"] as? [String] == ["primary"], "what the last whole generation had")
+        #expect(degraded.header("Themed-Missing") == "\"primary\"")
+        // Mended: whole again, nothing missing.
+        api.fixtures.colorSet("themes/light", "primary", [(nil, ["red": "0", "green": "0", "blue": "0", "alpha": "1"], [:])])
+        try api.service.reload()
+        let mended = try api.request(Self.palette)
+        #expect(mended.json["status"] as? String == "ok" && mended.json["missing"] == nil && mended.header("Themed-Missing") == nil)
         #expect((degraded.json["colors"] as? [String: Any])?["primary"] == nil, "the broken colour is missing")
         #expect((degraded.json["colors"] as? [String: Any])?["background"] != nil)
     }

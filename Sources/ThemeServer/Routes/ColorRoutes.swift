@@ -38,8 +38,16 @@ struct ColorRoutes: RouteCollection {
             varyByLanguage = palette.contains { $0.localization != nil }
             // Degraded: a source of the chain was refused, so some colours may be missing. Said
             // in the answer, so that a client keeps its last good value of each missing name.
+            let degraded = chain.contains { !$0.error.isEmpty }
             json.key("status")
-            json.string(chain.contains { !$0.error.isEmpty } ? "degraded" : "ok")
+            json.string(degraded ? "degraded" : "ok")
+            if degraded {
+                // What its last whole generation had and it lacks now (since this process started).
+                json.key("missing")
+                json.beginArray()
+                for name in library.missingColors(in: chain) { json.string(name) }
+                json.endArray()
+            }
             // No scale: colours ignore it (lookup-rules.md 4.4), so the bytes (and the ETag) are
             // the same at every density, and a bootstrap's ETag answers an Android client's
             // dpr=2.625 and an iPhone's scale=3. (The idiom and gamut asked do show, in the
@@ -106,7 +114,11 @@ struct ColorRoutes: RouteCollection {
             // one, and never hands one client's palette to another whose hints choose others.
             response.headers[.vary] = PaletteHints.appearance + (varyByLanguage ? ", Accept-Language" : "")
             if chain.contains(where: { !$0.error.isEmpty }) {
+                // The names as a list of strings of RFC 8941 (a name with a quote or a backslash,
+                // or not ASCII, is in the body's `missing` alone).
+                let missing = library.missingColors(in: chain).filter { $0.allSatisfy { $0.isASCII && $0 != "\"" && $0 != "\\" && $0 >= " " } }
                 response.headers[.themedStatus] = "degraded; problems=\"/themes/\(theme.name)/problems\""
+                if !missing.isEmpty { response.headers[.themedMissing] = missing.map { "\"\($0)\"" }.joined(separator: ", ") }
             }
         }
         return response

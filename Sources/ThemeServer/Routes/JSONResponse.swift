@@ -57,6 +57,8 @@ extension HTTPField.Name {
     static let themedShard = HTTPField.Name("Themed-Shard")!
     /// On a degraded palette: `degraded`, and where its problems are listed.
     static let themedStatus = HTTPField.Name("Themed-Status")!
+    /// On a degraded palette: the colours it lacks that its last whole generation had.
+    static let themedMissing = HTTPField.Name("Themed-Missing")!
 }
 
 extension Response {

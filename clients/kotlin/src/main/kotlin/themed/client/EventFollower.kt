@@ -67,7 +67,6 @@ internal class EventFollower(private val client: ThemedClient) {
                             parser.retryMillis?.let { retry = it }
                             val outcome = if (event.type.length == 0) Outcome.IGNORED else handle(event)
                             if (outcome == Outcome.FAILED) throw IOException("the refresh after event ${event.id} failed")
-                            event.id?.let { lastEventId = it }
                             // (Re)opened: the opening (it ends with an id) replays what changed while no
                             // stream was open, unless the server no longer had it or never saw this
                             // client. Revalidate either way, unless a replayed event just did.
@@ -76,6 +75,8 @@ internal class EventFollower(private val client: ThemedClient) {
                                 if (outcome != Outcome.REFRESHED && !client.revalidated()) throw IOException("the revalidation after the stream opened failed")
                                 failures = 0
                             }
+                            // Taken as handled once what it asked for (and the opening's revalidation) succeeded.
+                            event.id?.let { lastEventId = it }
                             // Another theme or alias followed since: a stream of its own, resuming after the last id.
                             if ((client.audience?.first ?: client.theme) != followed) throw Reopen()
                         }

@@ -24,6 +24,17 @@ fun main(args: Array<String>) {
         (System.nanoTime() - start) / 1e6
     }
 
+    // Offline start to first frame: a new client draws from its disk copy before it asks the
+    // server anything (whether the server is there or not).
+    val cache = java.io.File(System.getProperty("java.io.tmpdir"), "themed-client-bench-" + System.nanoTime())
+    ThemedClient(server, "light", cacheDirectory = cache).refresh() ?: error("fetch failed")
+    val firstFrames = (0 until 50).map {
+        val start = System.nanoTime()
+        ThemedClient(server, "light", cacheDirectory = cache).loadCached() ?: error("no disk copy")
+        (System.nanoTime() - start) / 1e6
+    }
+    cache.deleteRecursively()
+
     val follower = ThemedClient(server, "current")
     var theme = (follower.refresh() ?: error("fetch failed: ${follower.lastError}")).theme
     val seen = AtomicReference<String?>(null)
@@ -45,6 +56,7 @@ fun main(args: Array<String>) {
     fun percentile(values: List<Double>, fraction: Double) = values.sorted()[((values.size - 1) * fraction).toInt()]
     fun ms(value: Double) = Math.round(value * 1000) / 1000.0
     println("{\"fetch_p50_ms\": ${ms(percentile(fetched, 0.5))}, \"fetch_p90_ms\": ${ms(percentile(fetched, 0.9))}, " +
+            "\"offline_first_frame_p50_ms\": ${ms(percentile(firstFrames, 0.5))}, " +
             "\"switch_max_ms\": ${ms(switched.max() ?: 0.0)}, \"switch_p50_ms\": ${ms(percentile(switched, 0.5))}}")
 }
 
