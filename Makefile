@@ -143,22 +143,20 @@ kotlin-cluster-check: kotlin-client
 	python3 scripts/cluster.py kotlin --themed $(CURDIR)/.build/release/themed \
 	  --classpath out/themed-client.jar:out/themed-client-replica-tests.jar:/usr/share/java/junit4.jar:/usr/share/java/hamcrest-core.jar:$(KOTLIN_CLASSPATH)
 
-## The Kotlin client against the Swift one on the same themed (scripts/bench-kotlin-client.py):
-## palette fetch and switch-to-listener times. The build `make test` makes serves and measures.
-bench-kotlin-client: kotlin-client
-	@rm -f out/themed-client-bench.jar
-	kotlinc -cp out/themed-client.jar clients/kotlin/src/bench/kotlin -d out/themed-client-bench.jar
-	python3 scripts/bench-kotlin-client.py --themed .build/release/themed --bench .build/release/themed-bench \
-	  --classpath out/themed-client.jar:out/themed-client-bench.jar:$(KOTLIN_CLASSPATH) --rounds $(or $(ROUNDS),3)
+## The Kotlin client against the Swift one on the same themed: palette fetch, offline first frame
+## and switch-to-listener times (scripts/bench-clients.py without its crowd).
+bench-kotlin-client: FOLLOWERS = 0
+bench-kotlin-client: bench-clients
 
 ## What the clients' contract costs and saves (scripts/bench-clients.py): per client, a fetch, the
 ## offline first frame and a switch to the listener; then a reload burst of FOLLOWERS (1,000) Kotlin
 ## followers, the server's palette requests a second with and without refetchWithin.
+FOLLOWERS ?= 1000
 bench-clients: kotlin-client
 	@rm -f out/themed-client-bench.jar
 	kotlinc -cp out/themed-client.jar clients/kotlin/src/bench/kotlin -d out/themed-client-bench.jar
 	python3 scripts/bench-clients.py --themed .build/release/themed --bench .build/release/themed-bench \
-	  --classpath out/themed-client.jar:out/themed-client-bench.jar:$(KOTLIN_CLASSPATH) --followers $(or $(FOLLOWERS),1000) --rounds $(or $(ROUNDS),3)
+	  --classpath out/themed-client.jar:out/themed-client-bench.jar:$(KOTLIN_CLASSPATH) --followers $(FOLLOWERS) --rounds $(or $(ROUNDS),3)
 
 ## Public design systems published in DTCG form (pinned PyPI packages, downloaded into var/ once)
 ## served through a resolver document over the published file, each colour against a reading of

@@ -13,6 +13,8 @@
    fifth of it (each waits a random part of `refetchWithin`, FOLLOWERS / rate seconds).
 
     python3 scripts/bench-clients.py --themed BIN --bench BENCH --classpath CP [--followers 1000] [--rounds 3]
+
+`--followers 0` (make bench-kotlin-client) measures the clients alone.
 """
 import argparse
 import json
@@ -140,7 +142,12 @@ def main():
         for client in ("swift", "kotlin"):
             numbers = medians[client]
             print("%-7s %12.3f %27.3f %26.3f" % (client, numbers["fetch_p50_ms"], numbers["offline_first_frame_p50_ms"], numbers["switch_p50_ms"]))
+        print("kotlin/swift: fetch %.2fx the time, first frame %.2fx, switch %.2fx" % tuple(
+            medians["kotlin"][key] / medians["swift"][key] for key in ("fetch_p50_ms", "offline_first_frame_p50_ms", "switch_p50_ms")))
         results["clients"] = medians
+        if args.followers == 0:
+            print(json.dumps(results))
+            return
         print()
         print("reload burst, %d Kotlin followers of current:" % args.followers)
         bursts = []

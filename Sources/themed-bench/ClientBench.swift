@@ -7,7 +7,7 @@ import Synchronization
 import ThemedClient
 import ThemeVocabulary
 
-/// `themed-bench client URL`: the Swift client against a running themed (scripts/bench-kotlin-client.py
+/// `themed-bench client URL`: the Swift client against a running themed (scripts/bench-clients.py
 /// runs the Kotlin client's `Bench` beside it on the same server): a palette fetched anew `fetches`
 /// times (no cache: a 200 each time), a new client's first frame from its disk copy with the server
 /// away, and `switches` switches of the active theme, each timed from the `PUT /active` to the

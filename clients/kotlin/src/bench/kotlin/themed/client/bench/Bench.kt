@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicReference
 
 /**
  * `make bench-kotlin-client`: the Kotlin client against a running themed, measured as
- * `themed-bench client URL` measures the Swift one (scripts/bench-kotlin-client.py runs both on
+ * `themed-bench client URL` measures the Swift one (scripts/bench-clients.py runs both on
  * one server): a palette fetched anew `fetches` times (no cache: a 200 each time), and `switches`
  * switches of the active theme, each from the `PUT /active` to the listener. Prints one JSON object.
  */
