@@ -110,7 +110,9 @@ def main():
     if failed:
         for client, (results, output) in columns.items():
             if any(results.get(name) != "pass" for name in scenarios if (client, name) not in NOT_APPLICABLE):
-                print("--- %s output ---\n%s" % (client, output[-6000:]))
+                causes = [line for line in output.splitlines() if "recorded an issue" in line or line.startswith("  FAIL") or re.match(r"^\d+\) ", line)]
+                print("--- %s: what failed ---\n%s" % (client, "\n".join(causes)))
+                print("--- %s: the output's end ---\n%s" % (client, output[-4000:]))
     print("clients: %d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 

@@ -148,20 +148,27 @@ public final class ThemedClient: Sendable {
     /// Publishes `palette` (answering `source`) unless it is what is held; `request`, when it
     /// answers one, must be newer than the one published and still be what the client asks.
     /// Returns whether it was taken.
+    /// With `status`, the client's status changes with the palette, before any listener is told.
     @discardableResult
-    func publish(_ palette: ThemePalette, _ reason: Update.Reason, source: URL?, request: Int? = nil) -> Bool {
-        let listeners = state.withLock { state -> [@Sendable (Update) -> Void]? in
+    func publish(_ palette: ThemePalette, _ reason: Update.Reason, source: URL?, request: Int? = nil, status: ThemedClientStatus? = nil) -> Bool {
+        let told = state.withLock { state -> (palette: [@Sendable (Update) -> Void], status: [@Sendable (ThemedClientStatus) -> Void])? in
             if let request {
                 guard request > state.requestPublished, source == paletteURL(state) else { return nil }
                 state.requestPublished = request
             }
             state.paletteSource = source
-            guard state.palette != palette || reason == .cached || reason == .defaults else { return [] }
+            var statusListeners: [@Sendable (ThemedClientStatus) -> Void] = []
+            if let status, state.status != status {
+                state.status = status
+                statusListeners = state.statusListeners.all
+            }
+            guard state.palette != palette || reason == .cached || reason == .defaults else { return ([], statusListeners) }
             state.palette = palette
-            return state.listeners.all
+            return (state.listeners.all, statusListeners)
         }
-        guard let listeners else { return false }
-        for listener in listeners { listener(Update(palette: palette, reason: reason)) }
+        guard let told else { return false }
+        if let status { for listener in told.status { listener(status) } }
+        for listener in told.palette { listener(Update(palette: palette, reason: reason)) }
         return true
     }
 
@@ -245,14 +252,13 @@ public final class ThemedClient: Sendable {
             let fetched = try await fetch(url)
             let answer = try PaletteAnswer(json: fetched.body)
             let (palette, missing) = answer.degraded ? keepingMissing(answer.palette, source: url) : (answer.palette, [])
-            guard publish(palette, reason, source: url, request: request) else { return true }
+            state.withLock { $0.lastError = nil }
+            guard publish(palette, reason, source: url, request: request, status: answer.degraded ? .degraded(missing: missing) : .live) else { return true }
             // Only a whole palette replaces the disk copy: a degraded one would lose the missing
             // colours at the next start.
             if fetched.isNew, !answer.degraded, let cache {
                 do { try cache.store(ResponseCache.Entry(body: fetched.body, etag: fetched.etag), for: url) } catch { report(error, offline: false) }
             }
-            state.withLock { $0.lastError = nil }
-            setStatus(answer.degraded ? .degraded(missing: missing) : .live)
             return true
         } catch .status(404, let url) where state.withLock({ $0.audience != nil }) {
             // The pinned generation is no longer served: the assignment has moved on. Read again

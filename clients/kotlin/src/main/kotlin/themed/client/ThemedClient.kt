@@ -155,18 +155,21 @@ class ThemedClient @JvmOverloads constructor(
      * Publishes `palette` (answering `source`); `request`, when it answers one, must be newer than
      * the one published and still be what the client asks. Returns whether it was taken.
      */
-    private fun publish(palette: Palette, reason: Reason, source: String?, request: Int? = null): Boolean {
-        synchronized(this) {
+    private fun publish(palette: Palette, reason: Reason, source: String?, request: Int? = null, status: Status? = null): Boolean {
+        val changed = synchronized(this) {
             if (request != null) {
                 if (request <= requestPublished || source != paletteUrl()) return false
                 requestPublished = request
             }
             paletteSource = source
-            if (palette == this.palette && reason != Reason.CACHED && reason != Reason.BOOTSTRAP) return true
+            // The status changes with the palette, before any listener is told of either.
+            if (status != null) setStatus(status)
+            if (palette == this.palette && reason != Reason.CACHED && reason != Reason.BOOTSTRAP) return@synchronized false
             this.palette = palette
             if (reason == Reason.EVENT || reason == Reason.TRAITS_CHANGED) answers.clear()
+            true
         }
-        for (listener in listeners) listenerExecutor.execute { isolated { listener.onPalette(palette, reason) } }
+        if (changed) for (listener in listeners) listenerExecutor.execute { isolated { listener.onPalette(palette, reason) } }
         return true
     }
 
@@ -268,14 +271,13 @@ class ThemedClient @JvmOverloads constructor(
             val degraded = isDegraded(body)
             val missing = if (degraded) keptMissing(fetched.colors, url) else emptyMap()
             val shown = if (missing.isEmpty()) fetched else Palette(fetched.theme, fetched.colors + missing)
-            if (!publish(shown, reason, url, request)) return true
+            lastError = null
+            if (!publish(shown, reason, url, request, if (degraded) Status.Degraded(missing.keys.sorted()) else Status.Live)) return true
             lastFetch = if (answer.status == 304) FetchOutcome.NOT_MODIFIED else FetchOutcome.FETCHED
             // Only a whole palette replaces the disk copy: a degraded one would lose the missing colours.
             if (answer.status == 200 && !degraded) {
                 try { cache?.store(url, body, answer.etag) } catch (error: ThemedClientException) { report(error, offline = false) }
             }
-            lastError = null
-            setStatus(if (degraded) Status.Degraded(missing.keys.sorted()) else Status.Live)
             return true
         } catch (error: ThemedClientException) {
             lastFetch = FetchOutcome.FAILED
