@@ -215,9 +215,7 @@ public final class ThemedClient: Sendable {
             guard publish(palette, reason, source: url, request: request, status: answer.degraded ? .degraded(missing: missing) : .live) else { return true }
             // Only a whole palette replaces the disk copy: a degraded one would lose the missing
             // colours at the next start.
-            if fetched.isNew, !answer.degraded, let cache {
-                do { try cache.store(ResponseCache.Entry(body: fetched.body, etag: fetched.etag), for: url) } catch { report(error, offline: false) }
-            }
+            if !answer.degraded { storeIfNew(fetched, for: url) }
             return true
         } catch .status(404, let url) where state.withLock({ $0.audience != nil }) {
             // The pinned generation is no longer served: the assignment has moved on. Read again
@@ -252,7 +250,7 @@ public final class ThemedClient: Sendable {
               let strings = object["strings"] as? [String: String] else {
             throw .invalidResponse("not a string table")
         }
-        try storeIfNew(fetched, for: url)
+        storeIfNew(fetched, for: url)
         return strings
     }
 
@@ -261,11 +259,12 @@ public final class ThemedClient: Sendable {
         let url = url(path: "/themes/\(theme)/images/\(name)", query: traits.queryItems)
         let fetched = try await fetch(url)
         guard !fetched.body.isEmpty else { throw .invalidResponse("an empty image") }
-        try storeIfNew(fetched, for: url)
+        storeIfNew(fetched, for: url)
         return fetched.body
     }
 
-    private func storeIfNew(_ fetched: Fetched, for url: URL) throws(ThemedClientError) {
+    /// Keeps a new (200) answer as the disk copy; a cache that cannot be written is reported.
+    private func storeIfNew(_ fetched: Fetched, for url: URL) {
         guard fetched.isNew, let cache else { return }
         do { try cache.store(ResponseCache.Entry(body: fetched.body, etag: fetched.etag), for: url) } catch { report(error, offline: false) }
     }

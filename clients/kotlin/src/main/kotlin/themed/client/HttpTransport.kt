@@ -56,9 +56,4 @@ internal class HttpTransport(private val requestTimeoutMillis: Int) {
         closed = true
         for (connection in open.toList()) connection.disconnect()
     }
-
-    /** Cuts one open stream so that its reader ends (the follower reopens it for another theme). */
-    fun cut(connection: HttpURLConnection?) {
-        connection?.disconnect()
-    }
 }
