@@ -27,8 +27,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def palette(colors, status="ok"):
-    return {"theme": "t", "status": status, "colors": {name: {"hex": hex, "css": "#" + hex[1:7].lower()} for name, hex in colors.items()}}
+def palette(colors, status="ok", revisions=None):
+    return {"theme": "t", "status": status, "revisions": revisions or {}, "colors": {name: {"hex": hex, "css": "#" + hex[1:7].lower()} for name, hex in colors.items()}}
 
 
 class Script:
@@ -200,6 +200,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
             state.times.append(time.monotonic())
         return self.send(200, palette({"primary": "#102030FF"}))
 
+    def scenario_held_revision_skipped(self, state, path, query):
+        if path == "/events":
+            return self.stream(state, "retry: 50\n\nid: 1\n\n"
+                               + "id: 2\nevent: theme-reloaded\ndata: {\"theme\":\"t\",\"revision\":\"r1\"}\n\n"
+                               + "id: 3\nevent: theme-reloaded\ndata: {\"theme\":\"t\",\"revision\":\"r2\"}\n\n")
+        with state.lock:
+            state.palettes += 1
+            number = state.palettes
+        # The first answer and the opening's revalidation hold r1; r2 is fetched for its event.
+        held = "r1" if number <= 2 else "r2"
+        return self.send(200, palette({"primary": "#000000FF" if number <= 2 else "#FFFFFFFF"}, revisions={"t": held}))
+
 
 # Each scenario as the page runs it: `server` is this scenario's base, `control(mode)` sets the
 # scripted server's mode, `asked()` reads what it was asked; window.result says how it went.
@@ -330,6 +342,13 @@ const scenarios = {
     const streams = (await asked()).streams;
     p.stop();
     return { ok: retried && streams >= 2, detail: `retried ${retried}, streams ${streams}` };
+  },
+  "held-revision-skipped": async () => {
+    const p = make(); await p.refresh(); p.follow();
+    const done = await until(() => p.lastEventId === "3" && p.colors.primary?.hex === "#FFFFFFFF");
+    p.stop();
+    const palettes = (await asked()).palettes;
+    return { ok: done && palettes === 3, detail: `caught up ${done}, ${palettes} palette requests (the first, the opening's, r2's)` };
   },
   "refetch-spread": async () => {
     // The random part pinned to a half: the event's refetch comes 400 ms after the opening's.

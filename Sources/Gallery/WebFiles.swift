@@ -765,6 +765,8 @@ export class ThemedPalette extends EventTarget {
     this.requestApplied = 0;
     /** The palette URL `colors` answers. */
     this.appliedURL = null;
+    /** The server's answer applied: its theme and the revision of each theme of its chain. */
+    this.held = null;
     this.inFlight = new Set();
     this.schemeQuery = window.matchMedia("(prefers-color-scheme: dark)");
     this.contrastQuery = window.matchMedia("(prefers-contrast: more)");
@@ -947,6 +949,7 @@ export class ThemedPalette extends EventTarget {
       const degraded = body.status === "degraded";
       const missing = degraded ? this.keepMissing(body.colors, url) : [];
       this.apply(body.colors, url);
+      this.held = { theme: body.theme, revisions: body.revisions && typeof body.revisions === "object" ? body.revisions : {} };
       // Only a whole palette replaces the stored copy: a degraded one would lose the missing colours.
       if (!degraded) try { localStorage.setItem(this.cacheKey, JSON.stringify(body.colors)); } catch { /* storage full or denied */ }
       this.setStatus(degraded ? "degraded" : "live", null, missing);
@@ -995,6 +998,7 @@ export class ThemedPalette extends EventTarget {
     for (const property of this.applied) if (!next.has(property)) this.element.style.removeProperty(property);
     this.applied = next;
     this.appliedURL = url;
+    this.held = null; // what the server answered with it is set by refresh()
     this.element.dataset.theme = this.scheme;
     this.colors = colors;
     this.dispatchEvent(new CustomEvent("palette", { detail: { theme: this.theme, scheme: this.scheme, colors } }));
@@ -1088,14 +1092,26 @@ export class ThemedPalette extends EventTarget {
         try { await this.assign(); } catch (error) { this.setStatus("offline", error); return false; }
       }
     } else if (type === "active-changed") {
-      if (this.theme !== "current") return true;
+      if (this.theme !== "current" || this.holds(data, true)) return true;
     } else if (type === "theme-error") {
       return true;
+    } else if (this.holds(data, false)) {
+      return true; // a replayed change the palette applied already has
     }
     // The stream's events concern this page (its theme and its parents'). One that reaches a crowd
     // asks each page to wait a random part of `refetchWithin` before it fetches.
     if (data.refetchWithin > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(data.refetchWithin, 60000)));
     return this.refresh();
+  }
+
+  /**
+   * Whether the palette applied already has what an event announces: the revision it names of
+   * its theme (`asTheme`: as the palette's own theme, for a switch, not only in its chain).
+   */
+  holds(data, asTheme) {
+    if (!this.held || typeof data.revision !== "string" || !data.revision || typeof data.theme !== "string") return false;
+    return Object.hasOwn(this.held.revisions, data.theme) && this.held.revisions[data.theme] === data.revision
+      && (!asTheme || this.held.theme === data.theme);
   }
 }
 

@@ -200,7 +200,7 @@ public final class IndexWriter: Sendable {
         report.unchangedSources += changes.unchanged.count
         var changed = !changes.removed.isEmpty
         for (change, result, variantRows) in parsedChanges.parsed {
-            switch Self.tokenPolicy(result, change: change) {
+            switch Self.errorPolicy(result, change: change, keepingLastGood: folder.settings.keepsLastGoodOnError) {
             case .success(let parsed):
                 try replace(change, with: parsed, variantRows: variantRows, themeID: theme.id, in: database)
                 errors += parsed.problems
@@ -219,7 +219,8 @@ public final class IndexWriter: Sendable {
                 try keepPrevious(change.previous, after: message, in: database)
                 errors.append(message)
                 if let kept = change.previous?.warning, !kept.isEmpty { warnings.append(kept) }
-                report.themeErrors.append((folder.name, message))
+                // Told once: the same refusal at the next sync (the file is read again) is no news.
+                if change.previous?.error != message { report.themeErrors.append((folder.name, message)) }
             }
         }
         for removed in changes.removed {
@@ -315,13 +316,22 @@ public final class IndexWriter: Sendable {
 
     // MARK: - Error policy
 
-    /// With `tokens.onError: "keep"` (theme.json), a token source whose edit refuses tokens the
-    /// previous one served is a failure: the last good generation keeps serving, as with a
-    /// broken catalog.
-    static func tokenPolicy(_ result: Result<ParsedSource, any Error>, change: ThemeChanges.Changed) -> Result<ParsedSource, any Error> {
-        guard case .success(let parsed) = result, change.source.tokens?.keepOnError == true,
-              let cause = newlyRefused(parsed, previous: change.previous) else { return result }
-        return .failure(ThemeError("tokens refused, the last good generation kept (tokens.onError \"keep\"): \(cause)"))
+    /// With theme.json's `onError: "keep"`, an edit of any source that brings problems its last
+    /// read did not have is a failure: the last good read keeps serving whole, as with a catalog
+    /// that cannot be read at all. `tokens.onError: "keep"` asks the same of the token source
+    /// alone. A first read has nothing to keep: it serves what it could read.
+    static func errorPolicy(_ result: Result<ParsedSource, any Error>, change: ThemeChanges.Changed,
+                            keepingLastGood: Bool) -> Result<ParsedSource, any Error> {
+        guard case .success(let parsed) = result, let previous = change.previous else { return result }
+        if keepingLastGood || change.source.tokens?.keepOnError == true, let cause = newlyRefused(parsed, previous: previous) {
+            let setting = keepingLastGood ? "onError" : "tokens.onError"
+            return .failure(ThemeError("tokens refused, the last good generation kept (\(setting) \"keep\"): \(cause)"))
+        }
+        let before = Set(previous.error.split(separator: "\n").map(String.init))
+        let new = parsed.problems.filter { !before.contains($0) }
+        guard keepingLastGood, let first = new.first else { return result }
+        let more = new.count > 1 ? " (and \(new.count - 1) more)" : ""
+        return .failure(ThemeError("\(first)\(more): the edit is refused, the last good generation kept (onError \"keep\")"))
     }
 
     /// The root cause of the tokens an edit refuses that the source it replaces did not: nil for
@@ -336,7 +346,7 @@ public final class IndexWriter: Sendable {
     /// its last good content, and the source's row says why.
     private func keepPrevious(_ previous: SourceRecord?, after message: String, in database: Database) throws {
         guard let previous else { return }
-        try database.prepare("UPDATE source SET error = ?1 WHERE id = ?2").run([.text(message), .integer(previous.id)])
+        try database.prepare("UPDATE source SET error = ?1, kept = 1 WHERE id = ?2").run([.text(message), .integer(previous.id)])
     }
 
     /// The entries a `.strings` file had, for a file that no longer parses: it keeps them.

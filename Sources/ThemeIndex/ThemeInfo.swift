@@ -20,6 +20,14 @@ public struct ThemeInfo: Sendable {
     public var imageCount: Int
     public var fileCount: Int
 
+    /// `stale` when each of its errors is an edit refused while the last good read of its source
+    /// serves; `degraded` when any other error stands.
+    public var servingStatus: ServingStatus {
+        guard !error.isEmpty else { return .ok }
+        let refused = Set(sources.filter(\.kept).flatMap { $0.error.split(separator: "\n") })
+        return error.split(separator: "\n").allSatisfy(refused.contains) ? .stale : .degraded
+    }
+
     /// Names what the theme holds, from its parent and its sources' bytes in rank order: the same
     /// on every machine with the same files, unlike `generation`, which counts this index's syncs.
     public var revision: String {
@@ -76,6 +84,25 @@ public struct SourceInfo: Sendable {
     public var owner: String?
     /// Design tokens: the modifiers of the resolver, whose contexts requests choose.
     public var modifiers: [TokenModifier] = []
+    /// The last good read serves: the edit `error` names was refused (theme.json's `onError`
+    /// "keep", or a file that could not be read at all).
+    public var kept = false
+}
+
+/// How whole what a theme serves is, as its palette and detail say (`status`).
+public enum ServingStatus: String, Sendable, Comparable {
+    /// Everything its sources hold.
+    case ok
+    /// Its last good generation, whole: an edit was refused and the source's last good read serves.
+    case stale
+    /// Something its sources hold is missing: a source was served with what it could read, or refused with nothing before it.
+    case degraded
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
+    private var rank: Int { switch self { case .ok: 0; case .stale: 1; case .degraded: 2 } }
+
+    /// The least whole of a chain's themes: a palette has what each of them serves.
+    public static func of(_ chain: [ThemeInfo]) -> Self { chain.map(\.servingStatus).max() ?? .ok }
 }
 
 /// A modifier of a theme's token resolver, as the index keeps it for requests to choose from.

@@ -8,7 +8,7 @@ import Foundation
 public struct ThemeSettings: Sendable, Equatable {
     public static let fileName = "theme.json"
     /// The keys theme.json may hold.
-    public static let keys = ["parent", "traits", "tokens", "contrast", "material"]
+    public static let keys = ["parent", "traits", "tokens", "contrast", "material", "onError"]
     /// A theme.json larger than this is not a settings file.
     public static let maximumBytes = 64 << 10
 
@@ -21,6 +21,11 @@ public struct ThemeSettings: Sendable, Equatable {
     /// tokens the theme served keeps the last good generation, as a broken catalog does; by
     /// default (`"serve"`) what still resolves is served and the edit is told as a `theme-error`.
     public var keepTokensOnError = false
+    /// `"onError": "keep"`: an edit of any source that brings problems its last read did not have
+    /// (a colour file that no longer parses, a catalog rendition that cannot be read, a refused
+    /// token) keeps that source's last good read serving whole, and the theme says why; by default
+    /// (`"serve"`) what can still be read is served, and palettes say `degraded`.
+    public var keepsLastGoodOnError = false
     /// Colours that must contrast (`"contrast": {"pairs": [...], "policy": "warn"}`): each text
     /// colour over its background, in every mode the theme serves (`GET /themes/{t}/contrast`).
     public var contrastPairs: [ContrastPair] = []
@@ -115,6 +120,11 @@ public struct ThemeSettings: Sendable, Equatable {
         if let traits = values["traits"] { self.traits = try Self.traits(traits) }
         if let contrast = values["contrast"] { (contrastPairs, refusesLowContrast) = try Self.contrast(contrast) }
         if let material = values["material"] { self.material = try MaterialSettings(material) }
+        switch values["onError"] {
+        case nil: break
+        case let word as String where word == "keep" || word == "serve": keepsLastGoodOnError = word == "keep"
+        default: throw Invalid(reason: "\"onError\" is \"keep\" or \"serve\"")
+        }
         if let tokens = values["tokens"] {
             guard let options = tokens as? [String: Any], Set(options.keys).isSubset(of: ["onError"]) else {
                 throw Invalid(reason: "\"tokens\" is {\"onError\": \"keep\" or \"serve\"}")

@@ -26,8 +26,8 @@ extension ThemedClient {
               let body = (entry["body"] as? String).map({ Data($0.utf8) }) else {
             throw .bootstrap("no palette for appearance \(appearance), contrast \(contrast)")
         }
-        let palette: ThemePalette
-        do { palette = try PaletteAnswer(json: body).palette } catch { throw .bootstrap("its \(appearance) palette: \(error)") }
+        let answer: PaletteAnswer
+        do { answer = try PaletteAnswer(json: body) } catch { throw .bootstrap("its \(appearance) palette: \(error)") }
         if let written = cache?.written(for: url), written >= exportedAt, let newer = loadCached() { return newer }
         if let cache {
             // Every encoding's ETag of the body: the server sends the one of the encoding it chose.
@@ -35,7 +35,7 @@ extension ThemedClient {
             let validator = etags.isEmpty ? nil : etags.joined(separator: ", ")
             do { try cache.store(ResponseCache.Entry(body: body, etag: validator), for: url) } catch { report(error, offline: false) }
         }
-        publish(palette, .cached, source: url)
-        return palette
+        publish(answer.palette, .cached, source: url, revisions: answer.revisions)
+        return answer.palette
     }
 }

@@ -86,10 +86,11 @@ extension ThemedClient {
         switch event.type {
         case "theme-reloaded", "theme-added", "theme-removed":
             // The stream sends only this theme's changes and its parents': each is worth a
-            // revalidation, which costs a 304 when this palette did not change.
-            break
+            // revalidation, which costs a 304 when this palette did not change, and nothing when
+            // the palette held already has the revision announced (a replayed event).
+            if holds(data, asTheme: false) { return .ignored }
         case "active-changed" where following.theme == "current" && following.alias == nil:
-            break
+            if holds(data, asTheme: true) { return .ignored }
         case "resync":
             // Too much was missed to replay: ask everything again, the assignment first.
             if following.alias != nil {
@@ -113,5 +114,12 @@ extension ThemedClient {
             try? await Task.sleep(for: .milliseconds(Int.random(in: 0...min(within, 60_000))))
         }
         return await fetchPalette(reason: .event(event.type)) ? .refreshed : .failed
+    }
+
+    /// Whether the palette held already has what an event announces: the revision it names of
+    /// its theme (`asTheme`: as the palette's own theme, for a switch, not only in its chain).
+    private func holds(_ data: [String: Any], asTheme: Bool) -> Bool {
+        guard let theme = data["theme"] as? String, let revision = data["revision"] as? String, !revision.isEmpty else { return false }
+        return state.withLock { $0.revisions[theme] == revision && (!asTheme || $0.palette?.theme == theme) }
     }
 }

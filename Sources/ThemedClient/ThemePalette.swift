@@ -69,14 +69,19 @@ public struct ThemePalette: Sendable, Equatable, Codable {
 
 /// A palette answer as the server sent it: the palette, and whether the server serves its theme
 /// whole (`"status": "degraded"`: a source was refused, and some colours may be missing).
+///
+/// Its `revisions` name what each theme of the palette's chain held when it was answered: an
+/// event whose revision is the one held announces nothing the palette lacks.
 struct PaletteAnswer: Sendable {
     var palette: ThemePalette
     var degraded: Bool
+    var revisions: [String: String]
 
     init(json: Data) throws(ThemedClientError) {
         palette = try ThemePalette(json: json)
         let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any]
         degraded = object?["status"] as? String == "degraded"
+        revisions = object?["revisions"] as? [String: String] ?? [:]
     }
 }
 

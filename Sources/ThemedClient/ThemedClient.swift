@@ -64,6 +64,8 @@ public final class ThemedClient: Sendable {
         var palette: ThemePalette?
         /// The palette URL `palette` answers (nil: defaults, or nothing yet).
         var paletteSource: URL?
+        /// The revision of each theme of its chain as the server answered it (none for defaults).
+        var revisions: [String: String] = [:]
         var status: ThemedClientStatus = .connecting
         var lastError: ThemedClientError?
         /// The id of the last event handled: its refresh (if it needed one) succeeded.
@@ -109,13 +111,15 @@ public final class ThemedClient: Sendable {
     /// Returns whether it was taken.
     /// With `status`, the client's status changes with the palette, before any listener is told.
     @discardableResult
-    func publish(_ palette: ThemePalette, _ reason: Update.Reason, source: URL?, request: Int? = nil, status: ThemedClientStatus? = nil) -> Bool {
+    func publish(_ palette: ThemePalette, _ reason: Update.Reason, source: URL?, revisions: [String: String] = [:], request: Int? = nil,
+                 status: ThemedClientStatus? = nil) -> Bool {
         let told = state.withLock { state -> (palette: [@Sendable (Update) -> Void], status: [@Sendable (ThemedClientStatus) -> Void])? in
             if let request {
                 guard request > state.requestPublished, source == paletteURL(state) else { return nil }
                 state.requestPublished = request
             }
             state.paletteSource = source
+            state.revisions = revisions
             var statusListeners: [@Sendable (ThemedClientStatus) -> Void] = []
             if let status, state.status != status {
                 state.status = status
@@ -158,7 +162,7 @@ public final class ThemedClient: Sendable {
     public func loadCached() -> ThemePalette? {
         let url = paletteURL()
         if let entry = cache?.entry(for: url), let answer = try? PaletteAnswer(json: entry.body) {
-            publish(answer.palette, .cached, source: url)
+            publish(answer.palette, .cached, source: url, revisions: answer.revisions)
             return answer.palette
         }
         if let defaults = palette {
@@ -212,7 +216,7 @@ public final class ThemedClient: Sendable {
             let answer = try PaletteAnswer(json: fetched.body)
             let (palette, missing) = answer.degraded ? keepingMissing(answer.palette, source: url) : (answer.palette, [])
             state.withLock { $0.lastError = nil }
-            guard publish(palette, reason, source: url, request: request, status: answer.degraded ? .degraded(missing: missing) : .live) else { return true }
+            guard publish(palette, reason, source: url, revisions: answer.revisions, request: request, status: answer.degraded ? .degraded(missing: missing) : .live) else { return true }
             // Only a whole palette replaces the disk copy: a degraded one would lose the missing
             // colours at the next start.
             if !answer.degraded { storeIfNew(fetched, for: url) }

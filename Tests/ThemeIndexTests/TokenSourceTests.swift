@@ -115,9 +115,81 @@ struct RefusedTokenEditTests {
         #expect(try index.reader.token(of: owner, resolution: "", path: "color.accent") != nil)
     }
 
-    @Test("tokens.onError takes keep or serve, nothing else", arguments: [#"{"tokens": {"onError": "drop"}}"#, #"{"tokens": {"onErr": "keep"}}"#, #"{"tokens": true}"#])
+    @Test("onError and tokens.onError take keep or serve, nothing else",
+          arguments: [#"{"tokens": {"onError": "drop"}}"#, #"{"tokens": {"onErr": "keep"}}"#, #"{"tokens": true}"#, #"{"onError": "ignore"}"#, #"{"onError": true}"#])
     func settings(_ text: String) {
         #expect(throws: ThemeSettings.Invalid.self) { try ThemeSettings(json: Data(text.utf8)) }
+    }
+}
+
+/// theme.json's `onError: "keep"`: an edit of any kind of source that brings new problems leaves
+/// its last good read serving, and the theme `stale` rather than `degraded`.
+@Suite("onError keep")
+struct KeepLastGoodTests {
+    static let red = ["red": "1", "green": "0", "blue": "0", "alpha": "1"]
+
+    func theme(_ index: ThemeIndex) throws -> ThemeInfo { try #require(try index.reader.themes().first { $0.name == "brand" }) }
+
+    func hex(_ index: ThemeIndex, _ name: String) throws -> String? {
+        try index.reader.resolve(.color, named: name, in: [try theme(index)], for: TraitRequest())?.variant.color.map { String($0.hex.prefix(7)) }
+    }
+
+    @Test("a colour file that breaks: with keep, the colour keeps its last good value and the theme is stale; mended, it is ok", arguments: [true, false])
+    func brokenColorFile(keeping: Bool) throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        if keeping { fixtures.write(#"{"onError": "keep"}"#, to: "brand/theme.json") }
+        fixtures.colorSet("brand", "primary", [(nil, Self.red, [:])])
+        fixtures.colorSet("brand", "secondary", [(nil, Self.red, [:])])
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        try index.writer.sync(themesDirectory: fixtures.root)
+        #expect(try theme(index).servingStatus == .ok)
+
+        fixtures.write("{\"colors\": [", to: "brand/Theme.xcassets/primary.colorset/Contents.json")
+        let report = try index.writer.sync(themesDirectory: fixtures.root)
+        let broken = try theme(index)
+        if keeping {
+            #expect(report.themeErrors.first?.message.contains("the edit is refused, the last good generation kept (onError \"keep\")") == true, "\(report.themeErrors)")
+            #expect(try hex(index, "primary") == "#FF0000", "the last good read serves")
+            #expect(broken.servingStatus == .stale && broken.sources.contains(where: \.kept))
+            #expect(try index.writer.sync(themesDirectory: fixtures.root).themeErrors.isEmpty, "told once")
+        } else {
+            #expect(try hex(index, "primary") == nil, "served as read: without the broken colour")
+            #expect(broken.servingStatus == .degraded)
+        }
+        #expect(try hex(index, "secondary") == "#FF0000")
+
+        fixtures.colorSet("brand", "primary", [(nil, ["red": "0", "green": "0", "blue": "1", "alpha": "1"], [:])])
+        try index.writer.sync(themesDirectory: fixtures.root)
+        #expect(try hex(index, "primary") == "#0000FF")
+        #expect(try theme(index).servingStatus == .ok && !(try theme(index)).sources.contains(where: \.kept))
+    }
+
+    @Test("a first read has nothing to keep: served as read, degraded")
+    func firstRead() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        fixtures.write(#"{"onError": "keep"}"#, to: "brand/theme.json")
+        fixtures.colorSet("brand", "secondary", [(nil, Self.red, [:])])
+        fixtures.write("{\"colors\": [", to: "brand/Theme.xcassets/primary.colorset/Contents.json")
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        try index.writer.sync(themesDirectory: fixtures.root)
+        #expect(try theme(index).servingStatus == .degraded)
+        #expect(try hex(index, "secondary") == "#FF0000")
+    }
+
+    @Test("problems a source had before the edit are no reason to keep: the edit serves")
+    func oldProblemsServe() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        fixtures.write(#"{"onError": "keep"}"#, to: "brand/theme.json")
+        fixtures.write("{\"colors\": [", to: "brand/Theme.xcassets/primary.colorset/Contents.json")
+        fixtures.colorSet("brand", "secondary", [(nil, Self.red, [:])])
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        try index.writer.sync(themesDirectory: fixtures.root)
+        fixtures.colorSet("brand", "secondary", [(nil, ["red": "0", "green": "1", "blue": "0", "alpha": "1"], [:])])
+        try index.writer.sync(themesDirectory: fixtures.root)
+        #expect(try hex(index, "secondary") == "#00FF00", "the same broken file as before does not hold the edit back")
     }
 }
 

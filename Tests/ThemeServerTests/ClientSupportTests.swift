@@ -76,6 +76,42 @@ struct ClientSupportTests {
         #expect((degraded.json["colors"] as? [String: Any])?["background"] != nil)
     }
 
+    @Test("a palette names the revision of each theme of its chain: the one a reload's event carries, the same in /themes")
+    func paletteRevisions() throws {
+        let api = try APIFixture { f in
+            ServerFixture.standardThemes(f)
+            f.write("{\"parent\": \"light\"}", to: "themes/brand/theme.json")
+        }
+        let before = try #require(try api.request("/themes/brand/colors?resolve=1").json["revisions"] as? [String: String])
+        #expect(Set(before.keys) == ["brand", "light"])
+        let listed = try #require(try api.request("/themes/light").json["revision"] as? String)
+        #expect(before["light"] == listed)
+        let stream = try Self.open("/events?theme=brand", api)
+        api.fixtures.colorSet("themes/light", "primary", [(nil, ["red": "0", "green": "0", "blue": "1", "alpha": "1"], [:])])
+        try api.service.reload()
+        let after = try #require(try api.request("/themes/brand/colors?resolve=1").json["revisions"] as? [String: String])
+        #expect(after["light"] != before["light"] && after["brand"] == before["brand"], "only the parent changed")
+        let announced = try #require(after["light"])
+        #expect(stream.text.contains(#""theme":"light""#) && stream.text.contains(#""revision":"\#(announced)""#),
+                "the parent's reload carries the revision the palette now names")
+    }
+
+    @Test("with theme.json's onError keep, a broken colour file leaves the palette whole and stale: the last good value serves")
+    func stalePalette() throws {
+        let api = try APIFixture { f in
+            ServerFixture.standardThemes(f)
+            f.write(#"{"onError": "keep"}"#, to: "themes/light/theme.json")
+        }
+        let whole = try api.request(Self.palette)
+        api.fixtures.write("{\"colors\": [", to: "themes/light/Theme.xcassets/primary.colorset/Contents.json")
+        try api.service.reload()
+        let stale = try api.request(Self.palette)
+        #expect(stale.json["status"] as? String == "stale" && stale.json["missing"] == nil)
+        #expect(stale.header("Themed-Status") == "stale; problems=\"/themes/light/problems\"" && stale.header("Themed-Missing") == nil)
+        #expect(stale.json["colors"] as? NSDictionary == whole.json["colors"] as? NSDictionary, "the colours as they were")
+        #expect(try api.request("/themes/light").json["status"] as? String == "stale")
+    }
+
     @Test("/events?theme=current: the active theme's changes and its parents', not unrelated themes'; it moves with a switch")
     func followsCurrent() throws {
         let api = try APIFixture { f in

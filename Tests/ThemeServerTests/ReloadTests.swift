@@ -92,8 +92,10 @@ struct ReloadTests {
         #expect(stream.contains("\"theme\":\"app\""))
         #expect(try Self.servedNames(client) == before)
         let detail = try client.request("/themes/app")
-        #expect(detail.json["status"] as? String == "degraded")
+        #expect(detail.json["status"] as? String == "stale", "the last good catalog serves whole")
         #expect((detail.json["errors"] as? [String])?.contains { $0.contains("Assets.car") } == true)
+        let sources = detail.json["sources"] as? [[String: Any]] ?? []
+        #expect(sources.contains { $0["kept"] as? Bool == true && ($0["path"] as? String)?.hasSuffix("Assets.car") == true })
         // The old generation's image still serves.
         #expect(try client.request("/themes/app/images/AppLogo?scale=2").status == 200)
     }

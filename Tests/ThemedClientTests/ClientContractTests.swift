@@ -307,6 +307,36 @@ struct ClientContractTests {
         if let start = opened.withLock({ $0 }), let last = times.last { #expect(last - start <= .milliseconds(200 + 600 + 2000)) }
     }
 
+    @Test("held-revision-skipped: an event whose revision the palette held already has asks nothing; its id is taken; a new revision is fetched")
+    func heldRevisionSkipped() async throws {
+        let palettes = Mutex(0)
+        let stream = Mutex<(any ResponseStream)?>(nil)
+        let server = try ScriptedServer { request in
+            if request.path == "/events" {
+                return Response(status: .ok, headers: [.contentType: "text/event-stream"]) { opened in
+                    stream.withLock { $0 = opened }
+                    opened.write(Array("retry: 10\n\nid: 1\n\n".utf8))
+                }
+            }
+            // The first answer and the opening's revalidation hold r1; once the revalidation is
+            // asked, the stream replays r1's event and announces r2.
+            let number = palettes.withLock { $0 += 1; return $0 }
+            if number == 2 {
+                let events = "id: 2\nevent: theme-reloaded\ndata: {\"theme\":\"t\",\"revision\":\"r1\"}\n\n"
+                    + "id: 3\nevent: theme-reloaded\ndata: {\"theme\":\"t\",\"revision\":\"r2\"}\n\n"
+                _ = stream.withLock { $0 }?.write(Array(events.utf8))
+            }
+            return ScriptedServer.palette("t", ["primary": number <= 2 ? "#000000FF" : "#FFFFFFFF"], revisions: ["t": number <= 2 ? "r1" : "r2"])
+        }
+        let client = ThemedClient(server: server.base, theme: "t", settings: Self.quick)
+        _ = await client.refresh()
+        let following = client.follow()
+        defer { following.cancel() }
+        #expect(await waitUntil(within: 10) { client.lastEventID == "3" })
+        #expect(client.palette?.colors["primary"]?.hex == "#FFFFFFFF")
+        #expect(palettes.withLock { $0 } == 3, "the first answer, the opening's revalidation and r2's refetch; nothing for r1's replay")
+    }
+
     /// The bootstrap `themed export --format bootstrap` writes, made of the server's answers as
     /// the exporter asks them (`Bootstrap.file`: the same targets, body and ETag as sent).
     static func bootstrap(theme: String, _ server: ServerFixture) throws -> Data {
@@ -350,11 +380,12 @@ final class ScriptedServer: Sendable {
     deinit { server.shutdown(timeout: .milliseconds(200)) }
 
     /// A palette answer with these colours (hex by name) and its ETag.
-    static func palette(_ theme: String, _ colors: [String: String], status: String = "ok") -> Response {
+    static func palette(_ theme: String, _ colors: [String: String], status: String = "ok", revisions: [String: String] = [:]) -> Response {
         let members = colors.sorted { $0.key < $1.key }.map { name, hex in
             "\"\(name)\":{\"hex\":\"\(hex)\",\"css\":\"\(hex)\",\"colorSpace\":\"srgb\",\"components\":[0,0,0,1]}"
         }
-        let body = Array(#"{"theme":"\#(theme)","status":"\#(status)","colors":{\#(members.joined(separator: ","))}}"#.utf8)
+        let held = revisions.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\"\($0.value)\"" }.joined(separator: ",")
+        let body = Array(#"{"theme":"\#(theme)","status":"\#(status)","revisions":{\#(held)},"colors":{\#(members.joined(separator: ","))}}"#.utf8)
         return Response(status: .ok, headers: [.contentType: "application/json", .eTag: "\"\(body.hashValue)\""], body: body)
     }
 }

@@ -23,6 +23,8 @@ struct SourceRecord: TableRecord {
         /// Design tokens: the resolver document as served (JSON; '' for other kinds), and the
         /// modifiers requests choose contexts of (JSON: name, contexts, default).
         case resolver, modifiers
+        /// 1 when the rows are the last good read's and `error` says why the edit was refused.
+        case kept
 
         var definition: String {
             switch self {
@@ -32,7 +34,7 @@ struct SourceRecord: TableRecord {
             case .rank: "INTEGER NOT NULL"
             case .error, .warning, .localizations, .localizationFolders, .resolver, .modifiers: "TEXT NOT NULL DEFAULT ''"
             case .developmentRegion, .identifier, .owner: "TEXT"
-            case .allowMixed: "INTEGER NOT NULL DEFAULT 0"
+            case .allowMixed, .kept: "INTEGER NOT NULL DEFAULT 0"
             }
         }
     }
@@ -56,6 +58,8 @@ struct SourceRecord: TableRecord {
     var owner: String?
     var resolver = ""
     var modifiers: [TokenModifier] = []
+    /// Its rows are the last good read's: the edit that `error` names was refused.
+    var kept = false
 
     init(themeID: Int64, path: String, kind: SourceKind, rank: Int, fingerprint: String, contentHash: String) {
         (self.themeID, self.path, self.kind, self.rank, self.fingerprint, self.contentHash) = (themeID, path, kind, rank, fingerprint, contentHash)
@@ -83,6 +87,7 @@ struct SourceRecord: TableRecord {
         owner = try row.optionalString(Columns.owner)
         resolver = try row.string(Columns.resolver)
         modifiers = TokenModifier.decode(try row.string(Columns.modifiers))
+        kept = try row.bool(Columns.kept)
     }
 
     func value(of column: Columns) -> SQLiteValue {
@@ -104,6 +109,7 @@ struct SourceRecord: TableRecord {
         case .owner: .optionalText(owner)
         case .resolver: .text(resolver)
         case .modifiers: .text(TokenModifier.encode(modifiers))
+        case .kept: .bool(kept)
         }
     }
 
@@ -111,7 +117,7 @@ struct SourceRecord: TableRecord {
     /// put together again as the `BundleInfo` its localization choice reads.
     var info: SourceInfo {
         var source = SourceInfo(id: id, path: path, kind: kind, error: error, warning: warning, contentHash: contentHash, localizations: localizations, owner: owner,
-                                modifiers: modifiers)
+                                modifiers: modifiers, kept: kept)
         if kind == .bundle {
             var bundle = BundleInfo(path: path, developmentRegion: developmentRegion, localizationFolders: localizationFolders)
             bundle.declaredLocalizations = localizations

@@ -38,16 +38,26 @@ struct ColorRoutes: RouteCollection {
             varyByLanguage = palette.contains { $0.localization != nil }
             // Degraded: a source of the chain was refused, so some colours may be missing. Said
             // in the answer, so that a client keeps its last good value of each missing name.
-            let degraded = chain.contains { !$0.error.isEmpty }
+            // Stale: an edit was refused and the last good read serves, whole.
+            let status = ServingStatus.of(chain)
             json.key("status")
-            json.string(degraded ? "degraded" : "ok")
-            if degraded {
+            json.string(status.rawValue)
+            if status == .degraded {
                 // What its last whole generation had and it lacks now (since this process started).
                 json.key("missing")
                 json.beginArray()
                 for name in library.missingColors(in: chain) { json.string(name) }
                 json.endArray()
             }
+            // What each theme of the chain holds (ThemeInfo.revision, the same on every replica):
+            // a client compares an event's revision with these and skips a refetch of what it has.
+            json.key("revisions")
+            json.beginObject()
+            for member in chain {
+                json.key(member.name)
+                json.string(member.revision)
+            }
+            json.endObject()
             // No scale: colours ignore it (lookup-rules.md 4.4), so the bytes (and the ETag) are
             // the same at every density, and a bootstrap's ETag answers an Android client's
             // dpr=2.625 and an iPhone's scale=3. (The idiom and gamut asked do show, in the
@@ -113,11 +123,14 @@ struct ColorRoutes: RouteCollection {
             // The hints that choose its colours: a shared cache keeps one copy where the bytes are
             // one, and never hands one client's palette to another whose hints choose others.
             response.headers[.vary] = PaletteHints.appearance + (varyByLanguage ? ", Accept-Language" : "")
-            if chain.contains(where: { !$0.error.isEmpty }) {
+            let status = ServingStatus.of(chain)
+            if status != .ok {
+                response.headers[.themedStatus] = "\(status.rawValue); problems=\"/themes/\(theme.name)/problems\""
+            }
+            if status == .degraded {
                 // The names as a list of strings of RFC 8941 (a name with a quote or a backslash,
                 // or not ASCII, is in the body's `missing` alone).
                 let missing = library.missingColors(in: chain).filter { $0.allSatisfy { $0.isASCII && $0 != "\"" && $0 != "\\" && $0 >= " " } }
-                response.headers[.themedStatus] = "degraded; problems=\"/themes/\(theme.name)/problems\""
                 if !missing.isEmpty { response.headers[.themedMissing] = missing.map { "\"\($0)\"" }.joined(separator: ", ") }
             }
         }

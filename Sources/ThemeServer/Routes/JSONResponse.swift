@@ -55,7 +55,8 @@ extension HTTPField.Name {
     static let xkey = HTTPField.Name("xkey")!
     /// On a 421: the shard that serves the theme asked for ("2/8").
     static let themedShard = HTTPField.Name("Themed-Shard")!
-    /// On a degraded palette: `degraded`, and where its problems are listed.
+    /// On a palette that is not whole (`degraded`) or not the newest files' (`stale`): which, and
+    /// where its problems are listed.
     static let themedStatus = HTTPField.Name("Themed-Status")!
     /// On a degraded palette: the colours it lacks that its last whole generation had.
     static let themedMissing = HTTPField.Name("Themed-Missing")!

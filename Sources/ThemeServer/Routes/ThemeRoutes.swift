@@ -103,6 +103,8 @@ struct ThemeRoutes: RouteCollection {
                 members.append(("developmentRegion", bundle.developmentRegion.map(JSONValue.string) ?? .null))
             }
             if !source.localizations.isEmpty { members.append(("localizations", .array(source.localizations.map(JSONValue.string)))) }
+            // Its last good read serves: the edit its error names was refused.
+            if source.kept { members.append(("kept", .bool(true))) }
             members += Self.problemMembers(errors: lines(source.error), warnings: lines(source.warning))
             return .object(members)
         }
@@ -112,7 +114,7 @@ struct ThemeRoutes: RouteCollection {
             ("revision", .string(theme.revision)),
             ("parent", theme.parent.map(JSONValue.string) ?? .null),
             ("chain", .array(chain.map { .string($0.name) })),
-            ("status", .string(theme.error.isEmpty ? "ok" : "degraded")),
+            ("status", .string(theme.servingStatus.rawValue)),
         ] + Self.problemMembers(errors: lines(theme.error), warnings: lines(theme.warning), always: true) + [
             ("problems", .string("/themes/\(theme.name)/problems")),
             ("sources", .array(sources)),

@@ -111,9 +111,12 @@ internal class EventFollower(private val client: ThemedClient) {
         val alias = client.audience?.first
         when (event.type) {
             // The stream sends only what the client follows and its parents': each is worth a
-            // revalidation, which costs a 304 when this palette did not change.
-            "theme-reloaded", "theme-added", "theme-removed" -> {}
-            "active-changed" -> if (client.theme != "current" || alias != null) return Outcome.IGNORED
+            // revalidation, which costs a 304 when this palette did not change, and nothing when
+            // the palette held already has the revision announced (a replayed event).
+            "theme-reloaded", "theme-added", "theme-removed" ->
+                if (client.holds(data?.get("theme") as? String, data?.get("revision") as? String, asTheme = false)) return Outcome.IGNORED
+            "active-changed" -> if (client.theme != "current" || alias != null ||
+                client.holds(data?.get("theme") as? String, data?.get("revision") as? String, asTheme = true)) return Outcome.IGNORED
             "resync" -> if (alias != null) {
                 try { client.assign() } catch (error: ThemedClientException) { client.report(error); return Outcome.FAILED }
             }

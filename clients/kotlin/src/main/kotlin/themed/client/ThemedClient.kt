@@ -77,6 +77,8 @@ class ThemedClient @JvmOverloads constructor(
         private set
     /** The palette URL [palette] answers (null: nothing yet). */
     @Volatile private var paletteSource: String? = null
+    /** The revision of each theme of [palette]'s chain as the server answered it. */
+    @Volatile private var revisions: Map<String, String> = emptyMap()
     @Volatile var status: Status = Status.Connecting
         private set
     /** The last error (also told to the error listeners); null after a success. */
@@ -155,13 +157,15 @@ class ThemedClient @JvmOverloads constructor(
      * Publishes `palette` (answering `source`); `request`, when it answers one, must be newer than
      * the one published and still be what the client asks. Returns whether it was taken.
      */
-    private fun publish(palette: Palette, reason: Reason, source: String?, request: Int? = null, status: Status? = null): Boolean {
+    private fun publish(palette: Palette, reason: Reason, source: String?, revisions: Map<String, String>, request: Int? = null,
+                        status: Status? = null): Boolean {
         val changed = synchronized(this) {
             if (request != null) {
                 if (request <= requestPublished || source != paletteUrl()) return false
                 requestPublished = request
             }
             paletteSource = source
+            this.revisions = revisions
             // The status changes with the palette, before any listener is told of either.
             if (status != null) setStatus(status)
             if (palette == this.palette && reason != Reason.CACHED && reason != Reason.BOOTSTRAP) return@synchronized false
@@ -192,8 +196,9 @@ class ThemedClient @JvmOverloads constructor(
     /** The palette kept on disk for the current theme and traits, published as [Reason.CACHED]. */
     fun loadCached(): Palette? {
         val url = paletteUrl()
-        val cached = cache?.entry(url)?.let { runCatching { Palette.parse(it.body) }.getOrNull() } ?: return null
-        publish(cached, Reason.CACHED, url)
+        val body = cache?.entry(url)?.body ?: return null
+        val cached = runCatching { Palette.parse(body) }.getOrNull() ?: return null
+        publish(cached, Reason.CACHED, url, revisionsOf(body))
         return cached
     }
 
@@ -226,7 +231,7 @@ class ThemedClient @JvmOverloads constructor(
         } catch (error: ThemedClientException) {
             report(error, offline = false)
         }
-        publish(palette, Reason.BOOTSTRAP, url)
+        publish(palette, Reason.BOOTSTRAP, url, revisionsOf(body))
         return palette
     }
 
@@ -272,7 +277,7 @@ class ThemedClient @JvmOverloads constructor(
             val missing = if (degraded) keptMissing(fetched.colors, url) else emptyMap()
             val shown = if (missing.isEmpty()) fetched else Palette(fetched.theme, fetched.colors + missing)
             lastError = null
-            if (!publish(shown, reason, url, request, if (degraded) Status.Degraded(missing.keys.sorted()) else Status.Live)) return true
+            if (!publish(shown, reason, url, revisionsOf(body), request, if (degraded) Status.Degraded(missing.keys.sorted()) else Status.Live)) return true
             lastFetch = if (answer.status == 304) FetchOutcome.NOT_MODIFIED else FetchOutcome.FETCHED
             // Only a whole palette replaces the disk copy: a degraded one would lose the missing colours.
             if (answer.status == 200 && !degraded) {
@@ -297,6 +302,21 @@ class ThemedClient @JvmOverloads constructor(
     }
 
     private fun isDegraded(body: String): Boolean = (runCatching { Json.parse(body) }.getOrNull() as? Map<*, *>)?.get("status") == "degraded"
+
+    /** A palette answer's `revisions`: what each theme of its chain held when it was answered. */
+    private fun revisionsOf(body: String): Map<String, String> {
+        val revisions = (runCatching { Json.parse(body) }.getOrNull() as? Map<*, *>)?.get("revisions") as? Map<*, *> ?: return emptyMap()
+        return revisions.entries.mapNotNull { (theme, revision) -> if (theme is String && revision is String) theme to revision else null }.toMap()
+    }
+
+    /**
+     * Whether the palette held already has what an event announces: the revision it names of
+     * `theme` (`asTheme`: as the palette's own theme, for a switch, not only in its chain).
+     */
+    internal fun holds(theme: String?, revision: String?, asTheme: Boolean): Boolean {
+        if (theme == null || revision.isNullOrEmpty()) return false
+        return synchronized(this) { revisions[theme] == revision && (!asTheme || palette?.theme == theme) }
+    }
 
     /** The last good value of each colour a degraded answer lacks (the palette held for it, else the disk copy's). */
     private fun keptMissing(colors: Map<String, ThemeColor>, url: String): Map<String, ThemeColor> {

@@ -50,8 +50,9 @@ class ContractTest {
         if (bytes.isNotEmpty()) exchange.responseBody.use { it.write(bytes) }
     }
 
-    private fun palette(colors: Map<String, String>, status: String = "ok"): String =
-        "{\"theme\":\"t\",\"status\":\"$status\",\"colors\":{" + colors.entries.joinToString(",") { (name, hex) ->
+    private fun palette(colors: Map<String, String>, status: String = "ok", revisions: Map<String, String> = emptyMap()): String =
+        "{\"theme\":\"t\",\"status\":\"$status\",\"revisions\":{" +
+            revisions.entries.joinToString(",") { (theme, revision) -> "\"$theme\":\"$revision\"" } + "},\"colors\":{" + colors.entries.joinToString(",") { (name, hex) ->
             "\"$name\":{\"hex\":\"$hex\",\"css\":\"$hex\",\"colorSpace\":\"srgb\",\"components\":[0,0,0,1]}"
         } + "}}"
 
@@ -315,6 +316,29 @@ class ContractTest {
         assertTrue("retried: ${client.lastError}", until { client.palette?.colors?.get("primary")?.hex == "#FFFFFFFF" && client.lastEventId == "5" })
         assertTrue("the stream was reopened after the failed refresh", streams.get() >= 2)
         client.close()
+    }
+
+    @Test
+    fun heldRevisionSkipped() {
+        val palettes = AtomicInteger()
+        val base = scripted { exchange ->
+            if (exchange.requestURI.path == "/events") {
+                stream(exchange, "retry: 20\n\nid: 1\n\n" +
+                    "id: 2\nevent: theme-reloaded\ndata: {\"theme\":\"t\",\"revision\":\"r1\"}\n\n" +
+                    "id: 3\nevent: theme-reloaded\ndata: {\"theme\":\"t\",\"revision\":\"r2\"}\n\n")
+            } else {
+                // The first answer and the opening's revalidation hold r1; r2 is fetched for its event.
+                val number = palettes.incrementAndGet()
+                send(exchange, 200, palette(mapOf("primary" to if (number <= 2) "#000000FF" else "#FFFFFFFF"),
+                    revisions = mapOf("t" to if (number <= 2) "r1" else "r2")))
+            }
+        }
+        val client = ThemedClient(base, "t")
+        client.refresh()
+        client.follow(quick, 100)
+        assertTrue(until { client.lastEventId == "3" && client.palette?.colors?.get("primary")?.hex == "#FFFFFFFF" })
+        client.close()
+        assertEquals("the first answer, the opening's revalidation and r2's refetch; nothing for r1's replay", 3, palettes.get())
     }
 
     @Test
