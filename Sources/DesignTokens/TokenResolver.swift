@@ -185,9 +185,11 @@ public struct TokenResolver: Sendable {
     }
 
     /// A Tokens Studio folder (`TokensStudioThemes`): `themes` is `$themes.json` (nil when the
-    /// folder has none), `metadata` `$metadata.json`; each set of `tokenSetOrder` is read through `read`.
-    public init(tokensStudioThemes themes: JSONValue?, metadata: JSONValue, read: FileReader) throws(Invalid) {
-        let plan = try TokensStudioThemes(themes: themes, metadata: metadata)
+    /// folder has none), `metadata` `$metadata.json`, `sets` the sets the folder has
+    /// (`TokensStudioThemes.set(ofFile:)` of its files, in file order); each set used is read
+    /// through `read`.
+    public init(tokensStudioThemes themes: JSONValue?, metadata: JSONValue, sets available: [String], read: FileReader) throws(Invalid) {
+        let plan = try TokensStudioThemes(themes: themes, metadata: metadata, files: available)
         var sets: [String: (source: TokenSource, warnings: [TokenWarning])] = [:]
         for set in plan.setOrder {
             let file = TokensStudioThemes.file(of: set)
@@ -200,11 +202,8 @@ public struct TokenResolver: Sendable {
             let (tree, warnings) = TokensStudioSet.normalized(root, file: file)
             sets[set] = (TokenSource(root: tree, location: TokenLocation(file: file, pointer: "")), warnings)
         }
-        (modifiers, steps, studio, document) = (plan.modifiers, [], StudioSets(themes: plan, sets: sets), plan.document)
+        (modifiers, steps, studio, document, warnings) = (plan.modifiers, [], StudioSets(themes: plan, sets: sets), plan.document, plan.warnings)
     }
-
-    /// Sets a Tokens Studio theme uses that `tokenSetOrder` does not list (never read).
-    public var unorderedSets: [String] { studio?.themes.unorderedSets ?? [] }
 
     /// `file.json#/a/b` -> ("file.json", "#/a/b"); `#/a` -> ("", "#/a").
     static func split(_ reference: String) -> (file: String, fragment: String) {

@@ -105,6 +105,9 @@ public struct TokenWarning: Sendable, Hashable, CustomStringConvertible {
         /// (a hue of 360, a component out of its space's range, metadata of the wrong kind, an
         /// unknown `$type`, a modifier of one context), served as that.
         case format
+        /// A Tokens Studio folder read as the plugin reads it: an entry of `tokenSetOrder` naming
+        /// no set, a set the order omits, themes without a group.
+        case studioFolder = "studio-folder"
     }
 
     public var location: TokenLocation

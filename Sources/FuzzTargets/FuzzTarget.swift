@@ -119,7 +119,7 @@ public struct FuzzTarget: Sendable {
         },
         FuzzTarget(name: "studio", summary: "a Tokens Studio set: its older keys, types and value forms, arithmetic and colour modifiers, resolved") { bytes in
             guard let root = try? JSONParser.parse(bytes),
-                  let resolver = try? TokenResolver(tokensStudioThemes: nil, metadata: .object([("tokenSetOrder", .array(["set"]))]), read: { _ in root }) else { return }
+                  let resolver = try? TokenResolver(tokensStudioThemes: nil, metadata: .object([("tokenSetOrder", .array(["set"]))]), sets: ["set"], read: { _ in root }) else { return }
             _ = resolver.tokens(for: [:])
         },
         FuzzTarget(name: "figma", summary: "a Figma variables answer imported (GET /v1/files/:key/variables/local): every file it writes is JSON, the same bytes twice") { bytes in

@@ -88,7 +88,8 @@ enum TokenVariants {
         } else if let metadata = files.studioMetadata {
             let themes = "\(files.root)/$themes.json"
             do {
-                resolver = try TokenResolver(tokensStudioThemes: FileSystem.isRegularFile(themes) ? try load(themes) : nil, metadata: try load(metadata)) { set in
+                resolver = try TokenResolver(tokensStudioThemes: FileSystem.isRegularFile(themes) ? try load(themes) : nil, metadata: try load(metadata),
+                                             sets: studioSets(in: files.root)) { set in
                     try load(URL(fileURLWithPath: "\(files.root)/\(set)").standardizedFileURL.path)
                 }
             } catch let error as TokenResolver.Invalid {
@@ -98,6 +99,19 @@ enum TokenVariants {
             resolver = TokenResolver(files: try files.files.map { ((($0 as NSString).lastPathComponent), try load($0)) })
         }
         return resolver
+    }
+
+    /// The sets a Tokens Studio folder has, as the plugin finds them: its `.json` files at any
+    /// depth but the plugin's `$` files, by path (at most 2,000; not in catalogs or hidden folders).
+    static func studioSets(in root: String) -> [String] {
+        var sets: [String] = []
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        while let relative = enumerator?.nextObject() as? String, sets.count < 2_000 {
+            let name = (relative as NSString).lastPathComponent
+            if name.hasPrefix(".") || name.hasSuffix(".xcassets") || name.hasSuffix(".car") { enumerator?.skipDescendants(); continue }
+            if let set = TokensStudioThemes.set(ofFile: relative) { sets.append(set) }
+        }
+        return sets.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// The resolver's modifiers as the index keeps them: chosen by traits where theme.json maps
@@ -116,7 +130,6 @@ enum TokenVariants {
         var refused: [TokenProblem] = []
         var warnings: [TokenWarning] = resolver.warnings
         var seenWarnings = Set<TokenWarning>()
-        for set in resolver.unorderedSets { problems.append("$themes.json: set \(set) is used by a theme but not in $metadata.json's tokenSetOrder; it is not read") }
         for inputs in indexedInputs(resolver, modifiers: modifiers) {
             let tokens = resolver.tokens(for: inputs)
             for problem in tokens.problems where seen.insert(problem).inserted {

@@ -29,9 +29,10 @@ enum StudioBench {
         try TokenBench.write(components(), to: "\(root)/components.json")
 
         func load(_ path: String) throws -> JSONValue { try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: "\(root)/\(path)")))) }
+        let sets = ["core", "semantic/light", "semantic/dark", "components"] + brands
         var tokens = 0
         let resolve = try TokenBench.best {
-            let resolver = try TokenResolver(tokensStudioThemes: try load("$themes.json"), metadata: try load("$metadata.json"), read: load)
+            let resolver = try TokenResolver(tokensStudioThemes: try load("$themes.json"), metadata: try load("$metadata.json"), sets: sets, read: load)
             tokens = resolver.tokens(for: try resolver.inputs(["Mode": "Dark", "Brand": "Brand 2"])).tokens.count
         }
         let index = try TokenBench.best {

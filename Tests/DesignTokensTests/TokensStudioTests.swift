@@ -10,7 +10,8 @@ struct TokensStudioTests {
     static func resolver(_ folder: String) throws -> TokenResolver {
         func load(_ path: String) throws -> JSONValue { try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: "\(folder)/\(path)")))) }
         let themes = FileManager.default.fileExists(atPath: "\(folder)/$themes.json") ? try load("$themes.json") : nil
-        return try TokenResolver(tokensStudioThemes: themes, metadata: try load("$metadata.json"), read: load)
+        let files = (FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? []).sorted()
+        return try TokenResolver(tokensStudioThemes: themes, metadata: try load("$metadata.json"), sets: files.compactMap(TokensStudioThemes.set(ofFile:)), read: load)
     }
 
     static func number(_ value: JSONValue?) -> Double? {
@@ -139,7 +140,7 @@ struct TokensStudioTests {
         close("accent.light", "lch", [72.06050711466763, 30.046305443645874, 280.5032243387333], tolerance: 1e-3)
     }
 
-    @Test("a folder without $themes.json: every set is enabled, no modifiers; a set missing from disk is named")
+    @Test("a folder without $themes.json: every set is enabled, no modifiers; a set missing from disk is skipped with a warning")
     func withoutThemes() throws {
         let folder = try TokensStudioFolder.write([
             "$metadata.json": #"{"tokenSetOrder": ["a", "b"]}"#,
@@ -148,12 +149,75 @@ struct TokensStudioTests {
         ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let resolver = try Self.resolver(folder)
-        #expect(resolver.modifiers.isEmpty)
+        #expect(resolver.modifiers.isEmpty && resolver.warnings.isEmpty)
         #expect(resolver.tokens(for: [:]).tokens.map(\.path.dotted).sorted() == ["x", "y"])
         try FileManager.default.removeItem(atPath: folder + "/b.json")
-        #expect(throws: TokenResolver.Invalid.self) { try Self.resolver(folder) }
-        try Data(#"{"tokenSetOrder": ["../outside"]}"#.utf8).write(to: URL(fileURLWithPath: folder + "/$metadata.json"))
-        #expect(throws: TokenResolver.Invalid.self) { try Self.resolver(folder) }
+        let stale = try Self.resolver(folder)
+        #expect(stale.tokens(for: [:]).tokens.map(\.path.dotted) == ["x"])
+        #expect(stale.warnings.map(\.description) == ["$metadata.json#: tokenSetOrder names 1 set the folder does not have, skipped: b (studio-folder)"])
+        try Data(#"{"tokenSetOrder": ["../outside", "a"]}"#.utf8).write(to: URL(fileURLWithPath: folder + "/$metadata.json"))
+        let outside = try Self.resolver(folder)
+        #expect(outside.tokens(for: [:]).tokens.map(\.path.dotted) == ["x"])
+        #expect(outside.warnings.first?.description.contains("tokenSetOrder/0 is not a set name inside the folder") == true, "\(outside.warnings)")
+    }
+
+    @Test("a stale $metadata.json and $themes.json (Canvas's shape): entries naming no file are skipped with a warning, never the theme")
+    func staleEntries() throws {
+        let folder = try TokensStudioFolder.write([
+            "$metadata.json": #"{"tokenSetOrder": ["base", "brand/canvas", "sys/color"]}"#,
+            "$themes.json": #"[{"id": "1", "name": "Canvas", "group": "Brand", "selectedTokenSets": {"base": "source", "brand/canvas": "enabled", "sys/color": "enabled", "sys/shape": "enabled"}}]"#,
+            "brand/canvas.json": ##"{"brand": {"primary": {"value": "#0875e1", "type": "color"}}}"##,
+            "sys/color.json": #"{"color": {"fg": {"value": "{brand.primary}", "type": "color"}}}"#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let resolver = try Self.resolver(folder)
+        let tokens = resolver.tokens(for: [:])
+        #expect(tokens.problems.isEmpty, "\(tokens.problems)")
+        #expect(tokens[TokenPath(dotted: "color.fg")]?.value["components"] != nil)
+        let lines = resolver.warnings.map(\.description)
+        #expect(lines.contains("$metadata.json#: tokenSetOrder names 1 set the folder does not have, skipped: base (studio-folder)"), "\(lines)")
+        #expect(lines.contains("$themes.json#: themes name 2 sets the folder does not have, skipped: base, sys/shape (studio-folder)"), "\(lines)")
+    }
+
+    @Test("an order that omits sets (the lion example's shape): the folder's other sets merge after it, in file order, as the plugin does")
+    func omittedSets() throws {
+        let folder = try TokensStudioFolder.write([
+            "$metadata.json": #"{"tokenSetOrder": ["core"]}"#,
+            "$themes.json": #"[{"id": "1", "name": "Lion", "group": "Brand", "selectedTokenSets": {"core": "source", "lion/colors": "enabled", "z-overrides": "enabled"}}]"#,
+            "core.json": ##"{"red": {"value": "#ff0000", "type": "color"}, "blue": {"value": "#0000ff", "type": "color"}}"##,
+            "lion/colors.json": #"{"accent": {"value": "{red}", "type": "color"}}"#,
+            "z-overrides.json": #"{"accent": {"value": "{blue}", "type": "color"}}"#,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let resolver = try Self.resolver(folder)
+        let accent = resolver.tokens(for: [:])[TokenPath(dotted: "accent")]
+        #expect(accent.map { Self.same($0.value["components"] ?? .null, .array([.int(0), .int(0), .int(1)])) } == true, "z-overrides comes later in file order and wins")
+        #expect(resolver.warnings.map(\.description) == [
+            "$metadata.json#: 2 sets of the folder not in tokenSetOrder, merged after it in file order: lion/colors, z-overrides (studio-folder)"])
+    }
+
+    @Test("themes without a group (Compound's shape) are one group of exclusive themes, the first by default, with a warning naming the choice")
+    func ungroupedThemes() throws {
+        let folder = try TokensStudioFolder.write([
+            "$metadata.json": #"{"tokenSetOrder": ["light", "dark", "dark-hc"]}"#,
+            "$themes.json": """
+                [{"id": "1", "name": "Light", "selectedTokenSets": {"light": "enabled"}},
+                 {"id": "2", "name": "Dark", "selectedTokenSets": {"dark": "enabled"}},
+                 {"id": "3", "name": "Dark HC", "selectedTokenSets": {"dark-hc": "enabled"}}]
+                """,
+            "light.json": ##"{"text": {"value": "#1b1d22", "type": "color"}}"##,
+            "dark.json": ##"{"text": {"value": "#ebeef2", "type": "color"}}"##,
+            "dark-hc.json": ##"{"text": {"value": "#f2f5f7", "type": "color"}}"##,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let resolver = try Self.resolver(folder)
+        #expect(resolver.modifiers.map(\.name) == ["theme"])
+        #expect(resolver.modifiers.first?.contexts == ["Light", "Dark", "Dark HC"] && resolver.modifiers.first?.defaultContext == "Light")
+        func text(_ inputs: [String: String]) throws -> JSONValue? { resolver.tokens(for: try resolver.inputs(inputs))[TokenPath(dotted: "text")]?.value["components"] }
+        #expect(try text([:]) == resolver.tokens(for: try resolver.inputs(["theme": "Light"]))[TokenPath(dotted: "text")]?.value["components"])
+        #expect(try text([:]) != text(["theme": "Dark HC"]), "one theme at a time: Light's value by default, not the last theme's")
+        #expect(resolver.warnings.map(\.description) == [
+            "$themes.json#: 3 themes have no group: they form one group \"theme\" whose themes exclude each other, Light by default (?theme=Dark for another); give them groups to combine them (studio-folder)"])
     }
 
     @Test("the evaluator: units, functions, precedence; what is no arithmetic is nil", arguments: [

@@ -39,4 +39,34 @@ struct TokensStudioRouteTests {
         #expect(theme["status"] as? String == "ok", "\(theme)")
         #expect((theme["warnings"] as? [String])?.contains { $0.contains("studio-keys") } == true, "\(theme)")
     }
+
+    /// A folder as teams keep it in git: an order naming a set that is gone and omitting one that
+    /// is there, a theme naming a set that is gone, themes without a group.
+    static func asInGit(_ f: ThemeFixtures) {
+        f.write(#"{"tokenSetOrder": ["base", "core", "light"]}"#, to: "themes/compound/$metadata.json")
+        f.write(#"""
+        [{"id": "1", "name": "Light", "selectedTokenSets": {"core": "source", "light": "enabled", "platform/web": "enabled"}},
+         {"id": "2", "name": "Dark", "selectedTokenSets": {"core": "source", "dark": "enabled", "platform/ios": "enabled"}}]
+        """#, to: "themes/compound/$themes.json")
+        f.write(##"{"white": {"value": "#ffffff", "type": "color"}, "ink": {"value": "#1b1d22", "type": "color"}}"##, to: "themes/compound/core.json")
+        f.write(#"{"text": {"value": "{ink}", "type": "color"}}"#, to: "themes/compound/light.json")
+        f.write(#"{"text": {"value": "{white}", "type": "color"}}"#, to: "themes/compound/dark.json")
+    }
+
+    @Test("a folder as it is in git (a stale entry, an order that omits a set, themes without a group): served with warnings, one theme at a time")
+    func asInGit() throws {
+        let api = try APIFixture(themes: Self.asInGit)
+        let theme = try api.request("/themes/compound").json
+        #expect(theme["status"] as? String == "ok", "warnings only: \(theme)")
+        let warnings = (theme["warnings"] as? [String] ?? []).joined(separator: "\n")
+        #expect(warnings.contains("skipped: base") && warnings.contains("merged after it in file order: dark"), "\(warnings)")
+        #expect(warnings.contains("2 themes have no group"), "\(warnings)")
+        let light = try api.request("/themes/compound/tokens")
+        #expect(light.status == 200 && light.text.contains("\"text\""), "\(light.text)")
+        let byDefault = try api.request("/themes/compound/tokens/text").text, dark = try api.request("/themes/compound/tokens/text?theme=Dark").text
+        #expect(byDefault.contains("0.10") || byDefault.contains("#1b1d22"), "\(byDefault)")
+        #expect(byDefault != dark, "Dark is another theme of the group, not merged with Light")
+        let unknown = try api.request("/themes/compound/tokens?Light=Light")
+        #expect(unknown.status == 400 && unknown.text.contains("theme"), "names the modifier there is: \(unknown.text)")
+    }
 }
