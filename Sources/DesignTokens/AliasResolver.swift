@@ -57,7 +57,10 @@ struct AliasResolver {
             guard let resolvedTarget = resolve(target) else {
                 return resolved[token.path] != nil ? nil : fail(token, "alias \(text) names a token that cannot be resolved")
             }
-            if let declared = type, declared != resolvedTarget.type {
+            // A colour token whose value is a gradient CSS writes is that gradient, also where its
+            // aliases are typed colour (Tokens Studio keeps gradients among its colours).
+            let gradientAsColor = type == .color && resolvedTarget.type == .gradient && DraftValues.isGradientText(resolvedTarget.written)
+            if let declared = type, declared != resolvedTarget.type, !gradientAsColor {
                 return fail(token, "$type is \(declared) but alias \(text) is a \(resolvedTarget.type) token")
             }
             (value, type, aliasOf) = (resolvedTarget.value, resolvedTarget.type, [target] + resolvedTarget.aliasOf)
@@ -71,7 +74,8 @@ struct AliasResolver {
             value = inner
             type = type ?? token.inheritedType
         }
-        guard let type else { return fail(token, "has no $type (on it or on a group above it) and is not an alias of a typed token") }
+        guard var type else { return fail(token, "has no $type (on it or on a group above it) and is not an alias of a typed token") }
+        if type == .color, DraftValues.isGradientText(value) { type = .gradient }
         // What converters write ("#0a0a0a", "16px", 1em, a hex fallback of 8 digits) is read as
         // the value it denotes, and said (an alias's value was read, and said, at its target).
         if let (upgraded, slips) = DraftValues.upgraded(value, as: type) {

@@ -1,4 +1,6 @@
+import Foundation
 import JSON
+import ThemeVocabulary
 
 /// What converters write that the 2025.10 Format and Color modules do not, read as the value it
 /// denotes and reported as a warning, never a lost value:
@@ -10,7 +12,9 @@ import JSON
 /// - a dimension in a unit converters carry over from their platform (`em`, `dp`, `pt`, `%`),
 ///   kept as written;
 /// - a colour's `hex` fallback of 3, 4 or 8 digits beside valid components: the components win.
-/// No other string is guessed at (`"rgb(...)"`, `"red"`, a unitless `"16"` stay problems), and the
+/// - a colour as CSS Color 4 writes it in text (`"hsla(210, 50%, 40%, 0.5)"`, `"rgba(0,0,0,.12)"`,
+///   `"oklch(70% 0.1 250)"`, `"rebeccapurple"`, `"transparent"`), in the space it names.
+/// No other string is guessed at (a unitless `"16"` stays a problem for a dimension), and the
 /// token keeps what was written (`ResolvedToken.written`).
 struct DraftValues {
     /// One thing read anew, by kind (what a theme's warnings are grouped by).
@@ -44,6 +48,7 @@ struct DraftValues {
         case .transition: return fields(value, ["duration": { $0.duration($1) }, "delay": { $0.duration($1) }])
         case .typography: return fields(value, ["fontSize": { $0.dimension($1) }, "letterSpacing": { $0.dimension($1) }])
         case .gradient:
+            if case .string(let text) = value { return gradient(text) }
             guard case .array(let stops) = value else { return nil }
             return changed(stops.map { fields($0, ["color": { $0.color($1) }]) }, stops).map(JSONValue.array)
         case .shadow:
@@ -65,13 +70,130 @@ struct DraftValues {
             slips.append(Slip(kind: .hexFallback, detail: "hex \"\(hex)\" is not #RRGGBB; the components are served"))
             return .object(members.filter { $0.0 != "hex" })
         }
-        guard case .string(let text) = value, let bytes = Self.hexBytes(text) else { return nil }
+        guard case .string(let text) = value else { return nil }
+        guard let bytes = Self.hexBytes(text) else { return cssColor(text) }
         slips.append(Slip(kind: .draftForm, detail: "\"\(text.prefix(40))\" read as an sRGB colour"))
         let hex = "#" + bytes.prefix(3).map { byte in String(byte, radix: 16).count == 1 ? "0" + String(byte, radix: 16) : String(byte, radix: 16) }.joined()
         var members: [(String, JSONValue)] = [("colorSpace", "srgb"), ("components", .array(bytes.prefix(3).map { .double(Double($0) / 255) }))]
         if bytes.count == 4 { members.append(("alpha", .double(Double(bytes[3]) / 255))) }
         members.append(("hex", .string(hex)))
         return .object(members)
+    }
+
+    /// A colour CSS writes in text, as the Color module's object in the space it names (`none`
+    /// kept; an sRGB colour also gets its hex).
+    private mutating func cssColor(_ text: String) -> JSONValue? {
+        guard let color = CSSColor(css: text) else { return nil }
+        slips.append(Slip(kind: .cssForm, detail: "\"\(text.prefix(40))\" read as CSS writes it, a colour in \(color.space.rawValue)"))
+        var members: [(String, JSONValue)] = [
+            ("colorSpace", .string(color.space.rawValue)),
+            ("components", .array(color.components.map { $0.map(JSONValue.double) ?? "none" })),
+        ]
+        if color.alpha != 1 { members.append(("alpha", .double(color.alpha))) }
+        if color.space == .srgb, color.components.allSatisfy({ $0 != nil }) { members.append(("hex", .string(color.sRGB.hex.prefix(7).lowercased()))) }
+        return .object(members)
+    }
+
+    /// The CSS functions of gradients.
+    static let gradientFunctions = ["linear-gradient", "radial-gradient", "conic-gradient", "repeating-linear-gradient", "repeating-radial-gradient",
+                                    "repeating-conic-gradient"]
+
+    /// Whether `value` is text of a CSS gradient function (`linear-gradient(...)`).
+    static func isGradientText(_ value: JSONValue) -> Bool {
+        guard case .string(let text) = value, let open = text.firstIndex(of: "(") else { return false }
+        return gradientFunctions.contains(text[..<open].trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
+    /// A gradient CSS writes (`linear-gradient(90deg, #fff 0%, rgba(0,0,0,.5) 100%)`, also
+    /// `radial-gradient` and the repeating ones) as the Format module's stops: each colour at its
+    /// position from 0 to 1, a position not given placed as CSS places it. The direction or shape
+    /// has no place in a DTCG gradient: the slip says so. Nil when a stop is no colour, or is
+    /// placed by a length (only a percentage maps to 0...1).
+    mutating func gradient(_ text: String) -> JSONValue? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard trimmed.utf8.count <= 4096, let open = trimmed.firstIndex(of: "("), trimmed.hasSuffix(")"),
+              Self.gradientFunctions.contains(trimmed[..<open].lowercased()) else { return nil }
+        var arguments = Self.topLevelArguments(String(trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]))
+        var direction: String?
+        if let first = arguments.first, Self.stop(first) == nil {
+            direction = first
+            arguments.removeFirst()
+        }
+        var stops: [(color: CSSColor, position: Double?)] = []
+        for argument in arguments {
+            guard let stop = Self.stop(argument) else { return nil }
+            stops.append(stop)
+        }
+        guard stops.count >= 2 else { return nil }
+        let positions = Self.placed(stops.map(\.position))
+        let members = zip(stops, positions).map { stop, position -> JSONValue in
+            var color: [(String, JSONValue)] = [("colorSpace", .string(stop.color.space.rawValue)),
+                                                ("components", .array(stop.color.components.map { $0.map(JSONValue.double) ?? "none" }))]
+            if stop.color.alpha != 1 { color.append(("alpha", .double(stop.color.alpha))) }
+            return .object([("color", .object(color)), ("position", .double(position))])
+        }
+        let unplaced = direction.map { "; its direction (\($0.prefix(40))) has no place in a DTCG gradient and is not served" } ?? ""
+        slips.append(Slip(kind: .cssForm, detail: "\"\(text.prefix(40))\" read as CSS writes it, a gradient of \(stops.count) stops\(unplaced)"))
+        return .array(members)
+    }
+
+    /// A colour stop: a colour and an optional percentage (a second position repeats the colour
+    /// there, as CSS does; only the first is kept).
+    private static func stop(_ text: String) -> (color: CSSColor, position: Double?)? {
+        // The colour may hold spaces (`rgb(0 0 0 / 50%)`): the position is the last word, if it is a percentage.
+        let words = text.split(whereSeparator: \.isWhitespace)
+        if let last = words.last, last.hasSuffix("%"), words.count > 1, let percent = Double(last.dropLast()) {
+            var colorWords = words.dropLast()
+            // `red 10% 20%`: two positions.
+            if let second = colorWords.last, second.hasSuffix("%"), colorWords.count > 1, let first = Double(second.dropLast()) {
+                colorWords = colorWords.dropLast()
+                return CSSColor(css: colorWords.joined(separator: " ")).map { ($0, first / 100) }
+            }
+            return CSSColor(css: colorWords.joined(separator: " ")).map { ($0, percent / 100) }
+        }
+        return CSSColor(css: text).map { ($0, nil) }
+    }
+
+    /// Stops' positions with those not given placed as CSS does: the first at 0, the last at 1,
+    /// the others evenly between their neighbours; none before the one before it.
+    static func placed(_ given: [Double?]) -> [Double] {
+        var positions = given
+        if positions.first.flatMap({ $0 }) == nil { positions[0] = 0 }
+        if positions.last.flatMap({ $0 }) == nil { positions[positions.count - 1] = 1 }
+        var index = 0
+        while index < positions.count {
+            guard positions[index] == nil else { index += 1; continue }
+            let start = index - 1
+            var end = index
+            while positions[end] == nil { end += 1 }
+            let from = positions[start] ?? 0, to = positions[end] ?? 1
+            for between in index..<end { positions[between] = from + (to - from) * Double(between - start) / Double(end - start) }
+            index = end
+        }
+        var floor = 0.0
+        return positions.map { position in
+            floor = max(floor, position ?? floor)
+            return floor
+        }
+    }
+
+    /// The arguments of a CSS function, split at its own commas (not those inside `rgb(...)`).
+    static func topLevelArguments(_ text: String) -> [String] {
+        var arguments: [String] = [], current = "", depth = 0
+        for character in text {
+            switch character {
+            case "(": depth += 1
+            case ")": depth -= 1
+            case "," where depth == 0:
+                arguments.append(current.trimmingCharacters(in: .whitespaces))
+                current = ""
+                continue
+            default: break
+            }
+            current.append(character)
+        }
+        arguments.append(current.trimmingCharacters(in: .whitespaces))
+        return arguments
     }
 
     /// A dimension in one string (`"16px"`), or in a unit converters write (`{"value": 1, "unit": "em"}`).

@@ -108,6 +108,9 @@ public struct TokenWarning: Sendable, Hashable, CustomStringConvertible {
         /// A Tokens Studio folder read as the plugin reads it: an entry of `tokenSetOrder` naming
         /// no set, a set the order omits, themes without a group.
         case studioFolder = "studio-folder"
+        /// A value as CSS writes it in a string that means one thing: a colour function or name
+        /// (`hsla()`, `rgba()`, `transparent`), a gradient, a line height in px or without a unit.
+        case cssForm = "css-form"
     }
 
     public var location: TokenLocation

@@ -52,8 +52,10 @@ struct DraftValueTests {
     }
 
     @Test("anything else stays a problem, never a guess", arguments: [String](arrayLiteral:
-        #"{"$type": "color", "$value": "rgba(14, 14, 24, 0.94)"}"#,
-        #"{"$type": "color", "$value": "red"}"#,
+        #"{"$type": "color", "$value": "rgba(14, 14)"}"#,
+        #"{"$type": "color", "$value": "reddish"}"#,
+        #"{"$type": "color", "$value": "currentcolor"}"#,
+        #"{"$type": "color", "$value": "linear-gradient(90deg, #fff 0%, 10px)"}"#,
         ##"{"$type": "color", "$value": "#12345"}"##,
         ##"{"$type": "color", "$value": "#ggg"}"##,
         #"{"$type": "dimension", "$value": "16"}"#,
@@ -138,3 +140,53 @@ struct ConverterSlipTests {
         #expect(Set(tokens.problems.map(\.location.pointer)) == ["/untyped", "/d"], "\(tokens.problems)")
     }
 }
+
+/// Colours and gradients as CSS writes them in text (what Tokens Studio's picker and many teams'
+/// files hold): served in the space they name, with a warning of kind css-form.
+@Suite("CSS colour and gradient text")
+struct CSSFormTests {
+    func set(_ text: String) throws -> TokenSet {
+        TokenSet(sources: [TokenSource(root: try JSONParser.parse(Array(text.utf8)), location: TokenLocation(file: "css.tokens.json", pointer: ""))])
+    }
+
+    @Test("rgba(), hsla(), names and transparent are colours, their aliases too; one warning each where written")
+    func colors() throws {
+        let tokens = try set(#"""
+        {"c": {"$type": "color", "shade": {"$value": "rgba(0, 0, 0, .12)"}, "brand": {"$value": "hsla(210, 50%, 40%, 0.5)"},
+               "named": {"$value": "RebeccaPurple"}, "clear": {"$value": "transparent"}, "modern": {"$value": "oklch(70% 0.1 250 / 80%)"},
+               "alias": {"$value": "{c.brand}"}}}
+        """#)
+        #expect(tokens.problems.isEmpty, "\(tokens.problems)")
+        #expect(tokens.warnings.filter { $0.kind == .cssForm }.map(\.location.pointer) == ["/c/shade", "/c/brand", "/c/named", "/c/clear", "/c/modern"])
+        #expect(tokens[TokenPath(dotted: "c.shade")]?.value == .object([("colorSpace", "srgb"), ("components", .array([.double(0), .double(0), .double(0)])),
+                                                                          ("alpha", .double(0.12)), ("hex", "#000000")]))
+        #expect(tokens[TokenPath(dotted: "c.brand")]?.value == .object([("colorSpace", "hsl"), ("components", .array([.double(210), .double(50), .double(40)])),
+                                                                          ("alpha", .double(0.5))]))
+        #expect(tokens[TokenPath(dotted: "c.named")]?.value["hex"] == "#663399")
+        #expect(tokens[TokenPath(dotted: "c.clear")]?.value["alpha"] == .double(0))
+        #expect(tokens[TokenPath(dotted: "c.modern")]?.value["colorSpace"] == "oklch")
+        #expect(tokens[TokenPath(dotted: "c.alias")]?.value == tokens[TokenPath(dotted: "c.brand")]?.value)
+    }
+
+    @Test("a gradient string is a gradient: typed gradient, or a colour that holds one (as Tokens Studio keeps them), and its aliases")
+    func gradients() throws {
+        let tokens = try set(#"""
+        {"g": {"$type": "gradient", "$value": "linear-gradient(90deg, #ffffff 0%, rgba(0, 0, 0, 0.5) 100%)"},
+         "c": {"$type": "color", "fade": {"$value": "linear-gradient(to bottom, red, hsl(120 100% 25%) 40%, blue)"}, "alias": {"$value": "{c.fade}"}}}
+        """#)
+        #expect(tokens.problems.isEmpty, "\(tokens.problems)")
+        guard case .array(let stops)? = tokens[TokenPath(dotted: "g")]?.value, stops.count == 2 else {
+            Issue.record("not two stops: \(String(describing: tokens[TokenPath(dotted: "g")]))")
+            return
+        }
+        #expect(stops[0]["position"] == .double(0) && stops[1]["position"] == .double(1))
+        #expect(stops[1]["color"]?["alpha"] == .double(0.5))
+        let fade = tokens[TokenPath(dotted: "c.fade")]
+        #expect(fade?.type == .gradient)
+        if case .array(let placed)? = fade?.value { #expect(placed.map { $0["position"] } == [.double(0), .double(0.4), .double(1)], "CSS places the unplaced stops") }
+        else { Issue.record("not a gradient: \(String(describing: fade))") }
+        #expect(tokens[TokenPath(dotted: "c.alias")]?.type == .gradient && tokens[TokenPath(dotted: "c.alias")]?.value == fade?.value)
+        #expect(tokens.warnings.contains { $0.location.pointer == "/g" && $0.detail.contains("90deg") && $0.detail.contains("not served") }, "\(tokens.warnings)")
+    }
+}
+
