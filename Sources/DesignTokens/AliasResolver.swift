@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 import ThemeVocabulary
 
@@ -61,10 +62,16 @@ struct AliasResolver {
             // aliases are typed colour (Tokens Studio keeps gradients among its colours).
             let gradientAsColor = type == .color && resolvedTarget.type == .gradient && DraftValues.isGradientText(resolvedTarget.written)
             if let declared = type, declared != resolvedTarget.type, !gradientAsColor {
-                return fail(token, "$type is \(declared) but alias \(text) is a \(resolvedTarget.type) token")
+                // A number that aliases a length, or a length a number, means its amount.
+                guard let crossed = Self.crossing(resolvedTarget.value, from: resolvedTarget.type, to: declared) else {
+                    return fail(token, "$type is \(declared) but alias \(text) is a \(resolvedTarget.type) token")
+                }
+                warnings.append(TokenWarning(token.location, .format, "a \(declared) alias of \(text), a \(resolvedTarget.type) token: \(crossed.note)"))
+                (value, type, aliasOf) = (crossed.value, declared, [target] + resolvedTarget.aliasOf)
+            } else {
+                (value, type, aliasOf) = (resolvedTarget.value, resolvedTarget.type, [target] + resolvedTarget.aliasOf)
             }
-            (value, type, aliasOf) = (resolvedTarget.value, resolvedTarget.type, [target] + resolvedTarget.aliasOf)
-        } else if dialect == .tokensStudio, case .string(let text) = token.value, Self.isArithmetic(text) {
+        } else if dialect == .tokensStudio, case .string(let text) = token.value, Self.isArithmetic(text), !Self.isInterpolation(text) {
             type = type ?? token.inheritedType
             guard let quantity = evaluate(text, of: token) else { return nil }
             guard let number = Self.value(of: quantity, as: type) else { return fail(token, "\(text) gives a number, which is no \(type?.name ?? "untyped") value") }
@@ -93,18 +100,98 @@ struct AliasResolver {
                              deprecated: token.deprecated, extensions: token.extensions, location: token.location)
     }
 
+    /// Whether a string with references in it is text to fill in rather than arithmetic: a word
+    /// outside its references that is no unit or function of arithmetic (`inset`, `solid`,
+    /// `linear-gradient`, `rgba`).
+    static func isInterpolation(_ text: String) -> Bool {
+        var outside = "", depth = 0
+        for character in text {
+            if character == "{" { depth += 1 } else if character == "}" { depth = max(0, depth - 1) } else if depth == 0 { outside.append(character) }
+        }
+        let words = outside.split { !($0.isLetter || $0 == "-") }.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "-")) }.filter { !$0.isEmpty }
+        return words.contains { !TokenMath.units.contains($0) && !TokenMath.functionNames.contains($0) }
+    }
+
+    /// `text` with each `{a.b}` replaced by its token's value as CSS writes it (`16px`, `#0a66cc`,
+    /// `1.5`, a name); nil when a reference names nothing or a value that has no such text.
+    mutating func interpolated(_ text: String, of token: RawToken) -> String? {
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}"), let target = TokenPath(alias: String(rest[open...close])) else {
+                _ = fail(token, "\"\(text.prefix(80))\": a { without a reference ({group.token}) to its }")
+                return nil
+            }
+            let alias = String(rest[open...close])
+            guard raw[target] != nil else { _ = fail(token, "alias \(alias) in \"\(text.prefix(80))\" names no token\(hint(target))"); return nil }
+            guard let resolvedTarget = resolve(target) else {
+                if resolved[token.path] == nil { _ = fail(token, "alias \(alias) in \"\(text.prefix(80))\" names a token that cannot be resolved") }
+                return nil
+            }
+            guard let css = Self.cssText(resolvedTarget.value) else {
+                _ = fail(token, "alias \(alias) in \"\(text.prefix(80))\" is a \(resolvedTarget.type) token, which has no text to put in a string")
+                return nil
+            }
+            result += css
+            rest = rest[rest.index(after: close)...]
+        }
+        result += rest
+        warnings.append(TokenWarning(token.location, .cssForm, "references inside a string filled in, as Style Dictionary does: \"\(result.prefix(80))\""))
+        return result
+    }
+
+    /// A resolved value as CSS writes it: a number, a length or duration with its unit, a colour
+    /// (hex in sRGB, else CSS Color 4's function), a name; nil for composite values.
+    static func cssText(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let text): return text
+        case .int, .double: return TokenValidation.number(value).map(numberText)
+        default: break
+        }
+        if let amount = value["value"].flatMap(TokenValidation.number), case .string(let unit)? = value["unit"] {
+            return numberText(amount) + unit
+        }
+        if let color = TokenValidation.cssColor(value) {
+            if color.space == .srgb, color.alpha == 1, case .string(let hex)? = value["hex"] { return hex }
+            return color.space == .srgb ? color.sRGB.css : color.displayP3.css
+        }
+        return nil
+    }
+
+    /// A number as CSS writes it, whatever the process's locale: `16`, `1.5`.
+    static func numberText(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
+
+    /// A number token's value as a dimension (px, as Tokens Studio reads a unitless length) or a
+    /// dimension's as a number (its amount); nil for other types.
+    static func crossing(_ value: JSONValue, from: TokenType, to: TokenType) -> (value: JSONValue, note: String)? {
+        switch (from, to) {
+        case (.number, .dimension):
+            guard let amount = TokenValidation.number(value) else { return nil }
+            return (.object([("value", value), ("unit", "px")]), "\(amount.formatted()) read as \(amount.formatted())px")
+        case (.dimension, .number):
+            guard let amount = value["value"], let number = TokenValidation.number(amount), case .string(let unit)? = value["unit"] else { return nil }
+            return (amount, "\(number.formatted())\(unit) read as \(number.formatted())")
+        default:
+            return nil
+        }
+    }
+
     /// A composite value with each `{a.b}` inside replaced by that token's value.
     mutating func replacingAliases(in value: JSONValue, of token: RawToken) -> JSONValue? {
         switch value {
         case .string(let text):
-            if dialect == .tokensStudio, TokenPath(alias: text) == nil, Self.isArithmetic(text) {
+            if dialect == .tokensStudio, TokenPath(alias: text) == nil, Self.isArithmetic(text), !Self.isInterpolation(text) {
                 return evaluate(text, of: token).flatMap { Self.value(of: $0, as: nil) }
             }
             guard let target = TokenPath(alias: text) else {
-                // A reference is a whole string: "{a} and more" is neither a reference nor a value.
+                // References inside a string ("inset 0 0 0 {border.thin} {color.line}"): each
+                // replaced by its token's value as CSS writes it, as Style Dictionary does; the
+                // string is then read as its type reads text.
                 if text.contains(where: { $0 == "{" }), text.contains(where: { $0 == "}" }) {
-                    _ = fail(token, "\"\(text.prefix(80))\": a reference is a whole string (\"{group.token}\"), never part of one")
-                    return nil
+                    return interpolated(text, of: token).map(JSONValue.string)
                 }
                 return value
             }

@@ -46,12 +46,13 @@ struct DraftValues {
         case .duration: return duration(value)
         case .border: return fields(value, ["color": { $0.color($1) }, "width": { $0.dimension($1) }])
         case .transition: return fields(value, ["duration": { $0.duration($1) }, "delay": { $0.duration($1) }])
-        case .typography: return fields(value, ["fontSize": { $0.dimension($1) }, "letterSpacing": { $0.dimension($1) }])
+        case .typography: return typography(value)
         case .gradient:
             if case .string(let text) = value { return gradient(text) }
             guard case .array(let stops) = value else { return nil }
             return changed(stops.map { fields($0, ["color": { $0.color($1) }]) }, stops).map(JSONValue.array)
         case .shadow:
+            if case .string(let text) = value { return shadow(text) }
             guard case .array(let layers) = value else { return shadowLayer(value) }
             return changed(layers.map { shadowLayer($0) }, layers).map(JSONValue.array)
         case .fontFamily, .fontWeight, .cubicBezier, .number, .strokeStyle, .other: return nil
@@ -66,9 +67,19 @@ struct DraftValues {
     /// `#RGB`, `#RGBA`, `#RRGGBB` or `#RRGGBBAA` as an sRGB colour with its 8-bit hex; a colour
     /// object whose `hex` is one of the other lengths, without it (its components say more).
     mutating func color(_ value: JSONValue) -> JSONValue? {
-        if case .object(let members) = value, case .string(let hex)? = value["hex"], Self.hexBytes(hex) != nil, hex.count != 7 {
-            slips.append(Slip(kind: .hexFallback, detail: "hex \"\(hex)\" is not #RRGGBB; the components are served"))
-            return .object(members.filter { $0.0 != "hex" })
+        if case .object(var members) = value, value["colorSpace"] != nil, value["components"] != nil {
+            // A note kept inside the value (`description`, a designer's comment): the colour is
+            // what the Color module's members say; the rest is left out of it.
+            let extra = members.map(\.0).filter { !Self.colorMembers.contains($0) }
+            if !extra.isEmpty {
+                slips.append(Slip(kind: .format, detail: "\(extra.prefix(3).joined(separator: ", ")) inside the colour value is no member of a colour; left out of it"))
+                members.removeAll { extra.contains($0.0) }
+            }
+            if case .string(let hex)? = JSONValue.object(members)["hex"], Self.hexBytes(hex) != nil, hex.count != 7 {
+                slips.append(Slip(kind: .hexFallback, detail: "hex \"\(hex)\" is not #RRGGBB; the components are served"))
+                members.removeAll { $0.0 == "hex" }
+            }
+            return extra.isEmpty && members.count == Self.count(of: value) ? nil : .object(members)
         }
         guard case .string(let text) = value else { return nil }
         guard let bytes = Self.hexBytes(text) else { return cssColor(text) }
@@ -78,6 +89,96 @@ struct DraftValues {
         if bytes.count == 4 { members.append(("alpha", .double(Double(bytes[3]) / 255))) }
         members.append(("hex", .string(hex)))
         return .object(members)
+    }
+
+    /// A shadow CSS writes (`inset 0 0 0 1px #d0d7de`, `0 1px 2px rgba(0,0,0,.1), 0 4px 8px
+    /// rgba(0,0,0,.1)`): each layer its offsets, blur and spread (0 where not given), colour and
+    /// inset, as the Format module's object (a list for several layers). Nil when a layer is not
+    /// two to four lengths and one colour.
+    mutating func shadow(_ text: String) -> JSONValue? {
+        guard text.utf8.count <= 4096 else { return nil }
+        var layers: [JSONValue] = []
+        for layer in Self.topLevelArguments(text) {
+            var inset = false
+            var lengths: [JSONValue] = []
+            var color: CSSColor?
+            // Words, keeping a colour function's spaces together.
+            var words: [String] = [], current = "", depth = 0
+            for character in layer {
+                if character == "(" { depth += 1 } else if character == ")" { depth -= 1 }
+                if character.isWhitespace, depth == 0 {
+                    if !current.isEmpty { words.append(current) }
+                    current = ""
+                } else {
+                    current.append(character)
+                }
+            }
+            if !current.isEmpty { words.append(current) }
+            for word in words {
+                if word.lowercased() == "inset" { inset = true; continue }
+                if word == "0" || Double(word) == 0 { lengths.append(.object([("value", .int(0)), ("unit", "px")])); continue }
+                var probe = DraftValues()
+                if let length = probe.measure(.string(word), units: Self.dimensionUnits) { lengths.append(length); continue }
+                guard color == nil, let named = CSSColor(css: word) else { return nil }
+                color = named
+            }
+            guard (2...4).contains(lengths.count), let color else { return nil }
+            while lengths.count < 4 { lengths.append(.object([("value", .int(0)), ("unit", "px")])) }
+            var colorMembers: [(String, JSONValue)] = [("colorSpace", .string(color.space.rawValue)),
+                                                       ("components", .array(color.components.map { $0.map(JSONValue.double) ?? "none" }))]
+            if color.alpha != 1 { colorMembers.append(("alpha", .double(color.alpha))) }
+            layers.append(.object([("color", .object(colorMembers)), ("offsetX", lengths[0]), ("offsetY", lengths[1]), ("blur", lengths[2]),
+                                   ("spread", lengths[3]), ("inset", .bool(inset))]))
+        }
+        guard !layers.isEmpty else { return nil }
+        slips.append(Slip(kind: .cssForm, detail: "\"\(text.prefix(40))\" read as CSS writes it, a shadow of \(layers.count) layer\(layers.count == 1 ? "" : "s")"))
+        return layers.count == 1 ? layers[0] : .array(layers)
+    }
+
+    /// The members of the Color module's colour object.
+    static let colorMembers: Set<String> = ["colorSpace", "components", "alpha", "hex"]
+
+    private static func count(of value: JSONValue) -> Int {
+        if case .object(let members) = value { return members.count }
+        return 0
+    }
+
+    /// A typography value with its dimensions read anew, a missing `letterSpacing` as 0 (the
+    /// type's default everywhere it is drawn), and a line height given as a length (`"28px"`,
+    /// `{"value": 28, "unit": "px"}`, an alias of a sizing token) as the number the Format module
+    /// takes: that length over the font size, when both are in one unit.
+    private mutating func typography(_ value: JSONValue) -> JSONValue? {
+        guard case .object(var members) = value else { return nil }
+        var changed = false
+        for index in members.indices where ["fontSize", "letterSpacing", "lineHeight"].contains(members[index].0) {
+            if let read = dimension(members[index].1) {
+                members[index].1 = read
+                changed = true
+            }
+        }
+        if !members.contains(where: { $0.0 == "letterSpacing" }) {
+            members.append(("letterSpacing", .object([("value", .int(0)), ("unit", "px")])))
+            slips.append(Slip(kind: .format, detail: "typography without letterSpacing: 0px, as it is drawn without one"))
+            changed = true
+        }
+        let object = JSONValue.object(members)
+        // 1.5em and 150% are the ratio itself.
+        if let index = members.firstIndex(where: { $0.0 == "lineHeight" }), let height = object["lineHeight"]?["value"].flatMap(TokenValidation.number),
+           case .string(let unit)? = object["lineHeight"]?["unit"], unit == "em" || unit == "%" {
+            let ratio = unit == "%" ? height / 100 : height
+            members[index].1 = .double(ratio)
+            slips.append(Slip(kind: .cssForm, detail: "lineHeight \(height.formatted())\(unit) read as \(ratio.formatted())"))
+            return .object(members)
+        }
+        if let index = members.firstIndex(where: { $0.0 == "lineHeight" }), case .object = members[index].1,
+           let height = object["lineHeight"]?["value"].flatMap(TokenValidation.number), let size = object["fontSize"]?["value"].flatMap(TokenValidation.number),
+           size > 0, let unit = object["lineHeight"]?["unit"], unit == object["fontSize"]?["unit"], case .string(let unitName) = unit {
+            let ratio = (height / size * 10_000).rounded() / 10_000
+            members[index].1 = .double(ratio)
+            slips.append(Slip(kind: .cssForm, detail: "lineHeight \(height.formatted())\(unitName) read as \(ratio.formatted()), its ratio to the font size \(size.formatted())\(unitName)"))
+            changed = true
+        }
+        return changed ? .object(members) : nil
     }
 
     /// A colour CSS writes in text, as the Color module's object in the space it names (`none`
@@ -210,7 +311,7 @@ struct DraftValues {
     }
 
     /// `"16px"` as `{"value": 16, "unit": "px"}`, for a unit of `units`.
-    private mutating func measure(_ value: JSONValue, units: [String]) -> JSONValue? {
+    mutating func measure(_ value: JSONValue, units: [String]) -> JSONValue? {
         guard case .string(let text) = value, let unit = units.sorted(by: { $0.count > $1.count }).first(where: text.hasSuffix) else { return nil }
         let number = text.dropLast(unit.count)
         // Digits with at most one point and an optional sign: what JSON would have written as a number.

@@ -14,6 +14,8 @@ enum TokenMath {
     static let maximumLength = 1_000
     static let maximumDepth = 64
     static let units = ["px", "rem", "em", "%", "pt", "dp", "ms", "s"]
+    /// The functions an expression may call.
+    static let functionNames: Set<String> = ["min", "max", "roundTo", "round", "floor", "ceil", "abs", "sqrt", "pow"]
 
     /// Whether `text` is meant as arithmetic rather than a plain string: an operator or a
     /// function between operands.

@@ -173,10 +173,13 @@ enum TokensStudioSet {
             case "fontWeight": result.append((key, weight(member)))
             case "fontSize", "letterSpacing": result.append((key, length(member)))
             case "lineHeight":
+                // A percentage of the font size is the ratio; a number in a string ("28") is a
+                // length in px, as Tokens Studio's lineHeights are (made a ratio to the font size
+                // when resolved); a JSON number is the ratio already, as DTCG writes it.
                 if case .string(let text) = member, text.hasSuffix("%"), let percent = Double(text.dropLast()) {
                     result.append((key, .double(percent / 100)))
-                } else if case .string(let text) = member, let number = Double(text) {
-                    result.append((key, .double(number)))
+                } else if case .string = member {
+                    result.append((key, length(member)))
                 } else {
                     result.append((key, member))
                 }

@@ -190,3 +190,73 @@ struct CSSFormTests {
     }
 }
 
+
+/// The value forms teams write beside the Format module's, each with one thing it can mean:
+/// served with a warning, and their aliases with them.
+@Suite("value forms teams write")
+struct TeamValueFormTests {
+    func set(_ text: String) throws -> TokenSet {
+        TokenSet(sources: [TokenSource(root: try JSONParser.parse(Array(text.utf8)), location: TokenLocation(file: "team.tokens.json", pointer: ""))])
+    }
+
+    @Test("a description kept inside a colour value (Canvas's shape) is left out of it; the colour and its aliases serve")
+    func noteInsideColor() throws {
+        let tokens = try set(#"""
+        {"c": {"$type": "color", "blue": {"$value": {"colorSpace": "srgb", "components": [0, 0.4, 0.8], "description": "Primary blue"}},
+               "link": {"$value": "{c.blue}"}}}
+        """#)
+        #expect(tokens.problems.isEmpty, "\(tokens.problems)")
+        #expect(tokens[TokenPath(dotted: "c.blue")]?.value == .object([("colorSpace", "srgb"), ("components", .array([.int(0), .double(0.4), .double(0.8)]))]))
+        #expect(tokens[TokenPath(dotted: "c.link")]?.value == tokens[TokenPath(dotted: "c.blue")]?.value)
+        #expect(tokens.warnings.map(\.location.pointer) == ["/c/blue"] && tokens.warnings.first?.detail.contains("description") == true)
+    }
+
+    @Test("typography: no letterSpacing is 0px; a line height in px, or an alias of a sizing token, is its ratio to the font size; 1.5em and 150% are 1.5")
+    func typography() throws {
+        let tokens = try set(#"""
+        {"size": {"$type": "dimension", "body": {"$value": "16px"}, "line": {"$value": "24px"}},
+         "t": {"$type": "typography",
+               "plain": {"$value": {"fontFamily": "Inter", "fontSize": "16px", "fontWeight": 400, "lineHeight": 1.5}},
+               "pixels": {"$value": {"fontFamily": "Inter", "fontSize": "16px", "fontWeight": 400, "letterSpacing": "0px", "lineHeight": "28px"}},
+               "aliased": {"$value": {"fontFamily": "Inter", "fontSize": "{size.body}", "fontWeight": 400, "letterSpacing": "0px", "lineHeight": "{size.line}"}},
+               "ems": {"$value": {"fontFamily": "Inter", "fontSize": "16px", "fontWeight": 400, "letterSpacing": "0px", "lineHeight": {"value": 1.5, "unit": "em"}}}}}
+        """#)
+        #expect(tokens.problems.isEmpty, "\(tokens.problems)")
+        #expect(tokens[TokenPath(dotted: "t.plain")]?.value["letterSpacing"] == .object([("value", .int(0)), ("unit", "px")]))
+        #expect(tokens[TokenPath(dotted: "t.pixels")]?.value["lineHeight"] == .double(1.75))
+        #expect(tokens[TokenPath(dotted: "t.aliased")]?.value["lineHeight"] == .double(1.5))
+        #expect(tokens[TokenPath(dotted: "t.ems")]?.value["lineHeight"] == .double(1.5))
+        #expect(tokens.warnings.contains { $0.location.pointer == "/t/plain" && $0.detail.contains("without letterSpacing") })
+    }
+
+    @Test("a number aliasing a dimension takes its amount, a dimension aliasing a number is px; other crossings stay errors")
+    func numberAndDimension() throws {
+        let tokens = try set(#"""
+        {"space": {"$type": "dimension", "$value": "8px"}, "scale": {"$type": "number", "$value": 1.5},
+         "ratio": {"$type": "number", "$value": "{space}"}, "gap": {"$type": "dimension", "$value": "{scale}"},
+         "wrong": {"$type": "color", "$value": "{space}"}}
+        """#)
+        #expect(tokens[TokenPath(dotted: "ratio")]?.value == .int(8))
+        #expect(tokens[TokenPath(dotted: "gap")]?.value == .object([("value", .double(1.5)), ("unit", "px")]))
+        #expect(tokens.problems.map(\.location.pointer) == ["/wrong"], "\(tokens.problems)")
+        #expect(tokens.warnings.filter { $0.detail.contains("alias of") }.map(\.location.pointer).sorted() == ["/gap", "/ratio"])
+    }
+
+    @Test("references inside a string are filled in, as Style Dictionary does, and the string read as its type (Primer's shadows)")
+    func interpolation() throws {
+        let tokens = try set(#"""
+        {"border": {"thin": {"$type": "dimension", "$value": "1px"}}, "line": {"$type": "color", "$value": "#d0d7de"},
+         "ring": {"$type": "shadow", "$value": "inset 0 0 0 {border.thin} {line}"},
+         "stack": {"$type": "shadow", "$value": "0 1px 2px rgba(0, 0, 0, 0.1), 0 4px 8px rgba(0, 0, 0, 0.2)"},
+         "font": {"$type": "fontFamily", "$value": "{brand.face}, sans-serif"}, "brand": {"face": {"$type": "fontFamily", "$value": "Inter"}},
+         "broken": {"$type": "shadow", "$value": "inset 0 0 0 {border.thick} {line}"}}
+        """#)
+        let ring = tokens[TokenPath(dotted: "ring")]?.value
+        #expect(ring?["inset"] == .bool(true) && ring?["spread"] == .object([("value", .int(1)), ("unit", "px")]), "\(String(describing: ring))")
+        #expect(ring?["color"]?["components"] != nil)
+        if case .array(let layers)? = tokens[TokenPath(dotted: "stack")]?.value { #expect(layers.count == 2 && layers[1]["blur"]?["value"] == .int(8)) }
+        else { Issue.record("stack: \(String(describing: tokens[TokenPath(dotted: "stack")]))") }
+        #expect(tokens[TokenPath(dotted: "font")]?.value == "Inter, sans-serif")
+        #expect(tokens.problems.map(\.location.pointer) == ["/broken"] && tokens.problems.first?.reason.contains("{border.thick}") == true, "\(tokens.problems)")
+    }
+}

@@ -18,8 +18,8 @@ struct NegativeInputTests {
     @Test("errors: the value cannot mean anything, and the token is not served", arguments: [
         (#"{"c": {"$type": "color", "$value": {"colorSpace": "srgb", "components": [0.5, 0.5, "x"]}}}"#, "/c", "each component must be a number"),
         (##"{"a": {"$type": "color", "$value": "#ff0000"}, "s": {"$type": "shadow", "$value": {"color": "{a} and more", "offsetX": {"value": 0, "unit": "px"}, "offsetY": {"value": 0, "unit": "px"}, "blur": {"value": 0, "unit": "px"}, "spread": {"value": 0, "unit": "px"}}}}"##,
-         "/s", "a reference is a whole string"),
-        (#"{"f": {"$type": "fontFamily", "$value": "Inter {x}"}}"#, "/f", "a reference is a whole string"),
+         "/s", "must be an object"), // filled in ("#ff0000 and more"), it is no colour
+        (#"{"f": {"$type": "fontFamily", "$value": "Inter {x}"}}"#, "/f", "alias {x} in \"Inter {x}\" names no token"),
         (##"{"g": {"a": {"$type": "number", "$value": 1}}, "p": {"$type": "number", "$value": {"$ref": "#/g"}}}"##, "/p", "points at a group"),
         (##"{"p": {"$type": "number", "$value": {"$ref": "#/nowhere/$value"}}}"##, "/p", "points at nothing"),
     ])

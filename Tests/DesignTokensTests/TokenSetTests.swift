@@ -109,7 +109,7 @@ struct TokenSetTests {
             ("color", #"{"colorSpace": "cmyk", "components": [0, 0, 0]}"#, "not one the Color module defines"),
             ("color", #"{"colorSpace": "srgb", "components": [0, 0]}"#, "takes 3 components"),
             ("color", #"{"colorSpace": "srgb", "components": [0, 0, 0], "alpha": 2}"#, "alpha must be"),
-            ("color", ##""rgb(255 0 0)""##, "must be an object"), // a hex string is the drafts' form, read as sRGB (DraftValueTests)
+            ("color", ##""blurple""##, "must be an object"), // a hex or CSS colour string is read as its colour (DraftValueTests)
             ("dimension", #"{"value": 4, "unit": "vw"}"#, "unit is px or rem"),
             ("fontWeight", #""Bold""#, "case matters"),
             ("fontWeight", "1001", "from 1 to 1000"),
