@@ -94,7 +94,7 @@ public enum ThemeCheck {
     /// mode, refuses it, naming pair, mode and ratio. A colour the release takes from its parent
     /// is not in the scratch index: such a pair is the reload's to check, against the parent served.
     static func checkContrast(of theme: ThemeInfo, in index: ThemeIndex, settingsAt folder: String) throws(Refused) {
-        guard let settings = try? ThemeSettings(folder: folder), settings.refusesLowContrast,
+        guard let settings = try? ThemeSettings(inheritingAt: folder), settings.refusesLowContrast,
               let table = try? ColorTable(reading: index.reader, chain: [theme]) else { return }
         let broken = ContrastReport(table: table, settings: settings).failures.filter { $0.ratio != nil }
         if let first = broken.first {

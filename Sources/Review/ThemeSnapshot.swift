@@ -87,7 +87,7 @@ public struct ThemeSnapshot: Sendable {
         _ = try index.writer.sync(themesDirectory: themes)
         guard let info = try index.reader.themes().first(where: { $0.name == name }) else { throw Unreadable(description: "\(path): not read as a theme") }
         try self.init(reading: index.reader, theme: info.name,
-                      settings: isCatalog ? ThemeSettings() : ((try? ThemeSettings(folder: path)) ?? ThemeSettings()))
+                      settings: isCatalog ? ThemeSettings() : ((try? ThemeSettings(inheritingAt: path)) ?? ThemeSettings()))
         (images, imagesCut) = imageBytes > 0 ? try Self.images(of: info, in: index, scratch: scratch, limit: imageBytes) : ([:], false)
     }
 

@@ -49,7 +49,7 @@ public struct TokenTable: Sendable {
         }
         // The index read this theme.json when it stored the resolutions; one that no longer
         // reads maps nothing, and every mode takes the defaults.
-        let mapping = (try? ThemeSettings(folder: owner.theme.path))?.traits ?? [:]
+        let mapping = (try? ThemeSettings(inheritingAt: owner.theme.path))?.traits ?? [:]
         let modifiers = owner.source.modifiers
         let byName = TokenModifier.chosen(inContexts: contexts)
         var documents: [String: [String: (type: String, value: JSONValue, aliasOf: String?)]] = [:]

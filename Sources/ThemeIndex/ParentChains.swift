@@ -27,7 +27,7 @@ struct ParentChains {
     }
 
     /// The longest chain a lookup follows (the theme itself and seven ancestors).
-    static let maximumDepth = 8
+    static let maximumDepth = ThemeSettings.maximumParentDepth
 
     /// Each folder's settled parent. `stored` is what the index holds now.
     static func settle(_ folders: [ThemeFolder], stored: [String: ThemeRecord], scope: ParentScope) -> [String: Settled] {

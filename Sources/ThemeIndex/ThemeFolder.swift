@@ -179,7 +179,7 @@ public struct ThemeFolder: Sendable, Equatable {
         }
         var settings = ThemeSettings()
         do {
-            settings = try ThemeSettings(folder: path)
+            settings = try ThemeSettings(inheritingAt: path)
             theme.parent = settings.parent
             theme.settings = settings
         } catch {

@@ -156,9 +156,15 @@ public struct TokenModifier: Sendable, Equatable {
     public static func requested(_ query: [(String, String)], of modifiers: [TokenModifier]) -> Result<String, TokenInputError> {
         var chosen: [String: String] = [:]
         for (name, context) in query {
-            guard let modifier = modifiers.first(where: { $0.name == name && !$0.mapsToTraits }) else { continue }
+            guard let modifier = modifiers.first(where: { $0.name == name }) else { continue }
             guard modifier.contexts.contains(context) else {
                 return .failure(TokenInputError(message: "\(name) has no context \"\(context)\"; its contexts are \(modifier.contexts.joined(separator: ", "))"))
+            }
+            // Named where theme.json maps it to traits: the traits choose it, and a name that
+            // would be ignored is said, never answered with the default.
+            guard !modifier.mapsToTraits else {
+                return .failure(TokenInputError(message: "\(name) is chosen by the traits theme.json maps its contexts to, not by name: "
+                    + "ask with ?appearance=, ?contrast= or ?gamut= (or their client hints) for \(context)"))
             }
             chosen[name] = context
         }

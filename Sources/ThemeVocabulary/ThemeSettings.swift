@@ -33,6 +33,12 @@ public struct ThemeSettings: Sendable, Equatable {
     public var refusesLowContrast = false
     /// The Material 3 colour roles made from a seed, beneath the theme's own colours.
     public var material: MaterialSettings?
+    /// The keys its theme.json gives: what a child theme does not give, it takes from its parent.
+    public private(set) var givenKeys: Set<String> = []
+    /// The keys a child inherits: how its contexts map to traits, its contrast pairs and policy,
+    /// its error policies. (Not `parent`; not `material`, whose roles the child already inherits
+    /// as colours of its parent.)
+    public static let inheritedKeys: Set<String> = ["traits", "contrast", "tokens", "onError"]
 
     /// A text colour over a background, by name, and the WCAG 2.1 ratio it needs (4.5, or 3
     /// for large text, unless `minimum` says).
@@ -103,6 +109,7 @@ public struct ThemeSettings: Sendable, Equatable {
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch { throw Invalid(reason: "is not valid JSON") }
         guard let values = object as? [String: Any] else { throw Invalid(reason: "is not a JSON object") }
+        givenKeys = Set(values.keys)
         for key in values.keys.sorted() where !Self.keys.contains(key) {
             let hint = Spelling.nearest(to: key, among: Self.keys).map { " (did you mean \"\($0)\"?)" } ?? ""
             throw Invalid(reason: "unknown key \"\(key)\"\(hint); a theme.json may hold \(Self.keys.map { "\"\($0)\"" }.joined(separator: ", "))")
@@ -208,5 +215,38 @@ public struct ThemeSettings: Sendable, Equatable {
         guard FileManager.default.fileExists(atPath: path) else { self.init(); return }
         guard let data = FileManager.default.contents(atPath: path) else { throw Invalid(reason: "cannot be read") }
         try self.init(json: data)
+    }
+
+    /// The settings a theme folder serves by: its own theme.json, and for each inherited key it
+    /// does not give, its nearest ancestor's that does (ancestors are found beside it, in the same
+    /// themes folder, by `parent`). A brand over a base so takes the base's traits and contrast
+    /// pairs without copying them. An ancestor whose theme.json cannot be read lends nothing.
+    public init(inheritingAt folder: String) throws(Invalid) {
+        try self.init(folder: folder)
+        let themes = (folder as NSString).deletingLastPathComponent
+        var seen: Set<String> = [(folder as NSString).lastPathComponent]
+        var next = parent
+        while let name = next, ThemeName.isValid(name), seen.insert(name).inserted, seen.count <= Self.maximumParentDepth + 1 {
+            guard let ancestor = try? ThemeSettings(folder: "\(themes)/\(name)") else { break }
+            inherit(from: ancestor)
+            next = ancestor.parent
+        }
+    }
+
+    /// A parent chain is at most this deep (ParentChains refuses a deeper one).
+    public static let maximumParentDepth = 8
+
+    /// Takes each inherited key `ancestor` gives and this does not.
+    mutating func inherit(from ancestor: ThemeSettings) {
+        for key in Self.inheritedKeys.subtracting(givenKeys).intersection(ancestor.givenKeys) {
+            switch key {
+            case "traits": traits = ancestor.traits
+            case "contrast": (contrastPairs, refusesLowContrast) = (ancestor.contrastPairs, ancestor.refusesLowContrast)
+            case "tokens": keepTokensOnError = ancestor.keepTokensOnError
+            case "onError": keepsLastGoodOnError = ancestor.keepsLastGoodOnError
+            default: continue
+            }
+            givenKeys.insert(key)
+        }
     }
 }

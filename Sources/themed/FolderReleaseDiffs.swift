@@ -23,7 +23,7 @@ final class FolderReleaseDiffs: Sendable {
     func reloaded(_ report: SyncReport, before: IndexReader, after: IndexReader) {
         for name in report.changedThemes where !report.addedThemes.contains(name) && ThemeName.pin(in: name) == nil {
             // theme.json as it is now: its contrast pairs judge both sides.
-            let settings = (try? ThemeSettings(folder: "\(themesDirectory)/\(name)")) ?? ThemeSettings()
+            let settings = (try? ThemeSettings(inheritingAt: "\(themesDirectory)/\(name)")) ?? ThemeSettings()
             guard let old = try? ThemeSnapshot(reading: before, theme: name, settings: settings),
                   let new = try? ThemeSnapshot(reading: after, theme: name, settings: settings) else { continue }
             let details = ThemeReview(from: old, to: new).webhookDetails(from: old.info.generation, to: new.info.generation)

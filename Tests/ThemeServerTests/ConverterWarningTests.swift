@@ -16,7 +16,7 @@ struct ConverterWarningTests {
            "secondary": {"$value": {"colorSpace": "srgb", "components": [1, 0.6, 0], "hex": "#f90"}},
            "link": {"$value": "{color.primary.hover}"}},
          "space": {"$type": "dimension", "s": {"$value": "4dp"}, "m": {"$value": {"value": 1, "unit": "em"}}, "l": {"$value": {"value": 2, "unit": "em"}}},
-         "broken": {"$type": "color", "$value": "rgba(0, 0, 0, 0.5)"}}
+         "broken": {"$type": "color", "$value": "bluish"}}
         """#, to: "themes/converted/tokens.tokens.json")
     }
 

@@ -57,3 +57,41 @@ extension TokenModifierRouteTests {
         #expect(try api.request("/themes/ds/exports/css/colors.css?brand=intranet").status == 400)
     }
 }
+
+/// A brand over a base, as teams keep them: the brand's theme.json names its parent only.
+@Suite("brands without copying")
+struct InheritedSettingsTests {
+    static func brand(_ f: ThemeFixtures) {
+        TokenModifierRouteTests.brands(f)
+        f.write(#"""
+        {"traits": {"scheme": {"light": {"appearance": "light"}, "dark": {"appearance": "dark"}}},
+         "contrast": {"pairs": [{"foreground": "color.accent", "background": "color.surface"}], "policy": "warn"}}
+        """#, to: "themes/ds/theme.json")
+        f.write(##"{"color": {"ink": {"$type": "color", "$value": "#220000"}}}"##, to: "themes/acme/acme.tokens.json")
+        f.write(#"{"parent": "ds"}"#, to: "themes/acme/theme.json")
+    }
+
+    @Test("a brand takes its base's traits and contrast pairs: ?appearance=dark answers its dark scheme, /contrast checks the base's pairs")
+    func inherits() throws {
+        let api = try APIFixture(themes: Self.brand)
+        let dark = try api.request("/themes/acme/colors/color.surface?appearance=dark")
+        #expect(dark.status == 200 && (dark.json["hex"] as? String)?.lowercased().hasPrefix("#220000") == true,
+                "the base's dark scheme over the brand's ink: \(dark.text)")
+        let light = try api.request("/themes/acme/colors/color.surface?appearance=light")
+        #expect((light.json["hex"] as? String)?.lowercased().hasPrefix("#ffffff") == true, "\(light.text)")
+        let contrast = try api.request("/themes/acme/contrast")
+        #expect(contrast.status == 200 && contrast.text.contains("color.accent"), "the base's pair: \(contrast.text)")
+    }
+
+    @Test("what the brand gives itself wins; the rest still comes from the base")
+    func overrides() throws {
+        let api = try APIFixture { f in
+            Self.brand(f)
+            f.write(#"{"parent": "ds", "contrast": {"pairs": [], "policy": "warn"}}"#, to: "themes/acme/theme.json")
+        }
+        let contrast = try api.request("/themes/acme/contrast")
+        #expect(contrast.status == 200 && !contrast.text.contains("color.accent"), "its own empty list: \(contrast.text)")
+        let dark = try api.request("/themes/acme/colors/color.surface?appearance=dark")
+        #expect((dark.json["hex"] as? String)?.lowercased().hasPrefix("#220000") == true, "traits still the base's: \(dark.text)")
+    }
+}

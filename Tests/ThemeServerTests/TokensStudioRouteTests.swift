@@ -35,6 +35,9 @@ struct TokensStudioRouteTests {
 
         let color = try api.request("/themes/studio/colors/surface?appearance=dark")
         #expect(color.status == 200 && color.text.contains("#111111"), "\(color.text)")
+        let byName = try api.request("/themes/studio/colors/surface?Mode=Dark")
+        #expect(byName.status == 400 && byName.text.contains("chosen by the traits") && byName.text.contains("?appearance="),
+                "a modifier theme.json maps to traits, named: said, not answered with the default: \(byName.text)")
         let theme = try api.request("/themes/studio").json
         #expect(theme["status"] as? String == "ok", "\(theme)")
         #expect((theme["warnings"] as? [String])?.contains { $0.contains("studio-keys") } == true, "\(theme)")

@@ -23,7 +23,7 @@ struct ContrastRoutes: RouteCollection {
         let logger = self.logger
         return Response(deferred: { complete in
             // theme.json is read on the worker pool with the colours, not on the event loop.
-            library.content.perform({ (try ThemeSettings(folder: theme.path), try ColorTable(reading: reader, chain: chain, contexts: contexts)) }) { result in
+            library.content.perform({ (try ThemeSettings(inheritingAt: theme.path), try ColorTable(reading: reader, chain: chain, contexts: contexts)) }) { result in
                 switch result {
                 case .success(let (settings, table)):
                     complete(JSONResponse.make(ContrastReport(table: table, settings: settings).json, etagged: true))
