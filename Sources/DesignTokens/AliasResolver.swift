@@ -77,6 +77,11 @@ struct AliasResolver {
             guard let number = Self.value(of: quantity, as: type) else { return fail(token, "\(text) gives a number, which is no \(type?.name ?? "untyped") value") }
             value = number
         } else {
+            // The Format module allows references in a composite value's members, not inside a
+            // colour's components, a dimension's or duration's value or a Bézier's numbers.
+            if let simple = type ?? token.inheritedType, [.color, .dimension, .duration, .cubicBezier].contains(simple), Self.holdsReference(token.value) {
+                return fail(token, "a reference inside a \(simple)'s members; a \(simple) is referenced whole (\"{group.token}\")")
+            }
             guard let inner = replacingAliases(in: token.value, of: token) else { return nil }
             value = inner
             type = type ?? token.inheritedType
@@ -98,6 +103,22 @@ struct AliasResolver {
         if type == .color, aliasOf.isEmpty, let note = TokenValidation.rangeNote(value) { warnings.append(TokenWarning(token.location, .format, note)) }
         return ResolvedToken(path: token.path, type: type, value: value, aliasOf: aliasOf, written: token.value, description: token.description,
                              deprecated: token.deprecated, extensions: token.extensions, location: token.location)
+    }
+
+    /// Whether an object or array holds a reference (`{a.b}`) anywhere inside.
+    static func holdsReference(_ value: JSONValue) -> Bool {
+        func inside(_ value: JSONValue) -> Bool {
+            switch value {
+            case .object(let members): members.contains { inside($0.1) }
+            case .array(let elements): elements.contains(where: inside)
+            case .string(let text): text.contains("{") && text.contains("}")
+            default: false
+            }
+        }
+        switch value {
+        case .object, .array: return inside(value)
+        default: return false
+        }
     }
 
     /// Whether a string with references in it is text to fill in rather than arithmetic: a word

@@ -72,7 +72,8 @@ struct TokenExpansion {
         guard let segments = JSONPointer.segments(reference) else { return fail(path, "$ref \"\(reference.prefix(100))\" is not a JSON pointer") }
         guard let value = target(segments, named: "$ref \"\(reference.prefix(100))\"", from: path) else { return .null }
         // Inside a value a pointer stands for a value: a group is none (a token's is at its `$value`).
-        if path.contains("$value"), MergedTokens.isGroup(value), case .object(let members) = value, members.contains(where: { !$0.0.hasPrefix("$") }) {
+        // A pointer through a `$value` (`#/base-shadow/$value/color`) names part of a value.
+        if path.contains("$value"), !segments.contains("$value"), MergedTokens.isGroup(value), case .object(let members) = value, members.contains(where: { !$0.0.hasPrefix("$") }) {
             return fail(path, "$ref \"\(reference.prefix(100))\" points at a group, which is no value (point at a token's $value)")
         }
         let siblings = members.filter { $0.0 != "$ref" }.map { ($0.0, $0.0 == "$extensions" ? $0.1 : expand($0.1, at: path + [$0.0])) }

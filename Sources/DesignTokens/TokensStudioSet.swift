@@ -29,6 +29,12 @@ enum TokensStudioSet {
         return (tree, warnings)
     }
 
+    /// Whether `value` is a token or holds one (an object with a `value` or `$value` inside).
+    static func isToken(_ value: JSONValue) -> Bool {
+        guard case .object(let members) = value else { return false }
+        return value["$value"] != nil || isOlderToken(value) || members.contains { isToken($0.1) }
+    }
+
     /// Whether `value` is a token in the older form: `value` beside `type`, or a `value` that is
     /// no group (a group may have a member named `value`).
     static func isOlderToken(_ value: JSONValue) -> Bool {
@@ -55,13 +61,23 @@ enum TokensStudioSet {
         var token: [(String, JSONValue)] = []
         var studioType: String?
         var raw: JSONValue = .null
+        var beside: [(String, JSONValue)] = []
         for (key, member) in members {
             switch key {
             case "value", "$value": raw = member
             case "type", "$type": studioType = member.stringValue
             case "description": token.append(("$description", member))
+            // What a team keeps beside an older-form token's value (`deprecatedValues`, a
+            // comment) is no token of its own: kept with the token, under its extensions.
+            case let name where !name.hasPrefix("$") && value["$value"] == nil && !isToken(member): beside.append((key, member))
             default: token.append((key, member))
             }
+        }
+        if !beside.isEmpty {
+            var extensions: [(String, JSONValue)] = []
+            if let index = token.firstIndex(where: { $0.0 == "$extensions" }), case .object(let given) = token.remove(at: index).1 { extensions = given }
+            extensions.append(("org.themed.beside", .object(beside)))
+            token.append(("$extensions", .object(extensions)))
         }
         if value["$value"] == nil { olderKeys.append(TokenPath(path).pointer) }
         let (type, converted) = convert(raw, studioType: studioType)

@@ -76,3 +76,39 @@ struct RootCauseTests {
         #expect(RootCauses.summary(of: []) == nil)
     }
 }
+
+/// What the spec suite names: pointers into a composite's members resolve; references inside a
+/// colour's, dimension's, duration's or Bézier's members are errors, never silently taken.
+@Suite("references into and inside values")
+struct ReferencePlacementTests {
+    func set(_ text: String) throws -> TokenSet {
+        TokenSet(sources: [TokenSource(root: try JSONParser.parse(Array(text.utf8)), location: TokenLocation(file: "t.tokens.json", pointer: ""))])
+    }
+
+    @Test("a $ref into a shadow's colour or offset stands for that part of the value")
+    func pointerIntoComposite() throws {
+        let tokens = try set(##"""
+        {"base-shadow": {"$type": "shadow", "$value": {"color": {"colorSpace": "srgb", "components": [0, 0, 0], "alpha": 0.5},
+                                                      "offsetX": {"value": 0, "unit": "px"}, "offsetY": {"value": 2, "unit": "px"},
+                                                      "blur": {"value": 4, "unit": "px"}, "spread": {"value": 0, "unit": "px"}}},
+         "shade": {"$type": "color", "$value": {"$ref": "#/base-shadow/$value/color"}},
+         "lifted": {"$type": "shadow", "$value": {"color": {"$ref": "#/base-shadow/$value/color"}, "offsetX": {"value": 0, "unit": "px"},
+                                                  "offsetY": {"$ref": "#/base-shadow/$value/offsetY"}, "blur": {"value": 8, "unit": "px"}, "spread": {"value": 0, "unit": "px"}}}}
+        """##)
+        #expect(tokens.problems.isEmpty, "\(tokens.problems)")
+        #expect(tokens[TokenPath(dotted: "shade")]?.value["alpha"] == .double(0.5))
+        #expect(tokens[TokenPath(dotted: "lifted")]?.value["offsetY"] == .object([("value", .int(2)), ("unit", "px")]))
+    }
+
+    @Test("a reference inside a colour's components, a dimension's value, a duration's or a Bézier's numbers is an error", arguments: [
+        #"{"n": {"$type": "number", "$value": 1}, "x": {"$type": "color", "$value": {"colorSpace": "srgb", "components": ["{n}", 0, 0]}}}"#,
+        #"{"n": {"$type": "number", "$value": 1}, "x": {"$type": "dimension", "$value": {"value": "{n}", "unit": "px"}}}"#,
+        #"{"n": {"$type": "number", "$value": 1}, "x": {"$type": "duration", "$value": {"value": "{n}", "unit": "ms"}}}"#,
+        #"{"n": {"$type": "number", "$value": 1}, "x": {"$type": "cubicBezier", "$value": [0, "{n}", 1, 1]}}"#,
+    ])
+    func referenceInsideSimpleValue(_ text: String) throws {
+        let tokens = try set(text)
+        #expect(tokens[TokenPath(dotted: "x")] == nil)
+        #expect(tokens.problems.contains { $0.location.pointer == "/x" && $0.reason.contains("a reference inside") }, "\(tokens.problems)")
+    }
+}

@@ -233,3 +233,17 @@ struct TokensStudioTests {
         #expect(TokenMath.evaluate(text) == nil, "\(text)")
     }
 }
+
+extension TokensStudioTests {
+    @Test("keys a team keeps beside a token's value (Canvas's deprecatedValues) are kept with it, not read as tokens; the token serves")
+    func keysBesideTheValue() throws {
+        let folder = try TokensStudioFolder.write([
+            "$metadata.json": #"{"tokenSetOrder": ["base"]}"#,
+            "base.json": ##"{"blue": {"value": "#0875e1", "type": "color", "deprecatedValues": {"old": "#0000ff"}, "comment": "brand"}, "link": {"value": "{blue}", "type": "color"}}"##,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let tokens = try Self.resolver(folder).tokens(for: [:])
+        #expect(tokens.problems.isEmpty, "\(tokens.problems)")
+        #expect(Set(tokens.tokens.map(\.path.dotted)) == ["blue", "link"])
+    }
+}
