@@ -67,7 +67,7 @@ test: deps py-deps
 ## What the checks of make test need besides the build's packages (Debian's, PyPI's), in one go;
 ## each check installs its own when run alone.
 check-deps: py-deps
-	@$(call apt_install,$(ANDROID_PACKAGES) $(KOTLIN_PACKAGES) $(BROWSER_PACKAGES) lintian)
+	@$(call apt_install,$(ANDROID_PACKAGES) $(WEB_EXPORT_PACKAGES) $(KOTLIN_PACKAGES) $(BROWSER_PACKAGES) lintian)
 	@python3 -c "import openapi_core, requests, yaml, tinycss2, selenium" 2>/dev/null || pip install -q $(OPENAPI_PY_PACKAGES) $(EXPORT_PY_PACKAGES) selenium
 	@echo "check-deps: the checks' Debian and PyPI packages are installed"
 
@@ -82,8 +82,10 @@ openapi-check:
 ## the DTCG rules) and its values compared with the colour route's, on the sample themes and
 ## awkward ones; the Android resource folders (drawables, strings) through aapt.
 ANDROID_PACKAGES = aapt android-framework-res kotlin
+# The web exports' readers: tsc (and node, which it brings) for ts and js.
+WEB_EXPORT_PACKAGES = node-typescript
 exports-check:
-	@$(call apt_install,$(ANDROID_PACKAGES))
+	@$(call apt_install,$(ANDROID_PACKAGES) $(WEB_EXPORT_PACKAGES))
 	@python3 -c "import tinycss2, requests" 2>/dev/null || pip install -q $(EXPORT_PY_PACKAGES)
 	python3 scripts/check-exports.py --themed .build/release/themed
 

@@ -873,8 +873,51 @@ def check_compose(base, themes_checked, route_by_theme, names_by_theme, work, pr
     return typed
 
 
+def check_typescript(base, theme, work, route, problems):
+    """`ts` and `js`: tsc --strict takes colors.ts and a consumer of colors.js through its
+    colors.d.ts; node imports colors.js, and every colour in every mode equals the route's css.
+    Returns the values compared."""
+    folder = os.path.join(work, "web-" + theme)
+    os.makedirs(folder, exist_ok=True)
+    for format_name, files in (("ts", ["colors.ts"]), ("js", ["colors.js", "colors.d.ts"])):
+        for name in files:
+            response = requests.get("%s/themes/%s/exports/%s/%s" % (base, theme, format_name, name))
+            if response.status_code != 200:
+                problems.append("%s %s/%s: %d" % (theme, format_name, name, response.status_code))
+                return 0
+            with open(os.path.join(folder, name if format_name == "js" else "typed-" + name), "w") as file:
+                file.write(response.text)
+    with open(os.path.join(folder, "consumer.ts"), "w") as file:
+        file.write('import { colors, modes, type ColorName, type Mode } from "./colors.js";\n'
+                   'const mode: Mode = modes[0];\n'
+                   'const names = Object.keys(colors[mode]) as ColorName[];\n'
+                   'export const first: string | undefined = names.length > 0 ? colors[mode][names[0]] : undefined;\n')
+    for sources in (["typed-colors.ts"], ["consumer.ts"]):
+        result = subprocess.run(["tsc", "--strict", "--noEmit", "--target", "es2020", "--module", "es2020", "--moduleResolution", "node"]
+                                + [os.path.join(folder, s) for s in sources], capture_output=True, text=True)
+        if result.returncode != 0:
+            problems.append("%s: tsc --strict %s: %s" % (theme, sources[0], (result.stdout + result.stderr).strip()[:400]))
+    script = "import(process.argv[1]).then((m) => console.log(JSON.stringify({modes: m.modes, colors: m.colors})))"
+    result = subprocess.run(["node", "-e", script, "file://" + os.path.join(folder, "colors.js")], capture_output=True, text=True)
+    if result.returncode != 0:
+        problems.append("%s: node could not import colors.js: %s" % (theme, result.stderr.strip()[:400]))
+        return 0
+    module = json.loads(result.stdout)
+    if module["modes"] != list(MODES):
+        problems.append("%s colors.js: modes %s" % (theme, module["modes"]))
+    compared = 0
+    for mode, bodies in route.items():
+        for name, body in bodies.items():
+            if "css" not in body:
+                continue
+            compared += 1
+            if module["colors"].get(mode, {}).get(name) != body["css"]:
+                problems.append("%s colors.js: %s in %s is %s, the route says %s" % (theme, name, mode, module["colors"].get(mode, {}).get(name), body["css"]))
+    return compared
+
+
 def check_same_bytes(base, theme, themed, themes, work, problems):
-    for format_name in ("css", "dtcg", "android", "swift", "compose"):
+    for format_name in ("css", "dtcg", "android", "swift", "compose", "ts", "js"):
         out = os.path.join(work, "cli", theme, format_name)
         subprocess.run([themed, "export", theme, "--format", format_name, "-o", out, "--themes", themes],
                        check=True, capture_output=True)
@@ -908,6 +951,7 @@ def check_all(base, themed, themes, work):
     """Every format of every theme, against the colour route; exits 1 on any problem."""
     problems = []
     checked = 0
+    web = 0
     drawables = 0
     routes, all_names = {}, {}
     for theme in ("light", "dark", "brand", "awkward", "many"):
@@ -920,6 +964,7 @@ def check_all(base, themed, themes, work):
         check_android(base, theme, names, route, problems)
         check_swift(base, theme, work, problems)
         check_same_bytes(base, theme, themed, themes, work, problems)
+        web += check_typescript(base, theme, work, route, problems)
         checked += len(names) * len(MODES)
     typed = check_compose(base, list(routes), routes, all_names, work, problems)
     typed += check_typed_css(base, problems)
@@ -927,14 +972,16 @@ def check_all(base, themed, themes, work):
     typed += check_typed_android(base, problems)
     typed += check_typed_swift(base, work, problems)
     typed += check_typed_dtcg(base, work, problems)
+    check_typescript(base, "typed", work, {}, problems)  # its design tokens through tsc --strict
     check_android_resources("typed", themed, themes, work, problems)
     for problem in problems[:40]:
         print("  " + problem)
     if problems:
         sys.exit("exports: %d problems" % len(problems))
-    print("exports: css, dtcg, android, swift and compose of 5 themes parse (aapt took every resource folder, %d drawables at "
-          "their densities; kotlinc compiled the Compose files), %d colour values equal the colour route, and %d values of "
-          "other design tokens (CSS, Android resources, Compose, Swift, DTCG) equal /tokens" % (drawables, checked, typed))
+    print("exports: css, dtcg, android, swift, compose, ts and js of 5 themes parse (aapt took every resource folder, %d drawables at "
+          "their densities; kotlinc compiled the Compose files; tsc --strict the TypeScript, node imported the JavaScript), "
+          "%d colour values equal the colour route (%d of them in colors.js), and %d values of "
+          "other design tokens (CSS, Android resources, Compose, Swift, DTCG) equal /tokens" % (drawables, checked, web, typed))
 
 
 if __name__ == "__main__":

@@ -25,6 +25,10 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     /// `mode` modifier has a context per mode, and the traits each stands for (`ResolverExport`):
     /// a theme folder of these two files answers every colour as the theme does.
     case resolver
+    /// `colors.ts`: the colours and design tokens of every mode as a typed ES module (`TypeScriptExport`).
+    case ts
+    /// `colors.js` and `colors.d.ts`: the same as an ES module and its types (`TypeScriptExport`).
+    case js
 
     public init(name: String) throws(ExportError) {
         guard let format = ExportFormat(rawValue: name) else { throw .unknownFormat(name) }
@@ -44,8 +48,14 @@ public enum ExportFormat: String, Sendable, CaseIterable {
         case .swift: [SwiftExport(table).file] + [SwiftTokenExport(tokens, colors: SwiftExport(table)).file].compactMap { $0 }
         case .compose: [ComposeExport(table).file] + [ComposeTokenExport(tokens, colors: ComposeExport(table)).file].compactMap { $0 }
         case .resolver: ResolverExport(table).files
+        case .ts: [TypeScriptExport(table, tokens: tokens).typescript]
+        case .js: TypeScriptExport(table, tokens: tokens).javascript
         }
     }
+
+    /// Whether it writes the theme's design tokens beside its colours (all but `resolver`, which
+    /// is the colours as tokens).
+    public var writesTokens: Bool { self != .resolver }
 
     /// What an export could not write as asked, one line each, for the CLI to print.
     public func warnings(for table: ColorTable) -> [String] {
@@ -56,6 +66,8 @@ public enum ExportFormat: String, Sendable, CaseIterable {
         case .swift: .swiftIdentifier
         case .compose: .kotlinIdentifier
         case .resolver: .designToken
+        // The theme's names are string keys: nothing to collide.
+        case .ts, .js: nil
         }
         var lines = style.map { ExportNames(table.rows.map(\.name), style: $0).report.map { "name collision: " + $0 } } ?? []
         if !table.systemColors.isEmpty {

@@ -74,7 +74,7 @@ struct ExportRoutes: RouteCollection {
         return Response(deferred: { complete in
             library.content.perform({
                 (try ColorTable(reading: reader, chain: chain, contexts: contexts, relativePath: context.relative),
-                 [.css, .dtcg, .android, .compose, .swift].contains(format) ? try TokenTable(reading: reader, chain: chain, contexts: contexts) : .empty)
+                 format.writesTokens ? try TokenTable(reading: reader, chain: chain, contexts: contexts) : .empty)
             }) { result in
                 switch result {
                 case .success(let (table, tokens)):
