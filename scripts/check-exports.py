@@ -916,8 +916,47 @@ def check_typescript(base, theme, work, route, problems):
     return compared
 
 
+def check_scss(base, theme, work, route, problems):
+    """`scss`: sassc (libsass, Debian's) compiles a stylesheet that writes every value of
+    $themed-colors; each mode's values, in the export's order, equal the route's css. Returns
+    the values compared."""
+    folder = os.path.join(work, "scss-" + theme)
+    os.makedirs(folder, exist_ok=True)
+    response = requests.get("%s/themes/%s/exports/scss/_colors.scss" % (base, theme))
+    if response.status_code != 200:
+        problems.append("%s scss/_colors.scss: %d" % (theme, response.status_code))
+        return 0
+    with open(os.path.join(folder, "_colors.scss"), "w") as file:
+        file.write(response.text)
+    with open(os.path.join(folder, "consumer.scss"), "w") as file:
+        file.write('@import "colors";\n'
+                   '@each $mode, $values in $themed-colors {\n  .mode-#{$mode} { @each $name, $value in $values { --v: #{$value}; } }\n}\n'
+                   '@each $mode, $values in $themed-tokens {\n  .tokens-#{$mode} { @each $name, $value in $values { --v: #{$value}; } }\n}\n')
+    result = subprocess.run(["sassc", "-I", folder, os.path.join(folder, "consumer.scss")], capture_output=True, text=True)
+    if result.returncode != 0:
+        problems.append("%s: sassc: %s" % (theme, result.stderr.strip()[:400]))
+        return 0
+    compiled = {}
+    for rule in tinycss2.parse_stylesheet(result.stdout, skip_comments=True, skip_whitespace=True):
+        if rule.type != "qualified-rule":
+            continue
+        selector = tinycss2.serialize(rule.prelude).strip()
+        compiled[selector] = [tinycss2.serialize(item.value).strip()
+                              for item in tinycss2.parse_declaration_list(rule.content, skip_comments=True, skip_whitespace=True)
+                              if item.type == "declaration"]
+    compared = 0
+    for mode, bodies in route.items():
+        expected = [bodies[name]["css"] for name in sorted(bodies) if "css" in bodies[name]]
+        written = compiled.get(".mode-" + mode, [])
+        compared += len(expected)
+        if written != expected:
+            problems.append("%s _colors.scss: %s compiles to %d values, the route has %d (first difference: %s)"
+                            % (theme, mode, len(written), len(expected), next(((w, e) for w, e in zip(written, expected) if w != e), None)))
+    return compared
+
+
 def check_same_bytes(base, theme, themed, themes, work, problems):
-    for format_name in ("css", "dtcg", "android", "swift", "compose", "ts", "js"):
+    for format_name in ("css", "dtcg", "android", "swift", "compose", "ts", "js", "scss"):
         out = os.path.join(work, "cli", theme, format_name)
         subprocess.run([themed, "export", theme, "--format", format_name, "-o", out, "--themes", themes],
                        check=True, capture_output=True)
@@ -952,6 +991,7 @@ def check_all(base, themed, themes, work):
     problems = []
     checked = 0
     web = 0
+    sass = 0
     drawables = 0
     routes, all_names = {}, {}
     for theme in ("light", "dark", "brand", "awkward", "many"):
@@ -965,6 +1005,7 @@ def check_all(base, themed, themes, work):
         check_swift(base, theme, work, problems)
         check_same_bytes(base, theme, themed, themes, work, problems)
         web += check_typescript(base, theme, work, route, problems)
+        sass += check_scss(base, theme, work, route, problems)
         checked += len(names) * len(MODES)
     typed = check_compose(base, list(routes), routes, all_names, work, problems)
     typed += check_typed_css(base, problems)
@@ -973,15 +1014,16 @@ def check_all(base, themed, themes, work):
     typed += check_typed_swift(base, work, problems)
     typed += check_typed_dtcg(base, work, problems)
     check_typescript(base, "typed", work, {}, problems)  # its design tokens through tsc --strict
+    check_scss(base, "typed", work, {}, problems)  # and sassc
     check_android_resources("typed", themed, themes, work, problems)
     for problem in problems[:40]:
         print("  " + problem)
     if problems:
         sys.exit("exports: %d problems" % len(problems))
-    print("exports: css, dtcg, android, swift, compose, ts and js of 5 themes parse (aapt took every resource folder, %d drawables at "
-          "their densities; kotlinc compiled the Compose files; tsc --strict the TypeScript, node imported the JavaScript), "
-          "%d colour values equal the colour route (%d of them in colors.js), and %d values of "
-          "other design tokens (CSS, Android resources, Compose, Swift, DTCG) equal /tokens" % (drawables, checked, web, typed))
+    print("exports: css, dtcg, android, swift, compose, ts, js and scss of 5 themes parse (aapt took every resource folder, %d drawables at "
+          "their densities; kotlinc compiled the Compose files; tsc --strict the TypeScript, node imported the JavaScript, sassc "
+          "compiled the Sass), %d colour values equal the colour route (%d of them in colors.js, %d in _colors.scss), and %d values of "
+          "other design tokens (CSS, Android resources, Compose, Swift, DTCG) equal /tokens" % (drawables, checked, web, sass, typed))
 
 
 if __name__ == "__main__":

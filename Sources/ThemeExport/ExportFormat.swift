@@ -29,6 +29,8 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     case ts
     /// `colors.js` and `colors.d.ts`: the same as an ES module and its types (`TypeScriptExport`).
     case js
+    /// `_colors.scss`: Sass maps of every mode and lookup functions (`SCSSExport`).
+    case scss
 
     public init(name: String) throws(ExportError) {
         guard let format = ExportFormat(rawValue: name) else { throw .unknownFormat(name) }
@@ -50,6 +52,7 @@ public enum ExportFormat: String, Sendable, CaseIterable {
         case .resolver: ResolverExport(table).files
         case .ts: [TypeScriptExport(table, tokens: tokens).typescript]
         case .js: TypeScriptExport(table, tokens: tokens).javascript
+        case .scss: [SCSSExport(table, tokens: tokens).file]
         }
     }
 
@@ -67,7 +70,7 @@ public enum ExportFormat: String, Sendable, CaseIterable {
         case .compose: .kotlinIdentifier
         case .resolver: .designToken
         // The theme's names are string keys: nothing to collide.
-        case .ts, .js: nil
+        case .ts, .js, .scss: nil
         }
         var lines = style.map { ExportNames(table.rows.map(\.name), style: $0).report.map { "name collision: " + $0 } } ?? []
         if !table.systemColors.isEmpty {

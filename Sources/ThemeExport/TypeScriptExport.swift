@@ -34,15 +34,20 @@ public struct TypeScriptExport: Sendable {
     // MARK: - Text
 
     private var header: String {
+        headerLines.map { "// " + $0 + "\n" }.joined()
+    }
+
+    /// The leading comment's lines, safe in a `//` comment: what the export is and what it left out.
+    var headerLines: [String] {
         var lines = CommentText.header(table, names: ExportNames([], style: .designToken), modes: ColorMode.all)
         if !unwritten.isEmpty {
             lines.append("Not exported (typography is a class of the CSS export; these have no CSS text): " + unwritten.joined(separator: ", "))
         }
-        return lines.map { "// " + CommentText.swift($0) + "\n" }.joined()
+        return lines.map(CommentText.swift)
     }
 
     /// Each token CSS has text for, with its value in each mode.
-    private var tokenValues: [(path: String, values: [ColorMode: String])] {
+    var tokenValues: [(path: String, values: [ColorMode: String])] {
         tokens.rows.compactMap { row in
             guard row.type != "typography" else { return nil }
             let values = row.values.compactMapValues { CSSTokenValue.css(type: row.type, value: $0) }
@@ -55,7 +60,7 @@ public struct TypeScriptExport: Sendable {
         return tokens.rows.map(\.path).filter { !written.contains($0) }
     }
 
-    private var colorValues: [(path: String, values: [ColorMode: String])] {
+    var colorValues: [(path: String, values: [ColorMode: String])] {
         table.rows.map { row in (row.name, row.values.mapValues(\.value.css)) }
     }
 

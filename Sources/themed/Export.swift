@@ -12,11 +12,11 @@ import ThemeVocabulary
 /// the route answers, drawables at every density, strings with plurals: `AndroidResourceFolder`).
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write a theme's colours and design tokens as CSS custom properties, W3C design tokens, Android resources, Swift, Compose, TypeScript or JavaScript files.",
+        abstract: "Write a theme's colours and design tokens as CSS custom properties, W3C design tokens, Android resources, Swift, Compose, TypeScript, JavaScript or Sass files.",
         discussion: "Names are made safe for each format by the rule in docs/EXPORTS.md; collisions are printed, never merged.")
 
     @Argument(help: "The theme to export.") var theme: String
-    @Option(help: "css, dtcg, android (colours, drawables and strings), swift, compose, resolver, ts (a typed ES module), js (an ES module and its .d.ts), or bootstrap (the palettes a client fetches first, for an app to ship).") var format: String
+    @Option(help: "css, dtcg, android (colours, drawables and strings), swift, compose, resolver, ts (a typed ES module), js (an ES module and its .d.ts), scss (Sass maps), or bootstrap (the palettes a client fetches first, for an app to ship).") var format: String
     @Option(name: [.customShort("o"), .long], help: "Folder to write into (created if missing).") var output: String
     @Option(help: "Folder of themes.") var themes = "themes"
     @Option(help: "An SQLite index to use and update (default: a temporary one, removed afterwards).") var db: String?
