@@ -206,10 +206,12 @@ class Gallery {
       $("theme-summary").textContent = `Not available: ${error.message}`;
       return;
     }
-    // A token theme's modifiers: each chosen by name (those theme.json maps to traits are the
-    // modes' columns already; the server ignores them by name).
+    // A token theme's modifiers chosen by name (those theme.json maps to traits are the modes'
+    // columns already, and the server refuses them by name).
+    const byName = new Set((detail.modifiers ?? []).filter((modifier) => modifier.chosenBy === "name").map((modifier) => modifier.name));
     const modifiers = detail.sources.some((source) => source.kind === "tokens")
       ? await getJSON(`${base}/tokens.resolver.json`).then((document) => document.modifiers ?? {}).catch(() => ({})) : {};
+    for (const name of Object.keys(modifiers)) if (!byName.has(name)) delete modifiers[name];
     const chosen = this.contexts.get(this.theme) ?? {};
     const contexts = Object.entries(chosen).map(([name, context]) => `&${encodeURIComponent(name)}=${encodeURIComponent(context)}`).join("");
     const palettes = await Promise.all(MODES.map((mode) => getJSON(`${base}/colors?${mode.query}${contexts}`).catch(() => ({ colors: {} }))));

@@ -191,10 +191,10 @@ struct AliasResolver {
         switch (from, to) {
         case (.number, .dimension):
             guard let amount = TokenValidation.number(value) else { return nil }
-            return (.object([("value", value), ("unit", "px")]), "\(amount.formatted()) read as \(amount.formatted())px")
+            return (.object([("value", value), ("unit", "px")]), "\(numberText(amount)) read as \(numberText(amount))px")
         case (.dimension, .number):
             guard let amount = value["value"], let number = TokenValidation.number(amount), case .string(let unit)? = value["unit"] else { return nil }
-            return (amount, "\(number.formatted())\(unit) read as \(number.formatted())")
+            return (amount, "\(numberText(number))\(unit) read as \(numberText(number))")
         default:
             return nil
         }

@@ -167,7 +167,7 @@ struct DraftValues {
            case .string(let unit)? = object["lineHeight"]?["unit"], unit == "em" || unit == "%" {
             let ratio = unit == "%" ? height / 100 : height
             members[index].1 = .double(ratio)
-            slips.append(Slip(kind: .cssForm, detail: "lineHeight \(height.formatted())\(unit) read as \(ratio.formatted())"))
+            slips.append(Slip(kind: .cssForm, detail: "lineHeight \(AliasResolver.numberText(height))\(unit) read as \(AliasResolver.numberText(ratio))"))
             return .object(members)
         }
         if let index = members.firstIndex(where: { $0.0 == "lineHeight" }), case .object = members[index].1,
@@ -175,7 +175,7 @@ struct DraftValues {
            size > 0, let unit = object["lineHeight"]?["unit"], unit == object["fontSize"]?["unit"], case .string(let unitName) = unit {
             let ratio = (height / size * 10_000).rounded() / 10_000
             members[index].1 = .double(ratio)
-            slips.append(Slip(kind: .cssForm, detail: "lineHeight \(height.formatted())\(unitName) read as \(ratio.formatted()), its ratio to the font size \(size.formatted())\(unitName)"))
+            slips.append(Slip(kind: .cssForm, detail: "lineHeight \(AliasResolver.numberText(height))\(unitName) read as \(AliasResolver.numberText(ratio)), its ratio to the font size \(AliasResolver.numberText(size))\(unitName)"))
             changed = true
         }
         return changed ? .object(members) : nil

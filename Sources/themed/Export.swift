@@ -21,6 +21,8 @@ struct Export: ParsableCommand {
     @Option(help: "Folder of themes.") var themes = "themes"
     @Option(help: "An SQLite index to use and update (default: a temporary one, removed afterwards).") var db: String?
     @Flag(help: "Keep design tokens' aliases as references where the format can (CSS: var(--...)).") var references = false
+    @Option(name: .customLong("context"), help: "MODIFIER=CONTEXT: a token theme's modifier chosen by name, as ?MODIFIER=CONTEXT on the export routes (repeatable).")
+    var contexts: [String] = []
 
     func run() throws {
         // `bootstrap` is not a format of the colours but the server's first answers (`Bootstrap`).
@@ -56,11 +58,12 @@ struct Export: ParsableCommand {
             return
         }
         let chain = try ThemeInfo.chain(of: theme, in: loaded)
-        let table = try ColorTable(reading: index.reader, chain: chain) { path in
+        let chosen = try Self.contexts(contexts, of: index.reader.tokenOwner(in: chain)?.source.modifiers ?? [])
+        let table = try ColorTable(reading: index.reader, chain: chain, contexts: chosen) { path in
             path.hasPrefix(themesDirectory + "/") ? String(path.dropFirst(themesDirectory.count + 1)) : path
         }
 
-        let tokens = try TokenTable(reading: index.reader, chain: chain)
+        let tokens = try TokenTable(reading: index.reader, chain: chain, contexts: chosen)
         var files = format.files(for: table, tokens: tokens, references: references).map { (path: $0.path, bytes: Array($0.contents.utf8)) }
         var warnings = format.warnings(for: table)
         if format == .android {
@@ -78,6 +81,25 @@ struct Export: ParsableCommand {
         }
         for warning in warnings {
             FileHandle.standardError.write(Data("themed export: \(warning)\n".utf8))
+        }
+    }
+
+    /// The contexts `--context MODIFIER=CONTEXT` choose, as the export routes read them from the
+    /// query; an unknown modifier or context is refused naming the valid ones.
+    static func contexts(_ given: [String], of modifiers: [TokenModifier]) throws -> String {
+        guard !given.isEmpty else { return "" }
+        var pairs: [(String, String)] = []
+        for entry in given {
+            guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex else { throw ValidationError("--context \(entry): give MODIFIER=CONTEXT") }
+            pairs.append((String(entry[..<equals]), String(entry[entry.index(after: equals)...])))
+        }
+        for (name, _) in pairs where !modifiers.contains(where: { $0.name == name }) {
+            throw ValidationError(modifiers.isEmpty ? "--context \(name): this theme's tokens have no modifiers"
+                : "--context \(name): no such modifier; the modifiers are \(modifiers.map(\.name).joined(separator: ", "))")
+        }
+        switch TokenModifier.requested(pairs, of: modifiers) {
+        case .success(let contexts): return contexts
+        case .failure(let error): throw ValidationError("--context: \(error.message)")
         }
     }
 }

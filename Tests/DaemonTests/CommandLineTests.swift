@@ -380,3 +380,39 @@ final class Running: @unchecked Sendable {
         if process.isRunning { process.terminate(); process.waitUntilExit() }
     }
 }
+
+extension CommandLineTests {
+    @Test("themed export --context MODIFIER=CONTEXT exports the brand it names, and --format ts, js and scss write their files; an unknown context is refused naming the valid ones")
+    func exportContextsAndWebFormats() throws {
+        let folder = NSTemporaryDirectory() + "themed-export-context-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let files = [
+            "themes/ds/base.tokens.json": ##"{"color": {"$type": "color", "white": {"$value": "#ffffff"}}}"##,
+            "themes/ds/brands/main.json": ##"{"color": {"accent": {"$type": "color", "$value": "#0066ff"}}}"##,
+            "themes/ds/brands/portal.json": ##"{"color": {"accent": {"$type": "color", "$value": "#ff6600"}}}"##,
+            "themes/ds/ds.resolver.json": #"""
+                {"version": "2025.10", "sets": {"base": {"sources": [{"$ref": "base.tokens.json"}]}},
+                 "modifiers": {"brand": {"contexts": {"main": [{"$ref": "brands/main.json"}], "portal": [{"$ref": "brands/portal.json"}]}, "default": "main"}},
+                 "resolutionOrder": [{"$ref": "#/sets/base"}, {"$ref": "#/modifiers/brand"}]}
+                """#,
+        ]
+        for (path, text) in files {
+            try FileManager.default.createDirectory(atPath: ((folder + "/" + path) as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: folder + "/" + path))
+        }
+        let portal = try DaemonTests.run(["export", "ds", "--format", "css", "--context", "brand=portal", "-o", "portal", "--themes", "themes"], in: folder)
+        #expect(portal.status == 0, "\(portal.errors)")
+        let css = (try? String(contentsOfFile: folder + "/portal/colors.css", encoding: .utf8)) ?? ""
+        #expect(css.contains("rgb(255 102 0") && !css.contains("rgb(0 102 255"), "\(css.prefix(400))")
+        let unknown = try DaemonTests.run(["export", "ds", "--format", "css", "--context", "brand=intranet", "-o", "x", "--themes", "themes"], in: folder)
+        #expect(unknown.status != 0 && unknown.errors.contains("its contexts are main, portal"), "\(unknown.errors)")
+        for (format, written) in [("ts", ["colors.ts"]), ("js", ["colors.js", "colors.d.ts"]), ("scss", ["_colors.scss"])] {
+            let run = try DaemonTests.run(["export", "ds", "--format", format, "-o", format, "--themes", "themes"], in: folder)
+            #expect(run.status == 0, "\(format): \(run.errors)")
+            for file in written {
+                let text = (try? String(contentsOfFile: "\(folder)/\(format)/\(file)", encoding: .utf8)) ?? ""
+                #expect(text.contains("\"color.accent\"") && (file.hasSuffix(".d.ts") || text.contains("rgb(0 102 255 / 1)")), "\(format)/\(file): \(text.prefix(300))")
+            }
+        }
+    }
+}

@@ -67,6 +67,49 @@ struct ColorConversionTests {
     }
 }
 
+/// The same text read by coloraide (a CSS Color 4 implementation outside our code), where it is installed.
+@Suite("CSS colour text against coloraide")
+struct CSSColorTextReferenceTests {
+    static let samples = [
+        "rgba(12, 200, 99, .3)", "rgb(10% 20% 30% / 0.4)", "hsl(200 40% 60%)", "hsla(330, 80%, 45%, 0.75)", "hsl(-30deg 50% 50%)",
+        "hwb(200 20% 30%)", "lab(52% 30 -40)", "lch(60% 40 120)", "oklab(0.6 0.05 -0.08)", "oklch(0.7 0.12 40)", "color(display-p3 0.2 0.5 0.7)",
+        "color(rec2020 0.3 0.4 0.5)", "color(xyz-d50 0.2 0.3 0.25)", "rebeccapurple", "#c0ffee", "hsl(0.25turn 60% 40%)",
+    ]
+
+    @Test("each sample's sRGB components within 1e-4 of coloraide's (in gamut), or both out of gamut", .enabled(if: ColorConversionTests.hasColoraide, "coloraide is not installed (pip install coloraide; make test installs it)"))
+    func againstColoraide() throws {
+        let script = """
+        import json, sys
+        from coloraide import Color
+        out = []
+        for text in json.load(sys.stdin):
+            c = Color(text).convert('srgb')
+            out.append({'coords': [0 if v != v else v for v in c.coords()], 'alpha': c.alpha(), 'inGamut': c.in_gamut()})
+        print(json.dumps(out))
+        """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script]
+        let input = Pipe(), output = Pipe()
+        (process.standardInput, process.standardOutput) = (input, output)
+        try process.run()
+        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: Self.samples))
+        try input.fileHandleForWriting.close()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let reference = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        #expect(reference.count == Self.samples.count)
+        for (text, expected) in zip(Self.samples, reference) {
+            guard let color = CSSColor(css: text) else { Issue.record("\(text) not read"); continue }
+            let coords = expected["coords"] as? [Double] ?? []
+            #expect(abs(color.alpha - (expected["alpha"] as? Double ?? -1)) < 1e-9, "\(text) alpha")
+            guard expected["inGamut"] as? Bool == true else { #expect(!color.isInSRGB, "\(text): out of sRGB for both"); continue }
+            let ours = Array(color.sRGB.components.prefix(3))
+            #expect(zip(ours, coords).allSatisfy { abs($0 - $1) < 1e-4 }, "\(text): \(ours) against \(coords)")
+        }
+    }
+}
+
 /// SplitMix64: the same samples on every run.
 struct SeededGenerator: RandomNumberGenerator {
     var state: UInt64

@@ -7,7 +7,7 @@ import Testing
 @Suite("design tokens in the drafts' forms")
 struct DraftValueTests {
     func set(_ text: String) throws -> TokenSet {
-        TokenSet(sources: [TokenSource(root: try JSONParser.parse(Array(text.utf8)), location: TokenLocation(file: "draft.tokens.json", pointer: ""))])
+        try TokenSet(parsing: text, file: "draft.tokens.json")
     }
 
     func value(_ set: TokenSet, _ path: String) -> JSONValue? { set[TokenPath(dotted: path)]?.value }
@@ -75,7 +75,7 @@ struct DraftValueTests {
 @Suite("what converters write")
 struct ConverterSlipTests {
     func set(_ text: String) throws -> TokenSet {
-        TokenSet(sources: [TokenSource(root: try JSONParser.parse(Array(text.utf8)), location: TokenLocation(file: "converted.tokens.json", pointer: ""))])
+        try TokenSet(parsing: text, file: "converted.tokens.json")
     }
 
     @Test("a hex fallback of 3, 4 or 8 digits beside valid components: the components win, and its aliases resolve")
@@ -146,7 +146,7 @@ struct ConverterSlipTests {
 @Suite("CSS colour and gradient text")
 struct CSSFormTests {
     func set(_ text: String) throws -> TokenSet {
-        TokenSet(sources: [TokenSource(root: try JSONParser.parse(Array(text.utf8)), location: TokenLocation(file: "css.tokens.json", pointer: ""))])
+        try TokenSet(parsing: text, file: "css.tokens.json")
     }
 
     @Test("rgba(), hsla(), names and transparent are colours, their aliases too; one warning each where written")
@@ -196,7 +196,7 @@ struct CSSFormTests {
 @Suite("value forms teams write")
 struct TeamValueFormTests {
     func set(_ text: String) throws -> TokenSet {
-        TokenSet(sources: [TokenSource(root: try JSONParser.parse(Array(text.utf8)), location: TokenLocation(file: "team.tokens.json", pointer: ""))])
+        try TokenSet(parsing: text, file: "team.tokens.json")
     }
 
     @Test("a description kept inside a colour value (Canvas's shape) is left out of it; the colour and its aliases serve")

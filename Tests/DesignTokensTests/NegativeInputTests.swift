@@ -8,7 +8,7 @@ import Testing
 @Suite("what the DTCG 2025.10 modules forbid is said")
 struct NegativeInputTests {
     func set(_ text: String) throws -> TokenSet {
-        TokenSet(sources: [TokenSource(root: try JSONParser.parse(Array(text.utf8)), location: TokenLocation(file: "t.tokens.json", pointer: ""))])
+        try TokenSet(parsing: text, file: "t.tokens.json")
     }
 
     static func resolver(_ text: String) throws -> TokenResolver {
@@ -68,7 +68,7 @@ struct RootCauseTests {
            "accent": {"$value": "{color.brand}"}, "link": {"$value": "{color.accent}"}, "focus": {"$value": "{color.link}"},
            "typo": {"$value": "{color.nowhere}"}}}
         """##
-        let tokens = TokenSet(sources: [TokenSource(root: try JSONParser.parse(Array(text.utf8)), location: TokenLocation(file: "t.tokens.json", pointer: ""))])
+        let tokens = try TokenSet(parsing: text, file: "t.tokens.json")
         let causes = RootCauses.of(tokens.problems)
         #expect(causes.map(\.cause.location.pointer) == ["/color/brand", "/color/typo"], "\(causes)")
         #expect(causes.map(\.aliases) == [3, 0])
@@ -82,7 +82,7 @@ struct RootCauseTests {
 @Suite("references into and inside values")
 struct ReferencePlacementTests {
     func set(_ text: String) throws -> TokenSet {
-        TokenSet(sources: [TokenSource(root: try JSONParser.parse(Array(text.utf8)), location: TokenLocation(file: "t.tokens.json", pointer: ""))])
+        try TokenSet(parsing: text, file: "t.tokens.json")
     }
 
     @Test("a $ref into a shadow's colour or offset stands for that part of the value")

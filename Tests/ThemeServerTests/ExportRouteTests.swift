@@ -36,7 +36,7 @@ struct ExportRouteTests {
         #expect(try api.request("/themes/light/colors.css", headers: ["If-None-Match": css.header("ETag") ?? ""]).status == 304)
 
         let list = try api.request("/themes/light/exports").decode(ExportList.self)
-        #expect(Set(list.formats.keys) == ["css", "dtcg", "android", "swift", "compose", "resolver"])
+        #expect(Set(list.formats.keys) == ["css", "dtcg", "android", "swift", "compose", "resolver", "ts", "js", "scss"])
         for file in list.formats.values.flatMap({ $0 }) {
             let response = try api.request(file.href)
             #expect(response.status == 200 && !response.body.isEmpty, "\(file.href)")

@@ -40,6 +40,9 @@ struct TokensStudioRouteTests {
                 "a modifier theme.json maps to traits, named: said, not answered with the default: \(byName.text)")
         let theme = try api.request("/themes/studio").json
         #expect(theme["status"] as? String == "ok", "\(theme)")
+        let modifiers = theme["modifiers"] as? [[String: Any]] ?? []
+        #expect(modifiers.count == 1 && modifiers.first?["name"] as? String == "Mode" && modifiers.first?["chosenBy"] as? String == "traits"
+                && modifiers.first?["contexts"] as? [String] == ["Light", "Dark"], "how a request chooses each: \(modifiers)")
         #expect((theme["warnings"] as? [String])?.contains { $0.contains("studio-keys") } == true, "\(theme)")
     }
 

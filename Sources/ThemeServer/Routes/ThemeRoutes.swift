@@ -123,6 +123,12 @@ struct ThemeRoutes: RouteCollection {
             ("data", .array(try reader.names(.data, in: chain).map(JSONValue.string))),
             ("files", .array(try reader.names(.file, in: chain).map(JSONValue.string))),
             ("strings", .array(try reader.stringTables(in: chain).map(JSONValue.string))),
+            // A token theme's modifiers and how a request chooses each: by its name, or by the
+            // traits theme.json maps its contexts to (then naming it is a 400).
+            ("modifiers", .array((reader.tokenOwner(in: chain)?.source.modifiers ?? []).map { modifier in
+                .object([("name", .string(modifier.name)), ("contexts", .array(modifier.contexts.map(JSONValue.string))),
+                         ("default", .string(modifier.defaultContext)), ("chosenBy", .string(modifier.mapsToTraits ? "traits" : "name"))])
+            })),
             ("warming", warming(theme.name)),
         ])
         if hasReleases, case .object(var members) = body {
