@@ -238,7 +238,9 @@ public final class BlobStore: Sendable {
         let names = Set(keys.map { ContentHash.of(Array($0.utf8)) })
         let now = ContinuousClock.now
         var report = Collection()
-        let needsCompaction = state.withLock { state -> Bool in
+        // Between two puts: a put publishes its blob, then its aliases; a blob seen between the
+        // two has no alias yet and would be dropped under the alias about to point at it.
+        let needsCompaction = appending.withLock { _ in state.withLock { state -> Bool in
             for (name, alias) in state.aliases where !names.contains(name) && now - alias.touched > grace {
                 state.aliases[name] = nil
                 report.aliasesDropped += 1
@@ -251,7 +253,7 @@ public final class BlobStore: Sendable {
             }
             state.statistics.collected += report.blobsDropped
             return Self.worthCompacting(state)
-        }
+        } }
         return try compacting(report, if: needsCompaction)
     }
 
@@ -262,7 +264,8 @@ public final class BlobStore: Sendable {
     @discardableResult
     public func trim(toBytes bytes: Int) throws(BlobStoreError) -> Collection {
         var report = Collection()
-        let needsCompaction = state.withLock { state -> Bool in
+        // Between two puts, as `collect` drops.
+        let needsCompaction = appending.withLock { _ in state.withLock { state -> Bool in
             var live = state.blobs.values.reduce(0) { $0 + $1.record.bodyLength }
             guard live > bytes else { return false }
             var dropped = Set<Digest>()
@@ -280,7 +283,7 @@ public final class BlobStore: Sendable {
             }
             state.statistics.collected += report.blobsDropped
             return Self.worthCompacting(state)
-        }
+        } }
         return try compacting(report, if: needsCompaction)
     }
 
