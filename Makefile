@@ -164,7 +164,7 @@ bench-clients: kotlin-client
 ## served through a resolver document over the published file, each colour against a reading of
 ## the file made by the script, each refused token in the theme's errors, compiled and read back.
 tokens-check:
-	@python3 -c "import requests" 2>/dev/null || pip install -q requests
+	@python3 -c "import requests, coloraide" 2>/dev/null || pip install -q requests coloraide
 	python3 scripts/check-public-tokens.py --themed .build/release/themed
 
 ## Chromium, its driver and selenium for the browser tests (Debian packages, PyPI).

@@ -75,6 +75,21 @@ def tokens(group, path=(), inherited=None):
             yield from tokens(member, path + (name,), kind)
 
 
+def css_hex(text):
+    """#RRGGBBAA of a colour CSS Color 4 writes in text, in sRGB; None when it names none (or lies
+    outside sRGB, where the hex would be a gamut mapping's)."""
+    from coloraide import Color
+    try:
+        color = Color(text.strip())
+    except Exception:
+        return None
+    srgb = color.convert("srgb")
+    if not srgb.in_gamut():
+        return None
+    channels = [0 if v != v else v for v in srgb.coords()] + [srgb.alpha()]
+    return "#" + "".join("%02X" % round(min(max(v, 0), 1) * 255) for v in channels)
+
+
 def expected_colors(document, mode):
     """The colour tokens of shared + mode as this reading resolves them: path -> hex (#RRGGBBAA),
     and the paths of tokens it cannot give a value, with where each is written."""
@@ -101,6 +116,15 @@ def expected_colors(document, mode):
             unresolvable[name] = pointer
             return None
         if kind == "color":
+            if isinstance(value, str) and not HEX.match(value):
+                # A colour as CSS writes it (rgba(), hsl(), a name): served, read as CSS Color 4
+                # reads it (coloraide, a reading outside themed's code).
+                value = css_hex(value)
+                if value is None:
+                    unresolvable[name] = pointer
+                    return None
+                resolved[name] = (kind, value)
+                return resolved[name]
             if not (isinstance(value, str) and HEX.match(value)):
                 unresolvable[name] = pointer
                 return None
@@ -186,7 +210,7 @@ def check_theme(base, theme, document, themed, folder, work, problems):
     # "16px"), one line per kind and file, each naming a token.
     counts["warnings"] = len(info.get("warnings", []))
     for line in info.get("warnings", []):
-        if not re.match(r"design-system\.json#/\S+: .* \((draft-form|unit|hex-fallback|token-group|format)\)", line):
+        if not re.match(r"design-system\.json#/\S+: .* \((draft-form|unit|hex-fallback|token-group|format|css-form|studio-keys|studio-folder)\)", line):
             problems.append("%s: a warning not about a token, or of no known kind: %s" % (theme, line))
     # Compiled to a catalog, read back by themed: every colour the theme serves is in it.
     catalog = os.path.join(work, theme + ".car")
