@@ -210,7 +210,7 @@ def check_theme(base, theme, document, themed, folder, work, problems):
     # "16px"), one line per kind and file, each naming a token.
     counts["warnings"] = len(info.get("warnings", []))
     for line in info.get("warnings", []):
-        if not re.match(r"design-system\.json#/\S+: .* \((draft-form|unit|hex-fallback|token-group|format|css-form|studio-keys|studio-folder)\)", line):
+        if not re.match(r"design-system\.json#/\S+: .* \((draft-form|unit|hex-fallback|token-group|format|css-form|studio-keys|studio-folder|beside-value)\)", line):
             problems.append("%s: a warning not about a token, or of no known kind: %s" % (theme, line))
     # Compiled to a catalog, read back by themed: every colour the theme serves is in it.
     catalog = os.path.join(work, theme + ".car")

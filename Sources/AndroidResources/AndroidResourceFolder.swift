@@ -32,9 +32,13 @@ public struct AndroidResourceFolder: Sendable {
     /// The image formats drawables are made from (data and other files are not drawables).
     static let imageFormats: Set<String> = ["png", "jpeg", "jpg", "gif", "webp", "heic", "avif", "pdf", "svg"]
 
-    public init(chain: [ThemeInfo], colors: ColorTable, tokens: TokenTable = .empty, reader: IndexReader, content: ContentStore) throws {
-        for file in AndroidExport(colors, tokens: tokens).files { files.append(File(path: file.path, bytes: Array(file.contents.utf8))) }
-        problems += ExportFormat.android.warnings(for: colors)
+    /// The prefix `ExportOptions.prefix` puts before every resource name.
+    let prefix: String
+
+    public init(chain: [ThemeInfo], colors: ColorTable, tokens: TokenTable = .empty, reader: IndexReader, content: ContentStore, prefix: String = "") throws {
+        self.prefix = prefix
+        for file in AndroidExport(colors, tokens: tokens, prefix: prefix).files { files.append(File(path: file.path, bytes: Array(file.contents.utf8))) }
+        problems += ExportFormat.android.warnings(for: colors, prefix: prefix)
         let bundles = chain.flatMap(\.sources).compactMap(\.bundle)
         let developmentRegion = bundles.compactMap(\.developmentRegion).first ?? "en"
         var localizations: [(name: String, qualifier: String)] = []
@@ -72,7 +76,7 @@ public struct AndroidResourceFolder: Sendable {
             if !entries.isEmpty { sets.append(("values-\(localization.qualifier)", entries)) }
         }
         let allNames = Array(Set(sets.flatMap { $0.entries.map(\.name) })).sorted()
-        let names = ExportNames(allNames, style: .androidResource)
+        let names = ExportNames(allNames, style: .androidResource, prefix: prefix)
         problems += names.report.map { "string name collision: " + $0 }
         for (folder, entries) in sets {
             var out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!-- Strings of theme \"\(Self.comment(chain.first?.name ?? ""))\", exported by themed. Do not edit: export again. -->\n<resources>\n"
@@ -116,7 +120,7 @@ public struct AndroidResourceFolder: Sendable {
                   Self.imageFormats.contains(resolution.variant.format.lowercased()) else { continue }
             drawable.append(name)
         }
-        let exportNames = ExportNames(drawable, style: .androidResource)
+        let exportNames = ExportNames(drawable, style: .androidResource, prefix: prefix)
         problems += exportNames.report.map { "drawable name collision: " + $0 }
         var made: [String: [UInt8]] = [:]
         for name in drawable {

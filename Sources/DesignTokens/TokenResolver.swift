@@ -49,6 +49,8 @@ public struct TokenResolver: Sendable {
 
     /// The properties the Resolver module gives a resolver document.
     static let documentProperties: Set<String> = ["$schema", "$extensions", "$defs", "name", "version", "description", "sets", "modifiers", "resolutionOrder"]
+    static let setProperties: Set<String> = ["description", "sources", "$extensions"]
+    static let modifierProperties: Set<String> = ["description", "contexts", "default", "$extensions"]
 
     /// A resolver made of parts (`init(layers:)`, `relocated(under:)`).
     init(modifiers: [Modifier], steps: [Step], document: JSONValue, warnings: [TokenWarning]) {
@@ -154,6 +156,13 @@ public struct TokenResolver: Sendable {
             }
             guard let kind, let name else { continue }
             guard names.insert("\(kind):\(name)").inserted else { throw invalid(here, "\(name) appears twice in resolutionOrder") }
+            if case .object(let members) = item {
+                let allowed = (kind == "set" ? Self.setProperties : Self.modifierProperties).union(itemPointer == here ? ["name", "type"] : [])
+                for (key, _) in members where !allowed.contains(key) {
+                    warnings.append(TokenWarning(TokenLocation(file: path, pointer: itemPointer + "/" + JSONPointer.escape(key)), .format,
+                                                 "\(key) is not a property of a \(kind); ignored"))
+                }
+            }
             if kind == "set" {
                 steps.append(.set(try sources(item["sources"], at: itemPointer + "/sources", inModifier: false, seen: [])))
                 continue

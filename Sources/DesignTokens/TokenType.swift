@@ -101,6 +101,9 @@ public struct TokenWarning: Sendable, Hashable, CustomStringConvertible {
         case tokenGroup = "token-group"
         /// Tokens Studio's keys of before DTCG (`value`, `type`, `description`), read as `$value`, `$type`, `$description`.
         case studioKeys = "studio-keys"
+        /// Keys beside an older-form token's value that are no token (`deprecatedValues`, a
+        /// comment): kept under the token's `$extensions["org.themed.beside"]`.
+        case besideValue = "beside-value"
         /// Something the Format or Resolver module does not allow that still means one thing
         /// (a hue of 360, a component out of its space's range, metadata of the wrong kind, an
         /// unknown `$type`, a modifier of one context), served as that.

@@ -18,15 +18,28 @@ enum TokensStudioSet {
 
     /// The set's tree in DTCG's form, and the warnings of `file` (at most one per kind).
     static func normalized(_ root: JSONValue, file: String) -> (root: JSONValue, warnings: [TokenWarning]) {
-        var olderKeys: [String] = []
-        let tree = group(root, path: [], olderKeys: &olderKeys)
+        var notes = Notes()
+        let tree = group(root, path: [], notes: &notes)
         var warnings: [TokenWarning] = []
-        if let first = olderKeys.first {
-            let more = olderKeys.count > 1 ? " and \(olderKeys.count - 1) more tokens" : ""
+        if let first = notes.olderKeys.first {
+            let more = notes.olderKeys.count > 1 ? " and \(notes.olderKeys.count - 1) more tokens" : ""
             warnings.append(TokenWarning(TokenLocation(file: file, pointer: first), .studioKeys,
                                          "value, type and description (Tokens Studio's keys before DTCG) read as $value, $type and $description here\(more)"))
         }
+        if let first = notes.beside.first {
+            let keys = Set(notes.beside.flatMap(\.keys)).sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            let more = notes.beside.count > 1 ? " and \(notes.beside.count - 1) more tokens" : ""
+            warnings.append(TokenWarning(TokenLocation(file: file, pointer: first.pointer), .besideValue,
+                                         "\(keys) beside the value: no token, kept under $extensions[\"org.themed.beside\"] here\(more)"))
+        }
         return (tree, warnings)
+    }
+
+    /// What reading one set noticed, for its warnings: the tokens in the older keys, and those
+    /// with keys beside their value.
+    struct Notes {
+        var olderKeys: [String] = []
+        var beside: [(pointer: String, keys: [String])] = []
     }
 
     /// Whether `value` is a token or holds one (an object with a `value` or `$value` inside).
@@ -44,19 +57,19 @@ enum TokensStudioSet {
         return !members.contains { $0.1["value"] != nil || $0.1["$value"] != nil }
     }
 
-    static func group(_ value: JSONValue, path: [String], olderKeys: inout [String]) -> JSONValue {
+    static func group(_ value: JSONValue, path: [String], notes: inout Notes) -> JSONValue {
         guard case .object(let members) = value else { return value }
-        if value["$value"] != nil || isOlderToken(value) { return token(value, path: path, olderKeys: &olderKeys) }
+        if value["$value"] != nil || isOlderToken(value) { return token(value, path: path, notes: &notes) }
         return .object(members.map { key, member in
             switch key {
             case "$type": (key, member.stringValue.map { .string(types[$0] ?? $0) } ?? member)
             case let name where name.hasPrefix("$"): (key, member)
-            default: (key, group(member, path: path + [key], olderKeys: &olderKeys))
+            default: (key, group(member, path: path + [key], notes: &notes))
             }
         })
     }
 
-    static func token(_ value: JSONValue, path: [String], olderKeys: inout [String]) -> JSONValue {
+    static func token(_ value: JSONValue, path: [String], notes: inout Notes) -> JSONValue {
         guard case .object(let members) = value else { return value }
         var token: [(String, JSONValue)] = []
         var studioType: String?
@@ -77,9 +90,10 @@ enum TokensStudioSet {
             var extensions: [(String, JSONValue)] = []
             if let index = token.firstIndex(where: { $0.0 == "$extensions" }), case .object(let given) = token.remove(at: index).1 { extensions = given }
             extensions.append(("org.themed.beside", .object(beside)))
+            notes.beside.append((TokenPath(path).pointer, beside.map(\.0)))
             token.append(("$extensions", .object(extensions)))
         }
-        if value["$value"] == nil { olderKeys.append(TokenPath(path).pointer) }
+        if value["$value"] == nil { notes.olderKeys.append(TokenPath(path).pointer) }
         let (type, converted) = convert(raw, studioType: studioType)
         var result: [(String, JSONValue)] = [("$value", converted)]
         if let type { result.append(("$type", .string(type))) }

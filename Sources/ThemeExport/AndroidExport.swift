@@ -13,10 +13,10 @@ public struct AndroidExport: Sendable {
     public let names: ExportNames
     public let tokens: AndroidTokenResources
 
-    public init(_ table: ColorTable, tokens: TokenTable = .empty) {
+    public init(_ table: ColorTable, tokens: TokenTable = .empty, prefix: String = "") {
         self.table = table
-        names = ExportNames(table.rows.map(\.name), style: .androidResource)
-        self.tokens = AndroidTokenResources(tokens, theme: table.theme, revision: table.revision)
+        names = ExportNames(table.rows.map(\.name), style: .androidResource, prefix: prefix)
+        self.tokens = AndroidTokenResources(tokens, theme: table.theme, revision: table.revision, prefix: prefix)
     }
 
     public var files: [ExportFile] {

@@ -15,22 +15,23 @@ import ThemeIndex
 ///
 /// `values-night/` holds only what differs in dark (Android takes the rest from `values/`). What
 /// Android resources cannot hold (borders, shadows, cubic-béziers, transitions, font families on
-/// their own, gradients, units other than px and rem) is named in each file's leading comment.
+/// their own, gradients of more than three stops, units other than px and rem) is named in each
+/// file's leading comment. A gradient is a shape drawable, `drawable[-night]/<name>.xml`.
 public struct AndroidTokenResources: Sendable {
     public let tokens: TokenTable
     public let names: ExportNames
     let theme: String
     let revision: String
 
-    public init(_ tokens: TokenTable, theme: String, revision: String) {
+    public init(_ tokens: TokenTable, theme: String, revision: String, prefix: String = "") {
         self.tokens = tokens
-        names = ExportNames(tokens.rows.map(\.path), style: .androidResource)
+        names = ExportNames(tokens.rows.map(\.path), style: .androidResource, prefix: prefix)
         (self.theme, self.revision) = (theme, revision)
     }
 
     /// One resource: its element and the value per mode.
     struct Resource {
-        enum Kind { case dimen, float, integer, style }
+        enum Kind { case dimen, float, integer, style, gradient }
         var kind: Kind
         var name: String
         var path: String
@@ -63,8 +64,32 @@ public struct AndroidTokenResources: Sendable {
                 files.append(ExportFile(path: "\(folder)/\(file)", contents: document(chosen, mode: mode, unwritten: unwritten),
                                         mediaType: "application/xml; charset=utf-8"))
             }
+            // A gradient is a drawable of its own: a shape filled with it.
+            for resource in shown where resource.kind == .gradient {
+                guard let gradient = resource.values[mode] else { continue }
+                let folder = mode == .light ? "drawable" : "drawable-night"
+                var out = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+                out += "<!-- \(CommentText.xml("Gradient \"\(resource.path)\" of theme \"\(theme)\" (revision \(revision)), \(mode.name), exported by themed. Do not edit: export again.")) -->\n"
+                out += "<shape xmlns:android=\"http://schemas.android.com/apk/res/android\" android:shape=\"rectangle\">\n    \(gradient)\n</shape>\n"
+                files.append(ExportFile(path: "\(folder)/\(resource.name).xml", contents: out, mediaType: "application/xml; charset=utf-8"))
+            }
         }
         return files
+    }
+
+    /// A gradient of two stops at its ends, or three with the middle one anywhere, as a shape's
+    /// `<gradient>` drawn top to bottom (CSS's direction when none is given); Android's shapes
+    /// hold no more stops than that.
+    static func gradient(_ value: JSONValue) -> String? {
+        guard case .array(let stops) = value, stops.count == 2 || stops.count == 3 else { return nil }
+        let read = stops.compactMap { stop -> (color: String, position: Double)? in
+            guard let color = stop["color"].flatMap(CSSTokenValue.cssColor), let position = stop["position"]?.number else { return nil }
+            return (AndroidExport.argb(color.sRGB.hex), position)
+        }
+        guard read.count == stops.count, let first = read.first, let last = read.last, first.position == 0, last.position == 1 else { return nil }
+        var attributes = "android:type=\"linear\" android:angle=\"270\" android:startColor=\"\(first.color)\""
+        if read.count == 3 { attributes += " android:centerColor=\"\(read[1].color)\" android:centerY=\"\(read[1].position.exportText)\"" }
+        return "<gradient \(attributes) android:endColor=\"\(last.color)\" />"
     }
 
     private func document(_ resources: [Resource], mode: ColorMode, unwritten: [String]) -> String {
@@ -83,6 +108,7 @@ public struct AndroidTokenResources: Sendable {
             case .integer: out += "    <integer name=\"\(resource.name)\">\(value)</integer>\n"
             // The framework's text appearance as the parent: what a style does not say is Android's.
             case .style: out += "    <style name=\"\(Self.stylePrefix)\(resource.name)\" parent=\"android:TextAppearance\">\n\(value)    </style>\n"
+            case .gradient: break
             }
         }
         return out + "</resources>\n"
@@ -104,6 +130,7 @@ public struct AndroidTokenResources: Sendable {
             return (String(Int(milliseconds)), .integer)
         case "fontWeight": return CSSTokenValue.fontWeight(value).map { ($0, .integer) }
         case "typography": return textAppearance(value).map { ($0, .style) }
+        case "gradient": return gradient(value).map { ($0, .gradient) }
         default: return nil
         }
     }
@@ -115,6 +142,20 @@ public struct AndroidTokenResources: Sendable {
         case "px": return amount.exportText
         case "rem": return (amount * 16).exportText
         default: return nil
+        }
+    }
+
+    /// A letter spacing in ems of the font size, whatever unit the token gave it in: `em` as it
+    /// is, `%` a hundredth of an em, px and rem over the size in px. Android and Compose measure
+    /// it in ems; Swift multiplies back by the size.
+    static func letterSpacingEms(_ value: JSONValue, fontSizePixels size: Double) -> Double? {
+        guard let amount = value["value"]?.number, case .string(let unit)? = value["unit"] else { return nil }
+        switch unit {
+        case "em": return amount
+        case "%": return amount / 100
+        default:
+            guard size > 0, let pixels = dp(value).flatMap(Double.init) else { return nil }
+            return pixels / size
         }
     }
 
@@ -139,8 +180,8 @@ public struct AndroidTokenResources: Sendable {
                 items.append(("android:lineHeight", height + "sp"))
             }
         }
-        if let spacing = value["letterSpacing"].flatMap(dp).flatMap(Double.init), size > 0 {
-            items.append(("android:letterSpacing", ((spacing / size * 10000).rounded() / 10000).exportText))
+        if let spacing = value["letterSpacing"].flatMap({ letterSpacingEms($0, fontSizePixels: size) }) {
+            items.append(("android:letterSpacing", ((spacing * 10000).rounded() / 10000).exportText))
         }
         if let family = Self.firstFamily(value["fontFamily"]) { items.append(("android:fontFamily", family)) }
         return items.map { "        <item name=\"\($0.0)\">\(Self.escaped($0.1))</item>\n" }.joined()

@@ -34,12 +34,35 @@ public struct CSSExport: Sendable {
         var restatedAlways: Bool
     }
 
-    public init(_ table: ColorTable, tokens: TokenTable = .empty, references: Bool = false) {
+    /// With `lightDark`, `text` is one `:root` block of `light-dark()` colours (`lightDarkText`).
+    public let lightDark: Bool
+
+    /// Tailwind CSS v4's form (`TailwindExport`): the light values are its `@theme`, each name in
+    /// the namespace of its type, typography as `--text-*` with its line height, letter spacing
+    /// and weight beside it.
+    let tailwind: Bool
+
+    public init(_ table: ColorTable, tokens: TokenTable = .empty, references: Bool = false, lightDark: Bool = false, prefix: String = "") {
+        self.init(table, tokens: tokens, references: references, lightDark: lightDark, prefix: prefix, tailwind: false)
+    }
+
+    init(_ table: ColorTable, tokens: TokenTable, references: Bool, lightDark: Bool, prefix: String, tailwind: Bool) {
         self.table = table
         self.tokens = tokens
         self.references = references
-        let names = ExportNames(table.rows.map(\.name) + tokens.rows.map(\.path), style: .cssCustomProperty)
-        self.names = names
+        self.lightDark = lightDark
+        self.tailwind = tailwind
+        // Tailwind's names start with their namespace (`--color-`, `--spacing-`): the name rule
+        // runs over the namespace and the name together, so collisions are settled within one.
+        // The prefix comes after the namespace, where Tailwind's utilities take the name
+        // (`--color-ds-primary` is `bg-ds-primary`).
+        let keys = tailwind ? Dictionary(table.rows.map { ($0.name, "color \(prefix) \($0.name)") } + tokens.rows.map { row in
+            (row.path, TailwindExport.namespace(type: row.type, path: row.path).map { "\($0) \(prefix) \(row.path)" } ?? "\(prefix) \(row.path)")
+        }, uniquingKeysWith: { first, _ in first }) : [:]
+        let exportNames = ExportNames(table.rows.map { keys[$0.name] ?? $0.name } + tokens.rows.map { keys[$0.path] ?? $0.path },
+                                      style: .cssCustomProperty, prefix: tailwind ? "" : prefix)
+        self.names = exportNames
+        let names = KeyedNames(names: exportNames, keys: keys)
         // Each token's value per mode: a typography style's is its `font` shorthand, where it has one.
         let values = tokens.rows.map { row in
             row.type == "typography" ? row.values.compactMapValues { CSSTokenValue.typography($0).flatMap(Self.fontShorthand) }
@@ -57,6 +80,12 @@ public struct CSSExport: Sendable {
         var classes: [(String, [ColorMode: [(String, String)]])] = []
         var unwritten: [String] = []
         for (row, values) in zip(tokens.rows, values) {
+            if tailwind, row.type == "typography" {
+                let split = TailwindExport.textLines(row.values)
+                if split.isEmpty { unwritten.append(row.path) }
+                lines += split.map { Line(name: names[row.path] + $0.suffix, values: $0.values, restatedAlways: false) }
+                continue
+            }
             if row.type == "typography" {
                 let declarations = row.values.compactMapValues(CSSTokenValue.typography).filter { !$0.value.isEmpty }
                 if !declarations.isEmpty { classes.append(("." + names[row.path].dropFirst(2), declarations)) }
@@ -73,18 +102,38 @@ public struct CSSExport: Sendable {
         self.unwritten = unwritten
     }
 
+    /// The export names by a row's name, through the Tailwind key it was named under.
+    private struct KeyedNames {
+        let names: ExportNames
+        let keys: [String: String]
+        subscript(name: String) -> String { names[keys[name] ?? name] }
+    }
+
     /// A typography style's `font` shorthand (its value as a custom property), when it has one.
     private static func fontShorthand(_ declarations: [(property: String, value: String)]) -> String? {
         declarations.first { $0.property == "font" }?.value
     }
 
     public var text: String {
+        lightDark ? lightDarkText : schemeBlocksText
+    }
+
+    private var headerComment: String {
         var header = CommentText.header(table, names: names, modes: ColorMode.all)
         if !tokens.rows.isEmpty { header.append("With the theme's other design tokens: \(tokens.rows.count), typography also as classes.") }
         if !unwritten.isEmpty { header.append("Tokens CSS has no value for, not exported: " + unwritten.map { "\"\($0)\"" }.joined(separator: ", ")) }
-        var out = "/*\n" + header.map { " * " + CommentText.css($0) + "\n" }.joined() + " */\n"
+        if lightDark {
+            header.append("Colours as light-dark(light, dark): the scheme is the element's color-scheme (the system's, or data-theme's); needs a browser of 2024 (Chrome 123, Safari 17.5, Firefox 120).")
+        }
+        return "/*\n" + header.map { " * " + CommentText.css($0) + "\n" }.joined() + " */\n"
+    }
+
+    /// A block per scheme: light on `:root`, dark under the media query and `data-theme`.
+    private var schemeBlocksText: String {
+        var out = headerComment
         let differing = lines.filter { line in line.restatedAlways || line.values[.dark] != line.values[.light] }
-        out += rule(":root", mode: .light, lines: lines, depth: 0)
+        if tailwind { out += TailwindExport.darkVariant }
+        out += rule(tailwind ? "@theme" : ":root", mode: .light, lines: lines, depth: 0)
         out += block("@media (prefers-color-scheme: dark)") { depth in rule(":root", mode: .dark, lines: differing, depth: depth) }
         out += rule("[data-theme=\"light\"]", mode: .light, lines: differing, depth: 0)
         out += rule("[data-theme=\"dark\"]", mode: .dark, lines: differing, depth: 0)
@@ -99,6 +148,54 @@ public struct CSSExport: Sendable {
                     + block("@media (prefers-color-scheme: dark)", depth: depth) { rule(":root", mode: dark, lines: changed, depth: $0) }
                     + rule("[data-theme=\"light\"]", mode: light, lines: changed, depth: depth)
                     + rule("[data-theme=\"dark\"]", mode: dark, lines: changed, depth: depth)
+            }
+        }
+        out += typographyClasses
+        return out
+    }
+
+    /// One `:root` block: a colour is `light-dark(light, dark)` where its schemes differ, so the
+    /// element's `color-scheme` chooses (`light dark` follows the system; `data-theme` sets it);
+    /// the P3 and high-contrast blocks restate only what differs there, the same way. Other tokens
+    /// have no `light-dark()` (it takes colours only): one that differs in dark is restated under
+    /// the media query and `data-theme`, as in the block-per-scheme form.
+    private var lightDarkText: String {
+        var out = headerComment
+        func declaration(_ line: Line, light: ColorMode, dark: ColorMode) -> String? {
+            guard line.restatedAlways else { return line.values[light] }
+            // A P3 or high-contrast mode without a value of its own draws its scheme's.
+            switch (line.values[light] ?? line.values[light.base], line.values[dark] ?? line.values[dark.base]) {
+            case (let lightValue?, let darkValue?): return lightValue == darkValue ? lightValue : "light-dark(\(lightValue), \(darkValue))"
+            // A colour of one scheme only is that colour in both: light-dark() needs two.
+            case (let only?, nil), (nil, let only?): return only
+            case (nil, nil): return nil
+            }
+        }
+        func rule(_ selector: String, _ lines: [Line], light: ColorMode, dark: ColorMode, depth: Int, extra: [String] = []) -> String {
+            let indent = String(repeating: "  ", count: depth)
+            let declarations = extra.map { "\(indent)  \($0);\n" }
+                + lines.compactMap { line in declaration(line, light: light, dark: dark).map { "\(indent)  \(line.name): \($0);\n" } }
+            guard !declarations.isEmpty else { return "" }
+            return "\(indent)\(selector) {\n" + declarations.joined() + "\(indent)}\n"
+        }
+        out += rule(":root", lines, light: .light, dark: .dark, depth: 0, extra: ["color-scheme: light dark"])
+        out += "[data-theme=\"light\"] {\n  color-scheme: light;\n}\n[data-theme=\"dark\"] {\n  color-scheme: dark;\n}\n"
+        let darkTokens = lines.filter { !$0.restatedAlways && $0.values[.dark] != nil && $0.values[.dark] != $0.values[.light] }
+        out += block("@media (prefers-color-scheme: dark)") { depth in self.rule(":root", mode: .dark, lines: darkTokens, depth: depth) }
+        out += self.rule("[data-theme=\"light\"]", mode: .light, lines: darkTokens, depth: 0)
+        out += self.rule("[data-theme=\"dark\"]", mode: .dark, lines: darkTokens, depth: 0)
+        for (condition, light, dark) in [("@media (color-gamut: p3)", ColorMode.lightP3, ColorMode.darkP3),
+                                         ("@media (prefers-contrast: more)", ColorMode.lightHighContrast, ColorMode.darkHighContrast)] {
+            let changed = lines.filter { line in
+                [light, dark].contains { mode in line.values[mode] != nil && line.values[mode] != line.values[mode.base] }
+            }
+            let (colors, others) = (changed.filter(\.restatedAlways), changed.filter { !$0.restatedAlways })
+            out += block(condition) { depth in
+                rule(":root", colors, light: light, dark: dark, depth: depth)
+                    + self.rule(":root", mode: light, lines: others, depth: depth)
+                    + block("@media (prefers-color-scheme: dark)", depth: depth) { self.rule(":root", mode: dark, lines: others, depth: $0) }
+                    + self.rule("[data-theme=\"light\"]", mode: light, lines: others, depth: depth)
+                    + self.rule("[data-theme=\"dark\"]", mode: dark, lines: others, depth: depth)
             }
         }
         out += typographyClasses

@@ -20,13 +20,43 @@ enum CSSTokenValue {
         case "shadow": shadow(value)
         case "transition": transition(value)
         case "color": color(value)
+        case "gradient": gradient(value)
+        // Tokens Studio's `text` (content), and its text case and decoration keywords.
+        case "text": if case .string(let text) = value { quoted(text) } else { nil }
+        case "textCase", "textDecoration": if case .string(let keyword) = value, !keyword.isEmpty,
+                                                keyword.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") }) { keyword } else { nil }
         default: nil
         }
     }
 
+    /// A DTCG gradient (stops of a colour and a position from 0 to 1) as `linear-gradient()`
+    /// in CSS's own direction (top to bottom): the Format module gives a gradient no direction.
+    static func gradient(_ value: JSONValue) -> String? {
+        guard case .array(let stops) = value, !stops.isEmpty else { return nil }
+        let written = stops.compactMap { stop -> String? in
+            guard let color = stop["color"].flatMap(color), let position = stop["position"]?.number else { return nil }
+            return "\(color) \((min(max(position, 0), 1) * 100).exportText)%"
+        }
+        guard written.count == stops.count else { return nil }
+        return "linear-gradient(" + written.joined(separator: ", ") + ")"
+    }
+
+    /// A CSS string: quotes and backslashes escaped, line breaks and other controls as escapes.
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"", "\\": out += "\\" + String(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F: out += "\\" + String(scalar.value, radix: 16) + " "
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
     /// `{"value": 4, "unit": "px"}` as `4px`, `{"value": 150, "unit": "ms"}` as `150ms`.
     static func measure(_ value: JSONValue) -> String? {
-        guard let amount = value["value"]?.number, case .string(let unit)? = value["unit"], unit.allSatisfy(\.isLetter) else { return nil }
+        guard let amount = value["value"]?.number, case .string(let unit)? = value["unit"], unit == "%" || unit.allSatisfy(\.isLetter) else { return nil }
         return amount.exportText + unit
     }
 

@@ -88,12 +88,18 @@ public enum ExportError: Error, Equatable, CustomStringConvertible {
     case noTheme
     case unknownFormat(String)
     case unknownMode(String)
+    case badPrefix(String)
+    /// An option (`light-dark`, `prefix`) asked of a format that does not take it, and those that do.
+    case optionNotFor(String, ExportFormat, [ExportFormat])
 
     public var description: String {
         switch self {
         case .noTheme: "no theme to export"
         case .unknownFormat(let name): "unknown export format \(name) (expected \(ExportFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
         case .unknownMode(let name): "unknown mode \(name) (expected \(ColorMode.all.map(\.name).joined(separator: ", ")))"
+        case .badPrefix(let prefix): "prefix \"\(prefix)\" must start with a letter and hold only letters, digits, - and _ (at most 32)"
+        case .optionNotFor(let option, let format, let takers):
+            "\(option) is not an option of the \(format.rawValue) export (only of \(takers.map(\.rawValue).joined(separator: ", ")))"
         }
     }
 }

@@ -13,9 +13,10 @@ import ThemeVocabulary
 ///   resource the app bundles: the stack is in a comment);
 /// - typography as `TextStyle` (size and letter spacing in sp, a line height that is a number in
 ///   em, which is what it means);
-/// - a shadow of one layer, not inset and without spread, as `Shadow` (what text shadows are).
+/// - a shadow of one layer, not inset and without spread, as `Shadow` (what text shadows are);
+/// - a gradient as a vertical `Brush` of its stops (CSS's direction when none is given).
 ///
-/// What Compose has no value type for (borders, transitions, stroke styles, gradients, layered
+/// What Compose has no value type for (borders, transitions, stroke styles, layered
 /// or inset shadows, units other than px and rem) is named in the leading comment.
 public struct ComposeTokenExport: Sendable {
     public let tokens: TokenTable
@@ -58,7 +59,8 @@ public struct ComposeTokenExport: Sendable {
     }
 
     static let imports = [
-        "androidx.compose.animation.core.CubicBezierEasing", "androidx.compose.ui.geometry.Offset", "androidx.compose.ui.graphics.Color",
+        "androidx.compose.animation.core.CubicBezierEasing", "androidx.compose.ui.geometry.Offset", "androidx.compose.ui.graphics.Brush",
+        "androidx.compose.ui.graphics.Color",
         "androidx.compose.ui.graphics.Shadow", "androidx.compose.ui.text.TextStyle", "androidx.compose.ui.text.font.FontFamily",
         "androidx.compose.ui.text.font.FontWeight", "androidx.compose.ui.unit.Dp", "androidx.compose.ui.unit.dp",
         "androidx.compose.ui.unit.em", "androidx.compose.ui.unit.sp",
@@ -84,8 +86,20 @@ public struct ComposeTokenExport: Sendable {
             return ("FontFamily", family, stack)
         case "typography": return textStyle(value).map { ("TextStyle", $0, nil) }
         case "shadow": return shadow(value).map { ("Shadow", $0, nil) }
+        case "gradient": return gradient(value).map { ("Brush", $0, nil) }
         default: return nil
         }
+    }
+
+    /// Stops from top to bottom, as CSS draws a gradient without a direction:
+    /// `Brush.verticalGradient(0f to Color(0xFF000000), 1f to Color(0xFFFFFFFF))`.
+    static func gradient(_ value: JSONValue) -> String? {
+        guard case .array(let stops) = value, !stops.isEmpty else { return nil }
+        let written = stops.compactMap { stop -> String? in
+            guard let color = stop["color"].flatMap(CSSTokenValue.cssColor), let position = stop["position"]?.number else { return nil }
+            return "\(float(min(max(position, 0), 1))) to Color(0x\(ComposeExport.argb(color.sRGB.hex)))"
+        }
+        return written.count == stops.count ? "Brush.verticalGradient(" + written.joined(separator: ", ") + ")" : nil
     }
 
     /// `1.5f`, `4f`.
@@ -119,7 +133,15 @@ public struct ComposeTokenExport: Sendable {
                 arguments.append("lineHeight = \(height).sp")
             }
         }
-        if let spacing = value["letterSpacing"].flatMap(AndroidTokenResources.dp) { arguments.append("letterSpacing = \(spacing).sp") }
+        // A spacing in ems (or %) stays relative to the size, as Compose's em unit keeps it.
+        if let spacing = value["letterSpacing"] {
+            if case .string(let unit)? = spacing["unit"], unit == "em" || unit == "%",
+               let ems = AndroidTokenResources.letterSpacingEms(spacing, fontSizePixels: 0) {
+                arguments.append("letterSpacing = \(ems.exportText).em")
+            } else if let pixels = AndroidTokenResources.dp(spacing) {
+                arguments.append("letterSpacing = \(pixels).sp")
+            }
+        }
         return arguments.isEmpty ? nil : "TextStyle(" + arguments.joined(separator: ", ") + ")"
     }
 

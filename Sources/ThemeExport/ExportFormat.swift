@@ -31,28 +31,38 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     case js
     /// `_colors.scss`: Sass maps of every mode and lookup functions (`SCSSExport`).
     case scss
+    /// `theme.css`: Tailwind CSS v4's `@theme` with the dark scheme as a custom variant (`TailwindExport`).
+    case tailwind
 
     public init(name: String) throws(ExportError) {
         guard let format = ExportFormat(rawValue: name) else { throw .unknownFormat(name) }
         self = format
     }
 
+    /// The formats whose names `ExportOptions.prefix` can start: those that share a namespace
+    /// with other systems' names (a page's custom properties, an app's resources).
+    public static let takingPrefix: [ExportFormat] = [.css, .android, .scss, .tailwind]
+
     /// The files for `table` (and the theme's other design tokens, `tokens`, where the format
-    /// writes them: CSS, Android, Compose, Swift; DTCG writes a token theme as its tokens are); `references` keeps aliases where the format can (CSS).
-    public func files(for table: ColorTable, tokens: TokenTable = .empty, references: Bool = false) -> [ExportFile] {
+    /// writes them; DTCG writes a token theme as its tokens are), written as `options` say
+    /// (`ExportOptions.check(for:)` tells which options a format takes).
+    public func files(for table: ColorTable, tokens: TokenTable = .empty, options: ExportOptions = ExportOptions.plain) -> [ExportFile] {
         switch self {
-        case .css: [ExportFile(path: "colors.css", contents: CSSExport(table, tokens: tokens, references: references).text, mediaType: "text/css; charset=utf-8")]
-        case .dtcg: ColorMode.all.map { mode in
+        case .css:
+            let css = CSSExport(table, tokens: tokens, references: options.references, lightDark: options.lightDark, prefix: options.prefix)
+            return [ExportFile(path: "colors.css", contents: css.text, mediaType: "text/css; charset=utf-8")]
+        case .dtcg: return ColorMode.all.map { mode in
             ExportFile(path: "tokens/\(mode.name).tokens.json", contents: DesignTokensExport(table, mode: mode, document: tokens.documents[mode]).text,
                        mediaType: "application/design-tokens+json")
         }
-        case .android: AndroidExport(table, tokens: tokens).files
-        case .swift: [SwiftExport(table).file] + [SwiftTokenExport(tokens, colors: SwiftExport(table)).file].compactMap { $0 }
-        case .compose: [ComposeExport(table).file] + [ComposeTokenExport(tokens, colors: ComposeExport(table)).file].compactMap { $0 }
-        case .resolver: ResolverExport(table).files
-        case .ts: [TypeScriptExport(table, tokens: tokens).typescript]
-        case .js: TypeScriptExport(table, tokens: tokens).javascript
-        case .scss: [SCSSExport(table, tokens: tokens).file]
+        case .android: return AndroidExport(table, tokens: tokens, prefix: options.prefix).files
+        case .swift: return [SwiftExport(table).file] + [SwiftTokenExport(tokens, colors: SwiftExport(table)).file].compactMap { $0 }
+        case .compose: return [ComposeExport(table).file] + [ComposeTokenExport(tokens, colors: ComposeExport(table)).file].compactMap { $0 }
+        case .resolver: return ResolverExport(table).files
+        case .ts: return [TypeScriptExport(table, tokens: tokens).typescript]
+        case .js: return TypeScriptExport(table, tokens: tokens).javascript
+        case .scss: return [SCSSExport(table, tokens: tokens, prefix: options.prefix).file]
+        case .tailwind: return [TailwindExport(table, tokens: tokens, prefix: options.prefix).file]
         }
     }
 
@@ -61,9 +71,9 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     public var writesTokens: Bool { self != .resolver }
 
     /// What an export could not write as asked, one line each, for the CLI to print.
-    public func warnings(for table: ColorTable) -> [String] {
+    public func warnings(for table: ColorTable, prefix: String = "") -> [String] {
         let style: NameStyle? = switch self {
-        case .css: .cssCustomProperty
+        case .css, .tailwind: .cssCustomProperty
         case .dtcg: .designToken
         case .android: .androidResource
         case .swift: .swiftIdentifier
@@ -72,7 +82,8 @@ public enum ExportFormat: String, Sendable, CaseIterable {
         // The theme's names are string keys: nothing to collide.
         case .ts, .js, .scss: nil
         }
-        var lines = style.map { ExportNames(table.rows.map(\.name), style: $0).report.map { "name collision: " + $0 } } ?? []
+        let names = self == .tailwind ? table.rows.map { "color \(prefix) \($0.name)" } : table.rows.map(\.name)
+        var lines = style.map { ExportNames(names, style: $0, prefix: self == .tailwind ? "" : prefix).report.map { "name collision: " + $0 } } ?? []
         if !table.systemColors.isEmpty {
             lines.append("not exported (system colours): \(table.systemColors.joined(separator: ", "))")
         }

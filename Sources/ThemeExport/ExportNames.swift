@@ -7,6 +7,8 @@
 ///    `scene_onboarding_tint` for Android, `sceneOnboardingTint` for Swift.
 ///    Design tokens keep the name as it is, except the characters DTCG reserves: `{`, `}` and
 ///    `.` become `-`, and so does a leading `$`.
+///    In camel case, two words that meet digit to digit keep a `_` between them (`space1_5x`),
+///    so that names differing in their digits' grouping never meet.
 /// 3. A name with no words becomes `color`; an Android or Swift name that would start with a
 ///    digit gets `color` in front; a Swift keyword is written in backquotes.
 /// 4. When two names make the same export name, the first in name order keeps it and the
@@ -34,8 +36,12 @@ public enum NameStyle: Sendable {
             return joined
         case .swiftIdentifier, .kotlinIdentifier:
             guard let head = words.first else { return "color" }
-            let tail = words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }
-            let joined = head.lowercased() + tail.joined()
+            // Two words that meet digit to digit keep a `_` between them: `space.1_5x` is
+            // `space1_5x`, never the `space15x` of `space.15x`.
+            let joined = words.dropFirst().reduce(head.lowercased()) { joined, word in
+                let separator = joined.last?.isNumber == true && word.first?.isNumber == true ? "_" : ""
+                return joined + separator + word.prefix(1).uppercased() + word.dropFirst().lowercased()
+            }
             let name = joined.first?.isNumber == true ? "color" + joined.prefix(1).uppercased() + joined.dropFirst() : joined
             // Kotlin's hard keywords cannot name a val even in backquotes on every platform: a suffix instead.
             return self == .kotlinIdentifier && NameStyle.kotlinKeywords.contains(name) ? name + "Color" : name
@@ -120,7 +126,9 @@ public struct ExportNames: Sendable {
     private let exported: [String: String]
     public let collisions: [Collision]
 
-    public init(_ names: [String], style: NameStyle) {
+    /// With a `prefix` (`ExportOptions.prefix`), its words come first in every name (`ds` and
+    /// `primary` make `--ds-primary`); a name with no words of its own is the prefix's `color`.
+    public init(_ names: [String], style: NameStyle, prefix: String = "") {
         self.style = style
         var exported: [String: String] = [:]
         var taken = Set<String>()
@@ -129,7 +137,8 @@ public struct ExportNames: Sendable {
         // Plain names are claimed first, so that a colour really called `a-b-2` keeps its name
         // rather than losing it to the second claimant of `a-b`.
         for name in names {
-            let plain = style.exportName(for: name)
+            let plain = prefix.isEmpty ? style.exportName(for: name)
+                : style.exportName(for: prefix + " " + (NameStyle.words(of: name).isEmpty ? "color" : name))
             if claimants[plain] == nil { order.append(plain) }
             claimants[plain, default: []].append(name)
         }

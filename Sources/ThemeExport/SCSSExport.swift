@@ -4,7 +4,7 @@ import ThemeIndex
 /// `_colors.scss`: the theme's colours and design tokens of every mode as Sass maps, for a
 /// stylesheet built with Sass (`@import "colors"`):
 ///
-/// - `$themed-modes`: the modes, in export order;
+/// - `$themed-modes` (`$<prefix>-modes` with a prefix, as every name below): the modes, in export order;
 /// - `$themed-colors` and `$themed-tokens`: mode -> (name -> value), each value the text the CSS
 ///   export writes, as `unquote("...")` so that every Sass compiler passes CSS Color 4's syntax
 ///   through as written;
@@ -16,29 +16,31 @@ import ThemeIndex
 public struct SCSSExport: Sendable {
     public let table: ColorTable
     public let tokens: TokenTable
+    /// What the variables and functions are named by: `themed`, or the export's prefix.
+    public let namespace: String
 
-    public init(_ table: ColorTable, tokens: TokenTable = .empty) {
-        (self.table, self.tokens) = (table, tokens)
+    public init(_ table: ColorTable, tokens: TokenTable = .empty, prefix: String = "") {
+        (self.table, self.tokens, namespace) = (table, tokens, prefix.isEmpty ? "themed" : prefix)
     }
 
     public var file: ExportFile {
         let web = TypeScriptExport(table, tokens: tokens)
         var text = web.headerLines.map { "// " + $0 + "\n" }.joined()
-        text += "\n$themed-modes: (" + ColorMode.all.map { Self.quoted($0.name) }.joined(separator: ", ") + ");\n"
-        text += "\n" + map("themed-colors", web.colorValues) + "\n" + map("themed-tokens", web.tokenValues)
+        text += "\n$\(namespace)-modes: (" + ColorMode.all.map { Self.quoted($0.name) }.joined(separator: ", ") + ");\n"
+        text += "\n" + map("\(namespace)-colors", web.colorValues) + "\n" + map("\(namespace)-tokens", web.tokenValues)
         text += """
 
-        @function themed-color($name, $mode: "light") {
-          $values: map-get($themed-colors, $mode);
-          @if $values == null { @error "themed: no mode #{$mode}"; }
-          @if not map-has-key($values, $name) { @error "themed: no colour #{$name} in #{$mode}"; }
+        @function \(namespace)-color($name, $mode: "light") {
+          $values: map-get($\(namespace)-colors, $mode);
+          @if $values == null { @error "\(namespace): no mode #{$mode}"; }
+          @if not map-has-key($values, $name) { @error "\(namespace): no colour #{$name} in #{$mode}"; }
           @return map-get($values, $name);
         }
 
-        @function themed-token($name, $mode: "light") {
-          $values: map-get($themed-tokens, $mode);
-          @if $values == null { @error "themed: no mode #{$mode}"; }
-          @if not map-has-key($values, $name) { @error "themed: no token #{$name} in #{$mode}"; }
+        @function \(namespace)-token($name, $mode: "light") {
+          $values: map-get($\(namespace)-tokens, $mode);
+          @if $values == null { @error "\(namespace): no mode #{$mode}"; }
+          @if not map-has-key($values, $name) { @error "\(namespace): no token #{$name} in #{$mode}"; }
           @return map-get($values, $name);
         }
 

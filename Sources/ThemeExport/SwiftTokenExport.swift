@@ -14,8 +14,8 @@ import ThemeVocabulary
 ///   a font descriptor with the family and weight).
 ///
 /// The values need only Foundation (`swiftc -typecheck` checks them on Linux); what uses SwiftUI
-/// and UIKit is compiled where they exist. Gradients and units other than px and rem are named
-/// in the leading comment, not exported.
+/// and UIKit is compiled where they exist. Gradients are `[GradientStop]` (SwiftUI's `Gradient`
+/// where it exists); units other than px and rem are named in the leading comment, not exported.
 public struct SwiftTokenExport: Sendable {
     public let tokens: TokenTable
     public let names: ExportNames
@@ -127,6 +127,15 @@ public struct SwiftTokenExport: Sendable {
         extension \(type).Transition {
             public var animation: Animation { curve.animation(duration: duration).delay(delay) }
         }
+
+        extension \(type).RGBA {
+            public var color: Color { Color(.sRGB, red: red, green: green, blue: blue, opacity: alpha) }
+        }
+
+        extension Array where Element == \(type).GradientStop {
+            /// The stops as SwiftUI's gradient (`LinearGradient(gradient:startPoint:endPoint:)`).
+            public var gradient: Gradient { Gradient(stops: map { Gradient.Stop(color: $0.color.color, location: $0.location) }) }
+        }
         #endif
 
         #if canImport(UIKit)
@@ -172,6 +181,13 @@ public struct SwiftTokenExport: Sendable {
                   let curve = value["timingFunction"].flatMap(bezier) else { return nil }
             return ("Transition", "Transition(duration: \((duration / 1000).exportText), delay: \((delay / 1000).exportText), curve: \(curve))")
         case "typography": return textStyle(value).map { ("TextStyle", $0) }
+        case "gradient":
+            guard case .array(let stops) = value, !stops.isEmpty else { return nil }
+            let written = stops.compactMap { stop -> String? in
+                guard let color = stop["color"].flatMap(rgba), let position = stop["position"]?.number else { return nil }
+                return "GradientStop(color: \(color), location: \(min(max(position, 0), 1).exportText))"
+            }
+            return written.count == stops.count ? ("[GradientStop]", "[" + written.joined(separator: ", ") + "]") : nil
         default: return nil
         }
     }
@@ -221,7 +237,11 @@ public struct SwiftTokenExport: Sendable {
         } else if let height = value["lineHeight"].flatMap(points) {
             lineHeight = height
         }
-        let spacing = value["letterSpacing"].flatMap(points) ?? "0"
+        // In points at this size, whatever unit the token gave: an em or % is a share of the size.
+        var spacing = "0"
+        if let sizePoints = Double(size), let ems = value["letterSpacing"].flatMap({ AndroidTokenResources.letterSpacingEms($0, fontSizePixels: sizePoints) }) {
+            spacing = ((ems * sizePoints * 10000).rounded() / 10000).exportText
+        }
         return "TextStyle(families: [" + families.map(literal).joined(separator: ", ") + "], size: \(size), weight: \(weight), lineHeight: \(lineHeight), letterSpacing: \(spacing))"
     }
 
@@ -267,6 +287,12 @@ public struct SwiftTokenExport: Sendable {
             public let color: RGBA
             public let x: CGFloat, y: CGFloat, blur: CGFloat, spread: CGFloat
             public let inset: Bool
+        }
+
+        /// A stop of a gradient: its colour at a location from 0 (start) to 1 (end).
+        public struct GradientStop: Sendable, Equatable {
+            public let color: RGBA
+            public let location: Double
         }
 
         /// Seconds.

@@ -35,11 +35,12 @@ public final class IndexWriter: Sendable {
     /// first index of thousands of themes holds a few themes' parses at a time. With a `shard`, the
     /// index holds only the themes it owns and their ancestors. Parent chains are settled first
     /// (`ParentChains`): a theme.json that breaks its theme's chain is not taken; `parents` says
-    /// where else a parent may be.
+    /// where else a parent may be. With `lineOf`, the index holds that theme and its ancestors
+    /// alone (an export reads no other theme).
     @discardableResult
     public func sync(themesDirectory directory: String, only: String? = nil, keepingCatalogs: Bool = false, shard: Shard? = nil,
-                     parents scope: ParentScope = .folder) throws -> SyncReport {
-        let discovered = ThemeFolder.discover(in: directory, shard: shard)
+                     lineOf descendant: String? = nil, parents scope: ParentScope = .folder) throws -> SyncReport {
+        let discovered = ThemeFolder.discover(in: directory, shard: shard, lineOf: descendant)
         return try connection.withLock { database in
             let stored = try database.prepare("SELECT * FROM theme").rows().map(ThemeRecord.init(row:))
             let storedByName = Dictionary(stored.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })

@@ -93,7 +93,7 @@ public struct ThemeFolder: Sendable, Equatable {
 
     /// Every theme under `directory`, sorted by name. Entries that are not themes are ignored.
     /// With a `shard`, only the themes it owns and their ancestors: the others' folders are not read.
-    public static func discover(in directory: String, shard: Shard? = nil) -> [ThemeFolder] {
+    public static func discover(in directory: String, shard: Shard? = nil, lineOf descendant: String? = nil) -> [ThemeFolder] {
         let entries = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
         // Names first (the first entry of a name wins); folders are read only when held.
         var found: [String: (path: String, isCatalog: Bool)] = [:]
@@ -116,7 +116,13 @@ public struct ThemeFolder: Sendable, Equatable {
             read[name] = theme
             return theme
         }
-        let held = shard.map { $0.themesToHold(among: found.keys, parent: { theme($0)?.parent }) } ?? Set(found.keys)
+        var held = shard.map { $0.themesToHold(among: found.keys, parent: { theme($0)?.parent }) } ?? Set(found.keys)
+        if let descendant {
+            var line = Set<String>()
+            var next: String? = descendant
+            while let name = next, held.contains(name), line.insert(name).inserted { next = theme(name)?.parent }
+            held = line
+        }
         return held.sorted().compactMap(theme).map { withAncestorTokens($0, theme: theme) }
     }
 

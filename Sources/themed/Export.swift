@@ -12,15 +12,17 @@ import ThemeVocabulary
 /// the route answers, drawables at every density, strings with plurals: `AndroidResourceFolder`).
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write a theme's colours and design tokens as CSS custom properties, W3C design tokens, Android resources, Swift, Compose, TypeScript, JavaScript or Sass files.",
+        abstract: "Write a theme's colours and design tokens as CSS custom properties, W3C design tokens, Android resources, Swift, Compose, TypeScript, JavaScript, Sass or Tailwind files.",
         discussion: "Names are made safe for each format by the rule in docs/EXPORTS.md; collisions are printed, never merged.")
 
     @Argument(help: "The theme to export.") var theme: String
-    @Option(help: "css, dtcg, android (colours, drawables and strings), swift, compose, resolver, ts (a typed ES module), js (an ES module and its .d.ts), scss (Sass maps), or bootstrap (the palettes a client fetches first, for an app to ship).") var format: String
+    @Option(help: "css, dtcg, android (colours, drawables and strings), swift, compose, resolver, ts (a typed ES module), js (an ES module and its .d.ts), scss (Sass maps), tailwind (Tailwind CSS v4's @theme), or bootstrap (the palettes a client fetches first, for an app to ship).") var format: String
     @Option(name: [.customShort("o"), .long], help: "Folder to write into (created if missing).") var output: String
     @Option(help: "Folder of themes.") var themes = "themes"
     @Option(help: "An SQLite index to use and update (default: a temporary one, removed afterwards).") var db: String?
     @Flag(help: "Keep design tokens' aliases as references where the format can (CSS: var(--...)).") var references = false
+    @Flag(name: .customLong("light-dark"), help: "CSS: one :root block whose colours are light-dark(light, dark), chosen by color-scheme.") var lightDark = false
+    @Option(help: "Words before every name (css, tailwind, scss, android): ds gives --ds-primary, ds_primary, $ds-colors.") var prefix = ""
     @Option(name: .customLong("context"), help: "MODIFIER=CONTEXT: a token theme's modifier chosen by name, as ?MODIFIER=CONTEXT on the export routes (repeatable).")
     var contexts: [String] = []
 
@@ -32,6 +34,11 @@ struct Export: ParsableCommand {
         } else {
             do { format = try ExportFormat(name: self.format) } catch { throw ValidationError(error.description) }
         }
+        let options: ExportOptions
+        do {
+            options = try ExportOptions(references: references, lightDark: lightDark, prefix: prefix)
+            if let format { try options.check(for: format) }
+        } catch { throw ValidationError(error.description) }
         let themesDirectory = URL(fileURLWithPath: themes).standardizedFileURL.path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: themesDirectory, isDirectory: &isFolder), isFolder.boolValue else {
@@ -45,10 +52,12 @@ struct Export: ParsableCommand {
         if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
 
         let index = try ThemeIndex(databasePath: databasePath)
-        _ = try index.writer.sync(themesDirectory: themesDirectory)
+        // A temporary index holds the theme and its parents alone: the rest of the folder is not read.
+        _ = try index.writer.sync(themesDirectory: themesDirectory, lineOf: db == nil ? theme : nil)
         let loaded = try index.reader.themes()
         guard loaded.contains(where: { $0.name == theme }) else {
-            throw ValidationError("no theme named \(theme) in \(themesDirectory) (themes: \(loaded.map(\.name).joined(separator: ", ")))")
+            let names = ThemeFolder.discover(in: themesDirectory).map(\.name)
+            throw ValidationError("no theme named \(theme) in \(themesDirectory) (themes: \(names.joined(separator: ", ")))")
         }
         guard let format else {
             let url = URL(fileURLWithPath: output).appendingPathComponent("themed-bootstrap.json")
@@ -64,12 +73,12 @@ struct Export: ParsableCommand {
         }
 
         let tokens = try TokenTable(reading: index.reader, chain: chain, contexts: chosen)
-        var files = format.files(for: table, tokens: tokens, references: references).map { (path: $0.path, bytes: Array($0.contents.utf8)) }
-        var warnings = format.warnings(for: table)
+        var files = format.files(for: table, tokens: tokens, options: options).map { (path: $0.path, bytes: Array($0.contents.utf8)) }
+        var warnings = format.warnings(for: table, prefix: options.prefix)
         if format == .android {
             // Images are made by the coders of the image routes, kept in a blob store beside the index.
             let content = ContentStore(blobs: try BlobStore(directory: FilePaths.directory(of: databasePath) + "/blobs"))
-            let resources = try AndroidResourceFolder(chain: chain, colors: table, tokens: tokens, reader: index.reader, content: content)
+            let resources = try AndroidResourceFolder(chain: chain, colors: table, tokens: tokens, reader: index.reader, content: content, prefix: options.prefix)
             files = resources.files.map { ($0.path, $0.bytes) }
             warnings = resources.problems
         }

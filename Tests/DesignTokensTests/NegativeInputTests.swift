@@ -47,11 +47,15 @@ struct NegativeInputTests {
         #expect(tokens[TokenPath(dotted: String(pointer.dropFirst()))] != nil, "still served")
     }
 
-    @Test("resolvers: an empty resolutionOrder is refused; additional properties and a modifier of one context are warnings")
+    @Test("resolvers: an empty resolutionOrder is refused; additional properties (of the document, a set, a modifier) and a modifier of one context are warnings")
     func resolvers() throws {
         #expect(throws: TokenResolver.Invalid.self) { try Self.resolver(#"{"version": "2025.10", "resolutionOrder": []}"#) }
         let extra = try Self.resolver(##"{"version": "2025.10", "colour": "red", "sets": {"s": {"sources": [{"$ref": "a.json"}]}}, "resolutionOrder": [{"$ref": "#/sets/s"}]}"##)
         #expect(extra.warnings.map(\.description) == ["r.resolver.json#/colour: colour is not a property of a resolver document; ignored (format)"], "\(extra.warnings)")
+        let inner = try Self.resolver(##"{"version": "2025.10", "sets": {"s": {"sources": [{"$ref": "a.json"}], "order": 1}}, "modifiers": {"m": {"contexts": {"a": [], "b": []}, "fallback": "a"}}, "resolutionOrder": [{"$ref": "#/sets/s"}, {"$ref": "#/modifiers/m"}, {"type": "set", "name": "t", "sources": [], "weight": 2}]}"##)
+        #expect(inner.warnings.map(\.description) == ["r.resolver.json#/sets/s/order: order is not a property of a set; ignored (format)",
+                                                      "r.resolver.json#/modifiers/m/fallback: fallback is not a property of a modifier; ignored (format)",
+                                                      "r.resolver.json#/resolutionOrder/2/weight: weight is not a property of a set; ignored (format)"], "\(inner.warnings)")
         let lone = try Self.resolver(##"{"version": "2025.10", "modifiers": {"m": {"contexts": {"only": [{"$ref": "a.json"}]}}}, "resolutionOrder": [{"$ref": "#/modifiers/m"}]}"##)
         #expect(lone.warnings.map(\.description) == ["r.resolver.json#/modifiers/m/contexts: a modifier has at least two contexts; m has one, always on (format)"], "\(lone.warnings)")
         #expect(lone.tokens(for: try lone.inputs([:])).tokens.count == 1)

@@ -245,5 +245,8 @@ extension TokensStudioTests {
         let tokens = try Self.resolver(folder).tokens(for: [:])
         #expect(tokens.problems.isEmpty, "\(tokens.problems)")
         #expect(Set(tokens.tokens.map(\.path.dotted)) == ["blue", "link"])
+        let beside = tokens.warnings.filter { $0.kind == .besideValue }.map(\.description)
+        #expect(beside == [#"base.json#/blue: "comment", "deprecatedValues" beside the value: no token, kept under $extensions["org.themed.beside"] here (beside-value)"#],
+                "one line for the file: \(tokens.warnings)")
     }
 }

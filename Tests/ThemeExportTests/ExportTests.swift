@@ -15,6 +15,8 @@ struct ExportNameTests {
         ("500", "--500", "color_500", "color500"),
         ("class", "--class", "color_class", "class"),
         ("主色", "--color", "color_", "color"),
+        ("space.1_5x", "--space-1-5x", "space_1_5x", "space1_5x"),
+        ("space.15x", "--space-15x", "space_15x", "space15x"),
     ])
     func rule(name: String, css: String, android: String, swift: String) {
         #expect(NameStyle.cssCustomProperty.exportName(for: name) == css)
@@ -210,9 +212,87 @@ struct ExportTests {
         #expect(light.contains("        spaceLg: 24,") && dark.contains("        spaceLg: 32,"))
         #expect(light.contains("        motionFast: 0.15,") && light.contains("        default: 2,"), "an argument label needs no backquotes")
         #expect(light.contains("        typeBody: TextStyle(families: [\"Inter\", \"sans-serif\"], size: 16, weight: 700, lineHeight: 24, letterSpacing: 0.5)"))
-        #expect(!text.contains("fade:") && text.contains("// Not exported (no Swift value here): \"fade\""))
+        #expect(light.contains("        fade: [GradientStop(color: RGBA(0, 0, 0, 1), location: 0)]"), "a gradient is its stops")
         #expect(text.contains("#if canImport(SwiftUI)\nextension BrandTokens.TextStyle {"))
         #expect(SwiftTokenExport(.empty, colors: SwiftExport(Self.table)).file == nil)
+    }
+
+    @Test("a letter spacing in em or % is converted (or kept relative) in every format, never 0")
+    func relativeLetterSpacing() throws {
+        let tokens = TokenTable(rows: [
+            try Self.token("type.tight", "typography", #"{"fontFamily": "Inter", "fontSize": {"value": 20, "unit": "px"}, "fontWeight": 400, "letterSpacing": {"value": -0.0088, "unit": "em"}, "lineHeight": 1.2}"#),
+            try Self.token("type.wide", "typography", #"{"fontFamily": "Inter", "fontSize": {"value": 10, "unit": "px"}, "fontWeight": 400, "letterSpacing": {"value": 5, "unit": "%"}, "lineHeight": 1.2}"#),
+        ])
+        let swift = try #require(SwiftTokenExport(tokens, colors: SwiftExport(Self.table)).file?.contents)
+        #expect(swift.contains("size: 20, weight: 400, lineHeight: 24, letterSpacing: -0.176)"), "20 pt x -0.0088 em")
+        #expect(swift.contains("size: 10, weight: 400, lineHeight: 12, letterSpacing: 0.5)"), "10 pt x 5 %")
+        let compose = try #require(ComposeTokenExport(tokens, colors: ComposeExport(Self.table)).file?.contents)
+        #expect(compose.contains("letterSpacing = -0.0088.em)") && compose.contains("letterSpacing = 0.05.em)"))
+        let styles = try #require(AndroidExport(Self.table, tokens: tokens).files.first { $0.path == "values/styles.xml" }?.contents)
+        #expect(styles.contains("<item name=\"android:letterSpacing\">-0.0088</item>") && styles.contains("<item name=\"android:letterSpacing\">0.05</item>"))
+        let css = CSSExport(Self.table, tokens: tokens).text
+        #expect(css.contains("letter-spacing: -0.0088em;") && css.contains("letter-spacing: 5%;"), "\(css)")
+    }
+
+    static let fade = #"[{"color": {"colorSpace": "srgb", "components": [0, 0, 0]}, "position": 0}, {"color": {"colorSpace": "srgb", "components": [1, 1, 1], "alpha": 0.5}, "position": 1}]"#
+
+    @Test("a gradient in every format: linear-gradient() in CSS, a Brush in Compose, a shape drawable on Android, stops in Swift")
+    func gradients() throws {
+        let tokens = TokenTable(rows: [try Self.token("fade", "gradient", Self.fade)])
+        #expect(CSSExport(Self.table, tokens: tokens).text.contains("  --fade: linear-gradient(rgb(0 0 0 / 1) 0%, rgb(255 255 255 / 0.5) 100%);\n"))
+        let compose = try #require(ComposeTokenExport(tokens, colors: ComposeExport(Self.table)).file?.contents)
+        #expect(compose.contains("    val fade: Brush = Brush.verticalGradient(0f to Color(0xFF000000), 1f to Color(0x80FFFFFF))\n"))
+        let drawable = try #require(AndroidExport(Self.table, tokens: tokens).files.first { $0.path == "drawable/fade.xml" }?.contents)
+        #expect(drawable.contains(##"<gradient android:type="linear" android:angle="270" android:startColor="#FF000000" android:endColor="#80FFFFFF" />"##))
+        let swift = try #require(SwiftTokenExport(tokens, colors: SwiftExport(Self.table)).file?.contents)
+        #expect(swift.contains("fade: [GradientStop(color: RGBA(0, 0, 0, 1), location: 0), GradientStop(color: RGBA(1, 1, 1, 0.5), location: 1)]"))
+        let four = TokenTable(rows: [try Self.token("bands", "gradient", #"[{"color": {"colorSpace": "srgb", "components": [0, 0, 0]}, "position": 0}, {"color": {"colorSpace": "srgb", "components": [1, 0, 0]}, "position": 0.3}, {"color": {"colorSpace": "srgb", "components": [0, 1, 0]}, "position": 0.6}, {"color": {"colorSpace": "srgb", "components": [0, 0, 1]}, "position": 1}]"#)])
+        #expect(!AndroidExport(Self.table, tokens: four).files.contains { $0.path.hasPrefix("drawable") }, "a shape holds three stops at most")
+    }
+
+    @Test("CSS with light-dark(): one :root block, color-scheme from the system or data-theme; other tokens restated per scheme")
+    func lightDark() throws {
+        let tokens = TokenTable(rows: [try Self.token("space.lg", "dimension", #"{"value": 24, "unit": "px"}"#, dark: #"{"value": 32, "unit": "px"}"#)])
+        let text = CSSExport(Self.table, tokens: tokens, lightDark: true).text
+        let light = Self.color(0.1).css, dark = Self.color(0.9).css
+        #expect(text.contains(":root {\n  color-scheme: light dark;\n  --primary: light-dark(\(light), \(dark));\n"), "\(text)")
+        #expect(text.contains("  --night-only: \(Self.color(0.2).css);\n"), "a colour of one scheme is itself in both")
+        #expect(text.contains("[data-theme=\"dark\"] {\n  color-scheme: dark;\n}\n"))
+        #expect(text.contains("@media (prefers-color-scheme: dark) {\n  :root {\n    --space-lg: 32px;\n  }\n}\n"), "no light-dark() for a length")
+        #expect(text.contains("@media (prefers-contrast: more) {\n  :root {\n    --primary: light-dark(\(Self.color(0).css), \(Self.color(1).css));\n"))
+        #expect(!text.contains("@media (prefers-color-scheme: dark) {\n  :root {\n    --primary"), "colours are not restated per scheme")
+    }
+
+    @Test("Tailwind v4: @theme with namespaced names, the dark scheme as a custom variant and restated variables, typography as --text-*")
+    func tailwind() throws {
+        let tokens = TokenTable(rows: [
+            try Self.token("space.lg", "dimension", #"{"value": 24, "unit": "px"}"#, dark: #"{"value": 32, "unit": "px"}"#),
+            try Self.token("radius.md", "dimension", #"{"value": 8, "unit": "px"}"#),
+            try Self.token("motion.ease", "cubicBezier", "[0.2, 0, 0, 1]"),
+            try Self.token("type.body", "typography", #"{"fontFamily": "Inter", "fontSize": {"value": 16, "unit": "px"}, "fontWeight": 400, "letterSpacing": {"value": 0.5, "unit": "px"}, "lineHeight": 1.5}"#),
+        ])
+        let file = TailwindExport(Self.table, tokens: tokens).file
+        #expect(file.path == "theme.css")
+        let text = file.contents
+        let theme = try #require(text.components(separatedBy: "@theme {\n").last?.components(separatedBy: "}\n").first)
+        #expect(theme.contains("  --color-primary: \(Self.color(0.1).css);\n") && theme.contains("  --spacing-space-lg: 24px;\n"))
+        #expect(theme.contains("  --radius-radius-md: 8px;\n") && theme.contains("  --ease-motion-ease: cubic-bezier(0.2, 0, 0, 1);\n"))
+        #expect(theme.contains("  --text-type-body: 16px;\n  --text-type-body--line-height: 1.5;\n  --text-type-body--letter-spacing: 0.5px;\n  --text-type-body--font-weight: 400;\n"))
+        #expect(text.contains("@custom-variant dark {") && text.contains("@slot;"))
+        #expect(text.contains("@media (prefers-color-scheme: dark) {\n  :root {\n    --color-primary: \(Self.color(0.9).css);\n"))
+        #expect(TailwindExport(Self.table, prefix: "ds").file.contents.contains("  --color-ds-primary: "))
+    }
+
+    @Test("a prefix starts every name in the formats that share a namespace; formats it means nothing to refuse it")
+    func prefix() throws {
+        #expect(CSSExport(Self.table, prefix: "ds").text.contains("  --ds-primary: "))
+        #expect(AndroidExport(Self.table, prefix: "ds").files[0].contents.contains("<color name=\"ds_primary\">"))
+        let scss = SCSSExport(Self.table, prefix: "ds").file.contents
+        #expect(scss.contains("$ds-colors: (") && scss.contains("@function ds-color($name") && !scss.contains("themed-"))
+        #expect(throws: ExportError.badPrefix("1x")) { try ExportOptions(prefix: "1x") }
+        #expect(throws: ExportError.badPrefix("a b")) { try ExportOptions(prefix: "a b") }
+        #expect(throws: ExportError.optionNotFor("prefix", .swift, ExportFormat.takingPrefix)) { try ExportOptions(prefix: "ds").check(for: .swift) }
+        #expect(throws: ExportError.optionNotFor("light-dark", .scss, [.css])) { try ExportOptions(lightDark: true).check(for: .scss) }
     }
 
     @Test("DTCG: a token theme is written as its tokens are, in groups, an alias as {path}, themed's own note of it dropped")

@@ -67,8 +67,16 @@ struct ExportRoutes: RouteCollection {
         let chain = try context.chain()
         let reader = library.index.reader
         let logger = self.logger
-        // `?references=1`: aliases kept as references where the format can (CSS's var()).
-        let references = ["1", "true"].contains(context.request.query["references"] ?? "")
+        // `?references=1`, `?light-dark=1`, `?prefix=ds`: as `themed export`'s flags.
+        let query = context.request.query
+        let options: ExportOptions
+        do {
+            options = try ExportOptions(references: ["1", "true"].contains(query["references"] ?? ""),
+                                        lightDark: ["1", "true"].contains(query["light-dark"] ?? ""), prefix: query["prefix"] ?? "")
+            try options.check(for: format)
+        } catch {
+            throw APIError.badRequest(error.description)
+        }
         // A token theme's modifiers chosen by name (`?brand=portal`), as on the colour routes.
         let contexts = try context.traits(in: chain).contexts
         return Response(deferred: { complete in
@@ -78,7 +86,7 @@ struct ExportRoutes: RouteCollection {
             }) { result in
                 switch result {
                 case .success(let (table, tokens)):
-                    guard let file = pick(format.files(for: table, tokens: tokens, references: references)) else {
+                    guard let file = pick(format.files(for: table, tokens: tokens, options: options)) else {
                         return complete(APIError.notFound("the \(format.rawValue) export has no file \(context.request.path)").response)
                     }
                     let body = Array(file.contents.utf8)
