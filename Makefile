@@ -83,7 +83,7 @@ openapi-check:
 ## awkward ones; the Android resource folders (drawables, strings) through aapt.
 ANDROID_PACKAGES = aapt android-framework-res kotlin
 # The web exports' readers: tsc (and node, which it brings) for ts and js, sassc for scss.
-WEB_EXPORT_PACKAGES = node-typescript sassc
+WEB_EXPORT_PACKAGES = node-typescript sassc node-postcss
 exports-check:
 	@$(call apt_install,$(ANDROID_PACKAGES) $(WEB_EXPORT_PACKAGES))
 	@python3 -c "import tinycss2, requests" 2>/dev/null || pip install -q $(EXPORT_PY_PACKAGES)

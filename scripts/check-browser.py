@@ -16,6 +16,8 @@ selenium), against a real themed serving a copy of the sample themes:
 6. A theme whose colour name is markup is shown as text: nothing it names runs.
 7. A theme of converted tokens lists its warnings and is ok.
 8. A token theme's modifier chosen by name (`brand`): choosing `portal` shows portal's colours.
+10. colors.css with light-dark(): every colour Chromium computes from it, in light and dark, high
+   contrast, P3 and under a data-theme, equals what it computes from the block-per-scheme form.
 9. With a cluster store: the rollouts under way, and a theme's newest release against the one
    before it on its page (each colour changed, mode by mode, swatches side by side).
 
@@ -29,6 +31,7 @@ import http.server
 import io
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -265,6 +268,45 @@ def rollouts_in_cluster(themed_binary, driver, check):
         shutil.rmtree(work, ignore_errors=True)
 
 
+SWATCH_PAGE = """<!doctype html>
+<html><head><meta charset="utf-8"><style>%(css)s</style></head>
+<body>%(swatches)s
+<div data-theme="light">%(swatches)s</div>
+<div data-theme="dark">%(swatches)s</div>
+</body></html>
+"""
+
+
+def light_dark_matches_blocks(server, root, port, driver, check):
+    """The light-dark() form of colors.css against the block-per-scheme form in Chromium."""
+    compared, differences = 0, []
+    for theme in ("light", "dark"):
+        pages = {}
+        plain = requests.get(server.base + "/themes/%s/colors.css" % theme).text
+        properties = sorted(set(re.findall(r"^\s*(--[\w-]+):", plain, re.M)))
+        swatches = "".join('<i data-p="%s" style="display:block;background-color:var(%s)"></i>' % (p, p) for p in properties)
+        for form, query in (("blocks", ""), ("light-dark", "?light-dark=1")):
+            css = requests.get(server.base + "/themes/%s/colors.css%s" % (theme, query)).text
+            with open(os.path.join(root, "%s-%s.html" % (theme, form)), "w") as file:
+                file.write(SWATCH_PAGE % {"css": css, "swatches": swatches})
+            pages[form] = "http://127.0.0.1:%d/%s-%s.html" % (port, theme, form)
+        for features in ([("prefers-color-scheme", "light")], [("prefers-color-scheme", "dark")],
+                         [("prefers-color-scheme", "dark"), ("prefers-contrast", "more")],
+                         [("prefers-color-scheme", "light"), ("color-gamut", "p3")]):
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": n, "value": v} for n, v in features]})
+            computed = {}
+            for form, url in pages.items():
+                driver.get(url)
+                computed[form] = driver.execute_script(
+                    "return [...document.querySelectorAll('i')].map((e) => e.dataset.p + ' ' + getComputedStyle(e).backgroundColor)")
+            compared += len(computed["blocks"])
+            differences += ["%s %s: %s vs %s" % (theme, features, a, b) for a, b in zip(computed["blocks"], computed["light-dark"]) if a != b]
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    check.that(compared > 0 and not differences,
+               "colors.css with light-dark(): %d computed colours (schemes, contrast, gamut, data-theme) equal the block-per-scheme form's %s"
+               % (compared, differences[:3]))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--themed", required=True)
@@ -440,6 +482,11 @@ def main():
         check.that(main == server.get("/themes/branded/colors/color.accent?appearance=light")["css"]
                    and driver.find_element(By.CSS_SELECTOR, accent).text == portal and portal != main,
                    "choosing brand portal in the gallery shows portal's accent (%s, was %s)" % (portal, main))
+
+        # 10. colors.css with light-dark(): every colour Chromium computes from it equals what it
+        # computes from the block-per-scheme colors.css, in each scheme, contrast and gamut, and
+        # under a data-theme that forces a scheme.
+        light_dark_matches_blocks(server, other_root, other_port, driver, check)
 
         # 9. With a cluster store: the rollouts under way, and a theme's newest release against the one
         # before it on its page.

@@ -250,6 +250,8 @@ def expected_css(token_type, value, route_color):
             for layer in layers)
     if token_type == "transition":
         return "%s %s %s" % (measure(value["duration"]), expected_css("cubicBezier", value["timingFunction"], route_color), measure(value["delay"]))
+    if token_type == "gradient":
+        return "linear-gradient(%s)" % ", ".join("%s %s%%" % (route_color(stop["color"]), number(round(stop["position"] * 100, 4))) for stop in value)
     if token_type == "typography":
         line_height = number(value["lineHeight"]) if isinstance(value["lineHeight"], (int, float)) else measure(value["lineHeight"])
         return "%s %s/%s %s" % (expected_css("fontWeight", value["fontWeight"], route_color), measure(value["fontSize"]), line_height,
@@ -324,8 +326,8 @@ def check_typed_css(base, problems):
     if (forced.get('[data-theme="dark"] .type-body', {}).get("font") != expected_css("typography", dark["body"]["$value"], None)
             or forced.get('[data-theme="light"] .type-body', {}).get("font") != expected_css("typography", light["body"]["$value"], None)):
         problems.append("%s: a scheme forced by data-theme does not reach the typography classes: %s" % (label, forced))
-    if "line.dashes" not in text.split("*/")[0] or "fade" not in text.split("*/")[0] or "--line-dashes" in text or "--fade:" in text:
-        problems.append("%s: a dash-array stroke and a gradient are to be listed as not exported, not declared" % label)
+    if "line.dashes" not in text.split("*/")[0] or "--line-dashes" in text:
+        problems.append("%s: a dash-array stroke is to be listed as not exported, not declared" % label)
     referenced = css_effective(requests.get("%s/themes/typed/colors.css?references=1" % base).text, problems, label + " references")["light"][0]
     for prop, want in (("--space-gap", "var(--space-sm)"), ("--line-card", None)):
         if want and referenced.get(prop) != want:
@@ -391,6 +393,19 @@ def check_typed_android(base, problems):
             if found.get(name) != want:
                 problems.append("typed android %s: %s is %s, /tokens makes %s" % (folder, name, found.get(name), want))
             checked += 1
+    # The gradient `fade` (ink to haze) is a shape drawable whose ends are the colour route's colours.
+    for folder, mode in (("drawable", "light"), ("drawable-night", "dark")):
+        response = requests.get("%s/themes/typed/exports/android/%s/fade.xml" % (base, folder))
+        ends = [requests.get("%s/themes/typed/colors/%s?appearance=%s" % (base, name, mode)).json()["hex"] for name in ("ink", "haze")]
+        argb = ["#" + hex[7:9] + hex[1:7] for hex in ends]
+        gradient = ElementTree.fromstring(response.content).find("gradient") if response.status_code == 200 else None
+        android = "{http://schemas.android.com/apk/res/android}"
+        got = [gradient.get(android + "startColor"), gradient.get(android + "endColor")] if gradient is not None else None
+        if mode == "dark" and response.status_code == 404 and ends == [requests.get("%s/themes/typed/colors/%s?appearance=light" % (base, name)).json()["hex"] for name in ("ink", "haze")]:
+            continue  # the same in dark: drawable/ serves both
+        if got != argb:
+            problems.append("typed android %s/fade.xml: the gradient runs %s, the colour route makes %s" % (folder, got, argb))
+        checked += 1
     return checked
 
 
@@ -424,6 +439,11 @@ import androidx.compose.ui.geometry.Offset
 class Shadow(val color: Color, val offset: Offset, val blurRadius: Float)
 """,
     "ui/geometry/Offset.kt": "package androidx.compose.ui.geometry\nclass Offset(val x: Float, val y: Float)\n",
+    "ui/graphics/Brush.kt": """package androidx.compose.ui.graphics
+abstract class Brush {
+    companion object { fun verticalGradient(vararg colorStops: Pair<Float, Color>): Brush = object : Brush() {} }
+}
+""",
     "animation/core/Easing.kt": "package androidx.compose.animation.core\nclass CubicBezierEasing(val a: Float, val b: Float, val c: Float, val d: Float)\n",
 }
 
@@ -465,6 +485,8 @@ def expected_kotlin(token_type, value):
         if len(layers) != 1 or layers[0].get("inset") or dp(layers[0]["spread"]) != "0":
             return None
         return ("Shadow", None)  # the colour is compared through the colour route below
+    if token_type == "gradient":
+        return ("Brush", None, r"Brush\.verticalGradient\(%s\)" % ", ".join(r"%s to Color\(0x[0-9A-F]{8}\)" % re.escape(kfloat(stop["position"])) for stop in value))
     return None
 
 
@@ -493,7 +515,11 @@ def check_typed_compose(base, work, folder, problems):
             want = expected_kotlin(token["$type"], token["$value"])
             name = re.sub(r"\.(\w)", lambda m: m.group(1).upper(), path)
             got = declared.get(name)
-            if want and want[1] is None:
+            if want and want[0] == "Brush":
+                # A gradient: its stops at their positions (the colours are the route's, as a shadow's).
+                if got is None or got[0] != "Brush" or not re.fullmatch(want[2], got[1]):
+                    problems.append("typed compose %s: %s is %s, /tokens makes %s" % (mode, name, got, want[2]))
+            elif want and want[1] is None:
                 # A shadow: its colour as the colour route's hex of the same colour in sRGB.
                 got_ok = got is not None and got[0] == "Shadow" and re.fullmatch(r"Shadow\(color = Color\(0x[0-9A-F]{8}\), offset = Offset\(-?[\d.]+f, -?[\d.]+f\), blurRadius = [\d.]+f\)", got[1])
                 if not got_ok:
@@ -546,6 +572,8 @@ def expected_swift(token_type, value, rgba):
         return "TextStyle(families: [%s], size: %s, weight: %s, lineHeight: %s, letterSpacing: %s)" % (
             ", ".join(literal(n) for n in families), number(size), expected_css("fontWeight", value["fontWeight"], None), line_height,
             pt(value["letterSpacing"]))
+    if token_type == "gradient":
+        return "[%s]" % ", ".join("GradientStop(color: %s, location: %s)" % (rgba(stop["color"]), number(stop["position"])) for stop in value)
     return None
 
 
@@ -830,7 +858,7 @@ def check_android_resources(theme, themed, themes, work, problems):
     # Every drawable at a density is its mdpi width times the density (within rounding).
     widths = {}
     for folder in os.listdir(out):
-        if folder.startswith("drawable-"):
+        if folder.startswith("drawable-") and folder.rsplit("-", 1)[1] in DENSITIES:
             density = folder.rsplit("-", 1)[1]
             for name in os.listdir(os.path.join(out, folder)):
                 widths.setdefault((folder[:-len(density)], name), {})[density] = png_size(os.path.join(out, folder, name))[0]
@@ -956,20 +984,74 @@ def check_scss(base, theme, work, route, problems):
 
 
 def check_same_bytes(base, theme, themed, themes, work, problems):
-    for format_name in ("css", "dtcg", "android", "swift", "compose", "ts", "js", "scss"):
-        out = os.path.join(work, "cli", theme, format_name)
-        subprocess.run([themed, "export", theme, "--format", format_name, "-o", out, "--themes", themes],
+    """Each format's files from `themed export` are the route's bytes; with the options too
+    (`--light-dark` is `?light-dark=1`, `--prefix ds` is `?prefix=ds`)."""
+    for format_name, flags, query in (("css", [], ""), ("dtcg", [], ""), ("android", [], ""), ("swift", [], ""), ("compose", [], ""),
+                                      ("ts", [], ""), ("js", [], ""), ("scss", [], ""), ("tailwind", [], ""),
+                                      ("css", ["--light-dark", "--prefix", "ds"], "?light-dark=1&prefix=ds"),
+                                      ("tailwind", ["--prefix", "ds"], "?prefix=ds"), ("scss", ["--prefix", "ds"], "?prefix=ds")):
+        out = os.path.join(work, "cli", theme, format_name + "".join(flags))
+        subprocess.run([themed, "export", theme, "--format", format_name, "-o", out, "--themes", themes] + flags,
                        check=True, capture_output=True)
         for directory, _, files in os.walk(out):
             for name in files:
                 relative = os.path.relpath(os.path.join(directory, name), out)
                 if format_name == "android" and not relative.endswith("colors.xml"):
                     continue  # drawables and strings: the CLI's resource folder only (checked by aapt)
-                url = "%s/themes/%s/exports/%s/%s" % (base, theme, format_name, relative)
+                url = "%s/themes/%s/exports/%s/%s%s" % (base, theme, format_name, relative, query)
                 first, second = requests.get(url).content, requests.get(url, headers={"Cache-Control": "no-cache"}).content
                 with open(os.path.join(directory, name), "rb") as file:
                     if file.read() != first or first != second:
-                        problems.append("%s %s/%s: the route and themed export differ" % (theme, format_name, relative))
+                        problems.append("%s %s/%s%s: the route and themed export differ" % (theme, format_name, relative, query))
+
+
+POSTCSS_WALK = """
+const postcss = require("postcss");
+const root = postcss.parse(require("fs").readFileSync(process.argv[2], "utf8"));
+const nodes = [];
+root.walk((node) => {
+  const parents = [];
+  for (let p = node.parent; p && p.type !== "root"; p = p.parent) parents.unshift(p.type === "atrule" ? "@" + p.name + " " + p.params : p.selector);
+  nodes.push({type: node.type, name: node.name, params: node.params, prop: node.prop, value: node.value, selector: node.selector, parents});
+});
+console.log(JSON.stringify(nodes));
+"""
+
+
+def check_tailwind(base, theme, work, problems):
+    """theme.css for Tailwind v4, read by Debian's node-postcss: one @theme whose variables are
+    the CSS export's light values under Tailwind's names (`--color-` + the CSS name), the dark
+    ones restated under the media query, and `@custom-variant dark` with its @slot. With
+    `?prefix=ds` the names are `--color-ds-...`."""
+    folder = os.path.join(work, "tailwind", theme)
+    os.makedirs(folder, exist_ok=True)
+    script = os.path.join(work, "tailwind", "walk.js")
+    with open(script, "w") as file:
+        file.write(POSTCSS_WALK)
+    css = css_effective(requests.get("%s/themes/%s/colors.css" % (base, theme)).text, problems, theme + " colors.css")
+    compared = 0
+    for prefix in ("", "ds"):
+        path = os.path.join(folder, "theme%s.css" % prefix)
+        with open(path, "wb") as file:
+            file.write(requests.get("%s/themes/%s/exports/tailwind/theme.css%s" % (base, theme, "?prefix=" + prefix if prefix else "")).content)
+        result = subprocess.run(["node", script, path], capture_output=True, text=True, env=dict(os.environ, NODE_PATH="/usr/share/nodejs"))
+        if result.returncode != 0:
+            problems.append("%s theme.css: postcss: %s" % (theme, result.stderr.strip()[:400]))
+            return compared
+        nodes = json.loads(result.stdout)
+        if [n["params"] for n in nodes if n["type"] == "atrule" and n["name"] == "custom-variant" and not n["parents"]] != ["dark"] \
+                or not any(n["type"] == "atrule" and n["name"] == "slot" and n["parents"][0] == "@custom-variant dark" for n in nodes):
+            problems.append("%s theme.css: no @custom-variant dark with its @slot" % theme)
+        light = {n["prop"]: n["value"] for n in nodes if n["type"] == "decl" and n["parents"] == ["@theme "]}
+        dark = dict(light)
+        dark.update({n["prop"]: n["value"] for n in nodes if n["type"] == "decl" and n["parents"] == ["@media (prefers-color-scheme: dark)", ":root"]})
+        for mode, declared in (("light", light), ("dark", dark)):
+            for prop, want in css[mode][0].items():
+                name = "--color-" + ("ds-" if prefix else "") + prop[2:]
+                if declared.get(name) != want:
+                    problems.append("%s theme.css%s %s: %s is %s, colors.css has %s" % (theme, " (prefix ds)" if prefix else "", mode, name, declared.get(name), want))
+                compared += 1
+    return compared
 
 
 def main():
@@ -992,6 +1074,7 @@ def check_all(base, themed, themes, work):
     checked = 0
     web = 0
     sass = 0
+    tailwind = 0
     drawables = 0
     routes, all_names = {}, {}
     for theme in ("light", "dark", "brand", "awkward", "many"):
@@ -1006,6 +1089,7 @@ def check_all(base, themed, themes, work):
         check_same_bytes(base, theme, themed, themes, work, problems)
         web += check_typescript(base, theme, work, route, problems)
         sass += check_scss(base, theme, work, route, problems)
+        tailwind += check_tailwind(base, theme, work, problems)
         checked += len(names) * len(MODES)
     typed = check_compose(base, list(routes), routes, all_names, work, problems)
     typed += check_typed_css(base, problems)
@@ -1020,10 +1104,11 @@ def check_all(base, themed, themes, work):
         print("  " + problem)
     if problems:
         sys.exit("exports: %d problems" % len(problems))
-    print("exports: css, dtcg, android, swift, compose, ts, js and scss of 5 themes parse (aapt took every resource folder, %d drawables at "
+    print("exports: css, dtcg, android, swift, compose, ts, js, scss and tailwind of 5 themes parse (aapt took every resource folder, %d drawables at "
           "their densities; kotlinc compiled the Compose files; tsc --strict the TypeScript, node imported the JavaScript, sassc "
-          "compiled the Sass), %d colour values equal the colour route (%d of them in colors.js, %d in _colors.scss), and %d values of "
-          "other design tokens (CSS, Android resources, Compose, Swift, DTCG) equal /tokens" % (drawables, checked, web, sass, typed))
+          "compiled the Sass, postcss read the Tailwind theme), %d colour values equal the colour route (%d of them in colors.js, %d in "
+          "_colors.scss, %d Tailwind variables equal colors.css), and %d values of other design tokens (CSS, Android resources, Compose, "
+          "Swift, DTCG) equal /tokens" % (drawables, checked, web, sass, tailwind, typed))
 
 
 if __name__ == "__main__":

@@ -39,8 +39,13 @@ extension TokenResolver {
         }
         let steps = steps.map { step -> Step in
             switch step {
-            case .set(let sources): .set(sources.map(moved))
-            case .modifier(let name, let contexts): .modifier(name: name, contexts: contexts.mapValues { $0.map(moved) })
+            case .set(let sources): return .set(sources.map(moved))
+            case .modifier(let name, let contexts): return .modifier(name: name, contexts: contexts.mapValues { $0.map(moved) })
+            case .studio(var studio):
+                studio.sets = studio.sets.mapValues { set in
+                    (moved(set.source), set.warnings.map { TokenWarning(TokenLocation(file: "\(folder)/\($0.location.file)", pointer: $0.location.pointer), $0.kind, $0.detail) })
+                }
+                return .studio(studio)
             }
         }
         return TokenResolver(modifiers: modifiers, steps: steps, document: document, warnings: warnings.map {

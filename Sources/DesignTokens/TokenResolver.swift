@@ -19,6 +19,9 @@ public struct TokenResolver: Sendable {
     enum Step: Sendable {
         case set([TokenSource])
         case modifier(name: String, contexts: [String: [TokenSource]])
+        /// A Tokens Studio folder: the sets its themes choose, in its order (a parent's folder
+        /// beneath a child's layers, or the theme's own).
+        case studio(StudioSets)
     }
 
     /// Why a resolver document cannot be used; the theme keeps its previous generation.
@@ -34,7 +37,6 @@ public struct TokenResolver: Sendable {
     public let modifiers: [Modifier]
     let steps: [Step]
     /// A Tokens Studio folder's themes and sets, read in place of steps.
-    let studio: StudioSets?
 
     struct StudioSets: Sendable {
         var themes: TokensStudioThemes
@@ -54,13 +56,12 @@ public struct TokenResolver: Sendable {
 
     /// A resolver made of parts (`init(layers:)`, `relocated(under:)`).
     init(modifiers: [Modifier], steps: [Step], document: JSONValue, warnings: [TokenWarning]) {
-        (self.modifiers, self.steps, self.studio, self.document, self.warnings) = (modifiers, steps, nil, document, warnings)
+        (self.modifiers, self.steps, self.document, self.warnings) = (modifiers, steps, document, warnings)
     }
 
     /// Without a resolver: the token files merged in path order, no modifiers.
     public init(files: [(path: String, root: JSONValue)]) {
         modifiers = []
-        studio = nil
         steps = [.set(files.map { TokenSource(root: $0.root, location: TokenLocation(file: $0.path, pointer: "")) })]
         document = .object([
             ("version", "2025.10"),
@@ -72,7 +73,6 @@ public struct TokenResolver: Sendable {
     /// Reads `document` (the file `path`); `$ref`s to files go through `read`.
     public init(document: JSONValue, path: String, read: FileReader) throws(Invalid) {
         self.document = document
-        studio = nil
         func invalid(_ pointer: String, _ reason: String) -> Invalid { Invalid(location: TokenLocation(file: path, pointer: pointer), reason: reason) }
         guard case .object = document else { throw invalid("", "a resolver document is a JSON object") }
         guard document["version"] == .string("2025.10") else { throw invalid("/version", "version must be \"2025.10\"") }
@@ -211,7 +211,7 @@ public struct TokenResolver: Sendable {
             let (tree, warnings) = TokensStudioSet.normalized(root, file: file)
             sets[set] = (TokenSource(root: tree, location: TokenLocation(file: file, pointer: "")), warnings)
         }
-        (modifiers, steps, studio, document, warnings) = (plan.modifiers, [], StudioSets(themes: plan, sets: sets), plan.document, plan.warnings)
+        (modifiers, steps, document, warnings) = (plan.modifiers, [.studio(StudioSets(themes: plan, sets: sets))], plan.document, plan.warnings)
     }
 
     /// `file.json#/a/b` -> ("file.json", "#/a/b"); `#/a` -> ("", "#/a").
@@ -248,21 +248,31 @@ public struct TokenResolver: Sendable {
 
     /// The tokens for `inputs` (every modifier given, as `inputs(_:)` makes them).
     public func tokens(for inputs: [String: String]) -> TokenSet {
-        if let studio {
-            let used = studio.themes.sets(for: inputs).compactMap { used in studio.sets[used.set].map { (set: $0, enabled: used.enabled) } }
-            let enabled = used.filter(\.enabled)
-            let sourceOnly = Set(used.filter { !$0.enabled }.map(\.set.source.location.file))
-            return TokenSet(sources: used.map(\.set.source), dialect: .tokensStudio,
-                            answering: Set(enabled.flatMap { TokenSet.paths(in: $0.set.source.root) }),
-                            quietFiles: sourceOnly, warnings: enabled.flatMap(\.set.warnings))
-        }
         var sources: [TokenSource] = []
+        // With a Tokens Studio folder among the layers: its `source` sets are read for aliases
+        // only, so only its enabled sets' tokens and the other layers' answer, in Tokens
+        // Studio's dialect (a DTCG child of a Tokens Studio base reads as the base does).
+        var studio: (answering: Set<TokenPath>, quiet: Set<String>, warnings: [TokenWarning])?
         for step in steps {
             switch step {
             case .set(let list): sources += list
             case .modifier(let name, let contexts): sources += inputs[name].flatMap { contexts[$0] } ?? []
+            case .studio(let folder):
+                var read = studio ?? ([], [], [])
+                let used = folder.themes.sets(for: inputs).compactMap { used in folder.sets[used.set].map { (set: $0, enabled: used.enabled) } }
+                read.quiet.formUnion(used.filter { !$0.enabled }.map(\.set.source.location.file))
+                read.warnings += used.filter(\.enabled).flatMap(\.set.warnings)
+                read.answering.formUnion(used.filter(\.enabled).flatMap { TokenSet.paths(in: $0.set.source.root) })
+                sources += used.map(\.set.source)
+                studio = read
             }
         }
-        return TokenSet(sources: sources)
+        guard var studio else { return TokenSet(sources: sources) }
+        let studioSources = Set(steps.flatMap { step -> [String] in
+            guard case .studio(let folder) = step else { return [] }
+            return folder.sets.values.map(\.source.location.file)
+        })
+        studio.answering.formUnion(sources.filter { !studioSources.contains($0.location.file) }.flatMap { TokenSet.paths(in: $0.root) })
+        return TokenSet(sources: sources, dialect: .tokensStudio, answering: studio.answering, quietFiles: studio.quiet, warnings: studio.warnings)
     }
 }

@@ -56,8 +56,10 @@ public struct CSSExport: Sendable {
         // runs over the namespace and the name together, so collisions are settled within one.
         // The prefix comes after the namespace, where Tailwind's utilities take the name
         // (`--color-ds-primary` is `bg-ds-primary`).
-        let keys = tailwind ? Dictionary(table.rows.map { ($0.name, "color \(prefix) \($0.name)") } + tokens.rows.map { row in
-            (row.path, TailwindExport.namespace(type: row.type, path: row.path).map { "\($0) \(prefix) \(row.path)" } ?? "\(prefix) \(row.path)")
+        // A name of no words is `color` there too, as in colors.css.
+        func named(_ name: String) -> String { NameStyle.words(of: name).isEmpty ? "color" : name }
+        let keys = tailwind ? Dictionary(table.rows.map { ($0.name, "color \(prefix) \(named($0.name))") } + tokens.rows.map { row in
+            (row.path, TailwindExport.namespace(type: row.type, path: row.path).map { "\($0) \(prefix) \(named(row.path))" } ?? "\(prefix) \(named(row.path))")
         }, uniquingKeysWith: { first, _ in first }) : [:]
         let exportNames = ExportNames(table.rows.map { keys[$0.name] ?? $0.name } + tokens.rows.map { keys[$0.path] ?? $0.path },
                                       style: .cssCustomProperty, prefix: tailwind ? "" : prefix)
@@ -161,12 +163,16 @@ public struct CSSExport: Sendable {
     /// the media query and `data-theme`, as in the block-per-scheme form.
     private var lightDarkText: String {
         var out = headerComment
+        // A colour with a light value is one light-dark() declaration; a colour of dark alone is
+        // restated per scheme like the other tokens, so light mode leaves it unset as the
+        // block-per-scheme form does.
+        let isLightDark = { (line: Line) in line.restatedAlways && line.values[.light] != nil }
         func declaration(_ line: Line, light: ColorMode, dark: ColorMode) -> String? {
-            guard line.restatedAlways else { return line.values[light] }
+            guard isLightDark(line) else { return line.values[light] }
             // A P3 or high-contrast mode without a value of its own draws its scheme's.
             switch (line.values[light] ?? line.values[light.base], line.values[dark] ?? line.values[dark.base]) {
             case (let lightValue?, let darkValue?): return lightValue == darkValue ? lightValue : "light-dark(\(lightValue), \(darkValue))"
-            // A colour of one scheme only is that colour in both: light-dark() needs two.
+            // A colour of light alone is that colour in both, as without light-dark().
             case (let only?, nil), (nil, let only?): return only
             case (nil, nil): return nil
             }
@@ -178,9 +184,9 @@ public struct CSSExport: Sendable {
             guard !declarations.isEmpty else { return "" }
             return "\(indent)\(selector) {\n" + declarations.joined() + "\(indent)}\n"
         }
-        out += rule(":root", lines, light: .light, dark: .dark, depth: 0, extra: ["color-scheme: light dark"])
+        out += rule(":root", lines.filter { !$0.restatedAlways || isLightDark($0) }, light: .light, dark: .dark, depth: 0, extra: ["color-scheme: light dark"])
         out += "[data-theme=\"light\"] {\n  color-scheme: light;\n}\n[data-theme=\"dark\"] {\n  color-scheme: dark;\n}\n"
-        let darkTokens = lines.filter { !$0.restatedAlways && $0.values[.dark] != nil && $0.values[.dark] != $0.values[.light] }
+        let darkTokens = lines.filter { !isLightDark($0) && $0.values[.dark] != nil && $0.values[.dark] != $0.values[.light] }
         out += block("@media (prefers-color-scheme: dark)") { depth in self.rule(":root", mode: .dark, lines: darkTokens, depth: depth) }
         out += self.rule("[data-theme=\"light\"]", mode: .light, lines: darkTokens, depth: 0)
         out += self.rule("[data-theme=\"dark\"]", mode: .dark, lines: darkTokens, depth: 0)
@@ -189,7 +195,7 @@ public struct CSSExport: Sendable {
             let changed = lines.filter { line in
                 [light, dark].contains { mode in line.values[mode] != nil && line.values[mode] != line.values[mode.base] }
             }
-            let (colors, others) = (changed.filter(\.restatedAlways), changed.filter { !$0.restatedAlways })
+            let (colors, others) = (changed.filter(isLightDark), changed.filter { !isLightDark($0) })
             out += block(condition) { depth in
                 rule(":root", colors, light: light, dark: dark, depth: depth)
                     + self.rule(":root", mode: light, lines: others, depth: depth)

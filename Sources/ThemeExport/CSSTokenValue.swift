@@ -35,7 +35,7 @@ enum CSSTokenValue {
         guard case .array(let stops) = value, !stops.isEmpty else { return nil }
         let written = stops.compactMap { stop -> String? in
             guard let color = stop["color"].flatMap(color), let position = stop["position"]?.number else { return nil }
-            return "\(color) \((min(max(position, 0), 1) * 100).exportText)%"
+            return "\(color) \(((min(max(position, 0), 1) * 1_000_000).rounded() / 10_000).exportText)%"
         }
         guard written.count == stops.count else { return nil }
         return "linear-gradient(" + written.joined(separator: ", ") + ")"

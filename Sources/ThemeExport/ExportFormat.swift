@@ -82,7 +82,7 @@ public enum ExportFormat: String, Sendable, CaseIterable {
         // The theme's names are string keys: nothing to collide.
         case .ts, .js, .scss: nil
         }
-        let names = self == .tailwind ? table.rows.map { "color \(prefix) \($0.name)" } : table.rows.map(\.name)
+        let names = self == .tailwind ? table.rows.map { "color \(prefix) \(NameStyle.words(of: $0.name).isEmpty ? "color" : $0.name)" } : table.rows.map(\.name)
         var lines = style.map { ExportNames(names, style: $0, prefix: self == .tailwind ? "" : prefix).report.map { "name collision: " + $0 } } ?? []
         if !table.systemColors.isEmpty {
             lines.append("not exported (system colours): \(table.systemColors.joined(separator: ", "))")

@@ -144,10 +144,6 @@ public struct ThemeFolder: Sendable, Equatable {
         }
         guard !ancestors.isEmpty else { return folder }
         var folder = folder
-        if own.studioMetadata != nil || ancestors.contains(where: { $0.files?.studioMetadata != nil }) {
-            folder.warnings.append("\(folder.path): a Tokens Studio folder neither lends its tokens to a child theme nor reads its parent's; its tokens resolve alone")
-            return folder
-        }
         own.ancestors = ancestors
         folder.sources[index].tokens = own
         // A Material seed named by alias resolves among the same tokens.

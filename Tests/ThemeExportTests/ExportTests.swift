@@ -256,9 +256,11 @@ struct ExportTests {
         let text = CSSExport(Self.table, tokens: tokens, lightDark: true).text
         let light = Self.color(0.1).css, dark = Self.color(0.9).css
         #expect(text.contains(":root {\n  color-scheme: light dark;\n  --primary: light-dark(\(light), \(dark));\n"), "\(text)")
-        #expect(text.contains("  --night-only: \(Self.color(0.2).css);\n"), "a colour of one scheme is itself in both")
+        #expect(text.contains("[data-theme=\"dark\"] {\n  --night-only: \(Self.color(0.2).css);\n  --space-lg: 32px;\n}\n"), "a colour of dark alone is restated per scheme")
+        let root = try #require(text.components(separatedBy: ":root {\n  color-scheme: light dark;\n").last?.components(separatedBy: "}\n").first)
+        #expect(!root.contains("--night-only"), "light leaves it unset, as the block-per-scheme form does")
         #expect(text.contains("[data-theme=\"dark\"] {\n  color-scheme: dark;\n}\n"))
-        #expect(text.contains("@media (prefers-color-scheme: dark) {\n  :root {\n    --space-lg: 32px;\n  }\n}\n"), "no light-dark() for a length")
+        #expect(text.contains("@media (prefers-color-scheme: dark) {\n  :root {\n    --night-only: \(Self.color(0.2).css);\n    --space-lg: 32px;\n  }\n}\n"), "no light-dark() for a length")
         #expect(text.contains("@media (prefers-contrast: more) {\n  :root {\n    --primary: light-dark(\(Self.color(0).css), \(Self.color(1).css));\n"))
         #expect(!text.contains("@media (prefers-color-scheme: dark) {\n  :root {\n    --primary"), "colours are not restated per scheme")
     }

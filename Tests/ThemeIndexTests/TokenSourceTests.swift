@@ -232,6 +232,48 @@ struct SharedBaseTests {
         #expect(acme.error.isEmpty, "\(acme.error)")
     }
 
+    /// A Tokens Studio base (a `core` set read for aliases only, a Mode group of Light and Dark)
+    /// with a DTCG brand and a Tokens Studio brand over it.
+    static func studioPlatform(_ fixtures: ThemeFixtures) {
+        fixtures.write(#"{"tokenSetOrder": ["core", "light", "dark"]}"#, to: "base/$metadata.json")
+        fixtures.write(##"""
+        [{"name": "Light", "group": "Mode", "selectedTokenSets": {"core": "source", "light": "enabled"}},
+         {"name": "Dark", "group": "Mode", "selectedTokenSets": {"core": "source", "dark": "enabled"}}]
+        """##, to: "base/$themes.json")
+        fixtures.write(##"{"brand": {"value": "#777777", "type": "color"}, "gray": {"900": {"value": "#111111", "type": "color"}, "50": {"value": "#fafafa", "type": "color"}}}"##, to: "base/core.json")
+        fixtures.write(##"{"accent": {"value": "{brand}", "type": "color"}, "text": {"value": "{gray.900}", "type": "color"}}"##, to: "base/light.json")
+        fixtures.write(##"{"accent": {"value": "{brand}", "type": "color"}, "text": {"value": "{gray.50}", "type": "color"}}"##, to: "base/dark.json")
+        fixtures.write(##"{"brand": {"$type": "color", "$value": "#ff6600"}}"##, to: "acme/acme.tokens.json")
+        fixtures.write(#"{"parent": "base"}"#, to: "acme/theme.json")
+        fixtures.write(#"{"tokenSetOrder": ["globex"]}"#, to: "globex/$metadata.json")
+        fixtures.write(##"{"brand": {"value": "#0066ff", "type": "color"}}"##, to: "globex/globex.json")
+        fixtures.write(#"{"parent": "base"}"#, to: "globex/theme.json")
+    }
+
+    @Test("a Tokens Studio folder is a parent: its themes are the brand's modifier, its source sets resolve the brand's aliases and answer nothing")
+    func studioBase() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        Self.studioPlatform(fixtures)
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        try index.writer.sync(themesDirectory: fixtures.root)
+        #expect(try Self.hex(index, "acme", "accent") == "#ff6600", "the base's semantic layer answers the DTCG brand's primitive")
+        #expect(try Self.hex(index, "globex", "accent") == "#0066ff", "and the Tokens Studio brand's")
+        #expect(try Self.hex(index, "base", "accent") == "#777777")
+        #expect(try Self.hex(index, "acme", "text") == "#111111", "what the brand does not set comes from the base")
+        #expect(try Self.hex(index, "acme", "gray.900") == nil, "a source set answers no request, in the brand either")
+        let themes = try index.reader.themes()
+        for name in ["acme", "globex"] {
+            let brand = try #require(themes.first { $0.name == name })
+            #expect(brand.error.isEmpty, "\(name): \(brand.error)")
+            let owner = try #require(index.reader.tokenOwner(in: ThemeInfo.chain(of: name, in: themes)))
+            #expect(owner.source.modifiers.map(\.name) == ["Mode"], "the base's group is the brand's modifier")
+            let dark = try TokenModifier.requested([("Mode", "Dark")], of: owner.source.modifiers).get()
+            let text = try index.reader.token(of: owner, resolution: dark, path: "text")
+            #expect(text?.contains("fafafa") == true, "Mode=Dark through the brand: \(text ?? "nil")")
+        }
+    }
+
     @Test("an edit of the base re-reads the brands over it, also when only the base is reloaded")
     func baseEdit() throws {
         let fixtures = ThemeFixtures()
