@@ -925,7 +925,7 @@ def check_typescript(base, theme, work, route, problems):
                                 + [os.path.join(folder, s) for s in sources], capture_output=True, text=True)
         if result.returncode != 0:
             problems.append("%s: tsc --strict %s: %s" % (theme, sources[0], (result.stdout + result.stderr).strip()[:400]))
-    script = "import(process.argv[1]).then((m) => console.log(JSON.stringify({modes: m.modes, colors: m.colors})))"
+    script = "import(process.argv[1]).then((m) => console.log(JSON.stringify({modes: m.modes, colors: m.colors, tokens: m.tokens})))"
     result = subprocess.run(["node", "-e", script, "file://" + os.path.join(folder, "colors.js")], capture_output=True, text=True)
     if result.returncode != 0:
         problems.append("%s: node could not import colors.js: %s" % (theme, result.stderr.strip()[:400]))
@@ -941,6 +941,20 @@ def check_typescript(base, theme, work, route, problems):
             compared += 1
             if module["colors"].get(mode, {}).get(name) != body["css"]:
                 problems.append("%s colors.js: %s in %s is %s, the route says %s" % (theme, name, mode, module["colors"].get(mode, {}).get(name), body["css"]))
+    if theme == "typed":
+        # The other tokens: each the value colors.css declares for it (which check_typed_css
+        # compares with /tokens), in light and dark.
+        effective = css_effective(requests.get("%s/themes/typed/colors.css" % base).text, problems, "typed colors.css")
+        for mode in ("light", "dark"):
+            tokens = module.get("tokens", {}).get(mode, {})
+            declared = effective[mode][0]
+            for path, value in tokens.items():
+                prop = "--" + path.replace(".", "-").lower()
+                if prop in declared and declared[prop] != value:
+                    problems.append("typed colors.js: token %s in %s is %s, colors.css declares %s" % (path, mode, value, declared[prop]))
+                compared += prop in declared
+        if compared < 10:
+            problems.append("typed colors.js: only %d tokens compared with colors.css" % compared)
     return compared
 
 
@@ -1097,7 +1111,7 @@ def check_all(base, themed, themes, work):
     typed += check_typed_android(base, problems)
     typed += check_typed_swift(base, work, problems)
     typed += check_typed_dtcg(base, work, problems)
-    check_typescript(base, "typed", work, {}, problems)  # its design tokens through tsc --strict
+    typed += check_typescript(base, "typed", work, {}, problems)  # its design tokens through tsc --strict, and node
     check_scss(base, "typed", work, {}, problems)  # and sassc
     check_android_resources("typed", themed, themes, work, problems)
     for problem in problems[:40]:
@@ -1108,7 +1122,7 @@ def check_all(base, themed, themes, work):
           "their densities; kotlinc compiled the Compose files; tsc --strict the TypeScript, node imported the JavaScript, sassc "
           "compiled the Sass, postcss read the Tailwind theme), %d colour values equal the colour route (%d of them in colors.js, %d in "
           "_colors.scss, %d Tailwind variables equal colors.css), and %d values of other design tokens (CSS, Android resources, Compose, "
-          "Swift, DTCG) equal /tokens" % (drawables, checked, web, sass, tailwind, typed))
+          "Swift, DTCG, colors.js) equal /tokens" % (drawables, checked, web, sass, tailwind, typed))
 
 
 if __name__ == "__main__":

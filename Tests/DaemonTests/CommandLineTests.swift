@@ -82,6 +82,14 @@ struct CommandLineTests {
         let files = try FileManager.default.contentsOfDirectory(atPath: folder + "/exported")
         let css = try files.filter { $0.hasSuffix(".css") }.map { try String(contentsOfFile: folder + "/exported/" + $0, encoding: .utf8) }.joined()
         #expect(css.contains("--primary:"), "\(files): \(css.prefix(300))")
+        // Options: light-dark() with a prefix; one a format does not take is refused, not ignored.
+        let lightDark = try DaemonTests.run(["export", "dark", "--format", "css", "--light-dark", "--prefix", "ds", "-o", "ld", "--themes", "themes"], in: folder)
+        #expect(lightDark.status == 0, "\(lightDark.errors)")
+        #expect(try String(contentsOfFile: folder + "/ld/colors.css", encoding: .utf8).contains("--ds-primary:"))
+        let refused = try DaemonTests.run(["export", "dark", "--format", "swift", "--prefix", "ds", "-o", "no", "--themes", "themes"], in: folder)
+        #expect(refused.status != 0 && refused.errors.contains("prefix is not an option of the swift export"), "\(refused.errors)")
+        let tailwind = try DaemonTests.run(["export", "dark", "--format", "tailwind", "-o", "tw", "--themes", "themes"], in: folder)
+        #expect(tailwind.status == 0 && tailwind.output.hasSuffix("tw/theme.css\n"), "\(tailwind.output) \(tailwind.errors)")
         // The palettes a client fetches first, for an app to ship: each appearance and contrast
         // with its body and ETag as served (the Kotlin client's tests get a 304 with that ETag).
         let bootstrap = try DaemonTests.run(["export", "dark", "--format", "bootstrap", "-o", "shipped", "--themes", "themes"], in: folder)

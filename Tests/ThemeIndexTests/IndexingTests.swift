@@ -20,6 +20,22 @@ struct IndexingTests {
         #expect(XCAssets.component(text) == nil)
     }
 
+    @Test("a sync for one theme's line holds that theme and its parents, nothing else of the folder (what an export reads)")
+    func lineOfOneTheme() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        for name in ["base", "brand", "other", "sibling"] {
+            fixtures.colorSet(name, "primary", [(nil, ["red": "1", "green": "0", "blue": "0"], [:])])
+        }
+        fixtures.write(#"{"parent": "base"}"#, to: "brand/theme.json")
+        fixtures.write(#"{"parent": "base"}"#, to: "sibling/theme.json")
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        let report = try index.writer.sync(themesDirectory: fixtures.root, lineOf: "brand")
+        #expect(Set(try index.reader.themes().map(\.name)) == ["base", "brand"])
+        #expect(report.reindexedSources.count == 2)
+        #expect(ThemeFolder.discover(in: fixtures.root, lineOf: "nowhere").isEmpty)
+    }
+
     @Test("a second sync re-parses nothing; a changed source is re-parsed and bumps the generation")
     func incrementalSync() throws {
         let fixtures = ThemeFixtures()

@@ -36,7 +36,7 @@ struct ExportRouteTests {
         #expect(try api.request("/themes/light/colors.css", headers: ["If-None-Match": css.header("ETag") ?? ""]).status == 304)
 
         let list = try api.request("/themes/light/exports").decode(ExportList.self)
-        #expect(Set(list.formats.keys) == ["css", "dtcg", "android", "swift", "compose", "resolver", "ts", "js", "scss"])
+        #expect(Set(list.formats.keys) == ["css", "dtcg", "android", "swift", "compose", "resolver", "ts", "js", "scss", "tailwind"])
         for file in list.formats.values.flatMap({ $0 }) {
             let response = try api.request(file.href)
             #expect(response.status == 200 && !response.body.isEmpty, "\(file.href)")
@@ -44,13 +44,19 @@ struct ExportRouteTests {
         #expect(try api.request("/themes/light/exports/android/values-night/colors.xml").text.contains("<color name=\"primary\">#FF102030</color>"))
     }
 
-    @Test("unknown modes are 400, unknown formats, files and themes 404")
+    @Test("unknown modes and options a format does not take are 400, unknown formats, files and themes 404")
     func badRequests() throws {
         let api = try APIFixture()
         #expect(try api.request("/themes/light/tokens.json?mode=dim").status == 400)
         #expect(try api.request("/themes/light/exports/sketch/colors.sketch").status == 404)
         #expect(try api.request("/themes/light/exports/css/other.css").status == 404)
         #expect(try api.request("/themes/nope/colors.css").status == 404)
+        let refused = try api.request("/themes/light/exports/swift/LightColors.swift?prefix=ds")
+        #expect(refused.status == 400 && refused.text.contains("prefix is not an option of the swift export (only of css, android, scss, tailwind)"), "\(refused.text)")
+        #expect(try api.request("/themes/light/colors.css?prefix=9x").status == 400, "a prefix no format's names can start with")
+        #expect(try api.request("/themes/light/exports/scss/_colors.scss?light-dark=1").status == 400)
+        let prefixed = try api.request("/themes/light/colors.css?prefix=ds&light-dark=1")
+        #expect(prefixed.status == 200 && prefixed.text.contains("--ds-primary: light-dark("), "\(prefixed.text)")
     }
 
     @Test("names that are not identifiers and a theme with dark colours only still export; collisions are reported")
