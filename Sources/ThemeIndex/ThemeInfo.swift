@@ -152,11 +152,19 @@ public struct TokenModifier: Sendable, Equatable {
     }
 
     /// The contexts `query` asks for of `modifiers` (parameters that name no modifier are
-    /// someone else's and ignored), or why it cannot be: a context a modifier does not have.
+    /// someone else's and ignored), or why it cannot be: a context a modifier does not have, or
+    /// a modifier named in another case (`?mode=dark` for `Mode`), which would otherwise be
+    /// answered with the default.
     public static func requested(_ query: [(String, String)], of modifiers: [TokenModifier]) -> Result<String, TokenInputError> {
         var chosen: [String: String] = [:]
         for (name, context) in query {
-            guard let modifier = modifiers.first(where: { $0.name == name }) else { continue }
+            guard let modifier = modifiers.first(where: { $0.name == name }) else {
+                // One theme.json maps to traits is chosen by them whatever the query says.
+                if let meant = modifiers.first(where: { $0.name.lowercased() == name.lowercased() && !$0.mapsToTraits }) {
+                    return .failure(TokenInputError(message: "no modifier \"\(name)\"; did you mean \(meant.name)? Its contexts are \(meant.contexts.joined(separator: ", "))"))
+                }
+                continue
+            }
             guard modifier.contexts.contains(context) else {
                 return .failure(TokenInputError(message: "\(name) has no context \"\(context)\"; its contexts are \(modifier.contexts.joined(separator: ", "))"))
             }

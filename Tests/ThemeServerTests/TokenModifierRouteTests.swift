@@ -36,6 +36,8 @@ struct TokenModifierRouteTests {
                 "a parameter that names no modifier is not the tokens'")
         let unknown = try api.request("/themes/ds/colors/color.accent?brand=intranet")
         #expect(unknown.status == 400 && unknown.text.contains("brand has no context \\\"intranet\\\"; its contexts are main, portal"), "\(unknown.text)")
+        let cased = try api.request("/themes/ds/colors/color.accent?Brand=portal")
+        #expect(cased.status == 400 && cased.text.contains("did you mean brand? Its contexts are main, portal"), "never the default silently: \(cased.text)")
     }
 
     @Test("a palette answers the brand the query names")
