@@ -45,7 +45,6 @@ struct DraftValues {
         case .dimension: return dimension(value)
         case .duration: return duration(value)
         case .border: return fields(value, ["color": { $0.color($1) }, "width": { $0.dimension($1) }])
-        case .transition: return fields(value, ["duration": { $0.duration($1) }, "delay": { $0.duration($1) }])
         case .typography: return typography(value)
         case .gradient:
             if case .string(let text) = value { return gradient(text) }
@@ -55,8 +54,32 @@ struct DraftValues {
             if case .string(let text) = value { return shadow(text) }
             guard case .array(let layers) = value else { return shadowLayer(value) }
             return changed(layers.map { shadowLayer($0) }, layers).map(JSONValue.array)
-        case .fontFamily, .fontWeight, .cubicBezier, .number, .strokeStyle, .other: return nil
+        case .cubicBezier:
+            if case .string(let text) = value { return cubicBezier(text) }
+            return nil
+        case .transition: return fields(value, ["duration": { $0.duration($1) }, "delay": { $0.duration($1) },
+                                                "timingFunction": { reading, curve in if case .string(let text) = curve { reading.cubicBezier(text) } else { nil } }])
+        case .fontFamily, .fontWeight, .number, .strokeStyle, .other: return nil
         }
+    }
+
+    /// CSS's easing keywords as the curves CSS Easing 1 defines them to be.
+    static let easingKeywords: [String: [Double]] = [
+        "linear": [0, 0, 1, 1], "ease": [0.25, 0.1, 0.25, 1], "ease-in": [0.42, 0, 1, 1], "ease-out": [0, 0, 0.58, 1], "ease-in-out": [0.42, 0, 0.58, 1],
+    ]
+
+    /// `cubic-bezier(0.2, 0, 0, 1)` or an easing keyword (`ease-in-out`) as the Format module's
+    /// four numbers; nil for anything else (a `steps()` has no Bézier).
+    mutating func cubicBezier(_ text: String) -> JSONValue? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        var points = Self.easingKeywords[trimmed]
+        if points == nil, trimmed.hasPrefix("cubic-bezier("), trimmed.hasSuffix(")") {
+            let numbers = trimmed.dropFirst("cubic-bezier(".count).dropLast().split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            if numbers.count == 4, numbers.allSatisfy({ $0 != nil }) { points = numbers.compactMap { $0 } }
+        }
+        guard let points, points[0] >= 0, points[0] <= 1, points[2] >= 0, points[2] <= 1 else { return nil }
+        slips.append(Slip(kind: .cssForm, detail: "\"\(text.prefix(40))\" read as CSS writes it, a cubic Bézier"))
+        return .array(points.map { $0 == $0.rounded() && abs($0) < 1e15 ? .int(Int($0)) : .double($0) })
     }
 
     private mutating func shadowLayer(_ layer: JSONValue) -> JSONValue? {

@@ -135,6 +135,12 @@ enum TokensStudioSet {
             if case .array(let layers) = value { return (type, .array(layers.map(shadow))) }
             return (type, shadow(value))
         case "typography": return (type, typography(value))
+        // A duration without a unit is in milliseconds, as a length without one is in px.
+        case "duration":
+            if let number = value.number ?? (value.stringValue.flatMap(Double.init)) {
+                return (type, .object([("value", number == number.rounded() && abs(number) < 1e15 ? .int(Int(number)) : .double(number)), ("unit", "ms")]))
+            }
+            return (type, value)
         case "border": return (type, fields(value) { key, member in key == "width" ? length(member) : key == "color" ? (literalColor(member) ?? member) : member })
         default:
             return types[studioType] == "dimension" ? (type, length(value)) : (type, value)

@@ -105,7 +105,9 @@ enum TokenVariants {
     /// depth but the plugin's `$` files, by path (at most 2,000; not in catalogs or hidden folders).
     static func studioSets(in root: String) -> [String] {
         var sets: [String] = []
-        let enumerator = FileManager.default.enumerator(atPath: root)
+        // The folder itself may be a link (`themed check` links the theme into a scratch folder):
+        // the enumerator lists nothing of a link, so it walks where the link points.
+        let enumerator = FileManager.default.enumerator(atPath: ThemePaths.resolved(root))
         while let relative = enumerator?.nextObject() as? String, sets.count < 2_000 {
             let name = (relative as NSString).lastPathComponent
             if name.hasPrefix(".") || name.hasSuffix(".xcassets") || name.hasSuffix(".car") { enumerator?.skipDescendants(); continue }

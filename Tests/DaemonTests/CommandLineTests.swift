@@ -253,6 +253,12 @@ struct CommandLineTests {
         let warned = try DaemonTests.run(["check", "design/brand"], in: folder)
         #expect(warned.status == 0 && warned.output.hasSuffix("brand: 0 errors, 1 warning\n"), "its parent was found beside it: \(warned.output)")
         #expect(try DaemonTests.run(["check", "design/brand", "--strict"], in: folder).status == 2)
+        // A Tokens Studio folder is read whole: its sets are found through the link a check makes.
+        try write(#"{"tokenSetOrder": ["core"]}"#, "design/studio/$metadata.json")
+        try write(##"{"ink": {"value": "#111111", "type": "color"}, "bad": {"value": "{nowhere}", "type": "color"}}"##, "design/studio/core.json")
+        let studio = try DaemonTests.run(["check", "design/studio"], in: folder)
+        #expect(studio.status == 1 && studio.output.contains("error: core.json#/bad: alias {nowhere} names no token"), "\(studio.output)")
+        #expect(!studio.output.contains("studio-folder"), "no set is missing: \(studio.output)")
         let missing = try DaemonTests.run(["check", "design/nothing"], in: folder)
         #expect(missing.status == 2 && missing.errors.contains("no such theme folder"), "\(missing.errors)")
 

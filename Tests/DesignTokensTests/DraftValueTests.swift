@@ -199,6 +199,21 @@ struct TeamValueFormTests {
         try TokenSet(parsing: text, file: "team.tokens.json")
     }
 
+    @Test("a curve as CSS writes it (cubic-bezier() or an easing keyword) is the four numbers, in a transition too; steps() stays an error")
+    func cssCurves() throws {
+        let tokens = try set(#"""
+        {"ease": {"$type": "cubicBezier", "standard": {"$value": "cubic-bezier(0.2, 0, 0, 1)"}, "out": {"$value": "ease-out"}, "alias": {"$value": "{ease.standard}"},
+                  "stepped": {"$value": "steps(4)"}},
+         "fade": {"$type": "transition", "$value": {"duration": "200ms", "delay": "0ms", "timingFunction": "ease-in-out"}}}
+        """#)
+        #expect(tokens[TokenPath(dotted: "ease.standard")]?.value == .array([.double(0.2), .int(0), .int(0), .int(1)]))
+        #expect(tokens[TokenPath(dotted: "ease.out")]?.value == .array([.int(0), .int(0), .double(0.58), .int(1)]), "CSS Easing's ease-out")
+        #expect(tokens[TokenPath(dotted: "ease.alias")]?.value == tokens[TokenPath(dotted: "ease.standard")]?.value)
+        #expect(tokens[TokenPath(dotted: "fade")]?.value["timingFunction"] == .array([.double(0.42), .int(0), .double(0.58), .int(1)]))
+        #expect(tokens.problems.map(\.location.pointer) == ["/ease/stepped"], "\(tokens.problems)")
+        #expect(tokens.warnings.contains { $0.kind == .cssForm && $0.location.pointer == "/ease/standard" }, "\(tokens.warnings)")
+    }
+
     @Test("a description kept inside a colour value (Canvas's shape) is left out of it; the colour and its aliases serve")
     func noteInsideColor() throws {
         let tokens = try set(#"""

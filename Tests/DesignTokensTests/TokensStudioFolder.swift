@@ -50,6 +50,7 @@ enum TokensStudioFolder {
                        "capped": {"value": "max({base}, 12px)", "type": "sizing"},
                        "rem": {"value": "1.5rem", "type": "spacing"}},
              "weight": {"strong": {"value": "Semi Bold", "type": "fontWeights"}},
+             "motion": {"base": {"value": "200", "type": "duration"}},
              "opacity": {"muted": {"value": "40%", "type": "opacity"}},
              "line": {"value": "150%", "type": "lineHeights"},
              "shadow": {"value": {"x": "0", "y": "{base} / 2", "blur": "12", "spread": "0", "color": "#00000040", "type": "dropShadow"}, "type": "boxShadow"},

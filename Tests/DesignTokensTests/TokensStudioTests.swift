@@ -86,6 +86,7 @@ struct TokensStudioTests {
         func value(_ path: String) -> JSONValue? { tokens[TokenPath(dotted: path)]?.value }
         #expect(value("space.rem") == .object([("value", .double(1.5)), ("unit", "rem")]))
         #expect(value("weight.strong") == .int(600))
+        #expect(value("motion.base") == .object([("value", .int(200)), ("unit", "ms")]), "a duration without a unit is in milliseconds")
         #expect(Self.number(value("opacity.muted")) == 0.4)
         #expect(Self.number(value("line")) == 1.5 && tokens[TokenPath(dotted: "line")]?.type == .number)
         let shadow = try #require(value("shadow"))
