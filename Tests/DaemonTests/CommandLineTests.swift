@@ -225,7 +225,129 @@ struct CommandLineTests {
         #expect(neither.status == 64 && neither.errors.contains("give -o FOLDER to write, or --check FOLDER to compare"), "\(neither.status) \(neither.errors)")
     }
 
-    @Test("check reads a theme as the server does: errors are exit 1, warnings exit 2 with --strict, a clean theme 0; its parent comes from beside it")
+    @Test("check against a baseline file: only a new problem is reported and fails; a baseline that is not one is exit 2")
+    func checkBaseline() throws {
+        let folder = try DaemonTests.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let tokens = ##"{"color": {"$type": "color", "gray": {"900": {"$value": "#111111"}}, "old": {"$value": "{color.nowhere}"}}}"##
+        try Self.write(tokens, to: "design/brand/brand.tokens.json", in: folder)
+        let written = try DaemonTests.run(["check", "design/brand", "--write-baseline", "baseline.json"], in: folder)
+        #expect(written.status == 0 && written.output.contains("1 error and 1 warning of brand as its baseline"), "\(written.output) \(written.errors)")
+        let same = try DaemonTests.run(["check", "design/brand", "--baseline", "baseline.json"], in: folder)
+        #expect(same.status == 0 && same.output.hasSuffix("brand: 0 errors, 0 warnings new (2 known)\n"), "\(same.output)")
+        // One new broken alias among the known ones: it alone is reported, on its line for GitHub.
+        try Self.write(##"""
+        {"color": {"$type": "color", "gray": {"900": {"$value": "#111111"}}, "old": {"$value": "{color.nowhere}"},
+                   "text": {"$value": "{color.grey.900}"}}}
+        """##, to: "design/brand/brand.tokens.json", in: folder)
+        let new = try DaemonTests.run(["check", "design/brand", "--baseline", "baseline.json", "--format", "github"], in: folder)
+        #expect(new.status == 1, "\(new.output)")
+        #expect(new.output.hasPrefix("::error file=design/brand/brand.tokens.json,line=2,title=themed check::brand.tokens.json#/color/text: alias {color.grey.900} names no token; did you mean {color.gray.900}?\n"), "\(new.output)")
+        #expect(!new.output.contains("color/old"), "the known error is not said again")
+        try Self.write("{}", to: "not-a-baseline.json", in: folder)
+        let refused = try DaemonTests.run(["check", "design/brand", "--baseline", "not-a-baseline.json"], in: folder)
+        #expect(refused.status == 2 && refused.errors.contains("not a themed check baseline"), "\(refused.errors)")
+    }
+
+    @Test("check --since a git ref: the problems the theme had there are known; a ref git does not know is exit 2",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/git"), "needs git (apt-get install git)"))
+    func checkSince() throws {
+        let folder = try DaemonTests.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func git(_ arguments: String...) throws {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+            process.arguments = ["-C", folder, "-c", "user.name=ci", "-c", "user.email=ci@example.com"] + arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "git \(arguments)")
+        }
+        try git("init", "-q", "-b", "main")
+        try Self.write(##"{"color": {"$type": "color", "base": {"$value": {"colorSpace": "srgb", "components": [0, 0, 0]}}, "gray": {"$value": "{color.base}"}}}"##,
+                       to: "design/base/base.tokens.json", in: folder)
+        try Self.write(#"{"parent": "base"}"#, to: "design/brand/theme.json", in: folder)
+        try Self.write(##"{"color": {"$type": "color", "old": {"$value": "{color.nowhere}"}}}"##, to: "design/brand/brand.tokens.json", in: folder)
+        try git("add", "-A")
+        try git("commit", "-q", "-m", "base")
+        try Self.write(##"{"color": {"$type": "color", "old": {"$value": "{color.nowhere}"}, "text": {"$value": "{color.grey}"}}}"##,
+                       to: "design/brand/brand.tokens.json", in: folder)
+        let since = try DaemonTests.run(["check", "design/brand", "--since", "main"], in: folder)
+        #expect(since.status == 1 && since.output.contains("color/text: alias {color.grey} names no token") && !since.output.contains("color/old"), "\(since.output) \(since.errors)")
+        #expect(since.output.hasSuffix("brand: 1 error, 0 warnings new (1 known)\n"), "its parent was read at the ref too: \(since.output)")
+        let unknown = try DaemonTests.run(["check", "design/brand", "--since", "no-such-branch"], in: folder)
+        #expect(unknown.status == 2 && unknown.errors.contains("git knows no such commit"), "\(unknown.errors)")
+        // A theme the ref does not have had nothing: all it has is new.
+        try Self.write(##"{"color": {"$type": "color", "x": {"$value": "{color.y}"}}}"##, to: "design/fresh/fresh.tokens.json", in: folder)
+        #expect(try DaemonTests.run(["check", "design/fresh", "--since", "main"], in: folder).status == 1)
+    }
+
+    @Test("docs/REVIEW.md's pre-commit hook and pull-request step on a repository of their own: a new problem stops the commit and fails the step, on its line; old ones pass",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/git"), "needs git (apt-get install git)"))
+    func reviewHooks() throws {
+        let folder = try DaemonTests.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let review = DaemonTests.root.appendingPathComponent("config/review").path
+        // git, with themed on the PATH as a team's machine and runner have it.
+        func git(_ arguments: String...) throws -> DaemonTests.Run {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+            process.arguments = ["-C", folder, "-c", "user.name=ci", "-c", "user.email=ci@example.com"] + arguments
+            var environment = ProcessInfo.processInfo.environment
+            environment["PATH"] = URL(fileURLWithPath: DaemonTests.executable).deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+            process.environment = environment
+            process.currentDirectoryURL = URL(fileURLWithPath: folder)
+            let (output, errors) = (Pipe(), Pipe())
+            (process.standardOutput, process.standardError) = (output, errors)
+            try process.run()
+            let outputBytes = output.fileHandleForReading.readDataToEndOfFile()
+            let errorBytes = errors.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return DaemonTests.Run(status: process.terminationStatus, output: String(decoding: outputBytes, as: UTF8.self),
+                                   errors: String(decoding: errorBytes, as: UTF8.self))
+        }
+        #expect(try git("init", "-q", "-b", "main").status == 0)
+        try Self.write(##"{"color": {"$type": "color", "gray": {"900": {"$value": "#111111"}}, "old": {"$value": "{color.nowhere}"}}}"##,
+                       to: "themes/brand/brand.tokens.json", in: folder)
+        #expect(try git("add", "-A").status == 0 && git("commit", "-q", "-m", "a theme with a problem it lives with").status == 0)
+        for hook in ["pre-commit", "check-changed.sh"] {
+            try FileManager.default.copyItem(atPath: "\(review)/\(hook)", toPath: "\(folder)/.git/hooks/\(hook)")
+        }
+        // A change that keeps the old problem: the hook lets it through.
+        try Self.write(##"{"color": {"$type": "color", "gray": {"900": {"$value": "#222222"}}, "old": {"$value": "{color.nowhere}"}}}"##,
+                       to: "themes/brand/brand.tokens.json", in: folder)
+        _ = try git("add", "-A")
+        let kept = try git("commit", "-q", "-m", "a darker gray")
+        #expect(kept.status == 0, "\(kept.output) \(kept.errors)")
+        // A new broken alias: the commit is stopped, naming it.
+        try Self.write(##"{"color": {"$type": "color", "gray": {"900": {"$value": "#222222"}}, "old": {"$value": "{color.nowhere}"}, "text": {"$value": "{color.grey.900}"}}}"##,
+                       to: "themes/brand/brand.tokens.json", in: folder)
+        _ = try git("add", "-A")
+        let stopped = try git("commit", "-q", "-m", "a typo")
+        #expect(stopped.status != 0 && (stopped.output + stopped.errors).contains("alias {color.grey.900} names no token"), "\(stopped.output) \(stopped.errors)")
+        // The pull request's step (what themed-review.yml runs) on a branch with that commit.
+        #expect(try git("checkout", "-q", "-b", "feature").status == 0 && git("commit", "-q", "--no-verify", "-m", "a typo").status == 0)
+        let workflow = try String(contentsOfFile: "\(review)/themed-review.yml", encoding: .utf8)
+        #expect(workflow.contains(#"run: sh config/review/check-changed.sh "origin/$GITHUB_BASE_REF" --format github"#), "the step below is the workflow's")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["\(review)/check-changed.sh", "main", "--format", "github"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = URL(fileURLWithPath: DaemonTests.executable).deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        process.environment = environment
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(printed)")
+        #expect(printed.contains("::error file=themes/brand/brand.tokens.json,line=1,title=themed check::brand.tokens.json#/color/text: alias {color.grey.900}"), "\(printed)")
+        #expect(!printed.contains("color/old"), "the problem main has is not the pull request's")
+    }
+
+    @Test("check reads a theme as the server does: errors are exit 1, warnings exit 1 with --strict, a clean theme 0; its parent comes from beside it")
     func check() throws {
         let folder = try DaemonTests.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -252,7 +374,7 @@ struct CommandLineTests {
         try write(##"{"color": {"$type": "color", "accent": {"$value": "#ff6600"}, "link": {"$value": "{color.accent}"}}}"##, "design/brand/brand.tokens.json")
         let warned = try DaemonTests.run(["check", "design/brand"], in: folder)
         #expect(warned.status == 0 && warned.output.hasSuffix("brand: 0 errors, 1 warning\n"), "its parent was found beside it: \(warned.output)")
-        #expect(try DaemonTests.run(["check", "design/brand", "--strict"], in: folder).status == 2)
+        #expect(try DaemonTests.run(["check", "design/brand", "--strict"], in: folder).status == 1, "with --strict a warning fails as an error does")
         // A Tokens Studio folder is read whole: its sets are found through the link a check makes.
         try write(#"{"tokenSetOrder": ["core"]}"#, "design/studio/$metadata.json")
         try write(##"{"ink": {"value": "#111111", "type": "color"}, "bad": {"value": "{nowhere}", "type": "color"}}"##, "design/studio/core.json")
