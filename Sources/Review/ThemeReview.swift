@@ -1,8 +1,9 @@
 import JSON
 import ThemeExport
+import ThemeIndex
 
 /// What a change does to a theme, for review before it ships (`themed diff`, and a replica's
-/// `GET /themes/{theme}/diff` between two releases): its colours mode by mode, what that does to
+/// `GET /themes/{theme}/diff` between two releases): its colours by cause (`ColorCauses`), what that does to
 /// its contrast pairs (each ratio that moved; those now below their minimum), its other design
 /// tokens mode by mode and its strings localization by localization.
 public struct ThemeReview: Sendable {
@@ -16,6 +17,8 @@ public struct ThemeReview: Sendable {
     public let colorsByContexts: [(contexts: String, diff: ColorDiff)]
     /// Either reading compared only the first `ThemeSnapshot.contextsCompared` combinations.
     public let contextsCut: Bool
+    /// The colour changes by cause, as `text` and `markdown` list them.
+    public let causes: ColorCauses
 
     public init(from before: ThemeSnapshot, to after: ThemeSnapshot) {
         colors = ColorDiff(from: before.colors, to: after.colors)
@@ -26,6 +29,11 @@ public struct ThemeReview: Sendable {
             return diff.isEmpty ? nil : (contexts, diff)
         }
         contextsCut = before.contextsCut || after.contextsCut
+        let aliases = Dictionary(after.colors.rows.compactMap { row in
+            (ColorMode.all.lazy.compactMap { row.values[$0]?.aliasOf }.first).map { (row.name, $0) }
+        }, uniquingKeysWith: { first, _ in first })
+        causes = ColorCauses(colors: colors, byContexts: colorsByContexts, aliases: aliases,
+                             errors: after.info.error.split(separator: "\n").map(String.init))
         contrast = ContrastDiff(from: ContrastReport(table: before.colors, settings: before.settings),
                                 to: ContrastReport(table: after.colors, settings: after.settings))
         content = ContentDiff(tokens: before.tokens, after.tokens, strings: before.strings, after.strings)
@@ -64,37 +72,38 @@ public struct ThemeReview: Sendable {
                                   ("content", content.json), ("images", images.json), ("summary", summary)])
     }
 
-    /// For a pull request comment: each part's counts first, then its table.
+    /// GitHub's limit on a comment's length, in characters.
+    public static let commentLimit = 65_536
+
+    /// For a pull request comment: the colours by cause (counts and what broke first, long tables
+    /// folded), then contrast, other content and images; cut at a line, with a note, where it
+    /// would pass `commentLimit`.
     public func markdown(from before: String, to after: String) -> String {
-        colors.markdown(from: before, to: after)
-            + colorsByContexts.map { "\n" + $0.diff.markdown(from: "\(before) (\($0.contexts))", to: "\(after) (\($0.contexts))") }.joined()
+        let text = causes.markdown(from: before, to: after)
             + (contextsCut ? "\nOnly the first \(ThemeSnapshot.contextsCompared) combinations of contexts chosen by name were compared.\n" : "")
             + contrast.markdown + content.markdown + images.markdown
+        let note = "\n… cut here at GitHub's comment limit: `themed diff --format json` has every change.\n"
+        guard text.count > Self.commentLimit else { return text }
+        var kept = ""
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            guard kept.count + line.count + 1 + note.count + "</details>\n".count <= Self.commentLimit else { break }
+            kept += line + "\n"
+        }
+        // A cut inside a fold closes it, so the note shows.
+        let open = kept.components(separatedBy: "<details>").count - kept.components(separatedBy: "</details>").count
+        return kept + (open > 0 ? "\n</details>\n" : "") + note
     }
 
     /// A line a change, then the counts.
     public var text: String {
-        var lines: [String] = []
-        lines += colors.added.map { "added: \($0)" }
-        lines += colors.removed.map { "removed: \($0)" }
-        for change in colors.changed {
-            for (mode, was, now) in change.modes { lines.append("changed: \(change.name) \(mode.name) \(was?.hex ?? "-") -> \(now?.hex ?? "-")") }
-        }
-        for (contexts, diff) in colorsByContexts {
-            lines += diff.added.map { "added: \($0) (\(contexts))" } + diff.removed.map { "removed: \($0) (\(contexts))" }
-            for change in diff.changed {
-                for (mode, was, now) in change.modes {
-                    lines.append("changed: \(change.name) \(mode.name) (\(contexts)) \(was?.hex ?? "-") -> \(now?.hex ?? "-")")
-                }
-            }
-        }
+        var lines = causes.lines
         lines += contrast.changes.map { "contrast: \(ContrastDiff.describe($0))" }
         for change in content.changes {
             lines.append("\(change.kind): \(change.name) \(change.place.isEmpty ? "-" : change.place) \(change.before ?? "-") -> \(change.after ?? "-")")
         }
         lines += images.lines
         let (tokens, strings) = (content.count("token"), content.count("string"))
-        lines.append("\(colors.added.count) added, \(colors.removed.count) removed, \(colors.changed.count) changed; "
+        lines.append("\(causes.added.count) added, \(causes.removed.count) removed, \(causes.changes.count) changed, \(causes.broken.count) newly broken; "
                      + "\(contrast.changes.count) contrast ratios moved, \(contrast.broken.count) now below their minimum; "
                      + "tokens \(tokens.added) added, \(tokens.removed) removed, \(tokens.changed) changed; "
                      + "strings \(strings.added) added, \(strings.removed) removed, \(strings.changed) changed; "

@@ -44,19 +44,4 @@ public struct ColorDiff: Sendable {
             })),
         ])
     }
-
-    /// For a pull request comment: the counts first, then a table of the changes with their hex
-    /// values (what every markdown renderer shows as it is).
-    public func markdown(from before: String, to after: String) -> String {
-        var lines = ["**\(before) → \(after)**: \(added.count) added, \(removed.count) removed, \(changed.count) changed colour\(changed.count == 1 ? "" : "s")"]
-        guard !isEmpty else { return lines[0] + "\n" }
-        lines += ["", "| colour | mode | before | after |", "|---|---|---|---|"]
-        func cell(_ color: ColorValue?) -> String { color.map { "`\($0.hex)`" } ?? "–" }
-        for name in added { lines.append("| `\(name)` | | | added |") }
-        for name in removed { lines.append("| `\(name)` | | removed | |") }
-        for change in changed {
-            for (mode, was, now) in change.modes { lines.append("| `\(change.name)` | \(mode.name) | \(cell(was)) | \(cell(now)) |") }
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
 }

@@ -44,7 +44,7 @@ struct ReleaseDiffTests {
 
         // As a reviewer runs it: the replica's text, exit status 1 for a difference.
         let run = try ReplicaTests.run(["diff", "--server", "http://127.0.0.1:\(replica.port)", "--token", ReplicaTests.operatorToken, "light", "\(from)", "\(to)"])
-        #expect(run.status == 1 && run.output.contains("changed: primary light #007AFFFF -> #004DFFFF"), "\(run.output) \(run.errors)")
+        #expect(run.status == 1 && run.output.contains("changed: primary light, light-p3 #007AFFFF -> #004DFFFF\n"), "\(run.output) \(run.errors)")
         let unchanged = try ReplicaTests.run(["diff", "--server", "http://127.0.0.1:\(replica.port)", "--token", ReplicaTests.operatorToken,
                                               "--format", "json", "light", "\(to)", "\(to)"])
         #expect(unchanged.status == 0 && unchanged.output.contains("\"changed\":[]"), "\(unchanged.output) \(unchanged.errors)")

@@ -48,7 +48,7 @@ struct WebhookTests {
         let released = receiver.records { !diffs($0).isEmpty }
         let diff = diffs(released).first
         #expect(((diff?["summary"] as? [String: Any])?["colors"] as? [String: Any])?["changed"] as? Int == 1, "\(released)")
-        #expect((diff?["changes"] as? [String])?.first?.hasPrefix("changed: primary light #1A334DFF -> #4D331AFF") == true, "\(String(describing: diff))")
+        #expect((diff?["changes"] as? [String])?.first?.hasPrefix("changed: primary every mode #1A334DFF -> #4D331AFF") == true, "\(String(describing: diff))")
         #expect(diff?["to"] as? Int ?? 0 > diff?["from"] as? Int ?? 0)
 
         // The receiver goes down; the switch made meanwhile arrives once it is back.

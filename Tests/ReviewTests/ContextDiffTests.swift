@@ -28,7 +28,7 @@ struct ContextDiffTests {
         #expect(review.colors.isEmpty, "at the defaults nothing changed")
         #expect(review.colorsByContexts.map(\.contexts) == ["brand=portal"])
         #expect(review.colorsByContexts.first?.diff.changed.map(\.name) == ["color.accent"])
-        #expect(!review.isEmpty && review.text.contains("changed: color.accent light (brand=portal) #FF6600FF -> #00AA00FF"), "\(review.text)")
+        #expect(!review.isEmpty && review.text.contains("changed: color.accent every mode (brand=portal) #FF6600FF -> #00AA00FF\n"), "\(review.text)")
         #expect(review.json.serialized().contains(#""contexts":{"brand=portal":{"#))
     }
 
@@ -53,7 +53,7 @@ struct ContextDiffTests {
         #expect(review.colorsByContexts.map(\.contexts) == ["brand=portal", "brand=portal&density=compact"])
         let both = review.colorsByContexts.last?.diff.changed.map(\.name) ?? []
         #expect(both.contains("color.accent") && review.colorsByContexts.first?.diff.changed.map(\.name) == ["color.brand"], "\(review.text)")
-        #expect(review.text.contains("changed: color.accent light (brand=portal&density=compact) #FF6600FF -> #00AA00FF"), "\(review.text)")
+        #expect(review.text.contains("changed: color.accent every mode (brand=portal&density=compact) #FF6600FF -> #00AA00FF\n"), "\(review.text)")
         #expect(!review.contextsCut)
     }
 
