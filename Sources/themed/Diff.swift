@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import JSON
 import Review
+import ThemeBundle
+import ThemeVocabulary
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -40,13 +42,48 @@ struct Diff: ParsableCommand {
         let old = try Check.read(URL(fileURLWithPath: before).standardizedFileURL.path, withImages: true)
         let new = try Check.read(URL(fileURLWithPath: after).standardizedFileURL.path, withImages: true)
         let review = ThemeReview(from: old, to: new)
-        switch format {
-        case .json: print(review.json.serialized(pretty: true))
-        case .markdown: print(review.markdown(from: before, to: after), terminator: "")
-        case .text: print(review.text, terminator: "")
+        // A parent's change is each child's: the themes beside it that inherit from it, read as
+        // they were and are, each reviewed for what reaches it.
+        let children = try Self.children(of: new.info.name, before: before, after: after).compactMap { child -> (String, ThemeReview)? in
+            let childReview = ThemeReview(from: try Check.read(child.before), to: try Check.read(child.after))
+            return childReview.causes.isEmpty ? nil : (child.name, childReview)
         }
-        if !review.isEmpty { throw ExitCode(1) }
+        switch format {
+        case .json:
+            guard case .object(let members) = review.json else { return }
+            print(JSONValue.object(members + [("children", .object(children.map { ($0.0, $0.1.json) }))]).serialized(pretty: true))
+        case .markdown:
+            print(review.markdown(from: before, to: after), terminator: "")
+            for (name, child) in children { print("\n### Through `\(name)`, which inherits it\n\n" + child.causes.markdown(from: "\(name) before", to: "after"), terminator: "") }
+        case .text:
+            print(review.text, terminator: "")
+            for (name, child) in children { for line in child.causes.lines { print("\(name): \(line)") } }
+        }
+        if !review.isEmpty || !children.isEmpty { throw ExitCode(1) }
     }
+
+    /// The theme folders beside `after` (at most `maximumChildren`) whose theme.json's parent
+    /// chain reaches `name`, each with its counterpart beside `before`; a child only one side has
+    /// is left out (it is added or removed, not changed by the parent).
+    static func children(of name: String, before: String, after: String) throws -> [(name: String, before: String, after: String)] {
+        let (besideBefore, besideAfter) = (FilePaths.folder(of: URL(fileURLWithPath: before).standardizedFileURL.path),
+                                           FilePaths.folder(of: URL(fileURLWithPath: after).standardizedFileURL.path))
+        let entries = ((try? FileManager.default.contentsOfDirectory(atPath: besideAfter)) ?? []).sorted()
+        var found: [(String, String, String)] = []
+        for entry in entries where entry != name && ThemeName.isValid(entry) {
+            var next = (try? ThemeSettings(folder: "\(besideAfter)/\(entry)"))?.parent
+            var seen: Set<String> = [entry]
+            while let parent = next, parent != name, seen.insert(parent).inserted, seen.count <= ThemeSettings.maximumParentDepth {
+                next = (try? ThemeSettings(folder: "\(besideAfter)/\(parent)"))?.parent
+            }
+            guard next == name, FileSystem.isDirectory("\(besideBefore)/\(entry)") else { continue }
+            found.append((entry, "\(besideBefore)/\(entry)", "\(besideAfter)/\(entry)"))
+            if found.count == maximumChildren { break }
+        }
+        return found
+    }
+
+    static let maximumChildren = 50
 
     /// The replica's diff, printed as it answered it.
     private func remote(_ server: String) throws {

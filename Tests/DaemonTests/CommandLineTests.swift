@@ -225,6 +225,26 @@ struct CommandLineTests {
         #expect(neither.status == 64 && neither.errors.contains("give -o FOLDER to write, or --check FOLDER to compare"), "\(neither.status) \(neither.errors)")
     }
 
+    @Test("diff of a parent lists what reaches each theme beside it that inherits it")
+    func diffReachesChildren() throws {
+        let folder = try DaemonTests.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for side in ["before", "after"] {
+            let link = side == "before" ? "{primitive.ink}" : "{primitive.brand}"
+            try Self.write(##"{"primitive": {"$type": "color", "brand": {"$value": "#777777"}, "ink": {"$value": "#111111"}}, "semantic": {"$type": "color", "link": {"$value": "\##(link)"}}}"##,
+                           to: "\(side)/base/base.tokens.json", in: folder)
+            try Self.write(#"{"parent": "base"}"#, to: "\(side)/acme/theme.json", in: folder)
+            try Self.write(##"{"primitive": {"brand": {"$type": "color", "$value": "#ff6600"}}}"##, to: "\(side)/acme/acme.tokens.json", in: folder)
+            try Self.write(##"{"other": {"$type": "color", "$value": "#000000"}}"##, to: "\(side)/unrelated/u.tokens.json", in: folder)
+        }
+        let run = try DaemonTests.run(["diff", "before/base", "after/base"], in: folder)
+        #expect(run.status == 1 && run.output.contains("changed: semantic.link every mode #111111FF -> #777777FF\n"), "\(run.output) \(run.errors)")
+        #expect(run.output.contains("acme: changed: semantic.link every mode #111111FF -> #FF6600FF\n"), "the brand sees its own primitive: \(run.output)")
+        #expect(!run.output.contains("unrelated"))
+        let markdown = try DaemonTests.run(["diff", "before/base", "after/base", "--format", "markdown"], in: folder)
+        #expect(markdown.output.contains("### Through `acme`, which inherits it"), "\(markdown.output)")
+    }
+
     @Test("check against a baseline file: only a new problem is reported and fails; a baseline that is not one is exit 2")
     func checkBaseline() throws {
         let folder = try DaemonTests.scratch()
