@@ -55,7 +55,12 @@ public struct ThemeSnapshot: Sendable {
     /// from the folder `parents` (by default the one beside it), as the server would find them:
     /// a scratch themes folder links it and them, never the rest of that folder. Its images are
     /// read up to `imageBytes` (0: none, as a check reads it).
-    public init(reading path: String, parentsIn parents: String? = nil, imageBytes: Int = imageBytesLimit) throws {
+    /// What a reading makes: everything a review compares, or what a check reports (the theme's
+    /// problems and its colours for the contrast pairs, without the other combinations of
+    /// contexts, tokens and strings a diff compares).
+    public enum Extent: Sendable { case review, check }
+
+    public init(reading path: String, parentsIn parents: String? = nil, imageBytes: Int = imageBytesLimit, extent: Extent = .review) throws {
         let fileName = (path as NSString).lastPathComponent
         let isCatalog = fileName.hasSuffix(".car")
         let name = isCatalog ? String(fileName.dropLast(4)) : fileName
@@ -87,13 +92,13 @@ public struct ThemeSnapshot: Sendable {
         _ = try index.writer.sync(themesDirectory: themes)
         guard let info = try index.reader.themes().first(where: { $0.name == name }) else { throw Unreadable(description: "\(path): not read as a theme") }
         try self.init(reading: index.reader, theme: info.name,
-                      settings: isCatalog ? ThemeSettings() : ((try? ThemeSettings(inheritingAt: path)) ?? ThemeSettings()))
+                      settings: isCatalog ? ThemeSettings() : ((try? ThemeSettings(inheritingAt: path)) ?? ThemeSettings()), extent: extent)
         (images, imagesCut) = imageBytes > 0 ? try Self.images(of: info, in: index, scratch: scratch, limit: imageBytes) : ([:], false)
     }
 
     /// The theme `name` as `reader` has it (a served index, or one pinned to how it was before a
     /// reload), with `settings` (its contrast pairs), without its images.
-    public init(reading reader: IndexReader, theme name: String, settings: ThemeSettings) throws {
+    public init(reading reader: IndexReader, theme name: String, settings: ThemeSettings, extent: Extent = .review) throws {
         let all = try reader.themes()
         guard let info = all.first(where: { $0.name == name }) else { throw Unreadable(description: "\(name): not in the index") }
         let chain = (try? ThemeInfo.chain(of: name, in: all)) ?? [info]
@@ -102,6 +107,11 @@ public struct ThemeSnapshot: Sendable {
         self.info = info
         self.settings = settings
         colors = try ColorTable(reading: reader, chain: chain)
+        images = [:]
+        guard extent == .review else {
+            (colorsByContexts, contextsCut, tokens, strings) = ([:], false, .empty, StringTable(values: [:]))
+            return
+        }
         var byContexts: [String: ColorTable] = [:]
         let modifiers = reader.tokenOwner(in: chain)?.source.modifiers ?? []
         let (choices, cut) = Self.combinations(of: modifiers.filter { !$0.mapsToTraits }, limit: Self.contextsCompared)
@@ -112,7 +122,6 @@ public struct ThemeSnapshot: Sendable {
         (colorsByContexts, contextsCut) = (byContexts, cut)
         tokens = try TokenTable(reading: reader, chain: chain)
         strings = try StringTable(reading: reader, chain: chain, localizations: localizations)
-        images = [:]
     }
 
     /// The combinations of `modifiers`' contexts other than all defaults, those that change one

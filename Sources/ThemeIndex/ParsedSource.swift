@@ -82,7 +82,9 @@ struct ParsedSource {
                 hash.add("\(resolution.key)\u{0}\(document)\n")
                 sets.append((resolution.key, document, resolution.tokens.tokens.map { ($0.path.dotted, served.body(of: $0.path.dotted) ?? "") }))
             }
-            for variant in variants { hash.add("\(variant.name)\u{0}\(variant.color?.hex ?? "")\u{0}\(variant.traits.appearance)\u{0}\(variant.traits.gamut.rawValue)\n") }
+            // The appearance's label: interpolating the struct itself reflects over it, a tenth
+            // of a large token theme's read.
+            for variant in variants { hash.add("\(variant.name)\u{0}\(variant.color?.hex ?? "")\u{0}\(variant.traits.appearance.label)\u{0}\(variant.traits.gamut.rawValue)\n") }
             self.init(variants: variants, contentHash: hash.hex, problems: read.problems)
             warnings = read.warnings
             tokenRootCause = read.rootCause
@@ -92,7 +94,7 @@ struct ParsedSource {
             let schemes = MaterialVariants.schemes(of: settings, seed: try MaterialVariants.seed(of: settings, tokens: source.tokens))
             let variants = MaterialVariants.variants(of: schemes, sourceKey: source.path)
             var hash = ContentHash()
-            for variant in variants { hash.add("\(variant.name)\u{0}\(variant.color?.hex ?? "")\u{0}\(variant.traits.appearance)\n") }
+            for variant in variants { hash.add("\(variant.name)\u{0}\(variant.color?.hex ?? "")\u{0}\(variant.traits.appearance.label)\n") }
             self.init(variants: variants, contentHash: hash.hex, problems: [])
             // A theme of a seed alone answers `/tokens` with its roles (IndexReader.tokenOwner).
             let roles = MaterialVariants.tokens(of: schemes, settings: settings)

@@ -123,9 +123,9 @@ struct Check: ParsableCommand {
 
     /// The theme at `path` as a sync indexes it (`ThemeSnapshot`, parents from beside it); a path
     /// that is no theme is exit status 2, said on standard error.
-    static func read(_ path: String, parentsIn parents: String? = nil, withImages: Bool = false) throws -> ThemeSnapshot {
+    static func read(_ path: String, parentsIn parents: String? = nil, extent: ThemeSnapshot.Extent = .check, withImages: Bool = false) throws -> ThemeSnapshot {
         do {
-            return try ThemeSnapshot(reading: path, parentsIn: parents, imageBytes: withImages ? ThemeSnapshot.imageBytesLimit : 0)
+            return try ThemeSnapshot(reading: path, parentsIn: parents, imageBytes: withImages ? ThemeSnapshot.imageBytesLimit : 0, extent: extent)
         } catch let error as ThemeSnapshot.Unreadable {
             throw Startup.failure(error.description)
         }

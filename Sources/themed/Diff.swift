@@ -39,13 +39,13 @@ struct Diff: ParsableCommand {
     func run() throws {
         if let server { return try remote(server) }
         let (before, after) = (operands[0], operands[1])
-        let old = try Check.read(URL(fileURLWithPath: before).standardizedFileURL.path, withImages: true)
-        let new = try Check.read(URL(fileURLWithPath: after).standardizedFileURL.path, withImages: true)
+        let old = try Check.read(URL(fileURLWithPath: before).standardizedFileURL.path, extent: .review, withImages: true)
+        let new = try Check.read(URL(fileURLWithPath: after).standardizedFileURL.path, extent: .review, withImages: true)
         let review = ThemeReview(from: old, to: new)
         // A parent's change is each child's: the themes beside it that inherit from it, read as
         // they were and are, each reviewed for what reaches it.
         let children = try Self.children(of: new.info.name, before: before, after: after).compactMap { child -> (String, ThemeReview)? in
-            let childReview = ThemeReview(from: try Check.read(child.before), to: try Check.read(child.after))
+            let childReview = ThemeReview(from: try Check.read(child.before, extent: .review), to: try Check.read(child.after, extent: .review))
             return childReview.causes.isEmpty ? nil : (child.name, childReview)
         }
         switch format {
