@@ -340,6 +340,7 @@ cluster-lag: release cluster-deps
 cluster-ci: cluster-deps
 	python3 scripts/cluster.py test --seconds 15 --door-ms 1000
 	python3 scripts/cluster.py shards
+	python3 scripts/cluster.py shutdown
 
 ## The stream benchmark of docs/DEPLOY.md: STREAMS event streams through the front door (DOOR:
 ## haproxy, or varnish for the old topology), active switches timed to all of them, a rolling

@@ -19,6 +19,10 @@ following it, Varnish caching (config/varnish/themed.vcl) and HAProxy in front o
                                  every tenant is served through Varnish without a 421, a direct
                                  request to the wrong group is 421 naming the owner, a release is
                                  seen through the door, a group survives losing a replica
+  cluster.py shutdown            `up` as a newcomer drives it: the banner's token and PUT /active
+                                 line work, a PUT without a token is a 401 saying where tokens come
+                                 from, one replica restarted by hand, then SIGTERM: everything (that
+                                 replica too) is gone and every port free within 10 s
   cluster.py streams --count 9000
                                  the stream benchmark: connect N streams through the front door,
                                  time active switches to all of them, roll every replica, then
@@ -32,6 +36,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -205,6 +210,49 @@ class Replica:
             self.process.wait(timeout=30)
         return self.process.returncode if self.process else None
 
+    def stop_strays(self):
+        """Stops a replica started by hand in this replica's folder (an operator restarting one
+        while `make cluster` runs): not this script's child, it would outlive the cluster and keep
+        the port. SIGTERM, then SIGKILL after 8 s."""
+        strays = processes_in(self.folder)
+        for pid in strays:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + 8
+        while strays and time.monotonic() < deadline:
+            strays = [pid for pid in strays if alive(pid)]
+            time.sleep(0.05)
+        for pid in strays:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def alive(pid):
+    """Whether `pid` runs (an exited child nobody has reaped yet, a zombie, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def processes_in(folder):
+    """The processes whose working folder is `folder` (a replica's), by /proc."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            if os.readlink(f"/proc/{entry}/cwd") == folder:
+                found.append(int(entry))
+        except OSError:
+            pass
+    return found
+
 
 class Varnish:
     def __init__(self, port, shards=1):
@@ -336,9 +384,77 @@ class Cluster:
         if self.haproxy:
             self.haproxy.stop()
         self.varnish.stop()
-        for replica in self.replicas:
-            replica.stop()
+        # Every replica drains at once (each takes its drain's seconds), the hand-started ones too.
+        stoppers = [threading.Thread(target=lambda r=replica: (r.stop(), r.stop_strays())) for replica in self.replicas]
+        for stopper in stoppers:
+            stopper.start()
+        for stopper in stoppers:
+            stopper.join()
         self.postgres.discard()
+
+
+def shutdown_test(themed):
+    """`make cluster` as a newcomer drives it: up, one replica restarted by hand (as docs/DEPLOY.md
+    shows), then SIGTERM: PostgreSQL, Varnish, HAProxy and every replica, the hand-started one
+    too, are gone within 10 s and every port is free."""
+    up = subprocess.Popen([sys.executable, os.path.abspath(__file__), "up", "--themed", themed], stdout=subprocess.PIPE, text=True,
+                          start_new_session=True)
+    banner = []
+    for line in up.stdout:
+        banner.append(line)
+        if "stops everything" in line:
+            break
+    failures = []
+    text = "".join(banner)
+    if f"token:      {OPERATOR_TOKEN}" not in text or "curl -X PUT -H 'Authorization: Bearer" not in text:
+        failures.append("the banner names no operator token and no working PUT /active line:\n" + text)
+    switched = put_active(DOOR_PORT, "dark", timeout=10)
+    if switched != 200:
+        failures.append(f"the banner's PUT /active answered {switched}")
+    connection = http.client.HTTPConnection("127.0.0.1", DOOR_PORT, timeout=10)
+    connection.request("PUT", "/active", body=json.dumps({"theme": "dark"}), headers={"Content-Type": "application/json"})
+    refused = connection.getresponse()
+    said = refused.read().decode(errors="replace")
+    if refused.status != 401 or "activeToken" not in said:
+        failures.append(f"a PUT /active without a token answered {refused.status}: {said[:200]} (a 401 naming where a token comes from)")
+    # Replica 1 restarted by hand, as an operator would: the same command, in its folder.
+    folder = os.path.join(VAR, "replica1")
+    for pid in processes_in(folder):
+        os.kill(pid, signal.SIGTERM)
+    wait_until(lambda: not processes_in(folder) and get(REPLICA_PORTS[0], "/healthz")[0] == 0, 15, 0.05)
+    subprocess.Popen([themed, "serve", "--config", "themed.json", "--cluster", CLUSTER_URL, "--themes", "themes", "--db", "index.sqlite",
+                      "--blobs", "blobs", "--host", "127.0.0.1", "--port", str(REPLICA_PORTS[0])],
+                     cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, start_new_session=True)
+    if not wait_until(lambda: get(REPLICA_PORTS[0], "/readyz")[0] == 200, 30, 0.05):
+        failures.append("the replica restarted by hand did not become ready")
+    started = time.monotonic()
+    up.send_signal(signal.SIGTERM)
+    try:
+        up.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        failures.append("make cluster did not exit within 10 s of SIGTERM")
+        up.kill()
+    took = time.monotonic() - started
+    ports = [DOOR_PORT, VARNISH_PORT, PG_PORT] + REPLICA_PORTS
+    wait_until(lambda: all(not port_open(port) for port in ports), max(0.1, 10 - took), 0.05)
+    still = [port for port in ports if port_open(port)]
+    if still:
+        failures.append(f"still listening after SIGTERM: {still}")
+    left = [pid for n in range(1, len(REPLICA_PORTS) + 1) for pid in processes_in(os.path.join(VAR, f"replica{n}"))]
+    if left:
+        failures.append(f"replica processes left: {left}")
+    if failures:
+        sys.exit("cluster shutdown: " + "; ".join(failures))
+    log(f"shutdown: every part stopped {took:.1f} s after SIGTERM, the replica restarted by hand too; the banner's token switched the theme")
+
+
+def port_open(port):
+    """Whether something accepts connections on 127.0.0.1:`port`."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
 
 
 class StreamClient:
@@ -1080,7 +1196,7 @@ def kotlin_test(themed, classpath):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=["up", "test", "streams", "shards", "lag", "kotlin"])
+    parser.add_argument("command", choices=["up", "test", "streams", "shards", "lag", "kotlin", "shutdown"])
     parser.add_argument("--classpath", help="the Kotlin client and its replica test (the kotlin command)")
     parser.add_argument("--rounds", type=int, default=5, help="changes timed (the lag command)")
     parser.add_argument("--shards", type=int, choices=[1, 2], default=1, help="shard groups (up)")
@@ -1092,7 +1208,7 @@ def main():
     parser.add_argument("--door", choices=["haproxy", "varnish"], default="haproxy", help="the front door (streams)")
     arguments = parser.parse_args()
     tools = {"up": ["varnishd", "haproxy"], "test": ["varnishd", "haproxy", "wrk", "cc"], "streams": ["varnishd", "haproxy", "cc"],
-             "shards": ["varnishd"], "lag": ["varnishd", "wrk"], "kotlin": ["java"]}
+             "shards": ["varnishd"], "lag": ["varnishd", "wrk"], "kotlin": ["java"], "shutdown": ["varnishd", "haproxy"]}
     for tool in tools[arguments.command]:
         if not shutil.which(tool):
             sys.exit(f"cluster: {tool} is not installed (make cluster-deps installs it)")
@@ -1101,6 +1217,9 @@ def main():
         return
     if arguments.command == "shards":
         shards_test(arguments.themed)
+        return
+    if arguments.command == "shutdown":
+        shutdown_test(arguments.themed)
         return
     if arguments.command == "kotlin":
         kotlin_test(arguments.themed, arguments.classpath)
@@ -1122,6 +1241,8 @@ def main():
         else:
             log(f"front door  http://127.0.0.1:{DOOR_PORT}/   (Varnish, routing each theme to its shard's group)")
         log(f"publish:    {arguments.themed} publish --cluster '{CLUSTER_URL}' THEME PATH")
+        log(f"token:      {OPERATOR_TOKEN}   (every replica's activeToken: changes need it, loopback too)")
+        log(f"switch:     curl -X PUT -H 'Authorization: Bearer {OPERATOR_TOKEN}' -d '{{\"theme\": \"dark\"}}' http://127.0.0.1:{DOOR_PORT}/active")
         log("Ctrl-C or SIGTERM stops everything")
         # SIGTERM (a service manager, `kill`) stops it as Ctrl-C does: the with block tears down.
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))

@@ -44,7 +44,7 @@ struct OperatorCheckTests {
     func token() throws {
         let api = try APIFixture(activeToken: "s3cret")
         let anonymous = try api.request("/active", method: .put, body: Self.switchToDark)
-        #expect(anonymous.status == 401 && anonymous.text.contains("needs Authorization: Bearer <token>"), "\(anonymous.text)")
+        #expect(anonymous.status == 401 && anonymous.text.contains("needs Authorization: Bearer <token>: the server's activeToken (themed.json), or with a cluster store a team's token"), "\(anonymous.text)")
         #expect(try api.request("/aliases/acme", method: .delete).status == 401)
         #expect(try api.request("/themes/light/rollout", method: .put, body: #"{"generation": 1, "percent": 5}"#).status == 401,
                 "a change route asks who is asking before it says it needs a cluster store")

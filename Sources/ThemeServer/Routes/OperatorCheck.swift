@@ -32,7 +32,10 @@ public struct OperatorCheck: Sendable {
     /// tokens, else 403 naming `what` only loopback clients may change (and why this one is not).
     public func refusal(of request: Request, changing what: String) -> APIError {
         if hasTokens {
-            return APIError(status: .unauthorized, code: "unauthorized", message: "\(request.method) \(request.path) needs Authorization: Bearer <token>")
+            // Where a token comes from, so that the operator at a terminal can act on the answer.
+            return APIError(status: .unauthorized, code: "unauthorized",
+                            message: "\(request.method) \(request.path) needs Authorization: Bearer <token>: the server's activeToken (themed.json), "
+                                + "or with a cluster store a team's token with the permission (themed token create --cluster URL --name NAME --themes THEMES --can activate)")
         }
         if loopbackIsOperator, proxies.isForwardedByUntrustedPeer(request) {
             return APIError(status: .forbidden, code: "forbidden",
