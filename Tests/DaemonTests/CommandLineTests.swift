@@ -275,14 +275,8 @@ struct CommandLineTests {
         let folder = try DaemonTests.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         func git(_ arguments: String...) throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-            process.arguments = ["-C", folder, "-c", "user.name=ci", "-c", "user.email=ci@example.com"] + arguments
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "git \(arguments)")
+            let run = try DaemonTests.run(["-C", folder, "-c", "user.name=ci", "-c", "user.email=ci@example.com"] + arguments, in: folder, command: "/usr/bin/git")
+            #expect(run.status == 0, "git \(arguments): \(run.errors)")
         }
         try git("init", "-q", "-b", "main")
         try Self.write(##"{"color": {"$type": "color", "base": {"$value": {"colorSpace": "srgb", "components": [0, 0, 0]}}, "gray": {"$value": "{color.base}"}}}"##,
@@ -309,23 +303,12 @@ struct CommandLineTests {
         let folder = try DaemonTests.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let review = DaemonTests.root.appendingPathComponent("config/review").path
-        // git, with themed on the PATH as a team's machine and runner have it.
+        // git and sh with themed on the PATH, as a team's machine and runner have it.
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = URL(fileURLWithPath: DaemonTests.executable).deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
         func git(_ arguments: String...) throws -> DaemonTests.Run {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-            process.arguments = ["-C", folder, "-c", "user.name=ci", "-c", "user.email=ci@example.com"] + arguments
-            var environment = ProcessInfo.processInfo.environment
-            environment["PATH"] = URL(fileURLWithPath: DaemonTests.executable).deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-            process.environment = environment
-            process.currentDirectoryURL = URL(fileURLWithPath: folder)
-            let (output, errors) = (Pipe(), Pipe())
-            (process.standardOutput, process.standardError) = (output, errors)
-            try process.run()
-            let outputBytes = output.fileHandleForReading.readDataToEndOfFile()
-            let errorBytes = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return DaemonTests.Run(status: process.terminationStatus, output: String(decoding: outputBytes, as: UTF8.self),
-                                   errors: String(decoding: errorBytes, as: UTF8.self))
+            try DaemonTests.run(["-C", folder, "-c", "user.name=ci", "-c", "user.email=ci@example.com"] + arguments, in: folder,
+                                command: "/usr/bin/git", environment: environment)
         }
         #expect(try git("init", "-q", "-b", "main").status == 0)
         try Self.write(##"{"color": {"$type": "color", "gray": {"900": {"$value": "#111111"}}, "old": {"$value": "{color.nowhere}"}}}"##,
@@ -350,19 +333,9 @@ struct CommandLineTests {
         #expect(try git("checkout", "-q", "-b", "feature").status == 0 && git("commit", "-q", "--no-verify", "-m", "a typo").status == 0)
         let workflow = try String(contentsOfFile: "\(review)/themed-review.yml", encoding: .utf8)
         #expect(workflow.contains(#"run: sh config/review/check-changed.sh "origin/$GITHUB_BASE_REF" --format github"#), "the step below is the workflow's")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["\(review)/check-changed.sh", "main", "--format", "github"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["PATH"] = URL(fileURLWithPath: DaemonTests.executable).deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        process.environment = environment
-        process.currentDirectoryURL = URL(fileURLWithPath: folder)
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1, "\(printed)")
+        let step = try DaemonTests.run(["\(review)/check-changed.sh", "main", "--format", "github"], in: folder, command: "/bin/sh", environment: environment)
+        let printed = step.output
+        #expect(step.status == 1, "\(printed) \(step.errors)")
         #expect(printed.contains("::error file=themes/brand/brand.tokens.json,line=1,title=themed check::brand.tokens.json#/color/text: alias {color.grey.900}"), "\(printed)")
         #expect(!printed.contains("color/old"), "the problem main has is not the pull request's")
     }

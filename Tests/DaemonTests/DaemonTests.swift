@@ -17,10 +17,14 @@ struct DaemonTests {
         var errors: String
     }
 
-    static func run(_ arguments: [String], in folder: String = NSTemporaryDirectory()) throws -> Run {
+    /// `themed` (or another program, `command`) with `arguments` in `folder`; `environment`
+    /// replaces this process's.
+    static func run(_ arguments: [String], in folder: String = NSTemporaryDirectory(), command: String = executable,
+                    environment: [String: String]? = nil) throws -> Run {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
+        process.executableURL = URL(fileURLWithPath: command)
         process.arguments = arguments
+        if let environment { process.environment = environment }
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         let (output, errors) = (Pipe(), Pipe())
         (process.standardOutput, process.standardError) = (output, errors)
