@@ -50,12 +50,13 @@ public struct ColorCauses: Sendable {
         }
         // An alias whose target made the same move goes with the target (through a chain of
         // aliases, with the first colour of it that changed on its own).
+        let byName = Dictionary(grouping: causes.indices, by: { causes[$0].name })
         func root(of index: Int) -> Int {
             var current = index
             var seen: Set<Int> = [index]
             while let target = aliases[causes[current].name],
-                  let next = causes.firstIndex(where: { $0.name == target && $0.before == causes[current].before && $0.after == causes[current].after
-                      && $0.modes == causes[current].modes && $0.contexts == causes[current].contexts }),
+                  let next = byName[target]?.first(where: { causes[$0].before == causes[current].before && causes[$0].after == causes[current].after
+                      && causes[$0].modes == causes[current].modes && causes[$0].contexts == causes[current].contexts }),
                   seen.insert(next).inserted {
                 current = next
             }

@@ -177,19 +177,19 @@ public struct CSSExport: Sendable {
             case (nil, nil): return nil
             }
         }
-        func rule(_ selector: String, _ lines: [Line], light: ColorMode, dark: ColorMode, depth: Int, extra: [String] = []) -> String {
+        func lightDarkRule(_ selector: String, _ lines: [Line], light: ColorMode, dark: ColorMode, depth: Int, extra: [String] = []) -> String {
             let indent = String(repeating: "  ", count: depth)
             let declarations = extra.map { "\(indent)  \($0);\n" }
                 + lines.compactMap { line in declaration(line, light: light, dark: dark).map { "\(indent)  \(line.name): \($0);\n" } }
             guard !declarations.isEmpty else { return "" }
             return "\(indent)\(selector) {\n" + declarations.joined() + "\(indent)}\n"
         }
-        out += rule(":root", lines.filter { !$0.restatedAlways || isLightDark($0) }, light: .light, dark: .dark, depth: 0, extra: ["color-scheme: light dark"])
+        out += lightDarkRule(":root", lines.filter { !$0.restatedAlways || isLightDark($0) }, light: .light, dark: .dark, depth: 0, extra: ["color-scheme: light dark"])
         out += "[data-theme=\"light\"] {\n  color-scheme: light;\n}\n[data-theme=\"dark\"] {\n  color-scheme: dark;\n}\n"
         let darkTokens = lines.filter { !isLightDark($0) && $0.values[.dark] != nil && $0.values[.dark] != $0.values[.light] }
-        out += block("@media (prefers-color-scheme: dark)") { depth in self.rule(":root", mode: .dark, lines: darkTokens, depth: depth) }
-        out += self.rule("[data-theme=\"light\"]", mode: .light, lines: darkTokens, depth: 0)
-        out += self.rule("[data-theme=\"dark\"]", mode: .dark, lines: darkTokens, depth: 0)
+        out += block("@media (prefers-color-scheme: dark)") { depth in rule(":root", mode: .dark, lines: darkTokens, depth: depth) }
+        out += rule("[data-theme=\"light\"]", mode: .light, lines: darkTokens, depth: 0)
+        out += rule("[data-theme=\"dark\"]", mode: .dark, lines: darkTokens, depth: 0)
         for (condition, light, dark) in [("@media (color-gamut: p3)", ColorMode.lightP3, ColorMode.darkP3),
                                          ("@media (prefers-contrast: more)", ColorMode.lightHighContrast, ColorMode.darkHighContrast)] {
             let changed = lines.filter { line in
@@ -197,11 +197,11 @@ public struct CSSExport: Sendable {
             }
             let (colors, others) = (changed.filter(isLightDark), changed.filter { !isLightDark($0) })
             out += block(condition) { depth in
-                rule(":root", colors, light: light, dark: dark, depth: depth)
-                    + self.rule(":root", mode: light, lines: others, depth: depth)
-                    + block("@media (prefers-color-scheme: dark)", depth: depth) { self.rule(":root", mode: dark, lines: others, depth: $0) }
-                    + self.rule("[data-theme=\"light\"]", mode: light, lines: others, depth: depth)
-                    + self.rule("[data-theme=\"dark\"]", mode: dark, lines: others, depth: depth)
+                lightDarkRule(":root", colors, light: light, dark: dark, depth: depth)
+                    + rule(":root", mode: light, lines: others, depth: depth)
+                    + block("@media (prefers-color-scheme: dark)", depth: depth) { rule(":root", mode: dark, lines: others, depth: $0) }
+                    + rule("[data-theme=\"light\"]", mode: light, lines: others, depth: depth)
+                    + rule("[data-theme=\"dark\"]", mode: dark, lines: others, depth: depth)
             }
         }
         out += typographyClasses
