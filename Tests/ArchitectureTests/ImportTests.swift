@@ -8,9 +8,9 @@ import Testing
 @Suite("imports")
 struct ImportTests {
     /// The modules each target's Swift files import (`import X`, `@testable import X`,
-    /// `import struct X.Y`), by target.
-    static func imports() throws -> [String: Set<String>] {
-        let sources = LayeringTests.root.appendingPathComponent("Sources")
+    /// `import struct X.Y`), by target: the folders of `folder` (`Sources`, or `Tests`).
+    static func imports(in folder: String = "Sources") throws -> [String: Set<String>] {
+        let sources = LayeringTests.root.appendingPathComponent(folder)
         let statement = try Regex(#"^\s*(?:@\w+\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?(\w+)"#).anchorsMatchLineEndings()
         var imports: [String: Set<String>] = [:]
         for target in try FileManager.default.contentsOfDirectory(atPath: sources.path) {
@@ -65,6 +65,23 @@ struct ImportTests {
             guard let declared = targets[target] else { continue }
             let faults = Self.faults(of: target, imports: modules, declared: Set(declared), products: declaredProducts[target] ?? [],
                                      packageTargets: Set(targets.keys), packageProducts: allProducts)
+            #expect(faults.isEmpty, "\(faults.joined(separator: "; "))")
+        }
+    }
+
+    @Test("the test targets too: what their files import is what Package.swift declares for them")
+    func testTargetImportsMatchDeclarations() throws {
+        let targets = try LayeringTests.targets()
+        let testTargets = try LayeringTests.targets(tests: true)
+        let (declaredProducts, allProducts) = try Self.products()
+        let imports = try Self.imports(in: "Tests")
+        #expect(testTargets.count > 20 && imports["ThemeServerTests"]?.contains("ThemeServer") == true, "the tests and the manifest were read")
+        // A test target may import this package's targets and the test helpers beside it.
+        let importable = Set(targets.keys).union(testTargets.keys)
+        for (target, modules) in imports.sorted(by: { $0.key < $1.key }) {
+            guard let declared = testTargets[target] ?? targets[target] else { continue }
+            let faults = Self.faults(of: target, imports: modules, declared: Set(declared), products: declaredProducts[target] ?? [],
+                                     packageTargets: importable, packageProducts: allProducts)
             #expect(faults.isEmpty, "\(faults.joined(separator: "; "))")
         }
     }

@@ -9,10 +9,11 @@ struct LayeringTests {
 
     /// Each target of Package.swift with the targets of this package it depends on (products of
     /// other packages are left out).
-    static func targets() throws -> [String: [String]] {
+    static func targets(tests: Bool = false) throws -> [String: [String]] {
         let manifest = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
         var targets: [String: [String]] = [:]
-        let declaration = try Regex(#"\.(?:target|executableTarget|systemLibrary)\(\s*name:\s*"([^"]+)"(.*?)\)(?:,\s*\n|\s*\n\s*\])"#)
+        let kinds = tests ? "testTarget" : "target|executableTarget|systemLibrary"
+        let declaration = try Regex(#"\.(?:"# + kinds + #")\(\s*name:\s*"([^"]+)"(.*?)\)(?:,\s*\n|\s*\n\s*\])"#)
             .dotMatchesNewlines()
         for match in manifest.matches(of: declaration) {
             guard let name = match.output[1].substring.map(String.init), let rest = match.output[2].substring else { continue }
