@@ -247,10 +247,13 @@ bench-hotpath: release
 	.build/release/themed-bench hotpath themes
 
 ## Design tokens (issue 43): resolving one context of a 4,000-token system with 4 x 3 contexts
-## (goal <= 50 ms), indexing all of them, compiling 2,000 colour tokens (goal <= 1 s).
+## (goal <= 50 ms), indexing all of them, compiling 2,000 colour tokens (goal <= 1 s); a cold
+## combination of 15,625; `themed check` and `themed diff` of a 4,200- and a 20,000-token system
+## of 24 combinations (issue 76: <= 2 s and 256 MB; 20,000 tokens <= 10 s and 1 GB), peak RSS each.
 bench-tokens: release
 	.build/release/themed-bench tokens var/bench-tokens
 	.build/release/themed-bench combinations var/bench-combinations
+	.build/release/themed-bench review var/bench-review .build/release/themed
 
 ## Rename-to-served latency over 50 drops of a 4 MB catalog; throughput with and without reloads.
 bench-reload: release bench-deps

@@ -56,7 +56,7 @@ public struct ThemeSnapshot: Sendable {
     /// a scratch themes folder links it and them, never the rest of that folder. Its images are
     /// read up to `imageBytes` (0: none, as a check reads it).
     /// What a reading makes: everything a review compares, or what a check reports (the theme's
-    /// problems and its colours for the contrast pairs, without the other combinations of
+    /// problems, and its colours where it has contrast pairs; not the other combinations of
     /// contexts, tokens and strings a diff compares).
     public enum Extent: Sendable { case review, check }
 
@@ -106,19 +106,19 @@ public struct ThemeSnapshot: Sendable {
         let localizations = Set(bundles.flatMap(\.availableLocalizations) + bundles.compactMap(\.developmentRegion)).sorted()
         self.info = info
         self.settings = settings
-        colors = try ColorTable(reading: reader, chain: chain)
         images = [:]
+        let none = ColorTable(theme: info.name, revision: info.revision, rows: [])
         guard extent == .review else {
+            // A check reads colours only for the contrast pairs: every mode of a large palette is
+            // most of what it would read.
+            colors = settings.checksContrast ? try ColorTable(reading: reader, chain: chain) : none
             (colorsByContexts, contextsCut, tokens, strings) = ([:], false, .empty, StringTable(values: [:]))
             return
         }
-        var byContexts: [String: ColorTable] = [:]
         let modifiers = reader.tokenOwner(in: chain)?.source.modifiers ?? []
         let (choices, cut) = Self.combinations(of: modifiers.filter { !$0.mapsToTraits }, limit: Self.contextsCompared)
-        for choice in choices {
-            let contexts = TokenModifier.contexts(choice, of: modifiers)
-            byContexts[contexts] = try ColorTable(reading: reader, chain: chain, contexts: contexts)
-        }
+        var byContexts = try ColorTable.tables(reading: reader, chain: chain, contexts: [""] + choices.map { TokenModifier.contexts($0, of: modifiers) })
+        colors = byContexts.removeValue(forKey: "") ?? none
         (colorsByContexts, contextsCut) = (byContexts, cut)
         tokens = try TokenTable(reading: reader, chain: chain)
         strings = try StringTable(reading: reader, chain: chain, localizations: localizations)

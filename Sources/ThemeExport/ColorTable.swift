@@ -48,17 +48,49 @@ public struct ColorTable: Sendable {
     /// `relativePath` turns a source's path into the one exports show.
     public init(reading reader: IndexReader, chain: [ThemeInfo], contexts: String = "", relativePath: (String) -> String = { $0 }) throws {
         guard let theme = chain.first else { throw ExportError.noTheme }
-        var rows: [Row] = []
-        var systemColors: [String] = []
         // One query per mode for the whole palette, not one per name and mode.
         var resolved: [ColorMode: [String: Resolution]] = [:]
         for mode in ColorMode.all {
             var traits = mode.traits
             traits.contexts = contexts
-            resolved[mode] = Dictionary(try reader.resolveAll(.color, in: chain, for: traits).map { ($0.variant.name, $0) },
-                                        uniquingKeysWith: { first, _ in first })
+            resolved[mode] = Self.byName(try reader.resolveAll(.color, in: chain, for: traits))
         }
-        for name in try reader.names(.color, in: chain) {
+        self.init(theme: theme, names: try reader.names(.color, in: chain), resolved: resolved, relativePath: relativePath)
+    }
+
+    /// The table at each of `contexts` ("" for the defaults), the defaults read once: at a
+    /// combination, only the names with variants of their own there are read again
+    /// (`IndexReader.resolveOwnAtContexts`); every other answers as at the defaults. What a
+    /// review of a token theme's combinations reads, most of which share most colours.
+    public static func tables(reading reader: IndexReader, chain: [ThemeInfo], contexts: [String]) throws -> [String: ColorTable] {
+        guard let theme = chain.first else { throw ExportError.noTheme }
+        let names = try reader.names(.color, in: chain)
+        var defaults: [ColorMode: [String: Resolution]] = [:]
+        for mode in ColorMode.all {
+            defaults[mode] = byName(try reader.resolveAll(.color, in: chain, for: mode.traits))
+        }
+        var tables: [String: ColorTable] = [:]
+        for contexts in contexts {
+            var resolved = defaults
+            for mode in ColorMode.all where !contexts.isEmpty {
+                var traits = mode.traits
+                traits.contexts = contexts
+                for own in try reader.resolveOwnAtContexts(.color, in: chain, for: traits) { resolved[mode]?[own.variant.name] = own }
+            }
+            tables[contexts] = ColorTable(theme: theme, names: names, resolved: resolved, relativePath: { $0 })
+        }
+        return tables
+    }
+
+    private static func byName(_ resolutions: [Resolution]) -> [String: Resolution] {
+        Dictionary(resolutions.map { ($0.variant.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The rows of `names` (the index's order) from each mode's resolutions.
+    private init(theme: ThemeInfo, names: [String], resolved: [ColorMode: [String: Resolution]], relativePath: (String) -> String) {
+        var rows: [Row] = []
+        var systemColors: [String] = []
+        for name in names {
             var values: [ColorMode: Entry] = [:]
             var namesSystemColor = false
             for mode in ColorMode.all {

@@ -18,6 +18,23 @@ extension IndexReader {
         return Self.merged(palettes, for: request)
     }
 
+    /// The resolutions of the names of `kind` that have variants of their own at `request`'s
+    /// contexts (a token theme's brand or density, chosen by name); every other name answers
+    /// there as at the defaults, which a sync stores once for all the combinations that share
+    /// them (`TokenVariants.sharingDefaults`). What a review of every combination reads: each
+    /// reads only what it does not share.
+    public func resolveOwnAtContexts(_ kind: AssetKind, in chain: [ThemeInfo], for request: TraitRequest) throws -> [Resolution] {
+        guard !request.contexts.isEmpty else { return [] }
+        if kind == .color, let resolved = try resolvedOnDemand(in: chain, for: request) {
+            let own = Set(resolved.names)
+            return try resolveAll(in: chain, for: request, onDemand: resolved).filter { own.contains($0.variant.name) }
+        }
+        let palettes = try bestOfEachName(kind, in: chain, for: request, columns: LookupQuery.resolutionColumns, keptIn: nil, ownAtContexts: true) { row, plan in
+            try Self.resolution(row, chain: chain, request: request, plan: plan)
+        }
+        return Self.merged(palettes, for: request)
+    }
+
     /// The colours of a design token's contexts resolved when asked, over the indexed defaults.
     private func resolveAll(in chain: [ThemeInfo], for request: TraitRequest, onDemand resolved: OnDemandColors) throws -> [Resolution] {
         var defaults = request
@@ -47,11 +64,12 @@ extension IndexReader {
     /// on their own, so each theme is a query with only its own plan. `kept`: where the parents'
     /// lists are kept between requests, by query and generation.
     private func bestOfEachName<Entry>(_ kind: AssetKind, in chain: [ThemeInfo], for request: TraitRequest, columns: String,
-                                       keptIn kept: BoundedCache<ParentPalette, [Entry]>?,
+                                       keptIn kept: BoundedCache<ParentPalette, [Entry]>?, ownAtContexts: Bool = false,
                                        entry: (Row, LocalizationPlan) throws -> Entry) throws -> [[Entry]] {
         try chain.enumerated().map { depth, theme in
             let plan = LocalizationPlan(chain: [theme], languages: request.languages)
-            let query = LookupQuery(kind: kind, name: nil, chain: [theme], request: request, localization: plan, columns: columns)
+            let query = LookupQuery(kind: kind, name: nil, chain: [theme], request: request, localization: plan, columns: columns,
+                                    ownAtContextsIn: ownAtContexts ? chain : nil)
             let key = depth > 0 && kept != nil ? ParentPalette(sql: query.sql, parameters: query.parameters, generation: theme.generation, depth: depth) : nil
             if let key, let list = kept?.value(for: key) { return list }
             let list = try pool.read { database in

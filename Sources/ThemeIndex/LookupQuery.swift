@@ -32,8 +32,10 @@ struct LookupQuery {
     /// The best variant of `name` for `request`; with no name, every candidate of every name of
     /// `kind` in the chain, ordered by name and then by the same ORDER BY: a name's first row is
     /// its best (a resolved palette in one query). `columns`: what the rows hold.
+    /// `ownAtContextsIn`: only the names with variants of their own at the request's contexts in
+    /// a theme of that chain (the whole chain: a parent's own variant must not hide the child's default).
     init(kind: AssetKind, name: String?, chain: [ThemeInfo], request: TraitRequest, localization: LocalizationPlan,
-         columns: String = resolutionColumns) {
+         columns: String = resolutionColumns, ownAtContextsIn ownChain: [ThemeInfo]? = nil) {
         var bindings = QueryBindings()
         func bind(_ value: SQLiteValue) -> String { bindings.bind(value) }
         func bind(_ value: Int) -> String { bindings.bind(value) }
@@ -56,6 +58,12 @@ struct LookupQuery {
         // literal, so that the lookups of every other request pay no more than that.
         let contextsFilter = request.contexts.isEmpty ? "v.contexts = ''" : "v.contexts IN (\(bind(.text(request.contexts))), '')"
         let contextsOrder = request.contexts.isEmpty ? "" : "v.contexts = '',\n  "
+        let ownNames = ownChain.map { own in """
+
+              AND v.name IN (SELECT w.name FROM variant w INDEXED BY variant_by_theme
+                             WHERE w.theme_id IN (\(own.map { bind(.integer($0.id)) }.joined(separator: ", "))) AND w.kind = \(bind(.text(kind.rawValue)))
+                               AND w.contexts = \(bind(.text(request.contexts))))
+            """ } ?? ""
         // A request without a subtype also takes a variant whose subtype is the only one its
         // name has at its size (an AppIcon's 90 pt member made only for subtype 1792): CoreUI
         // drops a requested attribute the asset's renditions never differ in (lookup-rules.md
@@ -77,7 +85,7 @@ struct LookupQuery {
           AND v.size_h IN (\(horizontal), 0) AND v.size_v IN (\(vertical), 0)
           AND v.direction IN (\(direction), \(opposite), 0) AND v.dt <= \(deployment)
           AND (v.memory_gb = 0 OR v.memory_gb <= \(memory)) AND (v.graphics = 0 OR v.graphics <= \(graphics))
-          \(pointSize)
+          \(pointSize)\(ownNames)
         """
         let order = """
         v.gamut NOT IN (\(gamut), 0),

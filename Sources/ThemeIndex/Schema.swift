@@ -3,15 +3,17 @@ import SQLite
 /// The index's tables (lookup-rules.md 6), from the record types that own their columns, and the
 /// indexes lookups name: by name (a lookup) and by theme (a theme's listings, palettes and counts),
 /// so that no query a request makes scans a table and none grows with the number of themes.
+/// A palette's query tests a variant's `contexts` in the index by theme, before it reads the row:
+/// a token theme's other combinations cost it an index entry each, not a row.
 ///
 /// The index is derived from the themes folder, so a new schema version simply rebuilds it: the
 /// tables are dropped and every theme is read again (the settings in `meta` are kept).
 enum Schema {
-    static let version = 13
+    static let version = 14
 
     static let indexes = """
     CREATE INDEX IF NOT EXISTS variant_by_name ON variant (name, kind, theme_id);
-    CREATE INDEX IF NOT EXISTS variant_by_theme ON variant (theme_id, kind, name);
+    CREATE INDEX IF NOT EXISTS variant_by_theme ON variant (theme_id, kind, name, contexts);
     CREATE INDEX IF NOT EXISTS variant_by_source ON variant (source_id);
     CREATE INDEX IF NOT EXISTS string_by_key ON string (tbl, key, theme_id);
     CREATE INDEX IF NOT EXISTS string_by_theme ON string (theme_id, tbl);

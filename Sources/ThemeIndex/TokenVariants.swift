@@ -199,10 +199,18 @@ enum TokenVariants {
     /// The colour tokens of resolutions (each its inputs and tokens) as colour variants.
     static func variants(of resolutions: [(inputs: [String: String], tokens: [ResolvedToken])], modifiers: [TokenModifier],
                          traits mapping: [String: [String: ThemeSettings.ContextTraits]], sourceKey: String) -> [Variant] {
-        var byKey: [String: Variant] = [:]
-        var order: [String] = []
+        /// A variant a later resolution replaces: its name, traits and contexts.
+        struct Identity: Hashable {
+            var name: String
+            var appearance: Appearance
+            var gamut: Gamut
+            var contexts: String
+        }
+        var variants: [Variant] = []
+        var positions: [Identity: Int] = [:]
         for resolution in resolutions {
             let key = TokenModifier.key(resolution.inputs, of: modifiers)
+            let sortKey = "\(sourceKey)\u{0}\(key)"
             var traits = ThemeSettings.ContextTraits()
             var usable = true
             // The modifiers theme.json maps to no trait are asked for by name (`?brand=portal`):
@@ -233,20 +241,55 @@ enum TokenVariants {
                     variantTraits.gamut = gamut
                     var variant = Variant(kind: .color, name: token.path.dotted, traits: variantTraits)
                     variant.color = value
-                    variant.sortKey = "\(sourceKey)\u{0}\(key)"
+                    variant.sortKey = sortKey
                     variant.aliasOf = token.aliasOf.first?.dotted ?? ""
                     variant.contexts = contexts
                     if color.asWritten == nil {
                         variant.tokenColor = ([color.space.rawValue] + color.components.map { $0.map { "\($0)" } ?? "none" } + ["\(color.alpha)"])
                             .joined(separator: "\t")
                     }
-                    let identity = "\(variant.name)\u{0}\(variantTraits.appearance.luminosity.rawValue)\u{0}\(variantTraits.appearance.highContrast)\u{0}\(gamut.rawValue)\u{0}\(contexts)"
-                    if byKey[identity] == nil { order.append(identity) }
-                    byKey[identity] = variant
+                    let identity = Identity(name: variant.name, appearance: variantTraits.appearance, gamut: gamut, contexts: contexts)
+                    if let position = positions[identity] {
+                        variants[position] = variant
+                    } else {
+                        positions[identity] = variants.count
+                        variants.append(variant)
+                    }
                 }
             }
         }
-        return order.compactMap { byKey[$0] }
+        return sharingDefaults(variants)
+    }
+
+    /// `variants` without a name's variants at contexts chosen by name where they are, trait for
+    /// trait, those of the defaults: a request for those contexts falls back to the defaults'
+    /// variants (`LookupQuery`), which answer the same. Combinations multiply, and most of them
+    /// share most colours (a density changes no colour, a brand a few): 24 combinations of 4,000
+    /// colours stored 96,000 rows that every palette of the theme read past. A name is kept or
+    /// dropped whole at a context, so that no trait of it falls back alone.
+    static func sharingDefaults(_ variants: [Variant]) -> [Variant] {
+        struct Shown: Hashable {
+            var traits: VariantTraits
+            var color: ColorValue?
+            var aliasOf: String
+            var tokenColor: String
+        }
+        func shown(_ variant: Variant) -> Shown {
+            Shown(traits: variant.traits, color: variant.color, aliasOf: variant.aliasOf, tokenColor: variant.tokenColor)
+        }
+        var defaults: [String: Set<Shown>] = [:]
+        var atContexts: [String: Set<Shown>] = [:]
+        for variant in variants {
+            if variant.contexts.isEmpty {
+                defaults[variant.name, default: []].insert(shown(variant))
+            } else {
+                atContexts[variant.name + "\u{0}" + variant.contexts, default: []].insert(shown(variant))
+            }
+        }
+        guard !defaults.isEmpty, !atContexts.isEmpty else { return variants }
+        return variants.filter { variant in
+            variant.contexts.isEmpty || defaults[variant.name] != atContexts[variant.name + "\u{0}" + variant.contexts]
+        }
     }
 
     // MARK: - As served

@@ -68,6 +68,9 @@ public struct ThemeSettings: Sendable, Equatable {
         }
     }
 
+    /// Whether any pair is checked: theme.json names one, or the theme has Material roles.
+    public var checksContrast: Bool { !contrastPairs.isEmpty || material != nil }
+
     /// The pairs checked: theme.json's, and for a theme with Material roles (`material`) each
     /// `onX` over `X` among its colours (`onPrimary` over `primary`, `onSurfaceVariant` over
     /// `surfaceVariant`, ...) at 4.5:1, unless theme.json names that pair itself.

@@ -17,6 +17,8 @@ import Foundation
 ///                                      resolve one context, index all, compile 2,000 colours
 ///     themed-bench combinations FOLDER the same tokens behind 1 and behind 6 modifiers of 5
 ///                                      contexts: index time, resolutions on demand, peak RSS
+///     themed-bench review FOLDER THEMED  `themed check` and `themed diff` of a 4,200- and a
+///                                      20,000-token system of 24 combinations: seconds, peak RSS
 ///     themed-bench client URL          the Swift client against a running themed: palette fetches
 ///                                      and switch-to-listener times (ClientBench)
 ///     themed-bench encode CORPUS DUMP  LZFSE-encode the decoded corpus payloads (the first 64 MB);
@@ -37,6 +39,7 @@ enum Bench {
         if arguments[1] == "tokens" { return try TokenBench.run(folder: arguments[2]) }
         if arguments[1] == "combinations" { return try CombinationsBench.run(folder: arguments[2]) }
         if arguments[1] == "combinations-one" { return try CombinationsBench.measure(themes: arguments[2]) }
+        if arguments[1] == "review", arguments.count > 3 { return try ReviewBench.run(folder: arguments[2], themed: arguments[3]) }
         let catalogs = try FileManager.default.contentsOfDirectory(atPath: "\(arguments[2])/car")
             .filter { $0.hasSuffix(".car") }.sorted().map { "\(arguments[2])/car/\($0)" }
         switch arguments[1] {
