@@ -1,5 +1,7 @@
 import Foundation
 import JSON
+import ThemeExport
+import ThemeIndex
 
 /// What `themed check` found in a theme, and which of it is new against a baseline: the problems
 /// a team already lives with (written once with `--write-baseline`, or the theme as it was at a
@@ -145,5 +147,30 @@ public enum JSONPointerLine {
             position += 1
         }
         return nil
+    }
+}
+
+extension CheckFindings {
+    /// What `themed check` reports of the theme at `path` (a folder or a lone .car, its parents
+    /// from `parents`, by default the folder beside it), and the theme's name: the errors and
+    /// warnings a sync says of it, and each contrast pair below its minimum (an error under
+    /// policy "refuse", else a warning). A theme with no pair is not indexed (`ThemeProblems`):
+    /// only the pairs need its colours looked up.
+    public static func reading(_ path: String, parentsIn parents: String? = nil) throws -> (theme: String, findings: CheckFindings) {
+        let scratch = try ThemeSnapshot.ScratchThemes(linking: path, parentsIn: parents)
+        defer { scratch.remove() }
+        guard scratch.settings.checksContrast else {
+            guard let problems = ThemeProblems(theme: scratch.name, themesDirectory: scratch.themes) else {
+                throw ThemeSnapshot.Unreadable(description: "\(path): not read as a theme")
+            }
+            return (scratch.name, CheckFindings(errors: problems.errors, warnings: problems.warnings))
+        }
+        let snapshot = try ThemeSnapshot(reading: path, parentsIn: parents, imageBytes: 0, extent: .check)
+        let contrast = ContrastReport(table: snapshot.colors, settings: snapshot.settings)
+        var errors = snapshot.info.error.split(separator: "\n").map(String.init)
+        var warnings = snapshot.info.warning.split(separator: "\n").map(String.init)
+        let lines = contrast.failures.map(ContrastReport.describe)
+        if contrast.refuses { errors += lines } else { warnings += lines }
+        return (snapshot.info.name, CheckFindings(errors: errors, warnings: warnings))
     }
 }

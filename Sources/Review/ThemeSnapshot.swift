@@ -55,45 +55,19 @@ public struct ThemeSnapshot: Sendable {
     /// from the folder `parents` (by default the one beside it), as the server would find them:
     /// a scratch themes folder links it and them, never the rest of that folder. Its images are
     /// read up to `imageBytes` (0: none, as a check reads it).
-    /// What a reading makes: everything a review compares, or what a check reports (the theme's
-    /// problems, and its colours where it has contrast pairs; not the other combinations of
-    /// contexts, tokens and strings a diff compares).
+    /// What a reading makes: everything a review compares, or what a check of contrast pairs
+    /// reads (the theme's problems and its colours, not the other combinations of contexts,
+    /// tokens and strings a diff compares).
     public enum Extent: Sendable { case review, check }
 
     public init(reading path: String, parentsIn parents: String? = nil, imageBytes: Int = imageBytesLimit, extent: Extent = .review) throws {
-        let fileName = (path as NSString).lastPathComponent
-        let isCatalog = fileName.hasSuffix(".car")
-        let name = isCatalog ? String(fileName.dropLast(4)) : fileName
-        guard isCatalog ? FileSystem.isRegularFile(path) : FileSystem.isDirectory(path) else {
-            throw Unreadable(description: "\(path): no such theme folder or .car file")
-        }
-        guard ThemeName.isValid(name) else { throw Unreadable(description: "\(fileName): not a theme name (\(ThemeName.rule))") }
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("themed-check-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let themes = scratch + "/themes"
-        try FileManager.default.createDirectory(atPath: themes, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: "\(themes)/\(fileName)", withDestinationPath: path)
-        let beside = parents ?? FilePaths.folder(of: path)
-        var next = isCatalog ? nil : (try? ThemeSettings(folder: path))?.parent
-        var linked: Set<String> = [name]
-        while let parent = next, ThemeName.isValid(parent), linked.insert(parent).inserted, linked.count <= 16 {
-            let folder = "\(beside)/\(parent)"
-            if FileSystem.isDirectory(folder) {
-                try FileManager.default.createSymbolicLink(atPath: "\(themes)/\(parent)", withDestinationPath: folder)
-                next = (try? ThemeSettings(folder: folder))?.parent
-            } else if FileSystem.isRegularFile(folder + ".car") {
-                try FileManager.default.createSymbolicLink(atPath: "\(themes)/\(parent).car", withDestinationPath: folder + ".car")
-                next = nil
-            } else {
-                next = nil
-            }
-        }
-        let index = try ThemeIndex(databasePath: scratch + "/index.sqlite")
-        _ = try index.writer.sync(themesDirectory: themes)
-        guard let info = try index.reader.themes().first(where: { $0.name == name }) else { throw Unreadable(description: "\(path): not read as a theme") }
-        try self.init(reading: index.reader, theme: info.name,
-                      settings: isCatalog ? ThemeSettings() : ((try? ThemeSettings(inheritingAt: path)) ?? ThemeSettings()), extent: extent)
-        (images, imagesCut) = imageBytes > 0 ? try Self.images(of: info, in: index, scratch: scratch, limit: imageBytes) : ([:], false)
+        let scratch = try ScratchThemes(linking: path, parentsIn: parents)
+        defer { scratch.remove() }
+        let index = try ThemeIndex(databasePath: scratch.root + "/index.sqlite")
+        _ = try index.writer.sync(themesDirectory: scratch.themes)
+        guard let info = try index.reader.themes().first(where: { $0.name == scratch.name }) else { throw Unreadable(description: "\(path): not read as a theme") }
+        try self.init(reading: index.reader, theme: info.name, settings: scratch.settings, extent: extent)
+        (images, imagesCut) = imageBytes > 0 ? try Self.images(of: info, in: index, scratch: scratch.root, limit: imageBytes) : ([:], false)
     }
 
     /// The theme `name` as `reader` has it (a served index, or one pinned to how it was before a
@@ -107,21 +81,66 @@ public struct ThemeSnapshot: Sendable {
         self.info = info
         self.settings = settings
         images = [:]
-        let none = ColorTable(theme: info.name, revision: info.revision, rows: [])
         guard extent == .review else {
-            // A check reads colours only for the contrast pairs: every mode of a large palette is
-            // most of what it would read.
-            colors = settings.checksContrast ? try ColorTable(reading: reader, chain: chain) : none
+            colors = try ColorTable(reading: reader, chain: chain)
             (colorsByContexts, contextsCut, tokens, strings) = ([:], false, .empty, StringTable(values: [:]))
             return
         }
         let modifiers = reader.tokenOwner(in: chain)?.source.modifiers ?? []
         let (choices, cut) = Self.combinations(of: modifiers.filter { !$0.mapsToTraits }, limit: Self.contextsCompared)
         var byContexts = try ColorTable.tables(reading: reader, chain: chain, contexts: [""] + choices.map { TokenModifier.contexts($0, of: modifiers) })
-        colors = byContexts.removeValue(forKey: "") ?? none
+        colors = byContexts.removeValue(forKey: "") ?? ColorTable(theme: info.name, revision: info.revision, rows: [])
         (colorsByContexts, contextsCut) = (byContexts, cut)
         tokens = try TokenTable(reading: reader, chain: chain)
         strings = try StringTable(reading: reader, chain: chain, localizations: localizations)
+    }
+
+    /// A scratch themes folder that links the theme at a path (a folder or a lone .car) and the
+    /// parents its theme.json names from `parents` (by default the folder beside it), as the
+    /// server would find them, never the rest of that folder.
+    struct ScratchThemes {
+        let root: String
+        var themes: String { root + "/themes" }
+        let name: String
+        /// The theme's theme.json with what it inherits (a lone catalog has none).
+        let settings: ThemeSettings
+
+        init(linking path: String, parentsIn parents: String?) throws {
+            let fileName = (path as NSString).lastPathComponent
+            let isCatalog = fileName.hasSuffix(".car")
+            name = isCatalog ? String(fileName.dropLast(4)) : fileName
+            guard isCatalog ? FileSystem.isRegularFile(path) : FileSystem.isDirectory(path) else {
+                throw Unreadable(description: "\(path): no such theme folder or .car file")
+            }
+            guard ThemeName.isValid(name) else { throw Unreadable(description: "\(fileName): not a theme name (\(ThemeName.rule))") }
+            settings = isCatalog ? ThemeSettings() : ((try? ThemeSettings(inheritingAt: path)) ?? ThemeSettings())
+            root = FileManager.default.temporaryDirectory.appendingPathComponent("themed-check-\(UUID().uuidString)").path
+            let themes = root + "/themes"
+            do {
+                try FileManager.default.createDirectory(atPath: themes, withIntermediateDirectories: true)
+                try FileManager.default.createSymbolicLink(atPath: "\(themes)/\(fileName)", withDestinationPath: path)
+                let beside = parents ?? FilePaths.folder(of: path)
+                var next = isCatalog ? nil : (try? ThemeSettings(folder: path))?.parent
+                var linked: Set<String> = [name]
+                while let parent = next, ThemeName.isValid(parent), linked.insert(parent).inserted, linked.count <= 16 {
+                    let folder = "\(beside)/\(parent)"
+                    if FileSystem.isDirectory(folder) {
+                        try FileManager.default.createSymbolicLink(atPath: "\(themes)/\(parent)", withDestinationPath: folder)
+                        next = (try? ThemeSettings(folder: folder))?.parent
+                    } else if FileSystem.isRegularFile(folder + ".car") {
+                        try FileManager.default.createSymbolicLink(atPath: "\(themes)/\(parent).car", withDestinationPath: folder + ".car")
+                        next = nil
+                    } else {
+                        next = nil
+                    }
+                }
+            } catch {
+                try? FileManager.default.removeItem(atPath: root)
+                throw error
+            }
+        }
+
+        func remove() { try? FileManager.default.removeItem(atPath: root) }
     }
 
     /// The combinations of `modifiers`' contexts other than all defaults, those that change one

@@ -40,7 +40,10 @@ struct ParsedSource {
     }
 
     /// Reads `source`; throws when it cannot be indexed at all (a file that is not a catalog).
-    init(_ source: ThemeFolder.Source) throws {
+    /// `problemsOnly`: what the source says of itself and nothing a writer stores (a design
+    /// token source's combinations are resolved, but neither written as documents nor turned
+    /// into variants); `ThemeProblems` reads it so.
+    init(_ source: ThemeFolder.Source, problemsOnly: Bool = false) throws {
         switch source.kind {
         case .car:
             let storage = try ByteStorage(mapping: source.path)
@@ -72,6 +75,11 @@ struct ParsedSource {
             let modifiers = read.modifiers
             if let odd = modifiers.flatMap({ [$0.name] + $0.contexts }).first(where: { $0.contains("\t") || $0.contains("\n") }) {
                 throw ThemeError("\(source.path): a modifier or context name may not hold a tab or a line break (\(odd.debugDescription))")
+            }
+            guard !problemsOnly else {
+                self.init(variants: [], contentHash: "", problems: read.problems)
+                (warnings, tokenRootCause) = (read.warnings, read.rootCause)
+                return
             }
             let variants = TokenVariants.variants(of: read, traits: files.traits, sourceKey: source.path)
             var hash = ContentHash()

@@ -268,28 +268,26 @@ enum TokenVariants {
     /// colours stored 96,000 rows that every palette of the theme read past. A name is kept or
     /// dropped whole at a context, so that no trait of it falls back alone.
     static func sharingDefaults(_ variants: [Variant]) -> [Variant] {
-        struct Shown: Hashable {
-            var traits: VariantTraits
-            var color: ColorValue?
-            var aliasOf: String
-            var tokenColor: String
+        // Each name's variants by contexts, as positions: a handful each, compared pairwise.
+        var groups: [String: [String: [Int]]] = [:]
+        for (position, variant) in variants.enumerated() {
+            groups[variant.name, default: [:]][variant.contexts, default: []].append(position)
         }
-        func shown(_ variant: Variant) -> Shown {
-            Shown(traits: variant.traits, color: variant.color, aliasOf: variant.aliasOf, tokenColor: variant.tokenColor)
+        func shows(_ a: Variant, as b: Variant) -> Bool {
+            a.traits == b.traits && a.color == b.color && a.aliasOf == b.aliasOf && a.tokenColor == b.tokenColor
         }
-        var defaults: [String: Set<Shown>] = [:]
-        var atContexts: [String: Set<Shown>] = [:]
-        for variant in variants {
-            if variant.contexts.isEmpty {
-                defaults[variant.name, default: []].insert(shown(variant))
-            } else {
-                atContexts[variant.name + "\u{0}" + variant.contexts, default: []].insert(shown(variant))
+        // A name has one variant of each traits at a context: the same count, each matched, is the same set.
+        func same(_ group: [Int], as defaults: [Int]) -> Bool {
+            group.count == defaults.count && group.allSatisfy { own in defaults.contains { shows(variants[own], as: variants[$0]) } }
+        }
+        var shared = [Bool](repeating: false, count: variants.count)
+        for byContexts in groups.values {
+            guard let defaults = byContexts[""] else { continue }
+            for (contexts, group) in byContexts where !contexts.isEmpty && same(group, as: defaults) {
+                for position in group { shared[position] = true }
             }
         }
-        guard !defaults.isEmpty, !atContexts.isEmpty else { return variants }
-        return variants.filter { variant in
-            variant.contexts.isEmpty || defaults[variant.name] != atContexts[variant.name + "\u{0}" + variant.contexts]
-        }
+        return variants.indices.filter { !shared[$0] }.map { variants[$0] }
     }
 
     // MARK: - As served

@@ -36,11 +36,10 @@ struct Check: ParsableCommand {
 
     func run() throws {
         let path = URL(fileURLWithPath: theme).standardizedFileURL.path
-        let snapshot = try Self.read(path)
-        let found = Self.findings(of: snapshot)
+        let (name, found) = try Self.findings(reading: path)
         if let writeBaseline {
-            try Data(found.baselineFile(theme: snapshot.info.name).utf8).write(to: URL(fileURLWithPath: writeBaseline), options: .atomic)
-            print("\(writeBaseline): \(Self.count(found.errors.count, "error")) and \(Self.count(found.warnings.count, "warning")) of \(snapshot.info.name) as its baseline")
+            try Data(found.baselineFile(theme: name).utf8).write(to: URL(fileURLWithPath: writeBaseline), options: .atomic)
+            print("\(writeBaseline): \(Self.count(found.errors.count, "error")) and \(Self.count(found.warnings.count, "warning")) of \(name) as its baseline")
             return
         }
         var known: CheckFindings?
@@ -58,7 +57,7 @@ struct Check: ParsableCommand {
         switch format {
         case .json:
             print(JSONValue.object([
-                ("theme", .string(snapshot.info.name)), ("status", .string(status)),
+                ("theme", .string(name)), ("status", .string(status)),
                 ("errors", .array(shown.errors.map(JSONValue.string))), ("warnings", .array(shown.warnings.map(JSONValue.string))),
                 ("known", .int(excused)),
             ]).serialized(pretty: true))
@@ -66,25 +65,24 @@ struct Check: ParsableCommand {
             for error in shown.errors { print("error: \(error)") }
             for warning in shown.warnings { print("warning: \(warning)") }
             let knownNote = known == nil ? "" : " new (\(excused) known)"
-            print("\(snapshot.info.name): \(Self.count(shown.errors.count, "error")), \(Self.count(shown.warnings.count, "warning"))\(knownNote)")
+            print("\(name): \(Self.count(shown.errors.count, "error")), \(Self.count(shown.warnings.count, "warning"))\(knownNote)")
         case .github:
             for (kind, lines) in [("error", shown.errors), ("warning", shown.warnings)] {
                 for line in lines { print(GitHubAnnotation(kind: kind, finding: line, themeFolder: theme).text) }
             }
-            print("\(snapshot.info.name): \(Self.count(shown.errors.count, "error")), \(Self.count(shown.warnings.count, "warning"))\(known == nil ? "" : " new (\(excused) known)")")
+            print("\(name): \(Self.count(shown.errors.count, "error")), \(Self.count(shown.warnings.count, "warning"))\(known == nil ? "" : " new (\(excused) known)")")
         }
         if !shown.errors.isEmpty || (strict && !shown.warnings.isEmpty) { throw ExitCode(1) }
     }
 
-    /// The errors and warnings the server would report, and each contrast pair below its
-    /// minimum (an error under policy "refuse", else a warning).
-    static func findings(of snapshot: ThemeSnapshot) -> CheckFindings {
-        let contrast = ContrastReport(table: snapshot.colors, settings: snapshot.settings)
-        var errors = snapshot.info.error.split(separator: "\n").map(String.init)
-        var warnings = snapshot.info.warning.split(separator: "\n").map(String.init)
-        let lines = contrast.failures.map(ContrastReport.describe)
-        if contrast.refuses { errors += lines } else { warnings += lines }
-        return CheckFindings(errors: errors, warnings: warnings)
+    /// What a check reports of the theme at `path` (`CheckFindings.reading`); a path that is no
+    /// theme is exit status 2, said on standard error.
+    static func findings(reading path: String, parentsIn parents: String? = nil) throws -> (theme: String, findings: CheckFindings) {
+        do {
+            return try CheckFindings.reading(path, parentsIn: parents)
+        } catch let error as ThemeSnapshot.Unreadable {
+            throw Startup.failure(error.description)
+        }
     }
 
     /// What the theme at `path` had at the git ref `ref`: its folder and the parents beside it
@@ -118,14 +116,14 @@ struct Check: ParsableCommand {
         } catch {
             throw Startup.failure("--since \(ref): \(error)")
         }
-        return findings(of: try read("\(scratch)/\(besidePrefix)\(name)", parentsIn: "\(scratch)/\(besidePrefix)"))
+        return try findings(reading: "\(scratch)/\(besidePrefix)\(name)", parentsIn: "\(scratch)/\(besidePrefix)").findings
     }
 
-    /// The theme at `path` as a sync indexes it (`ThemeSnapshot`, parents from beside it); a path
-    /// that is no theme is exit status 2, said on standard error.
-    static func read(_ path: String, parentsIn parents: String? = nil, extent: ThemeSnapshot.Extent = .check, withImages: Bool = false) throws -> ThemeSnapshot {
+    /// The theme at `path` as a sync indexes it for a review (`ThemeSnapshot`, parents from beside
+    /// it); a path that is no theme is exit status 2, said on standard error.
+    static func read(_ path: String, withImages: Bool = false) throws -> ThemeSnapshot {
         do {
-            return try ThemeSnapshot(reading: path, parentsIn: parents, imageBytes: withImages ? ThemeSnapshot.imageBytesLimit : 0, extent: extent)
+            return try ThemeSnapshot(reading: path, imageBytes: withImages ? ThemeSnapshot.imageBytesLimit : 0, extent: .review)
         } catch let error as ThemeSnapshot.Unreadable {
             throw Startup.failure(error.description)
         }
