@@ -83,13 +83,13 @@ struct ParsedSource {
             }
             let variants = TokenVariants.variants(of: read, traits: files.traits, sourceKey: source.path)
             var hash = ContentHash()
-            var sets: [(resolution: String, document: String, tokens: [(path: String, body: String)])] = []
-            for resolution in read.resolutions {
+            // Each resolution's document and token bodies, written side by side.
+            let sets = read.resolutions.concurrentMap { resolution in
                 let served = TokenResolution(resolution.tokens)
-                let document = served.document
-                hash.add("\(resolution.key)\u{0}\(document)\n")
-                sets.append((resolution.key, document, resolution.tokens.tokens.map { ($0.path.dotted, served.body(of: $0.path.dotted) ?? "") }))
+                return (resolution: resolution.key, document: served.document,
+                        tokens: resolution.tokens.tokens.map { (path: $0.path.dotted, body: served.body(of: $0.path.dotted) ?? "") })
             }
+            for set in sets { hash.add("\(set.resolution)\u{0}\(set.document)\n") }
             // The appearance's label: interpolating the struct itself reflects over it, a tenth
             // of a large token theme's read.
             for variant in variants { hash.add("\(variant.name)\u{0}\(variant.color?.hex ?? "")\u{0}\(variant.traits.appearance.label)\u{0}\(variant.traits.gamut.rawValue)\n") }

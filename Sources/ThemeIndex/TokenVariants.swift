@@ -1,7 +1,6 @@
 import DesignTokens
 import Foundation
 import JSON
-import Synchronization
 import ThemeBundle
 import ThemeVocabulary
 
@@ -17,7 +16,7 @@ enum TokenVariants {
     static let maximumResolutions = 64
 
     /// One resolution: its inputs, the key the index stores it under, and its tokens.
-    struct Resolution {
+    struct Resolution: Sendable {
         var inputs: [String: String]
         var key: String
         var tokens: TokenSet
@@ -134,7 +133,8 @@ enum TokenVariants {
         var warnings: [TokenWarning] = resolver.warnings
         var seenWarnings = Set<TokenWarning>()
         let inputsList = indexedInputs(resolver, modifiers: modifiers)
-        for (inputs, tokens) in zip(inputsList, resolved(inputsList, by: resolver)) {
+        // Side by side: each combination is a whole resolution of its own.
+        for (inputs, tokens) in zip(inputsList, inputsList.concurrentMap { resolver.tokens(for: $0) }) {
             for problem in tokens.problems where seen.insert(problem).inserted {
                 problems.append(problem.description)
                 refused.append(problem)
@@ -144,17 +144,6 @@ enum TokenVariants {
         }
         return Read(resolver: resolver, modifiers: modifiers, resolutions: resolutions, problems: problems,
                     rootCause: RootCauses.summary(of: refused), warnings: summarized(warnings))
-    }
-
-    /// The token sets of `inputsList`, in its order, resolved side by side: each combination is
-    /// a whole resolution of its own, and a large system's 24 took seconds on one core.
-    static func resolved(_ inputsList: [[String: String]], by resolver: TokenResolver) -> [TokenSet] {
-        let sets = Mutex<[TokenSet?]>(Array(repeating: nil, count: inputsList.count))
-        DispatchQueue.concurrentPerform(iterations: inputsList.count) { position in
-            let tokens = resolver.tokens(for: inputsList[position])
-            sets.withLock { $0[position] = tokens }
-        }
-        return sets.withLock { $0.compactMap { $0 } }
     }
 
     /// The resolutions a sync resolves and stores: every one when there are at most
