@@ -3,8 +3,8 @@ import SQLite
 /// The index's tables (lookup-rules.md 6), from the record types that own their columns, and the
 /// indexes lookups name: by name (a lookup) and by theme (a theme's listings, palettes and counts),
 /// so that no query a request makes scans a table and none grows with the number of themes.
-/// A palette's query tests a variant's `contexts` in the index by theme, before it reads the row:
-/// a token theme's other combinations cost it an index entry each, not a row.
+/// The index by theme holds a variant's `contexts`: a palette's query tests them before it reads
+/// a row, and a review finds the names a combination has of its own from the index alone.
 ///
 /// The index is derived from the themes folder, so a new schema version simply rebuilds it: the
 /// tables are dropped and every theme is read again (the settings in `meta` are kept).

@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import JSON
 import Review
-import Synchronization
 import ThemeBundle
+import ThemeIndex
 import ThemeVocabulary
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -66,15 +66,9 @@ struct Diff: ParsableCommand {
     /// system's takes seconds on one core.
     static func read(_ before: String, _ after: String) throws -> (ThemeSnapshot, ThemeSnapshot) {
         let sides = [before, after].map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        // Each side's place is filled by its read before concurrentPerform returns.
-        let read = Mutex<[Result<ThemeSnapshot, any Error>]>(sides.map { _ in .failure(CancellationError()) })
-        DispatchQueue.concurrentPerform(iterations: sides.count) { side in
-            let snapshot = Result { try Check.read(sides[side], withImages: true) }
-            read.withLock { $0[side] = snapshot }
-        }
-        let (old, new) = read.withLock { ($0[0], $0[1]) }
+            .concurrentMap { path in Result { try Check.read(path, withImages: true) } }
         // A side that cannot be read is said as if they were read in turn: the first one first.
-        return (try old.get(), try new.get())
+        return (try sides[0].get(), try sides[1].get())
     }
 
     /// The theme folders beside `after` (at most `maximumChildren`) whose theme.json's parent
