@@ -80,10 +80,10 @@ let package = Package(
         // Several replicas: theme releases, blobs and the active theme in PostgreSQL (libpq), with
         // LISTEN/NOTIFY; releases materialized into the local themes folder atomically.
         .target(name: "Cluster", dependencies: ["CPostgres", "CLinux", "Audiences", "Hashing", "JSON", "Sharding", "ThemeVocabulary", .product(name: "Logging", package: "swift-log")]),
-        // Releases for teams over HTTP: tokens checked, uploads (a .car, a tar of a folder) unpacked
-        // with limits and checked as `themed publish` checks them, history, rollback, schedules.
         // Changes posted to subscribers, signed as Standard Webhooks do (docs/REVIEW.md).
         .target(name: "Webhooks", dependencies: ["CLinux", "Hashing", "HTTPServer", "JSON", "Settings", "ThemeServer", .product(name: "Logging", package: "swift-log")]),
+        // Releases for teams over HTTP: tokens checked, uploads (a .car, a tar of a folder) unpacked
+        // with limits and checked as `themed publish` checks them, history, rollback, schedules.
         .target(name: "Releases", dependencies: ["Audiences", "Cluster", "AssetCatalog", "ThemeIndex", "ThemeExport", "Review", "ThemeVocabulary", "CArchive", "ThemeServer", "HTTPServer", "JSON",
                                                 .product(name: "HTTPTypes", package: "swift-http-types")]),
         // The web gallery and themed.js: plain files in web/, carried in the binary (scripts/embed.py).
@@ -96,9 +96,9 @@ let package = Package(
         ]),
         // Log lines as text or JSON, to standard error, standard output or a file.
         .target(name: "Logs", dependencies: ["JSON", .product(name: "Logging", package: "swift-log")]),
-        // The theme API: a route table behind metrics, 304 and response-cache middleware; events.
         // Audiences: aliases with rules, rollouts by sticky buckets, a client's assignment (pure).
         .target(name: "Audiences", dependencies: ["Hashing", "JSON", "ThemeVocabulary"]),
+        // The theme API: a route table behind metrics, 304 and response-cache middleware; events.
         .target(name: "ThemeServer", dependencies: [
             "Logs",
             "HTTPServer", "ThemeIndex", "ThemeContent", "ThemeExport", "ImageCoders", "Gallery", "Audiences", "DesignTokens", "ThemeVocabulary", "JSON", "Caching", "Hashing", "BlobStore", "Sharding",

@@ -150,10 +150,8 @@ public struct ByteSpan: @unchecked Sendable {
     public func u16le(_ offset: Int) throws -> UInt16 { UInt16(littleEndian: try load(offset, as: UInt16.self)) }
     public func u32le(_ offset: Int) throws -> UInt32 { UInt32(littleEndian: try load(offset, as: UInt32.self)) }
     public func u64le(_ offset: Int) throws -> UInt64 { UInt64(littleEndian: try load(offset, as: UInt64.self)) }
-    public func s16le(_ offset: Int) throws -> Int16 { Int16(bitPattern: try u16le(offset)) }
     public func u16be(_ offset: Int) throws -> UInt16 { UInt16(bigEndian: try load(offset, as: UInt16.self)) }
     public func u32be(_ offset: Int) throws -> UInt32 { UInt32(bigEndian: try load(offset, as: UInt32.self)) }
-    public func f32le(_ offset: Int) throws -> Float { Float(bitPattern: try u32le(offset)) }
     public func f64le(_ offset: Int) throws -> Double { Double(bitPattern: try u64le(offset)) }
 
     /// A little-endian u32 widened to `Int` (never negative, never traps).
