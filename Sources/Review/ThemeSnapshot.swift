@@ -65,6 +65,32 @@ public struct ThemeSnapshot: Sendable {
         defer { scratch.remove() }
         let index = try ThemeIndex(databasePath: scratch.root + "/index.sqlite")
         _ = try index.writer.sync(themesDirectory: scratch.themes)
+        try self.init(reading: index, of: scratch, path: path, imageBytes: imageBytes, extent: extent)
+    }
+
+    /// A theme before and after a change (each a theme folder or a lone .car, with its parents
+    /// as `init(reading:)` finds them), as a review compares them: each side's scratch index
+    /// holds only what differs between the two and the colours of their contrast pairs
+    /// (`IndexWriter.syncDifferences`), so each snapshot has only those, and a small edit of a
+    /// large design system is read in about the time its files take to parse. What `themed diff`
+    /// reads; a side that cannot be read is said as if they were read in turn, the first first.
+    public static func pair(reading before: String, _ after: String, parentsIn parents: String? = nil,
+                            imageBytes: Int = imageBytesLimit) throws -> (before: ThemeSnapshot, after: ThemeSnapshot) {
+        let old = try ScratchThemes(linking: before, parentsIn: parents)
+        defer { old.remove() }
+        let new = try ScratchThemes(linking: after, parentsIn: parents)
+        defer { new.remove() }
+        let sides = [(old, before), (new, after)]
+        let indexes = try sides.map { scratch, _ in try ThemeIndex(databasePath: scratch.root + "/index.sqlite") }
+        try IndexWriter.syncDifferences((old.themes, indexes[0].writer), (new.themes, indexes[1].writer))
+        let read = Array(zip(sides, indexes)).concurrentMap { side, index in
+            Result { try ThemeSnapshot(reading: index, of: side.0, path: side.1, imageBytes: imageBytes, extent: .review) }
+        }
+        return (try read[0].get(), try read[1].get())
+    }
+
+    /// The theme a scratch index holds, as read from `path`.
+    private init(reading index: ThemeIndex, of scratch: ScratchThemes, path: String, imageBytes: Int, extent: Extent) throws {
         guard let info = try index.reader.themes().first(where: { $0.name == scratch.name }) else { throw Unreadable(description: "\(path): not read as a theme") }
         try self.init(reading: index.reader, theme: info.name, settings: scratch.settings, extent: extent)
         (images, imagesCut) = imageBytes > 0 ? try Self.images(of: info, in: index, scratch: scratch.root, limit: imageBytes) : ([:], false)

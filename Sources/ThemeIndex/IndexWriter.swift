@@ -13,7 +13,7 @@ import Synchronization
 /// policy (`keepPrevious`): a source that fails to parse keeps its previous rows and records why,
 /// so a broken catalog never replaces a good one. Each change to a theme bumps its generation.
 public final class IndexWriter: Sendable {
-    private let connection: Mutex<Database>
+    let connection: Mutex<Database>
 
     init(database: Database) {
         connection = Mutex(database)
@@ -42,29 +42,11 @@ public final class IndexWriter: Sendable {
                      lineOf descendant: String? = nil, parents scope: ParentScope = .folder) throws -> SyncReport {
         let discovered = ThemeFolder.discover(in: directory, shard: shard, lineOf: descendant)
         return try connection.withLock { database in
-            let stored = try database.prepare("SELECT * FROM theme").rows().map(ThemeRecord.init(row:))
-            let storedByName = Dictionary(stored.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-            let settled = ParentChains.settle(discovered, stored: storedByName, scope: scope)
-            // With `only`, also the themes whose tokens are read with its (a base's edit is each brand's).
-            let folders = discovered.filter { folder in
-                only == nil || folder.name == only
-                    || folder.sources.contains { $0.tokens?.ancestors.contains { $0.theme == only } ?? false }
-            }.map { folder in
-                var folder = folder
-                (folder.parent, folder.error) = (settled[folder.name]?.parent, settled[folder.name]?.problem)
-                return folder
-            }
+            let plan = try Plan(of: discovered, only: only, parents: scope, in: database)
             var report = SyncReport()
-            // The reading thread has no connection: what it compares with is read for it first.
-            var storedSources: [Int64: [SourceRecord]] = [:]
-            for theme in folders.compactMap({ storedByName[$0.name] }) {
-                storedSources[theme.id] = try database.cachedStatement("SELECT * FROM source WHERE theme_id = ?1").rows([.integer(theme.id)])
-                    .map(SourceRecord.init(row:))
-            }
             // By position: an array of diffs made first held a copy of every folder at once.
-            let parses = Lookahead(Array(folders.indices), depth: Self.themesReadAhead, name: "themed-reader") { [folders, storedSources] position in
-                let theme = storedByName[folders[position].name]
-                return Self.parse(Self.diff(folders[position], theme: theme, sources: theme.flatMap { storedSources[$0.id] } ?? []))
+            let parses = Lookahead(Array(plan.folders.indices), depth: Self.themesReadAhead, name: "themed-reader") { position in
+                Self.parse(plan.changes(at: position))
             }
             defer { parses.cancel() }
             var isRead = false
@@ -77,11 +59,11 @@ public final class IndexWriter: Sendable {
                     }
                 }
             }
-            let known = Set(discovered.map(\.name))
-            let removed = stored.filter { !known.contains($0.name) && (only == nil || only == $0.name) }
+            let known = Set(plan.discovered.map(\.name))
+            let removed = plan.stored.filter { !known.contains($0.name) && (only == nil || only == $0.name) }
             // A theme whose folder went while others still inherit from it stays, as it was
             // indexed, until none does: removing it would break every one of them.
-            let inherited = Dictionary(grouping: settled.compactMap { name, theme in theme.parent.map { ($0, name) } }, by: \.0)
+            let inherited = Dictionary(grouping: plan.settled.compactMap { name, theme in theme.parent.map { ($0, name) } }, by: \.0)
             try database.transaction {
                 for theme in removed {
                     if let children = inherited[theme.name]?.map(\.1).sorted() {
@@ -98,6 +80,44 @@ public final class IndexWriter: Sendable {
             // the next one: a serving process gives it back.
             try database.execute("PRAGMA shrink_memory")
             return report
+        }
+    }
+
+    /// What a sync works through: the theme folders it reads, each with its parent settled
+    /// (`ParentChains`), and what the index holds of them.
+    struct Plan {
+        var discovered: [ThemeFolder]
+        var stored: [ThemeRecord]
+        var storedByName: [String: ThemeRecord]
+        var settled: [String: ParentChains.Settled]
+        var folders: [ThemeFolder]
+        /// The reading thread has no connection: what it compares with is read for it first.
+        var storedSources: [Int64: [SourceRecord]] = [:]
+
+        init(of discovered: [ThemeFolder], only: String?, parents scope: ParentScope, in database: Database) throws {
+            self.discovered = discovered
+            stored = try database.prepare("SELECT * FROM theme").rows().map(ThemeRecord.init(row:))
+            storedByName = Dictionary(stored.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            settled = ParentChains.settle(discovered, stored: storedByName, scope: scope)
+            // With `only`, also the themes whose tokens are read with its (a base's edit is each brand's).
+            folders = discovered.filter { folder in
+                only == nil || folder.name == only
+                    || folder.sources.contains { $0.tokens?.ancestors.contains { $0.theme == only } ?? false }
+            }.map { [settled] folder in
+                var folder = folder
+                (folder.parent, folder.error) = (settled[folder.name]?.parent, settled[folder.name]?.problem)
+                return folder
+            }
+            for theme in folders.compactMap({ storedByName[$0.name] }) {
+                storedSources[theme.id] = try database.cachedStatement("SELECT * FROM source WHERE theme_id = ?1").rows([.integer(theme.id)])
+                    .map(SourceRecord.init(row:))
+            }
+        }
+
+        /// The folder at `position` against what the index holds of it.
+        func changes(at position: Int) -> ThemeChanges {
+            let theme = storedByName[folders[position].name]
+            return IndexWriter.diff(folders[position], theme: theme, sources: theme.flatMap { storedSources[$0.id] } ?? [])
         }
     }
 
@@ -165,14 +185,19 @@ public final class IndexWriter: Sendable {
         /// With a parsed source's variants as rows to insert (but for the theme's and the
         /// source's ids).
         var parsed: [(change: ThemeChanges.Changed, result: Result<ParsedSource, any Error>, variantRows: [PreparedInsert<VariantRecord>])]
+
+        static func rows(of result: Result<ParsedSource, any Error>, rank: Int) -> [PreparedInsert<VariantRecord>] {
+            ((try? result.get())?.variants ?? []).map { PreparedInsert(VariantRecord(themeID: 0, sourceID: 0, sourceRank: rank, variant: $0)) }
+        }
+
     }
 
     /// Reads every changed source; a failure is kept, to be handled by the error policy.
-    static func parse(_ changes: ThemeChanges) -> ParsedChanges {
+    static func parse(_ changes: ThemeChanges, for purpose: ParsedSource.Purpose = .sync) -> ParsedChanges {
         ParsedChanges(changes: changes, parsed: changes.changed.map { change in
-            let result = Result { try ParsedSource(change.source) }
-            let variants = (try? result.get())?.variants ?? []
-            return (change, result, variants.map { PreparedInsert(VariantRecord(themeID: 0, sourceID: 0, sourceRank: change.rank, variant: $0)) })
+            let result = Result { try ParsedSource(change.source, for: purpose) }
+            // A review stores only what differs: its rows are made once that is known (`keeping`).
+            return (change, result, purpose == .sync ? ParsedChanges.rows(of: result, rank: change.rank) : [])
         })
     }
 
@@ -180,7 +205,7 @@ public final class IndexWriter: Sendable {
 
     /// Stores one theme's changes (inside the sync's transaction) and bumps its generation when
     /// what it serves changed.
-    private func write(_ parsedChanges: ParsedChanges, in database: Database, report: inout SyncReport, keepingCatalogs: Bool) throws {
+    func write(_ parsedChanges: ParsedChanges, in database: Database, report: inout SyncReport, keepingCatalogs: Bool) throws {
         let changes = parsedChanges.changes
         let folder = changes.folder
         var theme = changes.theme ?? ThemeRecord(name: folder.name, path: folder.path, parent: folder.parent, generation: 1)

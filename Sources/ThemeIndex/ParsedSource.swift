@@ -26,24 +26,36 @@ struct ParsedSource {
     var bundle: BundleInfo?
     /// Design tokens: every resolution, the resolver document as served and its modifiers.
     var tokens: [(resolution: String, document: String, tokens: [(path: String, body: String)])] = []
+    /// Design tokens read for a review: each resolution's tokens and what makes their colour
+    /// variants, neither written as documents nor made into variants yet (`keeping` does that
+    /// for the tokens that differ).
+    var resolvedTokens: ResolvedTokens?
+
+    struct ResolvedTokens {
+        var resolutions: [(key: String, inputs: [String: String], tokens: [ResolvedToken])]
+        var modifiers: [TokenModifier]
+        var traits: [String: [String: ThemeSettings.ContextTraits]]
+        var sourceKey: String
+    }
     var resolver = ""
     var modifiers: [TokenModifier] = []
     /// Design tokens: the refused tokens' root cause in a line, nil when none is refused.
     var tokenRootCause: String?
 
     /// What the source row's `localizations` column holds: a catalog's distinct localizations; a
-    /// bundle's `CFBundleLocalizations` (its `.lproj` folders have a column of their own).
-    var localizations: [String] {
-        if let bundle { return bundle.declaredLocalizations }
-        var seen = Set<String>()
-        return variants.map(\.traits.locale).filter { !$0.isEmpty && seen.insert($0).inserted }.sorted()
-    }
+    /// bundle's `CFBundleLocalizations` (its `.lproj` folders have a column of their own). Taken
+    /// when read, so that a review's source keeps them with only some of its variants.
+    let localizations: [String]
+
+    /// What a reading is for: a sync's, everything it stores; a review's, the same but a design
+    /// token source's documents, which `keeping` writes for what differs; `problems`, what the
+    /// source says of itself and nothing a writer stores (a token source's combinations are
+    /// resolved, but neither written as documents nor turned into variants), as `ThemeProblems`
+    /// reads it.
+    enum Purpose { case sync, review, problems }
 
     /// Reads `source`; throws when it cannot be indexed at all (a file that is not a catalog).
-    /// `problemsOnly`: what the source says of itself and nothing a writer stores (a design
-    /// token source's combinations are resolved, but neither written as documents nor turned
-    /// into variants); `ThemeProblems` reads it so.
-    init(_ source: ThemeFolder.Source, problemsOnly: Bool = false) throws {
+    init(_ source: ThemeFolder.Source, for purpose: Purpose = .sync) throws {
         switch source.kind {
         case .car:
             let storage = try ByteStorage(mapping: source.path)
@@ -76,9 +88,17 @@ struct ParsedSource {
             if let odd = modifiers.flatMap({ [$0.name] + $0.contexts }).first(where: { $0.contains("\t") || $0.contains("\n") }) {
                 throw ThemeError("\(source.path): a modifier or context name may not hold a tab or a line break (\(odd.debugDescription))")
             }
-            guard !problemsOnly else {
+            guard purpose != .problems else {
                 self.init(variants: [], contentHash: "", problems: read.problems)
                 (warnings, tokenRootCause) = (read.warnings, read.rootCause)
+                return
+            }
+            guard purpose == .sync else {
+                self.init(variants: [], contentHash: "", problems: read.problems)
+                (warnings, tokenRootCause) = (read.warnings, read.rootCause)
+                resolvedTokens = ResolvedTokens(resolutions: read.resolutions.map { ($0.key, $0.inputs, $0.tokens.tokens) },
+                                                modifiers: modifiers, traits: files.traits, sourceKey: source.path)
+                (resolver, self.modifiers) = (read.resolver.document.serialized(pretty: true), modifiers)
                 return
             }
             let variants = TokenVariants.variants(of: read, traits: files.traits, sourceKey: source.path)
@@ -117,6 +137,26 @@ struct ParsedSource {
                  unreadableStringFiles: [String] = [], bundle: BundleInfo? = nil) {
         (self.variants, self.contentHash, self.problems, self.catalog) = (variants, contentHash, problems, catalog)
         (self.strings, self.unreadableStringFiles, self.bundle) = (strings, unreadableStringFiles, bundle)
+        var seen = Set<String>()
+        localizations = bundle?.declaredLocalizations ?? variants.map(\.traits.locale).filter { !$0.isEmpty && seen.insert($0).inserted }.sorted()
+    }
+
+    /// The source with only what `differences` names: what a review's index stores of it. Design
+    /// tokens read for a review have the documents and colour variants of those tokens made now.
+    func keeping(_ differences: ReviewDifferences) -> ParsedSource {
+        var kept = self
+        kept.variants = variants.filter(differences.keeps)
+        kept.strings = strings.filter(differences.keeps)
+        if let resolved = resolvedTokens {
+            kept.tokens += resolved.resolutions.map { resolution in
+                let served = TokenResolution(resolution.tokens.filter(differences.keeps))
+                return (resolution.key, served.document, served.paths.sorted().map { ($0, served.body(of: $0) ?? "") })
+            }
+            kept.variants += TokenVariants.variants(of: resolved.resolutions.map { ($0.inputs, $0.tokens.filter(differences.keepsVariants)) },
+                                                    modifiers: resolved.modifiers, traits: resolved.traits, sourceKey: resolved.sourceKey)
+            kept.resolvedTokens = nil
+        }
+        return kept
     }
 
     /// Size and modification time of a file; for folders, of every file inside; for bundles, of

@@ -21,7 +21,7 @@ public struct ThemeProblems: Sendable, Equatable {
         var warnings: [String] = []
         for source in folder.sources {
             do {
-                let parsed = try ParsedSource(source, problemsOnly: true)
+                let parsed = try ParsedSource(source, for: .problems)
                 errors += parsed.problems
                 warnings += parsed.warnings
             } catch {

@@ -35,6 +35,10 @@ public struct TokenResolution: Sendable {
     }
 
     init(_ set: TokenSet, inputs: [String: String] = [:], colorTokens: [ResolvedToken] = []) {
+        self.init(set.tokens, inputs: inputs, colorTokens: colorTokens)
+    }
+
+    init(_ tokens: [ResolvedToken], inputs: [String: String] = [:], colorTokens: [ResolvedToken] = []) {
         (self.inputs, self.colorTokens) = (inputs, colorTokens)
         var writer = JSONWriter(reservingCapacity: 64 << 10)
         var ranges: [String: Range<Int>] = [:]
@@ -62,7 +66,7 @@ public struct TokenResolution: Sendable {
             }
             writer.endObject()
         }
-        write(set.tokens.map { ($0.path.segments[...], $0) })
+        write(tokens.map { ($0.path.segments[...], $0) })
         (bytes, self.ranges) = (writer.bytes, ranges)
     }
 

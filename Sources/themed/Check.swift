@@ -119,16 +119,6 @@ struct Check: ParsableCommand {
         return try findings(reading: "\(scratch)/\(besidePrefix)\(name)", parentsIn: "\(scratch)/\(besidePrefix)").findings
     }
 
-    /// The theme at `path` as a sync indexes it for a review (`ThemeSnapshot`, parents from beside
-    /// it); a path that is no theme is exit status 2, said on standard error.
-    static func read(_ path: String, withImages: Bool = false) throws -> ThemeSnapshot {
-        do {
-            return try ThemeSnapshot(reading: path, imageBytes: withImages ? ThemeSnapshot.imageBytesLimit : 0, extent: .review)
-        } catch let error as ThemeSnapshot.Unreadable {
-            throw Startup.failure(error.description)
-        }
-    }
-
     static func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
 }
 

@@ -45,7 +45,8 @@ struct Diff: ParsableCommand {
         // A parent's change is each child's: the themes beside it that inherit from it, read as
         // they were and are, each reviewed for what reaches it.
         let children = try Self.children(of: new.info.name, before: before, after: after).compactMap { child -> (String, ThemeReview)? in
-            let childReview = ThemeReview(from: try Check.read(child.before), to: try Check.read(child.after))
+            let (childBefore, childAfter) = try Self.read(child.before, child.after)
+            let childReview = ThemeReview(from: childBefore, to: childAfter)
             return childReview.causes.isEmpty ? nil : (child.name, childReview)
         }
         switch format {
@@ -62,13 +63,14 @@ struct Diff: ParsableCommand {
         if !review.isEmpty || !children.isEmpty { throw ExitCode(1) }
     }
 
-    /// Both sides as a review reads them, at once: each is a sync of its own, and a large
-    /// system's takes seconds on one core.
+    /// Both sides as a review reads them (`ThemeSnapshot.pair`: only what differs between them);
+    /// a path that is no theme is exit status 2, said on standard error.
     static func read(_ before: String, _ after: String) throws -> (ThemeSnapshot, ThemeSnapshot) {
-        let sides = [before, after].map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-            .concurrentMap { path in Result { try Check.read(path, withImages: true) } }
-        // A side that cannot be read is said as if they were read in turn: the first one first.
-        return (try sides[0].get(), try sides[1].get())
+        do {
+            return try ThemeSnapshot.pair(reading: URL(fileURLWithPath: before).standardizedFileURL.path, URL(fileURLWithPath: after).standardizedFileURL.path)
+        } catch let error as ThemeSnapshot.Unreadable {
+            throw Startup.failure(error.description)
+        }
     }
 
     /// The theme folders beside `after` (at most `maximumChildren`) whose theme.json's parent

@@ -12,14 +12,17 @@ struct ReleaseDiffTests {
         defer { withExtendedLifetime(postgres) {} }
         let folder = NSTemporaryDirectory() + "themed-release-diff-\(UUID().uuidString.prefix(8))"
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        // The sample light theme, then the same with another primary colour.
-        let edited = "\(folder)/edited/light"
-        try FileManager.default.createDirectory(atPath: "\(folder)/edited", withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: "\(ReplicaTests.sampleThemes)/light", toPath: edited)
+        // The sample light theme's catalog folder, then the same with another primary colour: the
+        // folder alone, for `make themes` compiles a catalog beside it that would answer first.
+        let (original, edited) = ("\(folder)/original/light", "\(folder)/edited/light")
+        for copy in [original, edited] {
+            try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: "\(ReplicaTests.sampleThemes)/light/Theme.xcassets", toPath: "\(copy)/Theme.xcassets")
+        }
         let colour = "\(edited)/Theme.xcassets/primary.colorset/Contents.json"
         try String(contentsOfFile: colour, encoding: .utf8).replacingOccurrences(of: "\"0.478\"", with: "\"0.300\"")
             .write(toFile: colour, atomically: true, encoding: .utf8)
-        #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "light", "\(ReplicaTests.sampleThemes)/light"]).status == 0)
+        #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "light", original]).status == 0)
         #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "light", edited]).status == 0)
         let replica = try ReplicaTests.Replica(cluster: postgres.url, unreachableSeconds: 5, folder: "\(folder)/replica")
         #expect(waitUntil(10) { replica.themeNames() == ["light"] })
