@@ -2,8 +2,9 @@
 """A webhook subscriber for Tests/DaemonTests/WebhookTests: verifies each message with PyPI's
 standardwebhooks (the signature over id.timestamp.body, the timestamp's freshness) and appends
 one JSON line to OUT: {"id", "type", "verified", "data"}. Answers 204 to a verified message, 400
-to one that is not; while a file OUT.down exists, 503 to every message, recording nothing (a
-subscriber that is down but keeps its port, which another process could take meanwhile).
+to one that is not; while a file OUT.down exists, 503 to every message, keeping only its id in
+OUT.refused (a subscriber that is down but keeps its port, which another process could take
+meanwhile; the test sees that a try was made).
 
 Usage: webhook-receiver.py PORT SECRET OUT
 """
@@ -22,6 +23,8 @@ class Receiver(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("content-length", "0")))
         if os.path.exists(OUT + ".down"):
+            with open(OUT + ".refused", "a") as refused:
+                refused.write(f"{self.headers.get('webhook-id')}\n")
             self.send_response(503)
             self.send_header("content-length", "0")
             self.end_headers()

@@ -25,8 +25,7 @@ struct ReplicaWebhookTests {
         }
         #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "dark", "\(ReplicaTests.sampleThemes)/dark"]).status == 0)
         // Every replica serves the release before the switch (as ReplicaTests waits for it).
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, !replicas.allSatisfy({ $0.themeNames() == ["dark", "light"] }) { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(waitUntil(10) { replicas.allSatisfy { $0.themeNames() == ["dark", "light"] } })
         // Seen here and not understood yet (with or without webhooks): in the first seconds after
         // the replicas start, a PUT's connection to a replica can be refused while GETs to the
         // same port are answered. Asked again until it is taken (noted on issue 56).
@@ -34,9 +33,9 @@ struct ReplicaWebhookTests {
         let active = replicas[0].get("/active").flatMap { try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any] }?["theme"] as? String
         let target = active == "dark" ? "light" : "dark"
         var switched: HTTP.Answer?
-        while switched == nil, Date() < deadline.addingTimeInterval(20) {
+        _ = waitUntil(20) {
             switched = try? HTTP.request("PUT", "/active", port: replicas[0].port, headers: ReplicaTests.asOperator, body: Array(#"{"theme":"\#(target)"}"#.utf8))
-            if switched == nil { Thread.sleep(forTimeInterval: 0.1) }
+            return switched != nil
         }
         #expect(switched?.status == 200, "\(switched?.text ?? "refused")")
 
@@ -62,8 +61,9 @@ struct ReplicaWebhookTests {
         }
         #expect(rolled.contains { $0["type"] as? String == "rollout-changed" && ($0["data"] as? [String: Any])?["theme"] as? String == "light" }, "\(rolled) \(replicas[0].get("/rollouts")?.text ?? "")")
 
-        // Both replicas heard of every change; a moment more for a second copy to show, if any.
-        Thread.sleep(forTimeInterval: 1)
+        // Both replicas heard of every change: once the store's outbox is empty, every message
+        // was posted and answered, and a second copy of any would have been posted before.
+        #expect(waitUntil(30) { Self.pending(on: replicas[0]) == 0 }, "the outbox empties")
         let all = receiver.records(waitingUpTo: 0) { _ in true }
         let ids = all.compactMap { $0["id"] as? String }
         #expect(Set(ids).count == ids.count, "each message once: \(ids)")
@@ -93,19 +93,12 @@ struct ReplicaWebhookTests {
         #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "dark", "\(ReplicaTests.sampleThemes)/light"]).status == 0)
         let auth = ReplicaTests.asOperator.merging(["Content-Type": "application/json"]) { $1 }
         var switched: HTTP.Answer?
-        let deadline = Date().addingTimeInterval(20)
-        while switched?.status != 200, Date() < deadline {
+        _ = waitUntil(20) {
             switched = try? HTTP.request("PUT", "/active", port: first.port, headers: auth, body: Array(#"{"theme":"dark"}"#.utf8))
-            if switched?.status != 200 { Thread.sleep(forTimeInterval: 0.1) }
+            return switched?.status == 200
         }
         #expect(switched?.status == 200, "\(switched?.text ?? "refused")")
-        var waiting = 0
-        while waiting < 3, Date() < deadline {
-            let deliveries = try? HTTP.get("/webhooks/deliveries", port: first.port, headers: ReplicaTests.asOperator)
-            waiting = deliveries.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any] }?["pending"] as? Int ?? 0
-            if waiting < 3 { Thread.sleep(forTimeInterval: 0.1) }
-        }
-        #expect(waiting >= 3, "the outbox holds the three changes")
+        #expect(waitUntil(20) { Self.pending(on: first) ?? 0 >= 3 }, "the outbox holds the three changes")
 
         // A second replica waits for the subscriber's turn; the first is killed mid-wait (a minute
         // before its next try), and the subscriber comes back.
@@ -117,7 +110,7 @@ struct ReplicaWebhookTests {
             records.count { $0["type"] as? String == "release-published" && ($0["data"] as? [String: Any])?["theme"] as? String == "dark" } >= 2
                 && WebhookReceiver.delivered(records, "active-changed", theme: "dark")
         }
-        Thread.sleep(forTimeInterval: 1)
+        #expect(waitUntil(30) { Self.pending(on: second) == 0 }, "the outbox empties")
         let all = receiver.records(waitingUpTo: 0) { _ in true }
         let ids = all.compactMap { $0["id"] as? String }
         #expect(records.count >= 3 && all.allSatisfy { $0["verified"] as? Bool == true }, "\(all)")
@@ -125,5 +118,12 @@ struct ReplicaWebhookTests {
         // Store order: the generations in the webhook-ids never go back.
         let generations = ids.compactMap { $0.split(separator: "_").dropFirst().first.flatMap { Int($0) } }
         #expect(generations.count == ids.count && generations == generations.sorted(), "\(ids)")
+    }
+
+    /// The store's messages still waiting for a subscriber, as a replica lists them (the same on
+    /// every replica); nil when it does not answer.
+    static func pending(on replica: ReplicaTests.Replica) -> Int? {
+        let deliveries = try? HTTP.get("/webhooks/deliveries", port: replica.port, headers: ReplicaTests.asOperator)
+        return deliveries.flatMap { try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any] }?["pending"] as? Int
     }
 }

@@ -54,13 +54,7 @@ struct WebhookOutboxTests {
         // The first connection closes (its replica stopped): the second takes the turn and goes
         // on from where the first left off.
         try second.terminate(backend: first.backendPID)
-        var taken = false
-        let deadline = Date().addingTimeInterval(10)
-        while !taken, Date() < deadline {
-            taken = try second.takeWebhookTurn(url: Self.hook)
-            if !taken { Thread.sleep(forTimeInterval: 0.05) }
-        }
-        #expect(taken)
+        #expect(try waitUntil(10) { try second.takeWebhookTurn(url: Self.hook) })
         #expect(try second.webhookMessages(for: Self.hook, types: ["release-published"], limit: 10).map(\.id) == ["msg_4_theme-reloaded"])
     }
 

@@ -172,6 +172,12 @@ struct ServingDaemonTests {
     /// libcrypto's exit-time cleanup ran while the warming was still hashing images: one stop in
     /// five crashed after "stopped" (SIGSEGV or SIGBUS on a worker, a heap found corrupt). Stops
     /// at twelve moments through the warming of the corpus's images.
+    /// `themed_warming_pending` of a server's metrics: contents queued to warm, not yet done.
+    static func warmingPending(port: Int) -> Int? {
+        let metrics = (try? HTTP.get("/metrics", port: port))?.text ?? ""
+        return metrics.split(separator: "\n").first { $0.hasPrefix("themed_warming_pending ") }.flatMap { Int($0.split(separator: " ").last ?? "") }
+    }
+
     @Test("SIGTERM while the warming hashes every image of the corpus: each stop exits 0 after \"stopped\", never with a crash report", .needsCorpus)
     func stopsWhileWarming() throws {
         let folder = try DaemonTests.scratch()
@@ -189,7 +195,14 @@ struct ServingDaemonTests {
             let log = try #require(FileHandle(forWritingAtPath: logPath))
             let server = try ServeProcess(executable: DaemonTests.executable, arguments: ["--themes", "themes", "--db", "index.sqlite", "--blobs", "blobs"],
                                           in: folder, standardError: log)
-            Thread.sleep(forTimeInterval: 0.1 + 0.07 * Double(stop))
+            // Each stop 5 contents further into the warming than the one before (asking counts as
+            // a client's request, so the warming goes at its busy pace meanwhile: 50 a second).
+            var queued = 0
+            _ = waitUntil(10) {
+                let pending = Self.warmingPending(port: server.port) ?? 0
+                queued = max(queued, pending)
+                return queued > 0 && pending <= queued - 5 * stop
+            }
             server.stop()
             try log.close()
             let logged = try String(contentsOfFile: logPath, encoding: .utf8)

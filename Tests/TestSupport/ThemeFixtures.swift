@@ -40,6 +40,14 @@ public final class ThemeFixtures {
         write(Array(data ?? Data()), to: relative)
     }
 
+    /// Dates every file under `relative` a minute later than now: an edit that keeps a file's
+    /// size is seen by its time, whatever the file system's clock resolution.
+    public func dateLater(_ relative: String) {
+        let later = Date().addingTimeInterval(60)
+        let files = FileManager.default.enumerator(atPath: path(relative))?.allObjects as? [String] ?? []
+        for file in files { try? FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: path("\(relative)/\(file)")) }
+    }
+
     /// A stand-in image file: a PNG signature followed by its own path, so that every file's
     /// bytes are different and a response shows which file answered.
     public func looseImage(_ relative: String) {

@@ -16,8 +16,7 @@ public final class WebhookReceiver {
         (process.standardOutput, process.standardError) = (FileHandle.nullDevice, FileHandle.nullDevice)
         try process.run()
         // Listening once a connection is taken.
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, (try? HTTP.get("/", port: port)) == nil { Thread.sleep(forTimeInterval: 0.05) }
+        _ = waitUntil(10) { (try? HTTP.get("/", port: port)) != nil }
     }
 
     /// Whether it answers every message 503 and keeps none (down, but holding its port).
@@ -26,6 +25,11 @@ public final class WebhookReceiver {
         set {
             if newValue { FileManager.default.createFile(atPath: out + ".down", contents: nil) } else { try? FileManager.default.removeItem(atPath: out + ".down") }
         }
+    }
+
+    /// The messages answered 503 while it was down (each try counts).
+    public var refusedCount: Int {
+        ((try? String(contentsOfFile: out + ".refused", encoding: .utf8)) ?? "").split(separator: "\n").count
     }
 
     /// Killed, as a crash or an unplugged host would stop it (and the test process may be
@@ -40,14 +44,12 @@ public final class WebhookReceiver {
 
     /// What it received, waited for until `done` holds (or `seconds`).
     public func records(waitingUpTo seconds: Double = 10, until done: ([[String: Any]]) -> Bool) -> [[String: Any]] {
-        let deadline = Date().addingTimeInterval(seconds)
         var found: [[String: Any]] = []
-        repeat {
+        _ = waitUntil(seconds) {
             let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
             found = text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-            if done(found) { return found }
-            Thread.sleep(forTimeInterval: 0.05)
-        } while Date() < deadline
+            return done(found)
+        }
         return found
     }
 

@@ -41,13 +41,17 @@ struct WarmingPaceTests {
         // A server whose clients were read from just now, until the test says they went quiet;
         // the interval is far longer than the test, so a second content can only come from quiet.
         let clientsActive = Mutex(true)
+        let asked = Atomic(0)
         let pace = WarmingPace(quiet: .milliseconds(50), busyInterval: .seconds(600)) {
-            clientsActive.withLock { $0 } ? .zero : .seconds(1)
+            asked.add(1, ordering: .relaxed)
+            return clientsActive.withLock { $0 } ? .zero : .seconds(1)
         }
         let store = ContentStore(blobs: try BlobStore(directory: fixtures.path("blobs")), warmingPace: pace)
         store.warm("t", resolutions)
         #expect(waitUntil(5) { store.warming("t")?.done == 1 })
-        Thread.sleep(forTimeInterval: 0.3)
+        // The warming asks again each `quiet`; asked three times more, it held off each time.
+        let askedThen = asked.load(ordering: .relaxed)
+        #expect(waitUntil(5) { asked.load(ordering: .relaxed) >= askedThen + 3 })
         #expect(store.warming("t")?.done == 1, "the next content waits while clients are answered")
         #expect(store.decodes == 1)
 

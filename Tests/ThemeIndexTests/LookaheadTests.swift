@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import ThemeIndex
 
 /// The sync's reading stage: themes read on a thread of their own, a few ahead of the writer.
@@ -26,13 +27,13 @@ struct LookaheadTests {
         var mostAhead = 0
         while lookahead.next() != nil {
             taken += 1
-            // Time for a producer that ignored the bound to run far ahead.
-            if taken < 20 { Thread.sleep(forTimeInterval: 0.002) }
+            // The producer fills the bound (one that ignored it would run far ahead meanwhile).
+            if taken < 20 { #expect(waitUntil(5) { started.load(ordering: .relaxed) >= min(taken + 3, 200) }) }
             mostAhead = max(mostAhead, started.load(ordering: .relaxed) - taken)
         }
         #expect(taken == 200)
         #expect(mostAhead <= 3)
-        #expect(mostAhead >= 1, "the producer never ran ahead at all")
+        #expect(mostAhead == 3, "the producer ran ahead as far as the bound")
     }
 
     @Test("cancelling stops the reading: a write that throws does not read the rest of the folder")
@@ -45,11 +46,17 @@ struct LookaheadTests {
         #expect(lookahead.next() == 0)
         lookahead.cancel()
         #expect(lookahead.next() == nil)
-        Thread.sleep(forTimeInterval: 0.05)
-        let afterCancel = started.load(ordering: .relaxed)
-        Thread.sleep(forTimeInterval: 0.05)
-        #expect(afterCancel <= 1 + 2 + 1)
-        #expect(started.load(ordering: .relaxed) == afterCancel)
+        #expect(waitUntil(5) { !Self.threadRuns(named: "lookahead-cancel") }, "the reading thread ends")
+        #expect(started.load(ordering: .relaxed) <= 1 + 2 + 1, "the one taken, the two ahead, and the one under way")
+    }
+
+    /// Whether a thread of this process has that name (Linux keeps its first 15 bytes).
+    static func threadRuns(named name: String) -> Bool {
+        let wanted = String(decoding: name.utf8.prefix(15), as: UTF8.self)
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.contains { task in
+            (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines) == wanted
+        }
     }
 
     @Test("outputs handed back are freed on the reading thread, not the writer's")
