@@ -142,7 +142,10 @@ let package = Package(
                                                          .product(name: "HTTPTypes", package: "swift-http-types")]),
         // The Swift client against a real server on loopback.
         .testTarget(name: "ThemedClientTests", dependencies: ["ThemedClient", "ThemeServer", "ThemeIndex", "ThemeVocabulary", "HTTPServer", "ServiceSupport", "TestSupport"]),
-        .testTarget(name: "ClusterTests", dependencies: ["Cluster", "Releases", "Audiences", "Hashing", "JSON", "Sharding", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        // The cluster store in-process against a real PostgreSQL: releases, rollouts, the outbox.
+        .testTarget(name: "ClusterTests", dependencies: ["Cluster", "Audiences", "Hashing", "JSON", "Sharding", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        // `themed` replicas as processes over a real PostgreSQL: publish, follow, drafts, webhooks.
+        .testTarget(name: "ReplicaTests", dependencies: ["Cluster", "Releases", "Audiences", "JSON", "TestSupport"]),
         .testTarget(name: "ImageCodersTests", dependencies: ["ImageCoders", "ThemeVocabulary", "Codecs", "BinaryReading", "TestSupport"]),
         .testTarget(name: "ThemeExportTests", dependencies: ["ThemeExport", "ThemeIndex", "ThemeVocabulary", "JSON", "TestSupport"]),
         .testTarget(name: "ReviewTests", dependencies: ["Review", "Codecs", "BinaryReading", "ThemeIndex", "TestSupport"]),

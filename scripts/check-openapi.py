@@ -46,7 +46,7 @@ def signed(target):
 # Statuses the document lists that a loopback test cannot produce, and why.
 UNREACHABLE = {
     ("/healthz", "get", "503"): "served only while the first index is built (a few ms for the sample themes)",
-    ("/readyz", "get", "503"): "needs a drain or a cluster store (Tests/ClusterTests/ReplicaTests.swift)",
+    ("/readyz", "get", "503"): "needs a drain or a cluster store (Tests/ReplicaTests/ReplicaTests.swift)",
     ("/aliases/{alias}", "put", "403"): "needs a server without activeToken and a client off loopback (AudienceRouteTests)",
     ("/aliases/{alias}", "delete", "403"): "needs a server without activeToken and a client off loopback (AudienceRouteTests)",
     ("/webhooks/deliveries", "get", "403"): "needs a server without activeToken and a client off loopback (OperatorCheckTests)",

@@ -1,5 +1,7 @@
+import Audiences
 @testable import Cluster
 import Foundation
+import JSON
 import Testing
 import TestSupport
 
@@ -9,35 +11,6 @@ import TestSupport
 @Suite("event history from the store", .serialized, .needsPostgres)
 struct EventReplayTests {
     typealias Replica = ReplicaTests.Replica
-
-    @Test("the store's history names each change as a replica announced it: added, reloaded, retired, activated; a full window says where it starts")
-    func storeHistory() throws {
-        let postgres = try PostgresServer()
-        defer { withExtendedLifetime(postgres) {} }
-        let store = try ClusterStore(url: postgres.url)
-        let light = try store.publish(theme: "light", files: ClusterTests.files("one"))
-        let again = try store.publish(theme: "light", files: ClusterTests.files("two"))
-        let switched = try store.setActive("light")
-        let retired = try store.retire(theme: "light")
-        let back = try store.publish(theme: "light", files: ClusterTests.files("three"))
-        let rolledBack = try store.rollback(theme: "light", to: again, by: "ops")
-
-        let whole = try store.history(through: rolledBack, limit: 100)
-        #expect(whole.changes == [
-            StoreChange(generation: light, theme: "light", kind: .added),
-            StoreChange(generation: again, theme: "light", kind: .reloaded),
-            StoreChange(generation: switched, theme: "light", kind: .activated),
-            StoreChange(generation: retired, theme: "light", kind: .retired),
-            StoreChange(generation: back, theme: "light", kind: .added),
-            StoreChange(generation: rolledBack, theme: "light", kind: .reloaded),
-        ])
-        #expect(whole.completeAfter == 0, "fewer changes than the window: every one there is")
-
-        let window = try store.history(through: back, limit: 2)
-        #expect(window.changes.map(\.generation) == [retired, back], "the newest up to the generation asked")
-        #expect(window.completeAfter == retired - 1, "a client that saw less than the window's first missed what it no longer holds")
-        #expect(window.changes.last?.kind == .added, "a release after a retirement adds the theme, though the retirement's own release is outside the window")
-    }
 
     @Test("a stream from before a replica started is replayed what it missed there, filtered by ?theme=; only an id older than the history resyncs")
     func replayAfterRestart() throws {
@@ -109,9 +82,9 @@ extension EventReplayTests {
         first.process.waitUntilExit()
 
         let store = try ClusterStore(url: postgres.url)
-        let production = try store.putAlias(try RolloutStoreTests.alias("production", #"{"theme": "light"}"#), by: "ops")
-        let files = ClusterTests.files("two")
-        let rolled = try store.publish(theme: "light", paths: files.map(\.path), by: "ops", rollout: 10) { files[$0].bytes }
+        let production = try store.putAlias(try Alias(name: "production", json: JSONParser.parse(Array(#"{"theme": "light"}"#.utf8))), by: "ops")
+        #expect(try ReplicaTests.run(["publish", "--cluster", postgres.url, "--rollout", "10", "light", "\(ReplicaTests.sampleThemes)/dark"]).status == 0)
+        let rolled = try #require(try store.latestRelease(of: "light")).generation
         let widened = try store.setRollout(theme: "light", generation: rolled, percent: 50, by: "ops").generation
         let history = try store.history(through: widened, limit: 10).changes
         #expect(history.suffix(3).map(\.kind) == [.assignment(alias: "production"), .reloaded, .assignment(alias: nil)])
