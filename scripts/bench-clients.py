@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from sample_themes import SAMPLE_BUILDS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -136,7 +137,7 @@ def main():
     results = {}
     work = tempfile.mkdtemp(prefix="themed-bench-clients-")
     try:
-        shutil.copytree(os.path.join(ROOT, "themes"), os.path.join(work, "themes"))
+        shutil.copytree(os.path.join(ROOT, "themes"), os.path.join(work, "themes"), ignore=SAMPLE_BUILDS)
         medians = per_client(args, work)
         print("client  fetch p50 ms  offline first frame p50 ms  switch to listener p50 ms  (medians of %d rounds)" % args.rounds)
         for client in ("swift", "kotlin"):

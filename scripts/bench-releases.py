@@ -16,7 +16,6 @@ import os
 import random
 import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import tarfile
@@ -25,7 +24,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import cluster  # noqa: E402  (PostgreSQL and the helpers the cluster scripts share)
+import cluster_harness as cluster  # noqa: E402  (PostgreSQL and the helpers the cluster scripts share)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

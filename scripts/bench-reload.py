@@ -19,6 +19,7 @@ import sys
 import tempfile
 import threading
 import time
+from sample_themes import SAMPLE_BUILDS
 
 CATALOGS = ["radzo73__Mojave-Appearances__SystemAppearance.car", "shadowfacts__macos-rollover-window-controls__SystemAppearance.car"]
 
@@ -57,7 +58,7 @@ def main():
         return 1
     work = tempfile.mkdtemp()
     themes = os.path.join(work, "themes")
-    shutil.copytree("themes", themes)
+    shutil.copytree("themes", themes, ignore=SAMPLE_BUILDS)
     big = os.path.join(themes, "big")
     os.makedirs(big)
     shutil.copyfile(sources[0], os.path.join(big, "Assets.car"))

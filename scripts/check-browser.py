@@ -49,6 +49,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 from selenium.webdriver.support.ui import WebDriverWait
+from sample_themes import SAMPLE_BUILDS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCREENSHOTS = os.path.join(ROOT, "out", "browser")
@@ -186,7 +187,7 @@ def rollouts_in_cluster(themed_binary, driver, check):
     """The gallery's rollout line, on a themed following a throwaway PostgreSQL: a release of
     light to 10% of clients, assignments asked, the table read."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import cluster
+    import cluster_harness as cluster
     cluster.PG_PORT = free_port()
     postgres = cluster.Postgres(tempfile.mkdtemp(prefix="themed-browser-pg-"))
     postgres.init()
@@ -314,7 +315,7 @@ def main():
     themed_binary = os.path.abspath(args.themed)
     work = tempfile.mkdtemp(prefix="themed-browser-")
     os.makedirs(SCREENSHOTS, exist_ok=True)
-    shutil.copytree(os.path.join(ROOT, "themes"), os.path.join(work, "themes"))
+    shutil.copytree(os.path.join(ROOT, "themes"), os.path.join(work, "themes"), ignore=SAMPLE_BUILDS)
     hostile = os.path.join(work, "themes", "hostile", "Theme.xcassets")
     color_set(hostile, HOSTILE, (1, 0, 0))
     color_set(hostile, "primary", (0.2, 0.4, 0.6))

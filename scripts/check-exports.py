@@ -47,6 +47,7 @@ import requests
 import tinycss2
 
 from local_themed import LocalThemed
+from sample_themes import SAMPLE_BUILDS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODES = {
@@ -76,7 +77,7 @@ def color_set(folder, name, variants):
 
 
 def make_themes(themes):
-    shutil.copytree(os.path.join(ROOT, "themes"), themes)
+    shutil.copytree(os.path.join(ROOT, "themes"), themes, ignore=SAMPLE_BUILDS)
     awkward = os.path.join(themes, "awkward", "Theme.xcassets")
     for index, name in enumerate(AWKWARD_NAMES):
         # Names with `/` would be folders; the others are kept as the colour's name.

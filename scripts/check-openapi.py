@@ -21,7 +21,6 @@ import sys
 import tempfile
 import time
 import datetime
-import gzip
 import io
 import tarfile
 import urllib.parse
@@ -30,6 +29,7 @@ import requests
 import yaml
 from openapi_core import Config, OpenAPI
 from openapi_core.contrib.requests import RequestsOpenAPIRequest, RequestsOpenAPIResponse
+from sample_themes import SAMPLE_BUILDS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TOKEN = "check-openapi-token"
@@ -434,7 +434,7 @@ def with_cluster(themed, work, config, spec, problems, covered):
     """A second themed, following a throwaway PostgreSQL, for the release routes, and shard 1 of 2
     for the 421s; returns how many requests it sent."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import cluster
+    import cluster_harness as cluster
     cluster.PG_PORT = free_port()
     # Beside `work`, not in it: the server runs as the postgres user, who cannot enter `work`.
     postgres = cluster.Postgres(tempfile.mkdtemp(prefix="themed-openapi-pg-"))
@@ -501,7 +501,7 @@ def main():
     server = None
     try:
         themes = os.path.join(work, "themes")
-        shutil.copytree(os.path.join(ROOT, "themes"), themes)
+        shutil.copytree(os.path.join(ROOT, "themes"), themes, ignore=SAMPLE_BUILDS)
         os.makedirs(os.path.join(themes, "orphan"))
         with open(os.path.join(themes, "orphan", "theme.json"), "w") as file:
             json.dump({"parent": "missing"}, file)
