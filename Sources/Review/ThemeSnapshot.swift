@@ -193,7 +193,7 @@ public struct ThemeSnapshot: Sendable {
 
     /// The bytes of the theme's image and data variants, as the content store serves them.
     private static func images(of theme: ThemeInfo, in index: ThemeIndex, scratch: String, limit: Int) throws -> ([ImageKey: ImageContent], Bool) {
-        let content = ContentStore(blobs: try BlobStore(directory: scratch + "/blobs"), warmsAfterReload: false)
+        let content = ContentStore(blobs: try BlobStore(directory: scratch + "/blobs"), configuration: .init(warmsAfterReload: false))
         var images: [ImageKey: ImageContent] = [:]
         var total = 0
         do {

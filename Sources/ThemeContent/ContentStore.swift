@@ -57,19 +57,40 @@ public final class ContentStore: Sendable {
     /// a flood of transforms neither starves the decoders nor holds up cached answers.
     let transforms: WorkerPool?
 
-    public init(blobs: BlobStore, catalogBytes: Int = 1 << 30, decodeBytes: Int = 64 << 20, workers: WorkerPool = WorkerPool(),
-                coders: ImageCoderRegistry = ImageCoderRegistry(), collectionGrace: Duration = .seconds(600), warmsAfterReload: Bool = true,
-                derived: DerivedImages? = nil, transforms: WorkerPool? = nil, warmingPace: WarmingPace = WarmingPace()) {
+    /// How a content store works: its budgets, the pools and coders it uses, and whether it warms.
+    public struct Configuration: Sendable {
+        /// Mapped catalogs kept open (`CatalogCache`).
+        public var catalogBytes: Int
+        /// Working memory of the decodes and encodes under way (`decoding`).
+        public var decodeBytes: Int
+        /// Where loads run; nil: a pool of the store's own.
+        public var workers: WorkerPool?
+        /// nil: the registry's coders (libvips).
+        public var coders: ImageCoderRegistry?
+        public var collectionGrace: Duration
+        public var warmsAfterReload: Bool
+        public var derived: DerivedImages?
+        public var transforms: WorkerPool?
+        public var warmingPace: WarmingPace
+
+        public init(catalogBytes: Int = 1 << 30, decodeBytes: Int = 64 << 20, workers: WorkerPool? = nil, coders: ImageCoderRegistry? = nil,
+                    collectionGrace: Duration = .seconds(600), warmsAfterReload: Bool = true, derived: DerivedImages? = nil,
+                    transforms: WorkerPool? = nil, warmingPace: WarmingPace = WarmingPace()) {
+            (self.catalogBytes, self.decodeBytes, self.workers, self.coders) = (catalogBytes, decodeBytes, workers, coders)
+            (self.collectionGrace, self.warmsAfterReload, self.derived, self.transforms) = (collectionGrace, warmsAfterReload, derived, transforms)
+            self.warmingPace = warmingPace
+        }
+    }
+
+    public init(blobs: BlobStore, configuration: Configuration = Configuration()) {
         self.blobs = blobs
-        warmer = Warmer(pace: warmingPace)
-        self.coders = coders
-        self.derived = derived
-        self.transforms = transforms
-        decoding = MemoryBudget(capacityBytes: decodeBytes)
-        self.collectionGrace = collectionGrace
-        self.warmsAfterReload = warmsAfterReload
-        catalogs = CatalogCache(capacityBytes: catalogBytes)
-        self.workers = workers
+        warmer = Warmer(pace: configuration.warmingPace)
+        coders = configuration.coders ?? ImageCoderRegistry()
+        (derived, transforms) = (configuration.derived, configuration.transforms)
+        decoding = MemoryBudget(capacityBytes: configuration.decodeBytes)
+        (collectionGrace, warmsAfterReload) = (configuration.collectionGrace, configuration.warmsAfterReload)
+        catalogs = CatalogCache(capacityBytes: configuration.catalogBytes)
+        workers = configuration.workers ?? WorkerPool()
     }
 
     /// The content of a resolved variant if its blob is stored and checked: the cheap path, fine

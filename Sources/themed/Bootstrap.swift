@@ -25,7 +25,7 @@ enum Bootstrap {
         var configuration = ThemeServiceConfiguration(themesDirectory: themesDirectory)
         // No warming after the reload: the command exits once the file is written, and would
         // encode images it never serves.
-        configuration.content = ContentStore(blobs: try BlobStore(directory: FilePaths.directory(of: index.databasePath) + "/blobs"), warmsAfterReload: false)
+        configuration.content = ContentStore(blobs: try BlobStore(directory: FilePaths.directory(of: index.databasePath) + "/blobs"), configuration: .init(warmsAfterReload: false))
         let service = try ThemeService(index: index, configuration: configuration)
         try service.reload()
         guard let info = service.library.theme(named: theme) else { throw Startup.failure("no theme named \(theme)") }

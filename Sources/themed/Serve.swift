@@ -35,12 +35,10 @@ struct Serve: ParsableCommand {
         LibCrypto.setUp
         let settings = try options.resolve()
         // Freed bitmaps go back to the system rather than staying in the heap, and the heap is
-        // split in four arenas a core, not eight (see the shim). At one a core, the event loops
-        // shared arenas with the warming and the decoders and waited on their locks while those
-        // low-priority threads held them (4-7 ms palettes while warming); at 10,000 themes the
-        // RSS after a palette sweep is about the same (289 MB; 351 MB at one a core in the same
-        // session; 312 MB with glibc's eight when the cap was first set). A heap keeps 8 MiB free
-        // at its top between the trims, so that requests do not grow and shrink it each time.
+        // split in four arenas a core (see the shim): with fewer, the event loops waited on arena
+        // locks the warming's and decoders' low-priority threads held; with glibc's eight a core,
+        // more memory for nothing (docs/PERFORMANCE.md has both). A heap keeps 8 MiB free at its
+        // top between the trims, so that requests do not grow and shrink it each time.
         _ = themed_fix_mmap_threshold(128 << 10)
         _ = themed_fix_trim_threshold(8 << 20)
         _ = themed_limit_arenas(Int32(4 * max(2, ProcessInfo.processInfo.activeProcessorCount)))

@@ -145,9 +145,10 @@ enum Startup {
         let transforms = settings.transformConcurrency > 0
             ? WorkerPool(threads: settings.transformConcurrency, queueLimit: settings.transformQueue, niceness: 19)
             : WorkerPool(queueLimit: settings.transformQueue, niceness: 19)
-        let content = ContentStore(blobs: blobs, catalogBytes: settings.catalogCacheBytes, decodeBytes: settings.decodeMemoryBytes, workers: workers,
-                                   coders: coders, collectionGrace: .milliseconds(Int(settings.blobGraceSeconds * 1000)),
-                                   derived: derived, transforms: transforms, warmingPace: WarmingPace(sinceLastRead: sinceLastRead))
+        let content = ContentStore(blobs: blobs, configuration: .init(
+            catalogBytes: settings.catalogCacheBytes, decodeBytes: settings.decodeMemoryBytes, workers: workers, coders: coders,
+            collectionGrace: .milliseconds(Int(settings.blobGraceSeconds * 1000)), derived: derived, transforms: transforms,
+            warmingPace: WarmingPace(sinceLastRead: sinceLastRead)))
         let policy = CachePolicy(maxAgeSeconds: settings.maxAgeSeconds, sharedMaxAgeSeconds: settings.sharedMaxAgeSeconds,
                                  staleWhileRevalidateSeconds: settings.staleWhileRevalidateSeconds)
         let themesPath = URL(fileURLWithPath: settings.themes).standardizedFileURL.path

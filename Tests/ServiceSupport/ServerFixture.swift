@@ -24,7 +24,7 @@ public final class ServerFixture {
         try FileManager.default.createDirectory(atPath: fixtures.path("themes"), withIntermediateDirectories: true)
         let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
         // With its own workers, a test watches cold loads: nothing is warmed behind its back.
-        let content = try workers.map { ContentStore(blobs: try BlobStore(directory: fixtures.path("blobs")), workers: $0, warmsAfterReload: false) }
+        let content = try workers.map { ContentStore(blobs: try BlobStore(directory: fixtures.path("blobs")), configuration: .init(workers: $0, warmsAfterReload: false)) }
         var settings = ServerSettings()
         settings.activeToken = activeToken
         var made = ThemeServiceConfiguration(themesDirectory: fixtures.path("themes"))

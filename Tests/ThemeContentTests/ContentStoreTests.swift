@@ -29,7 +29,7 @@ struct ContentStoreTests {
         // Hold the only worker, so that every load below is asked for before the first can run.
         let gate = DispatchSemaphore(value: 0)
         workers.submit { gate.wait() }
-        let store = ContentStore(blobs: try BlobStore(directory: fixtures.path("blobs")), workers: workers)
+        let store = ContentStore(blobs: try BlobStore(directory: fixtures.path("blobs")), configuration: .init(workers: workers))
         let group = DispatchGroup()
         let bodies = Mutex<[[UInt8]]>([])
         for _ in 0..<20 {
@@ -63,7 +63,7 @@ struct ContentStoreTests {
         }
         running.wait() // the only worker is busy; the queue is empty
         #expect(workers.submit {}, "one job may wait")
-        let store = ContentStore(blobs: try BlobStore(directory: fixtures.path("blobs")), workers: workers)
+        let store = ContentStore(blobs: try BlobStore(directory: fixtures.path("blobs")), configuration: .init(workers: workers))
         let refused = Mutex<(any Error)?>(nil)
         let answered = DispatchSemaphore(value: 0)
         store.load(resolution) { result in

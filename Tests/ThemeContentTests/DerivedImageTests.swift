@@ -35,7 +35,7 @@ struct DerivedImageTests {
         defer { fixtures.remove() }
         let resolution = try resolvedImage(fixtures)
         let derived = DerivedImages(blobs: try BlobStore(directory: fixtures.path("blobs/derived")), budgetBytes: 64 << 10)
-        let store = ContentStore(blobs: try BlobStore(directory: fixtures.path("blobs")), derived: derived, transforms: WorkerPool(threads: 2))
+        let store = ContentStore(blobs: try BlobStore(directory: fixtures.path("blobs")), configuration: .init(derived: derived, transforms: WorkerPool(threads: 2)))
         var largest = 0
         for width in 1...300 {
             for fit in ImageRequest.Fit.allCases {
@@ -71,9 +71,8 @@ struct DerivedImageTests {
         }
         running.wait()
         #expect(transforms.submit {}, "one transform may wait")
-        let store = ContentStore(blobs: try BlobStore(directory: fixtures.path("blobs")),
-                                 derived: DerivedImages(blobs: try BlobStore(directory: fixtures.path("derived")), budgetBytes: 1 << 20),
-                                 transforms: transforms)
+        let store = ContentStore(blobs: try BlobStore(directory: fixtures.path("blobs")), configuration: .init(
+            derived: DerivedImages(blobs: try BlobStore(directory: fixtures.path("derived")), budgetBytes: 1 << 20), transforms: transforms))
         let refused = load(store, resolution, ImageRequest(format: .webp, width: 10))
         #expect((refused.failure as? ContentStore.Busy)?.description == "the transform queue is full; try again")
         let original = Mutex<Bool>(false)

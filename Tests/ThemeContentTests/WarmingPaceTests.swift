@@ -46,7 +46,7 @@ struct WarmingPaceTests {
             asked.add(1, ordering: .relaxed)
             return clientsActive.withLock { $0 } ? .zero : .seconds(1)
         }
-        let store = ContentStore(blobs: try BlobStore(directory: fixtures.path("blobs")), warmingPace: pace)
+        let store = ContentStore(blobs: try BlobStore(directory: fixtures.path("blobs")), configuration: .init(warmingPace: pace))
         store.warm("t", resolutions)
         #expect(waitUntil(5) { store.warming("t")?.done == 1 })
         // The warming asks again each `quiet`; asked three times more, it held off each time.

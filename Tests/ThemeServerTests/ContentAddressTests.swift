@@ -185,7 +185,7 @@ struct ContentAddressTests {
         try handle.seek(toOffset: UInt64(stored.offset + 2))
         try handle.write(contentsOf: [original[2] ^ 0xFF])
         try handle.close()
-        let content = try ContentStore(blobs: BlobStore(directory: blobs), collectionGrace: .zero)
+        let content = try ContentStore(blobs: BlobStore(directory: blobs), configuration: .init(collectionGrace: .zero))
         var configuration = ThemeServiceConfiguration(themesDirectory: api.fixtures.path("themes"))
         configuration.content = content
         let restarted = try ThemeService(index: ThemeIndex(databasePath: api.fixtures.path("index.sqlite")), configuration: configuration)
