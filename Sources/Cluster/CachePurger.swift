@@ -51,6 +51,11 @@ public struct CachePurger: Sendable {
         }
     }
 
+    /// Returns once every purge asked for so far was sent (its repeats later still go out).
+    public func awaitSent() {
+        queue.sync {}
+    }
+
     /// One `PURGE` request; the status is logged, not retried.
     func purge(_ keys: [String], at target: Target) {
         let request = "PURGE / HTTP/1.1\r\nHost: \(target.host)\r\nxkey-purge: \(keys.joined(separator: " "))\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"

@@ -23,17 +23,22 @@ public final class ClusterFollower: Sendable {
         /// The aliases, rollouts and generations this replica answers assignments from changed
         /// (after the themes they need were indexed), as of the store's generation given.
         public var audiencesChanged: @Sendable (ReplicaAudiences, Int64) -> Void
+        /// Returns once what the reports so far set going has gone out (the caches' purges): then
+        /// the replica tells the store it serves them.
+        public var settled: @Sendable () -> Void
 
         public init(themesChanged: @escaping @Sendable ([(theme: String, generation: Int64)]) -> Void,
                     activeChanged: @escaping @Sendable (String, Int64) -> Void,
                     releaseRefused: @escaping @Sendable (String, Int64, String) -> Void = { _, _, _ in },
                     listings: @escaping @Sendable ([(theme: String, generation: Int64)]) -> [ThemeListing] = { _ in [] },
-                    audiencesChanged: @escaping @Sendable (ReplicaAudiences, Int64) -> Void = { _, _ in }) {
+                    audiencesChanged: @escaping @Sendable (ReplicaAudiences, Int64) -> Void = { _, _ in },
+                    settled: @escaping @Sendable () -> Void = {}) {
             self.themesChanged = themesChanged
             self.activeChanged = activeChanged
             self.releaseRefused = releaseRefused
             self.listings = listings
             self.audiencesChanged = audiencesChanged
+            self.settled = settled
         }
     }
 
@@ -60,6 +65,8 @@ public final class ClusterFollower: Sendable {
         var listingsPending = false
         /// What assignments are answered from, as of the last sync.
         var audiences = ReplicaAudiences()
+        /// The generation this replica last told the store it serves, on this connection.
+        var reportedServing: Int64?
     }
 
     let url: String
@@ -71,13 +78,19 @@ public final class ClusterFollower: Sendable {
     let retention: Int
     /// With a shard, only its themes and their ancestors are written here.
     let shard: Shard?
+    /// The name this replica tells the store what it serves under (`host:port`); nil: it does not.
+    let replicaName: String?
     private let state = Mutex(State())
     private let done = DispatchSemaphore(value: 0)
 
     /// A follower of the store at `url`, writing into `materializer`'s folder. Its reports wait for
     /// `attach`.
-    public init(url: String, materializer: Materializer, logger: Logger, retention: Int = Release.defaultRetention, shard: Shard? = nil) {
+    /// Once attached, it tells the store under `replicaName` which generation it serves
+    /// (`ClusterStore.reportServing`), so that changes can wait for every replica.
+    public init(url: String, materializer: Materializer, logger: Logger, retention: Int = Release.defaultRetention, shard: Shard? = nil,
+                replicaName: String? = nil) {
         self.url = url
+        self.replicaName = replicaName
         self.shard = shard
         self.retention = retention
         self.materializer = materializer
@@ -140,12 +153,13 @@ public final class ClusterFollower: Sendable {
             do {
                 let store = try ClusterStore(url: url)
                 try store.listen()
-                state.withLock { $0.backendPID = store.backendPID }
+                state.withLock { state in (state.backendPID, state.reportedServing) = (store.backendPID, nil) }
                 // After every (re)connection, every theme: a notification may have been missed.
                 try sync(store, everything: true)
                 delay = .milliseconds(100)
                 var sincePing = ContinuousClock.now
                 while !isStopped {
+                    try reportServing(store)
                     // A schedule falling due wakes the loop at its time: this replica's own timer.
                     let due = state.withLock { $0.nextDue }
                     let wait = due.map { max(.zero, min(.milliseconds(250), $0 - .now)) } ?? .milliseconds(250)
@@ -166,6 +180,18 @@ public final class ClusterFollower: Sendable {
                 delay = min(delay * 2, .seconds(5))
             }
         }
+    }
+
+    /// Tells the store the generation this replica serves, once its service is attached and
+    /// whenever a sync moved it: after the service applied the reports (they are given on this
+    /// thread) and their purges went out (`settled`).
+    private func reportServing(_ store: ClusterStore) throws {
+        guard let replicaName, let callbacks = reports.attached else { return }
+        let generation = state.withLock { $0.reportedServing == $0.generation ? nil : $0.generation }
+        guard let generation else { return }
+        callbacks.settled()
+        try store.reportServing(replica: replicaName, generation: generation)
+        state.withLock { $0.reportedServing = generation }
     }
 
     /// Materializes every release newer than the folder's, removes retired themes, and follows

@@ -29,7 +29,7 @@ public final class ClusterStore: @unchecked Sendable {
     }
 
     /// The version of the schema `makeSchema` makes: raised with every change to it.
-    static let schemaVersion = 3
+    static let schemaVersion = 4
 
     /// Whether the store's schema is at this version or a later one (a newer replica's); false
     /// also when it has none yet (the query's error).
@@ -76,6 +76,7 @@ public final class ClusterStore: @unchecked Sendable {
             \(Self.audienceSchema)
             \(Self.webhookSchema)
             \(Self.draftSchema)
+            \(Self.replicaSchema)
             CREATE TABLE IF NOT EXISTS themed_schema (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);
             INSERT INTO themed_schema VALUES (1, \(Self.schemaVersion))
                 ON CONFLICT (id) DO UPDATE SET version = GREATEST(themed_schema.version, EXCLUDED.version);

@@ -44,6 +44,10 @@ final class FollowerReports: Sendable {
         }
     }
 
+    /// The callbacks, once attached and the held reports given: a replica reports what it
+    /// serves only from then on.
+    var attached: ClusterFollower.Callbacks? { giving.withLock { _ in state.withLock { $0.callbacks } } }
+
     /// Forgets what is held.
     func dropHeld() {
         state.withLock { $0.held = Held() }

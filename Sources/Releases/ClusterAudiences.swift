@@ -6,7 +6,8 @@ import Synchronization
 import ThemeServer
 
 /// Aliases and rollouts with a cluster store (`AudienceStore`): changes go to the store through
-/// the desk, off the event loop, and are answered once this replica follows them; assignments
+/// the desk, off the event loop, and are answered once every ready replica serves them
+/// (`ServedWait`; with `wait=0`, once this replica follows them); assignments
 /// are answered from what the follower last read (`follow`), the same on every replica.
 public final class ClusterAudiences: AudienceStore {
     let desk: ReleaseDesk
@@ -88,10 +89,12 @@ public final class ClusterAudiences: AudienceStore {
 
     public func putAlias(_ alias: Alias, request: Request, byOperator: Bool) throws(APIError) -> Alias {
         let replaced = assigner.aliases[alias.name]
-        try refused { () throws(ReleaseDesk.Refusal) in
+        let wait = try ServedWait.of(request)
+        let generation = try refused { () throws(ReleaseDesk.Refusal) in
             let actor = try actor(of: request, byOperator: byOperator, themes: alias.themes + (replaced?.themes ?? []))
-            awaitFollowing(try desk.putAlias(alias, by: actor))
+            return try desk.putAlias(alias, by: actor)
         }
+        try awaitChange(generation, wait)
         return alias
     }
 
@@ -106,21 +109,36 @@ public final class ClusterAudiences: AudienceStore {
 
     public func removeAlias(_ name: String, request: Request, byOperator: Bool) throws(APIError) {
         let existing = assigner.aliases[name]
+        let wait = try ServedWait.of(request)
         let generation = try refused { () throws(ReleaseDesk.Refusal) -> Int64? in
             let actor = try actor(of: request, byOperator: byOperator, themes: existing?.themes ?? ["*"])
             return try desk.removeAlias(name, by: actor)
         }
         guard let generation else { throw APIError.notFound("no alias named \(name)") }
-        awaitFollowing(generation)
+        try awaitChange(generation, wait)
     }
 
     public func setRollout(theme: String, generation: Int64, percent: Double, request: Request, byOperator: Bool) throws(APIError) -> Rollout? {
+        let wait = try ServedWait.of(request)
         let (rollout, change) = try refused { () throws(ReleaseDesk.Refusal) -> (rollout: Rollout?, generation: Int64) in
             let actor = try actor(of: request, byOperator: byOperator, themes: [theme])
             return try desk.setRollout(theme: theme, generation: generation, percent: percent, by: actor)
         }
-        awaitFollowing(change)
+        try awaitChange(change, wait)
         return rollout
+    }
+
+    /// Waits until every ready replica serves the change of `generation` (`ServedWait`); with
+    /// `wait=0`, until this replica follows it. A replica that lags past the wait makes the answer
+    /// 202, naming it: the change is stored and is not to be sent again.
+    private func awaitChange(_ generation: Int64, _ wait: ServedWait?) throws(APIError) {
+        guard let served = try refused({ () throws(ReleaseDesk.Refusal) in try desk.awaitServed(generation, wait) }) else {
+            return awaitFollowing(generation)
+        }
+        guard served.isComplete else {
+            throw APIError(status: .accepted, code: "replicas_lagging",
+                           message: "the change is stored (generation \(generation)); not yet served by \(served.laggingDescription)")
+        }
     }
 
     /// `work`, a refusal of the desk turned into the error it is answered with.

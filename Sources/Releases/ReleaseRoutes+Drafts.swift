@@ -63,6 +63,7 @@ extension ReleaseRoutes {
     func approve(_ context: RequestContext) throws -> Response {
         let desk = try changeDesk(for: context.request)
         let (request, id) = (context.request, try draftID(context))
+        let wait = try ServedWait.of(request)
         return Self.deferred(metrics: metrics, counted: nil) {
             let (theme, token) = try draftTheme(id, of: request, on: desk, to: .review)
             let required = try desk.requiredApprovals(of: theme)
@@ -71,11 +72,12 @@ extension ReleaseRoutes {
             case .counted(let counted):
                 (response, draft) = (JSONResponse.make(Self.json(counted, required: required), cacheControl: "no-store"), counted)
             case .published(let published, let generation):
-                if published.rollout != nil { audiences?.awaitFollowing(generation) }
+                let served = try desk.awaitServed(generation, wait)
+                if published.rollout != nil, served == nil { audiences?.awaitFollowing(generation) }
                 let entry = try desk.history(of: theme).first { $0.generation == generation }
                 var members: [(String, JSONValue)] = [("draft", Self.json(published, required: required))]
                 if let entry { members.append(("release", Self.json(entry, current: (published.rollout ?? 100) == 100))) }
-                (response, draft) = (JSONResponse.make(.object(members), cacheControl: "no-store").with(status: .created), published)
+                (response, draft) = (ServedWait.answer(.object(members), status: .created, served: served), published)
             case .scheduled(let scheduled, let schedule):
                 (response, draft) = (JSONResponse.make(.object([("draft", Self.json(scheduled, required: required)), ("scheduled", Self.json(schedule))]),
                                                        cacheControl: "no-store").with(status: .accepted), scheduled)

@@ -72,6 +72,7 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
             guard request.query["at"] == nil else { throw APIError.badRequest("a release is scheduled (at) or rolled out (rollout), not both") }
             return percent
         }
+        let wait = try ServedWait.of(request)
         return Self.deferred(metrics: metrics, counted: .publish) {
             let token = try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .publish, theme: theme)
             guard let body = request.spooledBody else { throw ReleaseDesk.Refusal.badRequest("the body did not arrive as an upload") }
@@ -85,11 +86,12 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
                 notify?("draft-created", "msg_draft_\(draft.id)_created", json)
                 return JSONResponse.make(json, cacheControl: "no-store").with(status: .accepted)
             case .published(let entry):
-                if rollout != nil { audiences?.awaitFollowing(entry.generation) }
+                let served = try desk.awaitServed(entry.generation, wait)
+                if rollout != nil, served == nil { audiences?.awaitFollowing(entry.generation) }
                 // Published into a rollout, the release is current for everyone only at 100.
                 var json = Self.json(entry, current: (rollout ?? 100) == 100)
                 if let rollout, case .object(let members) = json { json = .object(members + [("rollout", .double(rollout))]) }
-                return JSONResponse.make(json, cacheControl: "no-store").with(status: .created)
+                return ServedWait.answer(json, status: .created, served: served)
             case .scheduled(let schedule):
                 return JSONResponse.make(Self.json(schedule), cacheControl: "no-store").with(status: .accepted)
             }
@@ -161,6 +163,7 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
     private func rollback(_ context: RequestContext) throws -> Response {
         let desk = try changeDesk(for: context.request)
         let (request, theme) = (context.request, context.parameter("theme"))
+        let wait = try ServedWait.of(request)
         return Self.deferred(metrics: metrics, counted: .rollback) {
             let token = try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .publish, theme: theme)
             guard let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
@@ -169,7 +172,7 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
                 throw ReleaseDesk.Refusal.badRequest("body must be JSON like {\"generation\": 42}")
             }
             let entry = try desk.rollback(theme: theme, to: generation, by: token)
-            return JSONResponse.make(Self.json(entry, current: true), cacheControl: "no-store").with(status: .created)
+            return ServedWait.answer(Self.json(entry, current: true), status: .created, served: try desk.awaitServed(entry.generation, wait))
         }
     }
 
@@ -240,6 +243,8 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
     public func setActive(_ theme: String, at: String?, request: Request, byOperator: Bool,
                           switched: @escaping @Sendable (_ generation: Int) -> Void) -> Response {
         guard let desk else { return APIError.noCluster.response }
+        let wait: ServedWait?
+        do { wait = try ServedWait.of(request) } catch { return error.response }
         return Self.deferred(metrics: metrics, counted: nil) { [proxies] in
             let actor = byOperator ? Release.operatorName
                 : try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .activate, theme: theme).name
@@ -247,8 +252,9 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
                 let schedule = try desk.schedule(activating: theme, at: at, by: actor)
                 return JSONResponse.make(.object([("scheduled", Self.json(schedule))]), cacheControl: "no-store").with(status: .accepted)
             }
-            switched(Int(try desk.activate(theme, by: actor)))
-            return JSONResponse.make(["theme": .string(theme)], cacheControl: "no-store")
+            let generation = try desk.activate(theme, by: actor)
+            switched(Int(generation))
+            return ServedWait.answer(["theme": .string(theme)], status: .ok, served: try desk.awaitServed(generation, wait))
         }
     }
 

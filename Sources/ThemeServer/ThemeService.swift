@@ -25,6 +25,7 @@ public final class ThemeService: HeadResponder {
     /// With a cluster store, where aliases and rollouts are kept.
     let audienceStore: (any AudienceStore)?
     let reloadObserver: (@Sendable (SyncReport, IndexReader, IndexReader) -> Void)?
+    private let purgesSent: (@Sendable () -> Void)?
     private let responder: Responder
 
     public init(index: ThemeIndex, configuration: ThemeServiceConfiguration) throws {
@@ -62,6 +63,7 @@ public final class ThemeService: HeadResponder {
         self.aliases = aliases
         self.audienceStore = audienceStore
         reloadObserver = configuration.reloadObserver
+        purgesSent = configuration.purgesSent
         if !clustered {
             // A theme that changes moves the base its aliases' clients read (a new generation),
             // and a switch moves `current`: those clients are told to ask for their assignment again.
@@ -192,6 +194,12 @@ public final class ThemeService: HeadResponder {
             let now: JSONValue = rollout.map { .object([("generation", .int(Int($0.generation))), ("previous", .int(Int($0.previous))), ("percent", .double($0.percent))]) } ?? .null
             events.publish("rollout-changed", .object([("theme", .string(theme)), ("rollout", now)]), generation: generation)
         }
+    }
+
+    /// Returns once the caches in front were sent every purge the changes so far made (at once
+    /// without caches to purge).
+    public func awaitPurgesSent() {
+        purgesSent?()
     }
 
     /// Makes `theme` the one `current` stands for (the cluster's choice arriving) and tells the

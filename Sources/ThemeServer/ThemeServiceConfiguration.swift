@@ -36,6 +36,9 @@ public struct ThemeServiceConfiguration {
     public var collections: [any RouteCollection] = []
     /// The caches in front drop these surrogate keys when a change made them stale.
     public var purge: (@Sendable ([String]) -> Void)?
+    /// Returns once every purge asked for so far went out (a replica then tells the cluster store
+    /// it serves the change).
+    public var purgesSent: (@Sendable () -> Void)?
     /// With a cluster store: the store's generation at start, the first event id.
     public var clusterGeneration: Int?
     public var shard: Shard?

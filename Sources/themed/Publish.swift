@@ -16,7 +16,9 @@ struct Publish: ParsableCommand {
         discussion: """
             With --server and --token, through a themed server's POST /themes/{theme}/releases (what teams use); \
             with --cluster, straight into the cluster store (operators). \
-            A theme that does not parse is refused and nothing is stored (exit status 2).
+            A theme that does not parse is refused and nothing is stored (exit status 2). \
+            The command returns once every ready replica serves the release and purged the caches in front (--wait, 10 s by default; \
+            --no-wait returns at once); a replica that lags past the wait is named, with exit status 3: the release is stored.
             """)
 
     @Option(help: "PostgreSQL URL of the cluster store.") var cluster: String?
@@ -25,6 +27,7 @@ struct Publish: ParsableCommand {
     @Option(help: "With --cluster: releases kept per theme.") var keep = Release.defaultRetention
     @Option(help: "Send the release to this percentage of clients first (0-100; raise it with PUT /themes/{theme}/rollout).") var rollout: Double?
     @Flag(help: "With --server: store it as a draft that reviewers approve (POST /drafts/{id}/approve) instead of serving it.") var draft = false
+    @OptionGroup var waiting: ServedWaitOptions
     @Argument(help: "The theme's name.") var theme: String
     @Argument(help: "A theme folder (.xcassets, bundles, .car files) or a single .car file.") var path: String
 
@@ -33,6 +36,7 @@ struct Publish: ParsableCommand {
         let parents: ParentScope
         if let rollout, !(rollout.isFinite && (0...100).contains(rollout)) { throw Self.refuse("--rollout is a percentage from 0 to 100") }
         if draft, server == nil { throw Self.refuse("--draft goes through a themed server (--server): a draft waits for reviewers' tokens") }
+        let wait = try waiting.served(command: "publish")
         switch (cluster, server) {
         case (let cluster?, nil):
             // The parent chain is checked against the store's themes; through a server, the server checks it.
@@ -48,12 +52,14 @@ struct Publish: ParsableCommand {
         }
         switch (cluster, server) {
         case (let cluster?, nil):
-            let generation = try Self.onStore(cluster, command: "publish") { store in
-                try store.publish(theme: theme, paths: files.map(\.path), by: Release.operatorName, keep: keep, rollout: rollout) {
+            let (generation, served) = try Self.onStore(cluster, command: "publish") { store in
+                let generation = try store.publish(theme: theme, paths: files.map(\.path), by: Release.operatorName, keep: keep, rollout: rollout) {
                     try ThemeCheck.contents(of: files[$0])
                 }
+                return (generation, try wait.map { try store.awaitServed(generation, timeout: $0.timeout) })
             }
-            print("published \(theme) generation \(generation) (\(files.count) files)")
+            print("published \(theme) generation \(generation) (\(files.count) files)" + (served.map(Self.servedLine) ?? ""))
+            if let served, !served.isComplete { throw ServedWaitOptions.lagging(served.laggingDescription, generation: generation, command: "publish") }
         case (nil, let server?):
             try upload(files, to: server)
         default:
@@ -87,13 +93,26 @@ struct Publish: ParsableCommand {
             (body, contentType) = (FileManager.default.contents(atPath: path) ?? Data(), "application/octet-stream")
         }
         let parameters = (rollout.map { ["rollout=\($0 == $0.rounded() ? String(Int($0)) : String($0))"] } ?? []) + (draft ? ["draft=1"] : [])
-        let query = parameters.isEmpty ? "" : "?" + parameters.joined(separator: "&")
+            + [try waiting.queryItem(command: "publish")]
+        let query = "?" + parameters.joined(separator: "&")
         var request = try ServerOptions.request("POST", "/themes/\(theme)/releases\(query)", server: server, token: token, command: "publish")
         request.setValue(contentType, forHTTPHeaderField: "Content-Type")
-        request.timeoutInterval = 300
+        request.timeoutInterval = 300 + Double(waiting.wait)
         let answer = HTTPAnswer.of(request, body: body)
         guard answer.status == 201 || answer.status == 202 else { throw Self.refuse(answer.failure(from: server)) }
         print(String(decoding: answer.body, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        if let lagging = ServedWaitOptions.lagging(in: answer.json) {
+            let generation = ((answer.json as? [String: Any])?["generation"] as? NSNumber)?.int64Value ?? 0
+            throw ServedWaitOptions.lagging(lagging, generation: generation, command: "publish")
+        }
+    }
+
+    /// "; served by 3 replicas in 140 ms", or that no replica follows the store.
+    private static func servedLine(_ served: ServedBy) -> String {
+        let milliseconds = served.waited.components.seconds * 1000 + served.waited.components.attoseconds / 1_000_000_000_000_000
+        if served.serving.isEmpty && served.lagging.isEmpty { return "; no replica follows the store yet" }
+        let count = served.serving.count
+        return "; served by \(count) replica\(count == 1 ? "" : "s") after \(milliseconds) ms"
     }
 
     /// `body` on a connection to the cluster store at `url`; what it throws (the store not reached,

@@ -41,16 +41,21 @@ struct Rollback: ParsableCommand {
     @OptionGroup var options: ServerOptions
     @Argument(help: "The theme's name.") var theme: String
     @Argument(help: "The generation whose content comes back.") var generation: Int64
+    @OptionGroup var waiting: ServedWaitOptions
 
     func run() throws {
         guard generation > 0 else { throw Publish.refuse("the generation is a whole number from 1", command: "rollback") }
-        var request = try options.request("POST", "/themes/\(theme)/rollback", command: "rollback")
+        var request = try options.request("POST", "/themes/\(theme)/rollback?\(try waiting.queryItem(command: "rollback"))", command: "rollback")
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.timeoutInterval += Double(waiting.wait)
         let answer = HTTPAnswer.of(request, body: Data("{\"generation\": \(generation)}".utf8))
-        guard answer.status == 201, let release = answer.json as? [String: Any] else {
+        guard answer.status == 201 || answer.status == 202, let release = answer.json as? [String: Any] else {
             throw Publish.refuse(answer.failure(from: options.server), command: "rollback")
         }
         print("rolled \(theme) back to the content of generation \(generation): now generation \(release["generation"] ?? "?")")
+        if let lagging = ServedWaitOptions.lagging(in: release) {
+            throw ServedWaitOptions.lagging(lagging, generation: (release["generation"] as? NSNumber)?.int64Value ?? 0, command: "rollback")
+        }
     }
 }
 

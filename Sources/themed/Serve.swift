@@ -104,7 +104,8 @@ struct Serve: ParsableCommand {
         // index reads what the syncs before it wrote, and what came during it follows.
         let follower = settings.cluster.map { url in
             ClusterFollower(url: url, materializer: Materializer(themesDirectory: URL(fileURLWithPath: settings.themes).standardizedFileURL.path),
-                            logger: logger, retention: settings.releaseRetention, shard: settings.shard)
+                            logger: logger, retention: settings.releaseRetention, shard: settings.shard,
+                            replicaName: "\(ProcessInfo.processInfo.hostName):\(server.port)")
         }
         // Ready while it can serve: a store outage of any length leaves a replica serving what it
         // has (and the front door sending it traffic); how stale that may be is in /healthz,
@@ -273,6 +274,8 @@ struct Serve: ParsableCommand {
             let changes = audiences.follow(replica)
             service.announceAssignmentChanges(changes.aliases, generation: Int(generation))
             service.announceRolloutChanges(changes.rollouts, generation: Int(generation))
+        }, settled: {
+            service.awaitPurgesSent()
         })
     }
 

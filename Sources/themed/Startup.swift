@@ -173,6 +173,7 @@ enum Startup {
         configuration.activeStore = releases == nil ? nil : releaseRoutes
         configuration.audienceStore = audiences
         configuration.purge = purge
+        configuration.purgesSent = purger.targets.isEmpty ? nil : { @Sendable in purger.awaitSent() }
         configuration.clusterGeneration = clusterGeneration
         configuration.shard = settings.shard
         configuration.trustedProxies = proxies

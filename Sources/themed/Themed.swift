@@ -9,5 +9,5 @@ struct Themed: AsyncParsableCommand {
         commandName: "themed",
         abstract: "A theme resource server for Apple asset catalogs, on Linux.",
         version: version,
-        subcommands: [Serve.self, Index.self, Compile.self, Inspect.self, Extract.self, Export.self, Publish.self, Retire.self, Rollback.self, ListReleases.self, TokenCommand.self, PolicyCommand.self, Config.self, Watch.self, Sign.self, Check.self, Import.self, Diff.self])
+        subcommands: [Serve.self, Index.self, Compile.self, Inspect.self, Extract.self, Export.self, Publish.self, Retire.self, Rollback.self, ListReleases.self, ListReplicas.self, TokenCommand.self, PolicyCommand.self, Config.self, Watch.self, Sign.self, Check.self, Import.self, Diff.self])
 }

@@ -10,7 +10,7 @@ struct CommandLineTests {
     /// The commands the tests below run for real, by their full name.
     static let exercised: Set<String> = [
         "serve", "index", "compile", "inspect", "extract", "export", "config check", "watch", "sign",
-        "publish", "retire", "rollback", "releases", "token create", "token list", "token revoke", "check",
+        "publish", "retire", "rollback", "releases", "replicas", "token create", "token list", "token revoke", "check",
         "import figma", "diff", "policy set", "policy show",
     ]
 

@@ -1,7 +1,6 @@
 @testable import Cluster
 import Foundation
 import Logging
-import Synchronization
 import Testing
 import TestSupport
 @testable import ThemeServer
@@ -9,38 +8,6 @@ import TestSupport
 /// What a cache in front is told when a theme changes: `PURGE` with the theme's `xkey`.
 @Suite("surrogate-key purges")
 struct PurgeTests {
-    /// A one-connection-at-a-time HTTP listener that records each request's head and answers 200.
-    final class RecordingCache: @unchecked Sendable {
-        let descriptor: Int32
-        let port: Int
-        let requests = Mutex<[String]>([])
-
-        init() {
-            let (descriptor, port) = Loopback.boundSocket(listening: true)
-            self.descriptor = descriptor
-            self.port = port
-            Thread { [self] in
-                while true {
-                    let client = accept(descriptor, nil, nil)
-                    guard client >= 0 else { return }
-                    var buffer = [UInt8](repeating: 0, count: 4096)
-                    let count = recv(client, &buffer, buffer.count, 0)
-                    if count > 0 { requests.withLock { $0.append(String(decoding: buffer[..<count], as: UTF8.self)) } }
-                    let answer = Array("HTTP/1.1 200 Purged\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
-                    _ = answer.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                    close(client)
-                }
-            }.start()
-        }
-
-        deinit { shutdown(descriptor, Int32(SHUT_RDWR)); close(descriptor) }
-
-        func waitForRequests(_ count: Int) -> [String] {
-            _ = waitUntil(5) { requests.withLock { $0.count } >= count }
-            return requests.withLock { $0 }
-        }
-    }
-
     @Test("a reloaded theme purges its key, an active switch purges `current`; other events purge nothing")
     func purges() throws {
         let cache = RecordingCache()
@@ -72,6 +39,20 @@ struct PurgeTests {
         #expect(CachePurger(targets: [target], logger: Logger(label: "test")).repeats == [.milliseconds(150), .seconds(1)])
     }
 
+    @Test("awaitSent returns once every purge asked for so far reached each cache, before its repeats")
+    func awaitSent() throws {
+        let (first, second) = (RecordingCache(), RecordingCache())
+        let targets = try [first, second].map { try #require(CachePurger.Target(url: "http://127.0.0.1:\($0.port)")) }
+        let purger = CachePurger(targets: targets, repeats: [.seconds(30)], logger: Logger(label: "test"))
+        purger.purge(["theme:dark"])
+        purger.purge(["current"])
+        purger.awaitSent()
+        for cache in [first, second] {
+            let requests = cache.requests.withLock { $0 }
+            #expect(requests.count == 2 && requests.last?.contains("\r\nxkey-purge: current\r\n") == true, "\(requests)")
+        }
+    }
+
     @Test("purge addresses: http with a host, the port defaulting to 80")
     func targets() {
         #expect(CachePurger.Target(url: "http://varnish:6081") == CachePurger.Target(url: "http://varnish:6081"))
@@ -84,7 +65,7 @@ struct PurgeTests {
     func unreachableCache() throws {
         let closed = RecordingCache()
         let port = closed.port
-        shutdown(closed.descriptor, Int32(SHUT_RDWR))
+        closed.close()
         let target = try #require(CachePurger.Target(url: "http://127.0.0.1:\(port)"))
         #expect(throws: CachePurger.PurgeError.self) { try CachePurger.exchange(Array("PURGE / HTTP/1.1\r\n\r\n".utf8), with: target) }
     }

@@ -1,0 +1,82 @@
+import Foundation
+
+/// What a replica serves, as it told the store: its name (`host:port`) and the newest store
+/// generation it serves.
+public struct ReplicaServing: Sendable, Equatable {
+    public var name: String
+    public var generation: Int64
+
+    public init(name: String, generation: Int64) {
+        (self.name, self.generation) = (name, generation)
+    }
+}
+
+/// Whether every ready replica serves a change: those that do, those that do not yet, and how
+/// long the wait for them took.
+public struct ServedBy: Sendable, Equatable {
+    public var serving: [String]
+    public var lagging: [ReplicaServing]
+    public var waited: Duration
+
+    public var isComplete: Bool { lagging.isEmpty }
+
+    /// One line for an operator: who lags and what each serves.
+    public var laggingDescription: String {
+        lagging.map { "\($0.name) (serves generation \($0.generation))" }.joined(separator: ", ")
+    }
+}
+
+/// Which replicas serve what: each replica's follower writes the newest generation it serves
+/// into `themed_replica` once its index reloaded and its purges went out, so that a change can
+/// be answered when every ready replica serves it (`awaitServed`).
+///
+/// A replica counts while the PostgreSQL backend of its follower's connection lives (the row
+/// names the backend and when it started, so a reused process id does not count): one stopped
+/// or killed drops out at once, as its connection closes; one that hangs with its connection open
+/// counts, and lags.
+extension ClusterStore {
+    static let replicaSchema = """
+        CREATE TABLE IF NOT EXISTS themed_replica (name TEXT PRIMARY KEY, backend INTEGER NOT NULL,
+            backend_start TIMESTAMPTZ NOT NULL, served BIGINT NOT NULL, seen TIMESTAMPTZ NOT NULL DEFAULT now());
+        """
+
+    /// Tells the store that the replica `name`, following on this connection, serves `generation`.
+    public func reportServing(replica name: String, generation: Int64) throws {
+        try connection.execute("""
+            INSERT INTO themed_replica (name, backend, backend_start, served)
+                SELECT $1, pid, backend_start, $2 FROM pg_stat_activity WHERE pid = pg_backend_pid()
+            ON CONFLICT (name) DO UPDATE SET backend = EXCLUDED.backend, backend_start = EXCLUDED.backend_start,
+                served = EXCLUDED.served, seen = now()
+            """, [.text(name), .int(generation)])
+    }
+
+    /// The replicas whose follower is connected now, by name, with what each serves.
+    public func replicasServing() throws -> [ReplicaServing] {
+        try connection.execute("""
+            SELECT r.name, r.served FROM themed_replica r
+                JOIN pg_stat_activity a ON a.pid = r.backend
+                    -- Another role's sessions show no start time: their process id alone then.
+                    AND (a.backend_start IS NULL OR a.backend_start = r.backend_start)
+            ORDER BY r.name
+            """).values.compactMap { row in
+            guard row.count == 2, let name = row[0], let generation = row[1].flatMap({ Int64($0) }) else { return nil }
+            return ReplicaServing(name: name, generation: generation)
+        }
+    }
+
+    /// Waits until every connected replica serves `generation` or later, or `timeout` passed;
+    /// asks the store every `interval`. A replica that connects meanwhile counts from then on; one
+    /// that goes away stops counting.
+    public func awaitServed(_ generation: Int64, timeout: Duration, interval: Duration = .milliseconds(10)) throws -> ServedBy {
+        let start = ContinuousClock.now
+        while true {
+            let replicas = try replicasServing()
+            let lagging = replicas.filter { $0.generation < generation }
+            let waited = ContinuousClock.now - start
+            if lagging.isEmpty || waited >= timeout {
+                return ServedBy(serving: replicas.filter { $0.generation >= generation }.map(\.name), lagging: lagging, waited: waited)
+            }
+            Thread.sleep(forTimeInterval: Double(interval.components.attoseconds) / 1e18 + Double(interval.components.seconds))
+        }
+    }
+}
