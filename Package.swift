@@ -173,7 +173,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport", .product(name: "HTTPTypes", package: "swift-http-types")]),
         .testTarget(name: "AudiencesTests", dependencies: ["Audiences", "JSON"]),
         .testTarget(name: "ThemeServerTests", dependencies: ["ThemeServer", "ServiceSupport", "ThemeIndex", "ThemeContent", "BlobStore", "Hashing", "Sharding", "HTTPServer", "Codecs", "BinaryReading", "CatalogWriter", "TestSupport", "FuzzTargets", "Cluster", "MaterialColor",
-                                                            "AssetCatalog", "ImageCoders", "JSON", "Logs", "ThemeExport", "ThemeVocabulary", .product(name: "HTTPTypes", package: "swift-http-types"),
+                                                            "AssetCatalog", "Audiences", "ImageCoders", "JSON", "Logs", "ThemeExport", "ThemeVocabulary", .product(name: "HTTPTypes", package: "swift-http-types"),
                                                             .product(name: "Logging", package: "swift-log")]),
     ]
 )

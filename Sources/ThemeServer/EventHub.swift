@@ -20,8 +20,21 @@ import Synchronization
 public final class EventHub: Sendable {
     public struct Event: Sendable {
         public var id: Int
-        public var type: String
-        public var data: JSONValue
+        public var change: ServerEvent
+        /// Over how many milliseconds the streams it reached spread their refetches (set when a
+        /// change reaches more streams than `refetchRate`).
+        public var refetchWithin: Int?
+
+        public init(id: Int, _ change: ServerEvent, refetchWithin: Int? = nil) {
+            (self.id, self.change, self.refetchWithin) = (id, change, refetchWithin)
+        }
+
+        public var type: String { change.name }
+
+        public var data: JSONValue {
+            guard let refetchWithin, case .object(let members) = change.data else { return change.data }
+            return .object(members + [("refetchWithin", .int(refetchWithin))])
+        }
     }
 
     public enum Numbering: Sendable {
@@ -68,11 +81,10 @@ public final class EventHub: Sendable {
             case .every: return true
             case .themes(let named): themes = named
             case .following(let name, let current):
-                if event.type == AudienceRoutes.changeEvent, case .string(let alias)? = event.data["alias"] { return alias == name }
+                if case .assignmentChanged(let alias, _) = event.change { return alias == name }
                 themes = followed(name, current)
             }
-            guard event.type != ThemeChange.activated.rawValue, event.type != "resync" else { return true }
-            guard case .string(let theme)? = event.data["theme"] else { return true }
+            guard !event.change.concernsEveryClient, let theme = event.change.theme else { return true }
             return themes.contains(theme)
         }
     }
@@ -135,17 +147,16 @@ public final class EventHub: Sendable {
     /// is the change's generation in the store; an event without one (a local rescan, an error)
     /// takes the id of the last change, which it follows.
     @discardableResult
-    public func publish(_ type: String, _ data: JSONValue, generation: Int? = nil) -> Event {
+    public func publish(_ change: ServerEvent, generation: Int? = nil) -> Event {
         let (event, receivers, observers) = state.withLock { state -> (Event, [any ResponseStream], [@Sendable (Event) -> Void]) in
             let id = if isCluster { max(state.lastID, generation ?? state.lastID) } else { state.lastID + 1 }
-            var event = Event(id: id, type: type, data: data)
+            var event = Event(id: id, change)
             var followed = FollowedThemes()
             let receivers = state.subscribers.values.filter { subscriber in
                 event.id > subscriber.seenThrough && subscriber.wants(event, followed: { followed.themes(of: $0, $1) })
             }.map(\.stream)
-            if Self.setsOffRefetches(type), receivers.count > refetchRate, case .object(var members) = data {
-                members.append(("refetchWithin", .int(min(Self.longestSpread, receivers.count * 1000 / refetchRate))))
-                event.data = .object(members)
+            if change.setsOffRefetches, receivers.count > refetchRate {
+                event.refetchWithin = min(Self.longestSpread, receivers.count * 1000 / refetchRate)
             }
             state.lastID = id
             state.history.append(event)
@@ -162,12 +173,6 @@ public final class EventHub: Sendable {
         for stream in receivers { stream.write(bytes) }
         for observer in observers { observer(event) }
         return event
-    }
-
-    /// Events after which a client fetches again: what a burst of them must spread.
-    static func setsOffRefetches(_ type: String) -> Bool {
-        type == ThemeChange.reloaded.rawValue || type == ThemeChange.added.rawValue || type == ThemeChange.activated.rawValue
-            || type == AudienceRoutes.changeEvent
     }
 
     /// Puts events from before this hub started in front of its history (ids no newer than where
@@ -231,7 +236,7 @@ public final class EventHub: Sendable {
             state.subscribers[key] = subscriber
             guard let lastID else { return (key, [], state.lastID) }
             func resync(_ reason: String) -> (Int, [Event], Int?) {
-                (key, [Event(id: state.lastID, type: "resync", data: ["reason": .string(reason)])], state.lastID)
+                (key, [Event(id: state.lastID, .resync(reason: reason))], state.lastID)
             }
             guard let last = number(ofWireID: lastID) else { return resync("unknown event id \(lastID)") }
             if last > state.lastID {

@@ -5,15 +5,6 @@ import ThemeContent
 import ThemeIndex
 import ThemeVocabulary
 
-/// A change to the themes, by the name of its event on `/events`.
-public enum ThemeChange: String, Sendable {
-    case added = "theme-added"
-    case reloaded = "theme-reloaded"
-    case removed = "theme-removed"
-    case error = "theme-error"
-    case activated = "active-changed"
-}
-
 /// What changes tell the event stream and the log: theme-added, -reloaded, -removed and -error
 /// after a reload, active-changed after a switch.
 enum ReloadEvents {
@@ -30,13 +21,13 @@ enum ReloadEvents {
         func isKept(_ name: String) -> Bool { ThemeName.pin(in: name) != nil }
         for name in report.changedThemes where !isKept(name) {
             if announcingChanges {
-                events.publish((report.addedThemes.contains(name) ? ThemeChange.added : .reloaded).rawValue, payload(name, theme(name), generation: generation),
+                events.publish(.theme(report.addedThemes.contains(name) ? .added : .reloaded, revision(name, theme(name), generation: generation)),
                                generation: generation)
             }
             logger.info("theme loaded", metadata: ["theme": "\(name)"])
         }
         for name in report.removedThemes where announcingChanges && !isKept(name) {
-            events.publish(ThemeChange.removed.rawValue, payload(name, nil, generation: generation), generation: generation)
+            events.publish(.theme(.removed, revision(name, nil, generation: generation)), generation: generation)
         }
         // A few lines a theme, however many tokens it refuses: the rest is at /themes/{theme}/problems.
         for (name, problems) in Dictionary(grouping: report.problems, by: \.theme).sorted(by: { $0.key < $1.key }) {
@@ -58,7 +49,7 @@ enum ReloadEvents {
     /// A `theme-error` event: what was rejected and why, and when; the theme keeps serving what
     /// it served before.
     static func publishError(_ message: String, theme name: String, _ theme: ThemeInfo?, to events: EventHub, generation: Int? = nil) {
-        events.publish(ThemeChange.error.rawValue, payload(name, theme, generation: generation, extra: [("error", .string(message)), ("time", .string(ISO8601DateFormatter().string(from: Date())))]),
+        events.publish(.themeError(revision(name, theme, generation: generation), error: message, time: ISO8601DateFormatter().string(from: Date())),
                        generation: generation)
     }
 
@@ -68,19 +59,16 @@ enum ReloadEvents {
         try library.setActive(name)
         guard announcing else { return }
         if let theme = library.theme(named: name) {
-            events.publish(ThemeChange.activated.rawValue, payload(theme.name, theme, generation: generation), generation: generation)
+            events.publish(.theme(.activated, revision(theme.name, theme, generation: generation)), generation: generation)
         } else if library.isElsewhere(name) {
             // Another shard's theme: its revision is that shard's to tell; `current` leads there.
-            events.publish(ThemeChange.activated.rawValue, payload(name, nil, generation: generation), generation: generation)
+            events.publish(.theme(.activated, revision(name, nil, generation: generation)), generation: generation)
         }
     }
 
-    /// An event's data: the theme, its generation and revision (its content's name, the same on
-    /// every replica; empty once removed). With a cluster store the generation is the store's,
-    /// the one in the event's id, the release history and rollbacks; in folder mode, the theme's
-    /// own count of its index's changes.
-    static func payload(_ name: String, _ theme: ThemeInfo?, generation: Int?, extra: [(String, JSONValue)] = []) -> JSONValue {
-        .object([("theme", .string(name)), ("generation", .int(generation ?? theme?.generation ?? 0)), ("revision", .string(theme?.revision ?? ""))]
-            + extra)
+    /// A theme as its event names it: `generation` when the change has one (a cluster store's),
+    /// else the theme's own; the revision of what it serves, none once removed.
+    static func revision(_ name: String, _ theme: ThemeInfo?, generation: Int?) -> ThemeRevision {
+        ThemeRevision(theme: name, generation: generation ?? theme?.generation ?? 0, revision: theme?.revision ?? "")
     }
 }

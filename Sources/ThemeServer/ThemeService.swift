@@ -68,10 +68,9 @@ public final class ThemeService: HeadResponder {
             // A theme that changes moves the base its aliases' clients read (a new generation),
             // and a switch moves `current`: those clients are told to ask for their assignment again.
             events.observe { [weak events] event in
-                guard let events, let change = ThemeChange(rawValue: event.type), change != .error,
-                      case .string(let theme)? = event.data["theme"] else { return }
-                let affected = change == .activated ? [AliasBook.current] : aliases.aliases(pointingAt: theme).map(\.name)
-                for alias in affected { AudienceRoutes.announce(alias, theme: theme, to: events) }
+                guard let events, case .theme(let change, let theme) = event.change else { return }
+                let affected = change == .activated ? [AliasBook.current] : aliases.aliases(pointingAt: theme.theme).map(\.name)
+                for alias in affected { AudienceRoutes.announce(alias, theme: theme.theme, to: events) }
             }
         }
         let operators = configuration.operators
@@ -156,14 +155,12 @@ public final class ThemeService: HeadResponder {
         let past = changes.flatMap { generation, name, change -> [EventHub.Event] in
             switch change {
             case .theme(let change):
-                return [EventHub.Event(id: generation, type: change.rawValue,
-                                       data: ReloadEvents.payload(name, change == .removed ? nil : library.theme(named: name), generation: generation))]
+                return [EventHub.Event(id: generation, .theme(change, ReloadEvents.revision(name, change == .removed ? nil : library.theme(named: name), generation: generation)))]
             case .assignment(let alias):
                 let named = alias.map { [($0, aliases[$0]?.theme ?? name)] }
                     ?? aliases.values.filter { $0.themes.contains(name) }.sorted { $0.name < $1.name }.map { ($0.name, $0.theme) }
                 return named.map { alias, theme in
-                    EventHub.Event(id: generation, type: AudienceRoutes.changeEvent,
-                                   data: .object([("alias", .string(alias))] + (theme.isEmpty ? [] : [("theme", .string(theme))])))
+                    EventHub.Event(id: generation, .assignmentChanged(alias: alias, theme: theme.isEmpty ? nil : theme))
                 }
             }
         }
@@ -191,8 +188,7 @@ public final class ThemeService: HeadResponder {
     /// at 100%, or replaced).
     public func announceRolloutChanges(_ rollouts: [(theme: String, rollout: Rollout?)], generation: Int? = nil) {
         for (theme, rollout) in rollouts {
-            let now: JSONValue = rollout.map { .object([("generation", .int(Int($0.generation))), ("previous", .int(Int($0.previous))), ("percent", .double($0.percent))]) } ?? .null
-            events.publish("rollout-changed", .object([("theme", .string(theme)), ("rollout", now)]), generation: generation)
+            events.publish(.rolloutChanged(theme: theme, rollout: rollout), generation: generation)
         }
     }
 

@@ -61,11 +61,11 @@ public final class WebhookDispatcher: Sendable {
     /// release) is `release-published`; an alias's clients told to ask again, `alias-changed`; a
     /// rollout widened, halted or ended, `rollout-changed`.
     public static func type(of event: EventHub.Event) -> String? {
-        switch event.type {
-        case "theme-added", "theme-reloaded": "release-published"
-        case "assignment-changed": "alias-changed"
-        case "active-changed", "theme-error", "rollout-changed": event.type
-        default: nil
+        switch event.change {
+        case .theme(.added, _), .theme(.reloaded, _): "release-published"
+        case .assignmentChanged: "alias-changed"
+        case .theme(.activated, _), .themeError, .rolloutChanged: event.type
+        case .theme(.removed, _), .resync: nil
         }
     }
 

@@ -124,7 +124,7 @@ struct AudienceRouteTests {
         let api = try APIFixture()
         let seen = Mutex<[String]>([])
         api.service.events.observe { event in
-            guard event.type == "assignment-changed", case .string(let alias)? = event.data["alias"] else { return }
+            guard case .assignmentChanged(let alias, _) = event.change else { return }
             seen.withLock { $0.append(alias) }
         }
         #expect(try api.request("/aliases/acme", method: .put, body: Self.holiday).status == 200)

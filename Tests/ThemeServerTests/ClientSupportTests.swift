@@ -121,14 +121,14 @@ struct ClientSupportTests {
         #expect(try api.request("/active", method: .put, body: #"{"theme":"brand"}"#).status == 200)
         let stream = try Self.open("/events?theme=current", api)
         let events = api.service.events
-        events.publish("theme-reloaded", ["theme": "dark"])
-        events.publish("theme-reloaded", ["theme": "light"])
+        events.publish(.theme(.reloaded, ThemeRevision(theme: "dark")))
+        events.publish(.theme(.reloaded, ThemeRevision(theme: "light")))
         #expect(!stream.text.contains(#""theme":"dark""#), "an unrelated theme's reload")
         #expect(stream.text.contains(#""theme":"light""#), "the active theme's parent")
         #expect(try api.request("/active", method: .put, body: #"{"theme":"dark"}"#).status == 200)
         #expect(stream.text.contains("event: active-changed"))
-        events.publish("theme-reloaded", ["theme": "dark", "generation": 9])
-        events.publish("theme-reloaded", ["theme": "light", "generation": 9])
+        events.publish(.theme(.reloaded, ThemeRevision(theme: "dark", generation: 9)))
+        events.publish(.theme(.reloaded, ThemeRevision(theme: "light", generation: 9)))
         #expect(stream.text.contains(#""theme":"dark","generation":9"#), "the new active theme's reload")
         #expect(!stream.text.contains(#""theme":"light","generation":9"#), "the old one's parent no longer concerns it")
     }
@@ -140,12 +140,12 @@ struct ClientSupportTests {
         #expect(try api.request("/aliases/other", method: .put, body: #"{"theme":"light"}"#).status == 200)
         let stream = try Self.open("/events?theme=acme", api)
         let events = api.service.events
-        events.publish("theme-reloaded", ["theme": "light", "generation": 7])
-        events.publish("assignment-changed", ["alias": "other"])
+        events.publish(.theme(.reloaded, ThemeRevision(theme: "light", generation: 7)))
+        events.publish(.assignmentChanged(alias: "other", theme: nil))
         #expect(!stream.text.contains("generation\":7") && !stream.text.contains(#""alias":"other""#))
         #expect(try api.request("/aliases/acme", method: .put, body: #"{"theme":"light"}"#).status == 200)
         #expect(stream.text.contains(#""alias":"acme""#))
-        events.publish("theme-reloaded", ["theme": "light", "generation": 8])
+        events.publish(.theme(.reloaded, ThemeRevision(theme: "light", generation: 8)))
         #expect(stream.text.contains("generation\":8"), "the alias moved to light: its changes come now")
     }
 
@@ -154,12 +154,12 @@ struct ClientSupportTests {
         let hub = EventHub(refetchRate: 4)
         let streams = (0..<10).map { _ in RecordingStream() }
         for stream in streams.prefix(3) { hub.subscribe(stream, after: nil) }
-        hub.publish("theme-reloaded", ["theme": "light"])
+        hub.publish(.theme(.reloaded, ThemeRevision(theme: "light")))
         #expect(!streams[0].text.contains("refetchWithin"))
         for stream in streams.dropFirst(3) { hub.subscribe(stream, after: nil) }
-        hub.publish("theme-reloaded", ["theme": "light"])
+        hub.publish(.theme(.reloaded, ThemeRevision(theme: "light")))
         #expect(streams[9].text.contains(#""refetchWithin":2500"#), "10 streams at 4 a second: 2.5 s")
-        hub.publish("theme-error", ["theme": "light", "error": "broken"])
+        hub.publish(.themeError(ThemeRevision(theme: "light"), error: "broken", time: "2026-12-05T00:00:00Z"))
         let error = try #require(streams[9].text.components(separatedBy: "event: theme-error").last)
         #expect(!error.contains("refetchWithin"), "an error sets off no refetch")
     }

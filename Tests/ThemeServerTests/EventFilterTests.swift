@@ -15,10 +15,10 @@ struct EventFilterTests {
         let tenant = RecordingStream(), everything = RecordingStream()
         hub.subscribe(tenant, after: nil, interest: .themes(["brand-7", "base"]))
         hub.subscribe(everything, after: nil)
-        hub.publish("theme-reloaded", ["theme": "brand-7"], generation: 11)
-        hub.publish("theme-reloaded", ["theme": "brand-8"], generation: 12)
-        hub.publish("theme-reloaded", ["theme": "base"], generation: 13)
-        hub.publish("active-changed", ["theme": "brand-8"], generation: 14)
+        hub.publish(.theme(.reloaded, ThemeRevision(theme: "brand-7")), generation: 11)
+        hub.publish(.theme(.reloaded, ThemeRevision(theme: "brand-8")), generation: 12)
+        hub.publish(.theme(.reloaded, ThemeRevision(theme: "base")), generation: 13)
+        hub.publish(.theme(.activated, ThemeRevision(theme: "brand-8")), generation: 14)
         #expect(tenant.text.contains("id: g-11\n") && tenant.text.contains("id: g-13\n") && tenant.text.contains("id: g-14\n"))
         #expect(!tenant.text.contains("id: g-12\n"), "another tenant's change is not sent")
         #expect(everything.text.contains("id: g-12\n"))
@@ -39,8 +39,8 @@ struct EventFilterTests {
         let response = try api.service.handle(Request(target: "/events?theme=brand"))
         guard case .stream(let start) = response.body else { Issue.record("not a stream"); return }
         start(stream)
-        api.service.events.publish("theme-reloaded", ["theme": "light"])
-        api.service.events.publish("theme-reloaded", ["theme": "dark"])
+        api.service.events.publish(.theme(.reloaded, ThemeRevision(theme: "light")))
+        api.service.events.publish(.theme(.reloaded, ThemeRevision(theme: "dark")))
         #expect(stream.text.contains("\"theme\":\"light\""))
         #expect(!stream.text.contains("\"theme\":\"dark\""))
     }
@@ -52,10 +52,10 @@ struct RecordedHistoryTests {
     @Test("a stream from before the start is replayed the recorded changes, then the hub's own; older than the record: resync")
     func recorded() {
         let hub = EventHub(historyLimit: 4, numbering: .cluster(startedAt: 20))
-        hub.publish("theme-error", ["theme": "brand"]) // the first index's own problem, at the start's id
-        hub.record([EventHub.Event(id: 17, type: "theme-reloaded", data: ["theme": "light"]),
-                    EventHub.Event(id: 20, type: "active-changed", data: ["theme": "dark"])], completeAfter: 15)
-        hub.publish("theme-reloaded", ["theme": "dark"], generation: 21)
+        hub.publish(.themeError(ThemeRevision(theme: "brand"), error: "broken", time: "2026-12-05T00:00:00Z")) // the first index's own problem, at the start's id
+        hub.record([EventHub.Event(id: 17, .theme(.reloaded, ThemeRevision(theme: "light"))),
+                    EventHub.Event(id: 20, .theme(.activated, ThemeRevision(theme: "dark")))], completeAfter: 15)
+        hub.publish(.theme(.reloaded, ThemeRevision(theme: "dark")), generation: 21)
 
         let resumed = RecordingStream()
         hub.subscribe(resumed, after: "g-16")
@@ -64,7 +64,7 @@ struct RecordedHistoryTests {
         #expect(!resumed.text.contains("resync"))
 
         // Past the limit of four, the oldest recorded event goes, and with it what can be replayed.
-        hub.publish("theme-reloaded", ["theme": "light"], generation: 22)
+        hub.publish(.theme(.reloaded, ThemeRevision(theme: "light")), generation: 22)
         let early = RecordingStream()
         hub.subscribe(early, after: "g-16")
         #expect(early.text.contains("event: resync"), "\(early.text)")

@@ -15,8 +15,8 @@ struct EventNumberingTests {
         let first = EventHub(numbering: .cluster(startedAt: 10))
         let second = EventHub(numbering: .cluster(startedAt: 10))
         for hub in [first, second] {
-            hub.publish("theme-reloaded", ["theme": "light"], generation: 11)
-            hub.publish("active-changed", ["theme": "dark"], generation: 12)
+            hub.publish(.theme(.reloaded, ThemeRevision(theme: "light")), generation: 11)
+            hub.publish(.theme(.activated, ThemeRevision(theme: "dark")), generation: 12)
         }
         return (first, second)
     }
@@ -41,9 +41,9 @@ struct EventNumberingTests {
         behind.subscribe(client, after: "g-13")
         #expect(!client.text.contains("resync") && !client.text.contains("event:"))
         #expect(!client.text.contains("id: g-12"), "its position is not moved back")
-        behind.publish("theme-reloaded", ["theme": "brand"], generation: 13)
+        behind.publish(.theme(.reloaded, ThemeRevision(theme: "brand")), generation: 13)
         #expect(!client.text.contains("\"brand\""), "generation 13 was seen on the other replica")
-        behind.publish("theme-removed", ["theme": "old"], generation: 14)
+        behind.publish(.theme(.removed, ThemeRevision(theme: "old")), generation: 14)
         #expect(client.text.contains("id: g-14\nevent: theme-removed"))
     }
 
@@ -64,8 +64,8 @@ struct EventNumberingTests {
     @Test("an event without a generation (a local rescan, an error) takes the id of the last change")
     func eventWithoutGeneration() {
         let (hub, _) = replicas()
-        #expect(hub.publish("theme-error", ["theme": "light"]).id == 12)
-        #expect(hub.publish("theme-reloaded", ["theme": "light"], generation: 5).id == 12, "ids never go back")
+        #expect(hub.publish(.themeError(ThemeRevision(theme: "light"), error: "broken", time: "2026-12-05T00:00:00Z")).id == 12)
+        #expect(hub.publish(.theme(.reloaded, ThemeRevision(theme: "light")), generation: 5).id == 12, "ids never go back")
     }
 
     @Test("a stream's opening names its position, so a client that has seen no event yet resumes from there")
@@ -78,7 +78,7 @@ struct EventNumberingTests {
         let other = RecordingStream()
         local.subscribe(other, after: nil)
         #expect(other.text == "retry: 1000\n\nid: ab12-6\n\n")
-        local.publish("theme-added", ["theme": "light"])
+        local.publish(.theme(.added, ThemeRevision(theme: "light")))
         let resumed = RecordingStream()
         local.subscribe(resumed, after: "ab12-6")
         #expect(resumed.text.contains("id: ab12-7\nevent: theme-added"), "the change it missed while away is replayed")
@@ -108,8 +108,8 @@ struct EventNumberingTests {
         stalled.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
         try waitFor { server.service.events.subscriberCount == 1 }
         // 4 MB of events: more than the kernel's buffers for the stalled socket hold.
-        let filler = JSONValue.string(String(repeating: "x", count: 4000))
-        for _ in 0..<1000 { server.service.events.publish("theme-error", ["theme": "light", "error": filler]) }
+        let filler = String(repeating: "x", count: 4000)
+        for _ in 0..<1000 { server.service.events.publish(.themeError(ThemeRevision(theme: "light"), error: filler, time: "2026-12-05T00:00:00Z")) }
         try waitFor { server.service.events.subscriberCount == 0 && server.server.connectionCount == 0 }
         #expect(server.service.events.subscriberCount == 0, "the stalled stream is gone")
         #expect(server.server.connectionCount == 0)
@@ -118,7 +118,7 @@ struct EventNumberingTests {
         reader.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
         _ = try reader.readUntil("retry:")
         try waitFor { server.service.events.subscriberCount == 1 }
-        server.service.events.publish("active-changed", ["theme": "dark"])
+        server.service.events.publish(.theme(.activated, ThemeRevision(theme: "dark")))
         #expect(try reader.readUntil("event: active-changed").contains("\"dark\""))
     }
 

@@ -16,9 +16,9 @@ struct PurgeTests {
         let purger = CachePurger(targets: [target], repeats: [], logger: Logger(label: "test"))
         // As ThemeService wires it: each event's keys to the purger.
         events.observe { purger.purge(SurrogateKeys.keys(for: $0)) }
-        events.publish("theme-error", ["theme": "dark"])
-        events.publish("theme-reloaded", ["theme": "Brand Dark"])
-        events.publish("active-changed", ["theme": "dark"])
+        events.publish(.themeError(ThemeRevision(theme: "dark"), error: "broken", time: "2026-12-05T00:00:00Z"))
+        events.publish(.theme(.reloaded, ThemeRevision(theme: "Brand Dark")))
+        events.publish(.theme(.activated, ThemeRevision(theme: "dark")))
         let requests = cache.waitForRequests(2)
         #expect(requests.count == 2)
         #expect(requests.first?.hasPrefix("PURGE / HTTP/1.1\r\n") == true)

@@ -222,7 +222,7 @@ struct ReloadTests {
         #expect(foreign.text.contains("event: resync") && foreign.text.contains("unknown event id \(server.service.events.source)-1"))
 
         let small = EventHub(historyLimit: 2)
-        for number in 0..<5 { small.publish("theme-reloaded", ["n": .int(number)]) }
+        for number in 0..<5 { small.publish(.theme(.reloaded, ThemeRevision(theme: "t\(number)"))) }
         let stream = RecordingStream()
         small.subscribe(stream, after: "1")
         #expect(stream.text.contains("event: resync\ndata: {\"reason\":\"events after 1 are no longer kept\"}"))

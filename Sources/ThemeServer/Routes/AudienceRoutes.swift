@@ -245,10 +245,6 @@ struct AudienceRoutes: RouteCollection {
 
     /// Tells clients of `alias` to ask for their assignment again.
     static func announce(_ alias: String, theme: String?, to events: EventHub, generation: Int? = nil) {
-        var data: [(String, JSONValue)] = [("alias", .string(alias))]
-        if let theme { data.append(("theme", .string(theme))) }
-        events.publish(changeEvent, .object(data), generation: generation)
+        events.publish(.assignmentChanged(alias: alias, theme: theme), generation: generation)
     }
-
-    static let changeEvent = "assignment-changed"
 }
