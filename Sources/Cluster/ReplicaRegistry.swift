@@ -20,6 +20,10 @@ public struct ServedBy: Sendable, Equatable {
 
     public var isComplete: Bool { lagging.isEmpty }
 
+    public var waitedMilliseconds: Int {
+        Int(waited.components.seconds * 1000 + waited.components.attoseconds / 1_000_000_000_000_000)
+    }
+
     /// One line for an operator: who lags and what each serves.
     public var laggingDescription: String {
         lagging.map { "\($0.name) (serves generation \($0.generation))" }.joined(separator: ", ")

@@ -35,7 +35,7 @@ public struct ServedWait: Sendable, Equatable {
         let replicas: JSONValue = .object([
             ("serving", .array(served.serving.map(JSONValue.string))),
             ("lagging", .array(served.lagging.map { .object([("name", .string($0.name)), ("generation", .int(Int($0.generation)))]) })),
-            ("waitedMilliseconds", .int(Int(served.waited.components.seconds * 1000 + served.waited.components.attoseconds / 1_000_000_000_000_000))),
+            ("waitedMilliseconds", .int(served.waitedMilliseconds)),
         ])
         return JSONResponse.make(.object(members + [("replicas", replicas)]), cacheControl: "no-store")
             .with(status: served.isComplete ? status : .accepted)

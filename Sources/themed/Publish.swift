@@ -109,10 +109,9 @@ struct Publish: ParsableCommand {
 
     /// "; served by 3 replicas in 140 ms", or that no replica follows the store.
     private static func servedLine(_ served: ServedBy) -> String {
-        let milliseconds = served.waited.components.seconds * 1000 + served.waited.components.attoseconds / 1_000_000_000_000_000
         if served.serving.isEmpty && served.lagging.isEmpty { return "; no replica follows the store yet" }
         let count = served.serving.count
-        return "; served by \(count) replica\(count == 1 ? "" : "s") after \(milliseconds) ms"
+        return "; served by \(count) replica\(count == 1 ? "" : "s") after \(served.waitedMilliseconds) ms"
     }
 
     /// `body` on a connection to the cluster store at `url`; what it throws (the store not reached,
