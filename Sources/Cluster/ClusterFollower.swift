@@ -67,6 +67,8 @@ public final class ClusterFollower: Sendable {
         var audiences = ReplicaAudiences()
         /// The generation this replica last told the store it serves, on this connection.
         var reportedServing: Int64?
+        /// Whether it has told the store once (`awaitReported` waits for that).
+        var hasReported = false
     }
 
     let url: String
@@ -82,6 +84,10 @@ public final class ClusterFollower: Sendable {
     let replicaName: String?
     private let state = Mutex(State())
     private let done = DispatchSemaphore(value: 0)
+    private let reported = DispatchSemaphore(value: 0)
+    /// Readable when another thread wants the loop to look again at once (an `attach`), instead
+    /// of at the end of its wait for notifications.
+    private let wakeup = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
 
     /// A follower of the store at `url`, writing into `materializer`'s folder. Its reports wait for
     /// `attach`.
@@ -97,10 +103,26 @@ public final class ClusterFollower: Sendable {
         self.logger = logger
     }
 
+    deinit { close(wakeup) }
+
     /// Where reports go from now on, those held first: a replica's service, once it serves.
     /// Attached before `start`, it gets every report.
     public func attach(_ callbacks: Callbacks) {
         reports.attach(callbacks)
+        var one: UInt64 = 1
+        _ = Glibc.write(wakeup, &one, 8)
+    }
+
+    /// Waits until this replica has told the store what it serves (after `attach`), at most
+    /// `timeout`; false when it has not. A replica answers as ready only then: a change made the
+    /// moment it is ready waits for it too.
+    public func awaitReported(timeout: Duration) -> Bool {
+        guard replicaName != nil else { return true }
+        if state.withLock({ $0.hasReported }) { return true }
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        guard reported.wait(timeout: .now() + seconds) == .success else { return false }
+        reported.signal()
+        return true
     }
 
     /// Forgets the reports held so far: what they tell is read another way (a replica's first
@@ -163,7 +185,9 @@ public final class ClusterFollower: Sendable {
                     // A schedule falling due wakes the loop at its time: this replica's own timer.
                     let due = state.withLock { $0.nextDue }
                     let wait = due.map { max(.zero, min(.milliseconds(250), $0 - .now)) } ?? .milliseconds(250)
-                    let payloads = try store.notifications(waitingUpTo: wait)
+                    let payloads = try store.notifications(waitingUpTo: wait, wakingOn: wakeup)
+                    var nudges: UInt64 = 0
+                    _ = Glibc.read(wakeup, &nudges, 8)
                     if !payloads.isEmpty || due.map({ ContinuousClock.now >= $0 }) == true {
                         try sync(store)
                     } else if ContinuousClock.now - sincePing > .seconds(1) {
@@ -191,7 +215,11 @@ public final class ClusterFollower: Sendable {
         guard let generation else { return }
         callbacks.settled()
         try store.reportServing(replica: replicaName, generation: generation)
-        state.withLock { $0.reportedServing = generation }
+        let first = state.withLock { state in
+            defer { (state.reportedServing, state.hasReported) = (generation, true) }
+            return !state.hasReported
+        }
+        if first { reported.signal() }
     }
 
     /// Materializes every release newer than the folder's, removes retired themes, and follows

@@ -291,8 +291,8 @@ public final class ClusterStore: @unchecked Sendable {
         try connection.execute("LISTEN \(Self.channel)")
     }
 
-    public func notifications(waitingUpTo timeout: Duration) throws -> [String] {
-        try connection.notifications(waitingUpTo: timeout)
+    public func notifications(waitingUpTo timeout: Duration, wakingOn wakeup: Int32? = nil) throws -> [String] {
+        try connection.notifications(waitingUpTo: timeout, wakingOn: wakeup)
     }
 
     /// Ends another connection's server process (an operator's `pg_terminate_backend`; tests use

@@ -91,16 +91,18 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     /// Waits up to `timeout` for notifications on the channels this connection listens to, and
-    /// returns their payloads; throws when the connection is gone.
-    public func notifications(waitingUpTo timeout: Duration) throws(PostgresError) -> [String] {
+    /// returns their payloads; throws when the connection is gone. A readable `wakeup` descriptor
+    /// (another thread's nudge) ends the wait early; the caller empties it.
+    public func notifications(waitingUpTo timeout: Duration, wakingOn wakeup: Int32? = nil) throws(PostgresError) -> [String] {
         var payloads = drainNotifications()
         if !payloads.isEmpty { return payloads }
         let socket = PQsocket(connection)
         guard socket >= 0 else { throw PostgresError(description: "the cluster store connection has no socket") }
-        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        var descriptors = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0)]
+        if let wakeup { descriptors.append(pollfd(fd: wakeup, events: Int16(POLLIN), revents: 0)) }
         let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-        let ready = poll(&descriptor, 1, milliseconds)
-        if ready > 0 {
+        let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+        if ready > 0, descriptors[0].revents != 0 {
             guard PQconsumeInput(connection) == 1, isConnected else {
                 throw PostgresError(description: "lost the cluster store: \(oneLine(PQerrorMessage(connection)))")
             }

@@ -175,10 +175,15 @@ struct Serve: ParsableCommand {
         if let history { service.recordHistory(history.changes, completeAfter: history.completeAfter) }
         if let active = follower?.active { service.applyActive(active, generation: startedAt, announcing: history == nil) }
         if !servedFromIndex { service.rehearse() }
-        answering.serve(service)
         // From here the follower's reports reach the service, those held since the first index
         // began first (a release or a switch that came meanwhile).
         follower?.attach(Self.followerCallbacks(service, audiences: audiences))
+        // A replica answers only once the store lists it with what it serves: a change made the
+        // moment it is ready (behind a balancer, at once) waits for it like for the others.
+        if let follower, follower.hasSynced, !follower.awaitReported(timeout: unreachableLimit) {
+            logger.warning("cluster store not told what this replica serves; serving anyway (changes do not wait for it until it is)")
+        }
+        answering.serve(service)
         let names = service.library.themes.map(\.name)
         logger.info("indexed themes", metadata: ["reindexed": "\(report.reindexedSources.count)", "unchanged": "\(report.unchangedSources)",
                                                  "themes": "\(names)"])

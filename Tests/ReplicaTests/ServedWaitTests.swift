@@ -23,10 +23,9 @@ struct ServedWaitTests {
                             settings: #""purgeURLs": ["http://127.0.0.1:\#(cache.port)"]"#)
             }
             (self.postgres, self.replicas) = (postgres, replicas)
-            // Each replica joins the store's list once it serves: a change waits for those listed.
-            let ports = replicas.map { ":\($0.port) " }
-            #expect(waitUntil { (try? ReplicaTests.run(["replicas", "--cluster", postgres.url]).output).map { listed in ports.allSatisfy(listed.contains) } == true },
-                    "themed replicas lists every replica")
+            // A replica is ready once the store lists it: a change waits for every ready one.
+            let listed = try ReplicaTests.run(["replicas", "--cluster", postgres.url]).output
+            #expect(replicas.allSatisfy { listed.contains(":\($0.port) ") }, "themed replicas lists every ready replica: \(listed)")
         }
 
         deinit { try? FileManager.default.removeItem(atPath: folder) }
@@ -80,6 +79,20 @@ struct ServedWaitTests {
         killed.waitUntilExit()
         let afterKill = try cluster.publish("light", from: "dark")
         #expect(afterKill.status == 0 && afterKill.output.contains("served by 2 replicas"), "\(afterKill.output) \(afterKill.errors)")
+    }
+
+    @Test("a replica counts from the moment it is ready: an alias made on another at once is known to it when the answer comes")
+    func readyMeansCounted() throws {
+        let cluster = try Cluster()
+        for round in 1...3 {
+            let joining = try Replica(cluster: cluster.postgres.url, unreachableSeconds: 1, folder: "\(cluster.folder)/joining\(round)")
+            let alias = try HTTP.request("PUT", "/aliases/round\(round)", port: cluster.replicas[0].port, headers: ReplicaTests.asOperator,
+                                         body: Array(#"{"theme": "light"}"#.utf8))
+            #expect(alias.status == 200, "\(alias.text)")
+            #expect(joining.get("/assign/round\(round)?client=someone")?.status == 200, "round \(round)")
+            kill(joining.process.processIdentifier, SIGTERM)
+            joining.process.waitUntilExit()
+        }
     }
 
     @Test("PUT /active and an alias's change answer once every replica serves them, naming them; wait=0 and bad waits")
