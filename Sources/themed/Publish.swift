@@ -33,15 +33,23 @@ struct Publish: ParsableCommand {
 
     func run() throws {
         guard Release.isPublishable(theme: theme) else { throw Self.refuse("\"\(theme)\" is not a theme name a release may take: \(Release.publishableRule)") }
-        let parents: ParentScope
         if let rollout, !(rollout.isFinite && (0...100).contains(rollout)) { throw Self.refuse("--rollout is a percentage from 0 to 100") }
         if draft, server == nil { throw Self.refuse("--draft goes through a themed server (--server): a draft waits for reviewers' tokens") }
         let wait = try waiting.served(command: "publish")
+        // One connection to the store for the whole command: on a saturated machine each new one
+        // waits for PostgreSQL to fork a backend.
+        let destination: Destination
+        let parents: ParentScope
         switch (cluster, server) {
         case (let cluster?, nil):
             // The parent chain is checked against the store's themes; through a server, the server checks it.
-            do { parents = .alsoAmong(try ClusterStore(url: cluster).themeParents()) } catch { throw Self.refuse("the cluster store: \(error)") }
-        case (nil, _?): parents = .unchecked
+            do {
+                let store = try ClusterStore(url: cluster)
+                (destination, parents) = (.store(store), .alsoAmong(try store.themeParents()))
+            } catch {
+                throw Self.refuse("the cluster store: \(error)")
+            }
+        case (nil, let server?): (destination, parents) = (.server(server), .unchecked)
         default: throw Self.refuse("give one of --cluster (PostgreSQL) or --server (a themed server)")
         }
         let files: [ThemeCheck.File]
@@ -50,21 +58,28 @@ struct Publish: ParsableCommand {
         } catch {
             throw Self.refuse(error.description)
         }
-        switch (cluster, server) {
-        case (let cluster?, nil):
-            let (generation, served) = try Self.onStore(cluster, command: "publish") { store in
-                let generation = try store.publish(theme: theme, paths: files.map(\.path), by: Release.operatorName, keep: keep, rollout: rollout) {
-                    try ThemeCheck.contents(of: files[$0])
-                }
-                return (generation, try wait.map { try store.awaitServed(generation, timeout: $0.timeout) })
-            }
-            print("published \(theme) generation \(generation) (\(files.count) files)" + (served.map(Self.servedLine) ?? ""))
-            if let served, !served.isComplete { throw ServedWaitOptions.lagging(served.laggingDescription, generation: generation, command: "publish") }
-        case (nil, let server?):
-            try upload(files, to: server)
-        default:
-            throw Self.refuse("give one of --cluster (PostgreSQL) or --server (a themed server)")
+        switch destination {
+        case .store(let store): try publish(files, into: store, waiting: wait)
+        case .server(let server): try upload(files, to: server)
         }
+    }
+
+    /// Stores the release and, unless told not to, waits for every ready replica to serve it.
+    private func publish(_ files: [ThemeCheck.File], into store: ClusterStore, waiting wait: ServedWait?) throws {
+        let (generation, served) = try Self.refusing(command: "publish") {
+            let generation = try store.publish(theme: theme, paths: files.map(\.path), by: Release.operatorName, keep: keep, rollout: rollout) {
+                try ThemeCheck.contents(of: files[$0])
+            }
+            return (generation, try wait.map { try store.awaitServed(generation, timeout: $0.timeout) })
+        }
+        print("published \(theme) generation \(generation) (\(files.count) files)" + (served.map(Self.servedLine) ?? ""))
+        if let served, !served.isComplete { throw ServedWaitOptions.lagging(served.laggingDescription, generation: generation, command: "publish") }
+    }
+
+    /// Where the release goes: straight into the cluster store, or through a themed server.
+    private enum Destination {
+        case store(ClusterStore)
+        case server(String)
     }
 
     /// What refusals put before a file's path in the release: the folder given, or the folder of
@@ -117,8 +132,13 @@ struct Publish: ParsableCommand {
     /// `body` on a connection to the cluster store at `url`; what it throws (the store not reached,
     /// a refusal) is `refuse`d, naming `command`.
     static func onStore<Result>(_ url: String, command: String, _ body: (ClusterStore) throws -> Result) throws -> Result {
+        try refusing(command: command) { try body(ClusterStore(url: url)) }
+    }
+
+    /// `body`'s result; what it throws is `refuse`d, naming `command`.
+    static func refusing<Result>(command: String, _ body: () throws -> Result) throws -> Result {
         do {
-            return try body(ClusterStore(url: url))
+            return try body()
         } catch {
             throw refuse("\(error)", command: command)
         }
