@@ -11,7 +11,7 @@ import subprocess
 import sys
 import threading
 import time
-from cluster_harness import Cluster, DOOR_PORT, VAR, changed_theme, get, log, publish, put_active, wait_until, watch_door
+from cluster_harness import Cluster, DOOR_PORT, VAR, changed_theme, get, log, publish_timed, put_active, wait_until, watch_door
 
 
 def lag_test(themed, rounds):
@@ -36,24 +36,26 @@ def lag_test(themed, rounds):
         loads = [subprocess.Popen(["wrk", "-t2", "-c16", f"-d{duration}s", "-s", script, f"http://127.0.0.1:{DOOR_PORT}"],
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) for _ in range(2)]
         time.sleep(2)
-        releases, switches, reverted, stale = [], [], [], []
+        releases, waits, switches, reverted, stale = [], [], [], [], []
         active = "light"
         for round_number in range(rounds):
             # A release of dark by the CLI.
             folder = changed_theme("dark", 100 + round_number)
             before = get(DOOR_PORT, "/themes/dark/colors/primary")[1].get("etag")
-            started, committed = publish(themed, "dark", folder)
+            started, committed, waited = publish_timed(themed, "dark", folder)
             committed_wall = time.strftime("%H:%M:%S", time.gmtime()) + f".{int(time.time() * 1000) % 1000:03d}"
             if get(DOOR_PORT, "/themes/dark/colors/primary")[1].get("etag") in (None, before):
                 stale.append(f"release {round_number + 1}")
             releases.append(committed - started)
+            waits.append(waited)
             seen = {}
             watch_door(seen, "release", committed, lambda: get(DOOR_PORT, "/themes/dark/colors/primary")[1].get("etag") not in (None, before))
             if "release" not in seen:
                 status, headers, _ = get(DOOR_PORT, "/themes/dark/colors/primary")
                 log(f"lag: release {round_number + 1} not seen: the door answers {status} {headers.get('etag')} (before: {before}), "
                     f"the replicas {[get(r.port, '/themes/dark/colors/primary')[1].get('etag') for r in cluster.replicas]}")
-            log(f"lag: release {round_number + 1}: the CLI took {(committed - started) * 1000:.0f} ms, returning at {committed_wall} UTC; "
+            log(f"lag: release {round_number + 1}: the CLI took {(committed - started) * 1000:.0f} ms "
+                f"(its own {(committed - started - waited) * 1000:.0f} ms, waiting for the replicas {waited * 1000:.0f} ms), returning at {committed_wall} UTC; "
                 f"seen through Varnish {seen.get('release', 99) * 1000:.0f} ms after")
             watched_until = time.monotonic() + 1
             while "release" in seen and time.monotonic() < watched_until:
@@ -98,6 +100,8 @@ def lag_test(themed, rounds):
         ordered = sorted(values)
         return f"median {ordered[len(ordered) // 2] * 1000:.0f} ms, max {ordered[-1] * 1000:.0f} ms ({', '.join(f'{v * 1000:.0f}' for v in values)})"
     log(f"lag under 2 x 16 connections through Varnish: themed publish --cluster returned after {summary(releases)}")
+    log(f"lag: of which the command's own part (start, check, store write): {summary([r - w for r, w in zip(releases, waits)])}")
+    log(f"lag: of which waiting for the replicas to serve it: {summary(waits)}")
     log(f"lag: PUT /active through Varnish answered after {summary(switches)}")
     log(f"lag: the first answer through Varnish after a change returned was old in {stale or 'none'}")
     log(f"lag: the old answer came back through Varnish after a release was seen in rounds {reverted or 'none'}")

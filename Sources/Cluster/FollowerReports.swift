@@ -1,6 +1,42 @@
 import Synchronization
 import ThemeVocabulary
 
+extension ClusterFollower {
+    /// What a follower tells whatever serves its folder (a replica's service), once attached.
+    public struct Callbacks: Sendable {
+        /// Themes whose folder changed (materialized or removed), with the generation each now
+        /// has: the index should sync.
+        public var themesChanged: @Sendable ([(theme: String, generation: Int64)]) -> Void
+        /// The active theme the store holds and the generation of its switch, on start and on every change.
+        public var activeChanged: @Sendable (String, Int64) -> Void
+        /// A release this replica could not write (theme, generation, why); the one before keeps serving.
+        public var releaseRefused: @Sendable (String, Int64, String) -> Void
+        /// With a shard: how this replica lists these of its own themes (with the release each
+        /// has) now; those it cannot describe yet (not indexed) are left out and asked again.
+        public var listings: @Sendable ([(theme: String, generation: Int64)]) -> [ThemeListing]
+        /// The aliases, rollouts and generations this replica answers assignments from changed
+        /// (after the themes they need were indexed), as of the store's generation given.
+        public var audiencesChanged: @Sendable (ReplicaAudiences, Int64) -> Void
+        /// Returns once what the reports so far set going has gone out (the caches' purges): then
+        /// the replica tells the store it serves them.
+        public var settled: @Sendable () -> Void
+
+        public init(themesChanged: @escaping @Sendable ([(theme: String, generation: Int64)]) -> Void,
+                    activeChanged: @escaping @Sendable (String, Int64) -> Void,
+                    releaseRefused: @escaping @Sendable (String, Int64, String) -> Void = { _, _, _ in },
+                    listings: @escaping @Sendable ([(theme: String, generation: Int64)]) -> [ThemeListing] = { _ in [] },
+                    audiencesChanged: @escaping @Sendable (ReplicaAudiences, Int64) -> Void = { _, _ in },
+                    settled: @escaping @Sendable () -> Void = {}) {
+            self.themesChanged = themesChanged
+            self.activeChanged = activeChanged
+            self.releaseRefused = releaseRefused
+            self.listings = listings
+            self.audiencesChanged = audiencesChanged
+            self.settled = settled
+        }
+    }
+}
+
 /// Where a follower's reports go: held until whatever takes them is ready (`attach`: a replica's
 /// service, once it serves), then given to its callbacks as they come, the held ones first.
 ///
