@@ -69,8 +69,9 @@ themed: no-manual-page [usr/bin/themed]
 EOF
 chmod 0644 "$root/usr/share/lintian/overrides/themed"
 
-# Depends: the package of every shared library the binary links, at its installed version.
-depends=$(ldd "$root/usr/bin/themed" | awk '/=> \// {print $3}' | while read -r library; do
+# Depends: the package of every shared library the binary links, at its installed version, and
+# libvips, which it loads when it first codes an image (Sources/CVips/vips.c).
+depends=$( (ldd "$root/usr/bin/themed" | awk '/=> \// {print $3}'; ldconfig -p | awk '$1 == "libvips.so.42" {print $NF; exit}') | while read -r library; do
   owner=$(dpkg -S "$(readlink -f "$library")" 2>/dev/null || dpkg -S "$library" 2>/dev/null || true)
   name=${owner%%:*}
   [ -n "$name" ] && echo "$name (>= $(dpkg-query -W -f='${Version}' "$name" | sed 's/-[^-]*$//'))"

@@ -40,13 +40,13 @@ public struct VipsCoder: ImageCoder {
                         throw .tooLarge(width: plan.scaled.width, height: plan.scaled.height, limit: limits.maxPixels)
                     }
                     image = try images.keep(themed_vips_decode(image), format: format)
-                    let horizontal = Double(plan.scaled.width) / Double(vips_image_get_width(image))
-                    let vertical = Double(plan.scaled.height) / Double(vips_image_get_height(image))
+                    let horizontal = Double(plan.scaled.width) / Double(themed_vips_width(image))
+                    let vertical = Double(plan.scaled.height) / Double(themed_vips_height(image))
                     image = try images.keep(themed_vips_resize(image, horizontal, vertical), format: format)
                     if let box = plan.crop {
                         // Centred; the resize may land a pixel off its target, never short of the box.
-                        let left = max(0, (Int(vips_image_get_width(image)) - box.width) / 2)
-                        let top = max(0, (Int(vips_image_get_height(image)) - box.height) / 2)
+                        let left = max(0, (Int(themed_vips_width(image)) - box.width) / 2)
+                        let top = max(0, (Int(themed_vips_height(image)) - box.height) / 2)
                         image = try images.keep(themed_vips_crop(image, Int32(left), Int32(top), Int32(box.width), Int32(box.height)), format: format)
                     }
                 }
@@ -62,14 +62,14 @@ public struct VipsCoder: ImageCoder {
 
     /// The header of `buffer`, refused when its pixel count passes the limit. Vectors are drawn
     /// at the request's scale.
-    private func load(_ buffer: UnsafeRawBufferPointer, format: ImageFormat, scale: Double, limits: ImageLimits) throws(ImageCoderError) -> UnsafeMutablePointer<VipsImage>? {
+    private func load(_ buffer: UnsafeRawBufferPointer, format: ImageFormat, scale: Double, limits: ImageLimits) throws(ImageCoderError) -> OpaquePointer? {
         themed_vips_clear_error()
         guard let base = buffer.baseAddress, buffer.count > 0 else { throw .broken(format: format.rawValue, reason: "no bytes") }
         let image = Self.isVector(format)
             ? themed_vips_load_vector(base, buffer.count, format == .pdf ? 1 : 0, scale)
             : themed_vips_load(base, buffer.count)
         guard let image else { return nil }
-        let (width, height) = (Int(vips_image_get_width(image)), Int(vips_image_get_height(image)))
+        let (width, height) = (Int(themed_vips_width(image)), Int(themed_vips_height(image)))
         guard width > 0, height > 0, width <= limits.maxPixels / max(height, 1) else {
             themed_vips_release(image)
             throw .tooLarge(width: width, height: height, limit: limits.maxPixels)
@@ -81,8 +81,8 @@ public struct VipsCoder: ImageCoder {
     /// `fit=cover` the box then cut from its centre. One side alone scales the other; both fit
     /// inside the box (`contain`), fill it and overflow (`cover`), or stretch to it (`fill`). nil
     /// when neither is asked.
-    func resizePlan(of image: UnsafeMutablePointer<VipsImage>, _ request: ImageRequest) -> (scaled: (width: Int, height: Int), crop: (width: Int, height: Int)?)? {
-        Self.resizePlan(width: Int(vips_image_get_width(image)), height: Int(vips_image_get_height(image)), request)
+    func resizePlan(of image: OpaquePointer, _ request: ImageRequest) -> (scaled: (width: Int, height: Int), crop: (width: Int, height: Int)?)? {
+        Self.resizePlan(width: Int(themed_vips_width(image)), height: Int(themed_vips_height(image)), request)
     }
 
     static func resizePlan(width: Int, height: Int, _ request: ImageRequest) -> (scaled: (width: Int, height: Int), crop: (width: Int, height: Int)?)? {
@@ -105,7 +105,7 @@ public struct VipsCoder: ImageCoder {
         }
     }
 
-    private func save(_ image: UnsafeMutablePointer<VipsImage>, as output: ImageFormat, quality: Int, lossless: Bool, format: ImageFormat) throws(ImageCoderError) -> [UInt8] {
+    private func save(_ image: OpaquePointer, as output: ImageFormat, quality: Int, lossless: Bool, format: ImageFormat) throws(ImageCoderError) -> [UInt8] {
         let code: Int32 = switch output {
         case .webp: Int32(THEMED_VIPS_WEBP.rawValue)
         case .avif: Int32(THEMED_VIPS_AVIF.rawValue)
@@ -145,9 +145,9 @@ public struct VipsCoder: ImageCoder {
 
     /// The images of one transcode, released together at its end.
     private struct Pipeline {
-        var images: [UnsafeMutablePointer<VipsImage>] = []
+        var images: [OpaquePointer] = []
 
-        mutating func keep(_ image: UnsafeMutablePointer<VipsImage>?, format: ImageFormat) throws(ImageCoderError) -> UnsafeMutablePointer<VipsImage> {
+        mutating func keep(_ image: OpaquePointer?, format: ImageFormat) throws(ImageCoderError) -> OpaquePointer {
             guard let image else { throw .broken(format: format.rawValue, reason: VipsCoder.lastError()) }
             images.append(image)
             return image
