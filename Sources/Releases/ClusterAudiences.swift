@@ -87,15 +87,14 @@ public final class ClusterAudiences: AudienceStore {
 
     // MARK: Changes (off the event loop: see `AudienceStore`)
 
-    public func putAlias(_ alias: Alias, request: Request, byOperator: Bool) throws(APIError) -> Alias {
+    public func putAlias(_ alias: Alias, request: Request, byOperator: Bool) throws(APIError) -> Changed<Alias> {
         let replaced = assigner.aliases[alias.name]
         let wait = try ServedWait.of(request)
         let generation = try refused { () throws(ReleaseDesk.Refusal) in
             let actor = try actor(of: request, byOperator: byOperator, themes: alias.themes + (replaced?.themes ?? []))
             return try desk.putAlias(alias, by: actor)
         }
-        try awaitChange(generation, wait)
-        return alias
+        return Changed(alias, replicas: try awaitChange(generation, wait))
     }
 
     public func scheduleAlias(_ alias: Alias, at: String, request: Request, byOperator: Bool) throws(APIError) -> ScheduledAliasChange {
@@ -107,7 +106,7 @@ public final class ClusterAudiences: AudienceStore {
         return ScheduledAliasChange(id: schedule.id, alias: alias.name, theme: schedule.theme, at: schedule.at, by: schedule.actor)
     }
 
-    public func removeAlias(_ name: String, request: Request, byOperator: Bool) throws(APIError) {
+    public func removeAlias(_ name: String, request: Request, byOperator: Bool) throws(APIError) -> ReplicaReport? {
         let existing = assigner.aliases[name]
         let wait = try ServedWait.of(request)
         let generation = try refused { () throws(ReleaseDesk.Refusal) -> Int64? in
@@ -115,30 +114,25 @@ public final class ClusterAudiences: AudienceStore {
             return try desk.removeAlias(name, by: actor)
         }
         guard let generation else { throw APIError.notFound("no alias named \(name)") }
-        try awaitChange(generation, wait)
+        return try awaitChange(generation, wait)
     }
 
-    public func setRollout(theme: String, generation: Int64, percent: Double, request: Request, byOperator: Bool) throws(APIError) -> Rollout? {
+    public func setRollout(theme: String, generation: Int64, percent: Double, request: Request, byOperator: Bool) throws(APIError) -> Changed<Rollout?> {
         let wait = try ServedWait.of(request)
         let (rollout, change) = try refused { () throws(ReleaseDesk.Refusal) -> (rollout: Rollout?, generation: Int64) in
             let actor = try actor(of: request, byOperator: byOperator, themes: [theme])
             return try desk.setRollout(theme: theme, generation: generation, percent: percent, by: actor)
         }
-        try awaitChange(change, wait)
-        return rollout
+        return Changed(rollout, replicas: try awaitChange(change, wait))
     }
 
-    /// Waits until every ready replica serves the change of `generation` (`ServedWait`); with
-    /// `wait=0`, until this replica follows it. A replica that lags past the wait makes the answer
-    /// 202, naming it: the change is stored and is not to be sent again.
-    private func awaitChange(_ generation: Int64, _ wait: ServedWait?) throws(APIError) {
-        guard let served = try refused({ () throws(ReleaseDesk.Refusal) in try desk.awaitServed(generation, wait) }) else {
-            return awaitFollowing(generation)
-        }
-        guard served.isComplete else {
-            throw APIError(status: .accepted, code: "replicas_lagging",
-                           message: "the change is stored (generation \(generation)); not yet served by \(served.laggingDescription)")
-        }
+    /// Waits until every ready replica serves the change of `generation` (`ServedWait`), and
+    /// returns what it found (a replica that lags past the wait makes the answer 202); with
+    /// `wait=0`, until this replica follows it, and nil.
+    private func awaitChange(_ generation: Int64, _ wait: ServedWait?) throws(APIError) -> ReplicaReport? {
+        let replicas = try refused { () throws(ReleaseDesk.Refusal) in try desk.awaitServed(generation, wait) }
+        if replicas == nil { awaitFollowing(generation) }
+        return replicas
     }
 
     /// `work`, a refusal of the desk turned into the error it is answered with.

@@ -77,7 +77,7 @@ extension ReleaseRoutes {
                 let entry = try desk.history(of: theme).first { $0.generation == generation }
                 var members: [(String, JSONValue)] = [("draft", Self.json(published, required: required))]
                 if let entry { members.append(("release", Self.json(entry, current: (published.rollout ?? 100) == 100))) }
-                (response, draft) = (ServedWait.answer(.object(members), status: .created, served: served), published)
+                (response, draft) = (JSONResponse.change(.object(members), status: .created, replicas: served), published)
             case .scheduled(let scheduled, let schedule):
                 (response, draft) = (JSONResponse.make(.object([("draft", Self.json(scheduled, required: required)), ("scheduled", Self.json(schedule))]),
                                                        cacheControl: "no-store").with(status: .accepted), scheduled)

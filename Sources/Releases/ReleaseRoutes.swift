@@ -91,7 +91,7 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
                 // Published into a rollout, the release is current for everyone only at 100.
                 var json = Self.json(entry, current: (rollout ?? 100) == 100)
                 if let rollout, case .object(let members) = json { json = .object(members + [("rollout", .double(rollout))]) }
-                return ServedWait.answer(json, status: .created, served: served)
+                return JSONResponse.change(json, status: .created, replicas: served)
             case .scheduled(let schedule):
                 return JSONResponse.make(Self.json(schedule), cacheControl: "no-store").with(status: .accepted)
             }
@@ -172,7 +172,7 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
                 throw ReleaseDesk.Refusal.badRequest("body must be JSON like {\"generation\": 42}")
             }
             let entry = try desk.rollback(theme: theme, to: generation, by: token)
-            return ServedWait.answer(Self.json(entry, current: true), status: .created, served: try desk.awaitServed(entry.generation, wait))
+            return JSONResponse.change(Self.json(entry, current: true), status: .created, replicas: try desk.awaitServed(entry.generation, wait))
         }
     }
 
@@ -254,7 +254,7 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
             }
             let generation = try desk.activate(theme, by: actor)
             switched(Int(generation))
-            return ServedWait.answer(["theme": .string(theme)], status: .ok, served: try desk.awaitServed(generation, wait))
+            return JSONResponse.change(["theme": .string(theme)], status: .ok, replicas: try desk.awaitServed(generation, wait))
         }
     }
 

@@ -1,7 +1,5 @@
 import Cluster
 import HTTPServer
-import HTTPTypes
-import JSON
 import ThemeServer
 
 /// How long a change's answer waits for every ready replica to serve it: when it returns, the
@@ -26,26 +24,20 @@ public struct ServedWait: Sendable, Equatable {
         }
         return seconds == 0 ? nil : ServedWait(timeout: .seconds(seconds))
     }
+}
 
-    /// The answer of a change: `json` with what the wait found (`replicas`) and `status`, or 202
-    /// Accepted when some replica did not serve it in time (the change is stored: it is not to
-    /// be sent again).
-    static func answer(_ json: JSONValue, status: HTTPResponse.Status, served: ServedBy?) -> Response {
-        guard let served, case .object(let members) = json else { return JSONResponse.make(json, cacheControl: "no-store").with(status: status) }
-        let replicas: JSONValue = .object([
-            ("serving", .array(served.serving.map(JSONValue.string))),
-            ("lagging", .array(served.lagging.map { .object([("name", .string($0.name)), ("generation", .int(Int($0.generation)))]) })),
-            ("waitedMilliseconds", .int(served.waitedMilliseconds)),
-        ])
-        return JSONResponse.make(.object(members + [("replicas", replicas)]), cacheControl: "no-store")
-            .with(status: served.isComplete ? status : .accepted)
+extension ReplicaReport {
+    /// What the cluster store's wait found, as the change routes answer it.
+    init(_ served: ServedBy) {
+        self.init(serving: served.serving, lagging: served.lagging.map { Lagging(name: $0.name, generation: $0.generation) },
+                  waitedMilliseconds: served.waitedMilliseconds)
     }
 }
 
 extension ReleaseDesk {
     /// Waits until every ready replica serves `generation` (or `wait` is nil: at once, nil).
-    public func awaitServed(_ generation: Int64, _ wait: ServedWait?) throws(Refusal) -> ServedBy? {
+    public func awaitServed(_ generation: Int64, _ wait: ServedWait?) throws(Refusal) -> ReplicaReport? {
         guard let wait else { return nil }
-        return try withStore { try $0.awaitServed(generation, timeout: wait.timeout) }
+        return ReplicaReport(try withStore { try $0.awaitServed(generation, timeout: wait.timeout) })
     }
 }

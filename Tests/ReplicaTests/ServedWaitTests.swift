@@ -68,7 +68,13 @@ struct ServedWaitTests {
         let hung = cluster.replicas[2]
         kill(hung.process.processIdentifier, SIGSTOP)
         let published = try cluster.publish("dark", from: "dark", ["--wait", "1"])
+        let alias = try HTTP.request("PUT", "/aliases/app?wait=1", port: cluster.replicas[0].port, headers: ReplicaTests.asOperator,
+                                     body: Array(#"{"theme": "light"}"#.utf8))
         kill(hung.process.processIdentifier, SIGCONT)
+        let aliasAnswer = try JSONSerialization.jsonObject(with: Data(alias.body)) as? [String: Any]
+        let aliasLagging = (aliasAnswer?["replicas"] as? [String: Any])?["lagging"] as? [[String: Any]]
+        #expect(alias.status == 202 && aliasAnswer?["name"] as? String == "app", "an alias's answer is the alias, 202 while a replica lags: \(alias.text)")
+        #expect(aliasLagging?.compactMap { $0["name"] as? String }.contains { $0.hasSuffix(":\(hung.port)") } == true, "\(alias.text)")
         #expect(published.status == 3, "\(published.output) \(published.errors)")
         #expect(published.errors.contains(":\(hung.port) (serves generation 1)") && published.errors.contains("generation 2 is stored"),
                 "\(published.errors)")
@@ -110,6 +116,8 @@ struct ServedWaitTests {
         let alias = try HTTP.request("PUT", "/aliases/app", port: cluster.replicas[1].port, headers: ReplicaTests.asOperator,
                                      body: Array(#"{"theme": "light"}"#.utf8))
         #expect(alias.status == 200, "\(alias.text)")
+        let aliasReplicas = (try JSONSerialization.jsonObject(with: Data(alias.body)) as? [String: Any])?["replicas"] as? [String: Any]
+        #expect((aliasReplicas?["serving"] as? [String])?.count == 3, "an alias's answer names the replicas that serve it: \(alias.text)")
         #expect(cluster.replicas.allSatisfy { $0.get("/aliases/app")?.status == 200 }, "every replica knows the alias as the answer comes")
 
         let unwaited = try HTTP.request("PUT", "/active?wait=0", port: cluster.replicas[0].port, headers: ReplicaTests.asOperator,

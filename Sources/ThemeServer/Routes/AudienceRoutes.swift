@@ -116,7 +116,8 @@ struct AudienceRoutes: RouteCollection {
                     let scheduled = try store.scheduleAlias(alias, at: at, request: request, byOperator: byOperator)
                     return JSONResponse.make(.object([("scheduled", Self.json(scheduled))]), cacheControl: "no-store").with(status: .accepted)
                 }
-                return JSONResponse.make(try store.putAlias(alias, request: request, byOperator: byOperator).namedJSON, cacheControl: "no-store")
+                let kept = try store.putAlias(alias, request: request, byOperator: byOperator)
+                return JSONResponse.change(kept.value.namedJSON, status: .ok, replicas: kept.replicas)
             }
         }
         if at != nil { throw APIError.noCluster }
@@ -139,8 +140,8 @@ struct AudienceRoutes: RouteCollection {
         if let store {
             let request = context.request
             return Self.offLoop { () throws(APIError) in
-                try store.removeAlias(name, request: request, byOperator: byOperator)
-                return JSONResponse.make(.object([("deleted", .string(name))]), cacheControl: "no-store")
+                let replicas = try store.removeAlias(name, request: request, byOperator: byOperator)
+                return JSONResponse.change(.object([("deleted", .string(name))]), status: .ok, replicas: replicas)
             }
         }
         let theme = book.alias(named: name)?.theme
@@ -167,14 +168,14 @@ struct AudienceRoutes: RouteCollection {
         // The percentage is the rollout's to check (`Rollout`): 422 from the store.
         let request = context.request
         return Self.offLoop { () throws(APIError) in
-            let members: [(String, JSONValue)] = if let rollout = try store.setRollout(theme: theme, generation: Int64(generation), percent: percent,
-                                                                                       request: request, byOperator: byOperator) {
+            let changed = try store.setRollout(theme: theme, generation: Int64(generation), percent: percent, request: request, byOperator: byOperator)
+            let members: [(String, JSONValue)] = if let rollout = changed.value {
                 [("theme", .string(theme)), ("generation", .int(Int(rollout.generation))), ("previous", .int(Int(rollout.previous))),
                  ("percent", .double(rollout.percent)), ("current", .bool(false))]
             } else {
                 [("theme", .string(theme)), ("generation", .int(generation)), ("percent", .double(100)), ("current", .bool(true))]
             }
-            return JSONResponse.make(.object(members), cacheControl: "no-store")
+            return JSONResponse.change(.object(members), status: .ok, replicas: changed.replicas)
         }
     }
 
