@@ -148,6 +148,7 @@ let package = Package(
         .testTarget(name: "ClusterTests", dependencies: ["Cluster", "Audiences", "Hashing", "JSON", "Sharding", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         // `themed` replicas as processes over a real PostgreSQL: publish, follow, drafts, webhooks.
         .testTarget(name: "ReplicaTests", dependencies: ["Cluster", "Releases", "Audiences", "JSON", "TestSupport"]),
+        .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "Settings", "ThemeServer", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ImageCodersTests", dependencies: ["CVips", "ImageCoders", "ThemeVocabulary", "Codecs", "BinaryReading", "TestSupport"],
                     exclude: ["vips-abi-check.c"]),
         .testTarget(name: "ThemeExportTests", dependencies: ["ThemeExport", "ThemeIndex", "ThemeVocabulary", "JSON", "TestSupport"]),

@@ -15,7 +15,8 @@ import ThemeServer
 /// in the order they were kept, so a subscriber that does not answer holds back only its own.
 /// A message that fails (no answer in 10 s, or a status outside 2xx) is tried again after
 /// `webhookRetrySeconds`, then twice as long each time, 5 tries in all; then it is listed at
-/// `GET /webhooks/deliveries` and counted in `/metrics`, and the next one is posted.
+/// `GET /webhooks/deliveries` and counted in `/metrics`, and the next one is posted. `shutdown`
+/// keeps what was heard, cuts the posts under way short and ends the threads.
 public final class WebhookDispatcher: Sendable {
     public static let attempts = 5
     /// Failures listed, newest kept.
@@ -39,6 +40,17 @@ public final class WebhookDispatcher: Sendable {
     private let keeper = DispatchQueue(label: "themed-webhook-keeper")
     /// Signalled when a message is kept, one for each subscriber's thread.
     private let kept: [DispatchSemaphore]
+    /// Posts go through a session of their own, which `shutdown` cancels.
+    private let session = URLSession(configuration: .ephemeral)
+    private let stopping = Atomic<Bool>(false)
+    /// Signalled once, by `shutdown`: ends every wait between tries at once.
+    private let stopped = DispatchSemaphore(value: 0)
+    /// Left by each subscriber's thread as it ends.
+    private let threads = DispatchGroup()
+
+    /// Why a post ended without an outcome: the dispatcher is shutting down (the message stays in
+    /// the outbox, unposted, for the next start or another replica).
+    private struct Stopping: Error {}
 
     /// Starts a thread for each subscriber, posting what `outbox` (by default one in memory) holds.
     public init(subscriptions: [WebhookSubscription], retrySeconds: Double, metrics: ServiceMetrics, logger: Logger, outbox: (any WebhookOutbox)? = nil,
@@ -48,12 +60,40 @@ public final class WebhookDispatcher: Sendable {
         self.outbox = outbox ?? MemoryOutbox(subscribers: subscriptions.map { ($0.url.absoluteString, Set($0.events)) })
         kept = subscriptions.map { _ in DispatchSemaphore(value: 0) }
         for (subscription, kept) in zip(subscriptions, kept) {
+            threads.enter()
             let thread = Thread { [self] in
                 themed_name_this_thread("themed-webhook")
-                postForever(to: subscription, woken: kept)
+                deliver(to: subscription, woken: kept)
+                threads.leave()
             }
             thread.start()
         }
+    }
+
+    /// Stops posting, in order: no more waits between tries, every change heard so far kept in
+    /// the outbox (with a cluster store, the store's: another replica or the next start posts
+    /// it), the posts under way cancelled, and each subscriber's thread ended. True when every
+    /// thread ended within `timeout`.
+    @discardableResult
+    public func shutdown(timeout: Duration = .seconds(5)) -> Bool {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        stopped.signal()
+        keeper.sync {}
+        kept.forEach { $0.signal() }
+        session.invalidateAndCancel()
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        return threads.wait(timeout: .now() + seconds) == .success
+    }
+
+    private var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
+
+    /// Waits `seconds` between tries; false, at once, when the dispatcher is shutting down.
+    private func pause(_ seconds: Double) -> Bool {
+        guard stopped.wait(timeout: .now() + seconds) == .timedOut else {
+            stopped.signal()  // for the next waiter: the signal stands until the process ends
+            return false
+        }
+        return true
     }
 
     /// The kind of webhook message an event of the server's stream is, or nil when webhooks carry
@@ -90,12 +130,11 @@ public final class WebhookDispatcher: Sendable {
                     kept.forEach { $0.signal() }
                     return
                 } catch {
-                    guard attempt < Self.attempts else {
+                    guard attempt < Self.attempts, pause(delay) else {
                         metrics.webhooksFailed.add(1, ordering: .relaxed)
                         logger.error("webhook message not kept", metadata: ["id": "\(id)", "error": "\(error)"])
                         return
                     }
-                    Thread.sleep(forTimeInterval: delay)
                     delay *= 2
                 }
             }
@@ -103,11 +142,11 @@ public final class WebhookDispatcher: Sendable {
     }
 
     /// A subscriber's thread: while this process has its turn, posts each message the outbox holds
-    /// for it, oldest first.
-    private func postForever(to subscription: WebhookSubscription, woken: DispatchSemaphore) {
+    /// for it, oldest first, until `shutdown`.
+    private func deliver(to subscription: WebhookSubscription, woken: DispatchSemaphore) {
         let url = subscription.url.absoluteString
         let types = Set(subscription.events)
-        while true {
+        while !isStopping {
             let messages: [OutboxMessage]
             do {
                 messages = try outbox.next(for: url, types: types, limit: Self.batch) ?? []
@@ -121,6 +160,8 @@ public final class WebhookDispatcher: Sendable {
             }
             do {
                 for message in messages { try post(message, to: subscription) }
+            } catch is Stopping {
+                return
             } catch {
                 // Read again from where the outbox says: the message may be posted twice (with the
                 // same webhook-id), never skipped.
@@ -139,17 +180,19 @@ public final class WebhookDispatcher: Sendable {
         for attempt in 1...Self.attempts {
             if attempt > 1 {
                 metrics.webhooksRetried.add(1, ordering: .relaxed)
-                Thread.sleep(forTimeInterval: delay)
+                guard pause(delay) else { throw Stopping() }
                 delay *= 2
             }
             // Signed at each try: a receiver refuses a timestamp more than five minutes off, and a
             // message may wait in the outbox longer than that.
             let signed = StandardWebhook(id: message.id, timestamp: Int(Date().timeIntervalSince1970), body: body)
-            switch Self.post(signed, to: subscription) {
+            switch Self.post(signed, to: subscription, through: session) {
             case .success:
                 metrics.webhooksDelivered.add(1, ordering: .relaxed)
                 try outbox.done(message, for: subscription.url.absoluteString, failure: nil)
                 return
+            case .failure where isStopping:
+                throw Stopping()
             case .failure(let error):
                 lastError = error.description
             }
@@ -172,14 +215,14 @@ public final class WebhookDispatcher: Sendable {
     struct PostError: Error, CustomStringConvertible { var description: String }
 
     /// One POST, waited for (this is the subscriber's queue, never an event loop).
-    static func post(_ message: StandardWebhook, to subscription: WebhookSubscription) -> Result<Void, PostError> {
+    static func post(_ message: StandardWebhook, to subscription: WebhookSubscription, through session: URLSession) -> Result<Void, PostError> {
         var request = URLRequest(url: subscription.url, timeoutInterval: 10)
         request.httpMethod = "POST"
         for (name, value) in message.headers(key: subscription.key) { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = Data(message.body)
         let outcome = Mutex<Result<Void, PostError>>(.failure(PostError(description: "no answer")))
         let done = DispatchSemaphore(value: 0)
-        URLSession.shared.dataTask(with: request) { _, response, error in
+        session.dataTask(with: request) { _, response, error in
             let status = (response as? HTTPURLResponse)?.statusCode
             outcome.withLock { result in
                 if let error { result = .failure(PostError(description: error.localizedDescription)) }

@@ -19,6 +19,7 @@ import ThemeContent
 import ThemeIndex
 import ThemeServer
 import ThemeVocabulary
+import Webhooks
 
 /// `themed serve`: index the themes and answer lookups over HTTP until SIGTERM or SIGINT.
 struct Serve: ParsableCommand {
@@ -132,9 +133,10 @@ struct Serve: ParsableCommand {
                              defaultActive: { answering.current?.library.activeTheme })
         }
         let service: ThemeService
+        let webhooks: WebhookDispatcher
         do {
             // With a store, event ids are its generations, from what the first sync applied.
-            service = try Startup.service(settings, accessLog: accessLog, logger: logger, readiness: readiness, storeContact: storeContact,
+            (service, webhooks) = try Startup.service(settings, accessLog: accessLog, logger: logger, readiness: readiness, storeContact: storeContact,
                                           releases: releases, audiences: audiences, metrics: metrics, clusterGeneration: follower.map { Int($0.generation) },
                                           otherShards: { follower.map { Array($0.listings.values) } ?? [] },
                                           sinceLastRead: { server.lastRead.map { Moment.now - $0 } })
@@ -231,13 +233,15 @@ struct Serve: ParsableCommand {
         // spread over two seconds so that the replicas left do not take every client at once.
         service.events.closing(retryMilliseconds: 500...2500)
         server.shutdown()
+        // After the server: no change is heard any more. What was heard is kept in the outbox.
+        if !webhooks.shutdown() { logger.warning("a webhook post did not end within 5 s of the shutdown") }
         sources.forEach { $0.cancel() }
         accessLog?.flush()
         // Nothing the daemon built is torn down on the way out: the process ends, and a teardown
         // would run on whichever thread lets go last (a cancelled timer releases its handler on a
         // Dispatch worker, later), racing the exit handlers: OpenSSL's cleanup freed its tables
         // while a worker closed the index, and the heap was found corrupt (once, in CI).
-        Self.keptUntilExit = [server, service, answering, watcher as Any, follower as Any, notifier, timers, sources]
+        Self.keptUntilExit = [server, service, webhooks, answering, watcher as Any, follower as Any, notifier, timers, sources]
     }
 
     /// Runs `work` on a thread of its own at niceness 10 (batch scheduling) and waits for it: a

@@ -129,7 +129,7 @@ enum Startup {
                         releases: ReleaseDesk? = nil, audiences: ClusterAudiences? = nil, metrics: ServiceMetrics = ServiceMetrics(),
                         clusterGeneration: Int? = nil,
                         otherShards: @escaping @Sendable () -> [ThemeListing] = { [] },
-                        sinceLastRead: @escaping @Sendable () -> Duration? = { nil }) throws -> ThemeService {
+                        sinceLastRead: @escaping @Sendable () -> Duration? = { nil }) throws -> (service: ThemeService, webhooks: WebhookDispatcher) {
         let index = try ThemeIndex(databasePath: settings.db)
         // The index's pages into the page cache, off the loops: after a restart (or once the
         // system dropped its cache) the first lookups of each theme then read memory, not the disk.
@@ -207,6 +207,6 @@ enum Startup {
         let service = try ThemeService(index: index, configuration: configuration)
         // Every change the event stream tells, the webhooks' subscribers are posted too.
         if !settings.webhooks.isEmpty { service.events.observe { webhooks.send($0) } }
-        return service
+        return (service, webhooks)
     }
 }
