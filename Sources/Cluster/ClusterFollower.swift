@@ -10,9 +10,7 @@ import ThemeVocabulary
 /// generations, so a notification lost while disconnected costs nothing.
 public final class ClusterFollower: Sendable {
     private struct State {
-        var stopped = false
         var lastContact: ContinuousClock.Instant?
-        var synced = false
         var active: String?
         /// The newest generation applied: of the releases written and of the active switch.
         var generation: Int64 = 0
@@ -34,8 +32,6 @@ public final class ClusterFollower: Sendable {
         var audiences = ReplicaAudiences()
         /// The generation this replica last told the store it serves, on this connection.
         var reportedServing: Int64?
-        /// Whether it has told the store once (`awaitReported` waits for that).
-        var hasReported = false
     }
 
     let url: String
@@ -51,7 +47,10 @@ public final class ClusterFollower: Sendable {
     let replicaName: String?
     private let state = Mutex(State())
     private let done = DispatchSemaphore(value: 0)
-    private let reported = DispatchSemaphore(value: 0)
+    private let synced = Latch()
+    /// Open once this replica has told the store what it serves.
+    private let reported = Latch()
+    private let stopping = Latch()
     /// Readable when another thread wants the loop to look again at once (an `attach`), instead
     /// of at the end of its wait for notifications.
     private let wakeup = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
@@ -84,12 +83,12 @@ public final class ClusterFollower: Sendable {
     /// `timeout`; false when it has not. A replica answers as ready only then: a change made the
     /// moment it is ready waits for it too.
     public func awaitReported(timeout: Duration) -> Bool {
-        guard replicaName != nil else { return true }
-        if state.withLock({ $0.hasReported }) { return true }
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        guard reported.wait(timeout: .now() + seconds) == .success else { return false }
-        reported.signal()
-        return true
+        replicaName == nil || reported.wait(timeout: timeout)
+    }
+
+    /// Waits until the first sync with the store is done, at most `timeout`; false when it is not.
+    public func awaitFirstSync(timeout: Duration) -> Bool {
+        synced.wait(timeout: timeout)
     }
 
     /// Forgets the reports held so far: what they tell is read another way (a replica's first
@@ -102,7 +101,7 @@ public final class ClusterFollower: Sendable {
     /// When the store last answered; nil before it ever did.
     public var lastContact: ContinuousClock.Instant? { state.withLock { $0.lastContact } }
     /// Whether the first sync with the store is done.
-    public var hasSynced: Bool { state.withLock { $0.synced } }
+    public var hasSynced: Bool { synced.isOpen }
     public var failures: [String: String] { state.withLock { $0.failures } }
     /// The active theme the store held at the last sync.
     public var active: String? { state.withLock { $0.active } }
@@ -130,11 +129,11 @@ public final class ClusterFollower: Sendable {
     }
 
     public func stop() {
-        state.withLock { $0.stopped = true }
+        stopping.open()
         done.wait()
     }
 
-    private var isStopped: Bool { state.withLock { $0.stopped } }
+    private var isStopped: Bool { stopping.isOpen }
 
     private func run() {
         var delay = Duration.milliseconds(100)
@@ -182,11 +181,8 @@ public final class ClusterFollower: Sendable {
         guard let generation else { return }
         callbacks.settled()
         try store.reportServing(replica: replicaName, generation: generation)
-        let first = state.withLock { state in
-            defer { (state.reportedServing, state.hasReported) = (generation, true) }
-            return !state.hasReported
-        }
-        if first { reported.signal() }
+        state.withLock { $0.reportedServing = generation }
+        reported.open()
     }
 
     /// Materializes every release newer than the folder's, removes retired themes, and follows
@@ -251,12 +247,12 @@ public final class ClusterFollower: Sendable {
             state.schedules = schedules
             state.nextDue = schedules.first.map { .now + .milliseconds(Int(max(0, $0.secondsUntilDue) * 1000)) }
             state.lastContact = .now
-            state.synced = true
             state.generation = max(state.generation, newest, active?.generation ?? 0, audiences.generation)
             state.releasesRead = newest
             defer { state.active = active?.theme }
             return state.active
         }
+        synced.open()
         // Changes in the order of their generations: the event ids they become only grow.
         if !changed.isEmpty { reports.themesChanged(changed.sorted { $0.generation < $1.generation }) }
         if let active, active.theme != previous { reports.activeChanged(active.theme, active.generation) }
@@ -386,7 +382,6 @@ public final class ClusterFollower: Sendable {
     }
 
     private func sleep(_ duration: Duration) {
-        let deadline = ContinuousClock.now + duration
-        while !isStopped, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        _ = stopping.wait(timeout: duration)
     }
 }

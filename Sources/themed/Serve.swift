@@ -122,9 +122,7 @@ struct Serve: ParsableCommand {
         }
         if let follower {
             follower.start()
-            let deadline = ContinuousClock.now + unreachableLimit
-            while !follower.hasSynced, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
-            if !follower.hasSynced { logger.warning("cluster store not reached; serving the themes folder as it is") }
+            if !follower.awaitFirstSync(timeout: unreachableLimit) { logger.warning("cluster store not reached; serving the themes folder as it is") }
         }
 
         let metrics = ServiceMetrics()
