@@ -83,7 +83,7 @@ extension ReleaseRoutes {
                                                        cacheControl: "no-store").with(status: .accepted), scheduled)
             }
             // One message an approval: the draft as it stands (its state says whether it was the last).
-            notify?("draft-approved", "msg_draft_\(id)_\(draft.digest.prefix(12))_approved_by_\(token.name)", .object([("approver", .string(token.name)),
+            notify("draft-approved", "msg_draft_\(id)_\(draft.digest.prefix(12))_approved_by_\(token.name)", .object([("approver", .string(token.name)),
                                                                                                   ("draft", Self.json(draft, required: required))]))
             return response
         }

@@ -24,12 +24,13 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
     /// Without a cluster store: who is told that releases need one. Anyone else asking for a
     /// change is refused as `PUT /active` refuses them, so that no route tells a client without
     /// a token more than that it needs one.
-    public var operators: OperatorCheck?
+    let operators: OperatorCheck
     /// Where draft-created and draft-approved webhook messages go (type, webhook id, data).
-    public var notify: (@Sendable (_ type: String, _ id: String, _ data: JSONValue) -> Void)?
+    let notify: @Sendable (_ type: String, _ id: String, _ data: JSONValue) -> Void
 
-    public init(desk: ReleaseDesk?, metrics: ServiceMetrics, proxies: TrustedProxies, audiences: ClusterAudiences? = nil) {
-        (self.desk, self.metrics, self.proxies, self.audiences) = (desk, metrics, proxies, audiences)
+    public init(desk: ReleaseDesk?, metrics: ServiceMetrics, proxies: TrustedProxies, operators: OperatorCheck, audiences: ClusterAudiences? = nil,
+                notify: @escaping @Sendable (_ type: String, _ id: String, _ data: JSONValue) -> Void = { _, _, _ in }) {
+        (self.desk, self.metrics, self.proxies, self.operators, self.audiences, self.notify) = (desk, metrics, proxies, operators, audiences, notify)
     }
 
     public var routes: [Route] {
@@ -83,7 +84,7 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
             switch try desk.publish(theme: theme, body: body.path, kind: kind, by: token, at: request.query["at"], rollout: rollout, draft: draft) {
             case .drafted(let draft):
                 let json = Self.json(draft, required: try desk.requiredApprovals(of: theme))
-                notify?("draft-created", "msg_draft_\(draft.id)_created", json)
+                notify("draft-created", "msg_draft_\(draft.id)_created", json)
                 return JSONResponse.make(json, cacheControl: "no-store").with(status: .accepted)
             case .published(let entry):
                 let served = try desk.awaitServed(entry.generation, wait)
@@ -230,7 +231,7 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
     /// The desk for a change (the desk checks the team's token itself); without one, the sender
     /// must be the operator before hearing 409.
     func changeDesk(for request: Request) throws -> ReleaseDesk {
-        if desk == nil, let operators, !operators.allows(request) { throw operators.refusal(of: request, changing: "releases") }
+        if desk == nil, !operators.allows(request) { throw operators.refusal(of: request, changing: "releases") }
         return try Self.cluster(desk)
     }
 

@@ -156,8 +156,6 @@ enum Startup {
         let purge: (@Sendable ([String]) -> Void)? = purger.targets.isEmpty ? nil : { @Sendable keys in purger.purge(keys) }
         // Checked when the settings were read.
         let proxies = (try? TrustedProxies(settings.trustedProxies)) ?? .none
-        // The release routes answer 409 without a cluster store; with one, PUT /active goes through it.
-        var releaseRoutes = ReleaseRoutes(desk: releases, metrics: metrics, proxies: proxies, audiences: audiences)
         var configuration = ThemeServiceConfiguration(themesDirectory: themesPath)
         configuration.activeToken = settings.activeToken
         configuration.loopbackIsOperator = settings.loopbackIsOperator
@@ -170,7 +168,6 @@ enum Startup {
         configuration.allowedOrigins = settings.corsAllowedOrigins
         configuration.readiness = readiness
         configuration.storeContact = storeContact
-        configuration.activeStore = releases == nil ? nil : releaseRoutes
         configuration.audienceStore = audiences
         configuration.purge = purge
         configuration.purgesSent = purger.targets.isEmpty ? nil : { @Sendable in purger.awaitSent() }
@@ -182,7 +179,6 @@ enum Startup {
         configuration.eventRefetchRate = settings.eventRefetchRate
         configuration.imageTransforms = ImageTransformPolicy(rule: settings.imageTransforms, presets: settings.imagePresets,
                                                              signingKeys: settings.imageSigningKeys)
-        releaseRoutes.operators = configuration.operators
         // A release's message carries its diff against the release before it: with a cluster store
         // from the store's two releases, in folder mode from the index before and after the reload.
         let folderDiffs = releases == nil && settings.webhooks.contains(where: { $0.events.contains("release-published") })
@@ -202,7 +198,12 @@ enum Startup {
         let webhooks = WebhookDispatcher(subscriptions: settings.webhooks, retrySeconds: settings.webhookRetrySeconds, metrics: metrics, logger: logger,
                                          outbox: settings.cluster.map { StoreOutbox(url: $0, subscribers: settings.webhooks.map(\.url.absoluteString)) },
                                          details: releaseDiff)
-        releaseRoutes.notify = { type, id, data in webhooks.send(type: type, id: id, data: data) }
+        // The release routes answer 409 without a cluster store; with one, PUT /active goes through
+        // them. Who is an operator is settled already: with a store (the audience store above) every
+        // change needs a token.
+        let releaseRoutes = ReleaseRoutes(desk: releases, metrics: metrics, proxies: proxies, operators: configuration.operators, audiences: audiences,
+                                          notify: { type, id, data in webhooks.send(type: type, id: id, data: data) })
+        configuration.activeStore = releases == nil ? nil : releaseRoutes
         configuration.collections = [releaseRoutes, WebhookRoutes(dispatcher: webhooks, operators: configuration.operators)]
         let service = try ThemeService(index: index, configuration: configuration)
         // Every change the event stream tells, the webhooks' subscribers are posted too.
