@@ -11,8 +11,6 @@ import ThemeServer
 /// are answered from what the follower last read (`follow`), the same on every replica.
 public final class ClusterAudiences: AudienceStore {
     let desk: ReleaseDesk
-    /// Whose X-Forwarded-For names the client that failed tokens count against.
-    let proxies: TrustedProxies
     /// The theme `current` stands for when the store has never been told one.
     let defaultActive: @Sendable () -> String?
     private let state = Mutex((replica: ReplicaAudiences(), assigner: Assigner()))
@@ -22,8 +20,8 @@ public final class ClusterAudiences: AudienceStore {
     /// How long a change waits for this replica to follow it before it is answered anyway.
     static let followWait: TimeInterval = 2
 
-    public init(desk: ReleaseDesk, proxies: TrustedProxies, defaultActive: @escaping @Sendable () -> String?) {
-        (self.desk, self.proxies, self.defaultActive) = (desk, proxies, defaultActive)
+    public init(desk: ReleaseDesk, defaultActive: @escaping @Sendable () -> String?) {
+        (self.desk, self.defaultActive) = (desk, defaultActive)
     }
 
     public var assigner: Assigner { state.withLock { $0.assigner } }
@@ -87,41 +85,35 @@ public final class ClusterAudiences: AudienceStore {
 
     // MARK: Changes (off the event loop: see `AudienceStore`)
 
-    public func putAlias(_ alias: Alias, request: Request, byOperator: Bool) throws(APIError) -> Changed<Alias> {
-        let replaced = assigner.aliases[alias.name]
-        let wait = try ServedWait.of(request)
-        let generation = try refused { () throws(ReleaseDesk.Refusal) in
-            let actor = try actor(of: request, byOperator: byOperator, themes: alias.themes + (replaced?.themes ?? []))
-            return try desk.putAlias(alias, by: actor)
+    public func authorize(_ credentials: Credentials, themes: [String]) throws(APIError) -> Caller {
+        try refused { () throws(ReleaseDesk.Refusal) in
+            var name = ""
+            for theme in Set(themes.isEmpty ? ["*"] : themes).sorted() {
+                name = try desk.authorize(credentials.authorization, from: credentials.client, to: .rollout, theme: theme).name
+            }
+            return .token(name: name)
         }
+    }
+
+    public func putAlias(_ alias: Alias, by caller: Caller, wait: ServedWait?) throws(APIError) -> Changed<Alias> {
+        let generation = try refused { () throws(ReleaseDesk.Refusal) in try desk.putAlias(alias, by: caller.actor) }
         return Changed(alias, replicas: try awaitChange(generation, wait))
     }
 
-    public func scheduleAlias(_ alias: Alias, at: String, request: Request, byOperator: Bool) throws(APIError) -> ScheduledAliasChange {
-        let replaced = assigner.aliases[alias.name]
-        let schedule = try refused { () throws(ReleaseDesk.Refusal) -> Schedule in
-            let actor = try actor(of: request, byOperator: byOperator, themes: alias.themes + (replaced?.themes ?? []))
-            return try desk.schedule(alias: alias, at: at, by: actor)
-        }
+    public func scheduleAlias(_ alias: Alias, at: String, by caller: Caller) throws(APIError) -> ScheduledAliasChange {
+        let schedule = try refused { () throws(ReleaseDesk.Refusal) -> Schedule in try desk.schedule(alias: alias, at: at, by: caller.actor) }
         return ScheduledAliasChange(id: schedule.id, alias: alias.name, theme: schedule.theme, at: schedule.at, by: schedule.actor)
     }
 
-    public func removeAlias(_ name: String, request: Request, byOperator: Bool) throws(APIError) -> ReplicaReport? {
-        let existing = assigner.aliases[name]
-        let wait = try ServedWait.of(request)
-        let generation = try refused { () throws(ReleaseDesk.Refusal) -> Int64? in
-            let actor = try actor(of: request, byOperator: byOperator, themes: existing?.themes ?? ["*"])
-            return try desk.removeAlias(name, by: actor)
-        }
+    public func removeAlias(_ name: String, by caller: Caller, wait: ServedWait?) throws(APIError) -> ReplicaReport? {
+        let generation = try refused { () throws(ReleaseDesk.Refusal) -> Int64? in try desk.removeAlias(name, by: caller.actor) }
         guard let generation else { throw APIError.notFound("no alias named \(name)") }
         return try awaitChange(generation, wait)
     }
 
-    public func setRollout(theme: String, generation: Int64, percent: Double, request: Request, byOperator: Bool) throws(APIError) -> Changed<Rollout?> {
-        let wait = try ServedWait.of(request)
+    public func setRollout(theme: String, generation: Int64, percent: Double, by caller: Caller, wait: ServedWait?) throws(APIError) -> Changed<Rollout?> {
         let (rollout, change) = try refused { () throws(ReleaseDesk.Refusal) -> (rollout: Rollout?, generation: Int64) in
-            let actor = try actor(of: request, byOperator: byOperator, themes: [theme])
-            return try desk.setRollout(theme: theme, generation: generation, percent: percent, by: actor)
+            try desk.setRollout(theme: theme, generation: generation, percent: percent, by: caller.actor)
         }
         return Changed(rollout, replicas: try awaitChange(change, wait))
     }
@@ -140,16 +132,6 @@ public final class ClusterAudiences: AudienceStore {
         do throws(ReleaseDesk.Refusal) { return try work() } catch { throw ReleaseRoutes.apiError(for: error) }
     }
 
-    /// Who makes the change: the operator, or the token presented, which must have `rollout` on
-    /// every theme concerned.
-    private func actor(of request: Request, byOperator: Bool, themes: [String]) throws(ReleaseDesk.Refusal) -> String {
-        guard !byOperator else { return Release.operatorName }
-        var name = ""
-        for theme in Set(themes.isEmpty ? ["*"] : themes).sorted() {
-            name = try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .rollout, theme: theme).name
-        }
-        return name
-    }
 
     /// Waits (off the loop) until this replica's follower has read the change of `generation`,
     /// so that the client's next `/assign` here sees it; a slow follower only delays the answer.
@@ -161,6 +143,16 @@ public final class ClusterAudiences: AudienceStore {
         // hand-over between this check and the wait is not missed.
         while state.withLock({ $0.replica.store.generation }) < generation {
             guard followed.wait(until: deadline) else { return }
+        }
+    }
+}
+
+extension Caller {
+    /// The name the store's history and audit trail give who made a change.
+    var actor: String {
+        switch self {
+        case .operator: Release.operatorName
+        case .token(let name): name
         }
     }
 }

@@ -6,6 +6,7 @@ import FoundationNetworking
 #endif
 import Releases
 import ThemeIndex
+import ThemeServer
 import ThemeVocabulary
 
 /// `themed publish`: checks a theme and stores it as a release in the cluster store, which every

@@ -127,8 +127,7 @@ struct Serve: ParsableCommand {
 
         let metrics = ServiceMetrics()
         let audiences = releases.map { desk in
-            ClusterAudiences(desk: desk, proxies: (try? TrustedProxies(settings.trustedProxies)) ?? .none,
-                             defaultActive: { answering.current?.library.activeTheme })
+            ClusterAudiences(desk: desk, defaultActive: { answering.current?.library.activeTheme })
         }
         let service: ThemeService
         let webhooks: WebhookDispatcher

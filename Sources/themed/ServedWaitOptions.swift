@@ -2,6 +2,7 @@ import ArgumentParser
 import Cluster
 import Foundation
 import Releases
+import ThemeServer
 
 /// How long a change command waits for every ready replica to serve the change: the command
 /// returns when the change is live everywhere (and the caches in front were told), or says which

@@ -85,18 +85,26 @@ struct AudienceRoutes: RouteCollection {
         return store
     }
 
-    /// Who may change aliases and rollouts: the operator, or with a cluster store a token the store checks.
-    private func byOperator(_ request: Request) throws -> Bool {
-        let allowed = operators.allows(request)
-        guard allowed || (store != nil && request.headers[.authorization] != nil) else {
+    /// Who may change aliases and rollouts: the operator (nil), or with a cluster store the
+    /// holder of a token, whose credentials the store checks (`caller`).
+    private func credentials(_ request: Request) throws -> Credentials? {
+        if operators.allows(request) { return nil }
+        guard store != nil, let authorization = request.headers[.authorization] else {
             throw operators.refusal(of: request, changing: "aliases and rollouts")
         }
-        return allowed
+        return Credentials(authorization: authorization, client: operators.proxies.client(of: request))
+    }
+
+    /// Who asks, settled off the loop (a token is a round trip to the store): the operator, or
+    /// the holder of the token presented, which must have `rollout` on every theme of `themes`.
+    private static func caller(_ credentials: Credentials?, themes: [String], store: any AudienceStore) throws(APIError) -> Caller {
+        guard let credentials else { return .operator }
+        return try store.authorize(credentials, themes: themes)
     }
 
     private func put(_ context: RequestContext) throws -> Response {
         let name = context.parameter("alias")
-        let byOperator = try byOperator(context.request)
+        let credentials = try credentials(context.request)
         guard name != AliasBook.current else { throw APIError.badRequest("current is the active theme: change it with PUT /active") }
         let document: JSONValue
         do { document = try JSONParser.parse(context.request.body) } catch { throw APIError.badRequest("the body is not JSON: \(error)") }
@@ -110,13 +118,17 @@ struct AudienceRoutes: RouteCollection {
             throw APIError(status: .unprocessableContent, code: "unprocessable", message: error.description)
         }
         if let store {
-            let (request, at) = (context.request, at)
+            let wait = try ServedWait.of(context.request)
+            // The token needs `rollout` on the themes the alias names and on those it named before.
+            let themes = alias.themes + (store.assigner.aliases[alias.name]?.themes ?? [])
+            let at = at
             return Self.offLoop { () throws(APIError) in
+                let caller = try Self.caller(credentials, themes: themes, store: store)
                 if let at {
-                    let scheduled = try store.scheduleAlias(alias, at: at, request: request, byOperator: byOperator)
+                    let scheduled = try store.scheduleAlias(alias, at: at, by: caller)
                     return JSONResponse.make(.object([("scheduled", Self.json(scheduled))]), cacheControl: "no-store").with(status: .accepted)
                 }
-                let kept = try store.putAlias(alias, request: request, byOperator: byOperator)
+                let kept = try store.putAlias(alias, by: caller, wait: wait)
                 return JSONResponse.change(kept.value.namedJSON, status: .ok, replicas: kept.replicas)
             }
         }
@@ -135,12 +147,14 @@ struct AudienceRoutes: RouteCollection {
 
     private func delete(_ context: RequestContext) throws -> Response {
         let name = context.parameter("alias")
-        let byOperator = try byOperator(context.request)
+        let credentials = try credentials(context.request)
         guard name != AliasBook.current else { throw APIError.badRequest("current is the active theme: it cannot be deleted") }
         if let store {
-            let request = context.request
+            let wait = try ServedWait.of(context.request)
+            // An alias that is not there: a token needs `rollout` on every theme to be told so.
+            let themes = store.assigner.aliases[name]?.themes ?? ["*"]
             return Self.offLoop { () throws(APIError) in
-                let replicas = try store.removeAlias(name, request: request, byOperator: byOperator)
+                let replicas = try store.removeAlias(name, by: try Self.caller(credentials, themes: themes, store: store), wait: wait)
                 return JSONResponse.change(.object([("deleted", .string(name))]), status: .ok, replicas: replicas)
             }
         }
@@ -156,7 +170,7 @@ struct AudienceRoutes: RouteCollection {
     private func rollout(_ context: RequestContext) throws -> Response {
         // Who asks is settled first: a change route answers 401 to a request without a token
         // whenever the server knows tokens, whether or not it could make the change.
-        let byOperator = try byOperator(context.request)
+        let credentials = try credentials(context.request)
         let store = try Self.cluster(store)
         let theme = context.parameter("theme")
         let document: JSONValue
@@ -166,9 +180,10 @@ struct AudienceRoutes: RouteCollection {
             throw APIError.badRequest("body must be JSON like {\"generation\": 43, \"percent\": 10}")
         }
         // The percentage is the rollout's to check (`Rollout`): 422 from the store.
-        let request = context.request
+        let wait = try ServedWait.of(context.request)
         return Self.offLoop { () throws(APIError) in
-            let changed = try store.setRollout(theme: theme, generation: Int64(generation), percent: percent, request: request, byOperator: byOperator)
+            let caller = try Self.caller(credentials, themes: [theme], store: store)
+            let changed = try store.setRollout(theme: theme, generation: Int64(generation), percent: percent, by: caller, wait: wait)
             let members: [(String, JSONValue)] = if let rollout = changed.value {
                 [("theme", .string(theme)), ("generation", .int(Int(rollout.generation))), ("previous", .int(Int(rollout.previous))),
                  ("percent", .double(rollout.percent)), ("current", .bool(false))]

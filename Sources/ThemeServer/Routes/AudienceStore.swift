@@ -21,21 +21,24 @@ public protocol AudienceStore: Sendable {
     var scheduledAliasChanges: [ScheduledAliasChange] { get }
 
     // The changes. Each asks the store and then waits until every ready replica serves the
-    // change (`?wait=`; with `wait=0`, until this replica follows it, so that the client's next
+    // change (`wait`; with none, until this replica follows it, so that the client's next
     // `/assign` here sees it), returning what the wait found: they block, and `AudienceRoutes`
-    // calls them off the event loop. The client's token (`request`'s Authorization) is checked for
-    // the `rollout` permission on every theme concerned, unless `byOperator`. A refusal is the
-    // error to answer with (401, 403, 404, 422, 429, 503).
+    // calls them off the event loop, once `authorize` settled who asks. A refusal is the error to
+    // answer with (401, 403, 404, 422, 429, 503).
+
+    /// The holder of the token `credentials` present, which must have the `rollout` permission
+    /// on every theme of `themes` (a round trip to the store).
+    func authorize(_ credentials: Credentials, themes: [String]) throws(APIError) -> Caller
 
     /// Keeps `alias` (replacing one of its name); returns it as kept.
-    func putAlias(_ alias: Alias, request: Request, byOperator: Bool) throws(APIError) -> Changed<Alias>
+    func putAlias(_ alias: Alias, by caller: Caller, wait: ServedWait?) throws(APIError) -> Changed<Alias>
     /// Stores `alias` to be kept at `at` (RFC 3339).
-    func scheduleAlias(_ alias: Alias, at: String, request: Request, byOperator: Bool) throws(APIError) -> ScheduledAliasChange
+    func scheduleAlias(_ alias: Alias, at: String, by caller: Caller) throws(APIError) -> ScheduledAliasChange
     /// Forgets an alias; 404 when there is none.
-    func removeAlias(_ name: String, request: Request, byOperator: Bool) throws(APIError) -> ReplicaReport?
+    func removeAlias(_ name: String, by caller: Caller, wait: ServedWait?) throws(APIError) -> ReplicaReport?
     /// Starts, moves, halts (0) or completes (100) `theme`'s rollout of `generation`; nil when
     /// that completes it (the generation is then the theme's current one).
-    func setRollout(theme: String, generation: Int64, percent: Double, request: Request, byOperator: Bool) throws(APIError) -> Changed<Rollout?>
+    func setRollout(theme: String, generation: Int64, percent: Double, by caller: Caller, wait: ServedWait?) throws(APIError) -> Changed<Rollout?>
 }
 
 /// An alias change stored to be made at a set time.

@@ -2,6 +2,48 @@ import HTTPServer
 import HTTPTypes
 import JSON
 
+/// How long a change's answer waits for every ready replica to serve it: when it returns, the
+/// change is live on each of them and the caches in front were told to drop what it made stale
+/// (`ClusterStore.awaitServed`). `?wait=SECONDS` (up to 120) sets the limit, 10 s by default;
+/// `?wait=0` answers as soon as the store holds the change.
+public struct ServedWait: Sendable, Equatable {
+    public static let defaultSeconds = 10
+    public static let maximumSeconds = 120
+
+    public var timeout: Duration
+
+    public init(timeout: Duration) {
+        self.timeout = timeout
+    }
+
+    /// The wait a request asks for; nil for `wait=0`.
+    public static func of(_ request: Request) throws(APIError) -> ServedWait? {
+        guard let text = request.query["wait"] else { return ServedWait(timeout: .seconds(defaultSeconds)) }
+        guard let seconds = Int(text), (0...maximumSeconds).contains(seconds) else {
+            throw APIError.badRequest("wait is the seconds to wait for every replica to serve the change, 0 to \(maximumSeconds) (0: answer at once)")
+        }
+        return seconds == 0 ? nil : ServedWait(timeout: .seconds(seconds))
+    }
+}
+
+/// Who asks for a change, as the route settled it: the operator (its token, or loopback where
+/// loopback is the operator), or the holder of a token the store checked, by the token's name.
+public enum Caller: Sendable, Equatable {
+    case `operator`
+    case token(name: String)
+}
+
+/// What a client presents for a change that the store checks: its Authorization header and the
+/// address it asks from (through trusted proxies), which failed tokens count against.
+public struct Credentials: Sendable, Equatable {
+    public var authorization: String?
+    public var client: String
+
+    public init(authorization: String?, client: String) {
+        (self.authorization, self.client) = (authorization, client)
+    }
+}
+
 /// What a change's wait for the replicas found (`?wait=`): those that serve the change, those
 /// that did not in time (with the generation each serves), and how long the wait took. The
 /// cluster store works it out; every change route answers with it alike (`JSONResponse.change`).
