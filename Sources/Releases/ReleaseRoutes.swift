@@ -17,20 +17,20 @@ import ThemeServer
 public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
     let desk: ReleaseDesk?
     let metrics: ServiceMetrics
-    /// Whose X-Forwarded-For names the client that failed tokens count against.
-    let proxies: TrustedProxies
     /// A release published into a rollout is answered once this replica follows the rollout.
     let audiences: ClusterAudiences?
     /// Without a cluster store: who is told that releases need one. Anyone else asking for a
     /// change is refused as `PUT /active` refuses them, so that no route tells a client without
     /// a token more than that it needs one.
     let operators: OperatorCheck
+    /// Whose X-Forwarded-For names the client that failed tokens count against: the operators'.
+    var proxies: TrustedProxies { operators.proxies }
     /// Where draft-created and draft-approved webhook messages go (type, webhook id, data).
     let notify: @Sendable (_ type: String, _ id: String, _ data: JSONValue) -> Void
 
-    public init(desk: ReleaseDesk?, metrics: ServiceMetrics, proxies: TrustedProxies, operators: OperatorCheck, audiences: ClusterAudiences? = nil,
+    public init(desk: ReleaseDesk?, metrics: ServiceMetrics, operators: OperatorCheck, audiences: ClusterAudiences? = nil,
                 notify: @escaping @Sendable (_ type: String, _ id: String, _ data: JSONValue) -> Void = { _, _, _ in }) {
-        (self.desk, self.metrics, self.proxies, self.operators, self.audiences, self.notify) = (desk, metrics, proxies, operators, audiences, notify)
+        (self.desk, self.metrics, self.operators, self.audiences, self.notify) = (desk, metrics, operators, audiences, notify)
     }
 
     public var routes: [Route] {

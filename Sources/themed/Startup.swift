@@ -201,7 +201,7 @@ enum Startup {
         // The release routes answer 409 without a cluster store; with one, PUT /active goes through
         // them. Who is an operator is settled already: with a store (the audience store above) every
         // change needs a token.
-        let releaseRoutes = ReleaseRoutes(desk: releases, metrics: metrics, proxies: proxies, operators: configuration.operators, audiences: audiences,
+        let releaseRoutes = ReleaseRoutes(desk: releases, metrics: metrics, operators: configuration.operators, audiences: audiences,
                                           notify: { type, id, data in webhooks.send(type: type, id: id, data: data) })
         configuration.activeStore = releases == nil ? nil : releaseRoutes
         configuration.collections = [releaseRoutes, WebhookRoutes(dispatcher: webhooks, operators: configuration.operators)]

@@ -33,7 +33,7 @@ public final class APIFixture {
         (configuration.logger, configuration.metrics, configuration.accessLog) = (logger, metrics, accessLog)
         configuration.allowedOrigins = allowedOrigins
         (configuration.shard, configuration.trustedProxies, configuration.imageTransforms) = (shard, trustedProxies, imageTransforms)
-        configuration.collections = [ReleaseRoutes(desk: nil, metrics: metrics, proxies: trustedProxies, operators: configuration.operators)]
+        configuration.collections = [ReleaseRoutes(desk: nil, metrics: metrics, operators: configuration.operators)]
         service = try ThemeService(index: index, configuration: configuration)
         try service.reload()
     }

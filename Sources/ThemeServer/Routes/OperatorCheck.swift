@@ -12,7 +12,7 @@ public struct OperatorCheck: Sendable {
     /// Whether the server knows tokens (its `activeToken`, or a cluster store's teams' tokens):
     /// a refused request is then told to bring one (401), not that only loopback may (403).
     let hasTokens: Bool
-    let proxies: TrustedProxies
+    public let proxies: TrustedProxies
 
     public init(activeToken: String?, loopbackIsOperator: Bool, hasTokens: Bool, proxies: TrustedProxies) {
         self.activeToken = activeToken
