@@ -93,8 +93,10 @@ struct ReleaseStoreTests {
         let store = try ClusterStore(url: postgres.url)
         let first = try store.publish(theme: "light", files: Self.files("one"))
         try store.setActive("light")
+        // The wait below is for the instant written into the schedules (rounded to the
+        // millisecond), not for a second clock reading taken a moment apart from it.
         let due = Date().addingTimeInterval(1.5)
-        let soon = Self.time(in: 1.5)
+        let soon = Self.time(at: due)
         let switchSoon = try store.schedule(activating: "dark", at: soon, by: "ops")
         let release = try store.schedule(theme: "light", paths: ["Theme.xcassets/x.colorset/Contents.json"], at: soon, by: "team") { _ in Array("later".utf8) }
         let cancelled = try store.schedule(activating: "light", at: Self.time(in: 1), by: "ops")
@@ -105,7 +107,7 @@ struct ReleaseStoreTests {
 
         #expect(try store.applyDueSchedules() == 0, "not before its time")
         #expect(try store.active()?.theme == "light" && store.latestReleases().first?.generation == first)
-        #expect(waitUntil(3) { Date() > due }, "their time comes")
+        #expect(waitUntil(3) { Date() > due.addingTimeInterval(0.001) }, "their time comes")
         #expect(try store.applyDueSchedules() == 2)
         #expect(try store.applyDueSchedules() == 0, "once")
         #expect(try store.active()?.theme == "dark")
@@ -150,9 +152,14 @@ struct ReleaseStoreTests {
 
     /// An RFC 3339 time `seconds` from now.
     static func time(in seconds: Double) -> String {
+        time(at: Date().addingTimeInterval(seconds))
+    }
+
+    /// RFC 3339 with milliseconds (rounded: up to half a millisecond after `date`).
+    static func time(at date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date().addingTimeInterval(seconds))
+        return formatter.string(from: date)
     }
 
     @Test("the audit trail: newest first, of one theme, since a time, within a limit")
