@@ -29,36 +29,17 @@ public final class IndexReader: Sendable {
 
     // MARK: - Themes
 
-    /// Every theme, with the names it answers (its own and its ancestors', as its detail lists
-    /// them) counted from two passes over the index of names: the parents', then the others'.
+    /// Every theme, with the counts of the names it answers (its own and its ancestors', as its
+    /// detail lists them) as the sync that changed it stored them.
     public func themes() throws -> [ThemeInfo] {
         try pool.read { database in
             let records = try database.prepare("SELECT * FROM theme ORDER BY name").rows().map(ThemeRecord.init(row:))
-            // The names of the themes that are parents first, held as sets; then every other
-            // theme's, counted as the rows pass (none of them held).
-            let idNames = Dictionary(records.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-            let parents = Dictionary(records.map { ($0.name, $0.parent) }, uniquingKeysWith: { first, _ in first })
-            let parentNames = Set(records.compactMap(\.parent))
-            let names = "SELECT DISTINCT theme_id, kind, name FROM variant WHERE kind IN ('color', 'image', 'file') AND theme_id "
-            let parentIDs = "IN (SELECT id FROM theme WHERE name IN (SELECT parent FROM theme))"
-            func forEachName(_ sql: String, _ body: (String, AssetKind, String) throws -> Void) throws {
-                try database.prepare(sql).forEachRow { row in
-                    guard let theme = idNames[try row.int64("theme_id")], let kind = AssetKind(rawValue: try row.string("kind")) else { return }
-                    try body(theme, kind, try row.string("name"))
-                }
-            }
-            // Every theme that is a parent has a set, though it define no name of its own.
-            var parentsOwn = Dictionary(parentNames.filter { parents[$0] != nil }.map { ($0, NameSets()) }, uniquingKeysWith: { first, _ in first })
-            try forEachName(names + parentIDs) { theme, kind, name in parentsOwn[theme]?.insert(name, kind) }
-            var counts = ServedCounts(parents: parents, parentsOwn: parentsOwn)
-            try forEachName(names + "NOT " + parentIDs) { theme, kind, name in counts.addLeafName(name, kind, of: theme) }
             return try records.map { theme in
                 let sources = try database.cachedStatement("SELECT * FROM source WHERE theme_id = ?1 ORDER BY rank").rows([.integer(theme.id)])
                     .map { try SourceRecord(row: $0).info }
-                let served = counts.counts(of: theme.name)
                 return ThemeInfo(id: theme.id, name: theme.name, path: theme.path, parent: theme.parent, generation: theme.generation,
                                  error: theme.error, warning: theme.warning, sources: sources,
-                                 colorCount: served.colors, imageCount: served.images, fileCount: served.files)
+                                 colorCount: theme.served.colors, imageCount: theme.served.images, fileCount: theme.served.files)
             }
         }
     }

@@ -75,6 +75,7 @@ public final class IndexWriter: Sendable {
                     try database.prepare("DELETE FROM theme WHERE id = ?1").run([.integer(theme.id)])
                     report.removedThemes.append(theme.name)
                 }
+                try storeServedCounts(changed: report.changedThemes + report.addedThemes, in: database)
             }
             // The page cache a platform's sync filled (up to cacheKibibytes) is not needed until
             // the next one: a serving process gives it back.

@@ -9,7 +9,7 @@ import SQLite
 /// The index is derived from the themes folder, so a new schema version simply rebuilds it: the
 /// tables are dropped and every theme is read again (the settings in `meta` are kept).
 enum Schema {
-    static let version = 14
+    static let version = 15
 
     static let indexes = """
     CREATE INDEX IF NOT EXISTS variant_by_name ON variant (name, kind, theme_id);

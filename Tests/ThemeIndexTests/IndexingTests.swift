@@ -189,4 +189,35 @@ struct ServedCountTests {
         let leaf = try #require(served["leaf"])
         #expect(leaf == (4, 2), "a, b, c, d and logo, hero: a name defined at two levels counts once")
     }
+
+    @Test("counts are stored when the index changes: a name added at the root reaches every theme below it, a theme that moves or comes without names of its own counts its new chain, and a restart reads them as stored")
+    func storedCounts() throws {
+        let f = ThemeFixtures()
+        defer { f.remove() }
+        f.colorSet("root", "a", [(nil, ["red": "0", "green": "0", "blue": "0"], [:])])
+        f.colorSet("other-root", "z", [(nil, ["red": "0", "green": "0", "blue": "0"], [:])])
+        for (theme, parent, own) in [("middle", "root", "b"), ("leaf", "middle", "c"), ("mover", "root", "d")] {
+            f.write("{\"parent\": \"\(parent)\"}", to: "\(theme)/theme.json")
+            f.colorSet(theme, own, [(nil, ["red": "0", "green": "0", "blue": "0"], [:])])
+        }
+        var index = try ThemeIndex(databasePath: f.path("index.sqlite"))
+        func colors() throws -> [String: Int] {
+            Dictionary(try index.reader.themes().map { ($0.name, $0.colorCount) }, uniquingKeysWith: { first, _ in first })
+        }
+        try index.writer.sync(themesDirectory: f.root)
+        #expect(try colors() == ["root": 1, "other-root": 1, "middle": 2, "leaf": 3, "mover": 2])
+
+        f.colorSet("root", "e", [(nil, ["red": "0", "green": "0", "blue": "0"], [:])])
+        f.write("{\"parent\": \"other-root\"}", to: "mover/theme.json")
+        f.write("{\"parent\": \"leaf\"}", to: "bare/theme.json")
+        let report = try index.writer.sync(themesDirectory: f.root)
+        #expect(Set(report.changedThemes + report.addedThemes) == ["bare", "mover", "root"], "leaf and middle did not change, yet count anew")
+        let expected = ["root": 2, "other-root": 1, "middle": 3, "leaf": 4, "mover": 2, "bare": 4]
+        #expect(try colors() == expected)
+
+        index = try ThemeIndex(databasePath: f.path("index.sqlite"))
+        #expect(try colors() == expected, "a start reads what the sync stored")
+        try index.writer.sync(themesDirectory: f.root, only: "leaf")
+        #expect(try colors() == expected, "a sync that changes nothing keeps them")
+    }
 }

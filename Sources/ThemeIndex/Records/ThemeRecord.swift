@@ -7,6 +7,7 @@ struct ThemeRecord: TableRecord {
 
     enum Columns: String, ColumnDefinition {
         case id, name, path, parent, generation, error, warning
+        case servedColors = "served_colors", servedImages = "served_images", servedFiles = "served_files"
 
         var definition: String {
             switch self {
@@ -14,7 +15,7 @@ struct ThemeRecord: TableRecord {
             case .name: "TEXT NOT NULL UNIQUE"
             case .path: "TEXT NOT NULL"
             case .parent: "TEXT"
-            case .generation: "INTEGER NOT NULL DEFAULT 0"
+            case .generation, .servedColors, .servedImages, .servedFiles: "INTEGER NOT NULL DEFAULT 0"
             case .error, .warning: "TEXT NOT NULL DEFAULT ''"
             }
         }
@@ -31,6 +32,9 @@ struct ThemeRecord: TableRecord {
     /// What its sources served though their format does not allow it, one per line: no reason to
     /// call the theme degraded.
     var warning = ""
+    /// How many names it answers, own and inherited: stored by the sync that changed it or a
+    /// theme above it (`IndexWriter.storeServedCounts`).
+    var served = NameCounts()
 
     init(name: String, path: String, parent: String?, generation: Int) {
         (self.name, self.path, self.parent, self.generation) = (name, path, parent, generation)
@@ -44,6 +48,8 @@ struct ThemeRecord: TableRecord {
         generation = try row.int(Columns.generation)
         error = try row.string(Columns.error)
         warning = try row.string(Columns.warning)
+        served = NameCounts(colors: try row.int(Columns.servedColors), images: try row.int(Columns.servedImages),
+                            files: try row.int(Columns.servedFiles))
     }
 
     func value(of column: Columns) -> SQLiteValue {
@@ -55,6 +61,9 @@ struct ThemeRecord: TableRecord {
         case .generation: .int(generation)
         case .error: .text(error)
         case .warning: .text(warning)
+        case .servedColors: .int(served.colors)
+        case .servedImages: .int(served.images)
+        case .servedFiles: .int(served.files)
         }
     }
 }
