@@ -86,7 +86,7 @@ public final class ClusterAudiences: AudienceStore {
     // MARK: Changes (off the event loop: see `AudienceStore`)
 
     public func authorize(_ credentials: Credentials, themes: [String]) throws(APIError) -> Caller {
-        try refused { () throws(ReleaseDesk.Refusal) in
+        try ReleaseRoutes.refused { () throws(ReleaseDesk.Refusal) in
             var name = ""
             for theme in Set(themes.isEmpty ? ["*"] : themes).sorted() {
                 name = try desk.authorize(credentials.authorization, from: credentials.client, to: .rollout, theme: theme).name
@@ -96,23 +96,23 @@ public final class ClusterAudiences: AudienceStore {
     }
 
     public func putAlias(_ alias: Alias, by caller: Caller, wait: ServedWait?) throws(APIError) -> Changed<Alias> {
-        let generation = try refused { () throws(ReleaseDesk.Refusal) in try desk.putAlias(alias, by: caller.actor) }
+        let generation = try ReleaseRoutes.refused { () throws(ReleaseDesk.Refusal) in try desk.putAlias(alias, by: caller.actor) }
         return Changed(alias, replicas: try awaitChange(generation, wait))
     }
 
     public func scheduleAlias(_ alias: Alias, at: String, by caller: Caller) throws(APIError) -> ScheduledAliasChange {
-        let schedule = try refused { () throws(ReleaseDesk.Refusal) -> Schedule in try desk.schedule(alias: alias, at: at, by: caller.actor) }
+        let schedule = try ReleaseRoutes.refused { () throws(ReleaseDesk.Refusal) -> Schedule in try desk.schedule(alias: alias, at: at, by: caller.actor) }
         return ScheduledAliasChange(id: schedule.id, alias: alias.name, theme: schedule.theme, at: schedule.at, by: schedule.actor)
     }
 
     public func removeAlias(_ name: String, by caller: Caller, wait: ServedWait?) throws(APIError) -> ReplicaReport? {
-        let generation = try refused { () throws(ReleaseDesk.Refusal) -> Int64? in try desk.removeAlias(name, by: caller.actor) }
+        let generation = try ReleaseRoutes.refused { () throws(ReleaseDesk.Refusal) -> Int64? in try desk.removeAlias(name, by: caller.actor) }
         guard let generation else { throw APIError.notFound("no alias named \(name)") }
         return try awaitChange(generation, wait)
     }
 
     public func setRollout(theme: String, generation: Int64, percent: Double, by caller: Caller, wait: ServedWait?) throws(APIError) -> Changed<Rollout?> {
-        let (rollout, change) = try refused { () throws(ReleaseDesk.Refusal) -> (rollout: Rollout?, generation: Int64) in
+        let (rollout, change) = try ReleaseRoutes.refused { () throws(ReleaseDesk.Refusal) -> (rollout: Rollout?, generation: Int64) in
             try desk.setRollout(theme: theme, generation: generation, percent: percent, by: caller.actor)
         }
         return Changed(rollout, replicas: try awaitChange(change, wait))
@@ -122,16 +122,12 @@ public final class ClusterAudiences: AudienceStore {
     /// returns what it found (a replica that lags past the wait makes the answer 202); with
     /// `wait=0`, until this replica follows it, and nil.
     private func awaitChange(_ generation: Int64, _ wait: ServedWait?) throws(APIError) -> ReplicaReport? {
-        let replicas = try refused { () throws(ReleaseDesk.Refusal) in try desk.awaitServed(generation, wait) }
+        let replicas = try ReleaseRoutes.refused { () throws(ReleaseDesk.Refusal) in try desk.awaitServed(generation, wait) }
         if replicas == nil { awaitFollowing(generation) }
         return replicas
     }
 
     /// `work`, a refusal of the desk turned into the error it is answered with.
-    private func refused<T>(_ work: () throws(ReleaseDesk.Refusal) -> T) throws(APIError) -> T {
-        do throws(ReleaseDesk.Refusal) { return try work() } catch { throw ReleaseRoutes.apiError(for: error) }
-    }
-
 
     /// Waits (off the loop) until this replica's follower has read the change of `generation`,
     /// so that the client's next `/assign` here sees it; a slow follower only delays the answer.

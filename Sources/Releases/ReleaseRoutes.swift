@@ -10,11 +10,11 @@ import ThemeServer
 /// `POST /themes/{theme}/rollback` and `DELETE /active/schedule/{id}`, registered into the
 /// service's router by `themed serve`. Without a cluster store every one answers 409 naming the
 /// `cluster` setting, a change only once its sender is the operator (401 first, as every change
-/// route answers). None is readable by other origins. With one, it is also where `PUT /active`
-/// switches the active theme for every replica (`ActiveThemeStore`).
+/// route answers). None is readable by other origins. (`PUT /active` with a cluster store goes
+/// through `ClusterActiveTheme`.)
 ///
 /// The work (unpacking, checking, PostgreSQL) runs off the event loop, as a deferred answer.
-public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
+public struct ReleaseRoutes: RouteCollection {
     let desk: ReleaseDesk?
     let metrics: ServiceMetrics
     /// A release published into a rollout is answered once this replica follows the rollout.
@@ -235,30 +235,6 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
         return try Self.cluster(desk)
     }
 
-    // MARK: The active theme, for every replica
-
-    public var scheduledSwitches: [JSONValue] {
-        (desk?.scheduled ?? []).filter { $0.kind == "activate" }.map(Self.json)
-    }
-
-    public func setActive(_ theme: String, at: String?, request: Request, byOperator: Bool,
-                          switched: @escaping @Sendable (_ generation: Int) -> Void) -> Response {
-        guard let desk else { return APIError.noCluster.response }
-        let wait: ServedWait?
-        do { wait = try ServedWait.of(request) } catch { return error.response }
-        return Self.deferred(metrics: metrics, counted: nil) { [proxies] in
-            let actor = byOperator ? Release.operatorName
-                : try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .activate, theme: theme).name
-            if let at {
-                let schedule = try desk.schedule(activating: theme, at: at, by: actor)
-                return JSONResponse.make(.object([("scheduled", Self.json(schedule))]), cacheControl: "no-store").with(status: .accepted)
-            }
-            let generation = try desk.activate(theme, by: actor)
-            switched(Int(generation))
-            return JSONResponse.change(["theme": .string(theme)], status: .ok, replicas: try desk.awaitServed(generation, wait))
-        }
-    }
-
     /// Runs `work` on a global queue and answers with what it returns or the refusal it throws;
     /// `counted` names the metric a success adds to, and a refusal counts in `publishRefusals`.
     static func deferred(metrics: ServiceMetrics, counted: ServiceMetrics.ReleaseAction?,
@@ -283,6 +259,11 @@ public struct ReleaseRoutes: RouteCollection, ActiveThemeStore {
 
     static func response(for refusal: ReleaseDesk.Refusal) -> Response {
         apiError(for: refusal).response
+    }
+
+    /// What `work` returns, or the error its refusal is answered with.
+    static func refused<T>(_ work: () throws(ReleaseDesk.Refusal) -> T) throws(APIError) -> T {
+        do throws(ReleaseDesk.Refusal) { return try work() } catch { throw apiError(for: error) }
     }
 
     /// The error a refusal of the desk is answered with.

@@ -198,12 +198,12 @@ enum Startup {
         let webhooks = WebhookDispatcher(subscriptions: settings.webhooks, retrySeconds: settings.webhookRetrySeconds, metrics: metrics, logger: logger,
                                          outbox: settings.cluster.map { StoreOutbox(url: $0, subscribers: settings.webhooks.map(\.url.absoluteString)) },
                                          details: releaseDiff)
-        // The release routes answer 409 without a cluster store; with one, PUT /active goes through
-        // them. Who is an operator is settled already: with a store (the audience store above) every
-        // change needs a token.
+        // The release routes answer 409 without a cluster store; with one, PUT /active switches
+        // every replica through it. Who is an operator is settled already: with a store (the
+        // audience store above) every change needs a token.
         let releaseRoutes = ReleaseRoutes(desk: releases, metrics: metrics, operators: configuration.operators, audiences: audiences,
                                           notify: { type, id, data in webhooks.send(type: type, id: id, data: data) })
-        configuration.activeStore = releases == nil ? nil : releaseRoutes
+        configuration.activeStore = releases.map(ClusterActiveTheme.init(desk:))
         configuration.collections = [releaseRoutes, WebhookRoutes(dispatcher: webhooks, operators: configuration.operators)]
         let service = try ThemeService(index: index, configuration: configuration)
         // Every change the event stream tells, the webhooks' subscribers are posted too.

@@ -1,17 +1,49 @@
 import HTTPServer
 import JSON
 
-/// Where the active theme is kept for every replica, with its schedules and teams' tokens: a
-/// cluster store, through Releases' `ReleaseRoutes`, which `themed serve` hands to `ThemeService`.
-/// Without one, `PUT /active` switches this server's library alone and a schedule (`"at"`) is 409.
+/// Where the active theme is kept for every replica, with its scheduled switches: a cluster
+/// store, through Releases' `ClusterActiveTheme`, which `themed serve` hands to `ThemeService`
+/// (as it hands the `AudienceStore`). Without one, `PUT /active` switches this server's library
+/// alone and a schedule (`"at"`) is 409.
+///
+/// It answers with values; `AdminRoutes` settles who asks and writes the answers as JSON. The
+/// changes block (a round trip to the store): the routes call them off the event loop. A refusal
+/// is the error to answer with (401, 403, 404, 422, 429, 503).
 public protocol ActiveThemeStore: Sendable {
-    /// Switches waiting for their time, as `GET /active` lists them.
-    var scheduledSwitches: [JSONValue] { get }
+    /// Switches waiting for their time, soonest first, as `GET /active` lists them.
+    var scheduledSwitches: [ScheduledSwitch] { get }
 
-    /// `PUT /active` through the store, answered off the event loop (a round trip to the store
-    /// must not hold up the loop's other connections): the client's token checked unless
-    /// `byOperator` (the admin routes checked the operator's token or loopback), then the switch
-    /// scheduled `at` (202) or made now, `switched` called with its generation.
-    func setActive(_ theme: String, at: String?, request: Request, byOperator: Bool,
-                   switched: @escaping @Sendable (_ generation: Int) -> Void) -> Response
+    /// The holder of the token `credentials` present, which must have the `activate`
+    /// permission on `theme` (a round trip to the store).
+    func authorize(_ credentials: Credentials, theme: String) throws(APIError) -> Caller
+
+    /// Makes `theme` the active theme of every replica; returns the change's generation.
+    func activate(_ theme: String, by caller: Caller) throws(APIError) -> Int64
+
+    /// Stores a switch to `theme` to be made at `at` (RFC 3339).
+    func schedule(activating theme: String, at: String, by caller: Caller) throws(APIError) -> ScheduledSwitch
+
+    /// Waits until every ready replica serves the change of `generation` (`wait`; nil answers at
+    /// once) and returns what the wait found.
+    func awaitServed(_ generation: Int64, _ wait: ServedWait?) throws(APIError) -> ReplicaReport?
+}
+
+/// A switch of the active theme stored to be made at a set time.
+public struct ScheduledSwitch: Sendable, Equatable {
+    /// The schedule's id, for `DELETE /active/schedule/{id}`.
+    public var id: Int64
+    public var theme: String
+    /// RFC 3339, UTC.
+    public var at: String
+    /// Who stored it (a token's name, or the operator).
+    public var by: String
+
+    public init(id: Int64, theme: String, at: String, by: String) {
+        (self.id, self.theme, self.at, self.by) = (id, theme, at, by)
+    }
+
+    /// As the schedule listings show every schedule.
+    var json: JSONValue {
+        .object([("id", .int(Int(id))), ("theme", .string(theme)), ("at", .string(at)), ("kind", .string("activate")), ("by", .string(by))])
+    }
 }
