@@ -44,13 +44,24 @@ extension ClusterStore {
             backend_start TIMESTAMPTZ NOT NULL, served BIGINT NOT NULL, seen TIMESTAMPTZ NOT NULL DEFAULT now());
         """
 
-    /// Tells the store that the replica `name`, following on this connection, serves `generation`.
+    /// Where a replica's report is announced, for the changes waiting on it (`awaitServed`); the
+    /// followers listen on `channel` only, so a report does not wake them.
+    static let servedChannel = "themed_served"
+    /// How often a wait asks the store again when no report came: a replica that goes away sends
+    /// none, and stops counting when its connection is seen closed.
+    static let servedRecheck = Duration.milliseconds(100)
+
+    /// Tells the store that the replica `name`, following on this connection, serves `generation`,
+    /// and wakes the changes waiting for it.
     public func reportServing(replica name: String, generation: Int64) throws {
         try connection.execute("""
-            INSERT INTO themed_replica (name, backend, backend_start, served)
-                SELECT $1, pid, backend_start, $2 FROM pg_stat_activity WHERE pid = pg_backend_pid()
-            ON CONFLICT (name) DO UPDATE SET backend = EXCLUDED.backend, backend_start = EXCLUDED.backend_start,
-                served = EXCLUDED.served, seen = now()
+            WITH reported AS (
+                INSERT INTO themed_replica (name, backend, backend_start, served)
+                    SELECT $1, pid, backend_start, $2 FROM pg_stat_activity WHERE pid = pg_backend_pid()
+                ON CONFLICT (name) DO UPDATE SET backend = EXCLUDED.backend, backend_start = EXCLUDED.backend_start,
+                    served = EXCLUDED.served, seen = now()
+                RETURNING served)
+            SELECT pg_notify('\(Self.servedChannel)', served::text) FROM reported
             """, [.text(name), .int(generation)])
     }
 
@@ -68,11 +79,15 @@ extension ClusterStore {
         }
     }
 
-    /// Waits until every connected replica serves `generation` or later, or `timeout` passed;
-    /// asks the store every `interval`. A replica that connects meanwhile counts from then on; one
+    /// Waits until every connected replica serves `generation` or later, or `timeout` passed:
+    /// asks the store at the start, at each replica's report (`servedChannel`), and every
+    /// `servedRecheck` between them. A replica that connects meanwhile counts from then on; one
     /// that goes away stops counting.
-    public func awaitServed(_ generation: Int64, timeout: Duration, interval: Duration = .milliseconds(10)) throws -> ServedBy {
+    public func awaitServed(_ generation: Int64, timeout: Duration) throws -> ServedBy {
         let start = ContinuousClock.now
+        // Listening before the first look: a report committed after it is not missed.
+        try connection.execute("LISTEN \(Self.servedChannel)")
+        defer { try? connection.execute("UNLISTEN \(Self.servedChannel)") }
         while true {
             let replicas = try replicasServing()
             let lagging = replicas.filter { $0.generation < generation }
@@ -80,7 +95,7 @@ extension ClusterStore {
             if lagging.isEmpty || waited >= timeout {
                 return ServedBy(serving: replicas.filter { $0.generation >= generation }.map(\.name), lagging: lagging, waited: waited)
             }
-            Thread.sleep(forTimeInterval: Double(interval.components.attoseconds) / 1e18 + Double(interval.components.seconds))
+            _ = try notifications(waitingUpTo: min(timeout - waited, Self.servedRecheck))
         }
     }
 }
