@@ -8,6 +8,7 @@ shared corpus when there is one, else the sample `light` theme) and N brand chil
 10-brand platform in the same run:
 - `themed index`: themes per second and peak RSS;
 - `themed serve` on the existing index: seconds until /healthz answers, and RSS then;
+- and at the end, a restart with the index and the filled blob store kept: seconds to /healthz;
 - resolved palettes asked right after that, while the background warming encodes every image
   (the blobs are empty), p50 and p99;
 - RSS after a sweep of every brand's resolved palette;
@@ -144,6 +145,23 @@ def metric(port, name):
     return None
 
 
+def start_serving(command, log, port):
+    """Starts `themed serve` and returns it once /healthz answers 200."""
+    started = time.time()
+    server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as answer:
+                if answer.status == 200:
+                    return server
+        except OSError:
+            pass
+        if time.time() - started > 600:
+            server.kill()
+            raise SystemExit("bench-tenants: themed did not become ready in 600 s")
+        time.sleep(0.02)
+
+
 def measure(themed, brands, work, port, sample):
     folder = os.path.join(ROOT, "var", "tenants", str(brands))
     themes = generate(themed, brands, folder)
@@ -155,21 +173,11 @@ def measure(themed, brands, work, port, sample):
     # ru_maxrss of children is the largest of any child so far (KiB); the index is the largest yet.
     index_peak = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
 
+    serve = [themed, "serve", "--themes", themes, "--db", database, "--blobs", os.path.join(work, f"blobs-{brands}"), "--port", str(port)]
     log = open(os.path.join(work, f"serve-{brands}.log"), "w")
     started = time.time()
-    server = subprocess.Popen([themed, "serve", "--themes", themes, "--db", database, "--blobs", os.path.join(work, f"blobs-{brands}"),
-                               "--port", str(port)], stdout=log, stderr=subprocess.STDOUT)
+    server = start_serving(serve, log, port)
     try:
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.time() - started > 600:
-                raise SystemExit("bench-tenants: themed did not become ready in 600 s")
-            time.sleep(0.02)
         ready = time.time() - started
         ready_rss = rss_mb(server.pid)
         # Palettes while the warming runs (the first serve of this index: its blobs are empty, so
@@ -206,12 +214,19 @@ def measure(themed, brands, work, port, sample):
     finally:
         server.terminate()
         server.wait(timeout=30)
+    # A restart as an operator makes one: the index and the blobs (every image and palette the
+    # sweep stored) kept, read again before the first answer.
+    started = time.time()
+    server = start_serving(serve, log, port)
+    restart = time.time() - started
+    server.terminate()
+    server.wait(timeout=30)
 
     def p(values, q):
         ordered = sorted(values)
         return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
     return {"brands": brands, "index_s": index_seconds, "themes_per_s": (brands + 1) / index_seconds, "index_peak_mb": index_peak,
-            "ready_s": ready, "ready_rss_mb": ready_rss, "warm_s": warm, "swept_rss_mb": swept_rss,
+            "ready_s": ready, "restart_s": restart, "ready_rss_mb": ready_rss, "warm_s": warm, "swept_rss_mb": swept_rss,
             "warming_p50_ms": statistics.median(warming), "warming_p99_ms": p(warming, 0.99), "warming_before": pending_before or 0, "warming_pending": pending_after or 0,
             "palette_p50_ms": statistics.median(palettes), "palette_p99_ms": p(palettes, 0.99),
             "single_p50_ms": statistics.median(singles), "single_p99_ms": p(singles, 0.99)}
@@ -230,7 +245,7 @@ def main():
     large = measure(args.themed, args.brands, work, 18181, args.sample)
     print(f"{'':28} {'10 brands':>12} {str(args.brands) + ' brands':>14}")
     for key, label in [("index_s", "index (s)"), ("themes_per_s", "index rate (themes/s)"), ("index_peak_mb", "index peak RSS (MB)"),
-                       ("ready_s", "serve ready (s)"), ("ready_rss_mb", "RSS when ready (MB)"), ("warm_s", "warming done (s)"), ("swept_rss_mb", "RSS after palettes (MB)"),
+                       ("ready_s", "serve ready (s)"), ("restart_s", "ready after a restart (s)"), ("ready_rss_mb", "RSS when ready (MB)"), ("warm_s", "warming done (s)"), ("swept_rss_mb", "RSS after palettes (MB)"),
                        ("warming_p50_ms", "palette while warming p50"), ("warming_p99_ms", "palette while warming p99"),
                        ("warming_before", "warming queued before those"), ("warming_pending", "warming left after those"),
                        ("palette_p50_ms", "palette uncached p50 (ms)"), ("palette_p99_ms", "palette uncached p99 (ms)"),

@@ -363,25 +363,30 @@ public final class BlobStore: Sendable {
 
     /// Reads the records of a pack into the index; cuts the pack at the first damaged record.
     private static func scan(_ pack: PackFile, into state: inout State) {
-        let size = pack.size
+        var reader = PackReader(pack)
+        // Every record of the packs read at start-up was touched then: one clock reading.
+        let now = ContinuousClock.now
         var offset = 0
-        while offset < size {
-            let head = (try? pack.read(at: offset, count: min(PackRecord.headerLength + 255, size - offset))) ?? []
+        while offset < reader.size {
+            let head = reader.bytes(at: offset, count: PackRecord.headerLength + 255)
             let record: PackRecord
             do {
-                record = try PackRecord.decodeHead(head, available: size - offset)
+                record = try PackRecord.decodeHead(head, available: reader.size - offset)
             } catch {
                 state.problems.append("\(pack.path): \(error == .truncated ? "a record cut short" : "not a record") at offset \(offset); "
-                    + "\(size - offset) bytes dropped")
+                    + "\(reader.size - offset) bytes dropped")
                 pack.truncate(to: offset)
                 return
             }
             switch record.kind {
             case .blob:
                 state.blobs[record.digest] = Entry(pack: pack, recordOffset: offset, record: record,
-                                                   contentType: String(decoding: record.label, as: UTF8.self), verified: false, touched: .now)
+                                                   contentType: String(decoding: record.label, as: UTF8.self), verified: false, touched: now)
             case .alias:
-                state.aliases[Digest(bytes: record.label)] = Alias(target: record.digest, pack: pack, record: record, touched: .now)
+                // decodeHead took only an alias whose label is a digest's 32 bytes.
+                if let name = Digest(bytes: record.label) {
+                    state.aliases[name] = Alias(target: record.digest, pack: pack, record: record, touched: now)
+                }
             }
             offset += record.length
         }

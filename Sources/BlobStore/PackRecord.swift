@@ -50,16 +50,47 @@ struct PackRecord: Equatable {
 
     /// Decodes the header at the start of `bytes` (at least `headerLength` of them, plus the
     /// label); `available` is how many bytes the pack has from this record on.
-    static func decodeHead(_ bytes: [UInt8], available: Int) throws(Damage) -> PackRecord {
+    static func decodeHead(_ bytes: ArraySlice<UInt8>, available: Int) throws(Damage) -> PackRecord {
+        let start = bytes.startIndex
         guard bytes.count >= headerLength else { throw .truncated }
-        guard Array(bytes[0..<4]) == magic, let kind = Kind(rawValue: bytes[4]) else { throw .notARecord }
-        let labelLength = Int(bytes[5])
-        let bodyLength = Int(bytes[8]) | Int(bytes[9]) << 8 | Int(bytes[10]) << 16 | Int(bytes[11]) << 24
-        guard bytes.count >= headerLength + labelLength else { throw .truncated }
-        let record = PackRecord(kind: kind, digest: Digest(bytes: Array(bytes[12..<44])),
-                                label: Array(bytes[headerLength..<(headerLength + labelLength)]), bodyLength: bodyLength)
+        guard bytes[start..<(start + 4)].elementsEqual(magic), let kind = Kind(rawValue: bytes[start + 4]) else { throw .notARecord }
+        let labelLength = Int(bytes[start + 5])
+        let bodyLength = (8..<12).reduce(0) { value, position in value | Int(bytes[start + position]) << (8 * (position - 8)) }
+        guard bytes.count >= headerLength + labelLength, let digest = Digest(bytes: bytes[(start + 12)..<(start + 44)]) else { throw .truncated }
+        let record = PackRecord(kind: kind, digest: digest,
+                                label: Array(bytes[(start + headerLength)..<(start + headerLength + labelLength)]), bodyLength: bodyLength)
         guard kind == .blob || (bodyLength == 0 && labelLength == 32) else { throw .notARecord }
         guard record.length <= available else { throw .truncated }
         return record
+    }
+}
+
+/// Reads a pack front to back for the scan at start-up. The heads of a run of small records
+/// (aliases, colour answers) come from one read of a window; after a large body (a palette,
+/// an image) only the next head is read, so a run of large records is not read in full.
+struct PackReader {
+    static let windowBytes = 16 << 10
+
+    let pack: PackFile
+    let size: Int
+    private var window: [UInt8] = []
+    private var windowOffset = 0
+
+    init(_ pack: PackFile) {
+        self.pack = pack
+        size = pack.size
+    }
+
+    /// Up to `count` bytes from `offset` (fewer where the pack ends, none when it cannot be read).
+    mutating func bytes(at offset: Int, count: Int) -> ArraySlice<UInt8> {
+        let wanted = min(count, size - offset)
+        let windowEnd = windowOffset + window.count
+        if offset < windowOffset || offset + wanted > windowEnd {
+            let skippedLargeBody = offset - windowEnd > Self.windowBytes
+            windowOffset = offset
+            window = (try? pack.read(at: offset, count: skippedLargeBody ? wanted : min(max(wanted, Self.windowBytes), size - offset))) ?? []
+        }
+        let start = offset - windowOffset
+        return window[start..<min(start + wanted, window.count)]
     }
 }

@@ -81,6 +81,30 @@ struct BlobStoreTests {
         #expect(reopened.verifiedBlob(forKey: "key") != nil)
     }
 
+    @Test("a restart finds every record of a pack that mixes runs of small records, large bodies between them, runs of large ones, and a torn tail")
+    func aRestartReadsMixedPacks() throws {
+        // Sizes around the scan's window: small records come many to a read, large ones are skipped.
+        let sizes = Array(repeating: 40, count: 300) + [PackReader.windowBytes * 3] + Array(repeating: 200, count: 100)
+            + [PackReader.windowBytes - 100, PackReader.windowBytes + 1, PackReader.windowBytes * 2, 5 * PackReader.windowBytes] + [10, 20]
+        let payloads = sizes.enumerated().map { bytes(UInt8(truncatingIfNeeded: $0.offset), count: $0.element + $0.offset) }
+        let store = try BlobStore(directory: directory)
+        for (number, payload) in payloads.enumerated() {
+            try store.put(payload, contentType: "t/\(number)", keys: ["key-\(number)"])
+        }
+        let torn = try store.put(bytes(9, count: PackReader.windowBytes * 2), contentType: "t/torn", keys: ["torn"])
+        truncate(torn.pack.path, off_t(torn.offset + PackReader.windowBytes))
+
+        let reopened = try BlobStore(directory: directory)
+        #expect(reopened.problems.count == 1 && reopened.problems[0].contains("cut short"))
+        #expect(reopened.statistics.blobs == payloads.count && reopened.statistics.aliases == payloads.count)
+        for (number, payload) in payloads.enumerated() {
+            let blob = try #require(reopened.blob(forKey: "key-\(number)"))
+            #expect(blob.contentType == "t/\(number)")
+            #expect(try reopened.read(blob) == payload)
+        }
+        #expect(reopened.blob(forKey: "torn") == nil)
+    }
+
     @Test func aCorruptBlobIsDroppedAndCanBeRebuilt() throws {
         let payload = bytes(3, count: 4000)
         let blob = try BlobStore(directory: directory).put(payload, contentType: "image/png", keys: ["key"])
