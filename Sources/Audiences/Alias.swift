@@ -8,19 +8,19 @@ public struct Alias: Sendable, Equatable {
     public struct Rule: Sendable, Equatable {
         public var audience: Audience
         public var theme: String
-        public var generation: Int64?
+        public var generation: Generation?
 
-        public init(audience: Audience, theme: String, generation: Int64? = nil) {
+        public init(audience: Audience, theme: String, generation: Generation? = nil) {
             (self.audience, self.theme, self.generation) = (audience, theme, generation)
         }
     }
 
     public var name: String
     public var theme: String
-    public var generation: Int64?
+    public var generation: Generation?
     public var rules: [Rule]
 
-    public init(name: String, theme: String, generation: Int64? = nil, rules: [Rule] = []) {
+    public init(name: String, theme: String, generation: Generation? = nil, rules: [Rule] = []) {
         (self.name, self.theme, self.generation, self.rules) = (name, theme, generation, rules)
     }
 
@@ -84,13 +84,13 @@ public struct Alias: Sendable, Equatable {
     /// Every theme the alias can point at (its own and its rules').
     public var themes: [String] { [theme] + rules.map(\.theme) }
 
-    private static func target(_ value: JSONValue, at place: String) throws(AudienceError) -> (String, Int64?) {
+    private static func target(_ value: JSONValue, at place: String) throws(AudienceError) -> (String, Generation?) {
         guard case .string(let theme)? = value["theme"], ThemeName.isValid(theme) else {
             throw AudienceError("\(place)theme must be a theme's name")
         }
         guard let generation = value["generation"] else { return (theme, nil) }
         guard case .int(let number) = generation, number > 0 else { throw AudienceError("\(place)generation must be a positive whole number") }
-        return (theme, Int64(number))
+        return (theme, Generation(number))
     }
 
     private static func audience(_ when: JSONValue, at place: String) throws(AudienceError) -> Audience {

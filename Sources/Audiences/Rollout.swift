@@ -1,4 +1,5 @@
 import Hashing
+import ThemeVocabulary
 
 /// A release sent to a share of clients: `generation` to `percent` of them, the generation that
 /// was current before to the rest (and to every request without an assignment) until the share
@@ -7,13 +8,13 @@ import Hashing
 /// with nothing shared but the rollout itself.
 public struct Rollout: Sendable, Equatable {
     public var theme: String
-    public var generation: Int64
-    public var previous: Int64
+    public var generation: Generation
+    public var previous: Generation
     /// 0 to 100, in hundredths (12.5 is 1250 basis points).
     public var basisPoints: Int
     public var seed: String
 
-    public init(theme: String, generation: Int64, previous: Int64, percent: Double, seed: String) throws(AudienceError) {
+    public init(theme: String, generation: Generation, previous: Generation, percent: Double, seed: String) throws(AudienceError) {
         guard percent.isFinite, (0...100).contains(percent) else { throw AudienceError("percent must be from 0 to 100") }
         guard generation > 0, previous > 0, generation != previous else {
             throw AudienceError("a rollout sends a generation other than the current one (\(previous))")
@@ -45,7 +46,7 @@ public struct Assignment: Sendable, Equatable {
 
     public var alias: String
     public var theme: String
-    public var generation: Int64
+    public var generation: Generation
     public var kind: Kind
     /// What decided it, in words: the rule and its audience, the rollout and the bucket.
     public var reason: String
@@ -60,9 +61,9 @@ public struct Assigner: Sendable {
     public var aliases: [String: Alias]
     public var rollouts: [String: Rollout]
     /// The generation each theme serves now (without a rollout, or to those outside one).
-    public var generations: [String: Int64]
+    public var generations: [String: Generation]
 
-    public init(aliases: [String: Alias] = [:], rollouts: [String: Rollout] = [:], generations: [String: Int64] = [:]) {
+    public init(aliases: [String: Alias] = [:], rollouts: [String: Rollout] = [:], generations: [String: Generation] = [:]) {
         (self.aliases, self.rollouts, self.generations) = (aliases, rollouts, generations)
     }
 

@@ -1,3 +1,5 @@
+import ThemeVocabulary
+
 /// One line of the audit trail: who did what to which theme, and when.
 public struct AuditEntry: Sendable, Equatable {
     public var id: Int64
@@ -6,7 +8,7 @@ public struct AuditEntry: Sendable, Equatable {
     public var actor: String
     public var action: String
     public var theme: String
-    public var generation: Int64?
+    public var generation: Generation?
     public var detail: String
 }
 

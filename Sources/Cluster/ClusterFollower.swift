@@ -13,11 +13,11 @@ public final class ClusterFollower: Sendable {
         var lastContact: ContinuousClock.Instant?
         var active: String?
         /// The newest generation applied: of the releases written and of the active switch.
-        var generation: Int64 = 0
+        var generation: Generation = 0
         /// The newest release generation read: each sync reads the releases after it. (Not
         /// `generation`: a switch read after the releases may be newer than a release committed
         /// between the two reads.)
-        var releasesRead: Int64?
+        var releasesRead: Generation?
         /// Releases this replica could not write, by theme: it keeps serving the one before.
         var failures: [String: String] = [:]
         var backendPID: Int?
@@ -31,7 +31,7 @@ public final class ClusterFollower: Sendable {
         /// What assignments are answered from, as of the last sync.
         var audiences = ReplicaAudiences()
         /// The generation this replica last told the store it serves, on this connection.
-        var reportedServing: Int64?
+        var reportedServing: Generation?
     }
 
     let url: String
@@ -106,7 +106,7 @@ public final class ClusterFollower: Sendable {
     /// The active theme the store held at the last sync.
     public var active: String? { state.withLock { $0.active } }
     /// The newest generation of the store this replica has applied (its event ids start there).
-    public var generation: Int64 { state.withLock { $0.generation } }
+    public var generation: Generation { state.withLock { $0.generation } }
     /// The schedules pending at the last sync, soonest first.
     public var schedules: [Schedule] { state.withLock { $0.schedules } }
     /// With a shard: every theme's listing in the store at the last sync (the other shards'
@@ -200,9 +200,9 @@ public final class ClusterFollower: Sendable {
             replica.kept = materializer.keptGenerations()
             replica.isComplete = true
         }
-        var changed: [(theme: String, generation: Int64)] = []
+        var changed: [(theme: String, generation: Generation)] = []
         let after = state.withLock { $0.failures.isEmpty && !everything ? $0.releasesRead : nil }
-        var newest: Int64 = after ?? 0
+        var newest: Generation = after ?? 0
         for release in try store.latestReleases(after: after) {
             newest = max(newest, release.generation)
             guard holds(release.theme) else {
@@ -269,8 +269,8 @@ public final class ClusterFollower: Sendable {
     /// its plain URLs serve, and each generation a client may be pinned to that its theme does not
     /// serve is kept in a folder of its own (`brand@43`); those nothing points at any more go.
     private func followAudiences(_ audiences: StoreAudiences, previous: StoreAudiences, into replica: inout ReplicaAudiences,
-                                 from store: ClusterStore) throws -> [(theme: String, generation: Int64)] {
-        var changed: [(theme: String, generation: Int64)] = []
+                                 from store: ClusterStore) throws -> [(theme: String, generation: Generation)] {
+        var changed: [(theme: String, generation: Generation)] = []
         for theme in Set(audiences.rollouts.keys).union(previous.rollouts.keys).sorted() {
             guard let latest = try store.latestRelease(of: theme), !latest.retired else { continue }
             let served = audiences.servedGeneration(of: theme, latest: latest.generation)
@@ -297,13 +297,13 @@ public final class ClusterFollower: Sendable {
                 }
                 try write(release, kept: true, from: store)
                 replica.kept.insert(pin)
-                changed.append((ThemeName.pinned(pin.theme, generation: Int(pin.generation)), audiences.generation))
+                changed.append((ThemeName.pinned(pin.theme, generation: pin.generation), audiences.generation))
             } catch {
                 logger.error("pinned generation not kept here", metadata: ["theme": "\(pin.theme)", "generation": "\(pin.generation)", "error": "\(error)"])
             }
         }
         for pin in replica.kept.subtracting(wanted) {
-            let folder = ThemeName.pinned(pin.theme, generation: Int(pin.generation))
+            let folder = ThemeName.pinned(pin.theme, generation: pin.generation)
             try materializer.remove(folder)
             replica.kept.remove(pin)
             changed.append((folder, audiences.generation))
@@ -325,7 +325,7 @@ public final class ClusterFollower: Sendable {
     private func exchangeListings(_ store: ClusterStore) throws {
         guard let shard else { return }
         var listed = try store.listings()
-        let stale = materializer.themes().compactMap { theme -> (theme: String, generation: Int64)? in
+        let stale = materializer.themes().compactMap { theme -> (theme: String, generation: Generation)? in
             guard shard.owns(theme), let generation = materializer.generation(of: theme), listed[theme]?.generation != generation else { return nil }
             return (theme, generation)
         }
@@ -350,8 +350,8 @@ public final class ClusterFollower: Sendable {
     /// With a shard: the ancestors of the themes held are written when missing (read by name:
     /// the releases read so far skipped them), one generation of parents a pass, and themes no
     /// held theme needs any more are removed.
-    private func holdAncestors(of shard: Shard, _ store: ClusterStore) throws -> [(theme: String, generation: Int64)] {
-        var changed: [(theme: String, generation: Int64)] = []
+    private func holdAncestors(of shard: Shard, _ store: ClusterStore) throws -> [(theme: String, generation: Generation)] {
+        var changed: [(theme: String, generation: Generation)] = []
         var unavailable = Set<String>()
         while true {
             let held = Set(materializer.themes())

@@ -88,7 +88,7 @@ public final class ClusterStore: @unchecked Sendable {
     /// Stores `files` (paths relative to the theme's folder) as the theme's next generation.
     @discardableResult
     public func publish(theme: String, files: [(path: String, bytes: [UInt8])], by publisher: String = Release.operatorName,
-                        keep: Int = Release.defaultRetention) throws -> Int64 {
+                        keep: Int = Release.defaultRetention) throws -> Generation {
         try publish(theme: theme, paths: files.map(\.path), by: publisher, keep: keep) { files[$0].bytes }
     }
 
@@ -99,7 +99,7 @@ public final class ClusterStore: @unchecked Sendable {
     /// With `rollout`, the release goes to that percentage of clients first (`setRollout`).
     @discardableResult
     public func publish(theme: String, paths: [String], by publisher: String, keep: Int = Release.defaultRetention, rollout: Double? = nil,
-                        contents: (Int) throws -> [UInt8]) throws -> Int64 {
+                        contents: (Int) throws -> [UInt8]) throws -> Generation {
         try Release.check(theme: theme, paths: paths)
         return try transaction {
             let entries = try storeBlobs(paths: paths, contents: contents)
@@ -128,7 +128,7 @@ public final class ClusterStore: @unchecked Sendable {
     /// Records that the theme is gone as of a new generation; refused while another theme's
     /// current release inherits from it (every replica would cut those off their parent).
     @discardableResult
-    public func retire(theme: String, by actor: String = Release.operatorName) throws -> Int64 {
+    public func retire(theme: String, by actor: String = Release.operatorName) throws -> Generation {
         guard Release.isSafe(theme: theme) else { throw ClusterError.unsafeName(theme) }
         return try transaction {
             // Under the generation lock: a child published meanwhile waits, then sees the retirement.
@@ -165,15 +165,15 @@ public final class ClusterStore: @unchecked Sendable {
     /// line and its notification; the theme's rollout ended, or moved to it with `rollout`; then
     /// the theme's releases past the newest `keep` go (but those a rollout or an alias still
     /// points at), with the blobs nothing kept uses.
-    func record(_ release: Release, by actor: String, action: String, rollbackOf: Int64? = nil, keep: Int? = nil, rollout: Double? = nil,
-                approvers: [String] = []) throws -> Int64 {
+    func record(_ release: Release, by actor: String, action: String, rollbackOf: Generation? = nil, keep: Int? = nil, rollout: Double? = nil,
+                approvers: [String] = []) throws -> Generation {
         try takeGenerationLock()
         let rows = try connection.execute("""
             INSERT INTO themed_release (theme, generation, manifest, retired, publisher, rollback_of, approvers)
             VALUES ($1, nextval('themed_generation'), $2, $3, $4, $5::bigint, $6) RETURNING generation
             """, [.text(release.theme), .text(release.manifest), .text(release.retired ? "true" : "false"), .text(actor),
                   rollbackOf.map { .int($0) } ?? .null, .text(approvers.joined(separator: "\n"))])
-        guard let text = rows.values.first?.first ?? nil, let generation = Int64(text) else { throw ClusterError.badRelease("no generation returned") }
+        guard let text = rows.values.first?.first ?? nil, let generation = Generation(text) else { throw ClusterError.badRelease("no generation returned") }
         for hash in Set(release.files.map(\.hash)) {
             try connection.execute("INSERT INTO themed_release_blob (theme, generation, hash) VALUES ($1, $2, $3)",
                                    [.text(release.theme), .int(generation), .text(hash)])
@@ -210,7 +210,7 @@ public final class ClusterStore: @unchecked Sendable {
     }
 
     /// One line of the audit trail: who did what to which theme, and when (the row's time).
-    func audit(actor: String, action: String, theme: String, generation: Int64? = nil, detail: String = "") throws {
+    func audit(actor: String, action: String, theme: String, generation: Generation? = nil, detail: String = "") throws {
         try connection.execute("INSERT INTO themed_audit (actor, action, theme, generation, detail) VALUES ($1, $2, $3, $4::bigint, $5)",
                                [.text(actor), .text(action), .text(theme), generation.map { .int($0) } ?? .null, .text(detail)])
     }
@@ -218,7 +218,7 @@ public final class ClusterStore: @unchecked Sendable {
     /// Each theme's newest release, retired ones included.
     /// With `after`, only the themes with a release newer than that generation (a follower that
     /// has applied everything up to it reads what came since, not every theme again).
-    public func latestReleases(after generation: Int64? = nil) throws -> [Release] {
+    public func latestReleases(after generation: Generation? = nil) throws -> [Release] {
         let rows = try connection.execute("""
             SELECT DISTINCT ON (theme) theme, generation, manifest, retired FROM themed_release WHERE generation > $1
             ORDER BY theme, generation DESC
@@ -252,25 +252,25 @@ public final class ClusterStore: @unchecked Sendable {
 
     /// Makes `theme` the active one for every replica; returns the switch's generation.
     @discardableResult
-    public func setActive(_ theme: String, by actor: String = Release.operatorName) throws -> Int64 {
+    public func setActive(_ theme: String, by actor: String = Release.operatorName) throws -> Generation {
         try transaction { try activate(theme, by: actor) }
     }
 
     /// Inside a transaction: the switch, with its generation, audit line and notification.
-    func activate(_ theme: String, by actor: String) throws -> Int64 {
+    func activate(_ theme: String, by actor: String) throws -> Generation {
         try takeGenerationLock()
         let rows = try connection.execute("""
             INSERT INTO themed_active (id, theme, generation) VALUES (1, $1, nextval('themed_generation'))
             ON CONFLICT (id) DO UPDATE SET theme = excluded.theme, generation = excluded.generation RETURNING generation
             """, [.text(theme)])
-        guard let text = rows.values.first?.first ?? nil, let generation = Int64(text) else { throw ClusterError.badRelease("no generation returned") }
+        guard let text = rows.values.first?.first ?? nil, let generation = Generation(text) else { throw ClusterError.badRelease("no generation returned") }
         try audit(actor: actor, action: "activate", theme: theme, generation: generation)
         try connection.execute("SELECT pg_notify($1, $2)", [.text(Self.channel), .text("active:\(theme):\(generation)")])
         return generation
     }
 
     /// The active theme and the generation of the switch that made it so.
-    public func active() throws -> (theme: String, generation: Int64)? {
+    public func active() throws -> (theme: String, generation: Generation)? {
         let rows = try connection.execute("SELECT theme, generation FROM themed_active WHERE id = 1")
         guard let row = rows.values.first, row.count == 2, let theme = row[0], let text = row[1], let generation = Int64(text) else { return nil }
         return (theme, generation)

@@ -1,4 +1,5 @@
 import Foundation
+import ThemeVocabulary
 
 /// A release waiting for review (four-eyes approval): its files' blobs are stored, nothing is
 /// served. Approved by enough reviewers other than its publisher, it is published as its publish
@@ -13,7 +14,7 @@ public struct Draft: Sendable, Equatable {
     /// RFC 3339, UTC, to the millisecond.
     public var created: String
     /// The theme's newest generation when the draft's content was posted (0: none yet).
-    public var base: Int64
+    public var base: Generation
     /// As its publish asked: current at a time, or sent to a share of clients first.
     public var at: String?
     public var rollout: Double?
@@ -23,7 +24,7 @@ public struct Draft: Sendable, Equatable {
     /// Who approved the content as it is now, in order.
     public var approvers: [String]
     /// Once approved: the release it became, or the schedule that makes it one.
-    public var generation: Int64?
+    public var generation: Generation?
     public var schedule: Int64?
 
     public var isOpen: Bool { generation == nil && schedule == nil }
@@ -32,7 +33,7 @@ public struct Draft: Sendable, Equatable {
 /// What an approval did: counted, or (the last one needed) published or scheduled.
 public enum ApprovalOutcome: Sendable, Equatable {
     case counted(Draft)
-    case published(Draft, generation: Int64)
+    case published(Draft, generation: Generation)
     case scheduled(Draft, Schedule)
 }
 
@@ -168,7 +169,7 @@ extension ClusterStore {
     }
 
     /// The theme's newest generation, retired or not (0: none).
-    func newestGeneration(of theme: String) throws -> Int64 {
+    func newestGeneration(of theme: String) throws -> Generation {
         try connection.execute("SELECT max(generation) FROM themed_release WHERE theme = $1", [.text(theme)])
             .values.first?.first.flatMap { $0.flatMap { Int64($0) } } ?? 0
     }

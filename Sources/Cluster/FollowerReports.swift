@@ -6,26 +6,26 @@ extension ClusterFollower {
     public struct Callbacks: Sendable {
         /// Themes whose folder changed (materialized or removed), with the generation each now
         /// has: the index should sync.
-        public var themesChanged: @Sendable ([(theme: String, generation: Int64)]) -> Void
+        public var themesChanged: @Sendable ([(theme: String, generation: Generation)]) -> Void
         /// The active theme the store holds and the generation of its switch, on start and on every change.
-        public var activeChanged: @Sendable (String, Int64) -> Void
+        public var activeChanged: @Sendable (String, Generation) -> Void
         /// A release this replica could not write (theme, generation, why); the one before keeps serving.
-        public var releaseRefused: @Sendable (String, Int64, String) -> Void
+        public var releaseRefused: @Sendable (String, Generation, String) -> Void
         /// With a shard: how this replica lists these of its own themes (with the release each
         /// has) now; those it cannot describe yet (not indexed) are left out and asked again.
-        public var listings: @Sendable ([(theme: String, generation: Int64)]) -> [ThemeListing]
+        public var listings: @Sendable ([(theme: String, generation: Generation)]) -> [ThemeListing]
         /// The aliases, rollouts and generations this replica answers assignments from changed
         /// (after the themes they need were indexed), as of the store's generation given.
-        public var audiencesChanged: @Sendable (ReplicaAudiences, Int64) -> Void
+        public var audiencesChanged: @Sendable (ReplicaAudiences, Generation) -> Void
         /// Returns once what the reports so far set going has gone out (the caches' purges): then
         /// the replica tells the store it serves them.
         public var settled: @Sendable () -> Void
 
-        public init(themesChanged: @escaping @Sendable ([(theme: String, generation: Int64)]) -> Void,
-                    activeChanged: @escaping @Sendable (String, Int64) -> Void,
-                    releaseRefused: @escaping @Sendable (String, Int64, String) -> Void = { _, _, _ in },
-                    listings: @escaping @Sendable ([(theme: String, generation: Int64)]) -> [ThemeListing] = { _ in [] },
-                    audiencesChanged: @escaping @Sendable (ReplicaAudiences, Int64) -> Void = { _, _ in },
+        public init(themesChanged: @escaping @Sendable ([(theme: String, generation: Generation)]) -> Void,
+                    activeChanged: @escaping @Sendable (String, Generation) -> Void,
+                    releaseRefused: @escaping @Sendable (String, Generation, String) -> Void = { _, _, _ in },
+                    listings: @escaping @Sendable ([(theme: String, generation: Generation)]) -> [ThemeListing] = { _ in [] },
+                    audiencesChanged: @escaping @Sendable (ReplicaAudiences, Generation) -> Void = { _, _ in },
                     settled: @escaping @Sendable () -> Void = {}) {
             self.themesChanged = themesChanged
             self.activeChanged = activeChanged
@@ -46,10 +46,10 @@ extension ClusterFollower {
 /// syncs so far left it, and their state from the follower).
 final class FollowerReports: Sendable {
     private struct Held {
-        var themes: [String: Int64] = [:]
-        var refused: [(theme: String, generation: Int64, reason: String)] = []
-        var active: (theme: String, generation: Int64)?
-        var audiences: (replica: ReplicaAudiences, generation: Int64)?
+        var themes: [String: Generation] = [:]
+        var refused: [(theme: String, generation: Generation, reason: String)] = []
+        var active: (theme: String, generation: Generation)?
+        var audiences: (replica: ReplicaAudiences, generation: Generation)?
     }
 
     private struct State {
@@ -100,28 +100,28 @@ final class FollowerReports: Sendable {
         }
     }
 
-    func themesChanged(_ themes: [(theme: String, generation: Int64)]) {
+    func themesChanged(_ themes: [(theme: String, generation: Generation)]) {
         report(give: { $0.themesChanged(themes) }) { held in
             for (theme, generation) in themes { held.themes[theme] = max(held.themes[theme] ?? 0, generation) }
         }
     }
 
-    func activeChanged(_ theme: String, _ generation: Int64) {
+    func activeChanged(_ theme: String, _ generation: Generation) {
         report(give: { $0.activeChanged(theme, generation) }) { $0.active = (theme, generation) }
     }
 
-    func releaseRefused(_ theme: String, _ generation: Int64, _ reason: String) {
+    func releaseRefused(_ theme: String, _ generation: Generation, _ reason: String) {
         report(give: { $0.releaseRefused(theme, generation, reason) }) { held in
             if held.refused.count < Self.refusalsHeld { held.refused.append((theme, generation, reason)) }
         }
     }
 
-    func audiencesChanged(_ replica: ReplicaAudiences, _ generation: Int64) {
+    func audiencesChanged(_ replica: ReplicaAudiences, _ generation: Generation) {
         report(give: { $0.audiencesChanged(replica, generation) }) { $0.audiences = (replica, generation) }
     }
 
     /// How these themes are listed, by the callbacks; none before they come (asked again).
-    func listings(_ themes: [(theme: String, generation: Int64)]) -> [ThemeListing] {
+    func listings(_ themes: [(theme: String, generation: Generation)]) -> [ThemeListing] {
         state.withLock { $0.callbacks }?.listings(themes) ?? []
     }
 }

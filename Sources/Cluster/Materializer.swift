@@ -17,9 +17,9 @@ public struct Materializer: Sendable {
     }
 
     /// The generation of the theme's folder, if a release made it.
-    public func generation(of theme: String) -> Int64? {
+    public func generation(of theme: String) -> Generation? {
         (try? String(contentsOfFile: "\(themesDirectory)/\(theme)/\(Self.marker)", encoding: .utf8))
-            .flatMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            .flatMap { Generation($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
     /// The themes releases made here (not the generations kept beside them).
@@ -31,7 +31,7 @@ public struct Materializer: Sendable {
     /// rollout's, or one an alias pins.
     public func keptGenerations() -> Set<PinnedGeneration> {
         Set(folders().compactMap { name in
-            ThemeName.pin(in: name).map { PinnedGeneration(theme: $0.theme, generation: Int64($0.generation)) }
+            ThemeName.pin(in: name).map { PinnedGeneration(theme: $0.theme, generation: $0.generation) }
         })
     }
 
@@ -59,7 +59,7 @@ public struct Materializer: Sendable {
     /// kept beside it (`ThemeName.pinned`).
     public func materialize(_ release: Release, kept: Bool = false, blob: (String) throws -> [UInt8]) throws {
         guard Release.isSafe(theme: release.theme), !kept || ThemeName.isValid(release.theme) else { throw ClusterError.unsafeName(release.theme) }
-        let folder = kept ? ThemeName.pinned(release.theme, generation: Int(release.generation)) : release.theme
+        let folder = kept ? ThemeName.pinned(release.theme, generation: release.generation) : release.theme
         let manager = FileManager.default
         try manager.createDirectory(atPath: themesDirectory, withIntermediateDirectories: true)
         let staging = "\(themesDirectory)/.staging-\(folder)-\(release.generation)"

@@ -1,4 +1,5 @@
 import Hashing
+import ThemeVocabulary
 
 /// One published generation of a theme: its files by content hash, or its retirement.
 public struct Release: Sendable, Equatable {
@@ -16,11 +17,11 @@ public struct Release: Sendable, Equatable {
 
     public var theme: String
     /// Increases with every publish and retire, across all themes.
-    public var generation: Int64
+    public var generation: Generation
     public var files: [File]
     public var retired: Bool
 
-    public init(theme: String, generation: Int64, files: [File], retired: Bool) {
+    public init(theme: String, generation: Generation, files: [File], retired: Bool) {
         (self.theme, self.generation, self.files, self.retired) = (theme, generation, files, retired)
     }
 
@@ -105,7 +106,7 @@ public enum ClusterError: Error, Equatable, CustomStringConvertible {
     case unsafeName(String)
     case unpublishableName(String)
     case tooLarge(String)
-    case noSuchRelease(String, Int64)
+    case noSuchRelease(String, Generation)
     case noSuchSchedule(Int64)
     case badToken(String)
     case badTime(String)
@@ -114,7 +115,7 @@ public enum ClusterError: Error, Equatable, CustomStringConvertible {
     /// An alias or a rollout names a theme the store has no current release of.
     case noSuchTheme(String)
     /// An alias or a rollout names a generation the store does not keep (past retention, retired, never made).
-    case generationNotKept(String, Int64)
+    case generationNotKept(String, Generation)
     case badRollout(String)
     case noSuchDraft(Int64)
     /// A draft that is no longer open (published, or scheduled), by id.
@@ -122,7 +123,7 @@ public enum ClusterError: Error, Equatable, CustomStringConvertible {
     /// An approval by the draft's own publisher.
     case ownDraft(Int64, String)
     /// A draft approved after its theme moved on: the release that moved it.
-    case movedOn(draft: Int64, theme: String, base: Int64, newest: Int64)
+    case movedOn(draft: Int64, theme: String, base: Generation, newest: Generation)
 
     public var description: String {
         switch self {

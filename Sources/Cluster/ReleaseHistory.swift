@@ -1,7 +1,9 @@
+import ThemeVocabulary
+
 /// A theme's releases as a team sees them: who published what, when, and which is current.
 public struct ReleaseEntry: Sendable, Equatable {
     public var theme: String
-    public var generation: Int64
+    public var generation: Generation
     /// SHA-256 of the release's manifest (`Release.digest`).
     public var digest: String
     public var publisher: String
@@ -10,7 +12,7 @@ public struct ReleaseEntry: Sendable, Equatable {
     public var files: Int
     public var retired: Bool
     /// For a rollback: the generation whose content it brought back.
-    public var rollbackOf: Int64?
+    public var rollbackOf: Generation?
     /// For an approved draft: who approved it, in order.
     public var approvers: [String] = []
 }
@@ -36,7 +38,7 @@ extension ClusterStore {
 
     /// A new release of the theme with the content of a kept earlier one (the history only grows).
     @discardableResult
-    public func rollback(theme: String, to generation: Int64, by actor: String, keep: Int = Release.defaultRetention) throws -> Int64 {
+    public func rollback(theme: String, to generation: Generation, by actor: String, keep: Int = Release.defaultRetention) throws -> Generation {
         try transaction {
             let rows = try connection.execute("SELECT manifest FROM themed_release WHERE theme = $1 AND generation = $2 AND NOT retired",
                                               [.text(theme), .int(generation)])

@@ -1,12 +1,13 @@
 import Foundation
+import ThemeVocabulary
 
 /// What a replica serves, as it told the store: its name (`host:port`) and the newest store
 /// generation it serves.
 public struct ReplicaServing: Sendable, Equatable {
     public var name: String
-    public var generation: Int64
+    public var generation: Generation
 
-    public init(name: String, generation: Int64) {
+    public init(name: String, generation: Generation) {
         (self.name, self.generation) = (name, generation)
     }
 }
@@ -53,7 +54,7 @@ extension ClusterStore {
 
     /// Tells the store that the replica `name`, following on this connection, serves `generation`,
     /// and wakes the changes waiting for it.
-    public func reportServing(replica name: String, generation: Int64) throws {
+    public func reportServing(replica name: String, generation: Generation) throws {
         try connection.execute("""
             WITH reported AS (
                 INSERT INTO themed_replica (name, backend, backend_start, served)
@@ -83,7 +84,7 @@ extension ClusterStore {
     /// asks the store at the start, at each replica's report (`servedChannel`), and every
     /// `servedRecheck` between them. A replica that connects meanwhile counts from then on; one
     /// that goes away stops counting.
-    public func awaitServed(_ generation: Int64, timeout: Duration) throws -> ServedBy {
+    public func awaitServed(_ generation: Generation, timeout: Duration) throws -> ServedBy {
         let start = ContinuousClock.now
         // Listening before the first look: a report committed after it is not missed.
         try connection.execute("LISTEN \(Self.servedChannel)")

@@ -1,6 +1,7 @@
 import Audiences
 import Foundation
 import JSON
+import ThemeVocabulary
 
 /// A change stored now to happen at a set time: the theme made active, or a release (already
 /// stored, blobs and all) made current. When it is due, whichever replica's timer fires first
@@ -169,7 +170,7 @@ extension ClusterStore {
     /// A scheduled alias falling due: kept as it was asked for; when what it points at has gone
     /// meanwhile, the schedule is spent without a change (the audit trail says why) rather than
     /// blocking every schedule after it.
-    private func applyScheduledAlias(_ document: String, by actor: String) throws -> Int64 {
+    private func applyScheduledAlias(_ document: String, by actor: String) throws -> Generation {
         let json = try JSONParser.parse(Array(document.utf8))
         guard case .string(let name)? = json["name"], case .object(let members) = json else { throw ClusterError.badRelease("a scheduled alias") }
         let alias = try Alias(name: name, json: .object(members.filter { $0.0 != "name" }))

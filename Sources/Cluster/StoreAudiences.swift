@@ -12,16 +12,16 @@ public struct StoreAudiences: Sendable, Equatable {
     /// clients and `previous` to the rest (and to every plain request).
     public var rollouts: [String: Rollout] = [:]
     /// The generation of the newest change to either (0: none yet).
-    public var generation: Int64 = 0
+    public var generation: Generation = 0
 
-    public init(aliases: [String: Alias] = [:], rollouts: [String: Rollout] = [:], generation: Int64 = 0) {
+    public init(aliases: [String: Alias] = [:], rollouts: [String: Rollout] = [:], generation: Generation = 0) {
         (self.aliases, self.rollouts, self.generation) = (aliases, rollouts, generation)
     }
 
     /// The generation a plain `/themes/{theme}/...` serves when `latest` is its newest release:
     /// the rollout's previous one while a rollout is in progress.
-    public func servedGeneration(of theme: String, latest: Int64) -> Int64 {
-        rollouts[theme].map { Int64($0.previous) } ?? latest
+    public func servedGeneration(of theme: String, latest: Generation) -> Generation {
+        rollouts[theme].map(\.previous) ?? latest
     }
 
     /// Every (theme, generation) a replica must be able to answer at a pinned URL besides what
@@ -43,7 +43,7 @@ public struct ReplicaAudiences: Sendable, Equatable {
     public var store = StoreAudiences()
     /// The generation each theme serves to plain requests: here, what its folder holds; for
     /// another shard's theme, what the store says its owners serve.
-    public var served: [String: Int64] = [:]
+    public var served: [String: Generation] = [:]
     public var kept: Set<PinnedGeneration> = []
     public var active: String?
     /// Whether `served` and `kept` were read from the folder (at the first sync).
@@ -53,17 +53,17 @@ public struct ReplicaAudiences: Sendable, Equatable {
 
     /// Where `theme`'s `generation` is answered here: the theme's own folder when it serves it,
     /// the kept folder beside it, or nowhere (nil).
-    public func folder(of theme: String, generation: Int64) -> String? {
+    public func folder(of theme: String, generation: Generation) -> String? {
         if served[theme] == generation { return theme }
-        return kept.contains(PinnedGeneration(theme: theme, generation: generation)) ? ThemeName.pinned(theme, generation: Int(generation)) : nil
+        return kept.contains(PinnedGeneration(theme: theme, generation: generation)) ? ThemeName.pinned(theme, generation: generation) : nil
     }
 }
 
 public struct PinnedGeneration: Hashable, Sendable {
     public var theme: String
-    public var generation: Int64
+    public var generation: Generation
 
-    public init(theme: String, generation: Int64) { (self.theme, self.generation) = (theme, generation) }
+    public init(theme: String, generation: Generation) { (self.theme, self.generation) = (theme, generation) }
 }
 
 extension ClusterStore {
@@ -78,7 +78,7 @@ extension ClusterStore {
 
     /// The generation of the newest change to aliases and rollouts (0: none yet): a replica reads
     /// them again only when it moved.
-    public func audienceGeneration() throws -> Int64 {
+    public func audienceGeneration() throws -> Generation {
         try connection.execute("SELECT generation FROM themed_audience WHERE id = 1").values.first?.first.flatMap { $0.flatMap { Int64($0) } } ?? 0
     }
 
@@ -107,12 +107,12 @@ extension ClusterStore {
     /// Keeps `alias` (replacing one of its name) for every replica; every theme it points at must
     /// have a current release, and every generation it pins must be kept. Returns the change's generation.
     @discardableResult
-    public func putAlias(_ alias: Alias, by actor: String) throws -> Int64 {
+    public func putAlias(_ alias: Alias, by actor: String) throws -> Generation {
         try transaction { try storeAlias(alias, by: actor) }
     }
 
     /// Inside a transaction (also a schedule's, when it falls due).
-    func storeAlias(_ alias: Alias, by actor: String) throws -> Int64 {
+    func storeAlias(_ alias: Alias, by actor: String) throws -> Generation {
         try takeGenerationLock()
         for (theme, pinned) in [(alias.theme, alias.generation)] + alias.rules.map({ ($0.theme, $0.generation) }) {
             guard let latest = try latestRelease(of: theme), !latest.retired else { throw ClusterError.noSuchTheme(theme) }
@@ -130,7 +130,7 @@ extension ClusterStore {
     }
 
     /// Forgets an alias for every replica; nil when there was none.
-    public func removeAlias(_ name: String, by actor: String) throws -> Int64? {
+    public func removeAlias(_ name: String, by actor: String) throws -> Generation? {
         try transaction {
             try takeGenerationLock()
             guard try connection.execute("DELETE FROM themed_alias WHERE name = $1 RETURNING name", [.text(name)]).count > 0 else { return nil }
@@ -145,11 +145,11 @@ extension ClusterStore {
     /// and the release that was current before it to the rest; 100 makes it current for
     /// everyone (the rollout ends), 0 halts it (everyone on the previous release). Returns the
     /// rollout as it now stands (nil once it reached 100) and the change's generation.
-    public func setRollout(theme: String, generation: Int64, percent: Double, by actor: String) throws -> (rollout: Rollout?, generation: Int64) {
+    public func setRollout(theme: String, generation: Generation, percent: Double, by actor: String) throws -> (rollout: Rollout?, generation: Generation) {
         try transaction { try storeRollout(theme: theme, generation: generation, percent: percent, by: actor) }
     }
 
-    func storeRollout(theme: String, generation: Int64, percent: Double, by actor: String) throws -> (rollout: Rollout?, generation: Int64) {
+    func storeRollout(theme: String, generation: Generation, percent: Double, by actor: String) throws -> (rollout: Rollout?, generation: Generation) {
         try takeGenerationLock()
         guard let latest = try latestRelease(of: theme), !latest.retired else { throw ClusterError.noSuchTheme(theme) }
         guard try keeps(theme: theme, generation: generation) else { throw ClusterError.generationNotKept(theme, generation) }
@@ -170,7 +170,7 @@ extension ClusterStore {
     /// Inside `record`: a release that is not published into a rollout ends the theme's rollout
     /// (it is current for everyone); one published into a rollout starts or moves it, the other
     /// clients staying where they were.
-    func moveRollout(of release: Release, generation: Int64, percent: Double?) throws {
+    func moveRollout(of release: Release, generation: Generation, percent: Double?) throws {
         // A first release has no one to hold back: it is current for everyone.
         let rollout = try percent.flatMap { release.retired ? nil : try self.rollout(of: release.theme, sending: generation, percent: $0) }
         // Replicas re-read rollouts when this generation moves: only when one started, moved or ended.
@@ -183,7 +183,7 @@ extension ClusterStore {
     /// The theme's row: the rollout under way, or none (at 100 it is over); whether there was or
     /// is one.
     @discardableResult
-    private func keep(_ rollout: Rollout?, of theme: String, changed: Int64) throws -> Bool {
+    private func keep(_ rollout: Rollout?, of theme: String, changed: Generation) throws -> Bool {
         let ended = try connection.execute("DELETE FROM themed_rollout WHERE theme = $1 RETURNING theme", [.text(theme)]).count > 0
         guard let rollout, rollout.basisPoints < 10_000 else { return ended }
         try connection.execute("""
@@ -195,7 +195,7 @@ extension ClusterStore {
 
     /// `theme`'s rollout of `generation` at `percent`: a rollout under way keeps the others where
     /// they are; a new one holds them on the release before `generation` (nil: there is none).
-    private func rollout(of theme: String, sending generation: Int64, percent: Double) throws -> Rollout? {
+    private func rollout(of theme: String, sending generation: Generation, percent: Double) throws -> Rollout? {
         let underWay = try connection.execute("SELECT previous FROM themed_rollout WHERE theme = $1", [.text(theme)]).values.first?.first
         let previous = try underWay.flatMap { $0.flatMap { Int64($0) } } ?? connection.execute("""
             SELECT generation FROM themed_release WHERE theme = $1 AND generation < $2 AND NOT retired ORDER BY generation DESC LIMIT 1
@@ -209,14 +209,14 @@ extension ClusterStore {
     }
 
     /// Whether the store keeps `theme`'s release `generation` (not retired).
-    func keeps(theme: String, generation: Int64) throws -> Bool {
+    func keeps(theme: String, generation: Generation) throws -> Bool {
         try connection.execute("SELECT 1 FROM themed_release WHERE theme = $1 AND generation = $2 AND NOT retired",
                                [.text(theme), .int(generation)]).count > 0
     }
 
     /// `theme`'s release `generation`, if the store keeps it (a replica materializes a rollout's
     /// or an alias's generation from it).
-    public func release(of theme: String, generation: Int64) throws -> Release? {
+    public func release(of theme: String, generation: Generation) throws -> Release? {
         let rows = try connection.execute("SELECT theme, generation, manifest, retired FROM themed_release WHERE theme = $1 AND generation = $2",
                                           [.text(theme), .int(generation)])
         guard let row = rows.values.first, row.count == 4, let manifest = row[2] else { return nil }
@@ -224,7 +224,7 @@ extension ClusterStore {
     }
 
     /// Under the generation lock: a generation for a change of aliases or rollouts.
-    private func takeAudienceGeneration() throws -> Int64 {
+    private func takeAudienceGeneration() throws -> Generation {
         let rows = try connection.execute("""
             INSERT INTO themed_audience (id, generation) VALUES (1, nextval('themed_generation'))
             ON CONFLICT (id) DO UPDATE SET generation = excluded.generation RETURNING generation

@@ -1,3 +1,5 @@
+import ThemeVocabulary
+
 /// A change the store made, as a replica announces it on its event stream: what a client that
 /// was away when it happened must be told, whichever replica it comes back to.
 public struct StoreChange: Sendable, Equatable {
@@ -13,7 +15,7 @@ public struct StoreChange: Sendable, Equatable {
         case assignment(alias: String?)
     }
 
-    public var generation: Int64
+    public var generation: Generation
     public var theme: String
     public var kind: Kind
 }
@@ -25,14 +27,14 @@ public struct StoreHistory: Sendable, Equatable {
     public var changes: [StoreChange]
     /// Every change after this generation (up to the last asked for) is in `changes`; a client
     /// that saw less has missed something the history no longer holds.
-    public var completeAfter: Int64
+    public var completeAfter: Generation
 }
 
 extension ClusterStore {
     /// The newest `limit` changes with generations up to `generation`, from the audit trail (every
     /// release, rollback, retirement and switch writes its line there in the transaction that takes
     /// its generation; the trail is not pruned with releases).
-    public func history(through generation: Int64, limit: Int) throws -> StoreHistory {
+    public func history(through generation: Generation, limit: Int) throws -> StoreHistory {
         // Whether a release adds its theme or reloads it depends on the theme's change before it,
         // which may be older than the window.
         let rows = try connection.execute("""

@@ -1,5 +1,6 @@
 import Cluster
 import ThemeServer
+import ThemeVocabulary
 
 /// The active theme kept in the cluster store for every replica, with its scheduled switches:
 /// the `ActiveThemeStore` `themed serve` hands to `ThemeService` when it has a cluster store.
@@ -20,7 +21,7 @@ public struct ClusterActiveTheme: ActiveThemeStore {
         }
     }
 
-    public func activate(_ theme: String, by caller: Caller) throws(APIError) -> Int64 {
+    public func activate(_ theme: String, by caller: Caller) throws(APIError) -> Generation {
         try ReleaseRoutes.refused { () throws(ReleaseDesk.Refusal) in try desk.activate(theme, by: caller.actor) }
     }
 
@@ -29,7 +30,7 @@ public struct ClusterActiveTheme: ActiveThemeStore {
         return ScheduledSwitch(id: schedule.id, theme: schedule.theme, at: schedule.at, by: schedule.actor)
     }
 
-    public func awaitServed(_ generation: Int64, _ wait: ServedWait?) throws(APIError) -> ReplicaReport? {
+    public func awaitServed(_ generation: Generation, _ wait: ServedWait?) throws(APIError) -> ReplicaReport? {
         try ReleaseRoutes.refused { () throws(ReleaseDesk.Refusal) in try desk.awaitServed(generation, wait) }
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import HTTPServer
 import Synchronization
 import ThemeServer
+import ThemeVocabulary
 
 /// Aliases and rollouts with a cluster store (`AudienceStore`): changes go to the store through
 /// the desk, off the event loop, and are answered once every ready replica serves them
@@ -26,7 +27,7 @@ public final class ClusterAudiences: AudienceStore {
 
     public var assigner: Assigner { state.withLock { $0.assigner } }
 
-    public func folder(of theme: String, generation: Int64) -> String? {
+    public func folder(of theme: String, generation: Generation) -> String? {
         state.withLock { $0.replica.folder(of: theme, generation: generation) }
     }
 
@@ -106,13 +107,13 @@ public final class ClusterAudiences: AudienceStore {
     }
 
     public func removeAlias(_ name: String, by caller: Caller, wait: ServedWait?) throws(APIError) -> ReplicaReport? {
-        let generation = try ReleaseRoutes.refused { () throws(ReleaseDesk.Refusal) -> Int64? in try desk.removeAlias(name, by: caller.actor) }
+        let generation = try ReleaseRoutes.refused { () throws(ReleaseDesk.Refusal) -> Generation? in try desk.removeAlias(name, by: caller.actor) }
         guard let generation else { throw APIError.notFound("no alias named \(name)") }
         return try awaitChange(generation, wait)
     }
 
-    public func setRollout(theme: String, generation: Int64, percent: Double, by caller: Caller, wait: ServedWait?) throws(APIError) -> Changed<Rollout?> {
-        let (rollout, change) = try ReleaseRoutes.refused { () throws(ReleaseDesk.Refusal) -> (rollout: Rollout?, generation: Int64) in
+    public func setRollout(theme: String, generation: Generation, percent: Double, by caller: Caller, wait: ServedWait?) throws(APIError) -> Changed<Rollout?> {
+        let (rollout, change) = try ReleaseRoutes.refused { () throws(ReleaseDesk.Refusal) -> (rollout: Rollout?, generation: Generation) in
             try desk.setRollout(theme: theme, generation: generation, percent: percent, by: caller.actor)
         }
         return Changed(rollout, replicas: try awaitChange(change, wait))
@@ -121,7 +122,7 @@ public final class ClusterAudiences: AudienceStore {
     /// Waits until every ready replica serves the change of `generation` (`ServedWait`), and
     /// returns what it found (a replica that lags past the wait makes the answer 202); with
     /// `wait=0`, until this replica follows it, and nil.
-    private func awaitChange(_ generation: Int64, _ wait: ServedWait?) throws(APIError) -> ReplicaReport? {
+    private func awaitChange(_ generation: Generation, _ wait: ServedWait?) throws(APIError) -> ReplicaReport? {
         let replicas = try ReleaseRoutes.refused { () throws(ReleaseDesk.Refusal) in try desk.awaitServed(generation, wait) }
         if replicas == nil { awaitFollowing(generation) }
         return replicas
@@ -131,7 +132,7 @@ public final class ClusterAudiences: AudienceStore {
 
     /// Waits (off the loop) until this replica's follower has read the change of `generation`,
     /// so that the client's next `/assign` here sees it; a slow follower only delays the answer.
-    public func awaitFollowing(_ generation: Int64) {
+    public func awaitFollowing(_ generation: Generation) {
         let deadline = Date(timeIntervalSinceNow: Self.followWait)
         followed.lock()
         defer { followed.unlock() }

@@ -5,6 +5,7 @@ import JSON
 import Synchronization
 import Review
 import ThemeIndex
+import ThemeVocabulary
 
 /// Releases for teams over HTTP (docs/API.md, "Releases"): a token's check, a publish from an
 /// uploaded file, the history, rollbacks and scheduled changes, all kept in the cluster store.
@@ -186,7 +187,7 @@ public final class ReleaseDesk: Sendable {
     /// What release `to` of `theme` changes against release `from`: by default the newest release
     /// that is not a retirement, against the one before it. Each is written to a scratch folder
     /// and read as a sync reads it, with the parents this replica serves.
-    public func diff(theme: String, from: Int64?, to: Int64?) throws(Refusal) -> (from: Int64, to: Int64, review: ThemeReview) {
+    public func diff(theme: String, from: Generation?, to: Generation?) throws(Refusal) -> (from: Generation, to: Generation, review: ThemeReview) {
         let scratch = "\(workDirectory)/diff-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         // Reading a release indexes it, as a publish's check does: two at once at most, and a
@@ -195,7 +196,7 @@ public final class ReleaseDesk: Sendable {
             throw .unavailable("the replica is busy checking releases; ask again")
         }
         defer { checks.signal() }
-        let (older, newer) = try withStore { store -> (Int64, Int64) in
+        let (older, newer) = try withStore { store -> (Generation, Generation) in
             let kept = try store.history(of: theme).filter { !$0.retired }
             guard let newer = to ?? kept.first?.generation else { throw ClusterError.noSuchTheme(theme) }
             guard let older = from ?? kept.first(where: { $0.generation < newer })?.generation else {
@@ -221,13 +222,13 @@ public final class ReleaseDesk: Sendable {
     /// What a webhook message of a release carries (`"diff"`): the release against the one before
     /// it, as counts and its first `limit` changes (the lines `themed diff` prints); nil for a
     /// theme's first release, or when it cannot be read.
-    public func diffDetails(theme: String, generation: Int64, limit: Int = 10) -> JSONValue? {
+    public func diffDetails(theme: String, generation: Generation, limit: Int = 10) -> JSONValue? {
         guard let (from, to, review) = try? diff(theme: theme, from: nil, to: generation) else { return nil }
-        return review.webhookDetails(from: Int(from), to: Int(to), limit: limit)
+        return review.webhookDetails(from: from, to: to, limit: limit)
     }
 
     /// A new release with the content of a kept earlier generation.
-    public func rollback(theme: String, to generation: Int64, by token: Token) throws(Refusal) -> ReleaseEntry {
+    public func rollback(theme: String, to generation: Generation, by token: Token) throws(Refusal) -> ReleaseEntry {
         try withStore { store in
             let made = try store.rollback(theme: theme, to: generation, by: token.name, keep: retention)
             return try Self.entry(made, of: theme, in: store)
@@ -235,7 +236,7 @@ public final class ReleaseDesk: Sendable {
     }
 
     /// Switches the active theme for every replica now; returns the switch's generation.
-    public func activate(_ theme: String, by actor: String) throws(Refusal) -> Int64 {
+    public func activate(_ theme: String, by actor: String) throws(Refusal) -> Generation {
         try withStore { try $0.setActive(theme, by: actor) }
     }
 
@@ -250,7 +251,7 @@ public final class ReleaseDesk: Sendable {
     }
 
     /// Keeps an alias for every replica; returns the change's generation.
-    public func putAlias(_ alias: Alias, by actor: String) throws(Refusal) -> Int64 {
+    public func putAlias(_ alias: Alias, by actor: String) throws(Refusal) -> Generation {
         try withStore { try $0.putAlias(alias, by: actor) }
     }
 
@@ -260,12 +261,12 @@ public final class ReleaseDesk: Sendable {
     }
 
     /// Forgets an alias; nil when there was none.
-    public func removeAlias(_ name: String, by actor: String) throws(Refusal) -> Int64? {
+    public func removeAlias(_ name: String, by actor: String) throws(Refusal) -> Generation? {
         try withStore { try $0.removeAlias(name, by: actor) }
     }
 
     /// Starts, moves, halts (0) or completes (100) the theme's rollout.
-    public func setRollout(theme: String, generation: Int64, percent: Double, by actor: String) throws(Refusal) -> (rollout: Rollout?, generation: Int64) {
+    public func setRollout(theme: String, generation: Generation, percent: Double, by actor: String) throws(Refusal) -> (rollout: Rollout?, generation: Generation) {
         try withStore { try $0.setRollout(theme: theme, generation: generation, percent: percent, by: actor) }
     }
 
@@ -324,7 +325,7 @@ public final class ReleaseDesk: Sendable {
         }
     }
 
-    private static func entry(_ generation: Int64, of theme: String, in store: ClusterStore) throws -> ReleaseEntry {
+    private static func entry(_ generation: Generation, of theme: String, in store: ClusterStore) throws -> ReleaseEntry {
         guard let entry = try store.history(of: theme).first(where: { $0.generation == generation }) else {
             throw ClusterError.noSuchRelease(theme, generation)
         }

@@ -4,6 +4,7 @@ import HTTPServer
 import HTTPTypes
 import JSON
 import ThemeServer
+import ThemeVocabulary
 
 /// Releases for teams (docs/API.md, "Releases"): `POST /themes/{theme}/releases` (a .car or a
 /// tar of a theme folder, with a token), `GET /themes/{theme}/releases` (the history),
@@ -128,9 +129,9 @@ public struct ReleaseRoutes: RouteCollection {
     private func diff(_ context: RequestContext) throws -> Response {
         let desk = try Self.cluster(desk)
         let (theme, query) = (context.parameter("theme"), context.request.query)
-        func generation(_ name: String) throws -> Int64? {
+        func generation(_ name: String) throws -> Generation? {
             try query[name].map { text in
-                guard let number = Int64(text), number > 0 else { throw APIError.badRequest("\(name) must be a release's generation, like \(name)=42") }
+                guard let number = Generation(text), number > 0 else { throw APIError.badRequest("\(name) must be a release's generation, like \(name)=42") }
                 return number
             }
         }

@@ -1,6 +1,7 @@
 import Cluster
 import HTTPServer
 import ThemeServer
+import ThemeVocabulary
 
 extension ReplicaReport {
     /// What the cluster store's wait found, as the change routes answer it.
@@ -12,7 +13,7 @@ extension ReplicaReport {
 
 extension ReleaseDesk {
     /// Waits until every ready replica serves `generation` (or `wait` is nil: at once, nil).
-    public func awaitServed(_ generation: Int64, _ wait: ServedWait?) throws(Refusal) -> ReplicaReport? {
+    public func awaitServed(_ generation: Generation, _ wait: ServedWait?) throws(Refusal) -> ReplicaReport? {
         guard let wait else { return nil }
         return ReplicaReport(try withStore { try $0.awaitServed(generation, timeout: wait.timeout) })
     }

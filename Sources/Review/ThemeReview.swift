@@ -1,6 +1,7 @@
 import JSON
 import ThemeExport
 import ThemeIndex
+import ThemeVocabulary
 
 /// What a change does to a theme, for review before it ships (`themed diff`, and a replica's
 /// `GET /themes/{theme}/diff` between two releases): its colours by cause (`ColorCauses`), what that does to
@@ -59,9 +60,9 @@ public struct ThemeReview: Sendable {
 
     /// What a webhook message of a release carries (`"diff"`): the generations compared, the
     /// counts and the first `limit` changes (the lines `themed diff` prints).
-    public func webhookDetails(from: Int, to: Int, limit: Int = 10) -> JSONValue {
+    public func webhookDetails(from: Generation, to: Generation, limit: Int = 10) -> JSONValue {
         let lines = text.split(separator: "\n").dropLast().prefix(limit).map { JSONValue.string(String($0)) }
-        return .object([("from", .int(from)), ("to", .int(to)), ("summary", summary), ("changes", .array(Array(lines)))])
+        return .object([("from", .int(Int(from))), ("to", .int(Int(to))), ("summary", summary), ("changes", .array(Array(lines)))])
     }
 
     /// The colours' changes with the contrast, the other content and the counts beside them.

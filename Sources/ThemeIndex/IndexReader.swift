@@ -19,7 +19,7 @@ public final class IndexReader: Sendable {
     public struct ParentPalette: Hashable, Sendable {
         var sql: String
         var parameters: [SQLiteValue]
-        var generation: Int
+        var generation: Generation
         var depth: Int
     }
 

@@ -8,7 +8,7 @@ public struct ThemeInfo: Sendable {
     public var name: String
     public var path: String
     public var parent: String?
-    public var generation: Int
+    public var generation: Generation
     public var error: String
     /// What its sources served though their format does not allow it (converters' slips), one
     /// per line: the theme is not degraded by them.

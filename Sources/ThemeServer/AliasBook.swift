@@ -62,8 +62,8 @@ final class AliasBook: Sendable {
         let kept = assigners.withState(forLoop: loop) { _, kept in kept.madeAt == (epoch, version) ? kept.byName[name] : nil }
         if let kept { return kept }
         guard let alias = alias(named: name) else { return nil }
-        var generations: [String: Int64] = [:]
-        for theme in alias.themes { generations[theme] = library.theme(named: theme).map { Int64($0.generation) } }
+        var generations: [String: Generation] = [:]
+        for theme in alias.themes { generations[theme] = library.theme(named: theme).map { $0.generation } }
         let assigner = Assigner(aliases: [name: alias], generations: generations)
         // Kept only when nothing moved meanwhile: one made from what changed is not kept.
         guard library.epoch == epoch, self.version.load(ordering: .acquiring) == version else { return assigner }

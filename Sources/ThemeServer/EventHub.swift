@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import JSON
 import Synchronization
+import ThemeVocabulary
 
 /// Change events for `GET /events` (Server-Sent Events): a bounded history, so a client that
 /// reconnects with `Last-Event-ID` gets what it missed, and the open streams to push to.
@@ -19,13 +20,13 @@ import Synchronization
 ///   has applied yet (its stream reached a faster replica) is waited for, not replayed twice.
 public final class EventHub: Sendable {
     public struct Event: Sendable {
-        public var id: Int
+        public var id: Generation
         public var change: ServerEvent
         /// Over how many milliseconds the streams it reached spread their refetches (set when a
         /// change reaches more streams than `refetchRate`).
         public var refetchWithin: Int?
 
-        public init(id: Int, _ change: ServerEvent, refetchWithin: Int? = nil) {
+        public init(id: Generation, _ change: ServerEvent, refetchWithin: Int? = nil) {
             (self.id, self.change, self.refetchWithin) = (id, change, refetchWithin)
         }
 
@@ -39,9 +40,9 @@ public final class EventHub: Sendable {
 
     public enum Numbering: Sendable {
         /// `firstID` continues an earlier run's numbering; `idUsed` is told each id, to keep it.
-        case local(source: String, firstID: Int, idUsed: @Sendable (Int) -> Void)
+        case local(source: String, firstID: Generation, idUsed: @Sendable (Generation) -> Void)
         /// Generations of the cluster store, from `startedAt` (what the replica applied before serving).
-        case cluster(startedAt: Int)
+        case cluster(startedAt: Generation)
 
         var source: String {
             switch self {
@@ -69,7 +70,7 @@ public final class EventHub: Sendable {
     private struct Subscriber {
         var stream: any ResponseStream
         /// Events up to this id were seen elsewhere (cluster numbering): not sent again.
-        var seenThrough: Int
+        var seenThrough: Generation
         var interest: Interest
 
         /// Whether the stream gets `event`: every theme's when it asked for none; else its
@@ -102,9 +103,9 @@ public final class EventHub: Sendable {
     }
 
     private struct State {
-        var lastID: Int
+        var lastID: Generation
         /// Every event after this id is in `history`; a client that saw less gets a resync.
-        var replayableAfter: Int
+        var replayableAfter: Generation
         var history: [Event] = []
         var subscribers: [Int: Subscriber] = [:]
         var observers: [@Sendable (Event) -> Void] = []
@@ -133,8 +134,8 @@ public final class EventHub: Sendable {
     }
 
     /// A local numbering (see `Numbering.local`).
-    public convenience init(historyLimit: Int = 256, source: String = "", firstID: Int = 1, refetchRate: Int = 2_000,
-                            idUsed: @escaping @Sendable (Int) -> Void = { _ in }) {
+    public convenience init(historyLimit: Int = 256, source: String = "", firstID: Generation = 1, refetchRate: Int = 2_000,
+                            idUsed: @escaping @Sendable (Generation) -> Void = { _ in }) {
         self.init(historyLimit: historyLimit, numbering: .local(source: source, firstID: firstID, idUsed: idUsed), refetchRate: refetchRate)
     }
 
@@ -147,7 +148,7 @@ public final class EventHub: Sendable {
     /// is the change's generation in the store; an event without one (a local rescan, an error)
     /// takes the id of the last change, which it follows.
     @discardableResult
-    public func publish(_ change: ServerEvent, generation: Int? = nil) -> Event {
+    public func publish(_ change: ServerEvent, generation: Generation? = nil) -> Event {
         let (event, receivers, observers) = state.withLock { state -> (Event, [any ResponseStream], [@Sendable (Event) -> Void]) in
             let id = if isCluster { max(state.lastID, generation ?? state.lastID) } else { state.lastID + 1 }
             var event = Event(id: id, change)
@@ -178,7 +179,7 @@ public final class EventHub: Sendable {
     /// Puts events from before this hub started in front of its history (ids no newer than where
     /// its numbering starts, oldest first); every event after `completeAfter` must be among them.
     /// They go to no stream: they are there to be replayed.
-    func record(_ past: [Event], completeAfter: Int) {
+    func record(_ past: [Event], completeAfter: Generation) {
         state.withLock { state in
             let older = past.filter { $0.id <= state.replayableAfter }
             state.history = older + state.history
@@ -198,25 +199,25 @@ public final class EventHub: Sendable {
     }
 
     /// Events after `lastID` still in the history.
-    public func events(after lastID: Int) -> [Event] {
+    public func events(after lastID: Generation) -> [Event] {
         state.withLock { $0.history.filter { $0.id > lastID } }
     }
 
     /// The id of the newest event (or of where the numbering starts).
-    public var lastID: Int { state.withLock { $0.lastID } }
+    public var lastID: Generation { state.withLock { $0.lastID } }
 
-    func wireID(_ number: Int) -> String { source.isEmpty ? String(number) : "\(source)-\(number)" }
+    func wireID(_ number: Generation) -> String { source.isEmpty ? String(number) : "\(source)-\(number)" }
 
     func wireFormat(_ event: Event) -> [UInt8] {
         Array("id: \(wireID(event.id))\nevent: \(event.type)\ndata: \(event.data.serialized())\n\n".utf8)
     }
 
     /// The number of an id this numbering gives, or nil when it is not one (another source, or not an id).
-    func number(ofWireID text: String) -> Int? {
-        guard !source.isEmpty else { return Int(text) }
+    func number(ofWireID text: String) -> Generation? {
+        guard !source.isEmpty else { return Generation(text) }
         let prefix = source + "-"
         guard text.hasPrefix(prefix) else { return nil }
-        return Int(text.dropFirst(prefix.count))
+        return Generation(text.dropFirst(prefix.count))
     }
 
     /// Attaches a stream: first the events it missed, then every new one, until it closes.
@@ -229,13 +230,13 @@ public final class EventHub: Sendable {
     /// missed replays that change. With `themes`, only their changes come (and what concerns every
     /// client: active switches, resyncs); ids stay the server's, with gaps.
     func subscribe(_ stream: any ResponseStream, after lastID: String?, interest: Interest = .every) {
-        let subscriber = Subscriber(stream: stream, seenThrough: Int.min, interest: interest)
-        let (key, missed, position) = state.withLock { state -> (Int, [Event], Int?) in
+        let subscriber = Subscriber(stream: stream, seenThrough: Generation.min, interest: interest)
+        let (key, missed, position) = state.withLock { state -> (Int, [Event], Generation?) in
             let key = state.nextSubscriber
             state.nextSubscriber += 1
             state.subscribers[key] = subscriber
             guard let lastID else { return (key, [], state.lastID) }
-            func resync(_ reason: String) -> (Int, [Event], Int?) {
+            func resync(_ reason: String) -> (Int, [Event], Generation?) {
                 (key, [Event(id: state.lastID, .resync(reason: reason))], state.lastID)
             }
             guard let last = number(ofWireID: lastID) else { return resync("unknown event id \(lastID)") }

@@ -13,7 +13,7 @@ enum ReloadEvents {
 
     /// `announcingChanges` false: the themes' changes are logged but not published (a replica's
     /// first index, whose changes the store's history tells); errors always are.
-    static func publish(_ report: SyncReport, themes: [ThemeInfo], to events: EventHub, generation: Int? = nil, announcingChanges: Bool = true,
+    static func publish(_ report: SyncReport, themes: [ThemeInfo], to events: EventHub, generation: Generation? = nil, announcingChanges: Bool = true,
                         logger: Logger) {
         func theme(_ name: String) -> ThemeInfo? { themes.first { $0.name == name } }
         // A replica's kept generation (`brand@43`) is no theme of its own to clients: the change
@@ -48,14 +48,14 @@ enum ReloadEvents {
 
     /// A `theme-error` event: what was rejected and why, and when; the theme keeps serving what
     /// it served before.
-    static func publishError(_ message: String, theme name: String, _ theme: ThemeInfo?, to events: EventHub, generation: Int? = nil) {
+    static func publishError(_ message: String, theme name: String, _ theme: ThemeInfo?, to events: EventHub, generation: Generation? = nil) {
         events.publish(.themeError(revision(name, theme, generation: generation), error: message, time: ISO8601DateFormatter().string(from: Date())),
                        generation: generation)
     }
 
     /// Makes `name` the active theme and announces it (unless `announcing` is false: a replica's
     /// start, whose store history tells the switch); throws what the index says when it cannot.
-    static func makeActive(_ name: String, library: ThemeLibrary, events: EventHub, generation: Int? = nil, announcing: Bool = true) throws {
+    static func makeActive(_ name: String, library: ThemeLibrary, events: EventHub, generation: Generation? = nil, announcing: Bool = true) throws {
         try library.setActive(name)
         guard announcing else { return }
         if let theme = library.theme(named: name) {
@@ -68,7 +68,7 @@ enum ReloadEvents {
 
     /// A theme as its event names it: `generation` when the change has one (a cluster store's),
     /// else the theme's own; the revision of what it serves, none once removed.
-    static func revision(_ name: String, _ theme: ThemeInfo?, generation: Int?) -> ThemeRevision {
+    static func revision(_ name: String, _ theme: ThemeInfo?, generation: Generation?) -> ThemeRevision {
         ThemeRevision(theme: name, generation: generation ?? theme?.generation ?? 0, revision: theme?.revision ?? "")
     }
 }

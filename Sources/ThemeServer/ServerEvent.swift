@@ -1,5 +1,6 @@
 import Audiences
 import JSON
+import ThemeVocabulary
 
 /// A change the server tells its clients of: on `/events` (Server-Sent Events: `name` is the
 /// event's type, `data` its data) and to webhooks, which carry the same data. Each case holds what
@@ -89,15 +90,15 @@ public enum ThemeChange: Sendable, Equatable {
 /// of its index's changes.
 public struct ThemeRevision: Sendable, Equatable {
     public var theme: String
-    public var generation: Int
+    public var generation: Generation
     public var revision: String
 
-    public init(theme: String, generation: Int = 0, revision: String = "") {
+    public init(theme: String, generation: Generation = 0, revision: String = "") {
         (self.theme, self.generation, self.revision) = (theme, generation, revision)
     }
 
     var members: [(String, JSONValue)] {
-        [("theme", .string(theme)), ("generation", .int(generation)), ("revision", .string(revision))]
+        [("theme", .string(theme)), ("generation", .int(Int(generation))), ("revision", .string(revision))]
     }
 
     var json: JSONValue { .object(members) }

@@ -1,6 +1,7 @@
 import Caching
 import HTTPServer
 import Synchronization
+import ThemeVocabulary
 
 /// Request counters and latencies, exposed at `/metrics` in Prometheus text format: requests by
 /// route and status, durations by route (`RequestTallies`, tallied per event loop), then the
@@ -36,12 +37,12 @@ public final class ServiceMetrics: Sendable {
 
     struct AssignmentSeries: Hashable {
         var theme: String
-        var generation: Int
+        var generation: Generation
         var reason: String
     }
 
     /// Counts an assignment answered to a request read by event loop `loop` (nil: in-process).
-    func countAssignment(theme: String, generation: Int, reason: String, loop: Int?) {
+    func countAssignment(theme: String, generation: Generation, reason: String, loop: Int?) {
         assignments.withState(forLoop: loop) { _, series in series[AssignmentSeries(theme: theme, generation: generation, reason: reason), default: 0] += 1 }
     }
 
@@ -53,7 +54,7 @@ public final class ServiceMetrics: Sendable {
     }
 
     /// How many assignments each generation of `theme` got (the gallery's rollout line).
-    func assignmentCounts(of theme: String) -> [Int: Int] {
+    func assignmentCounts(of theme: String) -> [Generation: Int] {
         assignmentTotals.filter { $0.key.theme == theme }.reduce(into: [:]) { $0[$1.key.generation, default: 0] += $1.value }
     }
 

@@ -38,7 +38,7 @@ public final class ThemeService: HeadResponder {
                               refetchRate: configuration.eventRefetchRate)
         } else {
             // Event ids continue across restarts (the last one used is kept in the index).
-            let lastEventID = (try? index.reader.setting(Self.lastEventIDKey)).flatMap { Int($0) } ?? 0
+            let lastEventID = (try? index.reader.setting(Self.lastEventIDKey)).flatMap { Generation($0) } ?? 0
             events = EventHub(historyLimit: configuration.eventHistory, source: try Self.eventSource(index), firstID: lastEventID + 1,
                               refetchRate: configuration.eventRefetchRate) { id in
                 try? index.writer.setSetting(Self.lastEventIDKey, to: String(id))
@@ -129,7 +129,7 @@ public final class ThemeService: HeadResponder {
     /// `announcingChanges` false: what changed is not published (a replica's first index, whose
     /// changes `recordHistory` tells as the store made them); errors are.
     @discardableResult
-    public func reload(only theme: String? = nil, generation: Int? = nil, announcingChanges: Bool = true) throws -> SyncReport {
+    public func reload(only theme: String? = nil, generation: Generation? = nil, announcingChanges: Bool = true) throws -> SyncReport {
         let before = reloadObserver == nil ? nil : try? library.index.pinnedReader()
         let report = try library.reload(only: theme)
         if let before { reloadObserver?(report, before, library.index.reader) }
@@ -150,7 +150,7 @@ public final class ThemeService: HeadResponder {
     /// stream that resumes from before the start is replayed what it missed instead of being told
     /// to resync. Every change after `completeAfter` is among them. An event carries the theme's
     /// revision as served now (a later change of the same theme follows it in the replay).
-    public func recordHistory(_ changes: [(generation: Int, theme: String, change: PastChange)], completeAfter: Int) {
+    public func recordHistory(_ changes: [(generation: Generation, theme: String, change: PastChange)], completeAfter: Generation) {
         let aliases = audienceStore?.assigner.aliases ?? [:]
         let past = changes.flatMap { generation, name, change -> [EventHub.Event] in
             switch change {
@@ -171,22 +171,22 @@ public final class ThemeService: HeadResponder {
 
     /// A cluster release this replica could not write: counted in /metrics and told to the event
     /// stream as a theme-error (the theme keeps serving the release before).
-    public func releaseRefused(theme: String, generation: Int64, reason: String) {
+    public func releaseRefused(theme: String, generation: Generation, reason: String) {
         metrics.releasesRefused.add(1, ordering: .relaxed)
         ReloadEvents.publishError("cluster release \(generation) refused: \(reason)", theme: theme,
-                                  library.theme(named: theme), to: events, generation: Int(generation))
+                                  library.theme(named: theme), to: events, generation: generation)
     }
 
     /// Tells the clients of these aliases to ask for their assignment again (the cluster's
     /// aliases, rollouts or generations changed; `generation`: the store's, as the event's id).
-    public func announceAssignmentChanges(_ aliases: [(alias: String, theme: String?)], generation: Int? = nil) {
+    public func announceAssignmentChanges(_ aliases: [(alias: String, theme: String?)], generation: Generation? = nil) {
         for (alias, theme) in aliases { AudienceRoutes.announce(alias, theme: theme, to: events, generation: generation) }
     }
 
     /// Tells the event stream (and the webhooks) of each theme whose rollout changed:
     /// `rollout-changed` with the rollout as it now stands, or `null` once there is none (completed
     /// at 100%, or replaced).
-    public func announceRolloutChanges(_ rollouts: [(theme: String, rollout: Rollout?)], generation: Int? = nil) {
+    public func announceRolloutChanges(_ rollouts: [(theme: String, rollout: Rollout?)], generation: Generation? = nil) {
         for (theme, rollout) in rollouts {
             events.publish(.rolloutChanged(theme: theme, rollout: rollout), generation: generation)
         }
@@ -201,7 +201,7 @@ public final class ThemeService: HeadResponder {
     /// Makes `theme` the one `current` stands for (the cluster's choice arriving) and tells the
     /// event stream (with `generation`, the switch's in the store); nothing happens when it
     /// already is, or when no such theme is loaded.
-    public func applyActive(_ theme: String, generation: Int? = nil, announcing: Bool = true) {
+    public func applyActive(_ theme: String, generation: Generation? = nil, announcing: Bool = true) {
         AdminRoutes.apply(theme, library: library, events: events, generation: generation, announcing: announcing, logger: logger)
     }
 }

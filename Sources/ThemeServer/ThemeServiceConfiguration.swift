@@ -40,7 +40,7 @@ public struct ThemeServiceConfiguration {
     /// it serves the change).
     public var purgesSent: (@Sendable () -> Void)?
     /// With a cluster store: the store's generation at start, the first event id.
-    public var clusterGeneration: Int?
+    public var clusterGeneration: Generation?
     public var shard: Shard?
     public var trustedProxies: TrustedProxies = .none
     /// With shards: the other shards' themes, as `/themes` lists them.

@@ -4,7 +4,7 @@
 public struct ThemeListing: Sendable, Equatable {
     public var name: String
     /// The release it describes: a newer one replaces it, an older one never does.
-    public var generation: Int64
+    public var generation: Generation
     public var revision: String
     public var parent: String?
     /// The names it answers, its own and inherited, as its owners count them.
@@ -13,7 +13,7 @@ public struct ThemeListing: Sendable, Equatable {
     public var files: Int
     public var errors: [String]
 
-    public init(name: String, generation: Int64, revision: String, parent: String?, colors: Int, images: Int, files: Int, errors: [String]) {
+    public init(name: String, generation: Generation, revision: String, parent: String?, colors: Int, images: Int, files: Int, errors: [String]) {
         (self.name, self.generation, self.revision, self.parent) = (name, generation, revision, parent)
         (self.colors, self.images, self.files, self.errors) = (colors, images, files, errors)
     }

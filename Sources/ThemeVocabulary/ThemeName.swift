@@ -17,13 +17,13 @@ public enum ThemeName {
     /// the theme serves (a rollout's, or one an alias pins): `brand-acme@43`, beside
     /// `brand-acme`. Not a theme name, so no one names a theme so; indexed like a theme, served
     /// only at generation-pinned URLs and never listed.
-    public static func pinned(_ theme: String, generation: Int) -> String { "\(theme)@\(generation)" }
+    public static func pinned(_ theme: String, generation: Generation) -> String { "\(theme)@\(generation)" }
 
     /// The theme and generation a pinned folder's name stands for; nil for any other name.
-    public static func pin(in name: String) -> (theme: String, generation: Int)? {
+    public static func pin(in name: String) -> (theme: String, generation: Generation)? {
         guard let at = name.lastIndex(of: "@"), case let theme = String(name[..<at]), isValid(theme),
               case let digits = name[name.index(after: at)...], !digits.isEmpty, digits.count <= 18,
-              digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let generation = Int(digits), generation > 0
+              digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let generation = Generation(digits), generation > 0
         else { return nil }
         return (theme, generation)
     }

@@ -51,7 +51,7 @@ enum Bootstrap {
             ]))
         }
         let document: JSONValue = .object([
-            ("format", .string("themed-bootstrap")), ("version", .int(1)), ("theme", .string(theme)), ("generation", .int(info.generation)),
+            ("format", .string("themed-bootstrap")), ("version", .int(1)), ("theme", .string(theme)), ("generation", .int(Int(info.generation))),
             ("exportedAt", .string(ISO8601DateFormatter().string(from: Date()))), ("palettes", .array(palettes)),
         ])
         return Array((document.serialized(pretty: true) + "\n").utf8)

@@ -101,7 +101,7 @@ struct Diff: ParsableCommand {
         let theme = operands[0]
         var query = ["format=\(format.rawValue)"]
         for (name, value) in zip(["from", "to"], operands.dropFirst()) {
-            guard let generation = Int64(value), generation > 0 else { throw Publish.refuse("\(value) is not a release's generation", command: "diff") }
+            guard let generation = Generation(value), generation > 0 else { throw Publish.refuse("\(value) is not a release's generation", command: "diff") }
             query.append("\(name)=\(generation)")
         }
         let request = try ServerOptions.request("GET", "/themes/\(theme)/diff?\(query.joined(separator: "&"))", server: server, token: token, command: "diff")

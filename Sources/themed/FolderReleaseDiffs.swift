@@ -13,7 +13,7 @@ import ThemeVocabulary
 final class FolderReleaseDiffs: Sendable {
     let themesDirectory: String
     /// The newest reviews, by theme and the generation the reload gave it.
-    private let kept = Mutex<[(theme: String, generation: Int, details: JSONValue)]>([])
+    private let kept = Mutex<[(theme: String, generation: Generation, details: JSONValue)]>([])
     static let keptReviews = 64
 
     init(themesDirectory: String) { self.themesDirectory = themesDirectory }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import ThemeVocabulary
 #endif
 
 /// Where a team's release commands talk: a themed server (or the front door) and a token.
@@ -40,7 +41,7 @@ struct Rollback: ParsableCommand {
 
     @OptionGroup var options: ServerOptions
     @Argument(help: "The theme's name.") var theme: String
-    @Argument(help: "The generation whose content comes back.") var generation: Int64
+    @Argument(help: "The generation whose content comes back.") var generation: Generation
     @OptionGroup var waiting: ServedWaitOptions
 
     func run() throws {

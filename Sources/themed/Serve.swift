@@ -134,7 +134,7 @@ struct Serve: ParsableCommand {
         do {
             // With a store, event ids are its generations, from what the first sync applied.
             (service, webhooks) = try Startup.service(settings, accessLog: accessLog, logger: logger, readiness: readiness, storeContact: storeContact,
-                                          releases: releases, audiences: audiences, metrics: metrics, clusterGeneration: follower.map { Int($0.generation) },
+                                          releases: releases, audiences: audiences, metrics: metrics, clusterGeneration: follower.map { $0.generation },
                                           otherShards: { follower.map { Array($0.listings.values) } ?? [] },
                                           sinceLastRead: { server.lastRead.map { Moment.now - $0 } })
         } catch {
@@ -160,7 +160,7 @@ struct Serve: ParsableCommand {
         // index's changes are then not announced again: the history tells them as the store made them.
         let startedAt = service.events.lastID
         let history = follower.flatMap { follower in
-            Startup.storeHistory(settings, through: Int64(startedAt), holding: follower.holds, logger: logger)
+            Startup.storeHistory(settings, through: startedAt, holding: follower.holds, logger: logger)
         }
         follower?.dropHeldReports()
         // Once served, the comparison is background work and requests come first: it runs below
@@ -261,9 +261,9 @@ struct Serve: ParsableCommand {
     /// refused releases, how its own themes are listed (with shards) and assignments to follow.
     private static func followerCallbacks(_ service: ThemeService, audiences: ClusterAudiences?) -> ClusterFollower.Callbacks {
         .init(themesChanged: { themes in
-            for (theme, generation) in themes { _ = try? service.reload(only: theme, generation: Int(generation)) }
+            for (theme, generation) in themes { _ = try? service.reload(only: theme, generation: generation) }
         }, activeChanged: { theme, generation in
-            service.applyActive(theme, generation: Int(generation))
+            service.applyActive(theme, generation: generation)
         }, releaseRefused: { theme, generation, reason in
             service.releaseRefused(theme: theme, generation: generation, reason: reason)
         }, listings: { themes in
@@ -278,8 +278,8 @@ struct Serve: ParsableCommand {
         }, audiencesChanged: { replica, generation in
             guard let audiences else { return }
             let changes = audiences.follow(replica)
-            service.announceAssignmentChanges(changes.aliases, generation: Int(generation))
-            service.announceRolloutChanges(changes.rollouts, generation: Int(generation))
+            service.announceAssignmentChanges(changes.aliases, generation: generation)
+            service.announceRolloutChanges(changes.rollouts, generation: generation)
         }, settled: {
             service.awaitPurgesSent()
         })

@@ -3,6 +3,7 @@ import Cluster
 import Foundation
 import Releases
 import ThemeServer
+import ThemeVocabulary
 
 /// How long a change command waits for every ready replica to serve the change: the command
 /// returns when the change is live everywhere (and the caches in front were told), or says which
@@ -24,7 +25,7 @@ struct ServedWaitOptions: ParsableArguments {
     }
 
     /// The exit of a change some replicas did not serve in time: what lags, and status 3.
-    static func lagging(_ description: String, generation: Int64, command: String) -> ExitCode {
+    static func lagging(_ description: String, generation: Generation, command: String) -> ExitCode {
         FileHandle.standardError.write(Data("themed \(command): generation \(generation) is stored, but not yet served by \(description)\n".utf8))
         return ExitCode(3)
     }

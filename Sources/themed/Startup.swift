@@ -96,12 +96,12 @@ enum Startup {
     /// The store's newest `eventHistory` changes up to `generation` (where this replica's event ids
     /// start), of the themes it holds and every switch; nil, and streams from before the start told
     /// to resync, when the store has not answered.
-    static func storeHistory(_ settings: ServerSettings, through generation: Int64, holding holds: (String) -> Bool,
-                             logger: Logger) -> (changes: [(generation: Int, theme: String, change: ThemeService.PastChange)], completeAfter: Int)? {
+    static func storeHistory(_ settings: ServerSettings, through generation: Generation, holding holds: (String) -> Bool,
+                             logger: Logger) -> (changes: [(generation: Generation, theme: String, change: ThemeService.PastChange)], completeAfter: Generation)? {
         guard let url = settings.cluster, generation > 0 else { return nil }
         do {
             let history = try ClusterStore(url: url).history(through: generation, limit: settings.eventHistory)
-            let changes = history.changes.compactMap { change -> (generation: Int, theme: String, change: ThemeService.PastChange)? in
+            let changes = history.changes.compactMap { change -> (generation: Generation, theme: String, change: ThemeService.PastChange)? in
                 let kind: ThemeService.PastChange = switch change.kind {
                 case .added: .theme(.added)
                 case .reloaded: .theme(.reloaded)
@@ -114,10 +114,10 @@ enum Startup {
                 case .theme(.activated), .assignment: true
                 default: false
                 }
-                return everywhere || holds(change.theme) ? (Int(change.generation), change.theme, kind) : nil
+                return everywhere || holds(change.theme) ? (change.generation, change.theme, kind) : nil
             }
             logger.info("event history loaded from the cluster store", metadata: ["changes": "\(changes.count)", "through": "\(generation)"])
-            return (changes, Int(history.completeAfter))
+            return (changes, history.completeAfter)
         } catch {
             logger.warning("event history not loaded; streams from before this start will resync", metadata: ["error": "\(error)"])
             return nil
@@ -127,7 +127,7 @@ enum Startup {
     static func service(_ settings: ServerSettings, accessLog: AccessLog?, logger: Logger,
                         readiness: @escaping @Sendable () -> String? = { nil }, storeContact: StoreContact? = nil,
                         releases: ReleaseDesk? = nil, audiences: ClusterAudiences? = nil, metrics: ServiceMetrics = ServiceMetrics(),
-                        clusterGeneration: Int? = nil,
+                        clusterGeneration: Generation? = nil,
                         otherShards: @escaping @Sendable () -> [ThemeListing] = { [] },
                         sinceLastRead: @escaping @Sendable () -> Duration? = { nil }) throws -> (service: ThemeService, webhooks: WebhookDispatcher) {
         let index = try ThemeIndex(databasePath: settings.db)
@@ -190,7 +190,7 @@ enum Startup {
         if let releases {
             releaseDiff = { @Sendable type, data in
                 guard type == "release-published", case .string(let theme)? = data["theme"], case .int(let generation)? = data["generation"] else { return nil }
-                return releases.diffDetails(theme: theme, generation: Int64(generation)).map { ("diff", $0) }
+                return releases.diffDetails(theme: theme, generation: Generation(generation)).map { ("diff", $0) }
             }
         } else if let folderDiffs {
             releaseDiff = { @Sendable type, data in folderDiffs.details(type: type, data: data) }

@@ -1,4 +1,5 @@
 import SQLite
+import ThemeVocabulary
 
 /// A row of `theme`: one theme folder (or lone `.car`) and its generation.
 struct ThemeRecord: TableRecord {
@@ -26,7 +27,7 @@ struct ThemeRecord: TableRecord {
     var path: String
     var parent: String?
     /// Bumped by every sync that changes what the theme serves.
-    var generation: Int
+    var generation: Generation
     /// The theme's problems, one per line ("" when it has none).
     var error = ""
     /// What its sources served though their format does not allow it, one per line: no reason to
@@ -36,7 +37,7 @@ struct ThemeRecord: TableRecord {
     /// theme above it (`IndexWriter.storeServedCounts`).
     var served = NameCounts()
 
-    init(name: String, path: String, parent: String?, generation: Int) {
+    init(name: String, path: String, parent: String?, generation: Generation) {
         (self.name, self.path, self.parent, self.generation) = (name, path, parent, generation)
     }
 
@@ -45,7 +46,7 @@ struct ThemeRecord: TableRecord {
         name = try row.string(Columns.name)
         path = try row.string(Columns.path)
         parent = try row.optionalString(Columns.parent)
-        generation = try row.int(Columns.generation)
+        generation = try row.int64(Columns.generation)
         error = try row.string(Columns.error)
         warning = try row.string(Columns.warning)
         served = NameCounts(colors: try row.int(Columns.servedColors), images: try row.int(Columns.servedImages),
@@ -58,7 +59,7 @@ struct ThemeRecord: TableRecord {
         case .name: .text(name)
         case .path: .text(path)
         case .parent: .optionalText(parent)
-        case .generation: .int(generation)
+        case .generation: .integer(generation)
         case .error: .text(error)
         case .warning: .text(warning)
         case .servedColors: .int(served.colors)

@@ -1,5 +1,6 @@
 import HTTPServer
 import ThemeContent
+import ThemeVocabulary
 
 /// Generation-pinned URLs: `/themes/{theme}@{generation}/...` answers as `/themes/{theme}/...`
 /// while the theme serves that generation, or with a cluster store, from the folder a replica
@@ -24,9 +25,9 @@ struct PinnedGenerationMiddleware: Middleware {
             if let misdirected = APIError.misdirected(pin.theme, in: library) { return RoutedResponse(route: "pinned", response: misdirected.response) }
             return RoutedResponse(route: "pinned", response: APIError.notFound("no theme named \(pin.theme)").response)
         }
-        let folder = store.map { $0.folder(of: pin.theme, generation: Int64(pin.generation)) } ?? (theme.generation == pin.generation ? pin.theme : nil)
+        let folder = store.map { $0.folder(of: pin.theme, generation: pin.generation) } ?? (theme.generation == pin.generation ? pin.theme : nil)
         guard let folder else {
-            let serves = store?.assigner.generations[pin.theme] ?? Int64(theme.generation)
+            let serves = store?.assigner.generations[pin.theme] ?? theme.generation
             return RoutedResponse(route: "pinned", response: APIError(status: .notFound, code: "generation_not_kept",
                 message: "\(pin.theme) serves generation \(serves); generation \(pin.generation) is not kept (ask /assign for the current base)").response)
         }
@@ -44,10 +45,10 @@ struct PinnedGenerationMiddleware: Middleware {
 
     /// `brand-acme@43` and what follows it, from a path under /themes/; nil when the theme
     /// segment names no generation.
-    static func pin(in path: String) -> (theme: String, generation: Int, rest: Substring)? {
+    static func pin(in path: String) -> (theme: String, generation: Generation, rest: Substring)? {
         let afterPrefix = path.dropFirst("/themes/".count)
         let segment = afterPrefix.prefix { $0 != "/" }
-        guard let at = segment.lastIndex(of: "@"), let generation = Int(segment[segment.index(after: at)...]), generation > 0 else { return nil }
+        guard let at = segment.lastIndex(of: "@"), let generation = Generation(segment[segment.index(after: at)...]), generation > 0 else { return nil }
         return (String(segment[..<at]), generation, afterPrefix[segment.endIndex...])
     }
 }

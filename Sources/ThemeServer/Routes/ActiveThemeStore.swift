@@ -1,5 +1,6 @@
 import HTTPServer
 import JSON
+import ThemeVocabulary
 
 /// Where the active theme is kept for every replica, with its scheduled switches: a cluster
 /// store, through Releases' `ClusterActiveTheme`, which `themed serve` hands to `ThemeService`
@@ -18,14 +19,14 @@ public protocol ActiveThemeStore: Sendable {
     func authorize(_ credentials: Credentials, theme: String) throws(APIError) -> Caller
 
     /// Makes `theme` the active theme of every replica; returns the change's generation.
-    func activate(_ theme: String, by caller: Caller) throws(APIError) -> Int64
+    func activate(_ theme: String, by caller: Caller) throws(APIError) -> Generation
 
     /// Stores a switch to `theme` to be made at `at` (RFC 3339).
     func schedule(activating theme: String, at: String, by caller: Caller) throws(APIError) -> ScheduledSwitch
 
     /// Waits until every ready replica serves the change of `generation` (`wait`; nil answers at
     /// once) and returns what the wait found.
-    func awaitServed(_ generation: Int64, _ wait: ServedWait?) throws(APIError) -> ReplicaReport?
+    func awaitServed(_ generation: Generation, _ wait: ServedWait?) throws(APIError) -> ReplicaReport?
 }
 
 /// A switch of the active theme stored to be made at a set time.

@@ -4,6 +4,7 @@ import HTTPServer
 import JSON
 import Logging
 import ThemeContent
+import ThemeVocabulary
 
 /// `GET /healthz`, `GET /metrics`, `GET /openapi.json`, and `GET`/`PUT /active`: the theme
 /// `current` stands for.
@@ -133,7 +134,7 @@ struct AdminRoutes: RouteCollection {
                     let generation = try store.activate(name, by: caller)
                     // Every replica switches when the store's notification arrives; this one at
                     // once (the notification may have switched it already: announced once).
-                    Self.apply(name, library: library, events: events, generation: Int(generation), logger: logger)
+                    Self.apply(name, library: library, events: events, generation: generation, logger: logger)
                     complete(JSONResponse.change(["theme": .string(name)], status: .ok, replicas: try store.awaitServed(generation, wait)))
                 } catch {
                     complete(error.response)
@@ -152,7 +153,7 @@ struct AdminRoutes: RouteCollection {
     }
 
     /// The active theme set from elsewhere (the cluster); announced only when it changes.
-    static func apply(_ name: String, library: ThemeLibrary, events: EventHub, generation: Int? = nil, announcing: Bool = true, logger: Logger) {
+    static func apply(_ name: String, library: ThemeLibrary, events: EventHub, generation: Generation? = nil, announcing: Bool = true, logger: Logger) {
         guard library.activeTheme != name, library.theme(named: name) != nil || library.isElsewhere(name) else { return }
         do {
             try ReloadEvents.makeActive(name, library: library, events: events, generation: generation, announcing: announcing)

@@ -183,7 +183,7 @@ struct AudienceRoutes: RouteCollection {
         let wait = try ServedWait.of(context.request)
         return Self.offLoop { () throws(APIError) in
             let caller = try Self.caller(credentials, themes: [theme], store: store)
-            let changed = try store.setRollout(theme: theme, generation: Int64(generation), percent: percent, by: caller, wait: wait)
+            let changed = try store.setRollout(theme: theme, generation: Generation(generation), percent: percent, by: caller, wait: wait)
             let members: [(String, JSONValue)] = if let rollout = changed.value {
                 [("theme", .string(theme)), ("generation", .int(Int(rollout.generation))), ("previous", .int(Int(rollout.previous))),
                  ("percent", .double(rollout.percent)), ("current", .bool(false))]
@@ -233,7 +233,7 @@ struct AudienceRoutes: RouteCollection {
             throw APIError.notFound("alias \(name) points at \(theme), which is not served")
         }
         let loop = context.request.loop
-        metrics.countAssignment(theme: assignment.theme, generation: Int(assignment.generation), reason: assignment.kind.rawValue, loop: loop)
+        metrics.countAssignment(theme: assignment.theme, generation: assignment.generation, reason: assignment.kind.rawValue, loop: loop)
         if let same = lastAnswers.withState(forLoop: loop, { _, last in last?.assignment == assignment ? last?.response : nil }) { return same }
         // Written member by member (no JSONValue tree): every client asks at start.
         var json = JSONWriter(reservingCapacity: 160)
@@ -260,7 +260,7 @@ struct AudienceRoutes: RouteCollection {
     }
 
     /// Tells clients of `alias` to ask for their assignment again.
-    static func announce(_ alias: String, theme: String?, to events: EventHub, generation: Int? = nil) {
+    static func announce(_ alias: String, theme: String?, to events: EventHub, generation: Generation? = nil) {
         events.publish(.assignmentChanged(alias: alias, theme: theme), generation: generation)
     }
 }

@@ -1,5 +1,6 @@
 import Audiences
 import HTTPServer
+import ThemeVocabulary
 
 /// Where aliases and rollouts are kept for every replica: a cluster store, through Releases'
 /// `ClusterAudiences`, which `themed serve` hands to `ThemeService` (as it hands the
@@ -15,7 +16,7 @@ public protocol AudienceStore: Sendable {
 
     /// The folder (a theme of the library) that answers `theme`'s `generation` here: the
     /// theme's own when it serves it, the one kept beside it for a rollout or a pin, else nil.
-    func folder(of theme: String, generation: Int64) -> String?
+    func folder(of theme: String, generation: Generation) -> String?
 
     /// Alias changes waiting for their time, soonest first, as `GET /aliases` lists them.
     var scheduledAliasChanges: [ScheduledAliasChange] { get }
@@ -38,7 +39,7 @@ public protocol AudienceStore: Sendable {
     func removeAlias(_ name: String, by caller: Caller, wait: ServedWait?) throws(APIError) -> ReplicaReport?
     /// Starts, moves, halts (0) or completes (100) `theme`'s rollout of `generation`; nil when
     /// that completes it (the generation is then the theme's current one).
-    func setRollout(theme: String, generation: Int64, percent: Double, by caller: Caller, wait: ServedWait?) throws(APIError) -> Changed<Rollout?>
+    func setRollout(theme: String, generation: Generation, percent: Double, by caller: Caller, wait: ServedWait?) throws(APIError) -> Changed<Rollout?>
 }
 
 /// An alias change stored to be made at a set time.

@@ -1,6 +1,7 @@
 import HTTPServer
 import HTTPTypes
 import JSON
+import ThemeVocabulary
 
 /// How long a change's answer waits for every ready replica to serve it: when it returns, the
 /// change is live on each of them and the caches in front were told to drop what it made stale
@@ -50,9 +51,9 @@ public struct Credentials: Sendable, Equatable {
 public struct ReplicaReport: Sendable, Equatable {
     public struct Lagging: Sendable, Equatable {
         public var name: String
-        public var generation: Int64
+        public var generation: Generation
 
-        public init(name: String, generation: Int64) {
+        public init(name: String, generation: Generation) {
             (self.name, self.generation) = (name, generation)
         }
     }
