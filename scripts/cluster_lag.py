@@ -75,11 +75,13 @@ def lag_test(themed, rounds):
             followers = [threading.Thread(target=follow, args=(r,)) for r in cluster.replicas]
             for follower in followers:
                 follower.start()
-            status = put_active(DOOR_PORT, active)
-            if status != 200:
-                failures.append(f"PUT /active {active} through Varnish: {status}")
+            # Longer than the server's own wait for the replicas (10 s): a client that gave up
+            # earlier would check the door before the change returned (0: no answer).
+            status = put_active(DOOR_PORT, active, timeout=15)
             answered = time.monotonic()
-            if get(DOOR_PORT, "/themes/current/colors/primary")[1].get("etag") != expected:
+            if status != 200:
+                failures.append(f"PUT /active {active} through Varnish: {status} after {(answered - sent[0]) * 1000:.0f} ms")
+            elif get(DOOR_PORT, "/themes/current/colors/primary")[1].get("etag") != expected:
                 stale.append(f"switch {round_number + 1}")
             watch_door(seen, "switch", answered, lambda: get(DOOR_PORT, "/themes/current/colors/primary")[1].get("etag") == expected)
             switches.append(answered - sent[0])
