@@ -190,7 +190,7 @@ struct ServedCountTests {
         #expect(leaf == (4, 2), "a, b, c, d and logo, hero: a name defined at two levels counts once")
     }
 
-    @Test("counts are stored when the index changes: a name added at the root reaches every theme below it, a theme that moves or comes without names of its own counts its new chain, and a restart reads them as stored")
+    @Test("counts are stored when the index changes: a name added at the root reaches every theme below it, a theme that moves, comes without names of its own or gets its missing parent counts its new chain, and a restart reads them as stored")
     func storedCounts() throws {
         let f = ThemeFixtures()
         defer { f.remove() }
@@ -219,5 +219,20 @@ struct ServedCountTests {
         #expect(try colors() == expected, "a start reads what the sync stored")
         try index.writer.sync(themesDirectory: f.root, only: "leaf")
         #expect(try colors() == expected, "a sync that changes nothing keeps them")
+
+        // A parent that comes later: the theme waiting for it counts its names once it is there,
+        // though its own files did not change. One whose folder goes while others inherit from
+        // it is kept as indexed, and so are the counts below it.
+        f.write("{\"parent\": \"late\"}", to: "orphan/theme.json")
+        f.colorSet("orphan", "f", [(nil, ["red": "0", "green": "0", "blue": "0"], [:])])
+        try index.writer.sync(themesDirectory: f.root)
+        #expect(try colors()["orphan"] == 1)
+        f.colorSet("late", "g", [(nil, ["red": "0", "green": "0", "blue": "0"], [:])])
+        let arrival = try index.writer.sync(themesDirectory: f.root)
+        #expect(arrival.addedThemes == ["late"] && !arrival.changedThemes.contains("orphan"), "\(arrival)")
+        #expect(try colors()["orphan"] == 2)
+        try FileManager.default.removeItem(atPath: f.path("root"))
+        #expect(try index.writer.sync(themesDirectory: f.root).removedThemes.isEmpty)
+        #expect(try colors().filter { $0.key != "orphan" && $0.key != "late" } == expected)
     }
 }
