@@ -9,8 +9,7 @@ import ThemeServer
 /// approval.
 extension ReleaseRoutes {
     private func draftID(_ context: RequestContext) throws -> Int64 {
-        guard let id = Int64(context.parameter("id")), id > 0 else { throw APIError.notFound("no draft \(context.parameter("id"))") }
-        return id
+        try context.parameter("id", as: RecordID.self, naming: "draft").value
     }
 
     /// The draft's theme and the request's token, which must have `permission` on that theme.

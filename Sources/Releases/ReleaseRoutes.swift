@@ -181,7 +181,7 @@ public struct ReleaseRoutes: RouteCollection {
     private func cancel(_ context: RequestContext) throws -> Response {
         let desk = try changeDesk(for: context.request)
         let request = context.request
-        guard let id = Int64(context.parameter("id")), id > 0 else { throw APIError.notFound("no schedule \(context.parameter("id"))") }
+        let id = try context.parameter("id", as: RecordID.self, naming: "schedule").value
         return Self.deferred(metrics: metrics, counted: nil) {
             // The token must cover the schedule's theme: known from the last sync, or "*" when not
             // yet seen; an alias's change is for tokens that may roll out.

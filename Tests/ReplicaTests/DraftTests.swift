@@ -51,6 +51,11 @@ struct DraftTests {
         let listed = TeamReleaseTests.json(replica.get("/themes/light/drafts"))["drafts"] as? [[String: Any]]
         #expect(listed?.compactMap { $0["id"] as? Int } == [id])
         #expect(TeamReleaseTests.json(replica.get("/drafts/\(id)"))["digest"] as? String == draft["digest"] as? String)
+        // A path whose id is not a draft's (not a positive number) names nothing.
+        for notAnID in ["abc", "0", "-3", "99999999999999999999"] {
+            let answer = try HTTP.request("GET", "/drafts/\(notAnID)", port: replica.port)
+            #expect(answer.status == 404 && answer.text.contains("no draft \(notAnID)"), "\(answer.status) \(answer.text)")
+        }
 
         // Not by its publisher, not without review, not without a token.
         #expect(try Self.approve(id, on: replica, token: alice).status == 403)

@@ -145,6 +145,7 @@ struct TeamReleaseTests {
         #expect(try HTTP.request("DELETE", "/active/schedule/\(id)", port: replicas[0].port, headers: ["Authorization": "Bearer \(publisher)"]).status == 403)
         #expect(try HTTP.request("DELETE", "/active/schedule/\(id)", port: replicas[0].port, headers: ["Authorization": "Bearer \(switcher)"]).status == 200)
         #expect(try HTTP.request("DELETE", "/active/schedule/\(id)", port: replicas[0].port, headers: ["Authorization": "Bearer \(switcher)"]).status == 404)
+        #expect(try HTTP.request("DELETE", "/active/schedule/x\(id)", port: replicas[0].port, headers: ["Authorization": "Bearer \(switcher)"]).text.contains("no schedule x\(id)"))
         // Both times pass while the second replica is away, the first applying the one not cancelled.
         #expect(waitUntil(5) { Date() > whileAway.addingTimeInterval(1) && Self.json(replicas[0].get("/active"))["theme"] as? String == "light" })
         replicas[1] = try Replica(cluster: postgres.url, unreachableSeconds: 5, folder: "\(folder)/replica2")

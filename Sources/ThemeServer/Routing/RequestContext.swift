@@ -14,6 +14,14 @@ public struct RequestContext: Sendable {
         parameters[name] ?? ""
     }
 
+    /// A captured parameter read as a `T` (a `RecordID` for a stored record), as Hummingbird's
+    /// `parameters.require(_:as:)` reads one: a segment that is not one names nothing, 404
+    /// (`no draft abc`, with `what` "draft").
+    public func parameter<T: LosslessStringConvertible>(_ name: String, as type: T.Type, naming what: String) throws(APIError) -> T {
+        guard let value = T(parameter(name)) else { throw APIError.notFound("no \(what) \(parameter(name))") }
+        return value
+    }
+
     /// The theme named by the `theme` parameter (`current` is the active theme) and its
     /// ancestors; an unknown theme is 404, a broken chain 503 (the theme exists but cannot be
     /// served until its settings are fixed), another shard's theme 421 naming that shard.
@@ -82,4 +90,16 @@ public struct RequestContext: Sendable {
         }
         return isInside ? String(decoding: path.utf8.dropFirst(directory.utf8.count + 1), as: UTF8.self) : path
     }
+}
+
+/// The id of a stored record (a draft, a schedule) as a path names it: a positive number.
+public struct RecordID: LosslessStringConvertible, Sendable, Equatable {
+    public let value: Int64
+
+    public init?(_ description: String) {
+        guard let value = Int64(description), value > 0 else { return nil }
+        self.value = value
+    }
+
+    public var description: String { String(value) }
 }
