@@ -36,12 +36,12 @@ public struct ReleaseRoutes: RouteCollection {
 
     public var routes: [Route] {
         [
-            Route([.post], "/themes/{theme}/releases", label: "releases", crossOrigin: false) { try publish($0) },
+            Route(Self.publishing, label: "releases", crossOrigin: false) { try publish($0) },
             .get("/themes/{theme}/releases", label: "releases", crossOrigin: false) { try history($0) },
             .get("/themes/{theme}/diff", label: "diff", crossOrigin: false) { try diff($0) },
             .get("/themes/{theme}/drafts", label: "drafts", crossOrigin: false) { try drafts($0) },
             .get("/drafts/{id}", label: "drafts", crossOrigin: false) { try draft($0) },
-            Route([.put], "/drafts/{id}", label: "drafts", crossOrigin: false) { try replaceDraft($0) },
+            Route(Self.redrafting, label: "drafts", crossOrigin: false) { try replaceDraft($0) },
             Route([.post], "/drafts/{id}/approve", label: "drafts", crossOrigin: false) { try approve($0) },
             Route([.post], "/themes/{theme}/rollback", label: "rollback", crossOrigin: false) { try rollback($0) },
             Route([.delete], "/active/schedule/{id}", label: "active", crossOrigin: false) { try cancel($0) },
@@ -53,12 +53,12 @@ public struct ReleaseRoutes: RouteCollection {
     /// release upload that presents a token. One without is read like any body (up to the
     /// in-memory limit) and answered 401: no one without credentials fills the spool.
     public static func receivesUpload(_ head: Request) -> Bool {
-        guard head.headers[.authorization]?.hasPrefix("Bearer ") == true else { return false }
-        let segments = head.path.split(separator: "/", omittingEmptySubsequences: false)
-        // POST /themes/{theme}/releases, and PUT /drafts/{id} (a draft's content posted again).
-        if head.method == .post, head.path.hasPrefix("/themes/"), head.path.hasSuffix("/releases") { return segments.count == 4 }
-        return head.method == .put && head.path.hasPrefix("/drafts/") && segments.count == 3
+        head.headers[.authorization]?.hasPrefix("Bearer ") == true && (publishing.matches(head) || redrafting.matches(head))
     }
+
+    /// The routes whose bodies are releases: a publish, and a draft's content posted again.
+    static let publishing = RouteShape([.post], "/themes/{theme}/releases")
+    static let redrafting = RouteShape([.put], "/drafts/{id}")
 
     private func publish(_ context: RequestContext) throws -> Response {
         let desk = try changeDesk(for: context.request)

@@ -27,6 +27,11 @@ struct ReleaseRouteTests {
         #expect(ReleaseRoutes.receivesUpload(upload))
         #expect(!ReleaseRoutes.receivesUpload(read) && !ReleaseRoutes.receivesUpload(deeper))
         #expect(!ReleaseRoutes.receivesUpload(anonymous), "no credentials, no spool")
+        // A draft's content posted again, as the route table matches it; not its approval or a read.
+        let redraft = try head(.put, "/drafts/7"), approval = try head(.post, "/drafts/7/approve"), draftRead = try head(.get, "/drafts/7")
+        let noID = try head(.put, "/drafts"), rollback = try head(.post, "/themes/light/rollback")
+        #expect(ReleaseRoutes.receivesUpload(redraft))
+        #expect(![approval, draftRead, noID, rollback].contains(where: ReleaseRoutes.receivesUpload))
     }
 
     @Test("without a cluster store a change asks for the operator's token before it says 409")

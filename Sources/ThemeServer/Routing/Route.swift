@@ -32,9 +32,31 @@ public struct Route: Sendable {
         self.handler = handler
     }
 
+    /// A route answering the requests `shape` describes.
+    public init(_ shape: RouteShape, label: String, crossOrigin: Bool = true, handler: @escaping @Sendable (RequestContext) throws -> Response) {
+        self.init(shape.methods, shape.pattern.description, label: label, crossOrigin: crossOrigin, handler: handler)
+    }
+
     public static func get(_ pattern: String, label: String, cacheable: Bool = false, crossOrigin: Bool = true, direct: Bool = false,
                            handler: @escaping @Sendable (RequestContext) throws -> Response) -> Route {
         Route([.get, .head], pattern, label: label, cacheable: cacheable, crossOrigin: crossOrigin, direct: direct, handler: handler)
+    }
+}
+
+/// Which requests a route answers, without its handler: for a question asked of a request before
+/// it is routed, from the same methods and pattern as the route table (the uploads a server spools
+/// to a file as they arrive: Releases' `ReleaseRoutes.receivesUpload`).
+public struct RouteShape: Sendable {
+    let methods: [HTTPRequest.Method]
+    let pattern: PathPattern
+
+    public init(_ methods: [HTTPRequest.Method], _ pattern: String) {
+        (self.methods, self.pattern) = (methods, PathPattern(pattern))
+    }
+
+    /// Whether the route answers `request` (its method and path; nothing else is read).
+    public func matches(_ request: Request) -> Bool {
+        methods.contains(request.method) && pattern.match(request.pathSegments) != nil
     }
 }
 
