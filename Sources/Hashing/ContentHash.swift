@@ -62,8 +62,8 @@ public struct ContentHash: ~Copyable {
 /// A SHA-256 digest; printed and parsed as 64 lowercase hex digits.
 ///
 /// Held inline as four words in the bytes' order (so words compare as the bytes do): a blob
-/// store keys hundreds of thousands of entries by digest, and as an array each was an
-/// allocation and 33 values to hash, a third of a 10,000-brand platform's start.
+/// store keys hundreds of thousands of entries by digest, read at every start, and an array
+/// would be an allocation and 33 values to hash for each.
 public struct Digest: Hashable, Sendable, Comparable, CustomStringConvertible {
     public static let byteCount = 32
     private let words: (first: UInt64, second: UInt64, third: UInt64, fourth: UInt64)

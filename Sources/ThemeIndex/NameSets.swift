@@ -53,8 +53,8 @@ struct NameSets {
 extension IndexWriter {
     /// Stores in each theme's row the count of the names it answers, own and inherited (what its
     /// detail shows), for the themes a sync changed and every theme below them. Worked out when
-    /// the index changes, a start reads them: counting every theme's names at each start was a
-    /// quarter of a second of a 10,000-brand platform's restart.
+    /// the index changes, a start reads them: counting every theme's names at each start grew
+    /// with the platform (docs/PERFORMANCE.md, issue 78.5).
     func storeServedCounts(changed: [String], in database: Database) throws {
         guard !changed.isEmpty else { return }
         let themes = try database.prepare("SELECT id, name, parent FROM theme").rows().map { row in

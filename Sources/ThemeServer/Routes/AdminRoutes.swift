@@ -121,26 +121,18 @@ struct AdminRoutes: RouteCollection {
         }
         let credentials = operatorAllowed ? nil : Credentials(authorization: request.headers[.authorization], client: operators.proxies.client(of: request))
         let wait = try ServedWait.of(request)
-        return Response(deferred: { [library, events, logger] complete in
-            // Off the loop: the token and the change are round trips to the store.
-            DispatchQueue.global().async {
-                do throws(APIError) {
-                    let caller = try credentials.map { credentials throws(APIError) in try store.authorize(credentials, theme: name) } ?? .operator
-                    if let at {
-                        let scheduled = try store.schedule(activating: name, at: at, by: caller)
-                        complete(JSONResponse.make(.object([("scheduled", scheduled.json)]), cacheControl: "no-store").with(status: .accepted))
-                        return
-                    }
-                    let generation = try store.activate(name, by: caller)
-                    // Every replica switches when the store's notification arrives; this one at
-                    // once (the notification may have switched it already: announced once).
-                    Self.apply(name, library: library, events: events, generation: generation, logger: logger)
-                    complete(JSONResponse.change(["theme": .string(name)], status: .ok, replicas: try store.awaitServed(generation, wait)))
-                } catch {
-                    complete(error.response)
-                }
+        return JSONResponse.offLoop { [library, events, logger] () throws(APIError) in
+            let caller = try credentials.map { credentials throws(APIError) in try store.authorize(credentials, theme: name) } ?? .operator
+            if let at {
+                let scheduled = try store.schedule(activating: name, at: at, by: caller)
+                return JSONResponse.make(.object([("scheduled", scheduled.json)]), cacheControl: "no-store").with(status: .accepted)
             }
-        })
+            let generation = try store.activate(name, by: caller)
+            // Every replica switches when the store's notification arrives; this one at once (the
+            // notification may have switched it already: announced once).
+            Self.apply(name, library: library, events: events, generation: generation, logger: logger)
+            return JSONResponse.change(["theme": .string(name)], status: .ok, replicas: try store.awaitServed(generation, wait))
+        }
     }
 
     private func switchActive(to name: String) throws -> Response {

@@ -1,5 +1,4 @@
 import Audiences
-import Dispatch
 import HTTPServer
 import JSON
 import ThemeContent
@@ -122,7 +121,7 @@ struct AudienceRoutes: RouteCollection {
             // The token needs `rollout` on the themes the alias names and on those it named before.
             let themes = alias.themes + (store.assigner.aliases[alias.name]?.themes ?? [])
             let at = at
-            return Self.offLoop { () throws(APIError) in
+            return JSONResponse.offLoop { () throws(APIError) in
                 let caller = try Self.caller(credentials, themes: themes, store: store)
                 if let at {
                     let scheduled = try store.scheduleAlias(alias, at: at, by: caller)
@@ -153,7 +152,7 @@ struct AudienceRoutes: RouteCollection {
             let wait = try ServedWait.of(context.request)
             // An alias that is not there: a token needs `rollout` on every theme to be told so.
             let themes = store.assigner.aliases[name]?.themes ?? ["*"]
-            return Self.offLoop { () throws(APIError) in
+            return JSONResponse.offLoop { () throws(APIError) in
                 let replicas = try store.removeAlias(name, by: try Self.caller(credentials, themes: themes, store: store), wait: wait)
                 return JSONResponse.change(.object([("deleted", .string(name))]), status: .ok, replicas: replicas)
             }
@@ -181,7 +180,7 @@ struct AudienceRoutes: RouteCollection {
         }
         // The percentage is the rollout's to check (`Rollout`): 422 from the store.
         let wait = try ServedWait.of(context.request)
-        return Self.offLoop { () throws(APIError) in
+        return JSONResponse.offLoop { () throws(APIError) in
             let caller = try Self.caller(credentials, themes: [theme], store: store)
             let changed = try store.setRollout(theme: theme, generation: Generation(generation), percent: percent, by: caller, wait: wait)
             let members: [(String, JSONValue)] = if let rollout = changed.value {
@@ -192,16 +191,6 @@ struct AudienceRoutes: RouteCollection {
             }
             return JSONResponse.change(.object(members), status: .ok, replicas: changed.replicas)
         }
-    }
-
-    /// A change of the cluster store, made off the event loop: it waits on the store, then on
-    /// this replica following it.
-    private static func offLoop(_ change: @escaping @Sendable () throws(APIError) -> Response) -> Response {
-        Response(deferred: { complete in
-            DispatchQueue.global().async {
-                do throws(APIError) { complete(try change()) } catch { complete(error.response) }
-            }
-        })
     }
 
     /// A scheduled alias change as the schedule listings show every schedule.

@@ -1,3 +1,4 @@
+import Dispatch
 import HTTPServer
 import HTTPTypes
 import JSON
@@ -88,6 +89,17 @@ public struct Changed<Value: Sendable>: Sendable {
 }
 
 extension JSONResponse {
+    /// A change of the cluster store, answered off the event loop: it waits on the store (the
+    /// caller's token, the change) and then on the replicas serving it, while the loop goes on
+    /// with its other connections. A refusal is answered as itself.
+    static func offLoop(_ change: @escaping @Sendable () throws(APIError) -> Response) -> Response {
+        Response(deferred: { complete in
+            DispatchQueue.global().async {
+                do throws(APIError) { complete(try change()) } catch { complete(error.response) }
+            }
+        })
+    }
+
     /// The answer of a change: `json` with what the wait found (`replicas`) and `status`, or 202
     /// Accepted with the same body when some replica did not serve it in time (the change is
     /// stored: it is not to be sent again). Never cached.
