@@ -114,10 +114,18 @@ let package = Package(
         .target(name: "ThemedClient", dependencies: ["ThemeVocabulary"]),
         // The daemon's settings: one list of keys, read from JSON and flags, each value with its source.
         .target(name: "Settings", dependencies: ["Sharding", "ThemeVocabulary", "HTTPServer", "ImageCoders", .product(name: "Logging", package: "swift-log")]),
-        .executableTarget(name: "themed", dependencies: [
-            "AndroidResources", "AssetCatalog", "BlobStore", "CLinux", "FigmaVariables", "Hashing", "Logs", "Settings", "Systemd", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeExport", "Review", "ImageCoders", "Cluster", "Releases", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary", "Webhooks",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        // The daemon assembled from settings (`buildApplication`): the server, the index and content,
+        // the cluster follower and desk, webhooks, and the services started and stopped in order.
+        .target(name: "ThemedApp", dependencies: [
+            "AssetCatalog", "BlobStore", "CLinux", "Cluster", "HTTPServer", "ImageCoders", "JSON", "Logs", "Releases", "Review", "Settings", "Systemd",
+            "ThemeContent", "ThemeIndex", "ThemeServer", "ThemeVocabulary", "Webhooks",
             .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "themed", dependencies: [
+            "ThemedApp",
+            "AndroidResources", "AssetCatalog", "BlobStore", "CLinux", "FigmaVariables", "Hashing", "Logs", "Settings", "ThemedClient", "Codecs", "JSON", "ThemeBundle", "ThemeIndex", "ThemeContent", "ThemeExport", "Review", "Cluster", "Releases", "ThemeServer", "HTTPServer", "CatalogWriter", "ThemeVocabulary",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // What the fuzzers and their regression tests feed untrusted bytes to.
@@ -130,7 +138,7 @@ let package = Package(
         // Helpers shared by the test targets: SHA-256, fixtures, the shared corpus and oracle tools.
         .target(name: "TestSupport", dependencies: ["Codecs"], path: "Tests/TestSupport"),
         // A themed service for tests: in-process (`APIFixture`) and on a loopback port (`ServerFixture`).
-        .target(name: "ServiceSupport", dependencies: ["BlobStore", "HTTPServer", "Releases", "Settings", "Sharding", "TestSupport", "ThemeContent", "ThemeIndex", "ThemeServer",
+        .target(name: "ServiceSupport", dependencies: ["HTTPServer", "Logs", "Settings", "Sharding", "TestSupport", "ThemeContent", "ThemedApp", "ThemeServer",
                                                        .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Logging", package: "swift-log")],
                 path: "Tests/ServiceSupport"),
         .testTarget(name: "ThemeVocabularyTests", dependencies: ["ThemeVocabulary"]),

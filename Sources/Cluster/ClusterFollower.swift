@@ -43,8 +43,9 @@ public final class ClusterFollower: Sendable {
     let retention: Int
     /// With a shard, only its themes and their ancestors are written here.
     let shard: Shard?
-    /// The name this replica tells the store what it serves under (`host:port`); nil: it does not.
-    let replicaName: String?
+    /// The name this replica tells the store what it serves under (`host:port`, asked once it
+    /// listens); nil: it does not.
+    let replicaName: (@Sendable () -> String)?
     private let state = Mutex(State())
     private let done = DispatchSemaphore(value: 0)
     private let synced = Latch()
@@ -60,7 +61,7 @@ public final class ClusterFollower: Sendable {
     /// Once attached, it tells the store under `replicaName` which generation it serves
     /// (`ClusterStore.reportServing`), so that changes can wait for every replica.
     public init(url: String, materializer: Materializer, logger: Logger, retention: Int = Release.defaultRetention, shard: Shard? = nil,
-                replicaName: String? = nil) {
+                replicaName: (@Sendable () -> String)? = nil) {
         self.url = url
         self.replicaName = replicaName
         self.shard = shard
@@ -180,7 +181,7 @@ public final class ClusterFollower: Sendable {
         let generation = state.withLock { $0.reportedServing == $0.generation ? nil : $0.generation }
         guard let generation else { return }
         callbacks.settled()
-        try store.reportServing(replica: replicaName, generation: generation)
+        try store.reportServing(replica: replicaName(), generation: generation)
         state.withLock { $0.reportedServing = generation }
         reported.open()
     }

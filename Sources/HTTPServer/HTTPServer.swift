@@ -117,6 +117,20 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Binds and starts accepting.
     public func start() throws {
+        let listener = try bind()
+        // The first loop accepts: no thread pool between a connection and its first answer.
+        let loop = loops[0]
+        loop.execute { [weak self] in loop.watchListener(listener) { self?.acceptAll(listener) } }
+        logger.info("listening", metadata: ["address": "\(configuration.host):\(port)"])
+    }
+
+    /// Binds the port without accepting yet (connections wait in the backlog until `start`), so
+    /// that a port in use stops a start before anything else is done; a second call returns the
+    /// socket bound by the first.
+    @discardableResult
+    public func bind() throws -> Int32 {
+        let existing = self.listener.withLock { $0 }
+        if existing >= 0 { return existing }
         signal(SIGPIPE, SIG_IGN)
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw SocketError("socket", errno) }
@@ -130,7 +144,7 @@ public final class HTTPServer: @unchecked Sendable {
             throw SocketError("address \(configuration.host) is not an IPv4 address", EINVAL)
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard bound == 0 else {
             let error = errno
@@ -150,10 +164,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         state.withLock { $0.boundPort = Int(UInt16(bigEndian: actual.sin_port)) }
         self.listener.withLock { $0 = listener }
-        // The first loop accepts: no thread pool between a connection and its first answer.
-        let loop = loops[0]
-        loop.execute { [weak self] in loop.watchListener(listener) { self?.acceptAll(listener) } }
-        logger.info("listening", metadata: ["address": "\(configuration.host):\(port)"])
+        return listener
     }
 
     private func acceptAll(_ listener: Int32) {
@@ -219,7 +230,7 @@ public final class HTTPServer: @unchecked Sendable {
             usleep(10_000)
         }
         for loop in loops { loop.stop() }
-        logger.info("stopped")
+        if listener >= 0 { logger.info("stopped") }
     }
 }
 

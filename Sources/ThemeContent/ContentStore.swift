@@ -244,9 +244,15 @@ public final class ContentStore: Sendable {
     /// The stored blob named `digest`, checked on the worker pool if this is its first use.
     public func loadBlob(_ digest: Digest, completion: @escaping Completion) {
         flight("blob:\(digest)", completion: completion) { [self] in
-            guard let blob = blobs.blob(digest) else { throw Unavailable(description: "no blob \(digest)") }
+            guard let blob = blobs.blob(digest) ?? derived?.blobs.blob(digest) else { throw Unavailable(description: "no blob \(digest)") }
             return Content(blob)
         }
+    }
+
+    /// The blob named `digest`, of the content or of the derived images (a transform's
+    /// `Content-Location` names the latter), when it is in memory and checked: no I/O.
+    public func verifiedBlob(_ digest: Digest) -> BlobStore.Blob? {
+        blobs.verifiedBlob(digest) ?? derived?.blobs.verifiedBlob(digest)
     }
 
     /// Whether a resolution's blob is stored (not necessarily checked yet): no I/O.
@@ -260,13 +266,6 @@ public final class ContentStore: Sendable {
     public func warm(_ theme: String, _ resolutions: [Resolution]) {
         guard warmsAfterReload else { return }
         warmer.warm(theme, resolutions, with: self)
-    }
-
-    /// Waits until the warming queued so far is done (for tools and tests).
-    public func waitForWarming() {
-        let done = DispatchSemaphore(value: 0)
-        warmer.then { done.signal() }
-        done.wait()
     }
 
     /// Contents queued for warming and not yet done: 0 once everything is warm.

@@ -87,19 +87,26 @@ final class Warmer: Sendable {
         }
     }
 
-    /// Runs `work` on the warming thread after what is queued now.
-    func then(_ work: @escaping @Sendable () -> Void) {
+    /// Runs `work` on the warming thread after what is queued now; false once the warmer stopped.
+    @discardableResult
+    func then(_ work: @escaping @Sendable () -> Void) -> Bool {
         queue(work)
     }
 
+    /// Ends the warming thread: the content under way finishes, the rest is dropped.
+    func shutdown() -> Bool { pool.shutdown() }
+
     /// When the last work queued is done (and what it held is freed), the heap's free pages go
     /// back to the system.
-    private func queue(_ work: @escaping @Sendable () -> Void) {
+    @discardableResult
+    private func queue(_ work: @escaping @Sendable () -> Void) -> Bool {
         queued.add(1, ordering: .relaxed)
-        pool.submit { [self] in
+        let accepted = pool.submit { [self] in
             work()
             if queued.subtract(1, ordering: .relaxed).newValue == 0 { _ = themed_trim_heap() }
         }
+        if !accepted { queued.subtract(1, ordering: .relaxed) }
+        return accepted
     }
 
     /// Sleeps while the pace says clients are being answered and the last content was too recent,

@@ -5,12 +5,14 @@ import Synchronization
 /// A fixed set of threads for work that must not run on an event loop (decoding a rendition,
 /// encoding a PNG). Bounded twice: `threads` jobs run at once, and at most `queueLimit` wait; past
 /// that `submit` refuses, so a flood of cold requests cannot pile up without end. The threads end
-/// when the pool is released.
+/// at `shutdown`, or when the pool is released.
 public final class WorkerPool: Sendable {
     /// What the threads share; they hold this, not the pool, so that the pool can be released.
     private final class Jobs: Sendable {
         let waiting = Mutex<(jobs: [@Sendable () -> Void], head: Int, stopped: Bool)>(([], 0, false))
         let available = DispatchSemaphore(value: 0)
+        /// Left by each thread as it ends.
+        let running = DispatchGroup()
 
         func next() -> (@Sendable () -> Void)? {
             while true {
@@ -39,19 +41,38 @@ public final class WorkerPool: Sendable {
         self.queueLimit = queueLimit
         for number in 0..<self.threads {
             let jobs = self.jobs
+            jobs.running.enter()
             let thread = Thread {
                 themed_name_this_thread("themed-worker-\(number)")
                 // Below the event loops: when every core is busy decoding, a loop that wakes up
                 // to answer a cheap request gets the core first.
                 _ = themed_lower_thread_priority(niceness)
                 while let job = jobs.next() { job() }
+                jobs.running.leave()
             }
             thread.start()
         }
     }
 
-    deinit {
-        jobs.waiting.withLock { $0.stopped = true }
+    deinit { stopThreads(droppingQueued: false) }
+
+    /// Ends the threads: the jobs under way finish, those still queued are dropped (nobody waits
+    /// for them once the server stopped answering) and later ones are refused. True when every
+    /// thread ended within `timeout`.
+    @discardableResult
+    public func shutdown(timeout: Duration = .seconds(5)) -> Bool {
+        stopThreads(droppingQueued: true)
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        return jobs.running.wait(timeout: .now() + seconds) == .success
+    }
+
+    private func stopThreads(droppingQueued: Bool) {
+        let wasStopped = jobs.waiting.withLock { state -> Bool in
+            defer { state.stopped = true }
+            if droppingQueued { (state.jobs, state.head) = ([], 0) }
+            return state.stopped
+        }
+        guard !wasStopped else { return }
         for _ in 0..<threads { jobs.available.signal() }
     }
 
@@ -59,7 +80,7 @@ public final class WorkerPool: Sendable {
     @discardableResult
     public func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
         let accepted = jobs.waiting.withLock { state -> Bool in
-            guard state.jobs.count - state.head < queueLimit else { return false }
+            guard !state.stopped, state.jobs.count - state.head < queueLimit else { return false }
             state.jobs.append(job)
             return true
         }

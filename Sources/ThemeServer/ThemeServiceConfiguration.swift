@@ -7,7 +7,7 @@ import ThemeVocabulary
 
 /// What a `ThemeService` is made of beside its index, in one value (as Hummingbird's
 /// `ApplicationConfiguration`): `themed serve` fills it from the settings in one place
-/// (`Startup.service`), a test sets only what it is about.
+/// (`buildApplication`), a test sets only what it is about.
 public struct ThemeServiceConfiguration {
     /// The folder the themes are read from.
     public var themesDirectory: String

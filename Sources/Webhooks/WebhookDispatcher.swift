@@ -42,6 +42,7 @@ public final class WebhookDispatcher: Sendable {
     private let kept: [DispatchSemaphore]
     /// Posts go through a session of their own, which `shutdown` cancels.
     private let session = URLSession(configuration: .ephemeral)
+    private let started = Atomic<Bool>(false)
     private let stopping = Atomic<Bool>(false)
     /// Signalled once, by `shutdown`: ends every wait between tries at once.
     private let stopped = DispatchSemaphore(value: 0)
@@ -52,13 +53,19 @@ public final class WebhookDispatcher: Sendable {
     /// the outbox, unposted, for the next start or another replica).
     private struct Stopping: Error {}
 
-    /// Starts a thread for each subscriber, posting what `outbox` (by default one in memory) holds.
+    /// Posts what `outbox` (by default one in memory) holds once `start`ed; what is sent before
+    /// waits in the outbox.
     public init(subscriptions: [WebhookSubscription], retrySeconds: Double, metrics: ServiceMetrics, logger: Logger, outbox: (any WebhookOutbox)? = nil,
                 details: (@Sendable (_ type: String, _ data: JSONValue) -> (key: String, value: JSONValue)?)? = nil) {
         (self.subscriptions, self.metrics, self.logger, self.details) = (subscriptions, metrics, logger, details)
         self.retrySeconds = retrySeconds
         self.outbox = outbox ?? MemoryOutbox(subscribers: subscriptions.map { ($0.url.absoluteString, Set($0.events)) })
         kept = subscriptions.map { _ in DispatchSemaphore(value: 0) }
+    }
+
+    /// Starts a thread for each subscriber (a second call changes nothing).
+    public func start() {
+        guard !started.exchange(true, ordering: .sequentiallyConsistent) else { return }
         for (subscription, kept) in zip(subscriptions, kept) {
             threads.enter()
             let thread = Thread { [self] in

@@ -23,7 +23,7 @@ struct Config: ParsableCommand {
 
         func run() throws {
             let settings = try options.resolve(configFile: file)
-            _ = try Startup.check(settings, creating: false)
+            try Startup.check(settings, creating: false)
             print(settings.report)
             var warnings = Self.proxyWarning(settings).map { [$0] } ?? []
             if let cluster = settings.cluster {

@@ -71,8 +71,11 @@ struct ReplicaWebhookTests {
         #expect(ids.allSatisfy { $0.range(of: #"^msg_[0-9]+_"#, options: .regularExpression) != nil }, "ids carry the store's generation: \(ids)")
     }
 
-    @Test("messages kept by a replica that stops before posting them reach the subscriber from another replica, each once, in store order")
-    func outliveTheReplica() throws {
+    /// Killed, or stopped as systemd stops it (SIGTERM: its shutdown ends the wait between tries
+    /// and the post under way, and leaves the messages in the store's outbox).
+    @Test("messages kept by a replica that stops before posting them reach the subscriber from another replica, each once, in store order",
+          arguments: [SIGKILL, SIGTERM])
+    func outliveTheReplica(stoppedBy signal: Int32) throws {
         let postgres = try PostgresServer()
         defer { withExtendedLifetime(postgres) {} }
         let folder = NSTemporaryDirectory() + "themed-webhook-outbox-\(UUID().uuidString.prefix(8))"
@@ -104,7 +107,12 @@ struct ReplicaWebhookTests {
         // before its next try), and the subscriber comes back.
         let second = try ReplicaTests.Replica(cluster: postgres.url, unreachableSeconds: 5, folder: "\(folder)/second", settings: webhooks)
         defer { withExtendedLifetime(second) {} }
-        kill(first.process.processIdentifier, SIGKILL)
+        kill(first.process.processIdentifier, signal)
+        if signal == SIGTERM {
+            first.process.waitUntilExit()
+            #expect(first.process.terminationReason == .exit && first.process.terminationStatus == 0, "a clean stop")
+            #expect(Self.pending(on: second) ?? 0 >= 3, "the stop lost none of the outbox's messages")
+        }
         receiver.isDown = false
         let records = receiver.records(waitingUpTo: 60) { records in
             records.count { $0["type"] as? String == "release-published" && ($0["data"] as? [String: Any])?["theme"] as? String == "dark" } >= 2

@@ -2,43 +2,45 @@ import Foundation
 import HTTPServer
 import HTTPTypes
 import Logging
+import Logs
+import Settings
 import Sharding
 import TestSupport
-import Releases
-import Settings
-import ThemeIndex
+import ThemedApp
 import ThemeServer
 
-/// The theme API without a socket: themes the test builds on disk, indexed, and asked through
-/// `ThemeService.handle` (a `Request` in, a `Response` out). Lookup behaviour is tested here;
-/// `ServerFixture` keeps what needs sockets.
+/// The theme API without a socket: themes the test builds on disk, served by the daemon as
+/// `buildApplication` makes it with nothing listening, and asked through `ThemeService.handle` (a
+/// `Request` in, a `Response` out). Lookup behaviour is tested here; `ServerFixture` keeps what
+/// needs sockets.
 public final class APIFixture {
     public let fixtures = ThemeFixtures()
+    public let app: Application
     public let service: ThemeService
 
-    /// `activeToken` and `operatorLoopback` as in the settings: who may change the active theme and aliases.
-    public init(activeToken: String? = nil, operatorLoopback: Bool? = nil, trustedProxies: TrustedProxies = .none, logger: Logger = Logger(label: "themed"), allowedOrigins: [String] = ["*"],
-         accessLog: AccessLog? = nil, shard: Shard? = nil, imageTransforms: ImageTransformPolicy = ImageTransformPolicy(),
-         themes build: (ThemeFixtures) -> Void = ServerFixture.standardThemes) throws {
+    /// `activeToken` and `operatorLoopback` as in the settings: who may change the active theme
+    /// and aliases; `settings` changes the rest.
+    public init(activeToken: String? = nil, operatorLoopback: Bool? = nil, logger: Logger = Logger(label: "themed"), allowedOrigins: [String] = ["*"],
+                accessLog: AccessLog? = nil, shard: Shard? = nil,
+                themes build: (ThemeFixtures) -> Void = ServerFixture.standardThemes, settings change: (inout ServerSettings) -> Void = { _ in }) throws {
         build(fixtures)
         try FileManager.default.createDirectory(atPath: fixtures.path("themes"), withIntermediateDirectories: true)
-        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
-        // The release routes as `themed serve` registers them without a cluster store.
-        let metrics = ServiceMetrics()
-        var settings = ServerSettings()
+        var settings = ServerFixture.settings(in: fixtures)
         (settings.activeToken, settings.operatorLoopback) = (activeToken, operatorLoopback)
-        var configuration = ThemeServiceConfiguration(themesDirectory: fixtures.path("themes"))
-        configuration.activeToken = activeToken
-        configuration.loopbackIsOperator = settings.loopbackIsOperator
-        (configuration.logger, configuration.metrics, configuration.accessLog) = (logger, metrics, accessLog)
-        configuration.allowedOrigins = allowedOrigins
-        (configuration.shard, configuration.trustedProxies, configuration.imageTransforms) = (shard, trustedProxies, imageTransforms)
-        configuration.collections = [ReleaseRoutes(desk: nil, metrics: metrics, operators: configuration.operators)]
-        service = try ThemeService(index: index, configuration: configuration)
-        try service.reload()
+        (settings.corsAllowedOrigins, settings.shard) = (allowedOrigins, shard)
+        change(&settings)
+        var overrides = ApplicationOverrides()
+        (overrides.logger, overrides.accessLog, overrides.listens) = (logger, accessLog, false)
+        app = try buildApplication(settings, overrides: overrides)
+        try app.start()
+        guard let service = app.service else { throw APIResponse.Failure(description: "the application started without serving") }
+        self.service = service
     }
 
-    deinit { fixtures.remove() }
+    deinit {
+        app.shutdown()
+        fixtures.remove()
+    }
 
     /// Sends one request to the handler.
     public func request(_ target: String, method: HTTPRequest.Method = .get, headers: [String: String] = [:], body: String = "",

@@ -1,54 +1,57 @@
-import BlobStore
 import Foundation
-import Settings
 import HTTPServer
 import Logging
+import Settings
 import Synchronization
 import TestSupport
 import ThemeContent
-import ThemeIndex
+import ThemedApp
 import ThemeServer
 
-/// A real themed server on an ephemeral port, serving themes the test builds.
+/// A real themed server on an ephemeral port, serving themes the test builds: the daemon as
+/// `buildApplication` makes it for `themed serve`.
 public final class ServerFixture {
     public let fixtures = ThemeFixtures()
-    public var service: ThemeService!
-    public var server: HTTPServer!
-    public var watcher: ThemeWatcher?
-    public var port: Int { server.port }
+    public let app: Application
+    public let service: ThemeService
+    public var server: HTTPServer { app.server }
+    /// A server a test started on the same port after stopping `server` (a restart), ended with the fixture.
+    public var restarted: HTTPServer?
+    public let port: Int
 
-    public init(configure: (inout HTTPServer.Configuration) -> Void = { _ in }, watch: Bool = false, activeToken: String? = nil,
-         logger: Logger = Logger(label: "themed"), workers: WorkerPool? = nil,
-         themes build: (ThemeFixtures) -> Void = ServerFixture.standardThemes) throws {
+    /// `workers`: the decoders' pool, with nothing warmed behind the test's back (it watches cold
+    /// loads); `watch`: the folder watcher, with a 200 ms quiet time.
+    public init(configure: @escaping (inout HTTPServer.Configuration) -> Void = { _ in }, watch: Bool = false, activeToken: String? = nil,
+                logger: Logger = Logger(label: "themed"), workers: WorkerPool? = nil,
+                themes build: (ThemeFixtures) -> Void = ServerFixture.standardThemes) throws {
         build(fixtures)
         try FileManager.default.createDirectory(atPath: fixtures.path("themes"), withIntermediateDirectories: true)
-        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
-        // With its own workers, a test watches cold loads: nothing is warmed behind its back.
-        let content = try workers.map { ContentStore(blobs: try BlobStore(directory: fixtures.path("blobs")), configuration: .init(workers: $0, warmsAfterReload: false)) }
-        var settings = ServerSettings()
-        settings.activeToken = activeToken
-        var made = ThemeServiceConfiguration(themesDirectory: fixtures.path("themes"))
-        (made.activeToken, made.loopbackIsOperator) = (activeToken, settings.loopbackIsOperator)
-        (made.logger, made.content) = (logger, content)
-        service = try ThemeService(index: index, configuration: made)
-        try service.reload()
-        if watch {
-            let service = self.service!
-            watcher = try ThemeWatcher(directory: service.themesDirectory, settleTime: .milliseconds(200)) { _ = try? service.reload(only: $0) }
-        }
-        var configuration = HTTPServer.Configuration()
-        configuration.port = 0
-        configure(&configuration)
-        let service = self.service!
-        // As `themed serve` makes it: kept answers from the request's head, the rest from its Request.
-        server = HTTPServer(configuration: configuration, headResponder: service) { service.answerRouted($0) }
-        try server.start()
+        var settings = Self.settings(in: fixtures)
+        (settings.activeToken, settings.watch) = (activeToken, watch)
+        var overrides = ApplicationOverrides()
+        (overrides.logger, overrides.decoders, overrides.watchSettleTime, overrides.server) = (logger, workers, .milliseconds(200), configure)
+        app = try buildApplication(settings, overrides: overrides)
+        try app.start()
+        guard let service = app.service else { throw ServerFixtureError.notServing }
+        self.service = service
+        port = app.server.port
     }
 
     deinit {
-        watcher?.stop()
-        server?.shutdown(timeout: .seconds(2))
+        restarted?.shutdown(timeout: .seconds(2))
+        app.shutdown()
         fixtures.remove()
+    }
+
+    struct ServerFixtureError: Error { static let notServing = ServerFixtureError() }
+
+    /// The settings of a daemon serving `fixtures`' themes folder, with its index and blobs beside
+    /// it, on an ephemeral loopback port.
+    public static func settings(in fixtures: ThemeFixtures) -> ServerSettings {
+        var settings = ServerSettings()
+        (settings.themes, settings.db, settings.blobs) = (fixtures.path("themes"), fixtures.path("index.sqlite"), fixtures.path("blobs"))
+        (settings.host, settings.port, settings.watch) = ("127.0.0.1", 0, false)
+        return settings
     }
 
     public func client(receiveBuffer: Int32? = nil) throws -> TestClient { try TestClient(port: port, receiveBuffer: receiveBuffer) }

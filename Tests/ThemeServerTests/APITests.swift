@@ -29,6 +29,7 @@ struct APITests {
         content.waitForWarming()
         let warmed = try ["light", "dark"].map { try #require(api.request("/themes/\($0)").decode(ThemeDetailBody.self).warming) }
         #expect(warmed.allSatisfy { $0.complete && $0.done == $0.total } && warmed.map(\.total) == [4, 4])
+        let storedBeforeRequests = content.blobs.statistics.blobs
         #expect(try api.request("/themes/light/images/logo?scale=2").status == 200)
         #expect(try api.request("/themes/light/images/logo?scale=2").status == 200)
         #expect(try api.request("/themes/light/images/logo?scale=3").status == 200)
@@ -40,7 +41,7 @@ struct APITests {
         // Both themes have the same four logo files: their bytes are one content, stored once.
         #expect(text.contains("themed_decodes_total 4"), "each content was encoded once, by the warming, none by a request")
         #expect(text.contains("themed_cache_hits_total{cache=\"blobs\"} 2"), "each cold image found its blob")
-        #expect(text.contains("themed_cache_entries{cache=\"blobs\"} 4"))
+        #expect(text.contains("themed_cache_entries{cache=\"blobs\"} \(storedBeforeRequests)"), "the requests stored nothing more")
         #expect(text.contains("themed_decode_memory_bytes 0"), "no decode is under way")
         #expect(text.contains("themed_decode_memory_capacity_bytes \(content.decoding.statistics.capacityBytes)"))
     }

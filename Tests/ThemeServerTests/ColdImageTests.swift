@@ -11,8 +11,8 @@ struct ColdImageTests {
     func decodingOffTheLoop() throws {
         let workers = WorkerPool(threads: 1)
         let gate = DispatchSemaphore(value: 0)
-        workers.submit { gate.wait() } // the only worker is busy until the gate opens
         let server = try ServerFixture(configure: { _ in }, workers: workers)
+        workers.submit { gate.wait() } // the only worker is busy until the gate opens
         let cold = try server.client()
         cold.send("GET /themes/light/images/logo?scale=2 HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(waitUntil { workers.queued == 1 }, "the image's work waits behind the busy worker")

@@ -12,8 +12,7 @@ struct ImageTransformPolicyTests {
     static let thumb = ImagePreset(width: 32, height: 32, fit: .cover, format: .webp, quality: 60)
 
     func api(_ rule: ImageTransformRule, keys: [String] = [key]) throws -> APIFixture {
-        try APIFixture(imageTransforms: ImageTransformPolicy(rule: rule, presets: ["thumb": Self.thumb], signingKeys: keys),
-                       themes: ImageFormatRouteTests.themes)
+        try APIFixture(themes: ImageFormatRouteTests.themes) { ($0.imageTransforms, $0.imagePresets, $0.imageSigningKeys) = (rule, ["thumb": Self.thumb], keys) }
     }
 
     @Test("signed: a preset for anyone; w, h, fit, q and format only with a valid sig=, by any of the keys; the refusal names the rule")

@@ -33,7 +33,7 @@ struct OperatorCheckTests {
 
     @Test("through a trusted proxy, the client it forwarded decides")
     func forwardedByATrustedProxy() throws {
-        let api = try APIFixture(trustedProxies: try TrustedProxies(["127.0.0.1"]))
+        let api = try APIFixture(settings: { $0.trustedProxies = ["127.0.0.1"] })
         let outside = try api.request("/active", method: .put, headers: ["X-Forwarded-For": "203.0.113.9"], body: Self.switchToDark)
         #expect(outside.status == 403)
         let local = try api.request("/active", method: .put, headers: ["X-Forwarded-For": "127.0.0.1"], body: Self.switchToDark)

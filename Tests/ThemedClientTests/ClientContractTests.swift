@@ -400,8 +400,9 @@ extension ServerFixture {
     func resumeServing() throws {
         var configuration = HTTPServer.Configuration()
         configuration.port = port
-        let service = self.service!
-        server = HTTPServer(configuration: configuration, headResponder: service) { service.answerRouted($0) }
+        let service = self.service
+        let server = HTTPServer(configuration: configuration, headResponder: service) { service.answerRouted($0) }
         try server.start()
+        restarted = server
     }
 }

@@ -37,6 +37,7 @@ struct WebhookShutdownTests {
             Self.subscription(port: refusing, events: ["release-published"]),
             Self.subscription(port: refusing, events: ["theme-error"]),
         ], retrySeconds: 60, metrics: metrics, logger: Logger(label: "webhook-shutdown-test"))
+        dispatcher.start()
         #expect(waitUntil { Self.webhookThreads() == 3 }, "a thread for each subscriber: \(Self.webhookThreads())")
 
         dispatcher.send(type: "release-published", id: "msg_1_theme-reloaded", data: .object([("theme", .string("dark"))]))

@@ -18,7 +18,7 @@ struct BlobRoutes: RouteCollection {
             throw APIError.badRequest("a blob is named by the 64 hex digits of its SHA-256, optionally with an extension: \(name)")
         }
         let store = library.content
-        if let blob = store.blobs.verifiedBlob(digest) { return ContentResponse.make(.init(blob), cacheControl: CachePolicy.immutable) }
+        if let blob = store.verifiedBlob(digest) { return ContentResponse.make(.init(blob), cacheControl: CachePolicy.immutable) }
         return Response(deferred: { complete in
             store.loadBlob(digest) { result in
                 switch result {
