@@ -88,3 +88,17 @@ public struct APIResponse {
         }
     }
 }
+
+extension ThemeFixtures {
+    /// The daemon started again on these themes, index and blobs, as after a restart, with
+    /// nothing listening (ask `service`); `settings` changes the rest. Shut it down when done.
+    public func restartedApplication(logger: Logger = Logger(label: "themed"), settings change: (inout ServerSettings) -> Void = { _ in }) throws -> Application {
+        var settings = ServerFixture.settings(in: self)
+        change(&settings)
+        var overrides = ApplicationOverrides()
+        (overrides.logger, overrides.listens) = (logger, false)
+        let app = try buildApplication(settings, overrides: overrides)
+        try app.start()
+        return app
+    }
+}

@@ -113,10 +113,9 @@ struct AudienceRouteTests {
     func kept() throws {
         let api = try APIFixture()
         #expect(try api.request("/aliases/acme", method: .put, body: Self.holiday).status == 200)
-        let restarted = try ThemeService(index: ThemeIndex(databasePath: api.fixtures.path("index.sqlite")),
-                                         configuration: ThemeServiceConfiguration(themesDirectory: api.fixtures.path("themes")))
-        try restarted.reload()
-        #expect(restarted.aliases.alias(named: "acme")?.rules.count == 1)
+        let app = try api.fixtures.restartedApplication()
+        defer { app.shutdown() }
+        #expect(app.service?.aliases.alias(named: "acme")?.rules.count == 1)
     }
 
     @Test("clients are told to ask again: a changed alias, a reloaded theme it points at, a switch of current")

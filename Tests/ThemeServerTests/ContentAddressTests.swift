@@ -70,9 +70,9 @@ struct ContentAddressTests {
         let before = try Self.routes.filter { $0.contains("/images/") }.map { try api.request($0).body }
         #expect(api.service.library.content.decodes > 0)
 
-        let restarted = try ThemeService(index: ThemeIndex(databasePath: api.fixtures.path("index.sqlite")),
-                                         configuration: ThemeServiceConfiguration(themesDirectory: api.fixtures.path("themes")))
-        try restarted.reload()
+        let app = try api.fixtures.restartedApplication()
+        defer { app.shutdown() }
+        let restarted = try #require(app.service)
         restarted.library.content.waitForWarming()
         let after = try Self.routes.filter { $0.contains("/images/") }.map { route in
             try APIResponse(restarted.handle(Request(target: route)).waitForCompletion()).body
@@ -185,29 +185,27 @@ struct ContentAddressTests {
         try handle.seek(toOffset: UInt64(stored.offset + 2))
         try handle.write(contentsOf: [original[2] ^ 0xFF])
         try handle.close()
-        let content = try ContentStore(blobs: BlobStore(directory: blobs), configuration: .init(collectionGrace: .zero))
-        var configuration = ThemeServiceConfiguration(themesDirectory: api.fixtures.path("themes"))
-        configuration.content = content
-        let restarted = try ThemeService(index: ThemeIndex(databasePath: api.fixtures.path("index.sqlite")), configuration: configuration)
-        try restarted.reload()
-        content.waitForWarming()
+        let app = try api.fixtures.restartedApplication { $0.blobGraceSeconds = 0 }
+        defer { app.shutdown() }
+        let restarted = try #require(app.service)
+        restarted.library.content.waitForWarming()
         for route in Self.routes where route.contains("/images/logo?") || route == "/themes/dark/images/logo" {
             let response = try APIResponse(restarted.handle(Request(target: route)).waitForCompletion())
             #expect(response.status == 200 && response.header("ETag") == "\"\(ContentHash.of(response.body).hex)\"", "\(route)")
         }
         let rebuilt = try APIResponse(restarted.handle(Request(target: "/themes/light/images/logo?scale=2")).waitForCompletion())
         #expect(rebuilt.body == original)
-        #expect(content.blobs.statistics.corrupt == 1 && content.decodes == 1, "the damaged blob was rebuilt, nothing else decoded")
+        #expect(restarted.library.content.blobs.statistics.corrupt == 1 && restarted.library.content.decodes == 1, "the damaged blob was rebuilt, nothing else decoded")
 
         // Remove an image: after collection (grace zero) its blob is gone, every other stays.
         try FileManager.default.removeItem(atPath: api.fixtures.path("themes/light/Theme.xcassets/logo.imageset"))
         try FileManager.default.removeItem(atPath: api.fixtures.path("themes/dark/Theme.xcassets/logo.imageset"))
         api.fixtures.imageSet("themes/dark", "mark", [["scale": "1x"]])
         try restarted.reload()
-        content.waitForWarming()
+        restarted.library.content.waitForWarming()
         let kept = try #require(try APIResponse(restarted.handle(Request(target: "/themes/dark/images/mark")).waitForCompletion()).header("Content-Location"))
         #expect(try APIResponse(restarted.handle(Request(target: kept)).waitForCompletion()).status == 200)
-        let statistics = content.blobs.statistics
+        let statistics = restarted.library.content.blobs.statistics
         #expect(statistics.blobs == 1, "only the referenced blob is left: \(statistics)")
     }
 }

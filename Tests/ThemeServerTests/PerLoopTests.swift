@@ -133,10 +133,9 @@ struct PerLoopTests {
             let fixtures = ThemeFixtures()
             defer { fixtures.remove() }
             ServerFixture.standardThemes(fixtures)
-            var configuration = ThemeServiceConfiguration(themesDirectory: fixtures.path("themes"))
-            configuration.responseCacheBytes = budget
-            let service = try ThemeService(index: ThemeIndex(databasePath: fixtures.path("index.sqlite")), configuration: configuration)
-            try service.reload()
+            let app = try fixtures.restartedApplication { $0.responseCacheBytes = budget }
+            defer { app.shutdown() }
+            let service = try #require(app.service)
             _ = service.handle(try Self.request(on: nil, target)) // routed and kept
             let first = service.handle(try Self.request(on: 0, target)), again = service.handle(try Self.request(on: 0, target))
             let otherLoop = service.handle(try Self.request(on: HTTPServer.loopCount, target)) // the in-process slot: another "loop"

@@ -206,8 +206,9 @@ struct ReloadTests {
         let before = try #require(server.service.events.events(after: 0).last?.id)
 
         // The same index, as after a restart: the numbering goes on, so Last-Event-ID still means something.
-        let restarted = try ThemeService(index: ThemeIndex(databasePath: server.fixtures.path("index.sqlite")),
-                                         configuration: ThemeServiceConfiguration(themesDirectory: server.fixtures.path("themes")))
+        let app = try server.fixtures.restartedApplication()
+        defer { app.shutdown() }
+        let restarted = try #require(app.service)
         server.fixtures.colorSet("themes/dark", "extra", [(nil, ["red": "1", "green": "0", "blue": "0"], [:])])
         try restarted.reload()
         let after = try #require(restarted.events.events(after: 0).first?.id)
@@ -252,9 +253,9 @@ struct ReloadTests {
         #expect(try client.request("/active", method: "PUT", body: "{\"theme\":\"nope\"}").status == 404)
         #expect(try client.request("/active", method: "PUT", body: "not json").status == 400)
 
-        let restarted = try ThemeService(index: ThemeIndex(databasePath: server.fixtures.path("index.sqlite")),
-                                         configuration: ThemeServiceConfiguration(themesDirectory: server.fixtures.path("themes")))
-        #expect(restarted.library.activeTheme == "dark")
+        let app = try server.fixtures.restartedApplication()
+        defer { app.shutdown() }
+        #expect(app.service?.library.activeTheme == "dark")
     }
 
     @Test("with a token configured, PUT /active needs it")
