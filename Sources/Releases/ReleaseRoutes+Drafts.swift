@@ -26,7 +26,7 @@ extension ReleaseRoutes {
             let required = try desk.requiredApprovals(of: theme)
             // As each draft says it: one approval at least, whatever the policy.
             return JSONResponse.make(.object([("theme", .string(theme)), ("required", .int(max(1, required))),
-                                              ("drafts", .array(try desk.drafts(of: theme).map { Self.json($0, required: required) }))]),
+                                              ("drafts", try JSONValueEncoder().encode(try desk.drafts(of: theme).map { DraftBody($0, required: required) }))]),
                                      cacheControl: "no-store")
         }
     }
@@ -36,7 +36,7 @@ extension ReleaseRoutes {
         let id = try draftID(context)
         return Self.deferred(metrics: metrics, counted: nil) {
             let draft = try desk.draft(id)
-            return JSONResponse.make(Self.json(draft, required: try desk.requiredApprovals(of: draft.theme)), cacheControl: "no-store")
+            return try JSONResponse.make(encoding: DraftBody(draft, required: try desk.requiredApprovals(of: draft.theme)), cacheControl: "no-store")
         }
     }
 
@@ -52,7 +52,7 @@ extension ReleaseRoutes {
                 throw ReleaseDesk.Refusal.unsupportedMediaType("send a .car as application/octet-stream or a theme folder as application/x-tar (gzip accepted)")
             }
             let draft = try desk.replaceDraft(id, of: theme, body: body.path, kind: kind, by: token)
-            return JSONResponse.make(Self.json(draft, required: try desk.requiredApprovals(of: theme)), cacheControl: "no-store")
+            return try JSONResponse.make(encoding: DraftBody(draft, required: try desk.requiredApprovals(of: theme)), cacheControl: "no-store")
         }
     }
 
@@ -69,38 +69,22 @@ extension ReleaseRoutes {
             let (response, draft): (Response, Draft)
             switch try desk.approve(id, by: token, required: required) {
             case .counted(let counted):
-                (response, draft) = (JSONResponse.make(Self.json(counted, required: required), cacheControl: "no-store"), counted)
+                (response, draft) = (try JSONResponse.make(encoding: DraftBody(counted, required: required), cacheControl: "no-store"), counted)
             case .published(let published, let generation):
                 let served = try desk.awaitServed(generation, wait)
                 if published.rollout != nil, served == nil { audiences?.awaitFollowing(generation) }
                 let entry = try desk.history(of: theme).first { $0.generation == generation }
-                var members: [(String, JSONValue)] = [("draft", Self.json(published, required: required))]
-                if let entry { members.append(("release", Self.json(entry, current: (published.rollout ?? 100) == 100))) }
+                var members: [(String, JSONValue)] = [("draft", try JSONValueEncoder().encode(DraftBody(published, required: required)))]
+                if let entry { members.append(("release", try JSONValueEncoder().encode(ReleaseBody(entry, current: (published.rollout ?? 100) == 100)))) }
                 (response, draft) = (JSONResponse.change(.object(members), status: .created, replicas: served), published)
             case .scheduled(let scheduled, let schedule):
-                (response, draft) = (JSONResponse.make(.object([("draft", Self.json(scheduled, required: required)), ("scheduled", Self.json(schedule))]),
+                (response, draft) = (JSONResponse.make(.object([("draft", try JSONValueEncoder().encode(DraftBody(scheduled, required: required))), ("scheduled", try JSONValueEncoder().encode(schedule.body))]),
                                                        cacheControl: "no-store").with(status: .accepted), scheduled)
             }
             // One message an approval: the draft as it stands (its state says whether it was the last).
             notify("draft-approved", "msg_draft_\(id)_\(draft.digest.prefix(12))_approved_by_\(token.name)", .object([("approver", .string(token.name)),
-                                                                                                  ("draft", Self.json(draft, required: required))]))
+                                                                                                  ("draft", try JSONValueEncoder().encode(DraftBody(draft, required: required)))]))
             return response
         }
-    }
-
-    static func json(_ draft: Draft, required: Int) -> JSONValue {
-        let state = draft.generation != nil ? "published" : draft.schedule != nil ? "scheduled" : "open"
-        var members: [(String, JSONValue)] = [
-            ("id", .int(Int(draft.id))), ("theme", .string(draft.theme)), ("state", .string(state)), ("publisher", .string(draft.publisher)),
-            ("created", .string(draft.created)), ("base", .int(Int(draft.base))), ("files", .int(draft.files.count)), ("digest", .string(draft.digest)),
-            ("approvers", .array(draft.approvers.map(JSONValue.string))), ("required", .int(max(1, required))),
-        ]
-        if let at = draft.at { members.append(("at", .string(at))) }
-        if let rollout = draft.rollout { members.append(("rollout", .double(rollout))) }
-        if let generation = draft.generation { members.append(("generation", .int(Int(generation)))) }
-        if let schedule = draft.schedule { members.append(("schedule", .int(Int(schedule)))) }
-        let review = (try? JSONParser.parse(Array(draft.review.utf8))) ?? .null
-        members.append(("review", review))
-        return .object(members)
     }
 }

@@ -84,18 +84,17 @@ public struct ReleaseRoutes: RouteCollection {
             let draft = ["1", "true"].contains(request.query["draft"] ?? "")
             switch try desk.publish(theme: theme, body: body.path, kind: kind, by: token, at: request.query["at"], rollout: rollout, draft: draft) {
             case .drafted(let draft):
-                let json = Self.json(draft, required: try desk.requiredApprovals(of: theme))
+                let json = try JSONValueEncoder().encode(DraftBody(draft, required: try desk.requiredApprovals(of: theme)))
                 notify("draft-created", "msg_draft_\(draft.id)_created", json)
                 return JSONResponse.make(json, cacheControl: "no-store").with(status: .accepted)
             case .published(let entry):
                 let served = try desk.awaitServed(entry.generation, wait)
                 if rollout != nil, served == nil { audiences?.awaitFollowing(entry.generation) }
                 // Published into a rollout, the release is current for everyone only at 100.
-                var json = Self.json(entry, current: (rollout ?? 100) == 100)
-                if let rollout, case .object(let members) = json { json = .object(members + [("rollout", .double(rollout))]) }
+                let json = try JSONValueEncoder().encode(ReleaseBody(entry, current: (rollout ?? 100) == 100, rollout: rollout))
                 return JSONResponse.change(json, status: .created, replicas: served)
             case .scheduled(let schedule):
-                return JSONResponse.make(Self.json(schedule), cacheControl: "no-store").with(status: .accepted)
+                return try JSONResponse.make(encoding: schedule.body, cacheControl: "no-store").with(status: .accepted)
             }
         }
     }
@@ -111,15 +110,9 @@ public struct ReleaseRoutes: RouteCollection {
             let rollout = audiences?.assigner.rollouts[theme]
             let current = rollout.map(\.previous) ?? entries.first.flatMap { $0.retired ? nil : $0.generation }
             let scheduled = desk.scheduled.filter { $0.theme == theme }
-            return JSONResponse.make(.object([
-                ("theme", .string(theme)),
-                ("releases", .array(entries.map { entry in
-                    let json = Self.json(entry, current: entry.generation == current)
-                    guard let rollout, rollout.generation == entry.generation, case .object(let members) = json else { return json }
-                    return .object(members + [("rollout", .double(rollout.percent))])
-                })),
-                ("scheduled", .array(scheduled.map(Self.json))),
-            ]), cacheControl: "no-store")
+            return try JSONResponse.make(encoding: History(theme: theme, releases: entries.map { entry in
+                ReleaseBody(entry, current: entry.generation == current, rollout: rollout.flatMap { $0.generation == entry.generation ? $0.percent : nil })
+            }, scheduled: scheduled.map(\.body)), cacheControl: "no-store")
         }
     }
 
@@ -174,7 +167,8 @@ public struct ReleaseRoutes: RouteCollection {
                 throw ReleaseDesk.Refusal.badRequest("body must be JSON like {\"generation\": 42}")
             }
             let entry = try desk.rollback(theme: theme, to: generation, by: token)
-            return JSONResponse.change(Self.json(entry, current: true), status: .created, replicas: try desk.awaitServed(entry.generation, wait))
+            return JSONResponse.change(try JSONValueEncoder().encode(ReleaseBody(entry, current: true)), status: .created,
+                                       replicas: try desk.awaitServed(entry.generation, wait))
         }
     }
 
@@ -189,7 +183,7 @@ public struct ReleaseRoutes: RouteCollection {
             let token = try desk.authorize(request.headers[.authorization], from: proxies.client(of: request),
                                            to: pending?.kind == "alias" ? .rollout : .activate, theme: pending?.theme ?? "*")
             let cancelled = try desk.cancel(id, by: token.name)
-            return JSONResponse.make(.object([("cancelled", Self.json(cancelled))]), cacheControl: "no-store")
+            return try JSONResponse.make(encoding: Cancelled(cancelled: cancelled.body), cacheControl: "no-store")
         }
     }
 
@@ -292,25 +286,15 @@ public struct ReleaseRoutes: RouteCollection {
         return error
     }
 
-    static func json(_ entry: ReleaseEntry, current: Bool) -> JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("theme", .string(entry.theme)), ("generation", .int(Int(entry.generation))), ("digest", .string(entry.digest)),
-            ("files", .int(entry.files)), ("publisher", .string(entry.publisher)), ("publishedAt", .string(entry.publishedAt)),
-            ("current", .bool(current)),
-        ]
-        if entry.retired { members.append(("retired", .bool(true))) }
-        if let origin = entry.rollbackOf { members.append(("rollbackOf", .int(Int(origin)))) }
-        if !entry.approvers.isEmpty { members.append(("approvers", .array(entry.approvers.map(JSONValue.string)))) }
-        return .object(members)
+    /// `DELETE /active/schedule/{id}`: the schedule that will not be applied.
+    struct Cancelled: Encodable {
+        var cancelled: ScheduleBody
     }
 
-    static func json(_ schedule: Schedule) -> JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("id", .int(Int(schedule.id))), ("theme", .string(schedule.theme)), ("at", .string(schedule.at)),
-            ("kind", .string(schedule.kind)), ("by", .string(schedule.actor)),
-        ]
-        if let release = schedule.release { members += [("digest", .string(release.digest)), ("files", .int(release.files))] }
-        if let alias = schedule.alias { members.append(("alias", .string(alias))) }
-        return .object(members)
+    /// `GET /themes/{theme}/releases`: newest first, and the theme's schedules.
+    struct History: Encodable {
+        var theme: String
+        var releases: [ReleaseBody]
+        var scheduled: [ScheduleBody]
     }
 }

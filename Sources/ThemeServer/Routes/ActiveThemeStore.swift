@@ -43,8 +43,4 @@ public struct ScheduledSwitch: Sendable, Equatable {
         (self.id, self.theme, self.at, self.by) = (id, theme, at, by)
     }
 
-    /// As the schedule listings show every schedule.
-    var json: JSONValue {
-        .object([("id", .int(Int(id))), ("theme", .string(theme)), ("at", .string(at)), ("kind", .string("activate")), ("by", .string(by))])
-    }
 }

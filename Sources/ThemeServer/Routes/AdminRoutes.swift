@@ -84,7 +84,7 @@ struct AdminRoutes: RouteCollection {
             .get("/active", label: "active", crossOrigin: false) { _ in
                 JSONResponse.make(.object([
                     ("theme", library.activeTheme.map(JSONValue.string) ?? .null),
-                    ("scheduled", .array(store?.scheduledSwitches.map(\.json) ?? [])),
+                    ("scheduled", try JSONValueEncoder().encode(store?.scheduledSwitches.map(\.body) ?? [])),
                 ]), cacheControl: "no-store")
             },
             Route([.put], "/active", label: "active", crossOrigin: false) { try setActive($0) },
@@ -125,7 +125,7 @@ struct AdminRoutes: RouteCollection {
             let caller = try credentials.map { credentials throws(APIError) in try store.authorize(credentials, theme: name) } ?? .operator
             if let at {
                 let scheduled = try store.schedule(activating: name, at: at, by: caller)
-                return JSONResponse.make(.object([("scheduled", scheduled.json)]), cacheControl: "no-store").with(status: .accepted)
+                return try JSONResponse.make(encoding: ScheduledAnswer(scheduled.body), cacheControl: "no-store").with(status: .accepted)
             }
             let generation = try store.activate(name, by: caller)
             // Every replica switches when the store's notification arrives; this one at once (the

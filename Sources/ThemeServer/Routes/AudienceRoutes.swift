@@ -44,7 +44,7 @@ struct AudienceRoutes: RouteCollection {
         [
             .get("/aliases", label: "aliases", crossOrigin: false) { _ in
                 var members: [(String, JSONValue)] = [("aliases", .array(aliases.map(\.namedJSON)))]
-                if let store { members.append(("scheduled", .array(store.scheduledAliasChanges.map(Self.json)))) }
+                if let store { members.append(("scheduled", try JSONValueEncoder().encode(store.scheduledAliasChanges.map(\.body)))) }
                 return JSONResponse.make(.object(members), cacheControl: "no-store")
             },
             .get("/aliases/{alias}", label: "aliases", crossOrigin: false) { context in
@@ -125,7 +125,7 @@ struct AudienceRoutes: RouteCollection {
                 let caller = try Self.caller(credentials, themes: themes, store: store)
                 if let at {
                     let scheduled = try store.scheduleAlias(alias, at: at, by: caller)
-                    return JSONResponse.make(.object([("scheduled", Self.json(scheduled))]), cacheControl: "no-store").with(status: .accepted)
+                    return try JSONResponse.make(encoding: ScheduledAnswer(scheduled.body), cacheControl: "no-store").with(status: .accepted)
                 }
                 let kept = try store.putAlias(alias, by: caller, wait: wait)
                 return JSONResponse.change(kept.value.namedJSON, status: .ok, replicas: kept.replicas)
@@ -191,12 +191,6 @@ struct AudienceRoutes: RouteCollection {
             }
             return JSONResponse.change(.object(members), status: .ok, replicas: changed.replicas)
         }
-    }
-
-    /// A scheduled alias change as the schedule listings show every schedule.
-    static func json(_ change: ScheduledAliasChange) -> JSONValue {
-        .object([("id", .int(Int(change.id))), ("theme", .string(change.theme)), ("at", .string(change.at)), ("kind", .string("alias")),
-                 ("by", .string(change.by)), ("alias", .string(change.alias))])
     }
 
     private func assign(_ context: RequestContext) throws -> Response {
