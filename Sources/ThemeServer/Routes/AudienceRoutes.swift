@@ -57,13 +57,13 @@ struct AudienceRoutes: RouteCollection {
             Route([.delete], "/aliases/{alias}", label: "aliases", crossOrigin: false) { try delete($0) },
             .get("/rollouts", label: "rollouts", crossOrigin: false) { _ in
                 let rollouts = (store?.assigner.rollouts.values).map { $0.sorted { ThemeName.naturalOrder($0.theme, $1.theme) } } ?? []
-                return JSONResponse.make(.object([("rollouts", .array(rollouts.map(json)))]), cacheControl: "no-store")
+                return try JSONResponse.make(encoding: ["rollouts": rollouts.map(body)], cacheControl: "no-store")
             },
             .get("/themes/{theme}/rollout", label: "rollouts", crossOrigin: false) { context in
                 let store = try Self.cluster(store)
                 let theme = context.parameter("theme")
                 guard let rollout = store.assigner.rollouts[theme] else { throw APIError.notFound("\(theme) has no rollout under way") }
-                return JSONResponse.make(json(rollout), cacheControl: "no-store")
+                return try JSONResponse.make(encoding: body(rollout), cacheControl: "no-store")
             },
             Route([.put], "/themes/{theme}/rollout", label: "rollouts", crossOrigin: false) { try rollout($0) },
             // Made per client, short and never kept: answered on the fast path (`Route.direct`).
@@ -232,14 +232,20 @@ struct AudienceRoutes: RouteCollection {
         return response
     }
 
-    /// A rollout as `GET /rollouts` shows it, with how many assignments each generation got here.
-    private func json(_ rollout: Rollout) -> JSONValue {
+    /// A rollout as `GET /rollouts` shows it (the OpenAPI document's `Rollout`).
+    struct RolloutBody: Encodable {
+        var theme: String
+        var generation: Generation
+        var previous: Generation
+        var percent: Double
+        /// How many assignments each generation got from this replica, by generation, in order.
+        var assignments: JSONValue
+    }
+
+    private func body(_ rollout: Rollout) -> RolloutBody {
         let counts = metrics.assignmentCounts(of: rollout.theme).sorted { $0.key < $1.key }
-        return .object([
-            ("theme", .string(rollout.theme)), ("generation", .int(Int(rollout.generation))), ("previous", .int(Int(rollout.previous))),
-            ("percent", .double(rollout.percent)),
-            ("assignments", .object(counts.map { (String($0.key), .int($0.value)) })),
-        ])
+        return RolloutBody(theme: rollout.theme, generation: rollout.generation, previous: rollout.previous, percent: rollout.percent,
+                           assignments: .object(counts.map { (String($0.key), .int($0.value)) }))
     }
 
     /// Tells clients of `alias` to ask for their assignment again.

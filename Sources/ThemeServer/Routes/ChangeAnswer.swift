@@ -49,8 +49,8 @@ public struct Credentials: Sendable, Equatable {
 /// What a change's wait for the replicas found (`?wait=`): those that serve the change, those
 /// that did not in time (with the generation each serves), and how long the wait took. The
 /// cluster store works it out; every change route answers with it alike (`JSONResponse.change`).
-public struct ReplicaReport: Sendable, Equatable {
-    public struct Lagging: Sendable, Equatable {
+public struct ReplicaReport: Sendable, Equatable, Encodable {
+    public struct Lagging: Sendable, Equatable, Encodable {
         public var name: String
         public var generation: Generation
 
@@ -68,14 +68,6 @@ public struct ReplicaReport: Sendable, Equatable {
     }
 
     public var isComplete: Bool { lagging.isEmpty }
-
-    var json: JSONValue {
-        .object([
-            ("serving", .array(serving.map(JSONValue.string))),
-            ("lagging", .array(lagging.map { .object([("name", .string($0.name)), ("generation", .int(Int($0.generation)))]) })),
-            ("waitedMilliseconds", .int(waitedMilliseconds)),
-        ])
-    }
 }
 
 /// A change as stored, and what the wait for the replicas to serve it found (nil: not waited).
@@ -104,8 +96,10 @@ extension JSONResponse {
     /// Accepted with the same body when some replica did not serve it in time (the change is
     /// stored: it is not to be sent again). Never cached.
     public static func change(_ json: JSONValue, status: HTTPResponse.Status, replicas: ReplicaReport?) -> Response {
-        guard let replicas, case .object(let members) = json else { return make(json, cacheControl: "no-store").with(status: status) }
-        return make(.object(members + [("replicas", replicas.json)]), cacheControl: "no-store")
+        guard let replicas, case .object(let members) = json, let report = try? JSONValueEncoder().encode(replicas) else {
+            return make(json, cacheControl: "no-store").with(status: status)
+        }
+        return make(.object(members + [("replicas", report)]), cacheControl: "no-store")
             .with(status: replicas.isComplete ? status : .accepted)
     }
 }
