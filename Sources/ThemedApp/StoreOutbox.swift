@@ -24,7 +24,7 @@ final class StoreOutbox: WebhookOutbox {
     final class KeptConnection: Sendable {
         private let state = Mutex<(store: ClusterStore, hasTurn: Bool)?>(nil)
 
-        func use<Result>(_ url: String, _ body: (ClusterStore, inout Bool) throws -> Result) throws -> Result {
+        func use<Result>(_ url: String, _ body: (any WebhookOutboxStore, inout Bool) throws -> Result) throws -> Result {
             try state.withLock { kept in
                 var (store, hasTurn) = try kept ?? (ClusterStore(url: url), false)
                 do {
