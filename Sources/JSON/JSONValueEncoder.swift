@@ -249,3 +249,20 @@ private struct SingleNodeContainer: SingleValueEncodingContainer {
     mutating func encode(_ value: UInt64) throws { set(try Node.integer(value, at: codingPath)) }
     mutating func encode<T: Encodable>(_ value: T) throws { try node.take(value, at: codingPath) }
 }
+
+/// A member an answer always has, written `null` when there is no value (a plain optional is left
+/// out when nil).
+@propertyWrapper
+public struct Nullable<Wrapped: Encodable>: Encodable {
+    public var wrappedValue: Wrapped?
+
+    public init(wrappedValue: Wrapped?) { self.wrappedValue = wrappedValue }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let wrappedValue { try container.encode(wrappedValue) } else { try container.encodeNil() }
+    }
+}
+
+extension Nullable: Sendable where Wrapped: Sendable {}
+extension Nullable: Equatable where Wrapped: Equatable {}

@@ -25,13 +25,25 @@ public struct WebhookRoutes: RouteCollection {
                 return APIError(status: .serviceUnavailable, code: "cluster_unavailable", message: "the webhook outbox did not answer: \(error)").response
             }
             let formatter = ISO8601DateFormatter()
-            return JSONResponse.make(.object([
-                ("pending", .int(waiting)),
-                ("failed", .array(failures.map { failure in
-                    .object([("id", .string(failure.id)), ("type", .string(failure.type)), ("url", .string(failure.url)),
-                             ("attempts", .int(failure.attempts)), ("error", .string(failure.error)), ("at", .string(formatter.string(from: failure.at)))])
-                })),
-            ]), cacheControl: "no-store")
+            return try JSONResponse.make(encoding: Deliveries(pending: waiting, failed: failures.map { failure in
+                Deliveries.Failed(id: failure.id, type: failure.type, url: failure.url, attempts: failure.attempts, error: failure.error,
+                                  at: formatter.string(from: failure.at))
+            }), cacheControl: "no-store")
         }]
+    }
+
+    /// `GET /webhooks/deliveries`: messages not yet posted to every subscriber, and those given up on.
+    struct Deliveries: Encodable {
+        struct Failed: Encodable {
+            var id: String
+            var type: String
+            var url: String
+            var attempts: Int
+            var error: String
+            var at: String
+        }
+
+        var pending: Int
+        var failed: [Failed]
     }
 }

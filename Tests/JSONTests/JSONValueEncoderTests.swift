@@ -47,4 +47,14 @@ struct JSONValueEncoderTests {
         }
         #expect(throws: JSONValueEncoder.Failure.self) { try JSONValueEncoder().encode([UInt64.max]) }
     }
+
+    @Test("a Nullable member is written null when absent, where a plain optional is left out")
+    func nullable() throws {
+        struct Active: Encodable {
+            @Nullable var theme: String?
+            var note: String?
+        }
+        #expect(try JSONValueEncoder().encode(Active(theme: nil, note: nil)).serialized() == #"{"theme":null}"#)
+        #expect(try JSONValueEncoder().encode(Active(theme: "dark", note: "x")).serialized() == #"{"theme":"dark","note":"x"}"#)
+    }
 }

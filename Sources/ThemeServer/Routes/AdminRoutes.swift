@@ -38,15 +38,9 @@ struct AdminRoutes: RouteCollection {
                 return response
             },
             .get("/healthz", label: "healthz", crossOrigin: false) { _ in
-                var members: [(String, JSONValue)] = [("status", .string("ok")), ("themes", .int(library.themes.count))]
-                if let storeContact {
-                    // Serving goes on without the store; this says how stale what it serves may be.
-                    members.append(("clusterStore", .object([
-                        ("reachable", .bool(storeContact.isReachable)),
-                        ("silentSeconds", storeContact.silence().map { .int(Int($0.components.seconds)) } ?? .null),
-                    ])))
-                }
-                return JSONResponse.make(.object(members), cacheControl: "no-store")
+                // Serving goes on without the store; `clusterStore` says how stale what it serves may be.
+                let contact = storeContact.map { Health.StoreContact(reachable: $0.isReachable, silentSeconds: $0.silence().map { Int($0.components.seconds) }) }
+                return try JSONResponse.make(encoding: Health(themes: library.themes.count, clusterStore: contact), cacheControl: "no-store")
             },
             .get("/metrics", label: "metrics", crossOrigin: false) { _ in
                 let decoding = library.content.decoding.statistics
@@ -82,10 +76,8 @@ struct AdminRoutes: RouteCollection {
                 return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"], body: exposition)
             },
             .get("/active", label: "active", crossOrigin: false) { _ in
-                JSONResponse.make(.object([
-                    ("theme", library.activeTheme.map(JSONValue.string) ?? .null),
-                    ("scheduled", try JSONValueEncoder().encode(store?.scheduledSwitches.map(\.body) ?? [])),
-                ]), cacheControl: "no-store")
+                try JSONResponse.make(encoding: Active(theme: library.activeTheme, scheduled: store?.scheduledSwitches.map(\.body) ?? []),
+                                      cacheControl: "no-store")
             },
             Route([.put], "/active", label: "active", crossOrigin: false) { try setActive($0) },
             .get("/openapi.json", label: "openapi") { _ in
@@ -152,5 +144,25 @@ struct AdminRoutes: RouteCollection {
         } catch {
             logger.error("could not switch the active theme", metadata: ["theme": "\(name)", "error": "\(error)"])
         }
+    }
+
+    /// `GET /healthz`.
+    struct Health: Encodable {
+        struct StoreContact: Encodable {
+            var reachable: Bool
+            /// Since the store last answered; null before it ever has.
+            @Nullable var silentSeconds: Int?
+        }
+
+        var status = "ok"
+        var themes: Int
+        /// With a cluster store only.
+        var clusterStore: StoreContact?
+    }
+
+    /// `GET /active`: the theme `current` stands for (null before any is loaded) and the scheduled switches.
+    struct Active: Encodable {
+        @Nullable var theme: String?
+        var scheduled: [ScheduleBody]
     }
 }

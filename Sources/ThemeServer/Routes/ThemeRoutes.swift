@@ -55,11 +55,11 @@ struct ThemeRoutes: RouteCollection {
         }
         let all = (severity != "warning" ? lines(theme.error).map { ("error", $0) } : [])
             + (severity != "error" ? lines(theme.warning).map { ("warning", $0) } : [])
-        let page = all.dropFirst(offset).prefix(limit).map { JSONValue.object([("severity", .string($0.0)), ("message", $0.1)]) }
+        let page = all.dropFirst(offset).prefix(limit).map { Problems.Problem(severity: $0.0, message: $0.1) }
         let filter = severity.map { "&severity=\($0)" } ?? ""
-        let next: JSONValue = offset + limit < all.count ? .string("/themes/\(theme.name)/problems?limit=\(limit)&offset=\(offset + limit)\(filter)") : .null
-        return JSONResponse.make(.object([("theme", .string(theme.name)), ("total", .int(all.count)), ("problems", .array(Array(page))), ("next", next)]),
-                                 cacheControl: "no-cache", etagged: true)
+        let next = offset + limit < all.count ? "/themes/\(theme.name)/problems?limit=\(limit)&offset=\(offset + limit)\(filter)" : nil
+        return try JSONResponse.make(encoding: Problems(theme: theme.name, total: all.count, problems: Array(page), next: next),
+                                     cacheControl: "no-cache", etagged: true)
     }
 
     /// Every theme: this replica's own and, with a shard, the other shards' as their owners list
@@ -147,5 +147,19 @@ struct ThemeRoutes: RouteCollection {
 
     private func lines(_ text: String) -> [JSONValue] {
         text.split(separator: "\n").map { .string(String($0)) }
+    }
+
+    /// `GET /themes/{theme}/problems`: one page of the theme's errors and warnings.
+    struct Problems: Encodable {
+        struct Problem: Encodable {
+            var severity: String
+            var message: JSONValue
+        }
+
+        var theme: String
+        var total: Int
+        var problems: [Problem]
+        /// The next page; null on the last.
+        @Nullable var next: String?
     }
 }
