@@ -25,9 +25,9 @@ extension ReleaseRoutes {
         return Self.deferred(metrics: metrics, counted: nil) {
             let required = try desk.requiredApprovals(of: theme)
             // As each draft says it: one approval at least, whatever the policy.
-            return JSONResponse.make(.object([("theme", .string(theme)), ("required", .int(max(1, required))),
-                                              ("drafts", try JSONValueEncoder().encode(try desk.drafts(of: theme).map { DraftBody($0, required: required) }))]),
-                                     cacheControl: "no-store")
+            return try JSONResponse.make(encoding: DraftList(theme: theme, required: max(1, required),
+                                                             drafts: try desk.drafts(of: theme).map { DraftBody($0, required: required) }),
+                                         cacheControl: "no-store")
         }
     }
 
@@ -74,17 +74,38 @@ extension ReleaseRoutes {
                 let served = try desk.awaitServed(generation, wait)
                 if published.rollout != nil, served == nil { audiences?.awaitFollowing(generation) }
                 let entry = try desk.history(of: theme).first { $0.generation == generation }
-                var members: [(String, JSONValue)] = [("draft", try JSONValueEncoder().encode(DraftBody(published, required: required)))]
-                if let entry { members.append(("release", try JSONValueEncoder().encode(ReleaseBody(entry, current: (published.rollout ?? 100) == 100)))) }
-                (response, draft) = (JSONResponse.change(.object(members), status: .created, replicas: served), published)
+                let approved = Approved(draft: DraftBody(published, required: required),
+                                        release: entry.map { ReleaseBody($0, current: (published.rollout ?? 100) == 100) })
+                (response, draft) = (JSONResponse.change(try JSONValueEncoder().encode(approved), status: .created, replicas: served), published)
             case .scheduled(let scheduled, let schedule):
-                (response, draft) = (JSONResponse.make(.object([("draft", try JSONValueEncoder().encode(DraftBody(scheduled, required: required))), ("scheduled", try JSONValueEncoder().encode(schedule.body))]),
-                                                       cacheControl: "no-store").with(status: .accepted), scheduled)
+                let answer = Approved(draft: DraftBody(scheduled, required: required), scheduled: schedule.body)
+                (response, draft) = (try JSONResponse.make(encoding: answer, cacheControl: "no-store").with(status: .accepted), scheduled)
             }
             // One message an approval: the draft as it stands (its state says whether it was the last).
-            notify("draft-approved", "msg_draft_\(id)_\(draft.digest.prefix(12))_approved_by_\(token.name)", .object([("approver", .string(token.name)),
-                                                                                                  ("draft", try JSONValueEncoder().encode(DraftBody(draft, required: required)))]))
+            notify("draft-approved", "msg_draft_\(id)_\(draft.digest.prefix(12))_approved_by_\(token.name)",
+                   try JSONValueEncoder().encode(Approval(approver: token.name, draft: DraftBody(draft, required: required))))
             return response
         }
+    }
+
+    /// `GET /themes/{theme}/drafts`: the open drafts and the approvals each needs.
+    struct DraftList: Encodable {
+        var theme: String
+        var required: Int
+        var drafts: [DraftBody]
+    }
+
+    /// An approval that was the last one needed: the draft and the release it became (201) or
+    /// the schedule that will make it one (202).
+    struct Approved: Encodable {
+        var draft: DraftBody
+        var release: ReleaseBody?
+        var scheduled: ScheduleBody?
+    }
+
+    /// The `draft-approved` webhook's data.
+    struct Approval: Encodable {
+        var approver: String
+        var draft: DraftBody
     }
 }

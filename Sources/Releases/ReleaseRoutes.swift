@@ -201,13 +201,7 @@ public struct ReleaseRoutes: RouteCollection {
         return Self.deferred(metrics: metrics, counted: nil) {
             _ = try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .activate, theme: theme ?? "*")
             let entries = try desk.audit(theme: theme, since: since, limit: limit)
-            return JSONResponse.make(.object([("entries", .array(entries.map { entry in
-                var members: [(String, JSONValue)] = [("id", .int(Int(entry.id))), ("at", .string(entry.at)), ("actor", .string(entry.actor)),
-                                                      ("action", .string(entry.action)), ("theme", .string(entry.theme))]
-                if let generation = entry.generation { members.append(("generation", .int(Int(generation)))) }
-                if !entry.detail.isEmpty { members.append(("detail", .string(entry.detail))) }
-                return .object(members)
-            }))]), cacheControl: "no-store")
+            return try JSONResponse.make(encoding: Audit(entries: entries.map(Audit.Entry.init)), cacheControl: "no-store")
         }
     }
 
@@ -296,5 +290,26 @@ public struct ReleaseRoutes: RouteCollection {
         var theme: String
         var releases: [ReleaseBody]
         var scheduled: [ScheduleBody]
+    }
+
+    /// `GET /audit`: who changed what, newest first.
+    struct Audit: Encodable {
+        struct Entry: Encodable {
+            var id: Int64
+            var at: String
+            var actor: String
+            var action: String
+            var theme: String
+            var generation: Generation?
+            /// Left out when empty.
+            var detail: String?
+
+            init(_ entry: AuditEntry) {
+                (id, at, actor, action, theme, generation) = (entry.id, entry.at, entry.actor, entry.action, entry.theme, entry.generation)
+                detail = entry.detail.isEmpty ? nil : entry.detail
+            }
+        }
+
+        var entries: [Entry]
     }
 }
