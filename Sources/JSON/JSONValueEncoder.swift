@@ -266,3 +266,23 @@ public struct Nullable<Wrapped: Encodable>: Encodable {
 
 extension Nullable: Sendable where Wrapped: Sendable {}
 extension Nullable: Equatable where Wrapped: Equatable {}
+
+/// An object whose member names are data (a strings table's keys, a format's name), written in
+/// the order given; a Swift dictionary has none.
+public struct OrderedMembers<Value: Encodable>: Encodable {
+    public var members: [(name: String, value: Value)]
+
+    public init(_ members: [(name: String, value: Value)]) { self.members = members }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Name.self)
+        for (name, value) in members { try container.encode(value, forKey: Name(stringValue: name)) }
+    }
+
+    private struct Name: CodingKey {
+        let stringValue: String
+        init(stringValue: String) { self.stringValue = stringValue }
+        var intValue: Int? { nil }
+        init?(intValue: Int) { nil }
+    }
+}

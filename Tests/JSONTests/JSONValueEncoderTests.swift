@@ -57,4 +57,10 @@ struct JSONValueEncoderTests {
         #expect(try JSONValueEncoder().encode(Active(theme: nil, note: nil)).serialized() == #"{"theme":null}"#)
         #expect(try JSONValueEncoder().encode(Active(theme: "dark", note: "x")).serialized() == #"{"theme":"dark","note":"x"}"#)
     }
+
+    @Test("OrderedMembers writes data-named members in the order given")
+    func orderedMembers() throws {
+        let table = OrderedMembers([(name: "zebra", value: "Z"), (name: "apple", value: "A"), (name: "mango", value: "M")])
+        #expect(try JSONValueEncoder().encode(table).serialized() == #"{"zebra":"Z","apple":"A","mango":"M"}"#)
+    }
 }

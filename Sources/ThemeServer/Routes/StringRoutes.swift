@@ -22,11 +22,8 @@ struct StringRoutes: RouteCollection {
         let traits = try context.traits(in: chain)
         let reader = library.index.reader
         let localization = reader.chosenLocalization(in: chain, languages: traits.languages)
-        return JSONResponse.localized(JSONResponse.make(.object([
-            ("theme", .string(chain.first?.name ?? "")),
-            ("localization", localization.map(JSONValue.string) ?? .null),
-            ("tables", .array(try reader.stringTables(in: chain).map(JSONValue.string))),
-        ]), etagged: true), localization)
+        let tables = Tables(theme: chain.first?.name ?? "", localization: localization, tables: try reader.stringTables(in: chain))
+        return JSONResponse.localized(try JSONResponse.make(encoding: tables, etagged: true), localization)
     }
 
     private func stringTable(_ context: RequestContext) throws -> Response {
@@ -39,12 +36,9 @@ struct StringRoutes: RouteCollection {
             throw APIError.notFound("theme \(chain.first?.name ?? "") has no strings table named \(table) (searched \(chain.map(\.name).joined(separator: ", ")))")
         }
         let localization = entries.first?.localization
-        return JSONResponse.localized(JSONResponse.make(.object([
-            ("theme", .string(chain.first?.name ?? "")),
-            ("table", .string(table)),
-            ("localization", localization.map(JSONValue.string) ?? .null),
-            ("strings", .object(entries.map { ($0.key, .string(count.map($0.value(forCount:)) ?? $0.value)) })),
-        ]), etagged: true), localization)
+        let strings = OrderedMembers(entries.map { (name: $0.key, value: count.map($0.value(forCount:)) ?? $0.value) })
+        let body = Table(theme: chain.first?.name ?? "", table: table, localization: localization, strings: strings)
+        return JSONResponse.localized(try JSONResponse.make(encoding: body, etagged: true), localization)
     }
 
     private func string(_ context: RequestContext) throws -> Response {
@@ -58,19 +52,11 @@ struct StringRoutes: RouteCollection {
         var fallbacks: [String] = []
         if entry.theme != chain.first?.name { fallbacks.append("theme:\(entry.theme)") }
         if entry.locale != entry.localization { fallbacks.append("localization:\(entry.locale.isEmpty ? "global" : entry.locale)") }
-        var members: [(String, JSONValue)] = [
-            ("theme", .string(chain.first?.name ?? "")),
-            ("table", .string(table)),
-            ("key", .string(key)),
-            ("value", .string(count.map(entry.value(forCount:)) ?? entry.value)),
-            ("localization", entry.localization.map(JSONValue.string) ?? .null),
-            ("fallbacks", .array(fallbacks.map(JSONValue.string))),
-            ("source", .object([("theme", .string(entry.theme)), ("path", .string(context.relative(entry.file)))])),
-        ]
-        if !entry.forms.isEmpty {
-            members.append(("forms", .object(entry.forms.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })))
-        }
-        return JSONResponse.localized(JSONResponse.make(.object(members), etagged: true), entry.localization)
+        let body = OneString(theme: chain.first?.name ?? "", table: table, key: key, value: count.map(entry.value(forCount:)) ?? entry.value,
+                             localization: entry.localization, fallbacks: fallbacks,
+                             source: .init(theme: entry.theme, path: context.relative(entry.file)),
+                             forms: entry.forms.isEmpty ? nil : OrderedMembers(entry.forms.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }))
+        return JSONResponse.localized(try JSONResponse.make(encoding: body, etagged: true), entry.localization)
     }
 
     /// `?count=N`: the number a plural string is for.
@@ -80,5 +66,38 @@ struct StringRoutes: RouteCollection {
             throw TraitParser.BadParameter(name: "count", value: value, expected: "a whole number from 0")
         }
         return count
+    }
+
+    /// `GET /themes/{theme}/strings`: the tables, and the localization the languages asked chose.
+    struct Tables: Encodable {
+        var theme: String
+        @Nullable var localization: String?
+        var tables: [String]
+    }
+
+    /// `GET /themes/{theme}/strings/{table}`: every key's value in the chosen localization.
+    struct Table: Encodable {
+        var theme: String
+        var table: String
+        @Nullable var localization: String?
+        var strings: OrderedMembers<String>
+    }
+
+    /// `GET /themes/{theme}/strings/{table}/{key}`: one value, where it came from and the fallbacks taken.
+    struct OneString: Encodable {
+        struct Source: Encodable {
+            var theme: String
+            var path: String
+        }
+
+        var theme: String
+        var table: String
+        var key: String
+        var value: String
+        @Nullable var localization: String?
+        var fallbacks: [String]
+        var source: Source
+        /// The plural forms, when the string has them.
+        var forms: OrderedMembers<String>?
     }
 }
