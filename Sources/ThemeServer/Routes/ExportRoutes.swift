@@ -47,12 +47,16 @@ struct ExportRoutes: RouteCollection {
             library.content.perform({ try TokenTable(reading: reader, chain: chain) }) { result in
                 switch result {
                 case .success(let tokens):
-                    let formats = ExportFormat.allCases.map { format -> (String, JSONValue) in
-                        (format.rawValue, .array(format.files(for: empty, tokens: tokens).map { file in
-                            .object([("path", .string(file.path)), ("href", .string("/themes/\(theme.name)/exports/\(format.rawValue)/\(file.path)"))])
-                        }))
+                    let formats = OrderedMembers(ExportFormat.allCases.map { format in
+                        (name: format.rawValue, value: format.files(for: empty, tokens: tokens).map { file in
+                            ExportList.File(path: file.path, href: "/themes/\(theme.name)/exports/\(format.rawValue)/\(file.path)")
+                        })
+                    })
+                    do throws(APIError) {
+                        complete(try JSONResponse.make(encoding: ExportList(theme: theme.name, formats: formats), etagged: true))
+                    } catch {
+                        complete(error.response)
                     }
-                    complete(JSONResponse.make(.object([("theme", .string(theme.name)), ("formats", .object(formats))]), etagged: true))
                 case .failure(let error as ContentStore.Busy):
                     complete(APIError.busy(error))
                 case .failure(let error):
@@ -103,5 +107,16 @@ struct ExportRoutes: RouteCollection {
                 }
             }
         })
+    }
+
+    /// `GET /themes/{theme}/exports`: every format's files, in the formats' order.
+    struct ExportList: Encodable {
+        struct File: Encodable {
+            var path: String
+            var href: String
+        }
+
+        var theme: String
+        var formats: OrderedMembers<[File]>
     }
 }

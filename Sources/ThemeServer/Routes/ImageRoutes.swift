@@ -47,20 +47,17 @@ struct ImageRoutes: RouteCollection {
         }
         entries.sort { ($0.name, $0.kind.rawValue) < ($1.name, $1.kind.rawValue) }
         let remaining = entries.filter { $0.name > after }
-        var page: [JSONValue] = []
+        var page: [ImageList.Entry] = []
         for entry in remaining.prefix(limit) {
             var count = 0
             for member in chain {
                 count = try reader.variants(entry.kind, in: member, named: entry.name).count
                 if count > 0 { break }
             }
-            page.append(.object([("name", .string(entry.name)), ("kind", .string(entry.kind.rawValue)), ("variants", .int(count)),
-                                 ("href", .string("/themes/\(theme.name)/images/\(entry.name)"))]))
+            page.append(.init(name: entry.name, kind: entry.kind.rawValue, variants: count, href: "/themes/\(theme.name)/images/\(entry.name)"))
         }
-        let next: JSONValue = remaining.count > limit
-            ? .string("/themes/\(theme.name)/images?limit=\(limit)&after=\(Self.queryEscaped(remaining[limit - 1].name))") : .null
-        return JSONResponse.make(.object([("theme", .string(theme.name)), ("total", .int(entries.count)), ("images", .array(page)), ("next", next)]),
-                                 etagged: true)
+        let next = remaining.count > limit ? "/themes/\(theme.name)/images?limit=\(limit)&after=\(Self.queryEscaped(remaining[limit - 1].name))" : nil
+        return try JSONResponse.make(encoding: ImageList(theme: theme.name, total: entries.count, images: page, next: next), etagged: true)
     }
 
     private static func queryEscaped(_ text: String) -> String {
@@ -264,5 +261,22 @@ struct ImageRoutes: RouteCollection {
             .map { "names are case-sensitive: did you mean \"\($0)\"?" }
         throw APIError.noVariant("image", named: name, in: chain,
                                  available: try reader.availableTraits(named: name, kinds: [.image, .data, .file], in: chain), hint: hint)
+    }
+
+    /// `GET /themes/{theme}/images`: one page of the theme's image, data and file names.
+    struct ImageList: Encodable {
+        struct Entry: Encodable {
+            var name: String
+            var kind: String
+            /// How many variants the theme that answers the name has.
+            var variants: Int
+            var href: String
+        }
+
+        var theme: String
+        var total: Int
+        var images: [Entry]
+        /// The next page; null on the last.
+        @Nullable var next: String?
     }
 }
