@@ -134,51 +134,28 @@ struct ImageRoutes: RouteCollection {
         let all = try library.index.reader.storedContent(of: owner, kind: resolution.variant.kind, named: resolution.variant.name)
         let theme = chain.first?.name ?? ""
         // At a density between catalog scales: which scale it is made from, and whether resized.
-        let density: [(String, JSONValue)] = traits.density.map { asked in
+        let density = traits.density.map { asked in
             let width = resolution.variant.kind == .image ? ImageDensity.width(of: resolution.variant, at: asked) : nil
-            return [("density", .object([("asked", .double(asked)), ("scale", .int(resolution.variant.traits.scale)), ("resized", .bool(width != nil)),
-                                         ("pixelWidth", width.map(JSONValue.int) ?? .int(resolution.variant.pixelWidth))]))]
-        } ?? []
+            return ImageMetadata.Density(asked: asked, scale: resolution.variant.traits.scale, resized: width != nil,
+                                         pixelWidth: width ?? resolution.variant.pixelWidth)
+        }
         let render: @Sendable ([ContentStore.Content?]) -> Response = { [self] contents in
-            var chosen = describe(resolution.variant, blob: contents.first ?? nil)
+            var chosen = ImageMetadata.VariantBody(resolution.variant, blob: contents.first ?? nil)
             if case .file(let path) = resolution.variant.location, resolution.variant.kind == .file {
                 let locale = resolution.variant.traits.locale
-                chosen += [("file", .string(context.relative(path))), ("folder", .string(locale.isEmpty ? "" : locale + ".lproj"))]
+                (chosen.file, chosen.folder) = (context.relative(path), locale.isEmpty ? "" : locale + ".lproj")
             }
-            let body: JSONValue = .object([
-                ("theme", .string(theme)),
-                ("name", .string(name)),
-                ("chosen", .object(chosen)),
-                ("localization", resolution.localization.map(JSONValue.string) ?? .null),
-                ("mirrored", .bool(resolution.isMirrored)),
-                ("fallbacks", .array(resolution.fallbacks.map(JSONValue.string))),
-                ("source", .object([("theme", .string(resolution.theme)), ("path", .string(context.relative(resolution.source.path)))])),
-                ("href", .string("/themes/\(theme)/images/\(name)")),
-                ("variants", .array(zip(all, contents.dropFirst()).map { .object(describe($0.variant, blob: $1)) })),
-            ] + density)
-            return JSONResponse.make(body, etagged: true)
+            let body = ImageMetadata(theme: theme, name: name, chosen: chosen, localization: resolution.localization, mirrored: resolution.isMirrored,
+                                     fallbacks: resolution.fallbacks,
+                                     source: SourceBody(theme: resolution.theme, path: context.relative(resolution.source.path)),
+                                     href: "/themes/\(theme)/images/\(name)",
+                                     variants: zip(all, contents.dropFirst()).map { ImageMetadata.VariantBody($0.variant, blob: $1) }, density: density)
+            do throws(APIError) { return try JSONResponse.make(encoding: body, etagged: true) } catch { return error.response }
         }
         let store = library.content
         let wanted = [resolution] + all
         if let contents = store.readyContents(wanted) { return render(contents) }
         return Response(deferred: { complete in store.loadAll(wanted) { complete(render($0)) } })
-    }
-
-    /// A variant with its blob's URL and ETag (null when its bytes could not be loaded).
-    private func describe(_ variant: Variant, blob: ContentStore.Content?) -> [(String, JSONValue)] {
-        [
-            ("scale", .int(variant.traits.scale)),
-            ("idiom", .string(variant.traits.idiom.name)),
-        ] + (variant.traits.pointSize > 0 ? [("size", JSONValue.int(variant.traits.pointSize))] : [])
-          + (variant.traits.subtype != 0 ? [("subtype", JSONValue.int(variant.traits.subtype))] : []) + [
-            ("appearance", .string(variant.traits.appearance.label)),
-            ("gamut", .string(variant.traits.gamut.name)),
-            ("pixelWidth", .int(variant.pixelWidth)),
-            ("pixelHeight", .int(variant.pixelHeight)),
-            ("format", .string(variant.format)),
-            ("etag", blob.map { .string($0.digest.hex) } ?? .null),
-            ("blob", blob.map { .string(ContentResponse.blobPath($0.digest, contentType: $0.contentType)) } ?? .null),
-        ]
     }
 
     /// What the query asks the image to become: `format=png|webp|avif|jpeg|auto` (`auto`: the
@@ -278,5 +255,54 @@ struct ImageRoutes: RouteCollection {
         var images: [Entry]
         /// The next page; null on the last.
         @Nullable var next: String?
+    }
+
+    /// `GET /themes/{theme}/images/{name}.json`: which variant answers, and every variant there is.
+    struct ImageMetadata: Encodable {
+        /// A variant with its blob's URL and ETag (null when its bytes could not be loaded).
+        struct VariantBody: Encodable {
+            var scale: Int
+            var idiom: String
+            /// A multisize member's size in points.
+            var size: Int?
+            var subtype: Int?
+            var appearance: String
+            var gamut: String
+            var pixelWidth: Int
+            var pixelHeight: Int
+            var format: String
+            @Nullable var etag: String?
+            @Nullable var blob: String?
+            /// A bundle's file: its path and `.lproj` folder.
+            var file: String?
+            var folder: String?
+
+            init(_ variant: Variant, blob: ContentStore.Content?) {
+                (scale, idiom, appearance, gamut) = (variant.traits.scale, variant.traits.idiom.name, variant.traits.appearance.label, variant.traits.gamut.name)
+                (size, subtype) = (variant.traits.pointSize > 0 ? variant.traits.pointSize : nil, variant.traits.subtype != 0 ? variant.traits.subtype : nil)
+                (pixelWidth, pixelHeight, format) = (variant.pixelWidth, variant.pixelHeight, variant.format)
+                etag = blob?.digest.hex
+                self.blob = blob.map { ContentResponse.blobPath($0.digest, contentType: $0.contentType) }
+            }
+        }
+
+        /// At a density between catalog scales: which scale it is made from, and whether resized.
+        struct Density: Encodable {
+            var asked: Double
+            var scale: Int
+            var resized: Bool
+            var pixelWidth: Int
+        }
+
+        var theme: String
+        var name: String
+        var chosen: VariantBody
+        @Nullable var localization: String?
+        var mirrored: Bool
+        var fallbacks: [String]
+        var source: SourceBody
+        var href: String
+        var variants: [VariantBody]
+        var density: Density?
     }
 }

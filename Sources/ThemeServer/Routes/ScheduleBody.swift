@@ -24,6 +24,13 @@ public struct ScheduleBody: Encodable, Sendable, Equatable {
     }
 }
 
+/// Where an answer came from: the theme and the file, relative to the themes folder (the
+/// OpenAPI document's `Source`).
+public struct SourceBody: Encodable, Sendable, Equatable {
+    public var theme: String
+    public var path: String
+}
+
 /// A change stored to be made at a set time (202).
 public struct ScheduledAnswer: Encodable {
     public var scheduled: ScheduleBody

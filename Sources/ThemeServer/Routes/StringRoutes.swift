@@ -54,7 +54,7 @@ struct StringRoutes: RouteCollection {
         if entry.locale != entry.localization { fallbacks.append("localization:\(entry.locale.isEmpty ? "global" : entry.locale)") }
         let body = OneString(theme: chain.first?.name ?? "", table: table, key: key, value: count.map(entry.value(forCount:)) ?? entry.value,
                              localization: entry.localization, fallbacks: fallbacks,
-                             source: .init(theme: entry.theme, path: context.relative(entry.file)),
+                             source: SourceBody(theme: entry.theme, path: context.relative(entry.file)),
                              forms: entry.forms.isEmpty ? nil : OrderedMembers(entry.forms.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }))
         return JSONResponse.localized(try JSONResponse.make(encoding: body, etagged: true), entry.localization)
     }
@@ -85,18 +85,13 @@ struct StringRoutes: RouteCollection {
 
     /// `GET /themes/{theme}/strings/{table}/{key}`: one value, where it came from and the fallbacks taken.
     struct OneString: Encodable {
-        struct Source: Encodable {
-            var theme: String
-            var path: String
-        }
-
         var theme: String
         var table: String
         var key: String
         var value: String
         @Nullable var localization: String?
         var fallbacks: [String]
-        var source: Source
+        var source: SourceBody
         /// The plural forms, when the string has them.
         var forms: OrderedMembers<String>?
     }
