@@ -64,7 +64,7 @@ public final class Application: Sendable {
                 do { try served.current?.reload(only: theme) } catch { logger.error("reload failed", metadata: ["theme": "\(theme)", "error": "\(error)"]) }
             })
         }
-        services.append(RepeatingTimers(Self.timerTasks(parts, storeContact: parts.storeContact, notifier: notifier)))
+        services.append(RepeatingTimers(Self.timerTasks(parts, notifier: notifier)))
         self.services = services
     }
 
@@ -116,10 +116,10 @@ public final class Application: Sendable {
     }
 
     /// Heartbeats for event streams, the store's reachability in the log, heap trims, systemd's watchdog.
-    private static func timerTasks(_ parts: Parts, storeContact: StoreContact?, notifier: Notifier) -> [RepeatingTimers.Task] {
+    private static func timerTasks(_ parts: Parts, notifier: Notifier) -> [RepeatingTimers.Task] {
         let served = parts.served
         var tasks = [RepeatingTimers.Task(seconds: parts.settings.heartbeatSeconds) { served.current?.events.heartbeat() }]
-        if let storeContact {
+        if let storeContact = parts.storeContact {
             // One line when the store has been silent past the limit, one when it answers again.
             let wasReachable = Mutex(true)
             let logger = parts.logger
