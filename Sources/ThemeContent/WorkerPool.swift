@@ -62,8 +62,7 @@ public final class WorkerPool: Sendable {
     @discardableResult
     public func shutdown(timeout: Duration = .seconds(5)) -> Bool {
         stopThreads(droppingQueued: true)
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        return jobs.running.wait(timeout: .now() + seconds) == .success
+        return jobs.running.wait(timeout: .now() + timeout / .seconds(1)) == .success
     }
 
     private func stopThreads(droppingQueued: Bool) {

@@ -139,7 +139,7 @@ public final class Application: Sendable {
         tasks.append(.init(seconds: 60) { _ = themed_trim_heap() })
         // systemd restarts the service when the pings stop; half the interval leaves a margin.
         if let interval = notifier.watchdogInterval {
-            tasks.append(.init(seconds: Double(interval.components.seconds) / 2 + Double(interval.components.attoseconds) / 2e18) { notifier.watchdog() })
+            tasks.append(.init(seconds: interval / .seconds(2)) { notifier.watchdog() })
         }
         return tasks
     }

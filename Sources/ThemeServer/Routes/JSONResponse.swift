@@ -13,6 +13,16 @@ public enum JSONResponse {
         return make(json, cacheControl: cacheControl, etagged: etagged)
     }
 
+    /// A typed body, written as every other answer is (through `JSONValueEncoder`). A value with
+    /// no JSON form (a NaN) is this server's fault: 500, naming where it is.
+    public static func make(encoding body: some Encodable, cacheControl: String = "public, max-age=10", etagged: Bool = false) throws(APIError) -> Response {
+        do {
+            return make(try JSONValueEncoder().encode(body), cacheControl: cacheControl, etagged: etagged)
+        } catch {
+            throw APIError(status: .internalServerError, code: "internal", message: "the answer could not be written: \(error)")
+        }
+    }
+
     /// An answer written with a `JSONWriter` (a large one, member by member).
     static func make(_ json: JSONWriter, cacheControl: String = "public, max-age=10", etagged: Bool = false) -> Response {
         let body = body(json)

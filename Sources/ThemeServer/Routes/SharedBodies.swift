@@ -1,6 +1,3 @@
-import HTTPServer
-import JSON
-
 /// A schedule as every answer and listing shows it, whatever stored it (the OpenAPI document's
 /// `Schedule`): a switch of the active theme, a release, or an alias's change.
 public struct ScheduleBody: Encodable, Sendable, Equatable {
@@ -43,16 +40,4 @@ extension ScheduledSwitch {
 
 extension ScheduledAliasChange {
     var body: ScheduleBody { ScheduleBody(id: id, theme: theme, at: at, kind: "alias", by: by, alias: alias) }
-}
-
-extension JSONResponse {
-    /// A typed body, written as every other answer is (through `JSONValueEncoder`). A value with
-    /// no JSON form (a NaN) is this server's fault: 500, naming where it is.
-    public static func make(encoding body: some Encodable, cacheControl: String = "public, max-age=10", etagged: Bool = false) throws(APIError) -> Response {
-        do {
-            return make(try JSONValueEncoder().encode(body), cacheControl: cacheControl, etagged: etagged)
-        } catch {
-            throw APIError(status: .internalServerError, code: "internal", message: "the answer could not be written: \(error)")
-        }
-    }
 }
