@@ -13,14 +13,14 @@ public struct APIError: Error {
     var message: String
     /// For a name that exists but not for the traits asked: the traits it does exist for, by the
     /// query parameter that asks for each (`{"idiom": ["phone", "pad"], "scale": [2, 3]}`).
-    var available: JSONValue?
+    var available: Available?
     /// For a theme another shard serves: that shard ("2/8"), also sent as `Themed-Shard`.
     var shard: Shard?
     /// Fields the answer carries besides (`WWW-Authenticate` with a 401, `Retry-After`).
     public var headers: HTTPFields = [:]
 
-    public init(status: HTTPResponse.Status, code: String, message: String, available: JSONValue? = nil) {
-        (self.status, self.code, self.message, self.available) = (status, code, message, available)
+    public init(status: HTTPResponse.Status, code: String, message: String) {
+        (self.status, self.code, self.message) = (status, code, message)
     }
 
     public static func notFound(_ message: String) -> APIError { APIError(status: .notFound, code: "not_found", message: message) }
@@ -47,55 +47,94 @@ public struct APIError: Error {
         return response
     }
 
-    /// A combination as the query parameters that ask for it; defaults (no size, no subtype,
-    /// any appearance, no language) left out.
-    static func parameters(_ combination: AvailableTraits.Combination) -> [(String, JSONValue)] {
-        var parameters: [(String, JSONValue)] = [("idiom", .string(combination.idiom.name))]
-        if combination.scale > 0 { parameters.append(("scale", .int(combination.scale))) }
-        if combination.size > 0 { parameters.append(("size", .int(combination.size))) }
-        if combination.subtype != 0 { parameters.append(("subtype", .int(combination.subtype))) }
-        if combination.appearance != Appearance.any.label { parameters.append(("appearance", .string(combination.appearance))) }
-        if !combination.language.isEmpty { parameters.append(("lang", .string(combination.language))) }
-        return parameters
-    }
-
     /// The 404 for `kind` `name` that no variant in `chain` answers for the traits asked: when the
     /// name exists, the message and `available` say for which traits.
     static func noVariant(_ kind: String, named name: String, in chain: [ThemeInfo], available: AvailableTraits, hint: String? = nil) -> APIError {
         var message = "theme \(chain.first?.name ?? "") has no \(kind) named \(name) for these traits (searched \(chain.map(\.name).joined(separator: ", ")))"
-        let lists: [(parameter: String, values: [JSONValue])] = [
-            ("idiom", available.idioms.map { .string($0.name) }), ("scale", available.scales.map { .int($0) }),
-            ("appearance", available.appearances.map { .string($0) }), ("gamut", available.gamuts.map { .string($0.name) }),
-            ("size", available.sizes.map { .int($0) }), ("subtype", available.subtypes.map { .int($0) }),
-            ("lang", available.languages.map { .string($0) }),
-        ].filter { !$0.values.isEmpty }
-        // The combinations, as query parameters: what a client can ask and be answered.
-        let combinations = available.combinations.map(Self.parameters)
-        if !combinations.isEmpty {
-            message += "; it exists for " + combinations.map { members in
-                members.map { parameter, value in
-                    switch value {
-                    case .string(let text): "\(parameter)=\(text)"
-                    case .int(let number): "\(parameter)=\(number)"
-                    default: "\(parameter)=\(value.serialized())"
-                    }
-                }.joined(separator: "&")
-            }.joined(separator: ", ")
+        let body = Available(available)
+        if let combinations = body?.combinations {
+            message += "; it exists for " + combinations.map(\.query).joined(separator: ", ")
         }
         if let hint { message += "; " + hint }
-        var members = lists.map { ($0.parameter, JSONValue.array($0.values)) }
-        if !combinations.isEmpty { members.append(("combinations", .array(combinations.map { JSONValue.object($0) }))) }
-        return APIError(status: .notFound, code: "not_found", message: message, available: members.isEmpty ? nil : .object(members))
+        var error = APIError(status: .notFound, code: "not_found", message: message)
+        error.available = body
+        return error
     }
 
     public var response: Response {
-        var error: [(String, JSONValue)] = [("code", .string(code)), ("message", .string(message))]
-        if let available { error.append(("available", available)) }
-        let body: JSONValue = .object([("error", .object(error))])
+        let body = Body(error: Body.Detail(code: code, message: message, available: available))
+        // Nothing in an error's body lacks a JSON form (no numbers but whole ones); were one to, the
+        // answer still says what went wrong.
+        let json = (try? JSONValueEncoder().encode(body)) ?? .object([("error", .object([("code", .string(code)), ("message", .string(message))]))])
         var response = Response(status: status, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-store"],
-                                body: Array((body.serialized() + "\n").utf8))
+                                body: Array((json.serialized() + "\n").utf8))
         if let shard { response.headers[.themedShard] = shard.description }
         for field in headers { response.headers[field.name] = field.value }
         return response
+    }
+
+    /// Every error answer's body (the OpenAPI document's `Error`).
+    struct Body: Encodable {
+        struct Detail: Encodable {
+            var code: String
+            var message: String
+            var available: Available?
+        }
+
+        var error: Detail
+    }
+
+    /// The traits a name's variants exist for, by the query parameter that asks for each (a list
+    /// left out when empty), and the combinations they exist in.
+    struct Available: Encodable {
+        var idiom: [String]?
+        var scale: [Int]?
+        var appearance: [String]?
+        var gamut: [String]?
+        var size: [Int]?
+        var subtype: [Int]?
+        var lang: [String]?
+        var combinations: [Combination]?
+
+        /// A combination as the query parameters that ask for it; defaults (no size, no subtype,
+        /// any appearance, no language) left out.
+        struct Combination: Encodable {
+            var idiom: String
+            var scale: Int?
+            var size: Int?
+            var subtype: Int?
+            var appearance: String?
+            var lang: String?
+
+            init(_ combination: AvailableTraits.Combination) {
+                idiom = combination.idiom.name
+                scale = combination.scale > 0 ? combination.scale : nil
+                size = combination.size > 0 ? combination.size : nil
+                subtype = combination.subtype != 0 ? combination.subtype : nil
+                appearance = combination.appearance != Appearance.any.label ? combination.appearance : nil
+                lang = combination.language.isEmpty ? nil : combination.language
+            }
+
+            /// The query that asks for it (`idiom=phone&scale=2`), as the message names it.
+            var query: String {
+                let parameters: [(String, String?)] = [("idiom", idiom), ("scale", scale.map(String.init)), ("size", size.map(String.init)),
+                                                       ("subtype", subtype.map(String.init)), ("appearance", appearance), ("lang", lang)]
+                return parameters.compactMap { name, value in value.map { "\(name)=\($0)" } }.joined(separator: "&")
+            }
+        }
+
+        /// Nil when the name has no variants at all.
+        init?(_ available: AvailableTraits) {
+            guard !available.isEmpty else { return nil }
+            func list<T>(_ values: [T]) -> [T]? { values.isEmpty ? nil : values }
+            idiom = list(available.idioms.map(\.name))
+            scale = list(available.scales)
+            appearance = list(available.appearances)
+            gamut = list(available.gamuts.map(\.name))
+            size = list(available.sizes)
+            subtype = list(available.subtypes)
+            lang = list(available.languages)
+            combinations = list(available.combinations.map(Combination.init))
+        }
     }
 }
