@@ -16,7 +16,7 @@ struct ThemeRoutes: RouteCollection {
 
     var routes: [Route] {
         [
-            .get("/themes", label: "themes") { _ in themeList() },
+            .get("/themes", label: "themes") { _ in try themeList() },
             .get("/themes/{theme}", label: "theme") { try themeDetail($0) },
             .get("/themes/{theme}/problems", label: "theme") { try problems($0) },
         ]
@@ -26,15 +26,6 @@ struct ThemeRoutes: RouteCollection {
     static let problemsShown = 50
     /// A page of `/problems` holds at most this many.
     static let problemsPage = 1_000
-
-    /// The members that tell a theme's problems in a listing: the first `problemsShown` errors and
-    /// warnings, and how many there are (`errorCount`, `warningCount`) when there are any.
-    static func problemMembers(errors: [JSONValue], warnings: [JSONValue], always: Bool = false) -> [(String, JSONValue)] {
-        var members: [(String, JSONValue)] = []
-        if always || !errors.isEmpty { members += [("errors", .array(Array(errors.prefix(problemsShown)))), ("errorCount", .int(errors.count))] }
-        if always || !warnings.isEmpty { members += [("warnings", .array(Array(warnings.prefix(problemsShown)))), ("warningCount", .int(warnings.count))] }
-        return members
-    }
 
     /// `?severity=error|warning` (both without), `limit` (100; up to `problemsPage`) and `offset`.
     private func problems(_ context: RequestContext) throws -> Response {
@@ -65,95 +56,68 @@ struct ThemeRoutes: RouteCollection {
     /// Every theme: this replica's own and, with a shard, the other shards' as their owners list
     /// them, so that the front door's list is whole whichever group answers; sorted as people
     /// read names (brand-4 before brand-11).
-    private func themeList() -> Response {
-        var entries: [(name: String, entry: JSONValue)] = library.themes.filter { !library.isElsewhere($0.name) }.map { theme in
-            (theme.name, Self.entry(name: theme.name, revision: theme.revision, parent: theme.parent, colors: theme.colorCount,
-                                    images: theme.imageCount, files: theme.fileCount, errors: lines(theme.error), warnings: lines(theme.warning)))
+    private func themeList() throws -> Response {
+        var entries = library.themes.filter { !library.isElsewhere($0.name) }.map { theme in
+            Entry(Entry.Counts(name: theme.name, parent: theme.parent, revision: theme.revision, colors: theme.colorCount,
+                               images: theme.imageCount, files: theme.fileCount),
+                  ProblemSummary(errors: lines(theme.error), warnings: lines(theme.warning)))
         }
         for listing in otherShards() where library.isElsewhere(listing.name) {
-            entries.append((listing.name, Self.entry(name: listing.name, revision: listing.revision, parent: listing.parent, colors: listing.colors,
-                                                     images: listing.images, files: listing.files, errors: listing.errors.map(JSONValue.string))))
+            entries.append(Entry(Entry.Counts(name: listing.name, parent: listing.parent, revision: listing.revision, colors: listing.colors,
+                                              images: listing.images, files: listing.files),
+                                 ProblemSummary(errors: listing.errors, warnings: [])))
         }
-        entries.sort { ThemeName.naturalOrder($0.name, $1.name) }
-        return JSONResponse.make(["themes": .array(entries.map(\.entry))], cacheControl: "no-cache", etagged: true)
-    }
-
-    static func entry(name: String, revision: String, parent: String?, colors: Int, images: Int, files: Int, errors: [JSONValue],
-                      warnings: [JSONValue] = []) -> JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("name", .string(name)),
-            ("revision", .string(revision)),
-            ("colors", .int(colors)),
-            ("images", .int(images)),
-            ("files", .int(files)),
-            ("href", .string("/themes/\(name)")),
-        ]
-        if let parent { members.insert(("parent", .string(parent)), at: 1) }
-        members += problemMembers(errors: errors, warnings: warnings)
-        return .object(members)
+        entries.sort { ThemeName.naturalOrder($0.counts.name, $1.counts.name) }
+        return try JSONResponse.make(encoding: List(themes: entries), cacheControl: "no-cache", etagged: true)
     }
 
     private func themeDetail(_ context: RequestContext) throws -> Response {
         let chain = try context.chain()
         guard let theme = chain.first else { throw APIError.notFound("no theme") }
-        let sources = theme.sources.map { source -> JSONValue in
-            var members: [(String, JSONValue)] = [("path", .string(context.relative(source.path))), ("kind", .string(source.kind.rawValue))]
-            if let bundle = source.bundle {
-                members.append(("identifier", bundle.identifier.map(JSONValue.string) ?? .null))
-                members.append(("developmentRegion", bundle.developmentRegion.map(JSONValue.string) ?? .null))
-            }
-            if !source.localizations.isEmpty { members.append(("localizations", .array(source.localizations.map(JSONValue.string)))) }
-            // Its last good read serves: the edit its error names was refused.
-            if source.kept { members.append(("kept", .bool(true))) }
-            members += Self.problemMembers(errors: lines(source.error), warnings: lines(source.warning))
-            return .object(members)
+        let sources = theme.sources.map { source in
+            Detail.Source(Detail.Source.File(
+                              path: context.relative(source.path), kind: source.kind.rawValue,
+                              identifier: source.bundle.map { Nullable(wrappedValue: $0.identifier) },
+                              developmentRegion: source.bundle.map { Nullable(wrappedValue: $0.developmentRegion) },
+                              localizations: source.localizations.isEmpty ? nil : source.localizations,
+                              kept: source.kept ? true : nil),
+                          ProblemSummary(errors: lines(source.error), warnings: lines(source.warning)))
         }
         let reader = library.index.reader
-        var body: JSONValue = .object([
-            ("name", .string(theme.name)),
-            ("revision", .string(theme.revision)),
-            ("parent", theme.parent.map(JSONValue.string) ?? .null),
-            ("chain", .array(chain.map { .string($0.name) })),
-            ("status", .string(theme.servingStatus.rawValue)),
-        ] + Self.problemMembers(errors: lines(theme.error), warnings: lines(theme.warning), always: true) + [
-            ("problems", .string("/themes/\(theme.name)/problems")),
-            ("sources", .array(sources)),
-            ("colors", .array(try reader.names(.color, in: chain).map(JSONValue.string))),
-            ("images", .array(try reader.names(.image, in: chain).map(JSONValue.string))),
-            ("data", .array(try reader.names(.data, in: chain).map(JSONValue.string))),
-            ("files", .array(try reader.names(.file, in: chain).map(JSONValue.string))),
-            ("strings", .array(try reader.stringTables(in: chain).map(JSONValue.string))),
-            // A token theme's modifiers and how a request chooses each: by its name, or by the
-            // traits theme.json maps its contexts to (then naming it is a 400).
-            ("modifiers", .array((reader.tokenOwner(in: chain)?.source.modifiers ?? []).map { modifier in
-                .object([("name", .string(modifier.name)), ("contexts", .array(modifier.contexts.map(JSONValue.string))),
-                         ("default", .string(modifier.defaultContext)), ("chosenBy", .string(modifier.mapsToTraits ? "traits" : "name"))])
-            })),
-            ("warming", warming(theme.name)),
-        ])
-        if hasReleases, case .object(var members) = body {
-            members.append(("releases", .string("/themes/\(theme.name)/releases")))
-            body = .object(members)
+        // A token theme's modifiers and how a request chooses each: by its name, or by the traits
+        // theme.json maps its contexts to (then naming it is a 400).
+        let modifiers = (reader.tokenOwner(in: chain)?.source.modifiers ?? []).map { modifier in
+            Detail.Modifier(name: modifier.name, contexts: modifier.contexts, default: modifier.defaultContext,
+                            chosenBy: modifier.mapsToTraits ? "traits" : "name")
         }
-        return JSONResponse.make(body, cacheControl: "no-cache", etagged: true)
+        let detail = Detail(
+            head: Detail.Head(name: theme.name, revision: theme.revision, parent: theme.parent, chain: chain.map(\.name),
+                              status: theme.servingStatus.rawValue),
+            problems: ProblemSummary(errors: lines(theme.error), warnings: lines(theme.warning), always: true),
+            names: Detail.Names(problems: "/themes/\(theme.name)/problems", sources: sources,
+                                colors: try reader.names(.color, in: chain), images: try reader.names(.image, in: chain),
+                                data: try reader.names(.data, in: chain), files: try reader.names(.file, in: chain),
+                                strings: try reader.stringTables(in: chain), modifiers: modifiers, warming: warming(theme.name),
+                                releases: hasReleases ? "/themes/\(theme.name)/releases" : nil))
+        return try JSONResponse.make(encoding: detail, cacheControl: "no-cache", etagged: true)
     }
 
     /// How far encoding the theme's images and data in the background has got since it last
-    /// changed: `{"done": 12, "total": 40, "complete": false}`.
-    private func warming(_ theme: String) -> JSONValue {
-        guard let (done, total) = library.content.warming(theme) else { return .null }
-        return .object([("done", .int(done)), ("total", .int(total)), ("complete", .bool(done >= total))])
+    /// changed; nil when it is not under way.
+    private func warming(_ theme: String) -> Detail.Warming? {
+        guard let (done, total) = library.content.warming(theme) else { return nil }
+        return Detail.Warming(done: done, total: total, complete: done >= total)
     }
 
-    private func lines(_ text: String) -> [JSONValue] {
-        text.split(separator: "\n").map { .string(String($0)) }
+    private func lines(_ text: String) -> [String] {
+        text.split(separator: "\n").map(String.init)
     }
 
     /// `GET /themes/{theme}/problems`: one page of the theme's errors and warnings.
     struct Problems: Encodable {
         struct Problem: Encodable {
             var severity: String
-            var message: JSONValue
+            var message: String
         }
 
         var theme: String
@@ -161,5 +125,131 @@ struct ThemeRoutes: RouteCollection {
         var problems: [Problem]
         /// The next page; null on the last.
         @Nullable var next: String?
+    }
+}
+
+/// A theme's problems as a listing tells them, among the listing's own members: the first
+/// `ThemeRoutes.problemsShown` errors and warnings, and how many there are (`errorCount`,
+/// `warningCount`); left out when there are none, but in a theme's detail.
+struct ProblemSummary: Encodable {
+    var errors: [String]?
+    var errorCount: Int?
+    var warnings: [String]?
+    var warningCount: Int?
+
+    init(errors: [String], warnings: [String], always: Bool = false) {
+        if always || !errors.isEmpty { (self.errors, errorCount) = (Array(errors.prefix(ThemeRoutes.problemsShown)), errors.count) }
+        if always || !warnings.isEmpty { (self.warnings, warningCount) = (Array(warnings.prefix(ThemeRoutes.problemsShown)), warnings.count) }
+    }
+}
+
+extension ThemeRoutes {
+    /// `GET /themes`.
+    struct List: Encodable {
+        var themes: [Entry]
+    }
+
+    /// A theme in `GET /themes`: its counts, then its problems, as one object.
+    struct Entry: Encodable {
+        struct Counts: Encodable {
+            var name: String
+            var parent: String?
+            var revision: String
+            var colors: Int
+            var images: Int
+            var files: Int
+            var href: String
+
+            init(name: String, parent: String?, revision: String, colors: Int, images: Int, files: Int) {
+                (self.name, self.parent, self.revision) = (name, parent, revision)
+                (self.colors, self.images, self.files, href) = (colors, images, files, "/themes/\(name)")
+            }
+        }
+
+        var counts: Counts
+        var problems: ProblemSummary
+
+        init(_ counts: Counts, _ problems: ProblemSummary) { (self.counts, self.problems) = (counts, problems) }
+
+        func encode(to encoder: any Encoder) throws {
+            try counts.encode(to: encoder)
+            try problems.encode(to: encoder)
+        }
+    }
+
+    /// `GET /themes/{theme}`: who the theme is, its problems, then its sources and names, as one
+    /// object.
+    struct Detail: Encodable {
+        struct Head: Encodable {
+            var name: String
+            var revision: String
+            @Nullable var parent: String?
+            var chain: [String]
+            var status: String
+        }
+
+        struct Names: Encodable {
+            var problems: String
+            var sources: [Source]
+            var colors: [String]
+            var images: [String]
+            var data: [String]
+            var files: [String]
+            var strings: [String]
+            var modifiers: [Modifier]
+            @Nullable var warming: Warming?
+            /// With a cluster store: the theme's release history.
+            var releases: String?
+        }
+
+        /// A source file or folder, then its problems, as one object.
+        struct Source: Encodable {
+            struct File: Encodable {
+                var path: String
+                var kind: String
+                /// A bundle's: each there (null when its Info.plist has none); absent for other sources.
+                var identifier: Nullable<String>?
+                var developmentRegion: Nullable<String>?
+                var localizations: [String]?
+                /// Its last good read serves: the edit its error names was refused.
+                var kept: Bool?
+            }
+
+            var file: File
+            var problems: ProblemSummary
+
+            init(_ file: File, _ problems: ProblemSummary) { (self.file, self.problems) = (file, problems) }
+
+            func encode(to encoder: any Encoder) throws {
+                try file.encode(to: encoder)
+                try problems.encode(to: encoder)
+            }
+        }
+
+        /// A token theme's modifier and how a request chooses its context.
+        struct Modifier: Encodable {
+            var name: String
+            var contexts: [String]
+            var `default`: String
+            /// name or traits.
+            var chosenBy: String
+        }
+
+        /// `{"done": 12, "total": 40, "complete": false}`.
+        struct Warming: Encodable {
+            var done: Int
+            var total: Int
+            var complete: Bool
+        }
+
+        var head: Head
+        var problems: ProblemSummary
+        var names: Names
+
+        func encode(to encoder: any Encoder) throws {
+            try head.encode(to: encoder)
+            try problems.encode(to: encoder)
+            try names.encode(to: encoder)
+        }
     }
 }
