@@ -55,30 +55,24 @@ public struct Alias: Sendable, Equatable {
         self.init(name: name, theme: theme, generation: generation, rules: rules)
     }
 
-    /// The alias as its document (what `GET /aliases/{alias}` answers and the store keeps).
+    /// The alias as its document (what `PUT /aliases/{alias}` takes and the store keeps: `Encodable`).
+    /// Throws only where an encoding would (a generation past Int's range, which none is).
     public var json: JSONValue {
-        var members: [(String, JSONValue)] = [("theme", .string(theme))]
-        if let generation { members.append(("generation", .int(Int(generation)))) }
-        members.append(("rules", .array(rules.map { rule in
-            var when: [(String, JSONValue)] = []
-            if let platforms = rule.audience.platforms { when.append(("platform", .array(platforms.map(JSONValue.string)))) }
-            if let range = rule.audience.appVersion { when.append(("appVersion", .string(range.description))) }
-            if let locales = rule.audience.locales { when.append(("locale", .array(locales.map { .string($0.description) }))) }
-            if !rule.audience.attributes.isEmpty {
-                when.append(("attributes", .object(rule.audience.attributes.map { ($0.name, .array($0.values.map(JSONValue.string))) })))
-            }
-            var members: [(String, JSONValue)] = [("when", .object(when)), ("theme", .string(rule.theme))]
-            if let generation = rule.generation { members.append(("generation", .int(Int(generation)))) }
-            return .object(members)
-        })))
-        return .object(members)
+        get throws { try JSONValueEncoder().encode(self) }
     }
 
     /// The document with the alias's name first: what `GET /aliases/{alias}` answers, and what a
     /// scheduled change keeps until it is due.
-    public var namedJSON: JSONValue {
-        guard case .object(let members) = json else { return json }
-        return .object([("name", .string(name))] + members)
+    public var named: Named { Named(alias: self) }
+
+    public struct Named: Encodable, Sendable {
+        public var alias: Alias
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Alias.Member.self)
+            try container.encode(alias.name, forKey: .name)
+            try alias.encode(to: encoder)
+        }
     }
 
     /// Every theme the alias can point at (its own and its rules').
@@ -136,5 +130,39 @@ public struct Alias: Sendable, Equatable {
         if let unknown = names.first(where: { !known.contains($0) }) {
             throw AudienceError("\(place)\(unknown) is not a field here (\(known.joined(separator: ", ")))")
         }
+    }
+}
+
+/// An alias's document: `theme`, `generation` when pinned, `rules` of `when`, `theme` and
+/// `generation`; `when` holds only what the audience asks.
+extension Alias: Encodable {
+    enum Member: String, CodingKey {
+        case name, theme, generation, rules, when, platform, appVersion, locale, attributes
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Member.self)
+        try container.encode(theme, forKey: .theme)
+        try container.encodeIfPresent(generation, forKey: .generation)
+        try container.encode(rules, forKey: .rules)
+    }
+}
+
+extension Alias.Rule: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Alias.Member.self)
+        try container.encode(audience, forKey: .when)
+        try container.encode(theme, forKey: .theme)
+        try container.encodeIfPresent(generation, forKey: .generation)
+    }
+}
+
+extension Audience: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Alias.Member.self)
+        try container.encodeIfPresent(platforms, forKey: .platform)
+        try container.encodeIfPresent(appVersion?.description, forKey: .appVersion)
+        try container.encodeIfPresent(locales?.map(\.description), forKey: .locale)
+        if !attributes.isEmpty { try container.encode(OrderedMembers(attributes.map { ($0.name, $0.values) }), forKey: .attributes) }
     }
 }

@@ -79,7 +79,7 @@ extension ClusterStore {
             INSERT INTO themed_schedule (theme, at, manifest, hashes, actor, alias) VALUES ($1, $2::timestamptz, $3, $4::text[], $5, $6) RETURNING id
             """, [.text(theme), .text(at), release.map { .text($0.manifest) } ?? .null,
                   .textArray(Set(release?.files.map(\.hash) ?? []).sorted()), .text(actor),
-                  alias.map { .text($0.namedJSON.serialized()) } ?? .null])
+                  alias.map { .text(try JSONValueEncoder().encode($0.named).serialized()) } ?? .null])
         guard let id = rows.values.first?.first.flatMap({ $0.flatMap { Int64($0) } }) else { throw ClusterError.badRelease("no schedule id returned") }
         try connection.execute("SELECT pg_notify($1, $2)", [.text(Self.channel), .text("schedule:\(id)")])
         return id

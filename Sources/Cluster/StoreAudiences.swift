@@ -119,7 +119,7 @@ extension ClusterStore {
             if let pinned, try !keeps(theme: theme, generation: pinned) { throw ClusterError.generationNotKept(theme, pinned) }
         }
         let generation = try takeAudienceGeneration()
-        let document = alias.json.serialized()
+        let document = try alias.json.serialized()
         try connection.execute("""
             INSERT INTO themed_alias (name, document, pins, generation) VALUES ($1, $2, $3::text[], $4)
             ON CONFLICT (name) DO UPDATE SET document = excluded.document, pins = excluded.pins, generation = excluded.generation

@@ -131,7 +131,8 @@ public struct FuzzTarget: Sendable {
         FuzzTarget(name: "alias", summary: "an alias document (PUT /aliases): rules, version ranges, locale patterns; what is kept reads back the same, and assigns") { bytes in
             guard let json = try? JSONParser.parse(bytes), let alias = try? Alias(name: "fuzz", json: json) else { return }
             // What the store keeps is the alias's own document: it must read back as the same alias.
-            guard (try? Alias(name: "fuzz", json: alias.json)) == alias else { fatalError("an alias does not read back as kept: \(alias.json.serialized())") }
+            guard let document = try? alias.json else { fatalError("an alias has no document: \(alias)") }
+            guard (try? Alias(name: "fuzz", json: document)) == alias else { fatalError("an alias does not read back as kept: \(document.serialized())") }
             let assigner = Assigner(aliases: ["fuzz": alias], generations: Dictionary(alias.themes.map { ($0, 1) }, uniquingKeysWith: { first, _ in first }))
             for query in [["client": "a"], ["client": "b", "platform": "ios", "appVersion": "5.10.1", "locale": "fr-CA", "tier": "beta"]] {
                 if let client = try? Client(queryItems: query.map { ($0.key, $0.value) }) { _ = try? assigner.assign("fuzz", to: client) }

@@ -76,7 +76,7 @@ extension ReleaseRoutes {
                 let entry = try desk.history(of: theme).first { $0.generation == generation }
                 let approved = Approved(draft: DraftBody(published, required: required),
                                         release: entry.map { ReleaseBody($0, current: (published.rollout ?? 100) == 100) })
-                (response, draft) = (JSONResponse.change(try JSONValueEncoder().encode(approved), status: .created, replicas: served), published)
+                (response, draft) = (try JSONResponse.change(encoding: approved, status: .created, replicas: served), published)
             case .scheduled(let scheduled, let schedule):
                 let answer = Approved(draft: DraftBody(scheduled, required: required), scheduled: schedule.body)
                 (response, draft) = (try JSONResponse.make(encoding: answer, cacheControl: "no-store").with(status: .accepted), scheduled)

@@ -91,8 +91,8 @@ public struct ReleaseRoutes: RouteCollection {
                 let served = try desk.awaitServed(entry.generation, wait)
                 if rollout != nil, served == nil { audiences?.awaitFollowing(entry.generation) }
                 // Published into a rollout, the release is current for everyone only at 100.
-                let json = try JSONValueEncoder().encode(ReleaseBody(entry, current: (rollout ?? 100) == 100, rollout: rollout))
-                return JSONResponse.change(json, status: .created, replicas: served)
+                return try JSONResponse.change(encoding: ReleaseBody(entry, current: (rollout ?? 100) == 100, rollout: rollout),
+                                               status: .created, replicas: served)
             case .scheduled(let schedule):
                 return try JSONResponse.make(encoding: schedule.body, cacheControl: "no-store").with(status: .accepted)
             }
@@ -167,8 +167,8 @@ public struct ReleaseRoutes: RouteCollection {
                 throw ReleaseDesk.Refusal.badRequest("body must be JSON like {\"generation\": 42}")
             }
             let entry = try desk.rollback(theme: theme, to: generation, by: token)
-            return JSONResponse.change(try JSONValueEncoder().encode(ReleaseBody(entry, current: true)), status: .created,
-                                       replicas: try desk.awaitServed(entry.generation, wait))
+            return try JSONResponse.change(encoding: ReleaseBody(entry, current: true), status: .created,
+                                           replicas: try desk.awaitServed(entry.generation, wait))
         }
     }
 

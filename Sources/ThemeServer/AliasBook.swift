@@ -76,7 +76,7 @@ final class AliasBook: Sendable {
 
     /// Keeps `alias` (replacing one of its name): in the index first, so what is answered is kept.
     func put(_ alias: Alias) throws {
-        try index.writer.setSetting(Self.prefix + alias.name, to: alias.json.serialized())
+        try index.writer.setSetting(Self.prefix + alias.name, to: try alias.json.serialized())
         aliases.withLock { $0[alias.name] = alias }
         version.add(1, ordering: .releasing)
     }

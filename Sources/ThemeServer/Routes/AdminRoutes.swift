@@ -123,7 +123,7 @@ struct AdminRoutes: RouteCollection {
             // Every replica switches when the store's notification arrives; this one at once (the
             // notification may have switched it already: announced once).
             Self.apply(name, library: library, events: events, generation: generation, logger: logger)
-            return JSONResponse.change(["theme": .string(name)], status: .ok, replicas: try store.awaitServed(generation, wait))
+            return try JSONResponse.change(encoding: Switched(theme: name), status: .ok, replicas: try store.awaitServed(generation, wait))
         }
     }
 
@@ -133,7 +133,7 @@ struct AdminRoutes: RouteCollection {
         } catch {
             throw APIError(status: .internalServerError, code: "internal", message: "\(error)")
         }
-        return JSONResponse.make(["theme": .string(name)], cacheControl: "no-store")
+        return try JSONResponse.make(encoding: Switched(theme: name), cacheControl: "no-store")
     }
 
     /// The active theme set from elsewhere (the cluster); announced only when it changes.
@@ -164,5 +164,10 @@ struct AdminRoutes: RouteCollection {
     struct Active: Encodable {
         @Nullable var theme: String?
         var scheduled: [ScheduleBody]
+    }
+
+    /// `PUT /active`'s answer: the theme switched to (the OpenAPI document's `ActiveSwitch`).
+    struct Switched: Encodable {
+        var theme: String
     }
 }

@@ -43,21 +43,20 @@ struct AudienceRoutes: RouteCollection {
     var routes: [Route] {
         [
             .get("/aliases", label: "aliases", crossOrigin: false) { _ in
-                var members: [(String, JSONValue)] = [("aliases", .array(aliases.map(\.namedJSON)))]
-                if let store { members.append(("scheduled", try JSONValueEncoder().encode(store.scheduledAliasChanges.map(\.body)))) }
-                return JSONResponse.make(.object(members), cacheControl: "no-store")
+                let list = AliasList(aliases: aliases.map(\.named), scheduled: store.map { $0.scheduledAliasChanges.map(\.body) })
+                return try JSONResponse.make(encoding: list, cacheControl: "no-store")
             },
             .get("/aliases/{alias}", label: "aliases", crossOrigin: false) { context in
                 let name = context.parameter("alias")
                 let alias = if let store { store.assigner.aliases[name] } else { book.alias(named: name) }
                 guard let alias else { throw APIError.notFound("no alias named \(name)") }
-                return JSONResponse.make(alias.namedJSON, cacheControl: "no-store")
+                return try JSONResponse.make(encoding: alias.named, cacheControl: "no-store")
             },
             Route([.put], "/aliases/{alias}", label: "aliases", crossOrigin: false) { try put($0) },
             Route([.delete], "/aliases/{alias}", label: "aliases", crossOrigin: false) { try delete($0) },
             .get("/rollouts", label: "rollouts", crossOrigin: false) { _ in
                 let rollouts = (store?.assigner.rollouts.values).map { $0.sorted { ThemeName.naturalOrder($0.theme, $1.theme) } } ?? []
-                return try JSONResponse.make(encoding: ["rollouts": rollouts.map(body)], cacheControl: "no-store")
+                return try JSONResponse.make(encoding: Rollouts(rollouts: rollouts.map(body)), cacheControl: "no-store")
             },
             .get("/themes/{theme}/rollout", label: "rollouts", crossOrigin: false) { context in
                 let store = try Self.cluster(store)
@@ -128,7 +127,7 @@ struct AudienceRoutes: RouteCollection {
                     return try JSONResponse.make(encoding: ScheduledAnswer(scheduled.body), cacheControl: "no-store").with(status: .accepted)
                 }
                 let kept = try store.putAlias(alias, by: caller, wait: wait)
-                return JSONResponse.change(kept.value.namedJSON, status: .ok, replicas: kept.replicas)
+                return try JSONResponse.change(encoding: kept.value.named, status: .ok, replicas: kept.replicas)
             }
         }
         if at != nil { throw APIError.noCluster }
@@ -141,7 +140,7 @@ struct AudienceRoutes: RouteCollection {
         }
         do { try book.put(alias) } catch { throw APIError(status: .internalServerError, code: "internal", message: "the alias could not be kept: \(error)") }
         Self.announce(alias.name, theme: alias.theme, to: events)
-        return JSONResponse.make(alias.namedJSON, cacheControl: "no-store")
+        return try JSONResponse.make(encoding: alias.named, cacheControl: "no-store")
     }
 
     private func delete(_ context: RequestContext) throws -> Response {
@@ -154,7 +153,7 @@ struct AudienceRoutes: RouteCollection {
             let themes = store.assigner.aliases[name]?.themes ?? ["*"]
             return JSONResponse.offLoop { () throws(APIError) in
                 let replicas = try store.removeAlias(name, by: try Self.caller(credentials, themes: themes, store: store), wait: wait)
-                return JSONResponse.change(.object([("deleted", .string(name))]), status: .ok, replicas: replicas)
+                return try JSONResponse.change(encoding: Deleted(deleted: name), status: .ok, replicas: replicas)
             }
         }
         let theme = book.alias(named: name)?.theme
@@ -162,7 +161,7 @@ struct AudienceRoutes: RouteCollection {
         do { removed = try book.remove(name) } catch { throw APIError(status: .internalServerError, code: "internal", message: "\(error)") }
         guard removed else { throw APIError.notFound("no alias named \(name)") }
         Self.announce(name, theme: theme, to: events)
-        return JSONResponse.make(.object([("deleted", .string(name))]), cacheControl: "no-store")
+        return try JSONResponse.make(encoding: Deleted(deleted: name), cacheControl: "no-store")
     }
 
     /// `PUT /themes/{theme}/rollout {"generation": 43, "percent": 10}`.
@@ -183,13 +182,12 @@ struct AudienceRoutes: RouteCollection {
         return JSONResponse.offLoop { () throws(APIError) in
             let caller = try Self.caller(credentials, themes: [theme], store: store)
             let changed = try store.setRollout(theme: theme, generation: Generation(generation), percent: percent, by: caller, wait: wait)
-            let members: [(String, JSONValue)] = if let rollout = changed.value {
-                [("theme", .string(theme)), ("generation", .int(Int(rollout.generation))), ("previous", .int(Int(rollout.previous))),
-                 ("percent", .double(rollout.percent)), ("current", .bool(false))]
+            let answer = if let rollout = changed.value {
+                RolloutChange(theme: theme, generation: rollout.generation, previous: rollout.previous, percent: rollout.percent, current: false)
             } else {
-                [("theme", .string(theme)), ("generation", .int(generation)), ("percent", .double(100)), ("current", .bool(true))]
+                RolloutChange(theme: theme, generation: Generation(generation), percent: 100, current: true)
             }
-            return JSONResponse.change(.object(members), status: .ok, replicas: changed.replicas)
+            return try JSONResponse.change(encoding: answer, status: .ok, replicas: changed.replicas)
         }
     }
 
@@ -239,13 +237,39 @@ struct AudienceRoutes: RouteCollection {
         var previous: Generation
         var percent: Double
         /// How many assignments each generation got from this replica, by generation, in order.
-        var assignments: JSONValue
+        var assignments: OrderedMembers<Int>
+    }
+
+    /// `GET /rollouts`.
+    struct Rollouts: Encodable {
+        var rollouts: [RolloutBody]
+    }
+
+    /// `PUT /themes/{theme}/rollout`'s answer (the OpenAPI document's `RolloutChange`): the
+    /// rollout as it now is, or `current` when it went to everyone.
+    struct RolloutChange: Encodable {
+        var theme: String
+        var generation: Generation
+        var previous: Generation?
+        var percent: Double
+        var current: Bool
+    }
+
+    /// `GET /aliases`: the aliases and, with a cluster store, the changes waiting for their time.
+    struct AliasList: Encodable {
+        var aliases: [Alias.Named]
+        var scheduled: [ScheduleBody]?
+    }
+
+    /// `DELETE /aliases/{alias}`'s answer (the OpenAPI document's `AliasDeleted`).
+    struct Deleted: Encodable {
+        var deleted: String
     }
 
     private func body(_ rollout: Rollout) -> RolloutBody {
         let counts = metrics.assignmentCounts(of: rollout.theme).sorted { $0.key < $1.key }
         return RolloutBody(theme: rollout.theme, generation: rollout.generation, previous: rollout.previous, percent: rollout.percent,
-                           assignments: .object(counts.map { (String($0.key), .int($0.value)) }))
+                           assignments: OrderedMembers(counts.map { (String($0.key), $0.value) }))
     }
 
     /// Tells clients of `alias` to ask for their assignment again.

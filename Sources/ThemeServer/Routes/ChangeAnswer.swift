@@ -92,14 +92,25 @@ extension JSONResponse {
         })
     }
 
-    /// The answer of a change: `json` with what the wait found (`replicas`) and `status`, or 202
+    /// The answer of a change: `body` with what the wait found (`replicas`) and `status`, or 202
     /// Accepted with the same body when some replica did not serve it in time (the change is
     /// stored: it is not to be sent again). Never cached.
-    public static func change(_ json: JSONValue, status: HTTPResponse.Status, replicas: ReplicaReport?) -> Response {
-        guard let replicas, case .object(let members) = json, let report = try? JSONValueEncoder().encode(replicas) else {
-            return make(json, cacheControl: "no-store").with(status: status)
-        }
-        return make(.object(members + [("replicas", report)]), cacheControl: "no-store")
-            .with(status: replicas.isComplete ? status : .accepted)
+    public static func change(encoding body: some Encodable, status: HTTPResponse.Status, replicas: ReplicaReport?) throws(APIError) -> Response {
+        try make(encoding: Reported(body: body, replicas: replicas), cacheControl: "no-store")
+            .with(status: replicas.map { $0.isComplete ? status : .accepted } ?? status)
+    }
+}
+
+/// A change's body and what the wait found, as one object.
+private struct Reported<Body: Encodable>: Encodable {
+    let body: Body
+    let replicas: ReplicaReport?
+
+    private enum Member: CodingKey { case replicas }
+
+    func encode(to encoder: any Encoder) throws {
+        try body.encode(to: encoder)
+        var container = encoder.container(keyedBy: Member.self)
+        try container.encodeIfPresent(replicas, forKey: .replicas)
     }
 }
