@@ -6,12 +6,15 @@ import Synchronization
 import ThemeServer
 import ThemeVocabulary
 
-/// Aliases and rollouts with a cluster store (`AudienceStore`): changes go to the store through
-/// the desk, off the event loop, and are answered once every ready replica serves them
+/// Aliases and rollouts with a cluster store (`AudienceStore`): changes go to the store, off the
+/// event loop, and are answered once every ready replica serves them
 /// (`ServedWait`; with `wait=0`, once this replica follows them); assignments
 /// are answered from what the follower last read (`follow`), the same on every replica.
 public final class ClusterAudiences: AudienceStore {
-    let desk: ReleaseDesk
+    let connections: StoreConnections
+    let tokens: TokenCheck
+    /// The schedules pending at the replica's last sync with the store, soonest first.
+    let pendingSchedules: @Sendable () -> [Schedule]
     /// The theme `current` stands for when the store has never been told one.
     let defaultActive: @Sendable () -> String?
     private let state = Mutex((replica: ReplicaAudiences(), assigner: Assigner()))
@@ -21,8 +24,9 @@ public final class ClusterAudiences: AudienceStore {
     /// How long a change waits for this replica to follow it before it is answered anyway.
     static let followWait: TimeInterval = 2
 
-    public init(desk: ReleaseDesk, defaultActive: @escaping @Sendable () -> String?) {
-        (self.desk, self.defaultActive) = (desk, defaultActive)
+    public init(connections: StoreConnections, tokens: TokenCheck, pendingSchedules: @escaping @Sendable () -> [Schedule],
+                defaultActive: @escaping @Sendable () -> String?) {
+        (self.connections, self.tokens, self.pendingSchedules, self.defaultActive) = (connections, tokens, pendingSchedules, defaultActive)
     }
 
     public var assigner: Assigner { state.withLock { $0.assigner } }
@@ -32,7 +36,7 @@ public final class ClusterAudiences: AudienceStore {
     }
 
     public var scheduledAliasChanges: [ScheduledAliasChange] {
-        desk.scheduled.compactMap { schedule in
+        pendingSchedules().compactMap { schedule in
             guard schedule.kind == "alias", let alias = schedule.alias else { return nil }
             return ScheduledAliasChange(id: schedule.id, alias: alias, theme: schedule.theme, at: schedule.at, by: schedule.actor)
         }
@@ -87,34 +91,34 @@ public final class ClusterAudiences: AudienceStore {
     // MARK: Changes (off the event loop: see `AudienceStore`)
 
     public func authorize(_ credentials: Credentials, themes: [String]) throws(APIError) -> Caller {
-        try ReleaseRoutes.refused { () throws(ReleaseDesk.Refusal) in
+        try ReleaseRoutes.refused { () throws(Refusal) in
             var name = ""
             for theme in Set(themes.isEmpty ? ["*"] : themes).sorted() {
-                name = try desk.authorize(credentials.authorization, from: credentials.client, to: .rollout, theme: theme).name
+                name = try tokens.authorize(credentials.authorization, from: credentials.client, to: .rollout, theme: theme).name
             }
             return .token(name: name)
         }
     }
 
     public func putAlias(_ alias: Alias, by caller: Caller, wait: ServedWait?) throws(APIError) -> Changed<Alias> {
-        let generation = try ReleaseRoutes.refused { () throws(ReleaseDesk.Refusal) in try desk.putAlias(alias, by: caller.actor) }
+        let generation = try ReleaseRoutes.refused { () throws(Refusal) in try connections.withStore { try $0.putAlias(alias, by: caller.actor) } }
         return Changed(alias, replicas: try awaitChange(generation, wait))
     }
 
     public func scheduleAlias(_ alias: Alias, at: String, by caller: Caller) throws(APIError) -> ScheduledAliasChange {
-        let schedule = try ReleaseRoutes.refused { () throws(ReleaseDesk.Refusal) -> Schedule in try desk.schedule(alias: alias, at: at, by: caller.actor) }
+        let schedule = try ReleaseRoutes.refused { () throws(Refusal) -> Schedule in try connections.withStore { try $0.schedule(alias: alias, at: at, by: caller.actor) } }
         return ScheduledAliasChange(id: schedule.id, alias: alias.name, theme: schedule.theme, at: schedule.at, by: schedule.actor)
     }
 
     public func removeAlias(_ name: String, by caller: Caller, wait: ServedWait?) throws(APIError) -> ReplicaReport? {
-        let generation = try ReleaseRoutes.refused { () throws(ReleaseDesk.Refusal) -> Generation? in try desk.removeAlias(name, by: caller.actor) }
+        let generation = try ReleaseRoutes.refused { () throws(Refusal) -> Generation? in try connections.withStore { try $0.removeAlias(name, by: caller.actor) } }
         guard let generation else { throw APIError.notFound("no alias named \(name)") }
         return try awaitChange(generation, wait)
     }
 
     public func setRollout(theme: String, generation: Generation, percent: Double, by caller: Caller, wait: ServedWait?) throws(APIError) -> Changed<Rollout?> {
-        let (rollout, change) = try ReleaseRoutes.refused { () throws(ReleaseDesk.Refusal) -> (rollout: Rollout?, generation: Generation) in
-            try desk.setRollout(theme: theme, generation: generation, percent: percent, by: caller.actor)
+        let (rollout, change) = try ReleaseRoutes.refused { () throws(Refusal) -> (rollout: Rollout?, generation: Generation) in
+            try connections.withStore { try $0.setRollout(theme: theme, generation: generation, percent: percent, by: caller.actor) }
         }
         return Changed(rollout, replicas: try awaitChange(change, wait))
     }
@@ -123,12 +127,10 @@ public final class ClusterAudiences: AudienceStore {
     /// returns what it found (a replica that lags past the wait makes the answer 202); with
     /// `wait=0`, until this replica follows it, and nil.
     private func awaitChange(_ generation: Generation, _ wait: ServedWait?) throws(APIError) -> ReplicaReport? {
-        let replicas = try ReleaseRoutes.refused { () throws(ReleaseDesk.Refusal) in try desk.awaitServed(generation, wait) }
+        let replicas = try ReleaseRoutes.refused { () throws(Refusal) in try connections.awaitServed(generation, wait) }
         if replicas == nil { awaitFollowing(generation) }
         return replicas
     }
-
-    /// `work`, a refusal of the desk turned into the error it is answered with.
 
     /// Waits (off the loop) until this replica's follower has read the change of `generation`,
     /// so that the client's next `/assign` here sees it; a slow follower only delays the answer.

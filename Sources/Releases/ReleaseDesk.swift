@@ -1,44 +1,15 @@
-import Audiences
 import Cluster
 import Foundation
 import JSON
-import Synchronization
 import Review
+import ThemeServer
 import ThemeIndex
 import ThemeVocabulary
 
-/// Releases for teams over HTTP (docs/API.md, "Releases"): a token's check, a publish from an
-/// uploaded file, the history, rollbacks and scheduled changes, all kept in the cluster store.
-/// Each operation has a connection to the store of its own (used by one request at a time, it
-/// needs no lock): one kept from an earlier operation when one is idle and still answers, else
-/// a new one. Opening one costs a PostgreSQL backend and the schema check (`ClusterStore.init`),
-/// which took seconds on a machine saturated by load (issue 53.4: PUT /active answered after 1-3 s).
+/// Releases for teams over HTTP (docs/API.md, "Releases"): a publish from an uploaded file,
+/// drafts and their approvals, the history and diffs, rollbacks and scheduled releases, all kept
+/// in the cluster store (through `connections`; the routes check tokens with `tokens`).
 public final class ReleaseDesk: Sendable {
-    /// Why a request was refused, one case per answer it gets.
-    public enum Refusal: Error, Equatable, CustomStringConvertible {
-        case unauthorized(String)
-        case forbidden(String)
-        case tooManyAttempts(retryAfterSeconds: Int)
-        case badRequest(String)
-        case notFound(String)
-        case tooLarge(String)
-        case unsupportedMediaType(String)
-        case unprocessable(String)
-        /// A generation the store does not keep (as a server without a store says it).
-        case generationNotKept(String)
-        /// The store has moved on from what the request was made against (a draft).
-        case conflict(String)
-        case unavailable(String)
-
-        public var description: String {
-            switch self {
-            case .unauthorized(let why), .forbidden(let why), .badRequest(let why), .notFound(let why), .tooLarge(let why),
-                 .unsupportedMediaType(let why), .unprocessable(let why), .generationNotKept(let why), .conflict(let why), .unavailable(let why): why
-            case .tooManyAttempts(let seconds): "too many failed token attempts from this address; try again in \(seconds) s"
-            }
-        }
-    }
-
     /// What a publish became: a release now, or a schedule that makes it current later.
     public enum Outcome: Sendable {
         case published(ReleaseEntry)
@@ -63,17 +34,14 @@ public final class ReleaseDesk: Sendable {
         }
     }
 
-    let cluster: String
-    /// Connections kept between operations, at most `idleLimit`.
-    private let idleStores = Mutex<[ClusterStore]>([])
-    static let idleLimit = 2
+    public let connections: StoreConnections
+    public let tokens: TokenCheck
     /// Where uploads are unpacked and checked (each in a folder of its own, removed after).
     public let workDirectory: String
     public let retention: Int
     /// The largest body a release upload may have, and the most an archive may unpack to.
     public let maxUploadBytes: Int
     let pendingSchedules: @Sendable () -> [Schedule]
-    let attempts = FailedAttempts()
     /// Publishes checked at once: each indexes its theme in a scratch index (CPU and disk).
     let checks = DispatchSemaphore(value: 2)
     /// What a diff on a replica reads of each release's images: past it, they are left out and
@@ -84,41 +52,24 @@ public final class ReleaseDesk: Sendable {
     /// The themes this replica serves: a diffed release's parents are read from there.
     public let themesDirectory: String
 
-    public init(cluster: String, workDirectory: String, themesDirectory: String, retention: Int = Release.defaultRetention, maxUploadBytes: Int,
-                pendingSchedules: @escaping @Sendable () -> [Schedule]) {
-        (self.cluster, self.workDirectory, self.themesDirectory, self.retention, self.maxUploadBytes, self.pendingSchedules) =
-            (cluster, workDirectory, themesDirectory, retention, maxUploadBytes, pendingSchedules)
+    public init(connections: StoreConnections, tokens: TokenCheck, workDirectory: String, themesDirectory: String,
+                retention: Int = Release.defaultRetention, maxUploadBytes: Int, pendingSchedules: @escaping @Sendable () -> [Schedule]) {
+        (self.connections, self.tokens, self.workDirectory, self.themesDirectory) = (connections, tokens, workDirectory, themesDirectory)
+        (self.retention, self.maxUploadBytes, self.pendingSchedules) = (retention, maxUploadBytes, pendingSchedules)
+    }
+
+    /// Runs `body` on a store connection of its own (`StoreConnections.withStore`).
+    func withStore<Result>(_ body: (ClusterStore) throws -> Result) throws(Refusal) -> Result {
+        try connections.withStore(body)
+    }
+
+    /// Waits until every ready replica serves `generation` (`StoreConnections.awaitServed`).
+    public func awaitServed(_ generation: Generation, _ wait: ServedWait?) throws(Refusal) -> ReplicaReport? {
+        try connections.awaitServed(generation, wait)
     }
 
     /// The schedules pending at the replica's last sync with the store, soonest first.
     public var scheduled: [Schedule] { pendingSchedules() }
-
-    /// The token that `Authorization: Bearer <secret>` presents, when it may do `permission` to
-    /// `theme`. A secret the store does not know counts against the client (`host`: its address,
-    /// behind trusted proxies the one they forwarded); past the limit every attempt from it is
-    /// refused until its window ends.
-    public func authorize(_ authorization: String?, from host: String, to permission: Token.Permission, theme: String) throws(Refusal) -> Token {
-        if let wait = attempts.refusal(for: host) { throw .tooManyAttempts(retryAfterSeconds: wait) }
-        guard let authorization, authorization.hasPrefix("Bearer "), case let secret = String(authorization.dropFirst(7)), !secret.isEmpty else {
-            throw .unauthorized("this route needs Authorization: Bearer <token> (themed token create)")
-        }
-        let token: Token?
-        do {
-            let store = try store()
-            token = try store.token(forSecret: secret)
-            giveBack(store)
-        } catch {
-            throw .unavailable("the cluster store cannot check the token: \(error)")
-        }
-        guard let token else {
-            attempts.failed(host)
-            throw .unauthorized("the token is not known (revoked, or never made)")
-        }
-        guard token.allows(permission, theme: theme) else {
-            throw .forbidden("token \(token.name) may not \(permission.rawValue) theme \(theme)")
-        }
-        return token
-    }
 
     /// Checks the uploaded body (a .car, or a theme folder as a tar) exactly as `themed publish`
     /// does and stores it as the theme's next release, or, with `at`, as a release that becomes
@@ -235,39 +186,9 @@ public final class ReleaseDesk: Sendable {
         }
     }
 
-    /// Switches the active theme for every replica now; returns the switch's generation.
-    public func activate(_ theme: String, by actor: String) throws(Refusal) -> Generation {
-        try withStore { try $0.setActive(theme, by: actor) }
-    }
-
-    /// Stores a switch of the active theme at `at`.
-    public func schedule(activating theme: String, at: String, by actor: String) throws(Refusal) -> Schedule {
-        try withStore { try $0.schedule(activating: theme, at: at, by: actor) }
-    }
-
     /// Cancels a pending schedule.
     public func cancel(_ id: Int64, by actor: String) throws(Refusal) -> Schedule {
         try withStore { try $0.cancelSchedule(id, by: actor) }
-    }
-
-    /// Keeps an alias for every replica; returns the change's generation.
-    public func putAlias(_ alias: Alias, by actor: String) throws(Refusal) -> Generation {
-        try withStore { try $0.putAlias(alias, by: actor) }
-    }
-
-    /// Stores a change of an alias at `at`.
-    public func schedule(alias: Alias, at: String, by actor: String) throws(Refusal) -> Schedule {
-        try withStore { try $0.schedule(alias: alias, at: at, by: actor) }
-    }
-
-    /// Forgets an alias; nil when there was none.
-    public func removeAlias(_ name: String, by actor: String) throws(Refusal) -> Generation? {
-        try withStore { try $0.removeAlias(name, by: actor) }
-    }
-
-    /// Starts, moves, halts (0) or completes (100) the theme's rollout.
-    public func setRollout(theme: String, generation: Generation, percent: Double, by actor: String) throws(Refusal) -> (rollout: Rollout?, generation: Generation) {
-        try withStore { try $0.setRollout(theme: theme, generation: generation, percent: percent, by: actor) }
     }
 
     /// The audit trail's newest lines (of `theme`, since `since`), newest first.
@@ -281,92 +202,10 @@ public final class ReleaseDesk: Sendable {
         scheduled.first { $0.id == id }
     }
 
-    /// A kept connection that still answers, or a new one.
-    private func store() throws -> ClusterStore {
-        while let kept = idleStores.withLock({ $0.popLast() }) {
-            if kept.isAlive { return kept }
-        }
-        return try ClusterStore(url: cluster)
-    }
-
-    /// Keeps `store` for the next operation (one that failed talking to the store is not given back).
-    private func giveBack(_ store: ClusterStore) {
-        idleStores.withLock { if $0.count < Self.idleLimit { $0.append(store) } }
-    }
-
-    /// Runs `body` on a connection of its own, turning the store's errors into refusals.
-    func withStore<Result>(_ body: (ClusterStore) throws -> Result) throws(Refusal) -> Result {
-        do {
-            let store = try store()
-            do {
-                let result = try body(store)
-                giveBack(store)
-                return result
-            } catch let error as ClusterError {
-                // The store answered: the connection is fine.
-                giveBack(store)
-                throw error
-            }
-        } catch let error as ClusterError {
-            switch error {
-            case .noSuchRelease, .noSuchSchedule, .noSuchTheme, .noSuchDraft: throw .notFound(error.description)
-            case .draftClosed, .movedOn: throw .conflict(error.description)
-            case .ownDraft: throw .forbidden(error.description)
-            case .generationNotKept: throw .generationNotKept(error.description)
-            case .badRollout: throw .unprocessable(error.description)
-            case .tooLarge: throw .tooLarge(error.description)
-            case .unpublishableName, .unsafeName, .badTime: throw .badRequest(error.description)
-            case .badRelease, .missingBlob, .corruptBlob, .badToken, .inherited: throw .unprocessable(error.description)
-            }
-        } catch let error as PostgresError {
-            throw .unavailable("the cluster store did not take it: \(error)")
-        } catch {
-            throw .unprocessable("\(error)")
-        }
-    }
-
     private static func entry(_ generation: Generation, of theme: String, in store: ClusterStore) throws -> ReleaseEntry {
         guard let entry = try store.history(of: theme).first(where: { $0.generation == generation }) else {
             throw ClusterError.noSuchRelease(theme, generation)
         }
         return entry
-    }
-}
-
-/// Failed token attempts per client address: past `limit` in a window, the address is refused
-/// until the window ends. The table is bounded: at its size, windows that have ended go first.
-final class FailedAttempts: Sendable {
-    static let limit = 10
-    static let window: Duration = .seconds(60)
-    static let capacity = 10_000
-
-    private let table = Mutex<[String: (count: Int, started: ContinuousClock.Instant)]>([:])
-
-    /// Seconds to wait when the address is past the limit; nil when it may try.
-    func refusal(for host: String) -> Int? {
-        table.withLock { table in
-            guard let entry = table[host] else { return nil }
-            let elapsed = ContinuousClock.now - entry.started
-            if elapsed >= Self.window {
-                table[host] = nil
-                return nil
-            }
-            return entry.count >= Self.limit ? Int((Self.window - elapsed).components.seconds) + 1 : nil
-        }
-    }
-
-    func failed(_ host: String) {
-        table.withLock { table in
-            let now = ContinuousClock.now
-            if table.count >= Self.capacity {
-                table = table.filter { now - $0.value.started < Self.window }
-                if table.count >= Self.capacity, let oldest = table.min(by: { $0.value.started < $1.value.started }) { table[oldest.key] = nil }
-            }
-            if let entry = table[host], now - entry.started < Self.window {
-                table[host] = (entry.count + 1, entry.started)
-            } else {
-                table[host] = (1, now)
-            }
-        }
     }
 }

@@ -15,7 +15,7 @@ extension ReleaseRoutes {
     /// The draft's theme and the request's token, which must have `permission` on that theme.
     private func draftTheme(_ id: Int64, of request: Request, on desk: ReleaseDesk, to permission: Token.Permission) throws -> (theme: String, token: Token) {
         let theme = try desk.draft(id).theme
-        return (theme, try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: permission, theme: theme))
+        return (theme, try desk.tokens.authorize(request.headers[.authorization], from: proxies.client(of: request), to: permission, theme: theme))
     }
 
     /// A theme's open drafts, oldest first; readable as the history is.
@@ -47,9 +47,9 @@ extension ReleaseRoutes {
         let (request, id) = (context.request, try draftID(context))
         return Self.deferred(metrics: metrics, counted: nil) {
             let (theme, token) = try draftTheme(id, of: request, on: desk, to: .publish)
-            guard let body = request.spooledBody else { throw ReleaseDesk.Refusal.badRequest("the body did not arrive as an upload") }
+            guard let body = request.spooledBody else { throw Refusal.badRequest("the body did not arrive as an upload") }
             guard let kind = ReleaseDesk.BodyKind(contentType: request.headers[.contentType]) else {
-                throw ReleaseDesk.Refusal.unsupportedMediaType("send a .car as application/octet-stream or a theme folder as application/x-tar (gzip accepted)")
+                throw Refusal.unsupportedMediaType("send a .car as application/octet-stream or a theme folder as application/x-tar (gzip accepted)")
             }
             let draft = try desk.replaceDraft(id, of: theme, body: body.path, kind: kind, by: token)
             return try JSONResponse.make(encoding: DraftBody(draft, required: try desk.requiredApprovals(of: theme)), cacheControl: "no-store")

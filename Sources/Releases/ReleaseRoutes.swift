@@ -76,10 +76,10 @@ public struct ReleaseRoutes: RouteCollection {
         }
         let wait = try ServedWait.of(request)
         return Self.deferred(metrics: metrics, counted: .publish) {
-            let token = try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .publish, theme: theme)
-            guard let body = request.spooledBody else { throw ReleaseDesk.Refusal.badRequest("the body did not arrive as an upload") }
+            let token = try desk.tokens.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .publish, theme: theme)
+            guard let body = request.spooledBody else { throw Refusal.badRequest("the body did not arrive as an upload") }
             guard let kind = ReleaseDesk.BodyKind(contentType: request.headers[.contentType]) else {
-                throw ReleaseDesk.Refusal.unsupportedMediaType("send a .car as application/octet-stream or a theme folder as application/x-tar (gzip accepted)")
+                throw Refusal.unsupportedMediaType("send a .car as application/octet-stream or a theme folder as application/x-tar (gzip accepted)")
             }
             let draft = ["1", "true"].contains(request.query["draft"] ?? "")
             switch try desk.publish(theme: theme, body: body.path, kind: kind, by: token, at: request.query["at"], rollout: rollout, draft: draft) {
@@ -104,7 +104,7 @@ public struct ReleaseRoutes: RouteCollection {
         let theme = context.parameter("theme")
         return Self.deferred(metrics: metrics, counted: nil) {
             let entries = try desk.history(of: theme)
-            guard !entries.isEmpty else { throw ReleaseDesk.Refusal.notFound("the cluster store has no release of \(theme)") }
+            guard !entries.isEmpty else { throw Refusal.notFound("the cluster store has no release of \(theme)") }
             // The newest release is current unless it is a retirement, or in a rollout: then the
             // one before is current for every client outside it.
             let rollout = audiences?.assigner.rollouts[theme]
@@ -160,11 +160,11 @@ public struct ReleaseRoutes: RouteCollection {
         let (request, theme) = (context.request, context.parameter("theme"))
         let wait = try ServedWait.of(request)
         return Self.deferred(metrics: metrics, counted: .rollback) {
-            let token = try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .publish, theme: theme)
+            let token = try desk.tokens.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .publish, theme: theme)
             guard let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any],
                   let number = object["generation"] as? NSNumber, case let generation = number.int64Value, generation > 0,
                   Double(generation) == number.doubleValue else {
-                throw ReleaseDesk.Refusal.badRequest("body must be JSON like {\"generation\": 42}")
+                throw Refusal.badRequest("body must be JSON like {\"generation\": 42}")
             }
             let entry = try desk.rollback(theme: theme, to: generation, by: token)
             return try JSONResponse.change(encoding: ReleaseBody(entry, current: true), status: .created,
@@ -180,7 +180,7 @@ public struct ReleaseRoutes: RouteCollection {
             // The token must cover the schedule's theme: known from the last sync, or "*" when not
             // yet seen; an alias's change is for tokens that may roll out.
             let pending = desk.pending(id)
-            let token = try desk.authorize(request.headers[.authorization], from: proxies.client(of: request),
+            let token = try desk.tokens.authorize(request.headers[.authorization], from: proxies.client(of: request),
                                            to: pending?.kind == "alias" ? .rollout : .activate, theme: pending?.theme ?? "*")
             let cancelled = try desk.cancel(id, by: token.name)
             return try JSONResponse.make(encoding: Cancelled(cancelled: cancelled.body), cacheControl: "no-store")
@@ -199,7 +199,7 @@ public struct ReleaseRoutes: RouteCollection {
             return number
         } ?? 100
         return Self.deferred(metrics: metrics, counted: nil) {
-            _ = try desk.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .activate, theme: theme ?? "*")
+            _ = try desk.tokens.authorize(request.headers[.authorization], from: proxies.client(of: request), to: .activate, theme: theme ?? "*")
             let entries = try desk.audit(theme: theme, since: since, limit: limit)
             return try JSONResponse.make(encoding: Audit(entries: entries.map(Audit.Entry.init)), cacheControl: "no-store")
         }
@@ -234,7 +234,7 @@ public struct ReleaseRoutes: RouteCollection {
                     let response = try work()
                     if let counted { metrics.count(counted) }
                     complete(response)
-                } catch let refusal as ReleaseDesk.Refusal {
+                } catch let refusal as Refusal {
                     if counted != nil { metrics.publishRefusals.add(1, ordering: .relaxed) }
                     complete(response(for: refusal))
                 } catch let error as APIError {
@@ -246,17 +246,17 @@ public struct ReleaseRoutes: RouteCollection {
         })
     }
 
-    static func response(for refusal: ReleaseDesk.Refusal) -> Response {
+    static func response(for refusal: Refusal) -> Response {
         apiError(for: refusal).response
     }
 
     /// What `work` returns, or the error its refusal is answered with.
-    static func refused<T>(_ work: () throws(ReleaseDesk.Refusal) -> T) throws(APIError) -> T {
-        do throws(ReleaseDesk.Refusal) { return try work() } catch { throw apiError(for: error) }
+    static func refused<T>(_ work: () throws(Refusal) -> T) throws(APIError) -> T {
+        do throws(Refusal) { return try work() } catch { throw apiError(for: error) }
     }
 
-    /// The error a refusal of the desk is answered with.
-    static func apiError(for refusal: ReleaseDesk.Refusal) -> APIError {
+    /// The error a refusal is answered with.
+    static func apiError(for refusal: Refusal) -> APIError {
         let (status, code): (HTTPResponse.Status, String) = switch refusal {
         case .unauthorized: (.unauthorized, "unauthorized")
         case .forbidden: (.forbidden, "forbidden")

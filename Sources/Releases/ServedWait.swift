@@ -10,11 +10,3 @@ extension ReplicaReport {
                   waitedMilliseconds: served.waitedMilliseconds)
     }
 }
-
-extension ReleaseDesk {
-    /// Waits until every ready replica serves `generation` (or `wait` is nil: at once, nil).
-    public func awaitServed(_ generation: Generation, _ wait: ServedWait?) throws(Refusal) -> ReplicaReport? {
-        guard let wait else { return nil }
-        return ReplicaReport(try withStore { try $0.awaitServed(generation, timeout: wait.timeout) })
-    }
-}

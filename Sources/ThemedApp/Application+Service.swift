@@ -52,7 +52,7 @@ extension Application {
         let webhooks = parts.webhooks
         let releaseRoutes = ReleaseRoutes(desk: parts.desk, metrics: parts.metrics, operators: configuration.operators, audiences: parts.audiences,
                                           notify: { type, id, data in webhooks.send(type: type, id: id, data: data) })
-        configuration.activeStore = parts.desk.map(ClusterActiveTheme.init(desk:))
+        configuration.activeStore = parts.activeTheme
         configuration.collections = [releaseRoutes, WebhookRoutes(dispatcher: webhooks, operators: configuration.operators)]
         let service = try ThemeService(index: index, configuration: configuration)
         // Every change the event stream tells, the webhooks' subscribers are posted too.

@@ -31,6 +31,7 @@ public final class Application: Sendable {
         let follower: ClusterFollower?
         let desk: ReleaseDesk?
         let audiences: ClusterAudiences?
+        let activeTheme: ClusterActiveTheme?
         let webhooks: WebhookDispatcher
         let folderDiffs: FolderReleaseDiffs?
         let watchSettleTime: Duration

@@ -64,10 +64,14 @@ public func buildApplication(_ settings: ServerSettings, overrides: ApplicationO
                         logger: logger, retention: settings.releaseRetention, shard: settings.shard,
                         replicaName: { "\(ProcessInfo.processInfo.hostName):\(server.port)" })
     }
+    let pendingSchedules: @Sendable () -> [Schedule] = { follower?.schedules ?? [] }
+    // The desk's connections and token check are shared by every request that changes the store
+    // (the active theme's, the audiences').
     let desk = settings.cluster.map { url in
-        ReleaseDesk(cluster: url, workDirectory: uploads, themesDirectory: settings.themesPath,
-                    retention: settings.releaseRetention, maxUploadBytes: settings.releaseMaxBytes,
-                    pendingSchedules: { follower?.schedules ?? [] })
+        let connections = StoreConnections(cluster: url)
+        return ReleaseDesk(connections: connections, tokens: TokenCheck(connections: connections), workDirectory: uploads,
+                           themesDirectory: settings.themesPath, retention: settings.releaseRetention,
+                           maxUploadBytes: settings.releaseMaxBytes, pendingSchedules: pendingSchedules)
     }
     let metrics = ServiceMetrics()
     // A release's message carries its diff against the release before it: with a cluster store
@@ -78,7 +82,11 @@ public func buildApplication(_ settings: ServerSettings, overrides: ApplicationO
         settings: settings, logger: logger, accessLog: accessLog, metrics: metrics, served: served, server: server,
         index: try ThemeIndex(databasePath: settings.db), content: try makeContentStore(settings, overrides: overrides, logger: logger, server: server),
         follower: follower, desk: desk,
-        audiences: desk.map { desk in ClusterAudiences(desk: desk, defaultActive: { served.current?.library.activeTheme }) },
+        audiences: desk.map { desk in
+            ClusterAudiences(connections: desk.connections, tokens: desk.tokens, pendingSchedules: pendingSchedules,
+                             defaultActive: { served.current?.library.activeTheme })
+        },
+        activeTheme: desk.map { desk in ClusterActiveTheme(connections: desk.connections, tokens: desk.tokens, pendingSchedules: pendingSchedules) },
         webhooks: makeWebhooks(settings, desk: desk, folderDiffs: folderDiffs, metrics: metrics, logger: logger), folderDiffs: folderDiffs,
         watchSettleTime: overrides.watchSettleTime, listens: overrides.listens)
     return Application(parts)
