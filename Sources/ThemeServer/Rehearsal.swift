@@ -19,15 +19,15 @@ extension ThemeService {
         guard let theme = library.themes.first(where: { $0.error.isEmpty && $0.colorCount > 0 })?.name,
               let chain = try? library.chain(of: theme),
               let color = try? library.index.reader.names(.color, in: chain).first else { return }
-        let live = hotPath.stack
+        let live = preparedResponder.stack
         let unrecorded = ServiceMetrics()
         let stack = MiddlewareStack(
             requestLog: RequestLogMiddleware(accessLog: nil, logger: Logger(label: "themed.rehearsal") { _ in SwiftLogNoOpLogHandler() }, ids: RequestIDs()),
             metrics: MetricsMiddleware(metrics: unrecorded), cors: live.cors,
             responseCache: ResponseCacheMiddleware(library: library, cors: live.cors, metrics: unrecorded, capacityBytes: 1 << 20),
             compression: live.compression, pinnedGeneration: live.pinnedGeneration, sharedCache: live.sharedCache)
-        let routed = Responder(middleware: stack.chain, router: hotPath.router)
-        let kept = HotPath(stack: stack, router: hotPath.router)
+        let routed = Responder(middleware: stack.chain, router: preparedResponder.router)
+        let kept = PreparedResponder(stack: stack, router: preparedResponder.router)
         let escaped = color.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? color
         for target in ["/themes/\(theme)/colors?resolve=1", "/themes/\(theme)/colors?resolve=1&appearance=dark",
                        "/themes/\(theme)/colors/\(escaped)", "/themes/\(theme)"] {

@@ -12,14 +12,14 @@ import ThemeVocabulary
 /// The theme API put together: the route table behind its middleware, the themes it serves and
 /// the event stream their changes go to.
 ///
-/// A request whose answer is kept, or of a direct route (`/assign`), is answered by `HotPath`; any other passes the middleware
+/// A request whose answer is kept, or of a direct route (`/assign`), is answered by `PreparedResponder`; any other passes the middleware
 /// (`MiddlewareStack`, whose order both paths follow) on its way to the router; a reload goes to the library and its outcome to the event stream.
 public final class ThemeService: HeadResponder {
     public let library: ThemeLibrary
     public let events: EventHub
     public let metrics: ServiceMetrics
     let logger: Logger
-    let hotPath: HotPath
+    let preparedResponder: PreparedResponder
     /// The aliases `/assign` answers from without a cluster store.
     let aliases: AliasBook
     /// With a cluster store, where aliases and rollouts are kept.
@@ -95,7 +95,7 @@ public final class ThemeService: HeadResponder {
                                     compression: CompressionMiddleware(content: content),
                                     pinnedGeneration: PinnedGenerationMiddleware(library: library, store: audienceStore),
                                     sharedCache: SharedCacheMiddleware(library: library, policy: configuration.cachePolicy))
-        hotPath = HotPath(stack: stack, router: router)
+        preparedResponder = PreparedResponder(stack: stack, router: router)
         responder = Responder(middleware: stack.chain, router: router)
     }
 
@@ -112,9 +112,9 @@ public final class ThemeService: HeadResponder {
     }
 
     /// Answers one request made in-process (tests, tools): from a kept answer when there is one
-    /// (`HotPath`), else through the middleware chain and the routes.
+    /// (`PreparedResponder`), else through the middleware chain and the routes.
     public func handle(_ request: Request) -> Response {
-        hotPath.answer(request) ?? answerRouted(request)
+        preparedResponder.answer(request) ?? answerRouted(request)
     }
 
     /// The HTTP server's handler, for a request with no kept answer (`answer(_:requestFields:)`): through the

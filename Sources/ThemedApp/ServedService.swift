@@ -28,7 +28,7 @@ final class ServedService: HeadResponder {
 
     /// The service's kept answer to the request `head` begins, with the fields the request adds
     /// written to `fields`; nil before it serves or when none is kept.
-    func answer(_ head: RequestHead, requestFields: inout FieldLines) -> PreparedAnswer? {
+    func answer(_ head: RequestHead, requestFields: inout FieldLines) -> PreparedResponse? {
         service.load(ordering: .acquiring)?._withUnsafeGuaranteedRef { $0.answer(head, requestFields: &requestFields) }
     }
 }

@@ -109,9 +109,9 @@ struct PerLoopTests {
         let api = try APIFixture()
         let target = "/themes/current/colors/primary"
         #expect(try api.request("/active", method: .put, body: #"{"theme":"light"}"#).status == 200)
-        let hitsBefore = try HotPathTests.responseCacheHits(api)
+        let hitsBefore = try PreparedResponderTests.responseCacheHits(api)
         let answers = try (0..<3).map { _ in try Self.answer(api, target, on: 0) } // routed, kept (copied), the copy
-        #expect(try HotPathTests.responseCacheHits(api) == hitsBefore + 2, "the cache's hit and the copy's")
+        #expect(try PreparedResponderTests.responseCacheHits(api) == hitsBefore + 2, "the cache's hit and the copy's")
         #expect(Set(answers.map { $0.header("ETag") }).count == 1 && answers.allSatisfy { $0.status == 200 })
         #expect(Set(answers.map { $0.header("X-Request-Id") }).count == 3, "each its own request id")
 

@@ -2,7 +2,7 @@ import HTTPServer
 
 /// `ThemeService`'s middleware, and their order stated once (`order`, outermost first). The routed
 /// path runs them as a chain around the router (`chain`, for `Responder`). The kept-answer path
-/// (`HotPath`) finishes an answer the response cache kept, or a direct route's, through the stages
+/// (`PreparedResponder`) finishes an answer the response cache kept, or a direct route's, through the stages
 /// outside the cache (`outsideCache`) in the order an answer passes them on its way out, each doing
 /// only the part of its work that depends on the request (`finish`); what the stages inside the
 /// cache do was settled when the answer was kept.
@@ -44,7 +44,7 @@ struct MiddlewareStack: Sendable {
     }
 
     /// Finishes `answer` for `request`, through each stage outside the response cache.
-    func finish(_ answer: inout FinishingAnswer, for request: borrowing HitRequest, fields: inout FieldLines) {
+    func finish(_ answer: inout OutgoingResponse, for request: borrowing KeyedRequest, fields: inout FieldLines) {
         for stage in Self.outsideCache {
             switch stage {
             case .conditionalRequests: conditionalRequests.finish(&answer, ifNoneMatch: request.ifNoneMatch)
@@ -57,19 +57,19 @@ struct MiddlewareStack: Sendable {
     }
 }
 
-/// An answer made before its request came (kept by the response cache, or a direct route's), on
-/// its way out through the stages outside the cache.
-struct FinishingAnswer {
+/// A prepared response (kept by the response cache, or a direct route's) on its way out to one
+/// request, through the stages outside the cache.
+struct OutgoingResponse {
     let route: String
     /// When the request was read: what the metrics and the log time.
     let start: Moment
-    var answer: PreparedAnswer
+    var answer: PreparedResponse
     /// Where the metrics count it.
     var series: RequestTallies.Series
     /// The kept answer it came from, whose 304 (and its series) goes out instead when the
     /// request's If-None-Match names its ETag; nil for a direct route's answer. One reference,
-    /// not its three fields copied: every kept request makes a `FinishingAnswer`.
-    let kept: ResponseCacheMiddleware.KeptAnswer?
+    /// not its three fields copied: every kept request makes a `OutgoingResponse`.
+    let kept: ResponseCacheMiddleware.Entry?
     /// Whether another origin may read it (a public route's).
     let crossOrigin: Bool
     /// Where the request's id is in its fields (the request log's stage).
@@ -80,7 +80,7 @@ struct FinishingAnswer {
 
 extension ConditionalRequestMiddleware {
     /// The kept answer's 304 when the request's If-None-Match names its ETag.
-    func finish(_ answer: inout FinishingAnswer, ifNoneMatch: String?) {
+    func finish(_ answer: inout OutgoingResponse, ifNoneMatch: String?) {
         guard let kept = answer.kept, Self.matches(ifNoneMatch: ifNoneMatch, etag: kept.etag) else { return }
         (answer.answer, answer.series) = (kept.notModified, kept.notModifiedSeries)
     }
@@ -88,22 +88,22 @@ extension ConditionalRequestMiddleware {
 
 extension CORSMiddleware {
     /// The fields for the Origin asked from; the rest was settled when the answer was made.
-    func finish(_ answer: FinishingAnswer, origin: @autoclosure () -> String?, fields: inout FieldLines) {
+    func finish(_ answer: OutgoingResponse, origin: @autoclosure () -> String?, fields: inout FieldLines) {
         if answer.crossOrigin { addOriginFields(to: &fields, origin: origin()) }
     }
 }
 
 extension MetricsMiddleware {
     /// Counts and times the answer.
-    func finish(_ answer: inout FinishingAnswer, loop: Int?) {
+    func finish(_ answer: inout OutgoingResponse, loop: Int?) {
         answer.duration = Moment.now - answer.start
         metrics.record(answer.series, duration: answer.duration, loop: loop)
     }
 }
 
 extension RequestLogMiddleware {
-    /// The request's id in its fields; the line is logged once the answer is sent (`HotPath`).
-    func finish(_ answer: inout FinishingAnswer, sent: String?, loop: Int?, fields: inout FieldLines) {
+    /// The request's id in its fields; the line is logged once the answer is sent (`PreparedResponder`).
+    func finish(_ answer: inout OutgoingResponse, sent: String?, loop: Int?, fields: inout FieldLines) {
         answer.id = ids.addID(sent: sent, loop: loop, to: &fields)
     }
 }

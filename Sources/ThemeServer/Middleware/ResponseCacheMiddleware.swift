@@ -5,7 +5,7 @@ import Synchronization
 import ThemeContent
 
 /// Keeps the answers of cacheable routes, so a repeated lookup is a dictionary probe: no routing,
-/// trait parsing or SQL. `HotPath` answers from it before any middleware runs; on a miss this
+/// trait parsing or SQL. `PreparedResponder` answers from it before any middleware runs; on a miss this
 /// middleware routes the request and keeps the answer.
 ///
 /// One cache, keyed one way: the raw request target and the headers that carry traits, for the
@@ -41,7 +41,7 @@ final class ResponseCacheMiddleware: Middleware, CacheReporting {
         }
 
         init(_ request: Request) {
-            self = HitRequest(request).key
+            self = KeyedRequest(request).key
         }
 
         /// Adds the field when it carries traits; returns whether it does.
@@ -56,7 +56,7 @@ final class ResponseCacheMiddleware: Middleware, CacheReporting {
         var target: String { String(decoding: bytes[..<targetCount], as: UTF8.self) }
 
         /// Whether the target begins with `prefix`, read in its bytes: every kept request asks
-        /// (`HotPath`), and a String of a target past 15 bytes is an allocation each time.
+        /// (`PreparedResponder`), and a String of a target past 15 bytes is an allocation each time.
         func targetBegins(with prefix: String) -> Bool {
             prefix.utf8.count <= targetCount && bytes.starts(with: prefix.utf8)
         }
@@ -68,28 +68,29 @@ final class ResponseCacheMiddleware: Middleware, CacheReporting {
         static func == (left: Key, right: Key) -> Bool { left.targetCount == right.targetCount && left.bytes == right.bytes }
     }
 
-    /// A kept answer: what goes out for a request that asks for it again, but for that request's
-    /// own fields (its id; the CORS lines for a listed Origin). A class: a hit takes one reference.
-    final class KeptAnswer: Sendable {
+    /// What the cache keeps for a key: the answer that goes out for a request that asks for it
+    /// again, but for that request's own fields (its id; the CORS lines for a listed Origin), as a
+    /// 200 and a 304, prepared. A class: a hit takes one reference.
+    final class Entry: Sendable {
         let route: String
         let etag: String
         let crossOrigin: Bool
         /// The 200, prepared; and the 304 for a request whose If-None-Match names `etag`.
-        let ok: PreparedAnswer
-        let notModified: PreparedAnswer
+        let ok: PreparedResponse
+        let notModified: PreparedResponse
         /// The metrics series of the 200 and of the 304.
         let okSeries: RequestTallies.Series
         let notModifiedSeries: RequestTallies.Series
 
-        init(route: String, etag: String, crossOrigin: Bool, ok: PreparedAnswer, notModified: PreparedAnswer,
+        init(route: String, etag: String, crossOrigin: Bool, ok: PreparedResponse, notModified: PreparedResponse,
              okSeries: RequestTallies.Series, notModifiedSeries: RequestTallies.Series) {
             (self.route, self.etag, self.crossOrigin) = (route, etag, crossOrigin)
             (self.ok, self.notModified, self.okSeries, self.notModifiedSeries) = (ok, notModified, okSeries, notModifiedSeries)
         }
 
         /// The same answer in storage of its own, for one event loop to send.
-        func ownCopy() -> KeptAnswer {
-            KeptAnswer(route: route, etag: String(decoding: Array(etag.utf8), as: UTF8.self), crossOrigin: crossOrigin,
+        func ownCopy() -> Entry {
+            Entry(route: route, etag: String(decoding: Array(etag.utf8), as: UTF8.self), crossOrigin: crossOrigin,
                        ok: ok.ownCopy(), notModified: notModified.ownCopy(),
                        okSeries: okSeries, notModifiedSeries: notModifiedSeries)
         }
@@ -105,7 +106,7 @@ final class ResponseCacheMiddleware: Middleware, CacheReporting {
     /// One event loop's copies of the answers it sent in `epoch`.
     struct LoopCopies: Sendable {
         var epoch = -1
-        var answers: [Key: KeptAnswer] = [:]
+        var answers: [Key: Entry] = [:]
         var bytes = 0
         var hits = 0
     }
@@ -120,7 +121,7 @@ final class ResponseCacheMiddleware: Middleware, CacheReporting {
     let library: ThemeLibrary
     let cors: CORSMiddleware
     let metrics: ServiceMetrics
-    let cache: BoundedCache<Key, KeptAnswer>
+    let cache: BoundedCache<Key, Entry>
     private let copies = PerLoop { _ in LoopCopies() }
     private let copyBudget: Int
     /// The epoch the kept answers belong to (set only while holding `storing`).
@@ -136,7 +137,7 @@ final class ResponseCacheMiddleware: Middleware, CacheReporting {
     /// The kept answer to `request`, if it is a read whose answer was kept in the current epoch:
     /// the copy of the loop that read it, made now if it has none. Answers of an earlier epoch are
     /// not looked at (nor counted as hits); the next answer kept clears them.
-    func hit(_ request: borrowing HitRequest) -> KeptAnswer? {
+    func hit(_ request: borrowing KeyedRequest) -> Entry? {
         guard request.method == .get || request.method == .head else { return nil }
         let epoch = library.epoch
         // The key alone goes into the closure: capturing the request would copy all its fields.
@@ -182,10 +183,10 @@ final class ResponseCacheMiddleware: Middleware, CacheReporting {
             guard response.status == .ok, let etag = response.headers[.eTag] else { return response }
             var settled = response.inliningFile(upTo: Self.inlineFileBytes)
             if crossOrigin { cors.settle(&settled) }
-            guard let ok = PreparedAnswer(settled), let notModified = PreparedAnswer(ConditionalRequestMiddleware.notModified(settled)) else {
+            guard let ok = PreparedResponse(settled), let notModified = PreparedResponse(ConditionalRequestMiddleware.notModified(settled)) else {
                 return settled // a body whose length is not known before it is sent is not kept
             }
-            let kept = KeptAnswer(route: route, etag: etag, crossOrigin: crossOrigin, ok: ok, notModified: notModified,
+            let kept = Entry(route: route, etag: etag, crossOrigin: crossOrigin, ok: ok, notModified: notModified,
                                   okSeries: metrics.series(route: route, status: 200),
                                   notModifiedSeries: metrics.series(route: route, status: 304))
             storing.withLock { _ in

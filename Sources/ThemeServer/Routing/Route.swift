@@ -12,7 +12,7 @@ public struct Route: Sendable {
     var cacheable: Bool
     /// Pages of other origins may read it (CORS); false for the admin routes.
     var crossOrigin: Bool
-    /// Answered on the fast path, not down the middleware chain (`HotPath`): its answer is made
+    /// Answered on the fast path, not down the middleware chain (`PreparedResponder`): its answer is made
     /// per request from the target alone, short, never kept, never compressed, never conditional
     /// (`/assign`). It gets what every answer gets: the request id, CORS, metrics and the logs.
     /// Its handler must answer with bytes (a known length), and reads the request's target alone:

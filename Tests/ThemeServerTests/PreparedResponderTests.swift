@@ -8,10 +8,10 @@ import TestSupport
 @testable import ThemeServer
 import Testing
 
-/// A kept answer (`HotPath`) must be what the middleware chain would have sent: the same headers
+/// A kept answer (`PreparedResponder`) must be what the middleware chain would have sent: the same headers
 /// and body, only the request's own fields differing.
 @Suite("kept answers (the hot path)")
-struct HotPathTests {
+struct PreparedResponderTests {
     static let targets = ["/themes/dark/colors/primary", "/themes/light/colors?appearance=dark",
                           "/themes/light/images/logo?scale=2&appearance=dark", "/themes/light/images/logo.json?scale=2"]
 

@@ -1,11 +1,11 @@
 import HTTPServer
 import HTTPTypes
 
-/// A request as the fast path reads it: the key of its kept answer and the few fields a hit
+/// A request as the fast path reads it: its key in the response cache and the few fields a hit
 /// answers by (If-None-Match, Origin, the client's X-Request-Id), read in one pass over its
 /// fields. Made from a `Request`, or from a `RequestHead` before any `Request` is made (the
-/// server's usual way: see `HotPath`); both ways read the same bytes and make the same key.
-struct HitRequest {
+/// server's usual way: see `PreparedResponder`); both ways read the same bytes and make the same key.
+struct KeyedRequest {
     let method: HTTPRequest.Method
     let key: ResponseCacheMiddleware.Key
     /// Each field's values combined as `HTTPFields` combines them; nil when the request has none.
@@ -44,11 +44,11 @@ struct HitRequest {
 
         mutating func note(name: Span<UInt8>, value: Span<UInt8>) {
             if key.add(name: name, value: value) { return }
-            if HitRequest.ifNoneMatch.matches(name) {
+            if KeyedRequest.ifNoneMatch.matches(name) {
                 Self.combine(value, into: &ifNoneMatch)
-            } else if HitRequest.origin.matches(name) {
+            } else if KeyedRequest.origin.matches(name) {
                 Self.combine(value, into: &origin)
-            } else if HitRequest.requestID.matches(name) {
+            } else if KeyedRequest.requestID.matches(name) {
                 Self.combine(value, into: &requestID)
             }
         }

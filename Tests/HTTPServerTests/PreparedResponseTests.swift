@@ -5,10 +5,10 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// An answer kept to be sent many times (`PreparedAnswer`) and the fields a request adds to it
+/// An answer kept to be sent many times (`PreparedResponse`) and the fields a request adds to it
 /// (`FieldLines`): what a head handler hands the server, and what the client receives.
 @Suite("prepared answers and a request's own fields")
-struct PreparedAnswerTests {
+struct PreparedResponseTests {
     static let answer = Response(status: .ok, headers: [.contentType: "application/json", .eTag: "\"abc\""], body: Array("{\"a\":1}".utf8))
 
     @Test("lengths are written as decimal digits after what the head holds")
@@ -41,7 +41,7 @@ struct PreparedAnswerTests {
             let made = template.response(body: body)
             #expect(made.preparedHead?.bytes == ResponseWriter.fixedPart(status: .ok, headers: Self.answer.headers, bodyLength: body.count))
             #expect(made.prepared().preparedHead?.bytes == made.preparedHead?.bytes, "kept, not made again")
-            #expect(PreparedAnswer(made)?.bodyLength == body.count)
+            #expect(PreparedResponse(made)?.bodyLength == body.count)
         }
         var changed = template.response(body: Array("{}".utf8))
         changed.headers[.cacheControl] = "no-store"
@@ -51,7 +51,7 @@ struct PreparedAnswerTests {
 
     @Test("a prepared answer: its head serialised once; as one request receives it, with that request's fields after the answer's")
     func prepared() throws {
-        let prepared = try #require(PreparedAnswer(Self.answer))
+        let prepared = try #require(PreparedResponse(Self.answer))
         #expect(prepared.status == .ok && prepared.bodyLength == 7)
         #expect(prepared.response.preparedHead?.bytes == ResponseWriter.fixedPart(status: .ok, headers: Self.answer.headers, bodyLength: 7))
         var fields = FieldLines()
@@ -61,12 +61,12 @@ struct PreparedAnswerTests {
         #expect(prepared.response.requestFields.isEmpty, "the kept answer itself is unchanged")
         let copy = prepared.ownCopy()
         #expect(copy.response.preparedHead?.bytes == prepared.response.preparedHead?.bytes && copy.response.bodyBytes() == Self.answer.bodyBytes())
-        #expect(PreparedAnswer(Response(status: .ok, stream: { $0.close() })) == nil, "a stream's length is not known: nothing to prepare")
+        #expect(PreparedResponse(Response(status: .ok, stream: { $0.close() })) == nil, "a stream's length is not known: nothing to prepare")
     }
 
     @Test("the server sends a head handler's prepared answer with the fields each request added, on every kind of request")
     func served() throws {
-        let prepared = try #require(PreparedAnswer(Self.answer))
+        let prepared = try #require(PreparedResponse(Self.answer))
         let handedEmpty = Mutex<[Bool]>([])
         let count = Mutex(0)
         var configuration = HTTPServer.Configuration()
@@ -108,9 +108,9 @@ struct PreparedAnswerTests {
 
 /// A head responder made of a closure, for tests.
 struct Responder: HeadResponder {
-    let answer: @Sendable (RequestHead, inout FieldLines) -> PreparedAnswer?
+    let answer: @Sendable (RequestHead, inout FieldLines) -> PreparedResponse?
 
-    init(_ answer: @escaping @Sendable (RequestHead, inout FieldLines) -> PreparedAnswer?) { self.answer = answer }
+    init(_ answer: @escaping @Sendable (RequestHead, inout FieldLines) -> PreparedResponse?) { self.answer = answer }
 
-    func answer(_ head: RequestHead, requestFields: inout FieldLines) -> PreparedAnswer? { answer(head, &requestFields) }
+    func answer(_ head: RequestHead, requestFields: inout FieldLines) -> PreparedResponse? { answer(head, &requestFields) }
 }

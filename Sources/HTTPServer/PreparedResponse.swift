@@ -1,13 +1,13 @@
 import HTTPTypes
 
-/// An answer made ready to be sent many times (a kept answer): a response whose status line,
-/// header lines and Content-Length are serialised once (`Response.prepared()`).
+/// A response made ready to be sent many times (a kept answer): its status line, header lines
+/// and Content-Length serialised once (`Response.prepared()`).
 ///
 /// A `HeadResponder` answers with one, and the fields that request
 /// adds (its id, the CORS lines for its Origin) as `FieldLines`: the server copies the prepared
 /// head, those lines, its own (Connection, Date) and the body into the connection's buffer. A
 /// class, so that answering with it takes one reference, not a copy of the response's parts.
-public final class PreparedAnswer: Sendable {
+public final class PreparedResponse: Sendable {
     /// The answer as handlers and tests see it, its head prepared.
     public let response: Response
     /// That head: the status line, the header lines and Content-Length. Kept apart as well, so
@@ -26,7 +26,7 @@ public final class PreparedAnswer: Sendable {
     }
 
     /// The same answer in storage of its own (see `Response.ownCopy`).
-    public func ownCopy() -> PreparedAnswer { PreparedAnswer(prepared: response.ownCopy()) ?? self }
+    public func ownCopy() -> PreparedResponse { PreparedResponse(prepared: response.ownCopy()) ?? self }
 
     /// The answer as the request that added `fields` receives it (for in-process callers: the
     /// server writes the fields without making this).
