@@ -286,3 +286,17 @@ public struct OrderedMembers<Value: Encodable>: Encodable {
         init?(intValue: Int) { nil }
     }
 }
+
+/// Two objects written as one: the members of `first`, then those of `second` (a body with a
+/// value's own members beside it, as `{"theme": ..., "from": 3, ...the review's members}`).
+public struct Joined<First: Encodable, Second: Encodable>: Encodable {
+    public var first: First
+    public var second: Second
+
+    public init(_ first: First, _ second: Second) { (self.first, self.second) = (first, second) }
+
+    public func encode(to encoder: any Encoder) throws {
+        try first.encode(to: encoder)
+        try second.encode(to: encoder)
+    }
+}

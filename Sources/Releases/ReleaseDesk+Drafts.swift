@@ -21,8 +21,7 @@ extension ReleaseDesk {
         }
         let review = ThemeReview(from: try ThemeSnapshot(reading: "\(scratch)/review-before/\(theme)", parentsIn: themesDirectory, imageBytes: Self.imageBytes),
                                  to: try ThemeSnapshot(reading: after, parentsIn: themesDirectory, imageBytes: Self.imageBytes))
-        guard case .object(let members) = review.json else { return "" }
-        return JSONValue.object([("from", .int(Int(live.generation)))] + members).serialized()
+        return try JSONValueEncoder().encode(Joined(ReviewBase(from: live.generation), review)).serialized()
     }
 
     /// A draft of `theme` posted again: checked, reviewed against what is live now, and its
@@ -55,4 +54,9 @@ extension ReleaseDesk {
     public func drafts(of theme: String) throws(Refusal) -> [Draft] {
         try withStore { try $0.openDrafts(of: theme) }
     }
+}
+
+/// The release a draft's review compares against, beside the review's members.
+private struct ReviewBase: Encodable {
+    var from: Generation
 }

@@ -175,7 +175,7 @@ public final class ReleaseDesk: Sendable {
     /// theme's first release, or when it cannot be read.
     public func diffDetails(theme: String, generation: Generation, limit: Int = 10) -> JSONValue? {
         guard let (from, to, review) = try? diff(theme: theme, from: nil, to: generation) else { return nil }
-        return review.webhookDetails(from: from, to: to, limit: limit)
+        return try? JSONValueEncoder().encode(review.webhookDetails(from: from, to: to, limit: limit))
     }
 
     /// A new release with the content of a kept earlier generation.

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import HTTPTypes
 import JSON
+import Review
 import ThemeServer
 import ThemeVocabulary
 
@@ -139,9 +140,7 @@ public struct ReleaseRoutes: RouteCollection {
             case "markdown": response = Self.text(review.markdown(from: before, to: after), type: "text/markdown; charset=utf-8")
             case "text": response = Self.text(review.text, type: "text/plain; charset=utf-8")
             default:
-                guard case .object(let members) = review.json else { throw APIError.badRequest("no diff") }
-                response = JSONResponse.make(.object([("theme", .string(theme)), ("from", .int(Int(older))), ("to", .int(Int(newer)))] + members),
-                                             cacheControl: "no-store")
+                response = try JSONResponse.make(encoding: Joined(Compared(theme: theme, from: older, to: newer), review), cacheControl: "no-store")
             }
             response.headers[Self.diffField] = review.isEmpty ? "same" : "differs"
             return response
@@ -312,4 +311,11 @@ public struct ReleaseRoutes: RouteCollection {
 
         var entries: [Entry]
     }
+}
+
+/// The releases a diff compares, beside the review's members (`GET /themes/{theme}/diff`).
+private struct Compared: Encodable {
+    var theme: String
+    var from: Generation
+    var to: Generation
 }

@@ -103,28 +103,52 @@ public struct ImageDiff: Sendable {
     }
 
     /// Each change with its share, box and thumbnail (a `data:` URL, which the gallery shows).
-    public var json: JSONValue {
-        func key(_ key: ThemeSnapshot.ImageKey) -> JSONValue { .object([("name", .string(key.name)), ("variant", .string(key.variant))]) }
-        return .object([
-            ("added", .array(added.map(key))), ("removed", .array(removed.map(key))),
-            ("changed", .array(changed.map { change in
-                guard case .object(var members) = key(change.key) else { return .null }
-                members.append(("kind", .string(change.isData ? "data" : "image")))
-                if let share = change.changedShare { members.append(("changedShare", .double((share * 10_000).rounded() / 10_000))) }
-                if let box = change.box {
-                    members.append(("box", .object([("x", .int(box.x)), ("y", .int(box.y)), ("width", .int(box.width)), ("height", .int(box.height))])))
-                }
-                if let resized = change.resized {
-                    members.append(("resized", .object([("before", .string("\(resized.before.0)x\(resized.before.1)")),
-                                                        ("after", .string("\(resized.after.0)x\(resized.after.1)"))])))
-                }
-                if let thumbnail = change.thumbnail {
-                    members.append(("thumbnail", .string("data:image/png;base64," + Data(thumbnail).base64EncodedString())))
-                }
-                return .object(members)
-            })),
-            ("cut", .bool(cut)),
-        ])
+    /// The diff as JSON: each variant by name, a change with what was compared (the share of
+    /// pixels to the ten-thousandth, the box, the sizes, the thumbnail as a data URL).
+    struct Body: Encodable {
+        struct Variant: Encodable {
+            var name: String
+            var variant: String
+        }
+
+        struct Changed: Encodable {
+            struct Box: Encodable {
+                var x: Int
+                var y: Int
+                var width: Int
+                var height: Int
+            }
+
+            struct Resized: Encodable {
+                var before: String
+                var after: String
+            }
+
+            var name: String
+            var variant: String
+            /// image or data.
+            var kind: String
+            var changedShare: Double?
+            var box: Box?
+            var resized: Resized?
+            var thumbnail: String?
+        }
+
+        var added: [Variant]
+        var removed: [Variant]
+        var changed: [Changed]
+        var cut: Bool
+    }
+
+    var body: Body {
+        func variant(_ key: ThemeSnapshot.ImageKey) -> Body.Variant { Body.Variant(name: key.name, variant: key.variant) }
+        return Body(added: added.map(variant), removed: removed.map(variant), changed: changed.map { change in
+            Body.Changed(name: change.key.name, variant: change.key.variant, kind: change.isData ? "data" : "image",
+                         changedShare: change.changedShare.map { ($0 * 10_000).rounded() / 10_000 },
+                         box: change.box.map { Body.Changed.Box(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
+                         resized: change.resized.map { Body.Changed.Resized(before: "\($0.before.0)x\($0.before.1)", after: "\($0.after.0)x\($0.after.1)") },
+                         thumbnail: change.thumbnail.map { "data:image/png;base64," + Data($0).base64EncodedString() })
+        }, cut: cut)
     }
 
     /// A line a change, as `themed diff` prints them.
@@ -156,4 +180,8 @@ public struct ImageDiff: Sendable {
         }
         return rows.joined(separator: "\n") + "\n"
     }
+}
+
+extension ImageDiff: Encodable {
+    public func encode(to encoder: any Encoder) throws { try body.encode(to: encoder) }
 }

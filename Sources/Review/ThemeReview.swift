@@ -44,33 +44,45 @@ public struct ThemeReview: Sendable {
     public var isEmpty: Bool { colors.isEmpty && content.isEmpty && images.isEmpty && colorsByContexts.isEmpty }
 
     /// The counts: what a summary line, a webhook or a draft carries.
-    public var summary: JSONValue {
+    public var summary: Summary {
         let (tokens, strings) = (content.count("token"), content.count("string"))
-        func counts(_ added: Int, _ removed: Int, _ changed: Int) -> JSONValue {
-            .object([("added", .int(added)), ("removed", .int(removed)), ("changed", .int(changed))])
+        return Summary(colors: Summary.Counts(added: colors.added.count, removed: colors.removed.count, changed: colors.changed.count),
+                       tokens: Summary.Counts(added: tokens.added, removed: tokens.removed, changed: tokens.changed),
+                       strings: Summary.Counts(added: strings.added, removed: strings.removed, changed: strings.changed),
+                       contrast: Summary.Contrast(moved: contrast.changes.count, belowMinimum: contrast.broken.count),
+                       images: Summary.Counts(added: images.added.count, removed: images.removed.count, changed: images.changed.count))
+    }
+
+    public struct Summary: Encodable, Sendable {
+        public struct Counts: Encodable, Sendable {
+            public var added: Int
+            public var removed: Int
+            public var changed: Int
         }
-        return .object([
-            ("colors", counts(colors.added.count, colors.removed.count, colors.changed.count)),
-            ("tokens", counts(tokens.added, tokens.removed, tokens.changed)),
-            ("strings", counts(strings.added, strings.removed, strings.changed)),
-            ("contrast", .object([("moved", .int(contrast.changes.count)), ("belowMinimum", .int(contrast.broken.count))])),
-            ("images", counts(images.added.count, images.removed.count, images.changed.count)),
-        ])
+
+        public struct Contrast: Encodable, Sendable {
+            public var moved: Int
+            public var belowMinimum: Int
+        }
+
+        public var colors: Counts
+        public var tokens: Counts
+        public var strings: Counts
+        public var contrast: Contrast
+        public var images: Counts
     }
 
     /// What a webhook message of a release carries (`"diff"`): the generations compared, the
     /// counts and the first `limit` changes (the lines `themed diff` prints).
-    public func webhookDetails(from: Generation, to: Generation, limit: Int = 10) -> JSONValue {
-        let lines = text.split(separator: "\n").dropLast().prefix(limit).map { JSONValue.string(String($0)) }
-        return .object([("from", .int(Int(from))), ("to", .int(Int(to))), ("summary", summary), ("changes", .array(Array(lines)))])
+    public func webhookDetails(from: Generation, to: Generation, limit: Int = 10) -> WebhookDetails {
+        WebhookDetails(from: from, to: to, summary: summary, changes: text.split(separator: "\n").dropLast().prefix(limit).map(String.init))
     }
 
-    /// The colours' changes with the contrast, the other content and the counts beside them.
-    public var json: JSONValue {
-        guard case .object(let members) = colors.json else { return colors.json }
-        return .object(members + [("contexts", .object(colorsByContexts.map { ($0.contexts, $0.diff.json) })), ("contextsCut", .bool(contextsCut)),
-                                  ("contrast", contrast.json),
-                                  ("content", content.json), ("images", images.json), ("summary", summary)])
+    public struct WebhookDetails: Encodable, Sendable {
+        public var from: Generation
+        public var to: Generation
+        public var summary: Summary
+        public var changes: [String]
     }
 
     /// GitHub's limit on a comment's length, in characters.
@@ -110,5 +122,29 @@ public struct ThemeReview: Sendable {
                      + "strings \(strings.added) added, \(strings.removed) removed, \(strings.changed) changed; "
                      + "images \(images.added.count) added, \(images.removed.count) removed, \(images.changed.count) changed")
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// The colours' changes with the contrast, the other content and the counts beside them, as one
+/// object (what `themed diff --format json` prints and a replica's diff answers).
+extension ThemeReview: Encodable {
+    private enum Member: String, CodingKey {
+        case contexts, contextsCut, contrast, content, images, summary
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try colors.encode(to: encoder)
+        var container = encoder.container(keyedBy: Member.self)
+        try container.encode(OrderedMembers(colorsByContexts.map { ($0.contexts, $0.diff) }), forKey: .contexts)
+        try container.encode(contextsCut, forKey: .contextsCut)
+        try container.encode(contrast, forKey: .contrast)
+        try container.encode(content, forKey: .content)
+        try container.encode(images, forKey: .images)
+        try container.encode(summary, forKey: .summary)
+    }
+
+    /// The review as a JSON value (to store, or to place beside other members).
+    public var json: JSONValue {
+        get throws { try JSONValueEncoder().encode(self) }
     }
 }

@@ -33,15 +33,30 @@ public struct ColorDiff: Sendable {
         }
     }
 
-    public var json: JSONValue {
-        func value(_ color: ColorValue?) -> JSONValue { color.map { .string($0.hex) } ?? .null }
-        return .object([
-            ("added", .array(added.map { .string($0) })), ("removed", .array(removed.map { .string($0) })),
-            ("changed", .array(changed.map { change in
-                .object([("name", .string(change.name)), ("modes", .array(change.modes.map {
-                    .object([("mode", .string($0.mode.name)), ("before", value($0.before)), ("after", value($0.after))])
-                }))])
-            })),
-        ])
+    /// The diff as JSON: the names added and removed, and each changed colour's modes with its
+    /// hex before and after (null where it had none).
+    struct Body: Encodable {
+        struct Changed: Encodable {
+            var name: String
+            var modes: [Mode]
+        }
+
+        struct Mode: Encodable {
+            var mode: String
+            @Nullable var before: String?
+            @Nullable var after: String?
+        }
+
+        var added: [String]
+        var removed: [String]
+        var changed: [Changed]
+    }
+}
+
+extension ColorDiff: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        try Body(added: added, removed: removed, changed: changed.map { change in
+            Body.Changed(name: change.name, modes: change.modes.map { Body.Mode(mode: $0.mode.name, before: $0.before?.hex, after: $0.after?.hex) })
+        }).encode(to: encoder)
     }
 }

@@ -57,11 +57,13 @@ public struct ContentDiff: Sendable {
                 ofKind.filter { $0.before != nil && $0.after != nil }.count)
     }
 
-    public var json: JSONValue {
-        .array(changes.map { change in
-            .object([("kind", .string(change.kind)), ("name", .string(change.name)), ("place", .string(change.place)),
-                     ("before", change.before.map(JSONValue.string) ?? .null), ("after", change.after.map(JSONValue.string) ?? .null)])
-        })
+    /// A change as JSON (null where there was no value).
+    struct Body: Encodable {
+        var kind: String
+        var name: String
+        var place: String
+        @Nullable var before: String?
+        @Nullable var after: String?
     }
 
     /// For a pull request comment, after the colours: the counts, then a table per kind.
@@ -107,5 +109,12 @@ public struct StringTable: Sendable {
             }
         }
         self.values = values
+    }
+}
+
+/// The changes, as a list.
+extension ContentDiff: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        try changes.map { Body(kind: $0.kind, name: $0.name, place: $0.place, before: $0.before, after: $0.after) }.encode(to: encoder)
     }
 }

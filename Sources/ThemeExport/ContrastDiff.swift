@@ -57,13 +57,26 @@ public struct ContrastDiff: Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    public var json: JSONValue {
-        .array(changes.map { change in
-            .object([("foreground", .string(change.check.pair.foreground)), ("background", .string(change.check.pair.background)),
-                     ("mode", .string(change.check.mode.name)), ("minimum", .double(change.check.pair.minimum)),
-                     ("before", change.before.map { .double(Self.hundredths($0)) } ?? .null),
-                     ("after", change.after.map { .double(Self.hundredths($0)) } ?? .null),
-                     ("breaks", .bool(change.breaks)), ("mends", .bool(change.mends))])
-        })
+    /// A moved ratio as JSON, each to the hundredth (null where a colour was missing).
+    struct Body: Encodable {
+        var foreground: String
+        var background: String
+        var mode: String
+        var minimum: Double
+        @Nullable var before: Double?
+        @Nullable var after: Double?
+        var breaks: Bool
+        var mends: Bool
+    }
+}
+
+/// The moved ratios, as a list.
+extension ContrastDiff: Encodable {
+    public func encode(to encoder: any Encoder) throws {
+        try changes.map { change in
+            Body(foreground: change.check.pair.foreground, background: change.check.pair.background, mode: change.check.mode.name,
+                 minimum: change.check.pair.minimum, before: change.before.map(Self.hundredths), after: change.after.map(Self.hundredths),
+                 breaks: change.breaks, mends: change.mends)
+        }.encode(to: encoder)
     }
 }

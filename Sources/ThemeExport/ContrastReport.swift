@@ -46,20 +46,43 @@ public struct ContrastReport: Sendable {
         check.pair.failure(ratio: check.ratio, missing: check.missing, in: check.mode.name)
     }
 
-    public var json: JSONValue {
-        .object([("theme", .string(theme)), ("policy", .string(refuses ? "refuse" : "warn")), ("failures", .int(failures.count)),
-                 ("pairs", .array(pairs.map { pair, checks in
-                     .object([
-                         ("foreground", .string(pair.foreground)), ("background", .string(pair.background)),
-                         ("minimum", .double(pair.minimum)), ("largeText", .bool(pair.largeText)),
-                         ("passes", .bool(checks.allSatisfy(\.passes))),
-                         ("modes", .array(checks.map { check in
-                             var members: [(String, JSONValue)] = [("mode", .string(check.mode.name)), ("passes", .bool(check.passes))]
-                             if let ratio = check.ratio { members.append(("ratio", .double((ratio * 100).rounded() / 100))) }
-                             if let missing = check.missing { members.append(("missing", .string(missing))) }
-                             return .object(members)
-                         })),
-                     ])
-                 }))])
+    /// What `GET /themes/{t}/contrast` answers: the policy, how many checks fail, and each pair
+    /// with its modes (a ratio to the hundredth; `missing` names a colour with no value there).
+    struct Body: Encodable {
+        struct Pair: Encodable {
+            var foreground: String
+            var background: String
+            var minimum: Double
+            var largeText: Bool
+            var passes: Bool
+            var modes: [Mode]
+        }
+
+        struct Mode: Encodable {
+            var mode: String
+            var passes: Bool
+            var ratio: Double?
+            var missing: String?
+        }
+
+        var theme: String
+        /// refuse or warn.
+        var policy: String
+        var failures: Int
+        var pairs: [Pair]
     }
+
+    var body: Body {
+        Body(theme: theme, policy: refuses ? "refuse" : "warn", failures: failures.count, pairs: pairs.map { pair, checks in
+            Body.Pair(foreground: pair.foreground, background: pair.background, minimum: pair.minimum, largeText: pair.largeText,
+                      passes: checks.allSatisfy(\.passes), modes: checks.map { check in
+                          Body.Mode(mode: check.mode.name, passes: check.passes, ratio: check.ratio.map { ($0 * 100).rounded() / 100 },
+                                    missing: check.missing)
+                      })
+        })
+    }
+}
+
+extension ContrastReport: Encodable {
+    public func encode(to encoder: any Encoder) throws { try body.encode(to: encoder) }
 }

@@ -25,8 +25,9 @@ final class FolderReleaseDiffs: Sendable {
             // theme.json as it is now: its contrast pairs judge both sides.
             let settings = (try? ThemeSettings(inheritingAt: "\(themesDirectory)/\(name)")) ?? ThemeSettings()
             guard let old = try? ThemeSnapshot(reading: before, theme: name, settings: settings),
-                  let new = try? ThemeSnapshot(reading: after, theme: name, settings: settings) else { continue }
-            let details = ThemeReview(from: old, to: new).webhookDetails(from: old.info.generation, to: new.info.generation)
+                  let new = try? ThemeSnapshot(reading: after, theme: name, settings: settings),
+                  let details = try? JSONValueEncoder().encode(ThemeReview(from: old, to: new).webhookDetails(from: old.info.generation, to: new.info.generation))
+            else { continue }
             kept.withLock { kept in
                 kept.append((name, new.info.generation, details))
                 if kept.count > Self.keptReviews { kept.removeFirst(kept.count - Self.keptReviews) }

@@ -51,8 +51,7 @@ struct Diff: ParsableCommand {
         }
         switch format {
         case .json:
-            guard case .object(let members) = review.json else { return }
-            print(JSONValue.object(members + [("children", .object(children.map { ($0.0, $0.1.json) }))]).serialized(pretty: true))
+            print(try JSONValueEncoder().encode(Joined(review, Children(children: OrderedMembers(children)))).serialized(pretty: true))
         case .markdown:
             print(review.markdown(from: before, to: after), terminator: "")
             for (name, child) in children { print("\n### Through `\(name)`, which inherits it\n\n" + child.causes.markdown(from: "\(name) before", to: "after"), terminator: "") }
@@ -110,4 +109,9 @@ struct Diff: ParsableCommand {
         FileHandle.standardOutput.write(answer.body)
         if answer.headers["themed-diff"] == "differs" { throw ExitCode(1) }
     }
+}
+
+/// The reviews of the themes that inherit the change, beside the review's members.
+private struct Children: Encodable {
+    var children: OrderedMembers<ThemeReview>
 }

@@ -57,7 +57,7 @@ struct ImageDiffTests {
         // The whole review carries them: counts, JSON with the thumbnail, a markdown table.
         let review = ThemeReview(from: before, to: after)
         #expect(!review.isEmpty && review.markdown(from: "a", to: "b").contains("| `logo` | @1x universal any srgb | 9.38% of pixels |"))
-        let json = review.json.serialized()
+        let json = try review.json.serialized()
         #expect(json.contains(#""thumbnail":"data:image/png;base64,"#) && json.contains(#""images":{"added":1,"removed":0,"changed":2}"#), "\(json.prefix(400))")
     }
 }

@@ -18,7 +18,7 @@ struct ReviewPairTests {
         let pair = try ThemeSnapshot.pair(reading: fixtures.path(before), fixtures.path(after))
         let review = ThemeReview(from: pair.before, to: pair.after)
         #expect(review.text == whole.text, sourceLocation: sourceLocation)
-        #expect(review.json.serialized(pretty: true) == whole.json.serialized(pretty: true), sourceLocation: sourceLocation)
+        #expect(try review.json.serialized(pretty: true) == whole.json.serialized(pretty: true), sourceLocation: sourceLocation)
         #expect(review.markdown(from: "before", to: "after") == whole.markdown(from: "before", to: "after"), sourceLocation: sourceLocation)
         return (review, pair.before, pair.after)
     }

@@ -26,7 +26,11 @@ struct ContrastRoutes: RouteCollection {
             library.content.perform({ (try ThemeSettings(inheritingAt: theme.path), try ColorTable(reading: reader, chain: chain, contexts: contexts)) }) { result in
                 switch result {
                 case .success(let (settings, table)):
-                    complete(JSONResponse.make(ContrastReport(table: table, settings: settings).json, etagged: true))
+                    do throws(APIError) {
+                        complete(try JSONResponse.make(encoding: ContrastReport(table: table, settings: settings), etagged: true))
+                    } catch {
+                        complete(error.response)
+                    }
                 case .failure(let error as ThemeSettings.Invalid):
                     complete(APIError(status: .serviceUnavailable, code: "theme_error", message: "\(error)").response)
                 case .failure(let error as ContentStore.Busy):
