@@ -13,7 +13,7 @@ public struct ClientAssignment: Sendable, Equatable, Codable {
 }
 
 /// What the client tells `/assign` of itself.
-struct AudienceRequest: Sendable {
+struct AssignmentQuery: Sendable {
     var alias: String
     var query: [URLQueryItem]
 }
@@ -36,7 +36,7 @@ extension ThemedClient {
             if let value { query.append(URLQueryItem(name: name, value: value)) }
         }
         query += attributes.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
-        state.withLock { $0.audience = AudienceRequest(alias: alias, query: query) }
+        state.withLock { $0.assignmentQuery = AssignmentQuery(alias: alias, query: query) }
         let assignment: ClientAssignment
         do {
             assignment = try await assign()
@@ -57,8 +57,8 @@ extension ThemedClient {
     /// Asks `/assign` again and follows the answer's pinned base; keeps it for an offline start.
     @discardableResult
     func assign() async throws(ThemedClientError) -> ClientAssignment {
-        guard let audience = state.withLock({ $0.audience }) else { throw .invalidResponse("no alias is followed") }
-        let request = URLRequest(url: url(path: "/assign/\(audience.alias)", query: audience.query), timeoutInterval: settings.requestTimeout.seconds)
+        guard let asked = state.withLock({ $0.assignmentQuery }) else { throw .invalidResponse("no alias is followed") }
+        let request = URLRequest(url: url(path: "/assign/\(asked.alias)", query: asked.query), timeoutInterval: settings.requestTimeout.seconds)
         let (body, response) = try await send(request)
         guard response.statusCode == 200 else { throw .status(response.statusCode, request.url ?? server) }
         guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any], let theme = object["theme"] as? String,
@@ -67,10 +67,10 @@ extension ThemedClient {
         }
         let assignment = ClientAssignment(theme: theme, generation: generation, base: base, reason: object["reason"] as? String ?? "")
         // Still the alias followed (not left for setTheme while the answer was on its way).
-        guard state.withLock({ $0.audience?.alias }) == audience.alias else { return assignment }
+        guard state.withLock({ $0.assignmentQuery?.alias }) == asked.alias else { return assignment }
         follow(assignment)
         if let cache, let data = try? JSONEncoder().encode(assignment) {
-            do { try cache.keep(data, as: Self.assignmentFile(audience.alias)) } catch { report(error, offline: false) }
+            do { try cache.keep(data, as: Self.assignmentFile(asked.alias)) } catch { report(error, offline: false) }
         }
         return assignment
     }

@@ -75,14 +75,14 @@ extension ThemedClient {
 
     /// What the stream asks for: the alias followed, else the theme (or `current`).
     var followedName: String {
-        state.withLock { $0.audience?.alias ?? $0.theme }
+        state.withLock { $0.assignmentQuery?.alias ?? $0.theme }
     }
 
     enum EventOutcome: Equatable { case ignored, refreshed, failed }
 
     func handle(_ event: ServerSentEvent) async -> EventOutcome {
         let data = (event.data.data(using: .utf8)).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]
-        let following = state.withLock { (alias: $0.audience?.alias, theme: $0.theme) }
+        let following = state.withLock { (alias: $0.assignmentQuery?.alias, theme: $0.theme) }
         switch event.type {
         case "theme-reloaded", "theme-added", "theme-removed":
             // The stream sends only this theme's changes and its parents': each is worth a

@@ -77,7 +77,7 @@ public final class ThemedClient: Sendable {
         var requestsMade = 0
         var requestPublished = 0
         /// While the client follows an alias: what it asks `/assign` with, and the answer.
-        var audience: AudienceRequest?
+        var assignmentQuery: AssignmentQuery?
         var assignment: ClientAssignment?
         var following: Task<Void, Never>?
         var inFlight: [Int: TaskCancellation] = [:]
@@ -189,7 +189,7 @@ public final class ThemedClient: Sendable {
 
     /// Revalidates; whether it succeeded.
     func revalidated() async -> Bool {
-        if state.withLock({ $0.audience != nil }) {
+        if state.withLock({ $0.assignmentQuery != nil }) {
             do { try await assign() } catch {
                 report(error)
                 return false
@@ -221,7 +221,7 @@ public final class ThemedClient: Sendable {
             // colours at the next start.
             if !answer.degraded { storeIfNew(fetched, for: url) }
             return true
-        } catch .status(404, let url) where state.withLock({ $0.audience != nil }) {
+        } catch .status(404, let url) where state.withLock({ $0.assignmentQuery != nil }) {
             // The pinned generation is no longer served: the assignment has moved on. Read again
             // only when it has (a theme that is gone would 404 again, and again).
             let pinned = theme
@@ -285,7 +285,7 @@ public final class ThemedClient: Sendable {
     public func setTheme(_ theme: String) async {
         state.withLock { state in
             state.theme = theme
-            state.audience = nil
+            state.assignmentQuery = nil
             state.assignment = nil
         }
         await refresh(reason: .fetched)
