@@ -96,21 +96,12 @@ extension JSONResponse {
     /// Accepted with the same body when some replica did not serve it in time (the change is
     /// stored: it is not to be sent again). Never cached.
     public static func change(encoding body: some Encodable, status: HTTPResponse.Status, replicas: ReplicaReport?) throws(APIError) -> Response {
-        try make(encoding: Reported(body: body, replicas: replicas), cacheControl: "no-store")
+        try make(encoding: Joined(body, WaitFound(replicas: replicas)), cacheControl: "no-store")
             .with(status: replicas.map { $0.isComplete ? status : .accepted } ?? status)
     }
 }
 
-/// A change's body and what the wait found, as one object.
-private struct Reported<Body: Encodable>: Encodable {
-    let body: Body
-    let replicas: ReplicaReport?
-
-    private enum Member: CodingKey { case replicas }
-
-    func encode(to encoder: any Encoder) throws {
-        try body.encode(to: encoder)
-        var container = encoder.container(keyedBy: Member.self)
-        try container.encodeIfPresent(replicas, forKey: .replicas)
-    }
+/// What a change's wait found, beside the change's own members (none when it did not wait).
+private struct WaitFound: Encodable {
+    var replicas: ReplicaReport?
 }

@@ -58,16 +58,16 @@ struct ThemeRoutes: RouteCollection {
     /// read names (brand-4 before brand-11).
     private func themeList() throws -> Response {
         var entries = library.themes.filter { !library.isElsewhere($0.name) }.map { theme in
-            Entry(Entry.Counts(name: theme.name, parent: theme.parent, revision: theme.revision, colors: theme.colorCount,
-                               images: theme.imageCount, files: theme.fileCount),
+            Entry(EntryCounts(name: theme.name, parent: theme.parent, revision: theme.revision, colors: theme.colorCount,
+                              images: theme.imageCount, files: theme.fileCount),
                   ProblemSummary(errors: lines(theme.error), warnings: lines(theme.warning)))
         }
         for listing in otherShards() where library.isElsewhere(listing.name) {
-            entries.append(Entry(Entry.Counts(name: listing.name, parent: listing.parent, revision: listing.revision, colors: listing.colors,
-                                              images: listing.images, files: listing.files),
+            entries.append(Entry(EntryCounts(name: listing.name, parent: listing.parent, revision: listing.revision, colors: listing.colors,
+                                             images: listing.images, files: listing.files),
                                  ProblemSummary(errors: listing.errors, warnings: [])))
         }
-        entries.sort { ThemeName.naturalOrder($0.counts.name, $1.counts.name) }
+        entries.sort { ThemeName.naturalOrder($0.first.name, $1.first.name) }
         return try JSONResponse.make(encoding: List(themes: entries), cacheControl: "no-cache", etagged: true)
     }
 
@@ -75,38 +75,36 @@ struct ThemeRoutes: RouteCollection {
         let chain = try context.chain()
         guard let theme = chain.first else { throw APIError.notFound("no theme") }
         let sources = theme.sources.map { source in
-            Detail.Source(Detail.Source.File(
-                              path: context.relative(source.path), kind: source.kind.rawValue,
+            Source(SourceFile(path: context.relative(source.path), kind: source.kind.rawValue,
                               identifier: source.bundle.map { Nullable(wrappedValue: $0.identifier) },
                               developmentRegion: source.bundle.map { Nullable(wrappedValue: $0.developmentRegion) },
                               localizations: source.localizations.isEmpty ? nil : source.localizations,
                               kept: source.kept ? true : nil),
-                          ProblemSummary(errors: lines(source.error), warnings: lines(source.warning)))
+                   ProblemSummary(errors: lines(source.error), warnings: lines(source.warning)))
         }
         let reader = library.index.reader
         // A token theme's modifiers and how a request chooses each: by its name, or by the traits
         // theme.json maps its contexts to (then naming it is a 400).
         let modifiers = (reader.tokenOwner(in: chain)?.source.modifiers ?? []).map { modifier in
-            Detail.Modifier(name: modifier.name, contexts: modifier.contexts, default: modifier.defaultContext,
-                            chosenBy: modifier.mapsToTraits ? "traits" : "name")
+            Modifier(name: modifier.name, contexts: modifier.contexts, default: modifier.defaultContext,
+                     chosenBy: modifier.mapsToTraits ? "traits" : "name")
         }
-        let detail = Detail(
-            head: Detail.Head(name: theme.name, revision: theme.revision, parent: theme.parent, chain: chain.map(\.name),
-                              status: theme.servingStatus.rawValue),
-            problems: ProblemSummary(errors: lines(theme.error), warnings: lines(theme.warning), always: true),
-            names: Detail.Names(problems: "/themes/\(theme.name)/problems", sources: sources,
+        let head = DetailHead(name: theme.name, revision: theme.revision, parent: theme.parent, chain: chain.map(\.name),
+                              status: theme.servingStatus.rawValue)
+        let names = DetailNames(problems: "/themes/\(theme.name)/problems", sources: sources,
                                 colors: try reader.names(.color, in: chain), images: try reader.names(.image, in: chain),
                                 data: try reader.names(.data, in: chain), files: try reader.names(.file, in: chain),
                                 strings: try reader.stringTables(in: chain), modifiers: modifiers, warming: warming(theme.name),
-                                releases: hasReleases ? "/themes/\(theme.name)/releases" : nil))
+                                releases: hasReleases ? "/themes/\(theme.name)/releases" : nil)
+        let detail = Detail(Joined(head, ProblemSummary(errors: lines(theme.error), warnings: lines(theme.warning), always: true)), names)
         return try JSONResponse.make(encoding: detail, cacheControl: "no-cache", etagged: true)
     }
 
     /// How far encoding the theme's images and data in the background has got since it last
     /// changed; nil when it is not under way.
-    private func warming(_ theme: String) -> Detail.Warming? {
+    private func warming(_ theme: String) -> Warming? {
         guard let (done, total) = library.content.warming(theme) else { return nil }
-        return Detail.Warming(done: done, total: total, complete: done >= total)
+        return Warming(done: done, total: total, complete: done >= total)
     }
 
     private func lines(_ text: String) -> [String] {
@@ -150,106 +148,76 @@ extension ThemeRoutes {
     }
 
     /// A theme in `GET /themes`: its counts, then its problems, as one object.
-    struct Entry: Encodable {
-        struct Counts: Encodable {
-            var name: String
-            var parent: String?
-            var revision: String
-            var colors: Int
-            var images: Int
-            var files: Int
-            var href: String
+    typealias Entry = Joined<EntryCounts, ProblemSummary>
 
-            init(name: String, parent: String?, revision: String, colors: Int, images: Int, files: Int) {
-                (self.name, self.parent, self.revision) = (name, parent, revision)
-                (self.colors, self.images, self.files, href) = (colors, images, files, "/themes/\(name)")
-            }
-        }
+    struct EntryCounts: Encodable {
+        var name: String
+        var parent: String?
+        var revision: String
+        var colors: Int
+        var images: Int
+        var files: Int
+        var href: String
 
-        var counts: Counts
-        var problems: ProblemSummary
-
-        init(_ counts: Counts, _ problems: ProblemSummary) { (self.counts, self.problems) = (counts, problems) }
-
-        func encode(to encoder: any Encoder) throws {
-            try counts.encode(to: encoder)
-            try problems.encode(to: encoder)
+        init(name: String, parent: String?, revision: String, colors: Int, images: Int, files: Int) {
+            (self.name, self.parent, self.revision) = (name, parent, revision)
+            (self.colors, self.images, self.files, href) = (colors, images, files, "/themes/\(name)")
         }
     }
 
     /// `GET /themes/{theme}`: who the theme is, its problems, then its sources and names, as one
     /// object.
-    struct Detail: Encodable {
-        struct Head: Encodable {
-            var name: String
-            var revision: String
-            @Nullable var parent: String?
-            var chain: [String]
-            var status: String
-        }
+    typealias Detail = Joined<Joined<DetailHead, ProblemSummary>, DetailNames>
 
-        struct Names: Encodable {
-            var problems: String
-            var sources: [Source]
-            var colors: [String]
-            var images: [String]
-            var data: [String]
-            var files: [String]
-            var strings: [String]
-            var modifiers: [Modifier]
-            @Nullable var warming: Warming?
-            /// With a cluster store: the theme's release history.
-            var releases: String?
-        }
+    struct DetailHead: Encodable {
+        var name: String
+        var revision: String
+        @Nullable var parent: String?
+        var chain: [String]
+        var status: String
+    }
 
-        /// A source file or folder, then its problems, as one object.
-        struct Source: Encodable {
-            struct File: Encodable {
-                var path: String
-                var kind: String
-                /// A bundle's: each there (null when its Info.plist has none); absent for other sources.
-                var identifier: Nullable<String>?
-                var developmentRegion: Nullable<String>?
-                var localizations: [String]?
-                /// Its last good read serves: the edit its error names was refused.
-                var kept: Bool?
-            }
+    struct DetailNames: Encodable {
+        var problems: String
+        var sources: [Source]
+        var colors: [String]
+        var images: [String]
+        var data: [String]
+        var files: [String]
+        var strings: [String]
+        var modifiers: [Modifier]
+        @Nullable var warming: Warming?
+        /// With a cluster store: the theme's release history.
+        var releases: String?
+    }
 
-            var file: File
-            var problems: ProblemSummary
+    /// A source file or folder, then its problems, as one object.
+    typealias Source = Joined<SourceFile, ProblemSummary>
 
-            init(_ file: File, _ problems: ProblemSummary) { (self.file, self.problems) = (file, problems) }
+    struct SourceFile: Encodable {
+        var path: String
+        var kind: String
+        /// A bundle's: each there (null when its Info.plist has none); absent for other sources.
+        var identifier: Nullable<String>?
+        var developmentRegion: Nullable<String>?
+        var localizations: [String]?
+        /// Its last good read serves: the edit its error names was refused.
+        var kept: Bool?
+    }
 
-            func encode(to encoder: any Encoder) throws {
-                try file.encode(to: encoder)
-                try problems.encode(to: encoder)
-            }
-        }
+    /// A token theme's modifier and how a request chooses its context.
+    struct Modifier: Encodable {
+        var name: String
+        var contexts: [String]
+        var `default`: String
+        /// name or traits.
+        var chosenBy: String
+    }
 
-        /// A token theme's modifier and how a request chooses its context.
-        struct Modifier: Encodable {
-            var name: String
-            var contexts: [String]
-            var `default`: String
-            /// name or traits.
-            var chosenBy: String
-        }
-
-        /// `{"done": 12, "total": 40, "complete": false}`.
-        struct Warming: Encodable {
-            var done: Int
-            var total: Int
-            var complete: Bool
-        }
-
-        var head: Head
-        var problems: ProblemSummary
-        var names: Names
-
-        func encode(to encoder: any Encoder) throws {
-            try head.encode(to: encoder)
-            try problems.encode(to: encoder)
-            try names.encode(to: encoder)
-        }
+    /// `{"done": 12, "total": 40, "complete": false}`.
+    struct Warming: Encodable {
+        var done: Int
+        var total: Int
+        var complete: Bool
     }
 }
