@@ -153,7 +153,7 @@ let package = Package(
         // The Swift client against a real server on loopback.
         .testTarget(name: "ThemedClientTests", dependencies: ["ThemedClient", "ThemeServer", "ThemeIndex", "ThemeVocabulary", "HTTPServer", "ServiceSupport", "TestSupport"]),
         // The cluster store in-process against a real PostgreSQL: releases, rollouts, the outbox.
-        .testTarget(name: "ClusterTests", dependencies: ["Cluster", "Audiences", "Hashing", "JSON", "Sharding", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "ClusterTests", dependencies: ["Cluster", "Audiences", "Hashing", "JSON", "Sharding", "TestSupport", "ThemeVocabulary", .product(name: "Logging", package: "swift-log")]),
         // `themed` replicas as processes over a real PostgreSQL: publish, follow, drafts, webhooks.
         .testTarget(name: "ReplicaTests", dependencies: ["Cluster", "Releases", "Audiences", "JSON", "TestSupport"]),
         .testTarget(name: "WebhooksTests", dependencies: ["Webhooks", "Settings", "ThemeServer", "TestSupport", .product(name: "Logging", package: "swift-log")]),

@@ -1,36 +1,6 @@
 import Foundation
 import ThemeVocabulary
 
-/// What a replica serves, as it told the store: its name (`host:port`) and the newest store
-/// generation it serves.
-public struct ReplicaServing: Sendable, Equatable {
-    public var name: String
-    public var generation: Generation
-
-    public init(name: String, generation: Generation) {
-        (self.name, self.generation) = (name, generation)
-    }
-}
-
-/// Whether every ready replica serves a change: those that do, those that do not yet, and how
-/// long the wait for them took.
-public struct ServedBy: Sendable, Equatable {
-    public var serving: [String]
-    public var lagging: [ReplicaServing]
-    public var waited: Duration
-
-    public var isComplete: Bool { lagging.isEmpty }
-
-    public var waitedMilliseconds: Int {
-        Int(waited.components.seconds * 1000 + waited.components.attoseconds / 1_000_000_000_000_000)
-    }
-
-    /// One line for an operator: who lags and what each serves.
-    public var laggingDescription: String {
-        lagging.map { "\($0.name) (serves generation \($0.generation))" }.joined(separator: ", ")
-    }
-}
-
 /// Which replicas serve what: each replica's follower writes the newest generation it serves
 /// into `themed_replica` once its index reloaded and its purges went out, so that a change can
 /// be answered when every ready replica serves it (`awaitServed`).
@@ -84,7 +54,7 @@ extension ClusterStore {
     /// asks the store at the start, at each replica's report (`servedChannel`), and every
     /// `servedRecheck` between them. A replica that connects meanwhile counts from then on; one
     /// that goes away stops counting.
-    public func awaitServed(_ generation: Generation, timeout: Duration) throws -> ServedBy {
+    public func awaitServed(_ generation: Generation, timeout: Duration) throws -> ReplicaReport {
         let start = ContinuousClock.now
         // Listening before the first look: a report committed after it is not missed.
         try connection.execute("LISTEN \(Self.servedChannel)")
@@ -94,7 +64,8 @@ extension ClusterStore {
             let lagging = replicas.filter { $0.generation < generation }
             let waited = ContinuousClock.now - start
             if lagging.isEmpty || waited >= timeout {
-                return ServedBy(serving: replicas.filter { $0.generation >= generation }.map(\.name), lagging: lagging, waited: waited)
+                return ReplicaReport(serving: replicas.filter { $0.generation >= generation }.map(\.name), lagging: lagging,
+                                     waitedMilliseconds: Int(waited / .milliseconds(1)))
             }
             _ = try notifications(waitingUpTo: min(timeout - waited, Self.servedRecheck))
         }

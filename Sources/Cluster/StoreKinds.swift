@@ -67,7 +67,7 @@ public protocol WebhookOutboxStore {
 public protocol ReplicaRegistry {
     func reportServing(replica name: String, generation: Generation) throws
     func replicasServing() throws -> [ReplicaServing]
-    func awaitServed(_ generation: Generation, timeout: Duration) throws -> ServedBy
+    func awaitServed(_ generation: Generation, timeout: Duration) throws -> ReplicaReport
 }
 
 extension ClusterStore: DraftStore, ReleaseHistoryStore, ScheduleStore, AssignmentStore, TokenStore, WebhookOutboxStore, ReplicaRegistry {}

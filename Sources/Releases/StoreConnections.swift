@@ -43,7 +43,7 @@ public final class StoreConnections: Sendable {
     /// Waits until every ready replica serves `generation` (or `wait` is nil: at once, nil).
     public func awaitServed(_ generation: Generation, _ wait: ServedWait?) throws(Refusal) -> ReplicaReport? {
         guard let wait else { return nil }
-        return ReplicaReport(try withStore { try $0.awaitServed(generation, timeout: wait.timeout) })
+        return try withStore { try $0.awaitServed(generation, timeout: wait.timeout) }
     }
 
     /// A kept connection that still answers, or a new one.

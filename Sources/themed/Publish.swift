@@ -124,7 +124,7 @@ struct Publish: ParsableCommand {
     }
 
     /// "; served by 3 replicas in 140 ms", or that no replica follows the store.
-    private static func servedLine(_ served: ServedBy) -> String {
+    private static func servedLine(_ served: ReplicaReport) -> String {
         if served.serving.isEmpty && served.lagging.isEmpty { return "; no replica follows the store yet" }
         let count = served.serving.count
         return "; served by \(count) replica\(count == 1 ? "" : "s") after \(served.waitedMilliseconds) ms"

@@ -30,7 +30,7 @@ struct ServedWaitOptions: ParsableArguments {
         return ExitCode(3)
     }
 
-    /// From a server's answer (its `replicas` member): who lags, as `ServedBy.laggingDescription` words it; nil when none does.
+    /// From a server's answer (its `replicas` member): who lags, as `ReplicaReport.laggingDescription` words it; nil when none does.
     static func lagging(in answer: Any?) -> String? {
         guard let object = answer as? [String: Any], let replicas = object["replicas"] as? [String: Any],
               let lagging = replicas["lagging"] as? [[String: Any]], !lagging.isEmpty else { return nil }

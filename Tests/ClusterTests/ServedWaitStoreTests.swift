@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import TestSupport
+import ThemeVocabulary
 
 /// `awaitServed` on a real PostgreSQL: a wait ends when every connected replica reported the
 /// generation, counts only replicas whose connection lives, and names the laggards at its limit.
@@ -19,7 +20,7 @@ struct ServedWaitStoreTests {
         try first.reportServing(replica: "first", generation: 1)
         try second?.reportServing(replica: "second", generation: 1)
 
-        let found = Mutex<ServedBy?>(nil)
+        let found = Mutex<ReplicaReport?>(nil)
         let waiter = Thread {
             let served = try? asking.awaitServed(2, timeout: .seconds(60))
             found.withLock { $0 = served }
@@ -40,7 +41,7 @@ struct ServedWaitStoreTests {
 
         let late = try asking.awaitServed(4, timeout: .milliseconds(300))
         #expect(!late.isComplete && late.serving.isEmpty)
-        #expect(late.lagging == [ReplicaServing(name: "first", generation: 2)] && late.waited >= .milliseconds(300))
+        #expect(late.lagging == [ReplicaServing(name: "first", generation: 2)] && late.waitedMilliseconds >= 300)
         #expect(late.laggingDescription == "first (serves generation 2)")
     }
 }

@@ -46,30 +46,6 @@ public struct Credentials: Sendable, Equatable {
     }
 }
 
-/// What a change's wait for the replicas found (`?wait=`): those that serve the change, those
-/// that did not in time (with the generation each serves), and how long the wait took. The
-/// cluster store works it out; every change route answers with it alike (`JSONResponse.change`).
-public struct ReplicaReport: Sendable, Equatable, Encodable {
-    public struct Lagging: Sendable, Equatable, Encodable {
-        public var name: String
-        public var generation: Generation
-
-        public init(name: String, generation: Generation) {
-            (self.name, self.generation) = (name, generation)
-        }
-    }
-
-    public var serving: [String]
-    public var lagging: [Lagging]
-    public var waitedMilliseconds: Int
-
-    public init(serving: [String], lagging: [Lagging], waitedMilliseconds: Int) {
-        (self.serving, self.lagging, self.waitedMilliseconds) = (serving, lagging, waitedMilliseconds)
-    }
-
-    public var isComplete: Bool { lagging.isEmpty }
-}
-
 /// A change as stored, and what the wait for the replicas to serve it found (nil: not waited).
 public struct Changed<Value: Sendable>: Sendable {
     public var value: Value
