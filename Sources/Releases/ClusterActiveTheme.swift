@@ -19,21 +19,21 @@ public struct ClusterActiveTheme: ActiveThemeStore {
     }
 
     public func authorize(_ credentials: Credentials, theme: String) throws(APIError) -> Caller {
-        try ReleaseRoutes.refused { () throws(Refusal) in
+        try Refusal.answering { () throws(Refusal) in
             .token(name: try tokens.authorize(credentials.authorization, from: credentials.client, to: .activate, theme: theme).name)
         }
     }
 
     public func activate(_ theme: String, by caller: Caller) throws(APIError) -> Generation {
-        try ReleaseRoutes.refused { () throws(Refusal) in try connections.withStore { try $0.setActive(theme, by: caller.actor) } }
+        try Refusal.answering { () throws(Refusal) in try connections.withStore { try $0.setActive(theme, by: caller.actor) } }
     }
 
     public func schedule(activating theme: String, at: String, by caller: Caller) throws(APIError) -> ScheduledSwitch {
-        let schedule = try ReleaseRoutes.refused { () throws(Refusal) in try connections.withStore { try $0.schedule(activating: theme, at: at, by: caller.actor) } }
+        let schedule = try Refusal.answering { () throws(Refusal) in try connections.withStore { try $0.schedule(activating: theme, at: at, by: caller.actor) } }
         return ScheduledSwitch(id: schedule.id, theme: schedule.theme, at: schedule.at, by: schedule.actor)
     }
 
     public func awaitServed(_ generation: Generation, _ wait: ServedWait?) throws(APIError) -> ReplicaReport? {
-        try ReleaseRoutes.refused { () throws(Refusal) in try connections.awaitServed(generation, wait) }
+        try Refusal.answering { () throws(Refusal) in try connections.awaitServed(generation, wait) }
     }
 }

@@ -91,7 +91,7 @@ public final class ClusterAudiences: AudienceStore {
     // MARK: Changes (off the event loop: see `AudienceStore`)
 
     public func authorize(_ credentials: Credentials, themes: [String]) throws(APIError) -> Caller {
-        try ReleaseRoutes.refused { () throws(Refusal) in
+        try Refusal.answering { () throws(Refusal) in
             var name = ""
             for theme in Set(themes.isEmpty ? ["*"] : themes).sorted() {
                 name = try tokens.authorize(credentials.authorization, from: credentials.client, to: .rollout, theme: theme).name
@@ -101,23 +101,23 @@ public final class ClusterAudiences: AudienceStore {
     }
 
     public func putAlias(_ alias: Alias, by caller: Caller, wait: ServedWait?) throws(APIError) -> Changed<Alias> {
-        let generation = try ReleaseRoutes.refused { () throws(Refusal) in try connections.withStore { try $0.putAlias(alias, by: caller.actor) } }
+        let generation = try Refusal.answering { () throws(Refusal) in try connections.withStore { try $0.putAlias(alias, by: caller.actor) } }
         return Changed(alias, replicas: try awaitChange(generation, wait))
     }
 
     public func scheduleAlias(_ alias: Alias, at: String, by caller: Caller) throws(APIError) -> ScheduledAliasChange {
-        let schedule = try ReleaseRoutes.refused { () throws(Refusal) -> Schedule in try connections.withStore { try $0.schedule(alias: alias, at: at, by: caller.actor) } }
+        let schedule = try Refusal.answering { () throws(Refusal) -> Schedule in try connections.withStore { try $0.schedule(alias: alias, at: at, by: caller.actor) } }
         return ScheduledAliasChange(id: schedule.id, alias: alias.name, theme: schedule.theme, at: schedule.at, by: schedule.actor)
     }
 
     public func removeAlias(_ name: String, by caller: Caller, wait: ServedWait?) throws(APIError) -> ReplicaReport? {
-        let generation = try ReleaseRoutes.refused { () throws(Refusal) -> Generation? in try connections.withStore { try $0.removeAlias(name, by: caller.actor) } }
+        let generation = try Refusal.answering { () throws(Refusal) -> Generation? in try connections.withStore { try $0.removeAlias(name, by: caller.actor) } }
         guard let generation else { throw APIError.notFound("no alias named \(name)") }
         return try awaitChange(generation, wait)
     }
 
     public func setRollout(theme: String, generation: Generation, percent: Double, by caller: Caller, wait: ServedWait?) throws(APIError) -> Changed<Rollout?> {
-        let (rollout, change) = try ReleaseRoutes.refused { () throws(Refusal) -> (rollout: Rollout?, generation: Generation) in
+        let (rollout, change) = try Refusal.answering { () throws(Refusal) -> (rollout: Rollout?, generation: Generation) in
             try connections.withStore { try $0.setRollout(theme: theme, generation: generation, percent: percent, by: caller.actor) }
         }
         return Changed(rollout, replicas: try awaitChange(change, wait))
@@ -127,7 +127,7 @@ public final class ClusterAudiences: AudienceStore {
     /// returns what it found (a replica that lags past the wait makes the answer 202); with
     /// `wait=0`, until this replica follows it, and nil.
     private func awaitChange(_ generation: Generation, _ wait: ServedWait?) throws(APIError) -> ReplicaReport? {
-        let replicas = try ReleaseRoutes.refused { () throws(Refusal) in try connections.awaitServed(generation, wait) }
+        let replicas = try Refusal.answering { () throws(Refusal) in try connections.awaitServed(generation, wait) }
         if replicas == nil { awaitFollowing(generation) }
         return replicas
     }

@@ -1,4 +1,6 @@
 import Cluster
+import HTTPTypes
+import ThemeServer
 
 /// Why a request was refused, one case per answer it gets.
 public enum Refusal: Error, Equatable, CustomStringConvertible {
@@ -38,5 +40,38 @@ extension Refusal {
         case .unpublishableName, .unsafeName, .badTime: self = .badRequest(error.description)
         case .badRelease, .missingBlob, .corruptBlob, .badToken, .inherited: self = .unprocessable(error.description)
         }
+    }
+}
+
+extension Refusal {
+    /// What `work` returns, or the error answer its refusal is.
+    static func answering<T>(_ work: () throws(Refusal) -> T) throws(APIError) -> T {
+        do throws(Refusal) { return try work() } catch { throw error.apiError }
+    }
+
+    /// The error answer a refusal is: its status and code, and the fields that tell the client
+    /// what to do (`WWW-Authenticate`, `Retry-After`).
+    var apiError: APIError {
+        let (status, code): (HTTPResponse.Status, String) = switch self {
+        case .unauthorized: (.unauthorized, "unauthorized")
+        case .forbidden: (.forbidden, "forbidden")
+        case .tooManyAttempts: (.tooManyRequests, "too_many_attempts")
+        case .badRequest: (.badRequest, "bad_request")
+        case .notFound: (.notFound, "not_found")
+        case .tooLarge: (.contentTooLarge, "too_large")
+        case .unsupportedMediaType: (.unsupportedMediaType, "unsupported_media_type")
+        case .unprocessable: (.unprocessableContent, "unprocessable")
+        case .generationNotKept: (.unprocessableContent, "generation_not_kept")
+        case .conflict: (.conflict, "conflict")
+        case .unavailable: (.serviceUnavailable, "cluster_unavailable")
+        }
+        var error = APIError(status: status, code: code, message: description)
+        switch self {
+        case .unauthorized: error.headers[.wwwAuthenticate] = "Bearer realm=\"themed\""
+        case .tooManyAttempts(let seconds): error.headers[.retryAfter] = String(seconds)
+        case .unavailable: error.headers[.retryAfter] = "1"
+        default: break
+        }
+        return error
     }
 }

@@ -235,7 +235,7 @@ public struct ReleaseRoutes: RouteCollection {
                     complete(response)
                 } catch let refusal as Refusal {
                     if counted != nil { metrics.publishRefusals.add(1, ordering: .relaxed) }
-                    complete(response(for: refusal))
+                    complete(refusal.apiError.response)
                 } catch let error as APIError {
                     complete(error.response)
                 } catch {
@@ -243,40 +243,6 @@ public struct ReleaseRoutes: RouteCollection {
                 }
             }
         })
-    }
-
-    static func response(for refusal: Refusal) -> Response {
-        apiError(for: refusal).response
-    }
-
-    /// What `work` returns, or the error its refusal is answered with.
-    static func refused<T>(_ work: () throws(Refusal) -> T) throws(APIError) -> T {
-        do throws(Refusal) { return try work() } catch { throw apiError(for: error) }
-    }
-
-    /// The error a refusal is answered with.
-    static func apiError(for refusal: Refusal) -> APIError {
-        let (status, code): (HTTPResponse.Status, String) = switch refusal {
-        case .unauthorized: (.unauthorized, "unauthorized")
-        case .forbidden: (.forbidden, "forbidden")
-        case .tooManyAttempts: (.tooManyRequests, "too_many_attempts")
-        case .badRequest: (.badRequest, "bad_request")
-        case .notFound: (.notFound, "not_found")
-        case .tooLarge: (.contentTooLarge, "too_large")
-        case .unsupportedMediaType: (.unsupportedMediaType, "unsupported_media_type")
-        case .unprocessable: (.unprocessableContent, "unprocessable")
-        case .generationNotKept: (.unprocessableContent, "generation_not_kept")
-        case .conflict: (.conflict, "conflict")
-        case .unavailable: (.serviceUnavailable, "cluster_unavailable")
-        }
-        var error = APIError(status: status, code: code, message: refusal.description)
-        switch refusal {
-        case .unauthorized: error.headers[.wwwAuthenticate] = "Bearer realm=\"themed\""
-        case .tooManyAttempts(let seconds): error.headers[.retryAfter] = String(seconds)
-        case .unavailable: error.headers[.retryAfter] = "1"
-        default: break
-        }
-        return error
     }
 
     /// `DELETE /active/schedule/{id}`: the schedule that will not be applied.
