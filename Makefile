@@ -205,7 +205,8 @@ deb-test: deb lintian
 ## the package's own checks as deb-test's.
 deb-test-tested: lintian
 	python3 scripts/relink-static.py --output out/deb-binary/themed
-	scripts/test-deb.sh "$$(BINARY=out/deb-binary/themed scripts/make-deb.sh | tail -n 1)"
+	BINARY=out/deb-binary/themed scripts/make-deb.sh > out/deb-binary/package
+	scripts/test-deb.sh "$$(tail -n 1 out/deb-binary/package)"
 
 lintian:
 	@$(call apt_install,lintian)

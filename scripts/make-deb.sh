@@ -12,6 +12,8 @@
 # postinst makes the `themed` system user and group and gives it /var/lib/themed; postrm purge
 # removes them again.
 set -euo pipefail
+fail() { echo "make-deb.sh: $*" >&2; exit 1; }
+trap 'echo "make-deb.sh: line $LINENO failed (exit $?): $BASH_COMMAND" >&2' ERR
 cd "$(dirname "$0")/.."
 BINARY=${BINARY:-.build-deb/release/themed}
 OUT=${OUT:-out}
@@ -71,10 +73,17 @@ chmod 0644 "$root/usr/share/lintian/overrides/themed"
 
 # Depends: the package of every shared library the binary links, at its installed version, and
 # libvips, which it loads when it first codes an image (Sources/CVips/vips.c).
-depends=$( (ldd "$root/usr/bin/themed" | awk '/=> \// {print $3}'; ldconfig -p | awk '$1 == "libvips.so.42" {print $NF; exit}') | while read -r library; do
-  owner=$(dpkg -S "$(readlink -f "$library")" 2>/dev/null || dpkg -S "$library" 2>/dev/null || true)
+# Every reader here reads its input to the end: under pipefail, a reader that stops early (awk's
+# `exit`) kills the writer with SIGPIPE once ldconfig's cache outgrows a pipe's buffer, and the
+# script ended there without a word.
+libraries=$(ldd "$root/usr/bin/themed" | awk '/=> \// {print $3}'
+  ldconfig -p | awk '$1 == "libvips.so.42" && !found {print $NF; found = 1}')
+[[ $libraries == *libvips.so.42* ]] || fail "libvips.so.42 is not installed (apt-get install libvips42)"
+depends=$(for library in $libraries; do
+  owner=$(dpkg -S "$(readlink -f "$library")" 2>/dev/null || dpkg -S "$library" 2>/dev/null) ||
+    fail "no installed Debian package owns $library, so Depends cannot name it"
   name=${owner%%:*}
-  [ -n "$name" ] && echo "$name (>= $(dpkg-query -W -f='${Version}' "$name" | sed 's/-[^-]*$//'))"
+  echo "$name (>= $(dpkg-query -W -f='${Version}' "$name" | sed 's/-[^-]*$//'))"
 done | sort -u | paste -sd, | sed 's/,/, /g')
 
 cat > "$root/DEBIAN/control" <<EOF
