@@ -46,7 +46,7 @@ done
 themes=$(curl -fs "http://127.0.0.1:$port/themes") || fail "GET /themes failed"
 echo "$themes" | python3 -c 'import json, sys; names = [t["name"] for t in json.load(sys.stdin)["themes"]]; assert names == ["brand", "dark", "light", "tokens"], names; print("themes:", names)'
 colour=$(curl -fs "http://127.0.0.1:$port/themes/light/colors" | python3 -c 'import json, sys; print(json.load(sys.stdin)["colors"][0]["name"])')
-curl -fsi "http://127.0.0.1:$port/themes/light/colors/$colour" | grep -qi '^etag: "' || fail "no ETag on a colour"
+curl -fsi "http://127.0.0.1:$port/themes/light/colors/$colour" | grep -i '^etag: "' >/dev/null || fail "no ETag on a colour"
 echo "colour $colour: 200 with an ETag"
 [ -s "$root/var/lib/themed/themed.sqlite" ] || fail "no index under the scratch /var/lib/themed"
 head -1 "$scratch/err.log" | python3 -c 'import json, sys; record = json.loads(sys.stdin.readline()); assert {"time", "level", "message"} <= set(record), record; print("logs: JSON lines")'
