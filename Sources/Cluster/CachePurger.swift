@@ -46,7 +46,7 @@ public struct CachePurger: Sendable {
         guard !keys.isEmpty, !targets.isEmpty else { return }
         queue.async { [self] in for target in targets { purge(keys, at: target) } }
         for delay in repeats {
-            let milliseconds = Int(delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000)
+            let milliseconds = delay.milliseconds
             queue.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [self] in for target in targets { purge(keys, at: target) } }
         }
     }

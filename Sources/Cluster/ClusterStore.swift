@@ -84,6 +84,8 @@ public final class ClusterStore: @unchecked Sendable {
     }
 
     public var backendPID: Int { connection.backendPID }
+    /// The statements this store's connection has sent and how long their answers took.
+    public var roundTrips: PostgresConnection.RoundTrips { connection.roundTrips }
 
     /// Stores `files` (paths relative to the theme's folder) as the theme's next generation.
     @discardableResult
@@ -109,6 +111,10 @@ public final class ClusterStore: @unchecked Sendable {
     }
 
     /// Each file's bytes into the blob table (once per content), checked against the limits.
+    /// The store is asked once which contents it lacks, not once per file: on a machine short of
+    /// CPU each question waits for PostgreSQL's backend to be scheduled, and a publish of 14
+    /// files spent most of its time in them. So each file is read twice when the store lacks it
+    /// (hashed, then sent), and never held with the others.
     func storeBlobs(paths: [String], contents: (Int) throws -> [UInt8]) throws -> [Release.File] {
         var entries: [Release.File] = []
         for (number, path) in paths.enumerated() {
@@ -116,11 +122,15 @@ public final class ClusterStore: @unchecked Sendable {
             guard bytes.count <= Release.maximumFileBytes else {
                 throw ClusterError.tooLarge("\(path) is \(bytes.count) bytes, more than \(Release.maximumFileBytes)")
             }
-            let hash = ContentHash.of(bytes).hex
-            if try connection.execute("SELECT 1 FROM themed_blob WHERE hash = $1", [.text(hash)]).count == 0 {
-                try connection.execute("INSERT INTO themed_blob (hash, bytes) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING", [.text(hash), .bytes(bytes)])
-            }
-            entries.append(Release.File(path: path, hash: hash, size: bytes.count))
+            entries.append(Release.File(path: path, hash: ContentHash.of(bytes).hex, size: bytes.count))
+        }
+        var stored = Set(try connection.execute("SELECT hash FROM themed_blob WHERE hash = ANY ($1::text[])", [.textArray(Set(entries.map(\.hash)))])
+            .values.compactMap { $0.first ?? nil })
+        for (number, entry) in entries.enumerated() where !stored.contains(entry.hash) {
+            let bytes = try contents(number)
+            guard ContentHash.of(bytes).hex == entry.hash else { throw ClusterError.changedWhilePublished(entry.path) }
+            try connection.execute("INSERT INTO themed_blob (hash, bytes) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING", [.text(entry.hash), .bytes(bytes)])
+            stored.insert(entry.hash)
         }
         return entries
     }
@@ -174,9 +184,9 @@ public final class ClusterStore: @unchecked Sendable {
             """, [.text(release.theme), .text(release.manifest), .text(release.retired ? "true" : "false"), .text(actor),
                   rollbackOf.map { .int($0) } ?? .null, .text(approvers.joined(separator: "\n"))])
         guard let text = rows.values.first?.first ?? nil, let generation = Generation(text) else { throw ClusterError.badRelease("no generation returned") }
-        for hash in Set(release.files.map(\.hash)) {
-            try connection.execute("INSERT INTO themed_release_blob (theme, generation, hash) VALUES ($1, $2, $3)",
-                                   [.text(release.theme), .int(generation), .text(hash)])
+        if !release.files.isEmpty {
+            try connection.execute("INSERT INTO themed_release_blob (theme, generation, hash) SELECT $1, $2, unnest($3::text[])",
+                                   [.text(release.theme), .int(generation), .textArray(Set(release.files.map(\.hash)))])
         }
         try audit(actor: actor, action: action, theme: release.theme, generation: generation,
                   detail: rollbackOf.map { "content of generation \($0)" } ?? (approvers.isEmpty ? "" : "approved by \(approvers.joined(separator: ", "))"))
@@ -219,11 +229,16 @@ public final class ClusterStore: @unchecked Sendable {
     /// With `after`, only the themes with a release newer than that generation (a follower that
     /// has applied everything up to it reads what came since, not every theme again).
     public func latestReleases(after generation: Generation? = nil) throws -> [Release] {
-        let rows = try connection.execute("""
-            SELECT DISTINCT ON (theme) theme, generation, manifest, retired FROM themed_release WHERE generation > $1
-            ORDER BY theme, generation DESC
-            """, [.int(generation ?? -1)])
-        return try rows.values.map(Self.release(from:))
+        try connection.execute(Self.latestReleasesQuery(after: generation)).values.map(Self.release(from:))
+    }
+
+    /// The statement of `latestReleases`, the generation written into it (a number, not text a
+    /// client gave): it also goes in `snapshot`'s batch, where statements take no parameters.
+    static func latestReleasesQuery(after generation: Generation?) -> String {
+        """
+        SELECT DISTINCT ON (theme) theme, generation, manifest, retired FROM themed_release WHERE generation > \(generation ?? -1)
+        ORDER BY theme, generation DESC
+        """
     }
 
     /// `theme`'s newest release (a retired theme's is its retirement), if it has any.
@@ -234,7 +249,7 @@ public final class ClusterStore: @unchecked Sendable {
         return try rows.values.first.map(Self.release(from:))
     }
 
-    private static func release(from row: [String?]) throws -> Release {
+    static func release(from row: [String?]) throws -> Release {
         guard row.count == 4, let theme = row[0], let generationText = row[1], let generation = Int64(generationText),
               let manifest = row[2], let retired = row[3], Release.isSafe(theme: theme) else {
             throw ClusterError.badRelease("a row of themed_release")
@@ -271,7 +286,12 @@ public final class ClusterStore: @unchecked Sendable {
 
     /// The active theme and the generation of the switch that made it so.
     public func active() throws -> (theme: String, generation: Generation)? {
-        let rows = try connection.execute("SELECT theme, generation FROM themed_active WHERE id = 1")
+        Self.active(from: try connection.execute(Self.activeQuery))
+    }
+
+    static let activeQuery = "SELECT theme, generation FROM themed_active WHERE id = 1"
+
+    static func active(from rows: PostgresConnection.Rows) -> (theme: String, generation: Generation)? {
         guard let row = rows.values.first, row.count == 2, let theme = row[0], let text = row[1], let generation = Int64(text) else { return nil }
         return (theme, generation)
     }

@@ -56,7 +56,9 @@ public struct Materializer: Sendable {
     }
 
     /// Writes `release` into the theme's folder, or with `kept`, into the folder of a generation
-    /// kept beside it (`ThemeName.pinned`).
+    /// kept beside it (`ThemeName.pinned`). A file the theme's folder already holds with the same
+    /// content is taken from there; only the others are asked of `blob` (the store): a release
+    /// usually changes a few of its files, and each question to a store short of CPU waits.
     public func materialize(_ release: Release, kept: Bool = false, blob: (String) throws -> [UInt8]) throws {
         guard Release.isSafe(theme: release.theme), !kept || ThemeName.isValid(release.theme) else { throw ClusterError.unsafeName(release.theme) }
         let folder = kept ? ThemeName.pinned(release.theme, generation: release.generation) : release.theme
@@ -68,8 +70,7 @@ public struct Materializer: Sendable {
             try manager.createDirectory(atPath: staging, withIntermediateDirectories: true)
             for file in release.files {
                 guard Release.isSafe(path: file.path) else { throw ClusterError.unsafeName(file.path) }
-                let bytes = try blob(file.hash)
-                guard bytes.count == file.size, ContentHash.of(bytes).hex == file.hash else { throw ClusterError.corruptBlob(file.hash) }
+                let bytes = try local(file, of: release.theme) ?? fetched(file, from: blob)
                 let path = "\(staging)/\(file.path)"
                 try manager.createDirectory(atPath: FilePaths.folder(of: path), withIntermediateDirectories: true)
                 try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -87,6 +88,23 @@ public struct Materializer: Sendable {
             try? manager.removeItem(atPath: staging)
             throw error
         }
+    }
+
+    /// The bytes of `file` in the theme's folder as it is, when they are the release's (its size,
+    /// then its hash); nil otherwise.
+    private func local(_ file: Release.File, of theme: String) -> [UInt8]? {
+        let path = "\(themesDirectory)/\(theme)/\(file.path)"
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size == file.size,
+              let data = FileManager.default.contents(atPath: path) else { return nil }
+        let bytes = Array(data)
+        return ContentHash.of(bytes).hex == file.hash ? bytes : nil
+    }
+
+    /// The blob of `file` from the store, checked against its size and hash.
+    private func fetched(_ file: Release.File, from blob: (String) throws -> [UInt8]) throws -> [UInt8] {
+        let bytes = try blob(file.hash)
+        guard bytes.count == file.size, ContentHash.of(bytes).hex == file.hash else { throw ClusterError.corruptBlob(file.hash) }
+        return bytes
     }
 
     /// Takes a retired theme's folder away (moved aside first, then deleted).

@@ -31,7 +31,21 @@ public final class PostgresConnection: @unchecked Sendable {
         public subscript(row: Int, column: Int) -> String? { values[row][column] }
     }
 
+    /// Statements sent and the time spent waiting for their answers, since the connection opened:
+    /// on a machine short of CPU each answer waits for PostgreSQL's backend to be scheduled, so a
+    /// follower's logs count both.
+    public struct RoundTrips: Sendable, Equatable {
+        public var count = 0
+        public var waited: Duration = .zero
+
+        /// What was sent since `earlier`.
+        public func since(_ earlier: RoundTrips) -> RoundTrips {
+            RoundTrips(count: count - earlier.count, waited: waited - earlier.waited)
+        }
+    }
+
     private let connection: OpaquePointer
+    public private(set) var roundTrips = RoundTrips()
 
     public init(url: String) throws(PostgresError) {
         guard let connection = PQconnectdb(url) else { throw PostgresError(description: "libpq could not allocate a connection") }
@@ -63,6 +77,8 @@ public final class PostgresConnection: @unchecked Sendable {
             case .bytes(let bytes): (bytes, true)
             }
         }
+        let sent = ContinuousClock.now
+        defer { roundTrips.count += 1; roundTrips.waited += .now - sent }
         // Without parameters, PQexec: it also runs several statements (the schema) at once.
         let result: OpaquePointer? = parameters.isEmpty ? PQexec(connection, sql) : withPointers(encoded.map(\.bytes)) { pointers in
             let lengths = encoded.map { Int32($0.bytes?.count ?? 0) }
@@ -71,6 +87,28 @@ public final class PostgresConnection: @unchecked Sendable {
         }
         guard let result else { throw PostgresError(description: oneLine(PQerrorMessage(connection))) }
         defer { PQclear(result) }
+        return try Self.rows(of: result)
+    }
+
+    /// Runs statements given as one text (separated by semicolons, without parameters) in one
+    /// round trip, and answers each one's rows in order (PQexec answers only the last's). They
+    /// run as one transaction, each statement with its own snapshot (READ COMMITTED), in order.
+    public func executeAll(_ sql: String) throws(PostgresError) -> [Rows] {
+        let sent = ContinuousClock.now
+        defer { roundTrips.count += 1; roundTrips.waited += .now - sent }
+        guard PQsendQuery(connection, sql) == 1 else { throw PostgresError(description: oneLine(PQerrorMessage(connection))) }
+        // Every result is taken before the connection can be used again, also after a failure.
+        var answers: Result<[Rows], PostgresError> = .success([])
+        while let result = PQgetResult(connection) {
+            defer { PQclear(result) }
+            if case .success(let rows) = answers {
+                answers = Result { () throws(PostgresError) in rows + [try Self.rows(of: result)] }
+            }
+        }
+        return try answers.get()
+    }
+
+    private static func rows(of result: OpaquePointer) throws(PostgresError) -> Rows {
         let status = PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
             throw PostgresError(description: oneLine(PQresultErrorMessage(result)))
@@ -100,7 +138,7 @@ public final class PostgresConnection: @unchecked Sendable {
         guard socket >= 0 else { throw PostgresError(description: "the cluster store connection has no socket") }
         var descriptors = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0)]
         if let wakeup { descriptors.append(pollfd(fd: wakeup, events: Int16(POLLIN), revents: 0)) }
-        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let milliseconds = Int32(clamping: timeout.milliseconds)
         let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
         if ready > 0, descriptors[0].revents != 0 {
             guard PQconsumeInput(connection) == 1, isConnected else {
@@ -143,4 +181,9 @@ private func withPointers<Result>(_ arrays: [[UInt8]?], _ body: ([UnsafePointer<
         }
     }
     return recurse(0)
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded down: what timeouts and logs here count in.
+    var milliseconds: Int { Int(components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000) }
 }

@@ -106,6 +106,8 @@ public enum ClusterError: Error, Equatable, CustomStringConvertible {
     case unsafeName(String)
     case unpublishableName(String)
     case tooLarge(String)
+    /// A file whose bytes differed when they were read again to be sent (something wrote it meanwhile).
+    case changedWhilePublished(String)
     case noSuchRelease(String, Generation)
     case noSuchSchedule(Int64)
     case badToken(String)
@@ -133,6 +135,7 @@ public enum ClusterError: Error, Equatable, CustomStringConvertible {
         case .unsafeName(let name): "\"\(name)\" is not a theme or file name a release may use"
         case .unpublishableName(let name): "\"\(name)\" is not a theme name a release may take: \(Release.publishableRule)"
         case .tooLarge(let what): "a release may not hold this much: \(what)"
+        case .changedWhilePublished(let path): "\(path) changed while it was being published; nothing was stored, publish it again"
         case .noSuchRelease(let theme, let generation): "\(theme) has no kept release of generation \(generation)"
         case .noSuchSchedule(let id): "no pending schedule \(id)"
         case .badToken(let why): why

@@ -104,7 +104,7 @@ extension ClusterStore {
 
     /// The schedules not yet applied nor cancelled, soonest first.
     public func pendingSchedules() throws -> [Schedule] {
-        try scheduleRows(where: "applied_generation IS NULL AND NOT cancelled", [])
+        try scheduleRows(where: Self.pendingCondition, [])
     }
 
     func schedule(_ id: Int64) throws -> Schedule {
@@ -115,12 +115,24 @@ extension ClusterStore {
     }
 
     private func scheduleRows(where condition: String, _ parameters: [PostgresConnection.Value]) throws -> [Schedule] {
-        let rows = try connection.execute("""
-            SELECT id, theme, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), manifest, actor,
-                   EXTRACT(EPOCH FROM at - clock_timestamp()), alias
-            FROM themed_schedule WHERE \(condition) ORDER BY at, id
-            """, parameters)
-        return try rows.values.map { row in
+        try Self.schedules(from: connection.execute(Self.scheduleQuery(where: condition), parameters))
+    }
+
+    static func scheduleQuery(where condition: String) -> String {
+        """
+        SELECT id, theme, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), manifest, actor,
+               EXTRACT(EPOCH FROM at - clock_timestamp()), alias
+        FROM themed_schedule WHERE \(condition) ORDER BY at, id
+        """
+    }
+
+    /// The schedules not yet applied nor cancelled (`pendingSchedules`).
+    static let pendingCondition = "applied_generation IS NULL AND NOT cancelled"
+    /// A row when a pending schedule is due by the store's clock.
+    static let dueScheduleQuery = "SELECT 1 FROM themed_schedule WHERE \(pendingCondition) AND at <= clock_timestamp() LIMIT 1"
+
+    static func schedules(from rows: PostgresConnection.Rows) throws -> [Schedule] {
+        try rows.values.map { row in
             guard row.count == 7, let id = row[0].flatMap({ Int64($0) }), let theme = row[1], let at = row[2], let actor = row[4],
                   let seconds = row[5].flatMap({ Double($0) }) else { throw ClusterError.badRelease("a row of themed_schedule") }
             let release = try row[3].map { manifest in
@@ -140,7 +152,7 @@ extension ClusterStore {
     /// sync: the lock lets one of them apply each schedule, once.
     @discardableResult
     public func applyDueSchedules(keep: Int = Release.defaultRetention) throws -> Int {
-        guard try connection.execute("SELECT 1 FROM themed_schedule WHERE applied_generation IS NULL AND NOT cancelled AND at <= clock_timestamp() LIMIT 1").count > 0 else {
+        guard try connection.execute(Self.dueScheduleQuery).count > 0 else {
             return 0
         }
         return try transaction {

@@ -79,13 +79,29 @@ extension ClusterStore {
     /// The generation of the newest change to aliases and rollouts (0: none yet): a replica reads
     /// them again only when it moved.
     public func audienceGeneration() throws -> Generation {
-        try connection.execute("SELECT generation FROM themed_audience WHERE id = 1").values.first?.first.flatMap { $0.flatMap { Int64($0) } } ?? 0
+        Self.audienceGeneration(from: try connection.execute(Self.audienceGenerationQuery))
     }
 
-    /// Every alias and rollout, and the generation of the newest change to them.
+    static let audienceGenerationQuery = "SELECT generation FROM themed_audience WHERE id = 1"
+
+    static func audienceGeneration(from rows: PostgresConnection.Rows) -> Generation {
+        rows.values.first?.first.flatMap { $0.flatMap { Int64($0) } } ?? 0
+    }
+
+    /// Every alias and rollout, and the generation of the newest change to them (one round trip).
     public func audiences() throws -> StoreAudiences {
+        let answers = try connection.executeAll(Self.audienceQueries.joined(separator: ";\n"))
+        guard answers.count == Self.audienceQueries.count else { throw ClusterError.badRelease("the store answered \(answers.count) of 3 statements about audiences") }
+        return try Self.audiences(aliases: answers[0], rollouts: answers[1], generation: answers[2])
+    }
+
+    /// The aliases, the rollouts and their generation, in that order.
+    static let audienceQueries = ["SELECT name, document FROM themed_alias", "SELECT theme, generation, previous, basis_points, seed FROM themed_rollout",
+                                  audienceGenerationQuery]
+
+    static func audiences(aliases: PostgresConnection.Rows, rollouts: PostgresConnection.Rows, generation: PostgresConnection.Rows) throws -> StoreAudiences {
         var audiences = StoreAudiences()
-        for row in try connection.execute("SELECT name, document FROM themed_alias").values {
+        for row in aliases.values {
             guard row.count == 2, let name = row[0], let document = row[1] else { throw ClusterError.badRelease("a row of themed_alias") }
             do {
                 audiences.aliases[name] = try Alias(name: name, json: JSONParser.parse(Array(document.utf8)))
@@ -93,14 +109,14 @@ extension ClusterStore {
                 throw ClusterError.badRelease("alias \(name): \(error)")
             }
         }
-        for row in try connection.execute("SELECT theme, generation, previous, basis_points, seed FROM themed_rollout").values {
+        for row in rollouts.values {
             guard row.count == 5, let theme = row[0], let generation = row[1].flatMap({ Int64($0) }), let previous = row[2].flatMap({ Int64($0) }),
                   let basisPoints = row[3].flatMap({ Int($0) }), let seed = row[4],
                   let rollout = try? Rollout(theme: theme, generation: generation, previous: previous, percent: Double(basisPoints) / 100, seed: seed)
             else { throw ClusterError.badRelease("a row of themed_rollout") }
             audiences.rollouts[theme] = rollout
         }
-        audiences.generation = try audienceGeneration()
+        audiences.generation = audienceGeneration(from: generation)
         return audiences
     }
 

@@ -32,7 +32,7 @@ extension Refusal {
     init(_ error: ClusterError) {
         switch error {
         case .noSuchRelease, .noSuchSchedule, .noSuchTheme, .noSuchDraft: self = .notFound(error.description)
-        case .draftClosed, .movedOn: self = .conflict(error.description)
+        case .draftClosed, .movedOn, .changedWhilePublished: self = .conflict(error.description)
         case .ownDraft: self = .forbidden(error.description)
         case .generationNotKept: self = .generationNotKept(error.description)
         case .badRollout: self = .unprocessable(error.description)

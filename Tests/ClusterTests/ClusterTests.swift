@@ -234,6 +234,19 @@ struct ClusterTests {
         #expect(throws: ClusterError.self) { try Release.files(fromManifest: line + "\n") }
     }
 
+    @Test("statements sent together answer their rows in order, in one round trip; one that fails fails them all and the connection goes on", .needsPostgres)
+    func statementsTogether() throws {
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let connection = try PostgresConnection(url: postgres.url)
+        let before = connection.roundTrips
+        let answers = try connection.executeAll("SELECT 1; SELECT x FROM generate_series(1, 3) AS x; SELECT NULL WHERE false")
+        #expect(answers.map(\.values) == [[["1"]], [["1"], ["2"], ["3"]], []])
+        #expect(connection.roundTrips.since(before).count == 1)
+        #expect(throws: PostgresError.self) { try connection.executeAll("CREATE TABLE kept (x int); SELECT nope; SELECT 3") }
+        #expect(try connection.execute("SELECT count(*) FROM pg_tables WHERE tablename = 'kept'").values == [["0"]], "one transaction: the table is not kept")
+    }
+
     @Test("bytea comes back from its hex text; anything else is refused")
     func byteaText() {
         #expect(PostgresConnection.bytes(fromHex: "\\x0aFF00") == [10, 255, 0])
@@ -273,5 +286,33 @@ struct ClusterTests {
         #expect(try String(contentsOfFile: "\(themes)/light/a.json", encoding: .utf8) == "good")
         let names = try FileManager.default.contentsOfDirectory(atPath: themes)
         #expect(names == ["light"], "nothing half-written is left beside it")
+    }
+
+    @Test("a release asks the store only for the files the theme's folder does not hold as they are; one edited on disk is fetched again")
+    func materializeReusesTheFolder() throws {
+        let themes = NSTemporaryDirectory() + "themed-cluster-\(UUID().uuidString.prefix(8))"
+        defer { try? FileManager.default.removeItem(atPath: themes) }
+        let materializer = Materializer(themesDirectory: themes)
+        let blobs = Dictionary(uniqueKeysWithValues: ["one", "two", "three", "TWO", "four"].map { (ContentHash.of(Array($0.utf8)).hex, Array($0.utf8)) })
+        func release(_ generation: Int64, _ contents: [String: String]) -> Release {
+            Release(theme: "light", generation: generation, files: contents.map { path, text in
+                Release.File(path: path, hash: ContentHash.of(Array(text.utf8)).hex, size: text.utf8.count)
+            }, retired: false)
+        }
+        func asked(for release: Release) throws -> [String] {
+            var asked: [String] = []
+            try materializer.materialize(release) { hash in
+                asked.append(hash)
+                return try #require(blobs[hash])
+            }
+            return asked.compactMap { hash in blobs[hash].map { String(decoding: $0, as: UTF8.self) } }.sorted()
+        }
+        #expect(try asked(for: release(1, ["a.json": "one", "b/b.json": "two", "c.json": "three"])) == ["one", "three", "two"])
+        #expect(try asked(for: release(2, ["a.json": "one", "b/b.json": "TWO", "c.json": "three"])) == ["TWO"], "only the changed file")
+        try Data("ONE".utf8).write(to: URL(fileURLWithPath: "\(themes)/light/a.json"))
+        #expect(try asked(for: release(3, ["a.json": "one", "b/b.json": "TWO", "d.json": "four"])) == ["four", "one"],
+                "a file edited on disk (same size, other bytes) comes from the store")
+        #expect(try String(contentsOfFile: "\(themes)/light/a.json", encoding: .utf8) == "one")
+        #expect(!FileManager.default.fileExists(atPath: "\(themes)/light/c.json") && materializer.generation(of: "light") == 3)
     }
 }

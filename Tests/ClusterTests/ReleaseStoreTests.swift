@@ -64,6 +64,44 @@ struct ReleaseStoreTests {
         #expect(try Self.count("themed_blob", postgres.url) == 5, "generation 3 went, but not its colour's blob: the rollback uses it")
     }
 
+    @Test("a publish asks the store once for the contents it lacks and sends only those: its questions do not grow with its files")
+    func publishQuestions() throws {
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let store = try ClusterStore(url: postgres.url)
+        func files(_ count: Int, _ prefix: String) -> [(path: String, bytes: [UInt8])] {
+            (0..<count).map { ("Theme.xcassets/c\($0).colorset/Contents.json", Array("\(prefix) \($0)".utf8)) }
+        }
+        func questions(_ theme: String, _ files: [(path: String, bytes: [UInt8])]) throws -> Int {
+            let before = store.roundTrips
+            try store.publish(theme: theme, files: files)
+            return store.roundTrips.since(before).count
+        }
+        _ = try questions("seed", files(40, "kept"))
+        let two = try questions("two", files(2, "kept"))
+        #expect(try questions("forty", files(40, "kept")) == two, "contents the store has cost nothing per file")
+        #expect(try questions("new", files(40, "new")) == two + 40, "one insert per content the store lacks")
+        let release = try #require(try store.latestReleases().first { $0.theme == "new" })
+        #expect(release.files.count == 40 && Set(release.files.map(\.hash)).count == 40)
+        #expect(try Self.count("themed_release_blob WHERE theme = 'new'", postgres.url) == 40)
+        let seventh = try #require(release.files.first { $0.path == "Theme.xcassets/c7.colorset/Contents.json" })
+        #expect(try store.blob(seventh.hash) == Array("new 7".utf8))
+    }
+
+    @Test("a file whose bytes change between their hash and their sending is refused, and nothing of the release is stored")
+    func fileChangedWhilePublished() throws {
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let store = try ClusterStore(url: postgres.url)
+        let reads = Mutex(0)
+        #expect(throws: ClusterError.changedWhilePublished("Theme.xcassets/primary.colorset/Contents.json")) {
+            try store.publish(theme: "light", paths: ["Theme.xcassets/primary.colorset/Contents.json"], by: "team") { _ in
+                Array("read \(reads.withLock { $0 += 1; return $0 })".utf8)
+            }
+        }
+        #expect(try store.latestReleases().isEmpty && Self.count("themed_blob", postgres.url) == 0)
+    }
+
     @Test("two publishes of one theme at once are both kept with distinct generations, the later current")
     func concurrentPublishes() throws {
         let postgres = try PostgresServer()
