@@ -156,7 +156,7 @@ public final class ClusterFollower: Sendable {
                     var nudges: UInt64 = 0
                     _ = Glibc.read(wakeup, &nudges, 8)
                     if !payloads.isEmpty || due.map({ ContinuousClock.now >= $0 }) == true {
-                        try sync(store)
+                        try syncTimed(store)
                     } else if ContinuousClock.now - sincePing > .seconds(1) {
                         try store.ping()
                         sincePing = .now
@@ -171,6 +171,18 @@ public final class ClusterFollower: Sendable {
                 delay = min(delay * 2, .seconds(5))
             }
         }
+    }
+
+    /// A sync woken by the store and the report after it, logged when it moved this replica on:
+    /// the time in the store's answers (each waits for a backend's turn) and its own (files, index, purges).
+    private func syncTimed(_ store: ClusterStore) throws {
+        let (woken, roundTrips, generation) = (ContinuousClock.now, store.roundTrips, self.generation)
+        try sync(store)
+        try reportServing(store)
+        guard self.generation != generation else { return }
+        let (total, asked) = (ContinuousClock.now - woken, store.roundTrips.since(roundTrips))
+        logger.info("change served", metadata: ["generation": "\(self.generation)", "ms": "\(total.milliseconds)", "store_queries": "\(asked.count)",
+                                                "store_ms": "\(asked.waited.milliseconds)", "own_ms": "\((total - asked.waited).milliseconds)"])
     }
 
     /// Tells the store the generation this replica serves, once its service is attached and
@@ -191,20 +203,20 @@ public final class ClusterFollower: Sendable {
     /// applied are read (generations commit in order, so nothing before it can still arrive);
     /// `everything`, or a release this replica could not write yet, reads every theme's newest.
     private func sync(_ store: ClusterStore, everything: Bool = false) throws {
-        try store.applyDueSchedules(keep: retention)
-        let schedules = try store.pendingSchedules()
+        let after = state.withLock { $0.failures.isEmpty && !everything ? $0.releasesRead : nil }
+        var snapshot = try store.snapshot(releasesAfter: after)
+        if snapshot.scheduleDue, try store.applyDueSchedules(keep: retention) > 0 { snapshot = try store.snapshot(releasesAfter: after) }
         var replica = state.withLock { $0.audiences }
-        // Aliases and rollouts are read again only when they changed (every replica reads at every notification).
-        let audiences = try everything || store.audienceGeneration() != replica.store.generation ? store.audiences() : replica.store
+        // Aliases and rollouts are decoded again only when they changed (every replica reads at every notification).
+        let audiences = try everything || snapshot.audienceGeneration != replica.store.generation ? snapshot.audiences() : replica.store
         if everything || !replica.isComplete {
             replica.served = Dictionary(uniqueKeysWithValues: materializer.themes().compactMap { theme in materializer.generation(of: theme).map { (theme, $0) } })
             replica.kept = materializer.keptGenerations()
             replica.isComplete = true
         }
         var changed: [(theme: String, generation: Generation)] = []
-        let after = state.withLock { $0.failures.isEmpty && !everything ? $0.releasesRead : nil }
         var newest: Generation = after ?? 0
-        for release in try store.latestReleases(after: after) {
+        for release in snapshot.releases {
             newest = max(newest, release.generation)
             guard holds(release.theme) else {
                 // Another shard's theme: assignments name the generation its owners serve.
@@ -243,10 +255,10 @@ public final class ClusterFollower: Sendable {
         if let shard, everything || !changed.isEmpty { changed += try holdAncestors(of: shard, store) }
         changed += try followAudiences(audiences, previous: replica.store, into: &replica, from: store)
         for (theme, _) in changed where ThemeName.pin(in: theme) == nil { replica.served[theme] = materializer.generation(of: theme) }
-        let active = try store.active()
+        let active = snapshot.active
         let previous = state.withLock { state -> String? in
-            state.schedules = schedules
-            state.nextDue = schedules.first.map { .now + .milliseconds(Int(max(0, $0.secondsUntilDue) * 1000)) }
+            state.schedules = snapshot.schedules
+            state.nextDue = snapshot.schedules.first.map { .now + .milliseconds(Int(max(0, $0.secondsUntilDue) * 1000)) }
             state.lastContact = .now
             state.generation = max(state.generation, newest, active?.generation ?? 0, audiences.generation)
             state.releasesRead = newest
