@@ -14,6 +14,22 @@ import time
 from cluster_harness import Cluster, DOOR_PORT, VAR, changed_theme, get, log, publish_timed, put_active, wait_until, watch_door
 
 
+def replica_syncs(cluster, logged_before):
+    """Each replica's "change served" log lines since the load began: how long a change took there
+    from the store's notification to the report that it serves it, split into the store's answers
+    and its own work."""
+    served = []
+    for replica in cluster.replicas:
+        with open(os.path.join(replica.folder, "themed.log"), "rb") as said:
+            said.seek(logged_before[replica.number])
+            for line in said.read().decode(errors="replace").splitlines():
+                if "change served" in line:
+                    fields = dict(re.findall(r"(\w+)=(\d+)", line))
+                    if all(key in fields for key in ("ms", "store_ms", "store_queries", "own_ms")):
+                        served.append({key: int(fields[key]) for key in ("ms", "store_ms", "store_queries", "own_ms")})
+    return served
+
+
 def lag_test(themed, rounds):
     """Issues 53.4 and 78.1: a change returns once every replica serves it and sent its purges, so
     it is live through Varnish as it returns, while two wrk clients (16 connections each)
@@ -33,6 +49,7 @@ def lag_test(themed, rounds):
                       "counter = 0\nrequest = function()\n  counter = counter + 1\n"
                       "  return wrk.format('GET', paths[(counter % #paths) + 1])\nend\n")
         duration = rounds * 6 + 10
+        logged_before = {r.number: os.path.getsize(os.path.join(r.folder, "themed.log")) for r in cluster.replicas}
         loads = [subprocess.Popen(["wrk", "-t2", "-c16", f"-d{duration}s", "-s", script, f"http://127.0.0.1:{DOOR_PORT}"],
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) for _ in range(2)]
         time.sleep(2)
@@ -97,6 +114,7 @@ def lag_test(themed, rounds):
             rate = re.search(r"Requests/sec:\s+([\d.]+)", output)
             rates.append(float(rate.group(1)) if rate else 0)
         log(f"lag: the load through Varnish: {' + '.join(f'{r:.0f}' for r in rates)} requests/s")
+        served = replica_syncs(cluster, logged_before)
 
     def summary(values):
         ordered = sorted(values)
@@ -105,6 +123,12 @@ def lag_test(themed, rounds):
     log(f"lag: of which the command's own part (start, check, store write): {summary([r - w for r, w in zip(releases, waits)])}")
     log(f"lag: of which waiting for the replicas to serve it: {summary(waits)}")
     log(f"lag: PUT /active through Varnish answered after {summary(switches)}")
+    if served:
+        def spread(key):
+            ordered = sorted(line[key] for line in served)
+            return f"median {ordered[len(ordered) // 2]}, max {ordered[-1]}"
+        log(f"lag: at the replicas, {len(served)} changes from the notification to the report of serving them: {spread('ms')} ms; "
+            f"the store's answers {spread('store_ms')} ms ({spread('store_queries')} questions), their own work {spread('own_ms')} ms")
     log(f"lag: the first answer through Varnish after a change returned was old in {stale or 'none'}")
     log(f"lag: the old answer came back through Varnish after a release was seen in rounds {reverted or 'none'}")
     if reverted:
