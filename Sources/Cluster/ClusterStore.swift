@@ -15,8 +15,9 @@ public final class ClusterStore: @unchecked Sendable {
     public static let channel = "themed"
     let connection: PostgresConnection
 
-    /// Whether the connection still answers (a kept one may have been closed by the server).
-    public var isAlive: Bool { (try? connection.execute("SELECT 1")) != nil }
+    /// Whether the server has not closed the connection (a kept one may have been), told without
+    /// asking it (`PostgresConnection.isOpen`).
+    public var isOpen: Bool { connection.isOpen }
 
     public init(url: String) throws(PostgresError) {
         connection = try PostgresConnection(url: url)

@@ -61,6 +61,16 @@ public final class PostgresConnection: @unchecked Sendable {
 
     public var isConnected: Bool { PQstatus(connection) == CONNECTION_OK }
 
+    /// Whether the connection is idle and the server has not closed it, told without a round
+    /// trip: between statements (and not listening) the server sends nothing unasked but its last
+    /// message when it ends a connection (a restart, `pg_terminate_backend`,
+    /// `idle_session_timeout`). So a socket with anything to read is taken as closed.
+    public var isOpen: Bool {
+        guard isConnected else { return false }
+        var descriptor = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) == 0
+    }
+
     /// The server process serving this connection (tests end it to cut the connection).
     public var backendPID: Int { Int(PQbackendPID(connection)) }
 

@@ -46,10 +46,18 @@ public final class StoreConnections: Sendable {
         return try withStore { try $0.awaitServed(generation, timeout: wait.timeout) }
     }
 
-    /// A kept connection that still answers, or a new one.
+    /// Opens the connection the first operation will use and keeps it, so that the first change
+    /// after a start (a deploy) does not wait for a backend; a store that cannot be reached is the
+    /// follower's to report, and the operation tries again.
+    public func openAhead() {
+        if let store = try? ClusterStore(url: cluster) { giveBack(store) }
+    }
+
+    /// A kept connection the server has not closed, or a new one. Told without a round trip: each
+    /// waits for a backend's turn on a saturated machine, and an operation asks enough already.
     private func store() throws -> ClusterStore {
         while let kept = idle.withLock({ $0.popLast() }) {
-            if kept.isAlive { return kept }
+            if kept.isOpen { return kept }
         }
         return try ClusterStore(url: cluster)
     }

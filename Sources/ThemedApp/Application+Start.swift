@@ -28,6 +28,7 @@ extension Application {
         // What the follower reports waits until the service serves (`attach`, below): the first
         // index reads what the syncs before it wrote, and what came during it follows.
         let follower = parts.follower
+        if let connections = parts.desk?.connections { Thread.detachNewThread { connections.openAhead() } }
         if let follower {
             try run(follower)
             if !follower.awaitFirstSync(timeout: parts.unreachableLimit) {
