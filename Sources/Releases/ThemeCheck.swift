@@ -64,6 +64,16 @@ public enum ThemeCheck {
         return files
     }
 
+    /// Refuses a theme folder whose parent chain breaks once it joins `themes` (the store's, with
+    /// their parents): the rest of `files(of:parents:)`'s check, for a folder checked `.unchecked`
+    /// while the store was still being asked. A single .car names no parent.
+    public static func checkParentChain(of path: String, theme: String, among themes: [String: String?]) throws(Refused) {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue,
+              let settings = try? ThemeSettings(folder: path) else { return }
+        if let problem = ParentScope.chainProblem(of: theme, parent: settings.parent, among: themes) { throw Refused(description: problem) }
+    }
+
     /// Indexes a copy of the folder as the theme, and refuses it when the index reports errors.
     static func checkIndexes(root: String, theme: String, shownAs prefix: String, parents: ParentScope) throws(Refused) {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("themed-publish-\(UUID().uuidString)")

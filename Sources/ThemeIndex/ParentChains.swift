@@ -11,6 +11,16 @@ public enum ParentScope: Sendable {
     case unchecked
 }
 
+extension ParentScope {
+    /// What is wrong with the chain of `theme`, whose theme.json names `parent`, once it joins
+    /// `themes` (each with its own parent); nil when it ends well. What a sync with
+    /// `.alsoAmong(themes)` says of it, for a release checked `.unchecked` while the store's
+    /// themes were still being read.
+    public static func chainProblem(of theme: String, parent: String?, among themes: [String: String?]) -> String? {
+        ParentChains.problem(of: theme, parent: { $0 == theme ? .some(parent) : themes[$0] }, among: Array(themes.keys) + [theme])
+    }
+}
+
 /// The parent chains of a sync's themes, settled before anything is written.
 ///
 /// A theme.json that names a theme that does not exist, or closes a loop, would cut a brand off

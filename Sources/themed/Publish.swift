@@ -5,6 +5,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Releases
+import Synchronization
 import ThemeIndex
 import ThemeServer
 import ThemeVocabulary
@@ -37,31 +38,60 @@ struct Publish: ParsableCommand {
         if let rollout, !(rollout.isFinite && (0...100).contains(rollout)) { throw Self.refuse("--rollout is a percentage from 0 to 100") }
         if draft, server == nil { throw Self.refuse("--draft goes through a themed server (--server): a draft waits for reviewers' tokens") }
         let wait = try waiting.served(command: "publish")
-        // One connection to the store for the whole command: on a saturated machine each new one
-        // waits for PostgreSQL to fork a backend.
-        let destination: Destination
-        let parents: ParentScope
         switch (cluster, server) {
         case (let cluster?, nil):
-            // The parent chain is checked against the store's themes; through a server, the server checks it.
-            do {
-                let store = try ClusterStore(url: cluster)
-                (destination, parents) = (.store(store), .alsoAmong(try store.themeParents()))
-            } catch {
-                throw Self.refuse("the cluster store: \(error)")
-            }
-        case (nil, let server?): (destination, parents) = (.server(server), .unchecked)
+            // The store is asked for its themes while the theme is checked, and the parent chain
+            // checked against them after: on a saturated machine connecting waits for PostgreSQL
+            // to start a backend, and the check for a share of a core. One connection serves the
+            // whole command.
+            let connecting = StoreConnecting(url: cluster)
+            let files = try check(parents: .unchecked)
+            let (store, parents) = try connecting.result()
+            do { try ThemeCheck.checkParentChain(of: path, theme: theme, among: parents) } catch { throw Self.refuse(error.description) }
+            try publish(files, into: store, waiting: wait)
+        case (nil, let server?):
+            // Through a server, the server checks the parent chain against its store.
+            try upload(try check(parents: .unchecked), to: server)
         default: throw Self.refuse("give one of --cluster (PostgreSQL) or --server (a themed server)")
         }
-        let files: [ThemeCheck.File]
+    }
+
+    /// The theme's files, once they pass the check.
+    private func check(parents: ParentScope) throws -> [ThemeCheck.File] {
         do {
-            files = try ThemeCheck.files(of: path, theme: theme, shownAs: shownPrefix, parents: parents)
+            return try ThemeCheck.files(of: path, theme: theme, shownAs: shownPrefix, parents: parents)
         } catch {
             throw Self.refuse(error.description)
         }
-        switch destination {
-        case .store(let store): try publish(files, into: store, waiting: wait)
-        case .server(let server): try upload(files, to: server)
+    }
+
+    /// A connection to the cluster store and its themes' parents, opened on a thread of its own.
+    private final class StoreConnecting: Sendable {
+        private let outcome = Mutex<Result<(ClusterStore, [String: String?]), any Error>?>(nil)
+        private let done = DispatchSemaphore(value: 0)
+
+        init(url: String) {
+            Thread.detachNewThread { [self] in
+                let result = Result { () throws -> (ClusterStore, [String: String?]) in
+                    let store = try ClusterStore(url: url)
+                    return (store, try store.themeParents())
+                }
+                outcome.withLock { $0 = result }
+                done.signal()
+            }
+        }
+
+        /// Waits for the connection; a store not reached is refused.
+        func result() throws -> (ClusterStore, [String: String?]) {
+            done.wait()
+            do {
+                guard let result = outcome.withLock({ $0 }) else { throw Publish.refuse("the cluster store: no answer") }
+                return try result.get()
+            } catch let refusal as ExitCode {
+                throw refusal
+            } catch {
+                throw Publish.refuse("the cluster store: \(error)")
+            }
         }
     }
 
@@ -75,12 +105,6 @@ struct Publish: ParsableCommand {
         }
         print("published \(theme) generation \(generation) (\(files.count) files)" + (served.map(Self.servedLine) ?? ""))
         if let served, !served.isComplete { throw ServedWaitOptions.lagging(served.laggingDescription, generation: generation, command: "publish") }
-    }
-
-    /// Where the release goes: straight into the cluster store, or through a themed server.
-    private enum Destination {
-        case store(ClusterStore)
-        case server(String)
     }
 
     /// What refusals put before a file's path in the release: the folder given, or the folder of

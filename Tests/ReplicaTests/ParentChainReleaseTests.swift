@@ -70,6 +70,10 @@ struct ParentChainReleaseTests {
         #expect(refused.status == 422, "\(refused.text)")
         #expect(refused.text.contains(#"parent \"ligth\" (theme.json) is not a theme; did you mean \"light\"?"#), "\(refused.text)")
         #expect(replica.get("/themes/brand-typo/releases")?.status == 404, "nothing stored")
+        // The same from the command line, which checks the chain once the store's themes arrive.
+        let typoByCLI = try ReplicaTests.run(["publish", "--cluster", postgres.url, "brand-typo", try Self.theme("dark", settings: #"{"parent": "ligth"}"#, in: folder)])
+        #expect(typoByCLI.status == 2 && typoByCLI.errors.contains(#"parent "ligth" (theme.json) is not a theme; did you mean "light"?"#), "\(typoByCLI.errors)")
+        #expect(replica.get("/themes/brand-typo/releases")?.status == 404, "nothing stored")
 
         // A misspelt key is refused the same way, naming the key it meant.
         let misspelt = try Self.archive(try Self.theme("dark", settings: #"{"parnet": "light"}"#, in: folder))
