@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// Tells the caches in front of the replicas (Varnish with xkey, or anything that takes the same
 /// request) to drop the answers that carry some surrogate keys: `PURGE /` with `xkey-purge: <keys>`
@@ -14,8 +15,10 @@ import Logging
 /// before the purge and finished after it (from this replica a moment before it changed, or from
 /// another replica that has not changed yet) is kept as new and would outlive every purge until
 /// its `s-maxage` (issue 53.4: a release seen through Varnish, then the old answer again for
-/// seconds). The repeats drop what such fetches kept.
-public struct CachePurger: Sendable {
+/// seconds). The repeats drop what such fetches kept. A change is reported served only after
+/// the first repeat went out (`awaitSent`): one switch in 256 under load was answered before it,
+/// and the door gave the old `current` until the repeat, 147 ms later.
+public final class CachePurger: Sendable {
     public struct Target: Sendable, Equatable {
         public var host: String
         public var port: Int
@@ -33,6 +36,8 @@ public struct CachePurger: Sendable {
     public let repeats: [Duration]
     let logger: Logger
     private let queue = DispatchQueue(label: "themed-purge")
+    /// When the first repeat of the newest purge is due.
+    private let firstRepeatDue = Mutex<DispatchTime?>(nil)
 
     public init(targets: [Target], repeats: [Duration] = [.milliseconds(150), .seconds(1)], logger: Logger) {
         self.targets = targets
@@ -45,15 +50,24 @@ public struct CachePurger: Sendable {
     public func purge(_ keys: [String]) {
         guard !keys.isEmpty, !targets.isEmpty else { return }
         queue.async { [self] in for target in targets { purge(keys, at: target) } }
-        for delay in repeats {
-            let milliseconds = delay.milliseconds
-            queue.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [self] in for target in targets { purge(keys, at: target) } }
+        let now = DispatchTime.now()
+        for (number, delay) in repeats.enumerated() {
+            let due = now + .milliseconds(delay.milliseconds)
+            if number == 0 { firstRepeatDue.withLock { $0 = max($0 ?? due, due) } }
+            queue.asyncAfter(deadline: due) { [self] in for target in targets { purge(keys, at: target) } }
         }
     }
 
-    /// Returns once every purge asked for so far was sent (its repeats later still go out).
+    /// Returns once every purge asked for so far was sent, and sent again at its first repeat
+    /// (the later repeats still go out after).
     public func awaitSent() {
         queue.sync {}
+        guard let due = firstRepeatDue.withLock({ $0 }), due > .now() else { return }
+        // Timers fire in the order of their deadlines, and the queue runs one block at a time:
+        // a block due just after the repeat runs once the repeat was sent.
+        let sent = DispatchSemaphore(value: 0)
+        queue.asyncAfter(deadline: due + .milliseconds(1)) { sent.signal() }
+        sent.wait()
     }
 
     /// One `PURGE` request; the status is logged, not retried.

@@ -39,18 +39,25 @@ struct PurgeTests {
         #expect(CachePurger(targets: [target], logger: Logger(label: "test")).repeats == [.milliseconds(150), .seconds(1)])
     }
 
-    @Test("awaitSent returns once every purge asked for so far reached each cache, before its repeats")
+    @Test("awaitSent returns once every purge asked for so far reached each cache, and reached it again at its first repeat, not at the later ones")
     func awaitSent() throws {
         let (first, second) = (RecordingCache(), RecordingCache())
         let targets = try [first, second].map { try #require(CachePurger.Target(url: "http://127.0.0.1:\($0.port)")) }
-        let purger = CachePurger(targets: targets, repeats: [.seconds(30)], logger: Logger(label: "test"))
+        let purger = CachePurger(targets: targets, repeats: [.milliseconds(200), .seconds(30)], logger: Logger(label: "test"))
+        let started = ContinuousClock.now
         purger.purge(["theme:dark"])
         purger.purge(["current"])
         purger.awaitSent()
+        #expect(ContinuousClock.now - started >= .milliseconds(200))
         for cache in [first, second] {
             let requests = cache.requests.withLock { $0 }
-            #expect(requests.count == 2 && requests.last?.contains("\r\nxkey-purge: current\r\n") == true, "\(requests)")
+            #expect(requests.count == 4 && requests.last?.contains("\r\nxkey-purge: current\r\n") == true, "\(requests)")
         }
+        // Without repeats, once sent.
+        let alone = CachePurger(targets: targets, repeats: [], logger: Logger(label: "test"))
+        alone.purge(["theme:light"])
+        alone.awaitSent()
+        #expect(first.requests.withLock { $0.count } == 5)
     }
 
     @Test("purge addresses: http with a host, the port defaulting to 80")
