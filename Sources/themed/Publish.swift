@@ -45,21 +45,21 @@ struct Publish: ParsableCommand {
             // to start a backend, and the check for a share of a core. One connection serves the
             // whole command.
             let connecting = StoreConnecting(url: cluster)
-            let files = try check(parents: .unchecked)
+            let files = try checkedFiles()
             let (store, parents) = try connecting.result()
             do { try ThemeCheck.checkParentChain(of: path, theme: theme, among: parents) } catch { throw Self.refuse(error.description) }
             try publish(files, into: store, waiting: wait)
         case (nil, let server?):
             // Through a server, the server checks the parent chain against its store.
-            try upload(try check(parents: .unchecked), to: server)
+            try upload(try checkedFiles(), to: server)
         default: throw Self.refuse("give one of --cluster (PostgreSQL) or --server (a themed server)")
         }
     }
 
-    /// The theme's files, once they pass the check.
-    private func check(parents: ParentScope) throws -> [ThemeCheck.File] {
+    /// The theme's files, once they pass the check (its parent chain aside).
+    private func checkedFiles() throws -> [ThemeCheck.File] {
         do {
-            return try ThemeCheck.files(of: path, theme: theme, shownAs: shownPrefix, parents: parents)
+            return try ThemeCheck.files(of: path, theme: theme, shownAs: shownPrefix, parents: .unchecked)
         } catch {
             throw Self.refuse(error.description)
         }
@@ -84,14 +84,8 @@ struct Publish: ParsableCommand {
         /// Waits for the connection; a store not reached is refused.
         func result() throws -> (ClusterStore, [String: String?]) {
             done.wait()
-            do {
-                guard let result = outcome.withLock({ $0 }) else { throw Publish.refuse("the cluster store: no answer") }
-                return try result.get()
-            } catch let refusal as ExitCode {
-                throw refusal
-            } catch {
-                throw Publish.refuse("the cluster store: \(error)")
-            }
+            guard let result = outcome.withLock({ $0 }) else { throw Publish.refuse("the cluster store: no answer") }
+            do { return try result.get() } catch { throw Publish.refuse("the cluster store: \(error)") }
         }
     }
 
