@@ -16,7 +16,7 @@ import Synchronization
 /// another replica that has not changed yet) is kept as new and would outlive every purge until
 /// its `s-maxage` (issue 53.4: a release seen through Varnish, then the old answer again for
 /// seconds). The repeats drop what such fetches kept. A change is reported served only after
-/// the first repeat went out (`awaitSent`): one switch in 256 under load was answered before it,
+/// the first repeat went out (`awaitSent`): one switch in 288 changes under load was answered before it,
 /// and the door gave the old `current` until the repeat, 147 ms later.
 public final class CachePurger: Sendable {
     public struct Target: Sendable, Equatable {
