@@ -47,6 +47,8 @@ def main():
     parser.add_argument("command", choices=["up", "test", "streams", "shards", "lag", "kotlin", "shutdown"])
     parser.add_argument("--classpath", help="the Kotlin client and its replica test (the kotlin command)")
     parser.add_argument("--rounds", type=int, default=5, help="changes timed (the lag command)")
+    parser.add_argument("--autogroup", choices=["on", "off"],
+                        help="lag: the kernel's sched_autogroup_enabled for the run (root; put back after); default: as it is")
     parser.add_argument("--operator-shell", action="store_true",
                         help="lag: publish from a shell in a session of its own, as an operator's login shell, not from the load's session")
     parser.add_argument("--shards", type=int, choices=[1, 2], default=1, help="shard groups (up)")
@@ -75,7 +77,7 @@ def main():
         kotlin_test(arguments.themed, arguments.classpath)
         return
     if arguments.command == "lag":
-        lag_test(arguments.themed, arguments.rounds, operator_shell=arguments.operator_shell)
+        lag_test(arguments.themed, arguments.rounds, operator_shell=arguments.operator_shell, autogroup=arguments.autogroup)
         return
     if arguments.command == "streams":
         os.makedirs(os.path.join(ROOT, "out"), exist_ok=True)

@@ -58,7 +58,37 @@ class OperatorShell:
         self.shell.wait()
 
 
-def lag_test(themed, rounds, operator_shell=False):
+AUTOGROUP = "/proc/sys/kernel/sched_autogroup_enabled"
+
+
+def autogroup_setting():
+    """The kernel's grouping of tasks by session ("1", "0"), or None where it has none."""
+    try:
+        with open(AUTOGROUP) as setting:
+            return setting.read().strip()
+    except OSError:
+        return None
+
+
+def set_autogroup(value):
+    with open(AUTOGROUP, "w") as setting:
+        setting.write(value)
+
+
+def lag_test(themed, rounds, operator_shell=False, autogroup=None):
+    """`autogroup` "on" or "off": the kernel's setting for the run (root only), put back after;
+    None: as it is. Either way the run says which it was."""
+    before = autogroup_setting()
+    if autogroup and before is not None:
+        set_autogroup("1" if autogroup == "on" else "0")
+    try:
+        lag_rounds(themed, rounds, operator_shell)
+    finally:
+        if autogroup and before is not None:
+            set_autogroup(before)
+
+
+def lag_rounds(themed, rounds, operator_shell):
     """Issues 53.4 and 78.1: a change returns once every replica serves it and sent its purges, so
     it is live through Varnish as it returns, while two wrk clients (16 connections each)
     saturate it. Varnish alone in front of three replicas that purge it (purgeURLs); the change
@@ -148,6 +178,8 @@ def lag_test(themed, rounds, operator_shell=False):
     def summary(values):
         ordered = sorted(values)
         return f"median {ordered[len(ordered) // 2] * 1000:.0f} ms, max {ordered[-1] * 1000:.0f} ms ({', '.join(f'{v * 1000:.0f}' for v in values)})"
+    grouping = {"1": "on (tasks grouped by session: an idle session's task waits for the CPU)", "0": "off"}.get(autogroup_setting(), "not there")
+    log(f"lag: the kernel's autogroup was {grouping}")
     log(f"lag under 2 x 16 connections through Varnish: themed publish --cluster returned after {summary(releases)}")
     log(f"lag: of which the command's own part (start, check, store write): {summary([r - w for r, w in zip(releases, waits)])}")
     log(f"lag: of which waiting for the replicas to serve it: {summary(waits)}")
