@@ -66,11 +66,9 @@ public enum ThemeCheck {
 
     /// Refuses a theme folder whose parent chain breaks once it joins `themes` (the store's, with
     /// their parents): the rest of `files(of:parents:)`'s check, for a folder checked `.unchecked`
-    /// while the store was still being asked. A single .car names no parent.
+    /// while the store was still being asked. A single .car holds no theme.json, so names no parent.
     public static func checkParentChain(of path: String, theme: String, among themes: [String: String?]) throws(Refused) {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue,
-              let settings = try? ThemeSettings(folder: path) else { return }
+        guard let settings = try? ThemeSettings(folder: path) else { return }
         if let problem = ParentScope.chainProblem(of: theme, parent: settings.parent, among: themes) { throw Refused(description: problem) }
     }
 
