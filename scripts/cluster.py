@@ -51,6 +51,9 @@ def main():
                         help="lag: the kernel's sched_autogroup_enabled for the run (root; put back after); default: as it is")
     parser.add_argument("--operator-shell", action="store_true",
                         help="lag: publish from a shell in a session of its own, as an operator's login shell, not from the load's session")
+    parser.add_argument("--service-groups", nargs="?", const="", metavar="NAME=SHARES,...",
+                        help="lag: each part in a CPU cgroup of its own, as systemd's services (root, cgroup v1); "
+                             "optionally their cpu.shares, 1024 by default (store, cache, replica1-3, load, operator)")
     parser.add_argument("--shards", type=int, choices=[1, 2], default=1, help="shard groups (up)")
     parser.add_argument("--themed", default=os.path.join(ROOT, ".build/release/themed"))
     parser.add_argument("--seconds", type=int, default=60)
@@ -77,7 +80,9 @@ def main():
         kotlin_test(arguments.themed, arguments.classpath)
         return
     if arguments.command == "lag":
-        lag_test(arguments.themed, arguments.rounds, operator_shell=arguments.operator_shell, autogroup=arguments.autogroup)
+        shares = None if arguments.service_groups is None else \
+            {name: int(value) for name, value in (pair.split("=") for pair in arguments.service_groups.split(",") if pair)}
+        lag_test(arguments.themed, arguments.rounds, operator_shell=arguments.operator_shell, autogroup=arguments.autogroup, service_groups=shares)
         return
     if arguments.command == "streams":
         os.makedirs(os.path.join(ROOT, "out"), exist_ok=True)

@@ -265,19 +265,6 @@ def publish(themed, theme, path, rollout=None):
     return started, time.monotonic()
 
 
-def publish_timed(themed, theme, path):
-    """(started, returned, waited) of `themed publish`: waited is the part of it spent waiting for
-    the replicas to serve the release, as the command prints it ("after N ms"); the rest is the
-    command's own (its start, the check of the theme, the store's connection and write)."""
-    started = time.monotonic()
-    run = subprocess.run([themed, "publish", "--cluster", CLUSTER_URL, theme, path], capture_output=True, text=True)
-    returned = time.monotonic()
-    if run.returncode != 0:
-        raise RuntimeError(f"publish {theme}: {run.stderr.strip()}")
-    waited = re.search(r"after (\d+) ms", run.stdout)
-    return started, returned, int(waited.group(1)) / 1000 if waited else 0
-
-
 class Cluster:
     """door: "haproxy" (HAProxy on DOOR_PORT, Varnish behind it) or "varnish" (Varnish alone on
     DOOR_PORT, the topology before HAProxy, kept for comparison). shards=2: four replicas in two

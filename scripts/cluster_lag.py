@@ -11,7 +11,7 @@ import subprocess
 import sys
 import threading
 import time
-from cluster_harness import CLUSTER_URL, Cluster, DOOR_PORT, VAR, changed_theme, get, log, publish_timed, put_active, wait_until, watch_door
+from cluster_harness import CLUSTER_URL, Cluster, DOOR_PORT, VAR, alive, changed_theme, get, log, put_active, wait_until, watch_door
 
 
 def replica_syncs(cluster, logged_before):
@@ -30,6 +30,60 @@ def replica_syncs(cluster, logged_before):
     return served
 
 
+class CPUTime:
+    """What a process's threads spent on a CPU and waiting in the run queue for one (seconds),
+    from /proc/PID/task/*/schedstat, read every 5 ms on a thread of its own until it exits: a
+    command slow for want of a CPU waits in the queue; one slow for anything else sleeps."""
+
+    def __init__(self, find_pid):
+        self.seen = {}
+        self.follower = threading.Thread(target=self.follow, args=(find_pid,))
+        self.follower.start()
+
+    def follow(self, find_pid):
+        deadline = time.monotonic() + 10
+        pid = find_pid()
+        while pid is None and time.monotonic() < deadline:
+            time.sleep(0.001)
+            pid = find_pid()
+        while pid is not None and alive(pid):
+            try:
+                for thread in os.listdir(f"/proc/{pid}/task"):
+                    with open(f"/proc/{pid}/task/{thread}/schedstat") as stat:
+                        ran, queued = stat.read().split()[:2]
+                    self.seen[thread] = (int(ran), int(queued))
+            except (OSError, ValueError):
+                pass
+            time.sleep(0.005)
+
+    def result(self):
+        """(ran, queued), or None when the process ended before it was found."""
+        self.follower.join()
+        if not self.seen:
+            return None
+        return sum(ran for ran, _ in self.seen.values()) / 1e9, sum(queued for _, queued in self.seen.values()) / 1e9
+
+
+def publish_command(themed, theme, path):
+    return [themed, "publish", "--cluster", CLUSTER_URL, theme, path]
+
+
+def publish_measured(themed, theme, path):
+    """(started, returned, waited, cpu) of `themed publish`: waited is the part of it spent waiting
+    for the replicas to serve the release, as the command prints it ("after N ms"); the rest is
+    the command's own (its start, the check of the theme, the store's connection and write); cpu
+    is CPUTime's."""
+    started = time.monotonic()
+    command = subprocess.Popen(publish_command(themed, theme, path), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    cpu = CPUTime(lambda: command.pid)
+    output, errors = command.communicate()
+    returned = time.monotonic()
+    if command.returncode != 0:
+        raise RuntimeError(f"publish {theme}: {errors.strip()}")
+    waited = re.search(r"after (\d+) ms", output)
+    return started, returned, int(waited.group(1)) / 1000 if waited else 0, cpu.result()
+
+
 class OperatorShell:
     """A shell in a session of its own, started once, that runs the operator's commands: as an
     operator's login shell is, apart from the session that runs the load generators, Varnish and
@@ -38,10 +92,22 @@ class OperatorShell:
     def __init__(self):
         self.shell = subprocess.Popen(["bash"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, start_new_session=True)
 
-    def publish_timed(self, themed, theme, path):
+    def command_pid(self):
+        """The command the shell runs, once it runs."""
+        for pid in descendants(self.shell.pid):
+            try:
+                with open(f"/proc/{pid}/comm") as name:
+                    if pid != self.shell.pid and name.read().strip() == "themed":
+                        return pid
+            except OSError:
+                pass
+        return None
+
+    def publish_measured(self, themed, theme, path):
         started = time.monotonic()
-        self.shell.stdin.write(f"'{themed}' publish --cluster '{CLUSTER_URL}' '{theme}' '{path}' 2>&1; echo \"DONE $?\"\n")
+        self.shell.stdin.write(" ".join(f"'{word}'" for word in publish_command(themed, theme, path)) + " 2>&1; echo \"DONE $?\"\n")
         self.shell.stdin.flush()
+        cpu = CPUTime(self.command_pid)
         output = []
         for line in self.shell.stdout:
             if line.startswith("DONE "):
@@ -51,7 +117,7 @@ class OperatorShell:
         if line.strip() != "DONE 0":
             raise RuntimeError(f"publish {theme}: {''.join(output).strip()}")
         waited = re.search(r"after (\d+) ms", "".join(output))
-        return started, returned, int(waited.group(1)) / 1000 if waited else 0
+        return started, returned, int(waited.group(1)) / 1000 if waited else 0, cpu.result()
 
     def close(self):
         self.shell.stdin.close()
@@ -75,20 +141,97 @@ def set_autogroup(value):
         setting.write(value)
 
 
-def lag_test(themed, rounds, operator_shell=False, autogroup=None):
+CPU_CGROUPS = "/sys/fs/cgroup/cpu"
+
+
+def descendants(pid):
+    """`pid` and every process below it, by /proc."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                children.setdefault(int(stat.read().rsplit(")", 1)[1].split()[1]), []).append(int(entry))
+        except (OSError, ValueError, IndexError):
+            pass
+    found, waiting = [], [pid]
+    while waiting:
+        found.append(waiting.pop())
+        waiting.extend(children.get(found[-1], []))
+    return found
+
+
+class ServiceGroups:
+    """Each part of the cluster in a CPU cgroup of its own, as systemd runs each service in a unit
+    of its own: the store, Varnish, each replica, the load and the operator's commands. Groups
+    share the CPU by their weights (`shares`: name to cpu.shares, 1024 by default, systemd's
+    CPUWeight=100), not by session: the kernel's autogroup leaves tasks in a cgroup alone. Needs
+    root and cgroup v1's cpu controller (CPU_CGROUPS); the processes go back to the root group
+    at close."""
+
+    def __init__(self, shares):
+        if not os.path.exists(os.path.join(CPU_CGROUPS, "cgroup.procs")):
+            sys.exit(f"lag: --service-groups needs cgroup v1's cpu controller at {CPU_CGROUPS}")
+        self.root = os.path.join(CPU_CGROUPS, f"themed-lag-{os.getpid()}")
+        self.shares = shares
+        os.mkdir(self.root)
+
+    def place(self, name, pid, alone=False):
+        """`pid` and its descendants (`alone`: not them) into the group `name`; processes they
+        start later follow."""
+        group = os.path.join(self.root, name)
+        if not os.path.isdir(group):
+            os.mkdir(group)
+            with open(os.path.join(group, "cpu.shares"), "w") as shares:
+                shares.write(str(self.shares.get(name, 1024)))
+        for member in [pid] if alone else descendants(pid):
+            try:
+                with open(os.path.join(group, "cgroup.procs"), "w") as procs:
+                    procs.write(str(member))
+            except ProcessLookupError:
+                pass
+
+    def place_cluster(self, cluster):
+        with open(os.path.join(cluster.postgres.folder, "data/postmaster.pid")) as pid_file:
+            self.place("store", int(pid_file.readline()))
+        self.place("cache", cluster.varnish.process.pid)
+        for replica in cluster.replicas:
+            self.place(f"replica{replica.number}", replica.process.pid)
+
+    def close(self):
+        for name in os.listdir(self.root):
+            group = os.path.join(self.root, name)
+            if not os.path.isdir(group):
+                continue
+            with open(os.path.join(group, "cgroup.procs")) as procs:
+                members = procs.read().split()
+            for member in members:
+                try:
+                    with open(os.path.join(CPU_CGROUPS, "cgroup.procs"), "w") as root_procs:
+                        root_procs.write(member)
+                except ProcessLookupError:
+                    pass
+            os.rmdir(group)
+        os.rmdir(self.root)
+
+
+def lag_test(themed, rounds, operator_shell=False, autogroup=None, service_groups=None):
     """`autogroup` "on" or "off": the kernel's setting for the run (root only), put back after;
-    None: as it is. Either way the run says which it was."""
+    None: as it is. Either way the run says which it was. `service_groups`: None, or the shares of
+    ServiceGroups' groups to run in them (an empty dict: all alike)."""
     before = autogroup_setting()
     if autogroup and before is not None:
         set_autogroup("1" if autogroup == "on" else "0")
+    groups = ServiceGroups(service_groups) if service_groups is not None else None
     try:
-        lag_rounds(themed, rounds, operator_shell)
+        lag_rounds(themed, rounds, operator_shell, groups)
     finally:
+        if groups:
+            groups.close()
         if autogroup and before is not None:
             set_autogroup(before)
 
 
-def lag_rounds(themed, rounds, operator_shell):
+def lag_rounds(themed, rounds, operator_shell, groups):
     """Issues 53.4 and 78.1: a change returns once every replica serves it and sent its purges, so
     it is live through Varnish as it returns, while two wrk clients (16 connections each)
     saturate it. Varnish alone in front of three replicas that purge it (purgeURLs); the change
@@ -111,19 +254,29 @@ def lag_rounds(themed, rounds, operator_shell):
         logged_before = {r.number: os.path.getsize(os.path.join(r.folder, "themed.log")) for r in cluster.replicas}
         loads = [subprocess.Popen(["wrk", "-t2", "-c16", f"-d{duration}s", "-s", script, f"http://127.0.0.1:{DOOR_PORT}"],
                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) for _ in range(2)]
+        if groups:
+            groups.place_cluster(cluster)
+            for load in loads:
+                groups.place("load", load.pid)
+            # The harness itself runs the CLI when there is no operator's shell; the cluster it
+            # started is placed above.
+            groups.place("operator", operator.shell.pid if operator else os.getpid(), alone=not operator)
         time.sleep(2)
-        releases, waits, switches, reverted, stale = [], [], [], [], []
+        measured_publish = operator.publish_measured if operator else publish_measured
+        releases, waits, cpus, switches, reverted, stale = [], [], [], [], [], []
         active = "light"
         for round_number in range(rounds):
             # A release of dark by the CLI.
             folder = changed_theme("dark", 100 + round_number)
             before = get(DOOR_PORT, "/themes/dark/colors/primary")[1].get("etag")
-            started, committed, waited = operator.publish_timed(themed, "dark", folder) if operator else publish_timed(themed, "dark", folder)
+            started, committed, waited, cpu = measured_publish(themed, "dark", folder)
             committed_wall = time.strftime("%H:%M:%S", time.gmtime()) + f".{int(time.time() * 1000) % 1000:03d}"
             if get(DOOR_PORT, "/themes/dark/colors/primary")[1].get("etag") in (None, before):
                 stale.append(f"release {round_number + 1}")
             releases.append(committed - started)
             waits.append(waited)
+            if cpu:
+                cpus.append(cpu)
             seen = {}
             watch_door(seen, "release", committed, lambda: get(DOOR_PORT, "/themes/dark/colors/primary")[1].get("etag") not in (None, before))
             if "release" not in seen:
@@ -131,7 +284,8 @@ def lag_rounds(themed, rounds, operator_shell):
                 log(f"lag: release {round_number + 1} not seen: the door answers {status} {headers.get('etag')} (before: {before}), "
                     f"the replicas {[get(r.port, '/themes/dark/colors/primary')[1].get('etag') for r in cluster.replicas]}")
             log(f"lag: release {round_number + 1}: the CLI took {(committed - started) * 1000:.0f} ms "
-                f"(its own {(committed - started - waited) * 1000:.0f} ms, waiting for the replicas {waited * 1000:.0f} ms), returning at {committed_wall} UTC; "
+                f"(its own {(committed - started - waited) * 1000:.0f} ms, waiting for the replicas {waited * 1000:.0f} ms; "
+                + (f"on a CPU {cpu[0] * 1000:.0f} ms, queued for one {cpu[1] * 1000:.0f} ms" if cpu else "its CPU time not read") + f"), returning at {committed_wall} UTC; "
                 f"seen through Varnish {seen.get('release', 99) * 1000:.0f} ms after")
             watched_until = time.monotonic() + 1
             while "release" in seen and time.monotonic() < watched_until:
@@ -180,9 +334,15 @@ def lag_rounds(themed, rounds, operator_shell):
         return f"median {ordered[len(ordered) // 2] * 1000:.0f} ms, max {ordered[-1] * 1000:.0f} ms ({', '.join(f'{v * 1000:.0f}' for v in values)})"
     grouping = {"1": "on (tasks grouped by session: an idle session's task waits for the CPU)", "0": "off"}.get(autogroup_setting(), "not there")
     log(f"lag: the kernel's autogroup was {grouping}")
+    if groups:
+        weights = ", ".join(f"{name} {value}" for name, value in sorted(groups.shares.items()))
+        log("lag: the store, Varnish, each replica, the load and the operator each in a CPU cgroup of their own, with cpu.shares "
+            + (f"{weights} and 1024 for the others" if weights else "1024 each"))
     log(f"lag under 2 x 16 connections through Varnish: themed publish --cluster returned after {summary(releases)}")
     log(f"lag: of which the command's own part (start, check, store write): {summary([r - w for r, w in zip(releases, waits)])}")
     log(f"lag: of which waiting for the replicas to serve it: {summary(waits)}")
+    if cpus:
+        log(f"lag: the command's threads on a CPU: {summary([ran for ran, _ in cpus])}; waiting in the run queue for one: {summary([queued for _, queued in cpus])}")
     log(f"lag: PUT /active through Varnish answered after {summary(switches)}")
     if served:
         def spread(key):

@@ -56,8 +56,6 @@ public final class PackFile: Sendable {
     func truncate(to length: Int) {
         _ = ftruncate(descriptor, off_t(length))
     }
-
-    func sync() { _ = fdatasync(descriptor) }
 }
 
 /// What went wrong with the blob store's files.

@@ -5,7 +5,7 @@ import Hashing
 
 /// Writes releases into the local themes folder, the way a dropped .car arrives: the new folder is
 /// built beside the old one (hidden, so the index never sees it half-written), every file checked
-/// against its hash, then swapped in with one atomic exchange. A release that cannot be written
+/// against its hash and on disk, then swapped in with one atomic exchange. A release that cannot be written
 /// leaves the previous one serving.
 public struct Materializer: Sendable {
     public let themesDirectory: String
@@ -67,15 +67,13 @@ public struct Materializer: Sendable {
         let staging = "\(themesDirectory)/.staging-\(folder)-\(release.generation)"
         try? manager.removeItem(atPath: staging)
         do {
-            try manager.createDirectory(atPath: staging, withIntermediateDirectories: true)
+            var staged = try StagedFiles(root: staging)
             for file in release.files {
                 guard Release.isSafe(path: file.path) else { throw ClusterError.unsafeName(file.path) }
-                let bytes = try local(file, of: release.theme) ?? fetched(file, from: blob)
-                let path = "\(staging)/\(file.path)"
-                try manager.createDirectory(atPath: FilePaths.folder(of: path), withIntermediateDirectories: true)
-                try Data(bytes).write(to: URL(fileURLWithPath: path))
+                try staged.write(try local(file, of: release.theme) ?? fetched(file, from: blob), at: file.path)
             }
-            try Data("\(release.generation)\n".utf8).write(to: URL(fileURLWithPath: "\(staging)/\(Self.marker)"))
+            try staged.write(Array("\(release.generation)\n".utf8), at: Self.marker)
+            try staged.flush()
             let target = "\(themesDirectory)/\(folder)"
             if manager.fileExists(atPath: target) {
                 guard themed_exchange_paths(staging, target) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }

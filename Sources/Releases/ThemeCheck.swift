@@ -82,7 +82,7 @@ public enum ThemeCheck {
         do {
             try FileManager.default.createDirectory(at: scratch.appendingPathComponent("themes"), withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: root, toPath: copy)
-            index = try ThemeIndex(databasePath: scratch.appendingPathComponent("index.sqlite").path)
+            index = try ThemeIndex(databasePath: scratch.appendingPathComponent("index.sqlite").path, durability: .scratch)
             _ = try index.writer.sync(themesDirectory: scratch.appendingPathComponent("themes").path, parents: parents)
             loaded = try index.reader.themes().first(where: { $0.name == theme })
         } catch {

@@ -63,7 +63,7 @@ public struct ThemeSnapshot: Sendable {
     public init(reading path: String, parentsIn parents: String? = nil, imageBytes: Int = imageBytesLimit, extent: Extent = .review) throws {
         let scratch = try ScratchThemes(linking: path, parentsIn: parents)
         defer { scratch.remove() }
-        let index = try ThemeIndex(databasePath: scratch.root + "/index.sqlite")
+        let index = try ThemeIndex(databasePath: scratch.root + "/index.sqlite", durability: .scratch)
         _ = try index.writer.sync(themesDirectory: scratch.themes)
         try self.init(reading: index, of: scratch, path: path, imageBytes: imageBytes, extent: extent)
     }
@@ -81,7 +81,7 @@ public struct ThemeSnapshot: Sendable {
         let new = try ScratchThemes(linking: after, parentsIn: parents)
         defer { new.remove() }
         let sides = [(old, before), (new, after)]
-        let indexes = try sides.map { scratch, _ in try ThemeIndex(databasePath: scratch.root + "/index.sqlite") }
+        let indexes = try sides.map { scratch, _ in try ThemeIndex(databasePath: scratch.root + "/index.sqlite", durability: .scratch) }
         try IndexWriter.syncDifferences((old.themes, indexes[0].writer), (new.themes, indexes[1].writer))
         let read = Array(zip(sides, indexes)).concurrentMap { side, index in
             Result { try ThemeSnapshot(reading: index, of: side.0, path: side.1, imageBytes: imageBytes, extent: .review) }

@@ -1,0 +1,47 @@
+@testable import Cluster
+import Foundation
+import Hashing
+import Testing
+
+@Suite("a release's files staged and flushed together")
+struct StagedFilesTests {
+    let root = NSTemporaryDirectory() + "themed-staged-\(UUID().uuidString.prefix(8))"
+
+    @Test("files land in nested folders, each with exactly its bytes; a file written again is replaced whole")
+    func nestedFiles() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var staged = try StagedFiles(root: "\(root)/.staging-light-1")
+        try staged.write(Array("a long first version".utf8), at: "Assets.xcassets/primary.colorset/Contents.json")
+        try staged.write(Array("short".utf8), at: "Assets.xcassets/primary.colorset/Contents.json")
+        try staged.write([], at: "empty")
+        try staged.write(Array("{}".utf8), at: "theme.json")
+        try staged.flush()
+        let folder = "\(root)/.staging-light-1"
+        #expect(try String(contentsOfFile: "\(folder)/Assets.xcassets/primary.colorset/Contents.json", encoding: .utf8) == "short")
+        #expect(FileManager.default.contents(atPath: "\(folder)/empty") == Data())
+        #expect(try String(contentsOfFile: "\(folder)/theme.json", encoding: .utf8) == "{}")
+    }
+
+    @Test("a file where a folder must go is refused, naming the path")
+    func fileInTheWay() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var staged = try StagedFiles(root: root)
+        try staged.write(Array("plain".utf8), at: "colors")
+        #expect { try staged.write(Array("{}".utf8), at: "colors/primary.json") } throws: { error in
+            "\(error)".hasPrefix("cannot write \(root)/colors") && "\(error)".contains("ot a directory")
+        }
+    }
+
+    @Test("a release that cannot be written (a file and a folder of one name) leaves the previous one serving, nothing beside it")
+    func unwritableRelease() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let materializer = Materializer(themesDirectory: root)
+        let bytes = Array("{}".utf8)
+        let file = { (path: String) in Release.File(path: path, hash: ContentHash.of(bytes).hex, size: bytes.count) }
+        try materializer.materialize(Release(theme: "light", generation: 1, files: [file("a.json")], retired: false)) { _ in bytes }
+        let clash = Release(theme: "light", generation: 2, files: [file("a"), file("a/b.json")], retired: false)
+        #expect(throws: StagedFiles.WriteFailed.self) { try materializer.materialize(clash) { _ in bytes } }
+        #expect(materializer.generation(of: "light") == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root) == ["light"])
+    }
+}
