@@ -35,7 +35,17 @@ public final class Database: @unchecked Sendable {
         try prepare("EXPLAIN QUERY PLAN " + sql).rows(values).map { try $0.string("detail") }
     }
 
-    public init(path: String, readOnly: Bool = false) throws {
+    /// Whether a connection's writes wait for the disk.
+    public enum Durability: Sendable {
+        /// Each transaction is on disk once it commits (WAL at synchronous NORMAL): a server's files.
+        case durable
+        /// Nothing waits for the disk, from the switch to WAL on: a database a command builds,
+        /// reads and deletes (a check's, a diff's), whose syncs would otherwise wait for the
+        /// kernel's journal, seconds on a busy host.
+        case scratch
+    }
+
+    public init(path: String, readOnly: Bool = false, durability: Durability = .durable) throws {
         Self.configureSQLite
         var connection: OpaquePointer?
         let flags = readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
@@ -50,8 +60,9 @@ public final class Database: @unchecked Sendable {
         sqlite3_busy_timeout(handle, 5000)
         do {
             if !readOnly {
+                if durability == .scratch { try execute("PRAGMA synchronous = OFF") }
                 try execute("PRAGMA journal_mode = WAL")
-                try execute("PRAGMA synchronous = NORMAL")
+                if durability == .durable { try execute("PRAGMA synchronous = NORMAL") }
             }
             try execute("PRAGMA foreign_keys = ON")
         } catch var error as SQLiteError {

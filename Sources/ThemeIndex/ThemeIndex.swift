@@ -7,21 +7,15 @@ public final class ThemeIndex: Sendable {
     public let writer: IndexWriter
     public let reader: IndexReader
 
-    /// Whether the index's writes wait for the disk.
-    public enum Durability: Sendable {
-        /// Each sync is on disk once it commits (SQLite's WAL at synchronous NORMAL): a server's index.
-        case durable
-        /// Nothing waits for the disk: an index a command builds, reads and deletes (a check, a
-        /// diff), whose syncs would otherwise wait for the kernel's journal, seconds on a busy host.
-        case scratch
-    }
+    /// Whether the index's writes wait for the disk: a server's do, a check's or a diff's scratch
+    /// index's do not.
+    public typealias Durability = Database.Durability
 
     /// Opens (or creates, or rebuilds after a schema change) the index at `databasePath`.
     /// `readers` is the most lookups that run at once; more wait for a connection.
     public init(databasePath: String, readers: Int = 8, durability: Durability = .durable) throws {
         self.databasePath = databasePath
-        let database = try Database(path: databasePath)
-        if durability == .scratch { try database.execute("PRAGMA synchronous = OFF") }
+        let database = try Database(path: databasePath, durability: durability)
         // The writer's page cache: inserting a platform's variants touches the index B-trees all
         // over, and SQLite's default 2 MB made each batch read back pages it had just written.
         try database.execute("PRAGMA cache_size = -\(IndexWriter.cacheKibibytes)")
