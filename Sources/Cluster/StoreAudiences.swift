@@ -77,11 +77,7 @@ extension ClusterStore {
         """
 
     /// The generation of the newest change to aliases and rollouts (0: none yet): a replica reads
-    /// them again only when it moved.
-    public func audienceGeneration() throws -> Generation {
-        Self.audienceGeneration(from: try connection.execute(Self.audienceGenerationQuery))
-    }
-
+    /// them again only when it moved (`StoreSnapshot.audienceGeneration`).
     static let audienceGenerationQuery = "SELECT generation FROM themed_audience WHERE id = 1"
 
     static func audienceGeneration(from rows: PostgresConnection.Rows) -> Generation {

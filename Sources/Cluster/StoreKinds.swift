@@ -36,7 +36,6 @@ public protocol ScheduleStore {
 
 /// Aliases and rollouts: who gets which theme (StoreAudiences.swift).
 public protocol AssignmentStore {
-    func audienceGeneration() throws -> Generation
     func audiences() throws -> StoreAudiences
     func putAlias(_ alias: Alias, by actor: String) throws -> Generation
     func removeAlias(_ name: String, by actor: String) throws -> Generation?
