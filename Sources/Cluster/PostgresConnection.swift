@@ -87,8 +87,8 @@ public final class PostgresConnection: @unchecked Sendable {
             case .bytes(let bytes): (bytes, true)
             }
         }
-        let sent = ContinuousClock.now
-        defer { roundTrips.count += 1; roundTrips.waited += .now - sent }
+        let sent = countingRoundTrip()
+        defer { sent() }
         // Without parameters, PQexec: it also runs several statements (the schema) at once.
         let result: OpaquePointer? = parameters.isEmpty ? PQexec(connection, sql) : withPointers(encoded.map(\.bytes)) { pointers in
             let lengths = encoded.map { Int32($0.bytes?.count ?? 0) }
@@ -104,8 +104,8 @@ public final class PostgresConnection: @unchecked Sendable {
     /// round trip, and answers each one's rows in order (PQexec answers only the last's). They
     /// run as one transaction, each statement with its own snapshot (READ COMMITTED), in order.
     public func executeAll(_ sql: String) throws(PostgresError) -> [Rows] {
-        let sent = ContinuousClock.now
-        defer { roundTrips.count += 1; roundTrips.waited += .now - sent }
+        let sent = countingRoundTrip()
+        defer { sent() }
         guard PQsendQuery(connection, sql) == 1 else { throw PostgresError(description: oneLine(PQerrorMessage(connection))) }
         // Every result is taken before the connection can be used again, also after a failure.
         var answers: Result<[Rows], PostgresError> = .success([])
@@ -116,6 +116,12 @@ public final class PostgresConnection: @unchecked Sendable {
             }
         }
         return try answers.get()
+    }
+
+    /// Starts timing one round trip; the closure returned, called once its answer is in, counts it.
+    private func countingRoundTrip() -> () -> Void {
+        let sent = ContinuousClock.now
+        return { [self] in roundTrips.count += 1; roundTrips.waited += .now - sent }
     }
 
     private static func rows(of result: OpaquePointer) throws(PostgresError) -> Rows {
