@@ -112,10 +112,11 @@ public final class ClusterStore: @unchecked Sendable {
     }
 
     /// Each file's bytes into the blob table (once per content), checked against the limits.
-    /// The store is asked once which contents it lacks, not once per file: on a machine short of
-    /// CPU each question waits for PostgreSQL's backend to be scheduled, and a publish of 14
-    /// files spent most of its time in them. So each file is read twice when the store lacks it
-    /// (hashed, then sent), and never held with the others.
+    /// The store is asked once which contents it lacks, not once per file, and those are sent
+    /// without waiting for each answer: on a machine short of CPU each answer waits for
+    /// PostgreSQL's backend to be scheduled, and a publish of 14 files spent most of its time in
+    /// them. So each file is read twice when the store lacks it (hashed, then sent), and never
+    /// held with the others.
     func storeBlobs(paths: [String], contents: (Int) throws -> [UInt8]) throws -> [Release.File] {
         var entries: [Release.File] = []
         for (number, path) in paths.enumerated() {
@@ -130,7 +131,7 @@ public final class ClusterStore: @unchecked Sendable {
         for (number, entry) in entries.enumerated() where !stored.contains(entry.hash) {
             let bytes = try contents(number)
             guard ContentHash.of(bytes).hex == entry.hash else { throw ClusterError.changedWhilePublished(entry.path) }
-            try connection.execute("INSERT INTO themed_blob (hash, bytes) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING", [.text(entry.hash), .bytes(bytes)])
+            try connection.send("INSERT INTO themed_blob (hash, bytes) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING", [.text(entry.hash), .bytes(bytes)])
             stored.insert(entry.hash)
         }
         return entries
@@ -186,15 +187,15 @@ public final class ClusterStore: @unchecked Sendable {
                   rollbackOf.map { .int($0) } ?? .null, .text(approvers.joined(separator: "\n"))])
         guard let text = rows.values.first?.first ?? nil, let generation = Generation(text) else { throw ClusterError.badRelease("no generation returned") }
         if !release.files.isEmpty {
-            try connection.execute("INSERT INTO themed_release_blob (theme, generation, hash) SELECT $1, $2, unnest($3::text[])",
+            try connection.send("INSERT INTO themed_release_blob (theme, generation, hash) SELECT $1, $2, unnest($3::text[])",
                                    [.text(release.theme), .int(generation), .textArray(Set(release.files.map(\.hash)))])
         }
         try audit(actor: actor, action: action, theme: release.theme, generation: generation,
                   detail: rollbackOf.map { "content of generation \($0)" } ?? (approvers.isEmpty ? "" : "approved by \(approvers.joined(separator: ", "))"))
-        if release.retired { try connection.execute("DELETE FROM themed_listing WHERE theme = $1", [.text(release.theme)]) }
+        if release.retired { try connection.send("DELETE FROM themed_listing WHERE theme = $1", [.text(release.theme)]) }
         try moveRollout(of: release, generation: generation, percent: rollout)
         if let keep { try dropReleases(of: release.theme, keepingNewest: keep) }
-        try connection.execute("SELECT pg_notify($1, $2)", [.text(Self.channel), .text("release:\(release.theme):\(generation)")])
+        try connection.send("SELECT pg_notify($1, $2)", [.text(Self.channel), .text("release:\(release.theme):\(generation)")])
         return generation
     }
 
@@ -203,7 +204,7 @@ public final class ClusterStore: @unchecked Sendable {
     /// release left and no pending schedule uses. (Every statement of the WITH sees the rows as
     /// they were before it, hence the exclusion of the dropped releases' own uses.)
     private func dropReleases(of theme: String, keepingNewest keep: Int) throws {
-        try connection.execute("""
+        try connection.send("""
             WITH dropped AS (
                 DELETE FROM themed_release WHERE theme = $1 AND generation NOT IN (
                     SELECT generation FROM themed_release WHERE theme = $1 ORDER BY generation DESC LIMIT $2)
@@ -220,9 +221,10 @@ public final class ClusterStore: @unchecked Sendable {
             """, [.text(theme), .int(Int64(max(1, keep)))])
     }
 
-    /// One line of the audit trail: who did what to which theme, and when (the row's time).
+    /// One line of the audit trail: who did what to which theme, and when (the row's time); sent
+    /// without waiting, inside a transaction.
     func audit(actor: String, action: String, theme: String, generation: Generation? = nil, detail: String = "") throws {
-        try connection.execute("INSERT INTO themed_audit (actor, action, theme, generation, detail) VALUES ($1, $2, $3, $4::bigint, $5)",
+        try connection.send("INSERT INTO themed_audit (actor, action, theme, generation, detail) VALUES ($1, $2, $3, $4::bigint, $5)",
                                [.text(actor), .text(action), .text(theme), generation.map { .int($0) } ?? .null, .text(detail)])
     }
 
@@ -281,7 +283,7 @@ public final class ClusterStore: @unchecked Sendable {
             """, [.text(theme)])
         guard let text = rows.values.first?.first ?? nil, let generation = Generation(text) else { throw ClusterError.badRelease("no generation returned") }
         try audit(actor: actor, action: "activate", theme: theme, generation: generation)
-        try connection.execute("SELECT pg_notify($1, $2)", [.text(Self.channel), .text("active:\(theme):\(generation)")])
+        try connection.send("SELECT pg_notify($1, $2)", [.text(Self.channel), .text("active:\(theme):\(generation)")])
         return generation
     }
 
@@ -298,8 +300,9 @@ public final class ClusterStore: @unchecked Sendable {
     }
 
     /// Held until the transaction ends: generations are taken, and committed, one change at a time.
+    /// Sent without waiting: the statement after it waits for the lock.
     func takeGenerationLock() throws {
-        try connection.execute("SELECT pg_advisory_xact_lock(\(Self.generationLock))")
+        try connection.send("SELECT pg_advisory_xact_lock(\(Self.generationLock))")
     }
 
     /// The advisory lock's key ("themed" in ASCII), shared by every client of the store.
@@ -327,14 +330,17 @@ public final class ClusterStore: @unchecked Sendable {
         try connection.execute("SELECT 1")
     }
 
+    /// `body` in one transaction. Statements in it whose rows no one reads (audit lines,
+    /// notifications, blobs) are `send`: COMMIT waits for their answers, and a failure among them
+    /// fails the transaction.
     func transaction<Result>(_ body: () throws -> Result) throws -> Result {
-        try connection.execute("BEGIN")
+        try connection.send("BEGIN")
         do {
             let result = try body()
             try connection.execute("COMMIT")
             return result
         } catch {
-            _ = try? connection.execute("ROLLBACK")
+            connection.rollBack()
             throw error
         }
     }

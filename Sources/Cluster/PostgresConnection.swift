@@ -74,38 +74,89 @@ public final class PostgresConnection: @unchecked Sendable {
     /// The server process serving this connection (tests end it to cut the connection).
     public var backendPID: Int { Int(PQbackendPID(connection)) }
 
+    /// Runs one statement and answers its rows. Statements `send` sent before it go with it, and
+    /// their answers are checked first: the first that failed is what this throws.
     @discardableResult
     public func execute(_ sql: String, _ parameters: [Value] = []) throws(PostgresError) -> Rows {
-        // Each parameter's bytes, kept alive until the call returns.
-        let encoded: [(bytes: [UInt8]?, binary: Bool)] = parameters.map { value in
-            switch value {
-            case .null: (nil, false)
-            case .text(let text): (Array(text.utf8) + [0], false)
-            case .int(let number): (Array(String(number).utf8) + [0], false)
-            // libpq reads an empty binary value as NULL: an empty bytea goes as its text form.
-            case .bytes(let bytes) where bytes.isEmpty: (Array("\\x".utf8) + [0], false)
-            case .bytes(let bytes): (bytes, true)
-            }
+        let waited = countingRoundTrip()
+        defer { waited() }
+        if unanswered > 0 {
+            try send(sql, parameters)
+            return try answersSent().last ?? Rows(values: [])
         }
-        let sent = countingRoundTrip()
-        defer { sent() }
         // Without parameters, PQexec: it also runs several statements (the schema) at once.
-        let result: OpaquePointer? = parameters.isEmpty ? PQexec(connection, sql) : withPointers(encoded.map(\.bytes)) { pointers in
-            let lengths = encoded.map { Int32($0.bytes?.count ?? 0) }
-            let formats = encoded.map { $0.binary ? Int32(1) : 0 }
-            return PQexecParams(connection, sql, Int32(encoded.count), nil, pointers, lengths, formats, 0)
+        let result: OpaquePointer? = parameters.isEmpty ? PQexec(connection, sql) : Self.withEncoded(parameters) { values, lengths, formats in
+            PQexecParams(connection, sql, Int32(parameters.count), nil, values, lengths, formats, 0)
         }
         guard let result else { throw PostgresError(description: oneLine(PQerrorMessage(connection))) }
         defer { PQclear(result) }
         return try Self.rows(of: result)
     }
 
+    /// Sends a statement whose rows no one reads, without waiting for its answer (libpq's
+    /// pipeline mode); the next `execute` waits for it along with its own. Inside a transaction
+    /// a change's statements (its blobs, audit line, notification) so cost one round trip, not
+    /// one each: on a machine short of CPU each answer waits for the backend to be scheduled.
+    /// The bytes go out as they are sent (libpq flushes past 64 KB), not held to the end.
+    public func send(_ sql: String, _ parameters: [Value] = []) throws(PostgresError) {
+        if unanswered == 0 {
+            guard PQenterPipelineMode(connection) == 1 else { throw PostgresError(description: oneLine(PQerrorMessage(connection))) }
+        }
+        let sent = Self.withEncoded(parameters) { values, lengths, formats in
+            PQsendQueryParams(connection, sql, Int32(parameters.count), nil, values, lengths, formats, 0)
+        }
+        guard sent == 1 else { throw PostgresError(description: oneLine(PQerrorMessage(connection))) }
+        unanswered += 1
+    }
+
+    /// Statements sent and not answered yet.
+    private var unanswered = 0
+
+    /// Ends the pipeline: waits for the answers of every statement sent, in order, and leaves
+    /// pipeline mode. After a failure PostgreSQL skips the rest up to the end (their answers say
+    /// "aborted"); the first failure is thrown, once every answer is in.
+    private func answersSent() throws(PostgresError) -> [Rows] {
+        defer { unanswered = 0 }
+        guard PQpipelineSync(connection) == 1 else { throw PostgresError(description: oneLine(PQerrorMessage(connection))) }
+        var answers: [Result<Rows, PostgresError>] = []
+        for _ in 0..<unanswered {
+            // Each statement's answer is a result, then a null that ends it.
+            var answer: Result<Rows, PostgresError> = .failure(PostgresError(description: "no answer: \(oneLine(PQerrorMessage(connection)))"))
+            var first = true
+            while let result = PQgetResult(connection) {
+                defer { PQclear(result) }
+                if first { answer = Result { () throws(PostgresError) in try Self.rows(of: result) } }
+                first = false
+            }
+            answers.append(answer)
+        }
+        let synced = PQgetResult(connection)
+        defer { PQclear(synced) }
+        guard synced.map({ PQresultStatus($0) == PGRES_PIPELINE_SYNC }) == true, PQexitPipelineMode(connection) == 1 else {
+            throw PostgresError(description: "the pipeline did not end: \(oneLine(PQerrorMessage(connection)))")
+        }
+        let failures = answers.compactMap { answer -> PostgresError? in
+            if case .failure(let error) = answer { error } else { nil }
+        }
+        // A statement skipped after a failure says only that it was: the failure itself is news.
+        if let failure = failures.first(where: { !$0.description.isEmpty }) ?? failures.first { throw failure }
+        return answers.compactMap { try? $0.get() }
+    }
+
+    /// Ends a transaction that failed, whatever was sent: the answers still due are read, then
+    /// ROLLBACK, when the server still has the transaction open.
+    public func rollBack() {
+        if unanswered > 0 { _ = try? answersSent() }
+        if PQtransactionStatus(connection) != PQTRANS_IDLE { _ = try? execute("ROLLBACK") }
+    }
+
     /// Runs statements given as one text (separated by semicolons, without parameters) in one
     /// round trip, and answers each one's rows in order (PQexec answers only the last's). They
     /// run as one transaction, each statement with its own snapshot (READ COMMITTED), in order.
     public func executeAll(_ sql: String) throws(PostgresError) -> [Rows] {
-        let sent = countingRoundTrip()
-        defer { sent() }
+        let waited = countingRoundTrip()
+        defer { waited() }
+        if unanswered > 0 { _ = try answersSent() }
         guard PQsendQuery(connection, sql) == 1 else { throw PostgresError(description: oneLine(PQerrorMessage(connection))) }
         // Every result is taken before the connection can be used again, also after a failure.
         var answers: Result<[Rows], PostgresError> = .success([])
@@ -122,6 +173,25 @@ public final class PostgresConnection: @unchecked Sendable {
     private func countingRoundTrip() -> () -> Void {
         let sent = ContinuousClock.now
         return { [self] in roundTrips.count += 1; roundTrips.waited += .now - sent }
+    }
+
+    /// `parameters` as libpq takes them: each one's bytes (valid inside `body`), lengths and
+    /// formats (1: binary).
+    private static func withEncoded<Result>(_ parameters: [Value],
+                                            _ body: ([UnsafePointer<CChar>?], [Int32], [Int32]) -> Result) -> Result {
+        let encoded: [(bytes: [UInt8]?, binary: Bool)] = parameters.map { value in
+            switch value {
+            case .null: (nil, false)
+            case .text(let text): (Array(text.utf8) + [0], false)
+            case .int(let number): (Array(String(number).utf8) + [0], false)
+            // libpq reads an empty binary value as NULL: an empty bytea goes as its text form.
+            case .bytes(let bytes) where bytes.isEmpty: (Array("\\x".utf8) + [0], false)
+            case .bytes(let bytes): (bytes, true)
+            }
+        }
+        return withPointers(encoded.map(\.bytes)) { pointers in
+            body(pointers, encoded.map { Int32($0.bytes?.count ?? 0) }, encoded.map { $0.binary ? 1 : 0 })
+        }
     }
 
     private static func rows(of result: OpaquePointer) throws(PostgresError) -> Rows {

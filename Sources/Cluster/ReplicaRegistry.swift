@@ -56,8 +56,9 @@ extension ClusterStore {
     /// that goes away stops counting.
     public func awaitServed(_ generation: Generation, timeout: Duration) throws -> ReplicaReport {
         let start = ContinuousClock.now
-        // Listening before the first look: a report committed after it is not missed.
-        try connection.execute("LISTEN \(Self.servedChannel)")
+        // Listening before the first look (which waits for both): a report committed after it is
+        // not missed.
+        try connection.send("LISTEN \(Self.servedChannel)")
         defer { try? connection.execute("UNLISTEN \(Self.servedChannel)") }
         while true {
             let replicas = try replicasServing()

@@ -175,7 +175,7 @@ extension ClusterStore {
         try keep(rollout, of: theme, changed: change)
         try audit(actor: actor, action: "rollout", theme: theme, generation: change,
                   detail: "generation \(generation) to \(Self.percentText(rollout.basisPoints))%, the rest on \(rollout.previous)")
-        try connection.execute("SELECT pg_notify($1, $2)", [.text(Self.channel), .text("rollout:\(theme):\(change)")])
+        try connection.send("SELECT pg_notify($1, $2)", [.text(Self.channel), .text("rollout:\(theme):\(change)")])
         return (rollout.basisPoints == 10_000 ? nil : rollout, change)
     }
 
@@ -185,24 +185,30 @@ extension ClusterStore {
     func moveRollout(of release: Release, generation: Generation, percent: Double?) throws {
         // A first release has no one to hold back: it is current for everyone.
         let rollout = try percent.flatMap { release.retired ? nil : try self.rollout(of: release.theme, sending: generation, percent: $0) }
-        // Replicas re-read rollouts when this generation moves: only when one started, moved or ended.
-        guard try keep(rollout, of: release.theme, changed: generation) else { return }
-        try connection.execute("""
-            INSERT INTO themed_audience (id, generation) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET generation = excluded.generation
-            """, [.int(generation)])
+        // Replicas re-read rollouts when this generation moves: only when one started, moved or
+        // ended. Whether one ended the store tells in the same statement, which is sent without
+        // waiting like the rest of the release.
+        let movedTo = "INSERT INTO themed_audience (id, generation) VALUES (1, $1) ON CONFLICT (id) DO UPDATE SET generation = excluded.generation"
+        if let rollout, rollout.basisPoints < 10_000 {
+            try keep(rollout, of: release.theme, changed: generation)
+            try connection.send(movedTo, [.int(generation)])
+        } else {
+            try connection.send("""
+                WITH ended AS (DELETE FROM themed_rollout WHERE theme = $1 RETURNING theme)
+                INSERT INTO themed_audience (id, generation) SELECT 1, $2 FROM ended LIMIT 1
+                ON CONFLICT (id) DO UPDATE SET generation = excluded.generation
+                """, [.text(release.theme), .int(generation)])
+        }
     }
 
-    /// The theme's row: the rollout under way, or none (at 100 it is over); whether there was or
-    /// is one.
-    @discardableResult
-    private func keep(_ rollout: Rollout?, of theme: String, changed: Generation) throws -> Bool {
-        let ended = try connection.execute("DELETE FROM themed_rollout WHERE theme = $1 RETURNING theme", [.text(theme)]).count > 0
-        guard let rollout, rollout.basisPoints < 10_000 else { return ended }
-        try connection.execute("""
+    /// The theme's row: the rollout under way, or none (at 100 it is over).
+    private func keep(_ rollout: Rollout?, of theme: String, changed: Generation) throws {
+        try connection.send("DELETE FROM themed_rollout WHERE theme = $1", [.text(theme)])
+        guard let rollout, rollout.basisPoints < 10_000 else { return }
+        try connection.send("""
             INSERT INTO themed_rollout (theme, generation, previous, basis_points, seed, changed) VALUES ($1, $2, $3, $4, $5, $6)
             """, [.text(theme), .int(rollout.generation), .int(rollout.previous), .int(Int64(rollout.basisPoints)),
                   .text(rollout.seed), .int(changed)])
-        return true
     }
 
     /// `theme`'s rollout of `generation` at `percent`: a rollout under way keeps the others where

@@ -247,6 +247,39 @@ struct ClusterTests {
         #expect(try connection.execute("SELECT count(*) FROM pg_tables WHERE tablename = 'kept'").values == [["0"]], "one transaction: the table is not kept")
     }
 
+    @Test("statements sent without waiting are answered with the next one executed, in one round trip; the first failure is thrown, and a transaction rolled back keeps nothing", .needsPostgres)
+    func statementsSentAhead() throws {
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let connection = try PostgresConnection(url: postgres.url)
+        try connection.execute("CREATE TABLE sent (x int PRIMARY KEY, payload bytea)")
+        func kept() throws -> String? { try connection.execute("SELECT array_agg(x ORDER BY x) FROM sent").values.first?.first ?? nil }
+        // Past libpq's 64 KB output buffer: the bytes go out while more are sent.
+        let large = [UInt8](repeating: 7, count: 300_000)
+        let before = connection.roundTrips
+        try connection.send("BEGIN")
+        for x in Int64(1)...3 { try connection.send("INSERT INTO sent VALUES ($1, $2)", [.int(x), .bytes(large)]) }
+        #expect(try connection.execute("SELECT count(*), sum(length(payload)) FROM sent").values == [["3", "900000"]])
+        try connection.execute("COMMIT")
+        #expect(connection.roundTrips.since(before).count == 2)
+
+        try connection.send("BEGIN")
+        try connection.send("INSERT INTO sent VALUES (4, NULL)")
+        try connection.send("INSERT INTO sent VALUES (1, NULL)")
+        try connection.send("INSERT INTO sent VALUES (5, NULL)")
+        let error = #expect(throws: PostgresError.self) { try connection.execute("SELECT 1") }
+        #expect(error?.description.contains("duplicate key") == true, "the failure, not the statements skipped after it: \(error?.description ?? "")")
+        connection.rollBack()
+        #expect(try kept() == "{1,2,3}")
+
+        // A transaction given up between statements (its caller threw) is rolled back as well.
+        try connection.send("BEGIN")
+        try connection.send("INSERT INTO sent VALUES (6, NULL)")
+        connection.rollBack()
+        #expect(try kept() == "{1,2,3}")
+        #expect(try connection.executeAll("SELECT 1; SELECT 2").map(\.values) == [[["1"]], [["2"]]], "the connection goes on")
+    }
+
     @Test("bytea comes back from its hex text; anything else is refused")
     func byteaText() {
         #expect(PostgresConnection.bytes(fromHex: "\\x0aFF00") == [10, 255, 0])
