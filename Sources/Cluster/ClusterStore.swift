@@ -30,7 +30,7 @@ public final class ClusterStore: @unchecked Sendable {
     }
 
     /// The version of the schema `makeSchema` makes: raised with every change to it.
-    static let schemaVersion = 4
+    static let schemaVersion = 5
 
     /// Whether the store's schema is at this version or a later one (a newer replica's); false
     /// also when it has none yet (the query's error).
@@ -42,7 +42,8 @@ public final class ClusterStore: @unchecked Sendable {
     private func makeSchema() throws(PostgresError) {
         // Without the SET, every start prints a NOTICE per table that already exists. The lock
         // keeps replicas starting at once from creating the same table twice; the statements run
-        // as one transaction, which releases it.
+        // as one transaction, which releases it. A release names only blobs the store holds (the
+        // foreign key; NOT VALID: rows from before it are not read again to check them).
         try connection.execute("""
             SET client_min_messages TO warning;
             SELECT pg_advisory_xact_lock(\(Self.schemaLock));
@@ -62,6 +63,9 @@ public final class ClusterStore: @unchecked Sendable {
                 CREATE INDEX themed_release_blob_hash ON themed_release_blob (hash);
                 INSERT INTO themed_release_blob SELECT r.theme, r.generation, split_part(line, ' ', 1)
                     FROM themed_release r, regexp_split_to_table(r.manifest, E'\\n') AS line WHERE line <> '' ON CONFLICT DO NOTHING;
+            END IF; END $$;
+            DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = 'themed_release_blob_content') THEN
+                ALTER TABLE themed_release_blob ADD CONSTRAINT themed_release_blob_content FOREIGN KEY (hash) REFERENCES themed_blob (hash) NOT VALID;
             END IF; END $$;
             CREATE TABLE IF NOT EXISTS themed_token (name TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE, themes TEXT NOT NULL,
                 permissions TEXT NOT NULL, created TIMESTAMPTZ NOT NULL DEFAULT now());
@@ -100,24 +104,31 @@ public final class ClusterStore: @unchecked Sendable {
     /// theme's releases past the newest `keep` and the blobs no kept release or schedule uses,
     /// in the same transaction.
     /// With `rollout`, the release goes to that percentage of clients first (`setRollout`).
+    /// `held`: contents the caller read as held (`currentReleases().contents`), not asked again.
+    /// A release cannot name a blob the store lacks (the schema's foreign key): one of those gone
+    /// meanwhile (another theme's retention) fails the transaction, and the store is asked.
     @discardableResult
     public func publish(theme: String, paths: [String], by publisher: String, keep: Int = Release.defaultRetention, rollout: Double? = nil,
-                        contents: (Int) throws -> [UInt8]) throws -> Generation {
+                        held: Set<String>? = nil, contents: (Int) throws -> [UInt8]) throws -> Generation {
         try Release.check(theme: theme, paths: paths)
-        return try transaction {
-            let entries = try storeBlobs(paths: paths, contents: contents)
-            return try record(Release(theme: theme, generation: 0, files: entries, retired: false), by: publisher, action: "publish", keep: keep,
-                              rollout: rollout)
+        do {
+            return try transaction {
+                let entries = try storeBlobs(paths: paths, held: held, contents: contents)
+                return try record(Release(theme: theme, generation: 0, files: entries, retired: false), by: publisher, action: "publish", keep: keep,
+                                  rollout: rollout)
+            }
+        } catch let error as PostgresError where held != nil && error.isForeignKeyViolation {
+            return try publish(theme: theme, paths: paths, by: publisher, keep: keep, rollout: rollout, held: nil, contents: contents)
         }
     }
 
     /// Each file's bytes into the blob table (once per content), checked against the limits.
-    /// The store is asked once which contents it lacks, not once per file, and those are sent
-    /// without waiting for each answer: on a machine short of CPU each answer waits for
-    /// PostgreSQL's backend to be scheduled, and a publish of 14 files spent most of its time in
-    /// them. So each file is read twice when the store lacks it (hashed, then sent), and never
-    /// held with the others.
-    func storeBlobs(paths: [String], contents: (Int) throws -> [UInt8]) throws -> [Release.File] {
+    /// The store is asked once which contents it lacks (unless the caller knows what it `held`),
+    /// not once per file, and those are sent without waiting for each answer: on a machine short
+    /// of CPU each answer waits for PostgreSQL's backend to be scheduled, and a publish of 14
+    /// files spent most of its time in them. So each file is read twice when the store lacks it
+    /// (hashed, then sent), and never held with the others.
+    func storeBlobs(paths: [String], held: Set<String>? = nil, contents: (Int) throws -> [UInt8]) throws -> [Release.File] {
         var entries: [Release.File] = []
         for (number, path) in paths.enumerated() {
             let bytes = try contents(number)
@@ -126,8 +137,9 @@ public final class ClusterStore: @unchecked Sendable {
             }
             entries.append(Release.File(path: path, hash: ContentHash.of(bytes).hex, size: bytes.count))
         }
-        var stored = Set(try connection.execute("SELECT hash FROM themed_blob WHERE hash = ANY ($1::text[])", [.textArray(Set(entries.map(\.hash)))])
-            .values.compactMap { $0.first ?? nil })
+        let hashes = Set(entries.map(\.hash))
+        var stored = try held.map { $0.intersection(hashes) } ?? Set(
+            connection.execute("SELECT hash FROM themed_blob WHERE hash = ANY ($1::text[])", [.textArray(hashes)]).values.compactMap { $0.first ?? nil })
         for (number, entry) in entries.enumerated() where !stored.contains(entry.hash) {
             let bytes = try contents(number)
             guard ContentHash.of(bytes).hex == entry.hash else { throw ClusterError.changedWhilePublished(entry.path) }
@@ -154,23 +166,36 @@ public final class ClusterStore: @unchecked Sendable {
     /// Every current (not retired) theme of the store with the parent its theme.json names: what
     /// a release's parent chain is checked against before it is stored.
     public func themeParents() throws -> [String: String?] {
-        let current = try latestReleases().filter { !$0.retired }
-        let settingsHashes = current.compactMap { release in release.files.first { $0.path == ThemeSettings.fileName }?.hash }
-        var settings: [String: [UInt8]] = [:]
-        if !settingsHashes.isEmpty {
-            let rows = try connection.execute("SELECT hash, bytes FROM themed_blob WHERE hash = ANY($1::text[])",
-                                              [.textArray(Set(settingsHashes))])
-            for row in rows.values where row.count == 2 {
-                if let hash = row[0], let hex = row[1], let bytes = PostgresConnection.bytes(fromHex: hex) { settings[hash] = bytes }
-            }
-        }
-        var parents: [String: String?] = [:]
-        for release in current {
+        try currentReleases().parents
+    }
+
+    /// What a publish checks a release against and need not send again, read in one question:
+    /// each current theme's parent, and the contents the current releases use.
+    public struct CurrentReleases: Sendable {
+        public var parents: [String: String?] = [:]
+        /// Hashes of the blobs the current releases use, which the store therefore holds.
+        public var contents: Set<String> = []
+    }
+
+    /// The newest release of every theme, with the bytes of its theme.json joined in the same
+    /// statement (a question less for a publish: on a machine short of CPU each one waits for the
+    /// store's backend to be scheduled).
+    public func currentReleases() throws -> CurrentReleases {
+        let rows = try connection.execute("""
+            WITH latest AS (\(Self.latestReleasesQuery(after: nil)))
+            SELECT l.theme, l.generation, l.manifest, l.retired, b.bytes FROM latest l
+                LEFT JOIN themed_blob b ON NOT l.retired AND b.hash = substring(l.manifest from $1)
+            """, [.text(Release.hashPattern(ofFile: ThemeSettings.fileName))])
+        var current = CurrentReleases()
+        for row in rows.values where row.count == 5 {
+            let release = try Self.release(from: Array(row.prefix(4)))
+            guard !release.retired else { continue }
             // A theme.json the store holds passed the check when it was published.
-            let bytes = release.files.first { $0.path == ThemeSettings.fileName }.flatMap { settings[$0.hash] }
-            parents.updateValue(bytes.flatMap { try? ThemeSettings(json: Data($0)).parent }, forKey: release.theme)
+            let settings = row[4].flatMap(PostgresConnection.bytes(fromHex:))
+            current.parents.updateValue(settings.flatMap { try? ThemeSettings(json: Data($0)).parent }, forKey: release.theme)
+            current.contents.formUnion(release.files.map(\.hash))
         }
-        return parents
+        return current
     }
 
     /// Inside a transaction: the release with the next generation, the blobs it uses, its audit

@@ -5,6 +5,11 @@ import Hashing
 /// What PostgreSQL or libpq said went wrong.
 public struct PostgresError: Error, CustomStringConvertible, Sendable {
     public var description: String
+    /// The server's SQLSTATE code, when the server refused a statement.
+    public var code: String? = nil
+
+    /// A row naming a row of another table that is not there (23503).
+    public var isForeignKeyViolation: Bool { code == "23503" }
 }
 
 /// One libpq connection, used by one thread at a time. Statements take their parameters bound
@@ -197,7 +202,8 @@ public final class PostgresConnection: @unchecked Sendable {
     private static func rows(of result: OpaquePointer) throws(PostgresError) -> Rows {
         let status = PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
-            throw PostgresError(description: oneLine(PQresultErrorMessage(result)))
+            let code = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            throw PostgresError(description: oneLine(PQresultErrorMessage(result)), code: code)
         }
         var rows: [[String?]] = []
         for row in 0..<PQntuples(result) {

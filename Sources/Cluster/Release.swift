@@ -52,6 +52,14 @@ public struct Release: Sendable, Equatable {
         files.sorted { $0.path < $1.path }.map { "\($0.hash) \($0.size) \($0.path)\n" }.joined()
     }
 
+    /// A regular expression (PostgreSQL's) whose first capturing group, matched against a
+    /// manifest, is the hash of the file at `path`: what the store's own queries use to find one
+    /// file's blob without the release read out first.
+    static func hashPattern(ofFile path: String) -> String {
+        let escaped = path.unicodeScalars.map { "\\^$.|?*+()[]{}".unicodeScalars.contains($0) ? "\\\($0)" : "\($0)" }.joined()
+        return "(?:^|\n)([0-9a-f]{64}) [0-9]+ \(escaped)(?:\n|$)"
+    }
+
     static func files(fromManifest text: String) throws(ClusterError) -> [File] {
         let lines = text.split(separator: "\n")
         guard lines.count <= maximumFiles else { throw .badRelease("\(lines.count) files, more than \(maximumFiles)") }

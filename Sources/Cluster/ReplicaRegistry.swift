@@ -23,7 +23,8 @@ extension ClusterStore {
     static let servedRecheck = Duration.milliseconds(100)
 
     /// Tells the store that the replica `name`, following on this connection, serves `generation`,
-    /// and wakes the changes waiting for it.
+    /// and wakes the changes waiting for it: the notification says `generation name`, so that a
+    /// wait learns the replica's progress without asking the store again.
     public func reportServing(replica name: String, generation: Generation) throws {
         try connection.execute("""
             WITH reported AS (
@@ -32,7 +33,7 @@ extension ClusterStore {
                 ON CONFLICT (name) DO UPDATE SET backend = EXCLUDED.backend, backend_start = EXCLUDED.backend_start,
                     served = EXCLUDED.served, seen = now()
                 RETURNING served)
-            SELECT pg_notify('\(Self.servedChannel)', served::text) FROM reported
+            SELECT pg_notify('\(Self.servedChannel)', served::text || ' ' || $1) FROM reported
             """, [.text(name), .int(generation)])
     }
 
@@ -51,24 +52,54 @@ extension ClusterStore {
     }
 
     /// Waits until every connected replica serves `generation` or later, or `timeout` passed:
-    /// asks the store at the start, at each replica's report (`servedChannel`), and every
-    /// `servedRecheck` between them. A replica that connects meanwhile counts from then on; one
-    /// that goes away stops counting.
-    public func awaitServed(_ generation: Generation, timeout: Duration) throws -> ReplicaReport {
+    /// asks the store at the start and every `servedRecheck` without a report, and follows each
+    /// replica's report (`servedChannel`) from its notification. A replica that connects
+    /// meanwhile counts from then on; one that goes away stops counting. On a machine short of
+    /// CPU each question waits for the store's backend to be scheduled: the last report ends the
+    /// wait without one. `unlistening: false` leaves the connection listening (one about to close).
+    public func awaitServed(_ generation: Generation, timeout: Duration, unlistening: Bool = true) throws -> ReplicaReport {
         let start = ContinuousClock.now
         // Listening before the first look (which waits for both): a report committed after it is
         // not missed.
         try connection.send("LISTEN \(Self.servedChannel)")
-        defer { try? connection.execute("UNLISTEN \(Self.servedChannel)") }
+        defer { if unlistening { _ = try? connection.execute("UNLISTEN \(Self.servedChannel)") } }
+        var replicas = try replicasServing()
         while true {
-            let replicas = try replicasServing()
             let lagging = replicas.filter { $0.generation < generation }
             let waited = ContinuousClock.now - start
             if lagging.isEmpty || waited >= timeout {
                 return ReplicaReport(serving: replicas.filter { $0.generation >= generation }.map(\.name), lagging: lagging,
                                      waitedMilliseconds: Int(waited / .milliseconds(1)))
             }
-            _ = try notifications(waitingUpTo: min(timeout - waited, Self.servedRecheck))
+            let reports = try notifications(waitingUpTo: min(timeout - waited, Self.servedRecheck)).map(ReplicaServing.init(report:))
+            if let known = Self.applying(reports, to: replicas) {
+                replicas = known
+            } else {
+                replicas = try replicasServing()
+            }
         }
     }
+
+    /// `replicas` moved on by their reports; nil when the store must be asked: no report came
+    /// (one may have gone away), or one is from a replica not counted yet or does not say whose
+    /// it is (an older replica's).
+    static func applying(_ reports: [ReplicaServing?], to replicas: [ReplicaServing]) -> [ReplicaServing]? {
+        guard !reports.isEmpty else { return nil }
+        var moved = replicas
+        for report in reports {
+            guard let report, let index = moved.firstIndex(where: { $0.name == report.name }) else { return nil }
+            moved[index].generation = max(moved[index].generation, report.generation)
+        }
+        return moved
+    }
+}
+
+extension ReplicaServing {
+    /// A report's notification, `generation name`; nil for anything else.
+    init?(report: String) {
+        let parts = report.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, let generation = Generation(parts[0]) else { return nil }
+        self.init(name: String(parts[1]), generation: generation)
+    }
+
 }

@@ -66,7 +66,7 @@ public protocol WebhookOutboxStore {
 public protocol ReplicaRegistry {
     func reportServing(replica name: String, generation: Generation) throws
     func replicasServing() throws -> [ReplicaServing]
-    func awaitServed(_ generation: Generation, timeout: Duration) throws -> ReplicaReport
+    func awaitServed(_ generation: Generation, timeout: Duration, unlistening: Bool) throws -> ReplicaReport
 }
 
 extension ClusterStore: DraftStore, ReleaseHistoryStore, ScheduleStore, AssignmentStore, TokenStore, WebhookOutboxStore, ReplicaRegistry {}

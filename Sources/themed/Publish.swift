@@ -46,9 +46,9 @@ struct Publish: ParsableCommand {
             // whole command.
             let connecting = StoreConnecting(url: cluster)
             let files = try checkedFiles()
-            let (store, parents) = try connecting.result()
-            do { try ThemeCheck.checkParentChain(of: path, theme: theme, among: parents) } catch { throw Self.refuse(error.description) }
-            try publish(files, into: store, waiting: wait)
+            let (store, current) = try connecting.result()
+            do { try ThemeCheck.checkParentChain(of: path, theme: theme, among: current.parents) } catch { throw Self.refuse(error.description) }
+            try publish(files, into: store, held: current.contents, waiting: wait)
         case (nil, let server?):
             // Through a server, the server checks the parent chain against its store.
             try upload(try checkedFiles(), to: server)
@@ -65,16 +65,16 @@ struct Publish: ParsableCommand {
         }
     }
 
-    /// A connection to the cluster store and its themes' parents, opened on a thread of its own.
+    /// A connection to the cluster store and its current releases, opened on a thread of its own.
     private final class StoreConnecting: Sendable {
-        private let outcome = Mutex<Result<(ClusterStore, [String: String?]), any Error>?>(nil)
+        private let outcome = Mutex<Result<(ClusterStore, ClusterStore.CurrentReleases), any Error>?>(nil)
         private let done = DispatchSemaphore(value: 0)
 
         init(url: String) {
             Thread.detachNewThread { [self] in
-                let result = Result { () throws -> (ClusterStore, [String: String?]) in
+                let result = Result { () throws -> (ClusterStore, ClusterStore.CurrentReleases) in
                     let store = try ClusterStore(url: url)
-                    return (store, try store.themeParents())
+                    return (store, try store.currentReleases())
                 }
                 outcome.withLock { $0 = result }
                 done.signal()
@@ -82,20 +82,23 @@ struct Publish: ParsableCommand {
         }
 
         /// Waits for the connection; a store not reached is refused.
-        func result() throws -> (ClusterStore, [String: String?]) {
+        func result() throws -> (ClusterStore, ClusterStore.CurrentReleases) {
             done.wait()
             guard let result = outcome.withLock({ $0 }) else { throw Publish.refuse("the cluster store: no answer") }
             do { return try result.get() } catch { throw Publish.refuse("the cluster store: \(error)") }
         }
     }
 
-    /// Stores the release and, unless told not to, waits for every ready replica to serve it.
-    private func publish(_ files: [ThemeCheck.File], into store: ClusterStore, waiting wait: ServedWait?) throws {
+    /// Stores the release (sending only the contents the current releases do not use) and, unless
+    /// told not to, waits for every ready replica to serve it.
+    private func publish(_ files: [ThemeCheck.File], into store: ClusterStore, held: Set<String>, waiting wait: ServedWait?) throws {
         let (generation, served) = try Self.refusing(command: "publish") {
-            let generation = try store.publish(theme: theme, paths: files.map(\.path), by: Release.operatorName, keep: keep, rollout: rollout) {
+            let generation = try store.publish(theme: theme, paths: files.map(\.path), by: Release.operatorName, keep: keep, rollout: rollout,
+                                               held: held) {
                 try ThemeCheck.contents(of: files[$0])
             }
-            return (generation, try wait.map { try store.awaitServed(generation, timeout: $0.timeout) })
+            // The connection closes with the command: it need not stop listening first.
+            return (generation, try wait.map { try store.awaitServed(generation, timeout: $0.timeout, unlistening: false) })
         }
         print("published \(theme) generation \(generation) (\(files.count) files)" + (served.map(Self.servedLine) ?? ""))
         if let served, !served.isComplete { throw ServedWaitOptions.lagging(served.laggingDescription, generation: generation, command: "publish") }

@@ -82,11 +82,70 @@ struct ReleaseStoreTests {
         #expect(try questions("two", files(2, "kept")) == 3)
         #expect(try questions("forty", files(40, "kept")) == 3, "contents the store has cost nothing per file")
         #expect(try questions("new", files(40, "new")) == 3, "contents the store lacks are sent without waiting for each")
+        // What the current releases use, read with the parents, is not asked again.
+        let held = try store.currentReleases().contents
+        let before = store.roundTrips
+        try store.publish(theme: "held", paths: files(40, "new").map(\.path), by: "team", held: held) { files(40, "new")[$0].bytes }
+        #expect(store.roundTrips.since(before).count == 2, "the release's generation, then COMMIT")
         let release = try #require(try store.latestReleases().first { $0.theme == "new" })
         #expect(release.files.count == 40 && Set(release.files.map(\.hash)).count == 40)
         #expect(try Self.count("themed_release_blob WHERE theme = 'new'", postgres.url) == 40)
         let seventh = try #require(release.files.first { $0.path == "Theme.xcassets/c7.colorset/Contents.json" })
         #expect(try store.blob(seventh.hash) == Array("new 7".utf8))
+    }
+
+    @Test("a release cannot name a blob the store lacks: a publish told a content is held that is not asks the store, and stores it")
+    func heldContentGone() throws {
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let store = try ClusterStore(url: postgres.url)
+        let bytes = Array("{\"colors\": []}".utf8)
+        let hash = ContentHash.of(bytes).hex
+        // As a blob another theme's retention dropped after the command read the current releases.
+        try store.publish(theme: "light", paths: ["Theme.xcassets/Contents.json"], by: "team", held: [hash]) { _ in bytes }
+        #expect(try store.blob(hash) == bytes)
+        #expect(try store.latestRelease(of: "light")?.files.map(\.hash) == [hash])
+
+        let connection = try PostgresConnection(url: postgres.url)
+        let refused = #expect(throws: PostgresError.self) {
+            try connection.execute("INSERT INTO themed_release_blob VALUES ('dark', 1, $1)", [.text(String(repeating: "0", count: 64))])
+        }
+        #expect(refused?.isForeignKeyViolation == true, "\(refused?.description ?? "")")
+    }
+
+    @Test("the current releases come with each theme's parent and the contents they use, in one question; a retired theme is not current")
+    func currentReleases() throws {
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let store = try ClusterStore(url: postgres.url)
+        try store.publish(theme: "base", files: Self.files("base"))
+        let settings: [(path: String, bytes: [UInt8])] = [("theme.json", Array("{\"parent\": \"base\"}".utf8)),
+                                                           ("x/theme.json", Array("{\"parent\": \"elsewhere\"}".utf8))]
+        try store.publish(theme: "brand", files: Self.files("brand") + settings)
+        try store.publish(theme: "gone", files: Self.files("gone"))
+        try store.retire(theme: "gone")
+        let before = store.roundTrips
+        let current = try store.currentReleases()
+        #expect(store.roundTrips.since(before).count == 1)
+        #expect(current.parents == ["base": String?.none, "brand": "base"])
+        let expected = try ["base", "brand"].flatMap { try #require(try store.latestRelease(of: $0)).files.map(\.hash) }
+        #expect(current.contents == Set(expected))
+    }
+
+    @Test("a file's hash is found in a manifest by its whole path, whatever characters the path has")
+    func hashPattern() throws {
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let connection = try PostgresConnection(url: postgres.url)
+        let hashes = (0..<5).map { String(repeating: String($0), count: 64) }
+        let manifest = "\(hashes[0]) 1 a/theme.json\n\(hashes[1]) 2 theme.json.bak\n\(hashes[2]) 3 theme.json\n\(hashes[3]) 4 x(1)+.json\n\(hashes[4]) 5 xtheme.json\n"
+        func found(_ path: String) throws -> String? {
+            try connection.execute("SELECT substring($1 from $2)", [.text(manifest), .text(Release.hashPattern(ofFile: path))]).values.first?.first ?? nil
+        }
+        #expect(try found("theme.json") == hashes[2])
+        #expect(try found("x(1)+.json") == hashes[3])
+        #expect(try found("a/theme.json") == hashes[0])
+        #expect(try found("none.json") == nil)
     }
 
     @Test("a file whose bytes change between their hash and their sending is refused, and nothing of the release is stored")

@@ -44,4 +44,27 @@ struct ServedWaitStoreTests {
         #expect(late.lagging == [ReplicaServing(name: "first", generation: 2)] && late.waitedMilliseconds >= 300)
         #expect(late.laggingDescription == "first (serves generation 2)")
     }
+
+    @Test("a report's notification names the generation and the replica: a wait follows it without asking the store")
+    func reportsSayWhose() throws {
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let listening = try PostgresConnection(url: postgres.url)
+        try listening.execute("LISTEN \(ClusterStore.servedChannel)")
+        try ClusterStore(url: postgres.url).reportServing(replica: "replica one", generation: 7)
+        let said = try listening.notifications(waitingUpTo: .seconds(30))
+        #expect(said == ["7 replica one"])
+        #expect(said.map(ReplicaServing.init(report:)) == [ReplicaServing(name: "replica one", generation: 7)])
+    }
+
+    @Test("reports move the replicas they name on, never back; a report from a replica not counted yet, or without a name, or none at all, sends the wait to the store")
+    func followingReports() {
+        let replicas = [ReplicaServing(name: "a", generation: 1), ReplicaServing(name: "b", generation: 1)]
+        let reports = ["3 a", "2 a", "2 b"].map(ReplicaServing.init(report:))
+        #expect(ClusterStore.applying(reports, to: replicas) == [ReplicaServing(name: "a", generation: 3), ReplicaServing(name: "b", generation: 2)])
+        #expect(ClusterStore.applying([ReplicaServing(report: "4 c")], to: replicas) == nil, "a replica that connected meanwhile")
+        #expect(ClusterStore.applying([ReplicaServing(report: "4")], to: replicas) == nil, "an older replica's report")
+        #expect(ClusterStore.applying([], to: replicas) == nil, "no report: one may have gone away")
+        for bad in ["", "x a", "-", " a"] { #expect(ReplicaServing(report: bad) == nil, "\(bad)") }
+    }
 }
