@@ -18,9 +18,10 @@ extension ClusterStore {
     /// Where a replica's report is announced, for the changes waiting on it (`awaitServed`); the
     /// followers listen on `channel` only, so a report does not wake them.
     static let servedChannel = "themed_served"
-    /// How often a wait asks the store again when no report came: a replica that goes away sends
-    /// none, and stops counting when its connection is seen closed.
-    static let servedRecheck = Duration.milliseconds(100)
+    /// How long a wait goes without a report before it asks the store again: a replica that goes
+    /// away sends none, and stops counting when its connection is seen closed. Reports carry the
+    /// progress; on a store short of CPU each question also holds up the replicas' own.
+    static let servedRecheck = Duration.milliseconds(500)
 
     /// Tells the store that the replica `name`, following on this connection, serves `generation`,
     /// and wakes the changes waiting for it: the notification says `generation name`, so that a
