@@ -27,8 +27,9 @@ extension ReleaseDesk {
     /// A draft of `theme` posted again: checked, reviewed against what is live now, and its
     /// approvals voided.
     public func replaceDraft(_ id: Int64, of theme: String, body: String, kind: BodyKind, by token: Token) throws(Refusal) -> Draft {
-        try withCheckedUpload(body, kind: kind, theme: theme) { files, scratch, store in
-            try store.replaceDraft(id, paths: files.map(\.path), by: token.name, review: try self.review(files, of: theme, in: store, scratch: scratch)) {
+        try withCheckedUpload(body, kind: kind, theme: theme) { upload, store in
+            let files = upload.files
+            return try store.replaceDraft(id, paths: files.map(\.path), by: token.name, review: try self.review(files, of: theme, in: store, scratch: upload.scratch)) {
                 try ThemeCheck.contents(of: files[$0])
             }
         }

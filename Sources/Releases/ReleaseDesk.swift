@@ -80,37 +80,50 @@ public final class ReleaseDesk: Sendable {
                         draft: Bool = false) throws(Refusal) -> Outcome {
         guard Release.isPublishable(theme: theme) else { throw .badRequest("\"\(theme)\" is not a theme name a release may take: \(Release.publishableRule)") }
         if let at, !Schedule.isTime(at) { throw .badRequest("at must be an RFC 3339 time with a zone, like 2026-12-01T00:00:00Z") }
-        return try withCheckedUpload(body, kind: kind, theme: theme) { files, scratch, store in
+        return try withCheckedUpload(body, kind: kind, theme: theme) { upload, store in
+            let files = upload.files
             let read: (Int) throws -> [UInt8] = { try ThemeCheck.contents(of: files[$0]) }
             if try draft || store.requiredApprovals(of: theme) > 0 {
-                let review = try self.review(files, of: theme, in: store, scratch: scratch)
+                let review = try self.review(files, of: theme, in: store, scratch: upload.scratch)
                 return .drafted(try store.createDraft(theme: theme, paths: files.map(\.path), by: token.name, at: at, rollout: rollout,
                                                       review: review, contents: read))
             }
             if let at {
                 return .scheduled(try store.schedule(theme: theme, paths: files.map(\.path), at: at, by: token.name, contents: read))
             }
-            let generation = try store.publish(theme: theme, paths: files.map(\.path), by: token.name, keep: retention, rollout: rollout, contents: read)
+            let generation = try store.publish(theme: theme, paths: files.map(\.path), by: token.name, keep: retention, rollout: rollout,
+                                               held: upload.held, contents: read)
             return .published(try Self.entry(generation, of: theme, in: store))
         }
     }
 
-    /// `body` with the upload's checked files, the scratch folder they are in, and a store
-    /// connection; at most two checks at once (each indexes the theme in a scratch index).
+    /// An upload checked as `themed publish` checks it.
+    struct CheckedUpload {
+        var files: [ThemeCheck.File]
+        /// The folder the files are in (an archive's, unpacked), removed after.
+        var scratch: String
+        /// The contents the store's current releases use, read with their parents for the check:
+        /// a publish need not send them (nor ask about them) again.
+        var held: Set<String>
+    }
+
+    /// `body` with the checked upload and a store connection; at most two checks at once (each
+    /// indexes the theme in a scratch index).
     func withCheckedUpload<Result>(_ upload: String, kind: BodyKind, theme: String,
-                                   _ body: ([ThemeCheck.File], String, ClusterStore) throws -> Result) throws(Refusal) -> Result {
+                                   _ body: (CheckedUpload, ClusterStore) throws -> Result) throws(Refusal) -> Result {
         checks.wait()
         defer { checks.signal() }
         let scratch = "\(workDirectory)/release-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let files = try checkedFiles(of: upload, kind: kind, theme: theme, in: scratch)
-        return try withStore { try body(files, scratch, $0) }
+        let current = try withStore { try $0.currentReleases() }
+        let files = try checkedFiles(of: upload, kind: kind, theme: theme, in: scratch, parents: current.parents)
+        return try withStore { try body(CheckedUpload(files: files, scratch: scratch, held: current.contents), $0) }
     }
 
     /// The files of an upload, checked as `themed publish` checks them (the parent chain against
-    /// the themes the release joins); an archive is unpacked into `scratch` first.
-    private func checkedFiles(of body: String, kind: BodyKind, theme: String, in scratch: String) throws(Refusal) -> [ThemeCheck.File] {
-        let parents = try withStore { try $0.themeParents() }
+    /// `parents`, the themes the release joins); an archive is unpacked into `scratch` first.
+    private func checkedFiles(of body: String, kind: BodyKind, theme: String, in scratch: String,
+                              parents: [String: String?]) throws(Refusal) -> [ThemeCheck.File] {
         do {
             switch kind {
             case .catalog:
