@@ -312,11 +312,6 @@ public final class ClusterStore: @unchecked Sendable {
         return generation
     }
 
-    /// The active theme and the generation of the switch that made it so.
-    public func active() throws -> (theme: String, generation: Generation)? {
-        Self.active(from: try connection.execute(Self.activeQuery))
-    }
-
     static let activeQuery = "SELECT theme, generation FROM themed_active WHERE id = 1"
 
     static func active(from rows: PostgresConnection.Rows) -> (theme: String, generation: Generation)? {

@@ -6,6 +6,7 @@ import Sharding
 import Synchronization
 import Testing
 import TestSupport
+import ThemeVocabulary
 
 /// A PostgreSQL, its store, and a follower that writes into a scratch themes folder and records
 /// what it reports; the follower starts with the fixture (after `prepare` saw the empty folder).
@@ -347,5 +348,13 @@ struct ClusterTests {
                 "a file edited on disk (same size, other bytes) comes from the store")
         #expect(try String(contentsOfFile: "\(themes)/light/a.json", encoding: .utf8) == "one")
         #expect(!FileManager.default.fileExists(atPath: "\(themes)/light/c.json") && materializer.generation(of: "light") == 3)
+    }
+}
+
+extension ClusterStore {
+    /// The active theme and the generation of the switch that made it so, as the store holds them
+    /// (a replica reads them with the rest of its sync: `StoreSnapshot`).
+    func active() throws -> (theme: String, generation: Generation)? {
+        Self.active(from: try connection.execute(Self.activeQuery))
     }
 }
