@@ -167,7 +167,7 @@ let package = Package(
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "Sharding", "TestSupport"]),
         .testTarget(name: "SystemdTests", dependencies: ["Systemd", "TestSupport"]),
         // Runs the built `themed` executable (every product is built before the tests run).
-        .testTarget(name: "DaemonTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "DaemonTests", dependencies: ["TestSupport", "ThemedApp"]),
         .testTarget(name: "LogsTests", dependencies: ["Logs", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "BlobStoreTests", dependencies: ["BlobStore", "Hashing", "TestSupport"]),
         .testTarget(name: "CodecsTests", dependencies: ["Codecs", "BinaryReading", "TestSupport", "ThemeVocabulary", "FuzzTargets"],

@@ -80,6 +80,9 @@ extension Application {
             parts.logger.warning("imageTransforms is \"open\" and the server listens beyond loopback: anyone can make it encode and keep any image size (up to derivedImageBytes); set \"signed\" or \"presets\" (docs/API.md)",
                                  metadata: ["host": "\(settings.host)"])
         }
+        if settings.cluster != nil, SessionScheduling().applies == true {
+            parts.logger.notice("the kernel shares the CPUs by session here (kernel.sched_autogroup_enabled = 1, no CPU cgroup of its own): on a host the replicas, the cache and the store saturate, the store and operator commands wait for the CPU and changes take seconds to return; turn autogroup off or run each service in a CPU cgroup (docs/DEPLOY.md)")
+        }
         try run(every: FolderWatching.self)
         try run(every: RepeatingTimers.self)
     }
