@@ -17,7 +17,9 @@ import Synchronization
 /// its `s-maxage` (issue 53.4: a release seen through Varnish, then the old answer again for
 /// seconds). The repeats drop what such fetches kept. A change is reported served only after
 /// the first repeat went out (`awaitSent`): one switch in 288 changes under load was answered before it,
-/// and the door gave the old `current` until the repeat, 147 ms later.
+/// and the door gave the old `current` until the repeat, 147 ms later. A replica that can tell
+/// when the fetches it answered before the change are done (`HTTPServer.closeKeptConnections`)
+/// sends that repeat then, not after a guessed 150 ms.
 public final class CachePurger: Sendable {
     public struct Target: Sendable, Equatable {
         public var host: String
@@ -36,8 +38,8 @@ public final class CachePurger: Sendable {
     public let repeats: [Duration]
     let logger: Logger
     private let queue = DispatchQueue(label: "themed-purge")
-    /// When the first repeat of the newest purge is due.
-    private let firstRepeatDue = Mutex<DispatchTime?>(nil)
+    /// The purges whose first repeat is still to come: when it is due, and their keys.
+    private let unrepeated = Mutex<[(due: DispatchTime, keys: [String])]>([])
 
     public init(targets: [Target], repeats: [Duration] = [.milliseconds(150), .seconds(1)], logger: Logger) {
         self.targets = targets
@@ -53,16 +55,27 @@ public final class CachePurger: Sendable {
         let now = DispatchTime.now()
         for (number, delay) in repeats.enumerated() {
             let due = now + .milliseconds(delay.milliseconds)
-            if number == 0 { firstRepeatDue.withLock { $0 = max($0 ?? due, due) } }
+            if number == 0 { unrepeated.withLock { $0.append((due, keys)) } }
             queue.asyncAfter(deadline: due) { [self] in for target in targets { purge(keys, at: target) } }
         }
     }
 
-    /// Returns once every purge asked for so far was sent, and sent again at its first repeat
-    /// (the later repeats still go out after).
-    public func awaitSent() {
+    /// Returns once every purge asked for so far was sent, and sent again after the fetches the
+    /// caches began before it: at once when `fetchesDone` (given the time until the first repeat)
+    /// says they are done, else at the first repeat (the later repeats still go out after).
+    public func awaitSent(fetchesDone: (Duration) -> Bool = { _ in false }) {
         queue.sync {}
-        guard let due = firstRepeatDue.withLock({ $0 }), due > .now() else { return }
+        let now = DispatchTime.now()
+        let pending = unrepeated.withLock { entries in
+            entries.removeAll { $0.due <= now }
+            return entries
+        }
+        guard let due = pending.map(\.due).max() else { return }
+        if fetchesDone(.nanoseconds(Int64(due.uptimeNanoseconds - now.uptimeNanoseconds))) {
+            let keys = Set(pending.flatMap(\.keys)).sorted()
+            queue.sync { for target in targets { purge(keys, at: target) } }
+            return
+        }
         // Timers fire in the order of their deadlines, and the queue runs one block at a time:
         // a block due just after the repeat runs once the repeat was sent.
         let sent = DispatchSemaphore(value: 0)

@@ -40,6 +40,8 @@ final class Connection: @unchecked Sendable {
     @exclusivity(unchecked) private var writeQueued = false
     /// `processInbox` is running (further up this thread's stack).
     @exclusivity(unchecked) private var processing = false
+    /// Told when the connection closes, after `closeWhenAnswered`.
+    @exclusivity(unchecked) private var closeAwaited: [Countdown] = []
 
     /// Reading stops while a client has more unread answers or unparsed requests than this; it
     /// resumes when they have gone (back-pressure for pipelining clients that do not read).
@@ -71,6 +73,18 @@ final class Connection: @unchecked Sendable {
             case .finishStream: streaming?.finish()
             case .finishCurrent: break
             }
+        }
+    }
+
+    /// Shuts the writing side once the answer under way went out, and counts `closed` down when
+    /// the client has closed too (at once when there is nothing to wait for): a client reads to
+    /// the end before it sees the end; what it still sends is dropped until it closes.
+    func closeWhenAnswered(_ closed: Countdown) {
+        loop.execute { [self] in
+            let next = life.closeWhenAnswered(unsent: outbox.unsent, at: loop.now)
+            guard next != .nothingToAwait else { return closed.countDown() }
+            closeAwaited.append(closed)
+            if next == .lingerNow { Glibc.shutdown(fd, Int32(SHUT_WR)) }
         }
     }
 
@@ -326,7 +340,7 @@ final class Connection: @unchecked Sendable {
     private func flush() {
         loop.assertOnLoop()
         while !outbox.isEmpty, !life.isClosed {
-            guard let sent = writeFirstChunk() else {
+            guard let sent = outbox.writeFirstChunk(to: fd) else {
                 close() // a file shorter than its region: the promised length cannot be kept
                 return
             }
@@ -353,24 +367,9 @@ final class Connection: @unchecked Sendable {
         }
         switch life.flushed(at: loop.now, inboxEmpty: inbox.isEmpty) {
         case .close: close()
+        case .linger: Glibc.shutdown(fd, Int32(SHUT_WR))
         case .answerBuffered: processInbox()
         case .wait: break
-        }
-    }
-
-    /// Writes what the socket takes of the first chunk's unwritten part: the bytes written (or -1,
-    /// errno set); nil when its file ended early. The chunk is not held once this returns, so the
-    /// buffer that the outbox keeps for reuse is the only reference to it and is reused in place.
-    private func writeFirstChunk() -> Int? {
-        let offset = outbox.written
-        switch outbox.chunks[0] {
-        case .bytes(let bytes):
-            let flags = Int32(MSG_NOSIGNAL) | (outbox.chunks.count > 1 ? Int32(MSG_MORE) : 0)
-            return bytes.withUnsafeBytes { buffer in send(fd, buffer.baseAddress.map { $0 + offset }, bytes.count - offset, flags) }
-        case .file(let region):
-            var position = off_t(region.offset + offset)
-            let sent = sendfile(fd, region.descriptor, &position, region.count - offset)
-            return sent == 0 ? nil : sent
         }
     }
 
@@ -394,6 +393,8 @@ final class Connection: @unchecked Sendable {
         Glibc.close(fd)
         streaming?.closed()
         streaming = nil
+        for closed in closeAwaited { closed.countDown() }
+        closeAwaited = []
         server.connectionClosed(self)
     }
 }

@@ -49,6 +49,11 @@ struct ConnectionLife {
     /// outbox is written, and reads no further request.
     private(set) var closesWhenFlushed = false
     private(set) var shuttingDown = false
+    /// Asked to close once its answer is out (`closeWhenAnswered`): it reads no further request.
+    private(set) var closesAfterAnswer = false
+    /// When its writing side was shut, if it was: it waits for the client to close (`tick` closes
+    /// it after `lingerLimit`).
+    private(set) var lingeringSince: Moment?
     private(set) var isClosed = false
     private(set) var lastActivity: Moment
     /// While answers wait to be written: when the current measuring window began, and how many
@@ -62,7 +67,7 @@ struct ConnectionLife {
     }
 
     /// Whether the next request in the inbox may be read and answered now.
-    var answersNext: Bool { !isClosed && !closesWhenFlushed && answering == .inTurn }
+    var answersNext: Bool { !isClosed && !closesWhenFlushed && !closesAfterAnswer && answering == .inTurn }
 
     /// Whether a request that asked to keep the connection open may: not once shutdown began.
     func keepsAlive(_ requested: Bool) -> Bool { requested && !shuttingDown }
@@ -135,6 +140,8 @@ struct ConnectionLife {
     /// What to do once the outbox is written.
     enum AfterFlush: Equatable {
         case close
+        /// Shut the writing side and wait for the client to close (`closeWhenAnswered`).
+        case linger
         /// Read the requests already in the inbox.
         case answerBuffered
         case wait
@@ -144,11 +151,45 @@ struct ConnectionLife {
     mutating func flushed(at now: Moment, inboxEmpty: Bool) -> AfterFlush {
         sendWindow = nil
         lastActivity = now
+        if closesAfterAnswer, lingeringSince == nil, answering != .awaitingDeferred {
+            lingeringSince = now
+            return .linger
+        }
         if closesWhenFlushed || (shuttingDown && answering == .inTurn && inboxEmpty) { return .close }
         return inboxEmpty ? .wait : .answerBuffered
     }
 
     // MARK: Ending
+
+    enum OnCloseWhenAnswered: Equatable {
+        /// Nothing sent is unread as far as this connection can tell: a stream (never kept by a
+        /// cache), a client already sending its next request, a connection closing or closed.
+        case nothingToAwait
+        /// Shut the writing side now and wait for the client to close.
+        case lingerNow
+        /// The answer being worked out or written goes out first (`flushed` says `.linger`).
+        case afterAnswer
+        /// Already lingering, or about to: wait for the same close.
+        case alreadyClosing
+    }
+
+    /// The server wants to know that the client has read every answer sent so far
+    /// (`HTTPServer.closeKeptConnections`): a client that closes its side after the server shut
+    /// its own has read to the end. `unsent`: bytes still in the outbox.
+    mutating func closeWhenAnswered(unsent: Int, at now: Moment) -> OnCloseWhenAnswered {
+        guard !isClosed, answering != .streaming else { return .nothingToAwait }
+        if lingeringSince != nil || closesAfterAnswer { return .alreadyClosing }
+        if unsent > 0 || answering == .awaitingDeferred {
+            closesAfterAnswer = true
+            return .afterAnswer
+        }
+        guard reading == .betweenRequests, !closesWhenFlushed else { return .nothingToAwait }
+        (closesAfterAnswer, lingeringSince) = (true, now)
+        return .lingerNow
+    }
+
+    /// How long a connection whose writing side was shut waits for its client to close.
+    static let lingerLimit = Duration.seconds(2)
 
     enum OnShutdown: Equatable {
         case close
@@ -186,6 +227,7 @@ struct ConnectionLife {
     /// arrive within their timeouts (totals, not per read); an idle keep-alive connection closes.
     mutating func tick(at now: Moment, unsent: Int) -> OnTick {
         guard !isClosed else { return .none }
+        if let since = lingeringSince { return now - since > Self.lingerLimit ? .close : .none }
         if unsent > 0 {
             if let window = sendWindow, now - window.started > deadlines.sendGrace {
                 let elapsed = now - window.started

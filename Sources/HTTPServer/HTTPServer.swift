@@ -232,6 +232,23 @@ public final class HTTPServer: @unchecked Sendable {
         for loop in loops { loop.stop() }
         if listener >= 0 { logger.info("stopped") }
     }
+
+    /// Closes every kept-alive connection, as its idle timeout would, once the answer it is
+    /// working out or writing went out, and waits up to `timeout` until each client has closed its
+    /// side too. Returns whether every one did.
+    ///
+    /// A client that closes after the server shut its writing side has read every answer sent to
+    /// it: a cache in front (Varnish) returns a connection to its pool, and closes it there, only
+    /// once its fetch is done and the object stored. So when this returns true no answer sent
+    /// before the call is still on its way into such a cache, and a purge sent now removes it.
+    /// Event streams are left alone, and so are connections whose client is already sending its
+    /// next request (it has read the answer before).
+    public func closeKeptConnections(awaitingClients timeout: Duration) -> Bool {
+        let connections = state.withLock { Array($0.connections.values) }
+        let closed = Countdown(connections.count)
+        for connection in connections { connection.closeWhenAnswered(closed) }
+        return closed.wait(timeout: timeout)
+    }
 }
 
 /// A socket call that failed.

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A connection's answers not yet written: bytes, and file regions sent with `sendfile`, in order.
 ///
 /// Invariants (checked by `checkInvariants` after every change in debug and test builds, and by
@@ -94,5 +98,20 @@ struct Outbox {
     var invariantsHold: Bool {
         let total = chunks.reduce(0) { $0 + $1.count }
         return chunks.allSatisfy { $0.count > 0 } && (chunks.isEmpty ? written == 0 : written < chunks[0].count) && unsent == total - written
+    }
+
+    /// Writes what the socket `fd` takes of the first chunk's unwritten part: the bytes written
+    /// (or -1, errno set); nil when its file ended early. The chunk is not held once this returns,
+    /// so the spare buffer is the only reference to it and is reused in place.
+    func writeFirstChunk(to fd: Int32) -> Int? {
+        switch chunks[0] {
+        case .bytes(let bytes):
+            let flags = Int32(MSG_NOSIGNAL) | (chunks.count > 1 ? Int32(MSG_MORE) : 0)
+            return bytes.withUnsafeBytes { buffer in send(fd, buffer.baseAddress.map { $0 + written }, bytes.count - written, flags) }
+        case .file(let region):
+            var position = off_t(region.offset + written)
+            let sent = sendfile(fd, region.descriptor, &position, region.count - written)
+            return sent == 0 ? nil : sent
+        }
     }
 }

@@ -31,7 +31,10 @@ extension Application {
         configuration.audienceStore = parts.audiences
         if !purger.targets.isEmpty {
             configuration.purge = { @Sendable keys in purger.purge(keys) }
-            configuration.purgesSent = { @Sendable in purger.awaitSent() }
+            // The first repeat goes out once every client has read what it was answered before
+            // the change (a cache's fetch then is stored and the repeat drops it), not at 150 ms.
+            let server = parts.server
+            configuration.purgesSent = { @Sendable in purger.awaitSent { server.closeKeptConnections(awaitingClients: $0) } }
         }
         configuration.clusterGeneration = clusterGeneration
         configuration.shard = settings.shard

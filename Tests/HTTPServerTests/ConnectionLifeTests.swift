@@ -190,4 +190,79 @@ struct ConnectionLifeTests {
         streamingAfterFlush = streaming.flushed(at: Self.at(3), inboxEmpty: true)
         #expect(streamingAfterFlush == .close)
     }
+
+    /// A connection that read a request and wrote its answer at `second`, keep-alive.
+    func answered(at second: Int) -> ConnectionLife {
+        var life = opened()
+        life.received(at: Self.at(second))
+        life.requestComplete(at: Self.at(second), moreBuffered: false)
+        life.answered(keepAlive: true)
+        _ = life.flushed(at: Self.at(second), inboxEmpty: true)
+        return life
+    }
+
+    @Test("closing when answered: an idle connection shuts its writes at once and reads no next request; asked again it is already closing; it ends 2 s later if the client does not")
+    func closeWhenAnsweredIdle() {
+        var idle = answered(at: 1)
+        let asked = idle.closeWhenAnswered(unsent: 0, at: Self.at(2))
+        #expect(asked == .lingerNow)
+        #expect(!idle.answersNext && idle.lingeringSince == Self.at(2))
+        let askedAgain = idle.closeWhenAnswered(unsent: 0, at: Self.at(2.5))
+        #expect(askedAgain == .alreadyClosing)
+        var tick = idle.tick(at: Self.at(3.5), unsent: 0)
+        #expect(tick == .none, "waiting for the client")
+        tick = idle.tick(at: Self.at(4.5), unsent: 0)
+        #expect(tick == .close, "past ConnectionLife.lingerLimit")
+    }
+
+    @Test("closing when answered: an answer being written, or worked out, goes out first; then the writes shut")
+    func closeWhenAnsweredAfterAnswer() {
+        var writing = opened()
+        writing.received(at: Self.at(1))
+        writing.requestComplete(at: Self.at(1), moreBuffered: false)
+        writing.answered(keepAlive: true)
+        writing.sendingStarted(at: Self.at(1))
+        let askedWhileWriting = writing.closeWhenAnswered(unsent: 4096, at: Self.at(1))
+        #expect(askedWhileWriting == .afterAnswer)
+        let written = writing.flushed(at: Self.at(2), inboxEmpty: true)
+        #expect(written == .linger)
+
+        var deferred = answered(at: 1)
+        deferred.received(at: Self.at(2))
+        deferred.requestComplete(at: Self.at(2), moreBuffered: false)
+        deferred.answerDeferred()
+        let askedWhileDeferred = deferred.closeWhenAnswered(unsent: 0, at: Self.at(2))
+        #expect(askedWhileDeferred == .afterAnswer)
+        let earlierWritten = deferred.flushed(at: Self.at(2), inboxEmpty: true)
+        #expect(earlierWritten == .wait, "the deferred answer is still to come")
+        let stillWanted = deferred.deferredAnswerArrived()
+        #expect(stillWanted)
+        deferred.answered(keepAlive: true)
+        let deferredWritten = deferred.flushed(at: Self.at(3), inboxEmpty: true)
+        #expect(deferredWritten == .linger && deferred.lingeringSince == Self.at(3))
+    }
+
+    @Test("closing when answered: nothing to wait for on a stream, a client sending its next request, a connection closing or closed")
+    func closeWhenAnsweredNothingToAwait() {
+        var streaming = opened()
+        streaming.streamStarted()
+        let stream = streaming.closeWhenAnswered(unsent: 10, at: Self.at(1))
+        #expect(stream == .nothingToAwait)
+
+        var sending = answered(at: 1)
+        sending.received(at: Self.at(2))
+        let nextUnderWay = sending.closeWhenAnswered(unsent: 0, at: Self.at(2))
+        #expect(nextUnderWay == .nothingToAwait && sending.answersNext, "the answer before was read; the next one is answered as ever")
+
+        var closing = opened()
+        closing.received(at: Self.at(1))
+        closing.requestComplete(at: Self.at(1), moreBuffered: false)
+        closing.answered(keepAlive: false)
+        _ = closing.flushed(at: Self.at(1), inboxEmpty: true)
+        let closes = closing.closeWhenAnswered(unsent: 0, at: Self.at(1))
+        #expect(closes == .nothingToAwait)
+        _ = closing.close()
+        let closed = closing.closeWhenAnswered(unsent: 0, at: Self.at(2))
+        #expect(closed == .nothingToAwait)
+    }
 }

@@ -1,6 +1,7 @@
 @testable import Cluster
 import Foundation
 import Logging
+import Synchronization
 import Testing
 import TestSupport
 @testable import ThemeServer
@@ -58,6 +59,34 @@ struct PurgeTests {
         alone.purge(["theme:light"])
         alone.awaitSent()
         #expect(first.requests.withLock { $0.count } == 5)
+    }
+
+    @Test("awaitSent sends every purge whose first repeat is to come again at once when the fetches begun before are done, else at that repeat")
+    func awaitSentWhenFetchesDone() throws {
+        let cache = RecordingCache()
+        let target = try #require(CachePurger.Target(url: "http://127.0.0.1:\(cache.port)"))
+        let purger = CachePurger(targets: [target], repeats: [.seconds(30)], logger: Logger(label: "test"))
+        purger.purge(["theme:dark"])
+        purger.purge(["current"])
+        let given = Mutex<Duration?>(nil)
+        let started = ContinuousClock.now
+        purger.awaitSent { left in
+            given.withLock { $0 = left }
+            return true
+        }
+        #expect(ContinuousClock.now - started < .seconds(10), "not at the repeat, 30 s away")
+        let left = try #require(given.withLock { $0 })
+        #expect(left > .seconds(20) && left <= .seconds(30), "told how long until the repeat: \(left)")
+        let requests = cache.waitForRequests(3)
+        #expect(requests.count == 3 && requests.last?.contains("\r\nxkey-purge: current theme:dark\r\n") == true, "\(requests)")
+
+        // Fetches not known to be done: the repeat's time, as without a way to tell.
+        let timed = CachePurger(targets: [target], repeats: [.milliseconds(200)], logger: Logger(label: "test"))
+        timed.purge(["theme:light"])
+        let waited = ContinuousClock.now
+        timed.awaitSent { _ in false }
+        #expect(ContinuousClock.now - waited >= .milliseconds(200))
+        #expect(cache.waitForRequests(5).count == 5)
     }
 
     @Test("purge addresses: http with a host, the port defaulting to 80")
