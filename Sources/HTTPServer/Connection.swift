@@ -243,7 +243,7 @@ final class Connection: @unchecked Sendable {
             queueAnswer(fixedPart: ResponseWriter.fixedPart(of: response, bodyLength: response.bodyLength), body: response.body,
                         requestFields: response.requestFields, method: method, keepAlive: keepAlive, version: version)
         case .deferred(let start):
-            life.answerDeferred()
+            life.answerDeferred(for: method)
             start { [self] response in
                 loop.execute { [self] in
                     guard life.deferredAnswerArrived() else { return }

@@ -1,3 +1,5 @@
+import HTTPTypes
+
 /// The life of one connection without its socket: what it is reading, whether it may answer the
 /// next request, when it closes, and every deadline. A value that takes events (bytes arrived, a
 /// request complete, an answer queued, the outbox flushed, a tick of the clock) with the `Moment`
@@ -54,6 +56,8 @@ struct ConnectionLife {
     /// When its writing side was shut, if it was: it waits for the client to close (`tick` closes
     /// it after `lingerLimit`).
     private(set) var lingeringSince: Moment?
+    /// The deferred answer under way is to a GET or HEAD: the only answers caches keep.
+    private(set) var deferredAnswerCacheable = false
     private(set) var isClosed = false
     private(set) var lastActivity: Moment
     /// While answers wait to be written: when the current measuring window began, and how many
@@ -115,7 +119,11 @@ struct ConnectionLife {
         if !keepAlive { closesWhenFlushed = true }
     }
 
-    mutating func answerDeferred() { answering = .awaitingDeferred }
+    /// A deferred answer is being worked out for a request with `method`.
+    mutating func answerDeferred(for method: HTTPRequest.Method) {
+        answering = .awaitingDeferred
+        deferredAnswerCacheable = method == .get || method == .head
+    }
 
     /// A deferred answer arrived: returns whether it is still wanted (the connection is open).
     mutating func deferredAnswerArrived() -> Bool {
@@ -179,6 +187,9 @@ struct ConnectionLife {
     mutating func closeWhenAnswered(unsent: Int, at now: Moment) -> OnCloseWhenAnswered {
         guard !isClosed, answering != .streaming else { return .nothingToAwait }
         if lingeringSince != nil || closesAfterAnswer { return .alreadyClosing }
+        // An answer no cache keeps, such as a change's own (`PUT /active` answers once the change
+        // is served everywhere): the client read the answers before it when it sent the request.
+        if answering == .awaitingDeferred && !deferredAnswerCacheable { return .nothingToAwait }
         if unsent > 0 || answering == .awaitingDeferred {
             closesAfterAnswer = true
             return .afterAnswer

@@ -1,4 +1,5 @@
 @testable import HTTPServer
+import HTTPTypes
 import Testing
 
 /// A connection's life without a socket: each event at a moment the test makes up, and the action
@@ -65,7 +66,7 @@ struct ConnectionLifeTests {
         var life = opened()
         life.received(at: Self.at(1))
         life.requestComplete(at: Self.at(1), moreBuffered: true)
-        life.answerDeferred()
+        life.answerDeferred(for: .get)
         #expect(!life.answersNext)
         let onTick = life.tick(at: Self.at(100), unsent: 0)
         #expect(onTick == .none, "no deadline runs while the service works")
@@ -74,7 +75,7 @@ struct ConnectionLifeTests {
         #expect(life.answersNext)
 
         var closed = opened()
-        closed.answerDeferred()
+        closed.answerDeferred(for: .get)
         _ = closed.close()
         let closedStillWanted = closed.deferredAnswerArrived()
         #expect(!closedStillWanted, "the client left: nothing to send it to")
@@ -171,7 +172,7 @@ struct ConnectionLifeTests {
         var busy = opened()
         busy.received(at: Self.at(1))
         busy.requestComplete(at: Self.at(1), moreBuffered: false)
-        busy.answerDeferred()
+        busy.answerDeferred(for: .get)
         let busyOnShutdown = busy.shutdown(idle: true)
         #expect(busyOnShutdown == .finishCurrent, "the deferred answer is still sent")
         #expect(!busy.keepsAlive(true), "and it says Connection: close")
@@ -230,7 +231,7 @@ struct ConnectionLifeTests {
         var deferred = answered(at: 1)
         deferred.received(at: Self.at(2))
         deferred.requestComplete(at: Self.at(2), moreBuffered: false)
-        deferred.answerDeferred()
+        deferred.answerDeferred(for: .get)
         let askedWhileDeferred = deferred.closeWhenAnswered(unsent: 0, at: Self.at(2))
         #expect(askedWhileDeferred == .afterAnswer)
         let earlierWritten = deferred.flushed(at: Self.at(2), inboxEmpty: true)
@@ -242,12 +243,25 @@ struct ConnectionLifeTests {
         #expect(deferredWritten == .linger && deferred.lingeringSince == Self.at(3))
     }
 
-    @Test("closing when answered: nothing to wait for on a stream, a client sending its next request, a connection closing or closed")
+    @Test("closing when answered: nothing to wait for on a stream, an answer to a PUT being worked out, a client sending its next request, a connection closing or closed")
     func closeWhenAnsweredNothingToAwait() {
         var streaming = opened()
         streaming.streamStarted()
         let stream = streaming.closeWhenAnswered(unsent: 10, at: Self.at(1))
         #expect(stream == .nothingToAwait)
+
+        // PUT /active answers once the change is served, which waits for this call: no cache
+        // keeps that answer, so it is not waited for.
+        var changing = answered(at: 1)
+        changing.received(at: Self.at(2))
+        changing.requestComplete(at: Self.at(2), moreBuffered: false)
+        changing.answerDeferred(for: .put)
+        let change = changing.closeWhenAnswered(unsent: 0, at: Self.at(2))
+        #expect(change == .nothingToAwait)
+        let stillWanted = changing.deferredAnswerArrived()
+        changing.answered(keepAlive: true)
+        let written = changing.flushed(at: Self.at(3), inboxEmpty: true)
+        #expect(stillWanted && written == .wait, "kept alive as ever")
 
         var sending = answered(at: 1)
         sending.received(at: Self.at(2))

@@ -63,12 +63,16 @@ struct KeptConnectionTests {
         #expect(closing.wait() == true)
     }
 
-    @Test("an event stream, and a client already sending its next request, are not waited for; both go on")
+    @Test("an event stream, an answer to a PUT being worked out, and a client already sending its next request, are not waited for; all go on")
     func notWaitedFor() throws {
         let server = try PlainServer()
         let stream = try server.client()
         stream.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
         _ = try stream.readUntil("tick\n")
+        // As PUT /active, whose answer waits for the change this call is part of.
+        let changing = try server.client()
+        changing.send("PUT /gated HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+        server.started.wait()
         let sending = try server.client()
         #expect(try sending.request("/hello").status == 200)
         let answered = try #require(server.server.lastRead)
@@ -76,6 +80,9 @@ struct KeptConnectionTests {
         #expect(waitUntil { server.server.lastRead.map { $0 > answered } == true }, "the server has read the half-sent head")
         #expect(Closing(server.server, timeout: .seconds(10)).wait() == true)
         _ = try stream.readUntil("tick\n")
+        server.gate.signal()
+        #expect(try changing.readResponse().text == "opened")
+        #expect(try changing.request("/hello").status == 200, "kept alive")
         sending.send("lo HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try sending.readResponse().text == "hello", "the request after the call is answered as ever")
     }
