@@ -85,7 +85,7 @@ public final class PostgresConnection: @unchecked Sendable {
     public func execute(_ sql: String, _ parameters: [Value] = []) throws(PostgresError) -> Rows {
         let waited = countingRoundTrip()
         defer { waited() }
-        if unanswered > 0 {
+        if !unanswered.isEmpty {
             try send(sql, parameters)
             return try answersSent().last ?? Rows(values: [])
         }
@@ -104,27 +104,39 @@ public final class PostgresConnection: @unchecked Sendable {
     /// one each: on a machine short of CPU each answer waits for the backend to be scheduled.
     /// The bytes go out as they are sent (libpq flushes past 64 KB), not held to the end.
     public func send(_ sql: String, _ parameters: [Value] = []) throws(PostgresError) {
-        if unanswered == 0 {
+        if unanswered.isEmpty {
             guard PQenterPipelineMode(connection) == 1 else { throw PostgresError(description: oneLine(PQerrorMessage(connection))) }
         }
         let sent = Self.withEncoded(parameters) { values, lengths, formats in
             PQsendQueryParams(connection, sql, Int32(parameters.count), nil, values, lengths, formats, 0)
         }
         guard sent == 1 else { throw PostgresError(description: oneLine(PQerrorMessage(connection))) }
-        unanswered += 1
+        unanswered.append(false)
     }
 
-    /// Statements sent and not answered yet.
-    private var unanswered = 0
+    /// Sends a statement (outside a transaction) that commits before the statements sent after it
+    /// run, without waiting: a `LISTEN` so takes effect before the question after it, whose
+    /// snapshot then sees every change committed before, while every change after is notified.
+    /// In one transaction with the question a change committed between the two would be neither.
+    public func sendCommitted(_ sql: String) throws(PostgresError) {
+        try send(sql)
+        guard PQpipelineSync(connection) == 1 else { throw PostgresError(description: oneLine(PQerrorMessage(connection))) }
+        unanswered[unanswered.count - 1] = true
+    }
+
+    /// Statements sent and not answered yet, in order, each with whether it ended a transaction
+    /// of its own (`sendCommitted`: a sync follows it).
+    private var unanswered: [Bool] = []
 
     /// Ends the pipeline: waits for the answers of every statement sent, in order, and leaves
     /// pipeline mode. After a failure PostgreSQL skips the rest up to the end (their answers say
     /// "aborted"); the first failure is thrown, once every answer is in.
     private func answersSent() throws(PostgresError) -> [Rows] {
-        defer { unanswered = 0 }
+        let sent = unanswered
+        unanswered = []
         guard PQpipelineSync(connection) == 1 else { throw PostgresError(description: oneLine(PQerrorMessage(connection))) }
         var answers: [Result<Rows, PostgresError>] = []
-        for _ in 0..<unanswered {
+        for committed in sent {
             // Each statement's answer is a result, then a null that ends it.
             var answer: Result<Rows, PostgresError> = .failure(PostgresError(description: "no answer: \(oneLine(PQerrorMessage(connection)))"))
             var first = true
@@ -134,10 +146,10 @@ public final class PostgresConnection: @unchecked Sendable {
                 first = false
             }
             answers.append(answer)
+            if committed { try readSync() }
         }
-        let synced = PQgetResult(connection)
-        defer { PQclear(synced) }
-        guard synced.map({ PQresultStatus($0) == PGRES_PIPELINE_SYNC }) == true, PQexitPipelineMode(connection) == 1 else {
+        try readSync()
+        guard PQexitPipelineMode(connection) == 1 else {
             throw PostgresError(description: "the pipeline did not end: \(oneLine(PQerrorMessage(connection)))")
         }
         let failures = answers.compactMap { answer -> PostgresError? in
@@ -148,10 +160,19 @@ public final class PostgresConnection: @unchecked Sendable {
         return answers.compactMap { try? $0.get() }
     }
 
+    /// The answer to a sync: the end of the statements sent before it.
+    private func readSync() throws(PostgresError) {
+        let synced = PQgetResult(connection)
+        defer { PQclear(synced) }
+        guard synced.map({ PQresultStatus($0) == PGRES_PIPELINE_SYNC }) == true else {
+            throw PostgresError(description: "the pipeline did not end: \(oneLine(PQerrorMessage(connection)))")
+        }
+    }
+
     /// Ends a transaction that failed, whatever was sent: the answers still due are read, then
     /// ROLLBACK, when the server still has the transaction open.
     public func rollBack() {
-        if unanswered > 0 { _ = try? answersSent() }
+        if !unanswered.isEmpty { _ = try? answersSent() }
         if PQtransactionStatus(connection) != PQTRANS_IDLE { _ = try? execute("ROLLBACK") }
     }
 
@@ -161,7 +182,7 @@ public final class PostgresConnection: @unchecked Sendable {
     public func executeAll(_ sql: String) throws(PostgresError) -> [Rows] {
         let waited = countingRoundTrip()
         defer { waited() }
-        if unanswered > 0 { _ = try answersSent() }
+        if !unanswered.isEmpty { _ = try answersSent() }
         guard PQsendQuery(connection, sql) == 1 else { throw PostgresError(description: oneLine(PQerrorMessage(connection))) }
         // Every result is taken before the connection can be used again, also after a failure.
         var answers: Result<[Rows], PostgresError> = .success([])

@@ -60,9 +60,9 @@ extension ClusterStore {
     /// wait without one. `unlistening: false` leaves the connection listening (one about to close).
     public func awaitServed(_ generation: Generation, timeout: Duration, unlistening: Bool = true) throws -> ReplicaReport {
         let start = ContinuousClock.now
-        // Listening before the first look (which waits for both): a report committed after it is
-        // not missed.
-        try connection.send("LISTEN \(Self.servedChannel)")
+        // Listening before the first look (one round trip for both): a report committed before
+        // the look is in it, one after is notified.
+        try connection.sendCommitted("LISTEN \(Self.servedChannel)")
         defer { if unlistening { _ = try? connection.execute("UNLISTEN \(Self.servedChannel)") } }
         var replicas = try replicasServing()
         while true {

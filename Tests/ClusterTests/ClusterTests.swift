@@ -281,6 +281,43 @@ struct ClusterTests {
         #expect(try connection.executeAll("SELECT 1; SELECT 2").map(\.values) == [[["1"]], [["2"]]], "the connection goes on")
     }
 
+    @Test("a LISTEN sent as a transaction of its own is in effect before the question sent after it, in one round trip: a notification committed while the question runs arrives (in the question's transaction it would not)", .needsPostgres)
+    func listenCommittedFirst() throws {
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        /// Notifies `channel` from another connection while `listener`'s question sleeps.
+        func notifying(_ channel: String, whileAsking listener: PostgresConnection) throws -> DispatchSemaphore {
+            let pid = try #require(try listener.execute("SELECT pg_backend_pid()").values.first?.first ?? nil)
+            let notifier = try PostgresConnection(url: postgres.url)
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                let asking = waitUntil {
+                    (try? notifier.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = \(pid) AND state = 'active' AND query LIKE '%pg_sleep%'"))?.values == [["1"]]
+                }
+                if asking { _ = try? notifier.execute("NOTIFY \(channel), 'during the question'") }
+                done.signal()
+            }.start()
+            return done
+        }
+
+        let listener = try PostgresConnection(url: postgres.url)
+        let notified = try notifying("served", whileAsking: listener)
+        let before = listener.roundTrips
+        try listener.sendCommitted("LISTEN served")
+        #expect(try listener.execute("SELECT pg_sleep(2), 'asked'").values.first?.last == "asked")
+        notified.wait()
+        #expect(listener.roundTrips.since(before).count == 1)
+        #expect(try listener.notifications(waitingUpTo: .seconds(5)) == ["during the question"])
+
+        // What a LISTEN in the question's own transaction misses: it takes effect at the commit.
+        let late = try PostgresConnection(url: postgres.url)
+        let missed = try notifying("late", whileAsking: late)
+        try late.send("LISTEN late")
+        _ = try late.execute("SELECT pg_sleep(2)")
+        missed.wait()
+        #expect(try late.notifications(waitingUpTo: .milliseconds(300)).isEmpty)
+    }
+
     @Test("bytea comes back from its hex text; anything else is refused")
     func byteaText() {
         #expect(PostgresConnection.bytes(fromHex: "\\x0aFF00") == [10, 255, 0])
