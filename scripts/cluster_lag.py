@@ -320,13 +320,19 @@ def lag_rounds(themed, rounds, operator_shell, groups):
             log(f"lag: switch {round_number + 1}: the PUT answered after {(answered - sent[0]) * 1000:.0f} ms; replicas switched after "
                 + ", ".join(f"{n}: {d * 1000:.0f} ms" for n, d in sorted(switched_at.items())) + f"; through Varnish {seen.get('switch', 99) * 1000:.0f} ms after the answer")
             time.sleep(1)
-        rates = []
+        rates, refused = [], []
         for load in loads:
             load.send_signal(signal.SIGINT)
             output, _ = load.communicate()
             rate = re.search(r"Requests/sec:\s+([\d.]+)", output)
             rates.append(float(rate.group(1)) if rate else 0)
-        log(f"lag: the load through Varnish: {' + '.join(f'{r:.0f}' for r in rates)} requests/s")
+            # A replica closes its kept connections at each change: the cache must not turn that
+            # into errors for its clients.
+            refused += re.findall(r"Non-2xx or 3xx responses: \d+|Socket errors: [^\n]+", output)
+        log(f"lag: the load through Varnish: {' + '.join(f'{r:.0f}' for r in rates)} requests/s; "
+            f"answers other than 2xx or 3xx, and socket errors: {'; '.join(refused) or 'none'}")
+        if any(line.startswith("Non-2xx") for line in refused):
+            failures.append(f"the load was answered with errors: {'; '.join(refused)}")
         served = replica_syncs(cluster, logged_before)
 
     def summary(values):
