@@ -102,7 +102,9 @@ struct Outbox {
 
     /// Writes what the socket `fd` takes of the first chunk's unwritten part: the bytes written
     /// (or -1, errno set); nil when its file ended early. The chunk is not held once this returns,
-    /// so the spare buffer is the only reference to it and is reused in place.
+    /// so the spare buffer is the only reference to it and is reused in place. Inlined where it is
+    /// called, as when it was the connection's own (each answer's write).
+    @inline(__always)
     func writeFirstChunk(to fd: Int32) -> Int? {
         switch chunks[0] {
         case .bytes(let bytes):
