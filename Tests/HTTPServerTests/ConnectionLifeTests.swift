@@ -192,12 +192,19 @@ struct ConnectionLifeTests {
         #expect(streamingAfterFlush == .close)
     }
 
-    /// A connection that read a request and wrote its answer at `second`, keep-alive.
-    func answered(at second: Int) -> ConnectionLife {
+    /// A connection that read a request at `second` and queued its answer, keep-alive.
+    func answering(at second: Int) -> ConnectionLife {
         var life = opened()
         life.received(at: Self.at(second))
         life.requestComplete(at: Self.at(second), moreBuffered: false)
         life.answered(keepAlive: true)
+        life.sendingStarted(at: Self.at(second))
+        return life
+    }
+
+    /// The same with its answer written.
+    func answered(at second: Int) -> ConnectionLife {
+        var life = answering(at: second)
         _ = life.flushed(at: Self.at(second), inboxEmpty: true)
         return life
     }
@@ -218,11 +225,7 @@ struct ConnectionLifeTests {
 
     @Test("closing when answered: an answer being written, or worked out, goes out first; then the writes shut")
     func closeWhenAnsweredAfterAnswer() {
-        var writing = opened()
-        writing.received(at: Self.at(1))
-        writing.requestComplete(at: Self.at(1), moreBuffered: false)
-        writing.answered(keepAlive: true)
-        writing.sendingStarted(at: Self.at(1))
+        var writing = answering(at: 1)
         let askedWhileWriting = writing.closeWhenAnswered(unsent: 4096, at: Self.at(1))
         #expect(askedWhileWriting == .afterAnswer)
         let written = writing.flushed(at: Self.at(2), inboxEmpty: true)
