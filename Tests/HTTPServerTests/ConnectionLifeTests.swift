@@ -209,6 +209,16 @@ struct ConnectionLifeTests {
         return life
     }
 
+    /// A connection that answered a request at 1 s and works out a deferred answer to a `method`
+    /// request read at 2 s.
+    func deferring(_ method: HTTPRequest.Method) -> ConnectionLife {
+        var life = answered(at: 1)
+        life.received(at: Self.at(2))
+        life.requestComplete(at: Self.at(2), moreBuffered: false)
+        life.answerDeferred(for: method)
+        return life
+    }
+
     @Test("closing when answered: an idle connection shuts its writes at once and reads no next request; asked again it is already closing; it ends 2 s later if the client does not")
     func closeWhenAnsweredIdle() {
         var idle = answered(at: 1)
@@ -231,10 +241,7 @@ struct ConnectionLifeTests {
         let written = writing.flushed(at: Self.at(2), inboxEmpty: true)
         #expect(written == .linger)
 
-        var deferred = answered(at: 1)
-        deferred.received(at: Self.at(2))
-        deferred.requestComplete(at: Self.at(2), moreBuffered: false)
-        deferred.answerDeferred(for: .get)
+        var deferred = deferring(.get)
         let askedWhileDeferred = deferred.closeWhenAnswered(unsent: 0, at: Self.at(2))
         #expect(askedWhileDeferred == .afterAnswer)
         let earlierWritten = deferred.flushed(at: Self.at(2), inboxEmpty: true)
@@ -255,10 +262,7 @@ struct ConnectionLifeTests {
 
         // PUT /active answers once the change is served, which waits for this call: no cache
         // keeps that answer, so it is not waited for.
-        var changing = answered(at: 1)
-        changing.received(at: Self.at(2))
-        changing.requestComplete(at: Self.at(2), moreBuffered: false)
-        changing.answerDeferred(for: .put)
+        var changing = deferring(.put)
         let change = changing.closeWhenAnswered(unsent: 0, at: Self.at(2))
         #expect(change == .nothingToAwait)
         let stillWanted = changing.deferredAnswerArrived()
