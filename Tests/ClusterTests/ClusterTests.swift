@@ -285,35 +285,38 @@ struct ClusterTests {
     func listenCommittedFirst() throws {
         let postgres = try PostgresServer()
         defer { withExtendedLifetime(postgres) {} }
-        /// Notifies `channel` from another connection while `listener`'s question sleeps.
-        func notifying(_ channel: String, whileAsking listener: PostgresConnection) throws -> DispatchSemaphore {
+        /// Holds an advisory lock that `listener`'s question then waits for, notifies `channel`
+        /// while it waits, and lets it go: the notification commits while the question runs.
+        func notifying(_ channel: String, whileAsking listener: PostgresConnection, lock: Int) throws -> DispatchSemaphore {
             let pid = try #require(try listener.execute("SELECT pg_backend_pid()").values.first?.first ?? nil)
             let notifier = try PostgresConnection(url: postgres.url)
+            try notifier.execute("SELECT pg_advisory_lock(\(lock))")
             let done = DispatchSemaphore(value: 0)
             Thread {
-                let asking = waitUntil {
-                    (try? notifier.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = \(pid) AND state = 'active' AND query LIKE '%pg_sleep%'"))?.values == [["1"]]
+                let waiting = waitUntil {
+                    (try? notifier.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = \(pid) AND wait_event = 'advisory'"))?.values == [["1"]]
                 }
-                if asking { _ = try? notifier.execute("NOTIFY \(channel), 'during the question'") }
+                if waiting { _ = try? notifier.execute("NOTIFY \(channel), 'during the question'") }
+                _ = try? notifier.execute("SELECT pg_advisory_unlock(\(lock))")
                 done.signal()
             }.start()
             return done
         }
 
         let listener = try PostgresConnection(url: postgres.url)
-        let notified = try notifying("served", whileAsking: listener)
+        let notified = try notifying("served", whileAsking: listener, lock: 1)
         let before = listener.roundTrips
         try listener.sendCommitted("LISTEN served")
-        #expect(try listener.execute("SELECT pg_sleep(2), 'asked'").values.first?.last == "asked")
+        #expect(try listener.execute("SELECT pg_advisory_lock(1), 'asked'").values.first?.last == "asked")
         notified.wait()
         #expect(listener.roundTrips.since(before).count == 1)
         #expect(try listener.notifications(waitingUpTo: .seconds(5)) == ["during the question"])
 
         // What a LISTEN in the question's own transaction misses: it takes effect at the commit.
         let late = try PostgresConnection(url: postgres.url)
-        let missed = try notifying("late", whileAsking: late)
+        let missed = try notifying("late", whileAsking: late, lock: 2)
         try late.send("LISTEN late")
-        _ = try late.execute("SELECT pg_sleep(2)")
+        _ = try late.execute("SELECT pg_advisory_lock(2)")
         missed.wait()
         #expect(try late.notifications(waitingUpTo: .milliseconds(300)).isEmpty)
     }
