@@ -45,7 +45,15 @@ struct Publish: ParsableCommand {
             // to start a backend, and the check for a share of a core. One connection serves the
             // whole command.
             let connecting = StoreConnecting(url: cluster)
-            let files = try checkedFiles()
+            let files: [ThemeCheck.File]
+            do {
+                files = try checkedFiles()
+            } catch {
+                // The connection's thread ends first: a process that exits while it is inside
+                // libpq (its Kerberos setup) aborts in the library's teardown instead of refusing.
+                _ = try? connecting.result()
+                throw error
+            }
             let (store, current) = try connecting.result()
             do { try ThemeCheck.checkParentChain(of: path, theme: theme, among: current.parents) } catch { throw Self.refuse(error.description) }
             try publish(files, into: store, held: current.contents, waiting: wait)

@@ -416,6 +416,20 @@ struct CommandLineTests {
         #expect(quiet.status == 0 && !quiet.errors.contains("operatorLoopback"), "a token: no warning: \(quiet.errors)")
     }
 
+    @Test("a theme refused while the command connects to the store exits 2 with the reason, every time (it once aborted in libpq's teardown, 1 run in 60)", .needsPostgres)
+    func refusedWhileConnecting() throws {
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let folder = try DaemonTests.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("not a catalog".utf8).write(to: URL(fileURLWithPath: folder + "/Broken.car"))
+        for _ in 0..<40 {
+            let refused = try DaemonTests.run(["publish", "--cluster", postgres.url, "dark", "Broken.car"], in: folder)
+            #expect(refused.status == 2 && refused.errors.hasPrefix("themed publish: Broken.car is not an asset catalog"), "\(refused.status): \(refused.errors)")
+            if refused.status != 2 { break }
+        }
+    }
+
     @Test("publish, token create/list/revoke, releases, rollback, policy set/show and retire against a cluster store", .needsPostgres)
     func clusterCommands() throws {
         let postgres = try PostgresServer()
