@@ -157,21 +157,17 @@ public final class ClusterStore: @unchecked Sendable {
         return try transaction {
             // Under the generation lock: a child published meanwhile waits, then sees the retirement.
             try takeGenerationLock()
-            let children = try themeParents().filter { $0.value == theme }.map(\.key).sorted()
+            let children = try currentReleases().parents.filter { $0.value == theme }.map(\.key).sorted()
             guard children.isEmpty else { throw ClusterError.inherited(theme, by: children) }
             return try record(Release(theme: theme, generation: 0, files: [], retired: true), by: actor, action: "retire")
         }
     }
 
-    /// Every current (not retired) theme of the store with the parent its theme.json names: what
-    /// a release's parent chain is checked against before it is stored.
-    public func themeParents() throws -> [String: String?] {
-        try currentReleases().parents
-    }
-
     /// What a publish checks a release against and need not send again, read in one question:
     /// each current theme's parent, and the contents the current releases use.
     public struct CurrentReleases: Sendable {
+        /// Every current (not retired) theme with the parent its theme.json names: what a
+        /// release's parent chain is checked against before it is stored.
         public var parents: [String: String?] = [:]
         /// Hashes of the blobs the current releases use, which the store therefore holds.
         public var contents: Set<String> = []

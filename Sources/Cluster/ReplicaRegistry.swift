@@ -102,5 +102,4 @@ extension ReplicaServing {
         guard parts.count == 2, let generation = Generation(parts[0]) else { return nil }
         self.init(name: String(parts[1]), generation: generation)
     }
-
 }

@@ -14,6 +14,9 @@ public struct StoreContact: Sendable {
     /// Whether the store answered within `unreachableAfter`.
     public var isReachable: Bool { silence().map { $0 <= unreachableAfter } ?? false }
 
-    /// Whole seconds since the store last answered (-1 before it ever has): what /metrics shows.
-    public var silentSeconds: Int { silence().map { Int($0.components.seconds) } ?? -1 }
+    /// Whole seconds since the store last answered; nil before it ever has.
+    public var secondsSinceAnswer: Int? { silence().map { Int($0.components.seconds) } }
+
+    /// `secondsSinceAnswer`, -1 before the store ever answered: what /metrics shows.
+    public var silentSeconds: Int { secondsSinceAnswer ?? -1 }
 }

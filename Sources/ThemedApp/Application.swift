@@ -131,7 +131,7 @@ public final class Application: Sendable {
                     logger.info("cluster store answers again; following its releases")
                 } else {
                     // Silent since it last answered, or since the start when it never has.
-                    let silence: Logger.Metadata = storeContact.silence().map { ["silent_seconds": "\(Int($0.components.seconds))"] } ?? ["answered": "never since the start"]
+                    let silence: Logger.Metadata = storeContact.secondsSinceAnswer.map { ["silent_seconds": "\($0)"] } ?? ["answered": "never since the start"]
                     logger.warning("cluster store unreachable; still serving and ready, with what this replica has (releases may be stale)", metadata: silence)
                 }
             })

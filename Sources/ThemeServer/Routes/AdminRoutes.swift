@@ -39,7 +39,7 @@ struct AdminRoutes: RouteCollection {
             },
             .get("/healthz", label: "healthz", crossOrigin: false) { _ in
                 // Serving goes on without the store; `clusterStore` says how stale what it serves may be.
-                let contact = storeContact.map { Health.StoreContact(reachable: $0.isReachable, silentSeconds: $0.silence().map { Int($0.components.seconds) }) }
+                let contact = storeContact.map { Health.StoreContact(reachable: $0.isReachable, silentSeconds: $0.secondsSinceAnswer) }
                 return try JSONResponse.make(encoding: Health(themes: library.themes.count, clusterStore: contact), cacheControl: "no-store")
             },
             .get("/metrics", label: "metrics", crossOrigin: false) { _ in
