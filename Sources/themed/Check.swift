@@ -14,6 +14,7 @@ import ThemeVocabulary
 /// the theme as it was at a git ref) only what is new is reported and fails.
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Check a theme folder as the server reads it: print its errors and warnings.",
         discussion: """
             Exit status 0 when the theme has no (new) errors, 1 when it has (every token, image or file that \

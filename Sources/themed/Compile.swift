@@ -6,6 +6,7 @@ import ThemeIndex
 /// `themed compile SRC.xcassets -o OUT.car`: build a catalog on Linux, without Xcode.
 struct Compile: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "compile",
         abstract: "Compile an .xcassets folder into a .car catalog.",
         discussion: "The output is written to a temporary file and renamed into place, so a watching themed never sees half a catalog. "
             + "A theme of design tokens with tokens that cannot be resolved is exit status 1 and writes nothing, unless --allow-errors.")

@@ -6,10 +6,11 @@ import Settings
 
 /// `themed config check FILE`: the effective configuration, each value with where it came from.
 struct Config: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Work with configuration files.", subcommands: [Check.self])
+    static let configuration = CommandConfiguration(commandName: "config", abstract: "Work with configuration files.", subcommands: [Check.self])
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Validate a config file and print the effective settings with the source of each value.",
             discussion: "Also checks the paths serve needs (the themes folder exists; the index and blob folders can be written) "
                 + "and, with a cluster store, that it answers. "

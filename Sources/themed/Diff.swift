@@ -15,6 +15,7 @@ import FoundationNetworking
 /// the replica (`GET /themes/{theme}/diff`).
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "diff",
         abstract: "Compare two versions of a theme: colours and design tokens mode by mode, strings by localization.",
         discussion: """
             A and B are theme folders or .car files (the same theme before and after a change). With \

@@ -12,6 +12,7 @@ import ThemeVocabulary
 /// the route answers, drawables at every density, strings with plurals: `AndroidResourceFolder`).
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Write a theme's colours and design tokens as CSS custom properties, W3C design tokens, Android resources, Swift, Compose, TypeScript, JavaScript, Sass or Tailwind files.",
         discussion: "Names are made safe for each format by the rule in docs/EXPORTS.md; collisions are printed, never merged.")
 

@@ -7,6 +7,7 @@ import JSON
 /// `themed extract FILE.car -o DIR`: every image as a file, and the colours as JSON.
 struct Extract: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "extract",
         abstract: "Write every image of a catalog as PNG (vectors, JPEG, HEIC and data as stored) and its colours as colors.json.",
         discussion: "Files are named NAME[@Nx][~idiom][-appearance].ext; packed atlases are not written, the images linked into them are.")
 

@@ -12,6 +12,7 @@ struct Import: ParsableCommand {
 
     struct Figma: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "figma",
             abstract: "Write a Figma file's variables as DTCG token files and a resolver.",
             discussion: """
                 FILE is the answer of Figma's REST API GET /v1/files/:key/variables/local (or its meta object), \

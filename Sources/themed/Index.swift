@@ -6,6 +6,7 @@ import ThemeVocabulary
 /// `themed index`: build or update the SQLite index offline.
 struct Index: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "index",
         abstract: "Index a themes folder into an SQLite file without serving it.",
         discussion: "Exit status 1 when a theme has errors (what it cannot serve), unless --allow-errors; the index is written either way.")
 

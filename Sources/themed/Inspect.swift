@@ -8,6 +8,7 @@ import ThemeBundle
 /// BUNDLE`: how a bundle directory is read.
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "inspect",
         abstract: "List a compiled asset catalog's header and renditions, or what a bundle directory holds.",
         discussion: """
             For a .car file: exit status 1 when it cannot be read as a catalog; renditions that fail to decode are \

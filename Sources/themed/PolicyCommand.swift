@@ -28,7 +28,7 @@ struct PolicyCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the approvals a theme's releases need.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the approvals a theme's releases need.")
 
         @Option(help: "PostgreSQL URL of the cluster store.") var cluster: String
         @Argument(help: "The theme's name.") var theme: String

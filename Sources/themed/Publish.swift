@@ -14,6 +14,7 @@ import ThemeVocabulary
 /// replica following the store then serves.
 struct Publish: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "publish",
         abstract: "Check a theme (a folder or one .car) and publish it as a new release.",
         discussion: """
             With --server and --token, through a themed server's POST /themes/{theme}/releases (what teams use); \
@@ -183,7 +184,7 @@ struct Publish: ParsableCommand {
 
 /// `themed retire`: removes a theme from every replica as a new generation.
 struct Retire: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Retire a theme from the cluster store (every replica stops serving it).")
+    static let configuration = CommandConfiguration(commandName: "retire", abstract: "Retire a theme from the cluster store (every replica stops serving it).")
 
     @Option(help: "PostgreSQL URL of the cluster store.") var cluster: String
     @Argument(help: "The theme's name.") var theme: String

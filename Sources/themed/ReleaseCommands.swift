@@ -36,6 +36,7 @@ struct ServerOptions: ParsableArguments {
 /// `themed rollback`: a new release with the content of a kept generation.
 struct Rollback: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "rollback",
         abstract: "Roll a theme back to a kept release (a new release with its content).",
         discussion: "The generation is one `themed releases` lists (also the number in event ids g-N and in event data).")
 

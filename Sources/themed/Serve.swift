@@ -11,6 +11,7 @@ import ThemedApp
 /// `themed serve`: index the themes and answer lookups over HTTP until SIGTERM or SIGINT.
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Serve the themes folder over HTTP/JSON.",
         discussion: "Settings come from defaults, then --config (default config/themed.json when present), then flags. "
             + "A setting or path that cannot be used is one line on standard error and exit status 2.")

@@ -6,6 +6,7 @@ import ThemeServer
 /// make the transform it asks (signed with the first of `imageSigningKeys`).
 struct Sign: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "sign",
         abstract: "Print an image path with its sig= (imageTransforms \"signed\").",
         discussion: "Example: themed sign --config config/themed.json '/themes/brand/images/logo?w=300&format=webp'")
 

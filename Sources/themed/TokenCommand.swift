@@ -11,7 +11,7 @@ struct TokenCommand: ParsableCommand {
         subcommands: [Create.self, List.self, Revoke.self])
 
     struct Create: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Make a token and print its secret (shown this once).")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Make a token and print its secret (shown this once).")
 
         @Option(help: "PostgreSQL URL of the cluster store.") var cluster: String
         @Option(help: "The token's name, shown in release histories and the audit trail.") var name: String
@@ -30,7 +30,7 @@ struct TokenCommand: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List tokens: name, themes, permissions, creation time (never secrets).")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List tokens: name, themes, permissions, creation time (never secrets).")
 
         @Option(help: "PostgreSQL URL of the cluster store.") var cluster: String
 
@@ -43,7 +43,7 @@ struct TokenCommand: ParsableCommand {
     }
 
     struct Revoke: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Revoke a token: every request presenting it is refused from now on.")
+        static let configuration = CommandConfiguration(commandName: "revoke", abstract: "Revoke a token: every request presenting it is refused from now on.")
 
         @Option(help: "PostgreSQL URL of the cluster store.") var cluster: String
         @Argument(help: "The token's name.") var name: String

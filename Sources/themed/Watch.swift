@@ -6,6 +6,7 @@ import ThemedClient
 /// `themed watch URL`: the resolved palette, then each change as it happens.
 struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "watch",
         abstract: "Print a theme's resolved palette, then every change to it, from a themed server.",
         discussion: "Built on the ThemedClient library: it follows /events, reconnecting with Last-Event-ID. "
             + "With --json each palette is one JSON line ({\"reason\": ..., \"theme\": ..., \"colors\": {...}}).")
