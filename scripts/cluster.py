@@ -54,6 +54,9 @@ def main():
     parser.add_argument("--service-groups", nargs="?", const="", metavar="NAME=SHARES,...",
                         help="lag: each part in a CPU cgroup of its own, as systemd's services (root, cgroup v1); "
                              "optionally their cpu.shares, 1024 by default (store, cache, replica1-3, load, operator)")
+    parser.add_argument("--slices", action="store_true",
+                        help="lag, with --service-groups: the groups nested as systemd's, the services under system.slice and the "
+                             "operator under user.slice at equal weights, the load in a slice of its own")
     parser.add_argument("--shards", type=int, choices=[1, 2], default=1, help="shard groups (up)")
     parser.add_argument("--themed", default=os.path.join(ROOT, ".build/release/themed"))
     parser.add_argument("--seconds", type=int, default=60)
@@ -82,7 +85,10 @@ def main():
     if arguments.command == "lag":
         shares = None if arguments.service_groups is None else \
             {name: int(value) for name, value in (pair.split("=") for pair in arguments.service_groups.split(",") if pair)}
-        lag_test(arguments.themed, arguments.rounds, operator_shell=arguments.operator_shell, autogroup=arguments.autogroup, service_groups=shares)
+        if arguments.slices and shares is None:
+            sys.exit("cluster: --slices nests the groups of --service-groups: give both")
+        lag_test(arguments.themed, arguments.rounds, operator_shell=arguments.operator_shell, autogroup=arguments.autogroup, service_groups=shares,
+                 slices=arguments.slices)
         return
     if arguments.command == "streams":
         os.makedirs(os.path.join(ROOT, "out"), exist_ok=True)

@@ -166,21 +166,33 @@ class ServiceGroups:
     share the CPU by their weights (`shares`: name to cpu.shares, 1024 by default, systemd's
     CPUWeight=100), not by session: the kernel's autogroup leaves tasks in a cgroup alone. Needs
     root and cgroup v1's cpu controller (CPU_CGROUPS); the processes go back to the root group
-    at close."""
+    at close.
 
-    def __init__(self, shares):
+    `slices`: the groups nested as systemd nests them, the services under system.slice and the
+    operator's commands under user.slice (a login session's scope), the two slices at equal
+    weights; the load, a stand-in for clients on other hosts, in a slice of its own. Without it
+    every group is a sibling of the others, as the flat layout of autogroup's sessions."""
+
+    def __init__(self, shares, slices=False):
         if not os.path.exists(os.path.join(CPU_CGROUPS, "cgroup.procs")):
             sys.exit(f"lag: --service-groups needs cgroup v1's cpu controller at {CPU_CGROUPS}")
         self.root = os.path.join(CPU_CGROUPS, f"themed-lag-{os.getpid()}")
         self.shares = shares
+        self.slices = slices
         os.mkdir(self.root)
+
+    def path(self, name):
+        """The group's folder under the root: `name`, under its slice with `slices`."""
+        if not self.slices:
+            return name
+        return {"load": "load.slice", "operator": "user.slice/operator"}.get(name, f"system.slice/{name}")
 
     def place(self, name, pid, alone=False):
         """`pid` and its descendants (`alone`: not them) into the group `name`; processes they
         start later follow."""
-        group = os.path.join(self.root, name)
+        group = os.path.join(self.root, self.path(name))
         if not os.path.isdir(group):
-            os.mkdir(group)
+            os.makedirs(group)
             with open(os.path.join(group, "cpu.shares"), "w") as shares:
                 shares.write(str(self.shares.get(name, 1024)))
         for member in [pid] if alone else descendants(pid):
@@ -198,11 +210,9 @@ class ServiceGroups:
             self.place(f"replica{replica.number}", replica.process.pid)
 
     def close(self):
-        for name in os.listdir(self.root):
-            group = os.path.join(self.root, name)
-            if not os.path.isdir(group):
-                continue
-            with open(os.path.join(group, "cgroup.procs")) as procs:
+        # Deepest first: a group is removed once its members and its children are gone.
+        for folder, _, _ in sorted(os.walk(self.root), key=lambda entry: -entry[0].count(os.sep)):
+            with open(os.path.join(folder, "cgroup.procs")) as procs:
                 members = procs.read().split()
             for member in members:
                 try:
@@ -210,18 +220,17 @@ class ServiceGroups:
                         root_procs.write(member)
                 except ProcessLookupError:
                     pass
-            os.rmdir(group)
-        os.rmdir(self.root)
+            os.rmdir(folder)
 
 
-def lag_test(themed, rounds, operator_shell=False, autogroup=None, service_groups=None):
+def lag_test(themed, rounds, operator_shell=False, autogroup=None, service_groups=None, slices=False):
     """`autogroup` "on" or "off": the kernel's setting for the run (root only), put back after;
     None: as it is. Either way the run says which it was. `service_groups`: None, or the shares of
-    ServiceGroups' groups to run in them (an empty dict: all alike)."""
+    ServiceGroups' groups to run in them (an empty dict: all alike); `slices`: nested as systemd's."""
     before = autogroup_setting()
     if autogroup and before is not None:
         set_autogroup("1" if autogroup == "on" else "0")
-    groups = ServiceGroups(service_groups) if service_groups is not None else None
+    groups = ServiceGroups(service_groups, slices) if service_groups is not None else None
     try:
         lag_rounds(themed, rounds, operator_shell, groups)
     finally:
@@ -343,7 +352,8 @@ def lag_rounds(themed, rounds, operator_shell, groups):
     if groups:
         weights = ", ".join(f"{name} {value}" for name, value in sorted(groups.shares.items()))
         log("lag: the store, Varnish, each replica, the load and the operator each in a CPU cgroup of their own, with cpu.shares "
-            + (f"{weights} and 1024 for the others" if weights else "1024 each"))
+            + (f"{weights} and 1024 for the others" if weights else "1024 each")
+            + ("; the services under system.slice, the operator under user.slice, the load in a slice of its own" if groups.slices else ""))
     log(f"lag under 2 x 16 connections through Varnish: themed publish --cluster returned after {summary(releases)}")
     log(f"lag: of which the command's own part (start, check, store write): {summary([r - w for r, w in zip(releases, waits)])}")
     log(f"lag: of which waiting for the replicas to serve it: {summary(waits)}")
