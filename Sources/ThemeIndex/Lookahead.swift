@@ -8,6 +8,11 @@ import Synchronization
 ///
 /// `cancel()` (or releasing the lookahead) stops the thread after the output it is making: a sync
 /// whose write throws does not go on reading the rest of the folder.
+///
+/// One input has nothing to be read ahead of: `next()` makes it on the taker's thread, and no
+/// thread starts (nor for none). A thread started for it cost a start and two wake-ups (the
+/// reader's, then the taker's), each a wait for a CPU on a saturated machine, in every check of
+/// one theme (`themed publish`, `check`) and every replica's change of one.
 final class Lookahead<Output: Sendable>: Sendable {
     private final class Buffer: Sendable {
         let state = Mutex<(outputs: [Output], used: [Output], cancelled: Bool)>(([], [], false))
@@ -27,11 +32,22 @@ final class Lookahead<Output: Sendable>: Sendable {
 
     private let buffer: Buffer
     private let remaining = Mutex(0)
+    /// Makes the one output, when there is one input.
+    private let onTakersThread: (@Sendable () -> Output)?
 
     init<Input: Sendable>(_ inputs: [Input], depth: Int, name: String, produce: @escaping @Sendable (Input) -> Output) {
         let buffer = Buffer(depth: max(1, depth))
         self.buffer = buffer
         remaining.withLock { $0 = inputs.count }
+        guard inputs.count > 1 else {
+            if let input = inputs.first {
+                onTakersThread = { produce(input) }
+            } else {
+                onTakersThread = nil
+            }
+            return
+        }
+        onTakersThread = nil
         let thread = Thread {
             themed_name_this_thread(name)
             for input in inputs {
@@ -63,6 +79,7 @@ final class Lookahead<Output: Sendable>: Sendable {
             return true
         }
         guard isLeft else { return nil }
+        if let onTakersThread { return onTakersThread() }
         buffer.made.wait()
         // At most `depth` wait, so taking the first moves a few at most.
         let output = buffer.state.withLock { $0.outputs.removeFirst() }
@@ -73,6 +90,7 @@ final class Lookahead<Output: Sendable>: Sendable {
     /// Hands back an output taken and used, to be freed on the lookahead's thread before it makes
     /// the next (freeing a parsed catalog's renditions was 7% of the writer's time).
     func recycle(_ output: Output) {
+        guard onTakersThread == nil else { return }
         buffer.state.withLock { $0.used.append(output) }
     }
 

@@ -16,6 +16,27 @@ struct LookaheadTests {
         #expect(lookahead.next() == nil)
     }
 
+    @Test("one input is made on the taker's thread when taken: no thread is started for it")
+    func oneInputInline() {
+        let makers = Mutex<[pthread_t]>([])
+        let lookahead = Lookahead([7], depth: 4, name: "lookahead-one") { input in
+            makers.withLock { $0.append(pthread_self()) }
+            return input * 2
+        }
+        #expect(makers.withLock { $0.isEmpty }, "nothing is made before it is taken")
+        #expect(!Self.threadRuns(named: "lookahead-one"))
+        #expect(lookahead.next() == 14)
+        #expect(lookahead.next() == nil)
+        #expect(makers.withLock { $0 } == [pthread_self()])
+    }
+
+    @Test("no inputs: nil at once, and no thread")
+    func noInputs() {
+        let lookahead = Lookahead([Int](), depth: 4, name: "lookahead-none") { $0 }
+        #expect(!Self.threadRuns(named: "lookahead-none"))
+        #expect(lookahead.next() == nil)
+    }
+
     @Test("no more than depth outputs are made ahead of those taken")
     func bounded() {
         let started = Atomic(0)
