@@ -145,6 +145,7 @@ public final class ClusterFollower: Sendable {
                 state.withLock { state in (state.backendPID, state.reportedServing) = (store.backendPID, nil) }
                 // After every (re)connection, every theme: a notification may have been missed.
                 try sync(store, everything: true)
+                materializer.removeReplaced()
                 delay = .milliseconds(100)
                 var sincePing = ContinuousClock.now
                 while !isStopped {
@@ -179,6 +180,7 @@ public final class ClusterFollower: Sendable {
         let (woken, roundTrips, generation) = (ContinuousClock.now, store.roundTrips, self.generation)
         try sync(store)
         try reportServing(store)
+        defer { materializer.removeReplaced() }
         guard self.generation != generation else { return }
         let (total, asked) = (ContinuousClock.now - woken, store.roundTrips.since(roundTrips))
         logger.info("change served", metadata: ["generation": "\(self.generation)", "ms": "\(total.milliseconds)", "store_queries": "\(asked.count)",
@@ -394,7 +396,5 @@ public final class ClusterFollower: Sendable {
         }
     }
 
-    private func sleep(_ duration: Duration) {
-        _ = stopping.wait(timeout: duration)
-    }
+    private func sleep(_ duration: Duration) { _ = stopping.wait(timeout: duration) }
 }

@@ -6,7 +6,7 @@ import Hashing
 /// Writes releases into the local themes folder, the way a dropped .car arrives: the new folder is
 /// built beside the old one (hidden, so the index never sees it half-written), every file checked
 /// against its hash and on disk, then swapped in with one atomic exchange. A release that cannot be written
-/// leaves the previous one serving.
+/// leaves the previous one serving. The previous release's folder waits, hidden, for `removeReplaced`.
 public struct Materializer: Sendable {
     public let themesDirectory: String
     /// Inside each materialized theme: the generation it holds.
@@ -46,14 +46,27 @@ public struct Materializer: Sendable {
         return (try? ThemeSettings(folder: "\(themesDirectory)/\(theme)"))?.parent ?? nil
     }
 
-    /// Leftovers of a materialization that was cut short (a replica killed mid-way): removed at
-    /// start, so a restart begins clean.
+    /// Leftovers of a materialization that was cut short (a replica killed mid-way), and previous
+    /// releases not removed yet: removed at start, so a restart begins clean.
     public func removeLeftovers() {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: themesDirectory)) ?? []
-        for name in names where name.hasPrefix(".staging-") || name.hasPrefix(".replaced-") {
+        for name in names where name.hasPrefix(".staging-") || name.hasPrefix(".replaced-") || name.hasPrefix(Self.previousPrefix) {
             try? FileManager.default.removeItem(atPath: "\(themesDirectory)/\(name)")
         }
     }
+
+    /// Removes the folders of the releases that materializations replaced. A replica calls it once
+    /// it has reported the change served: removing a folder waits for the disk once per directory
+    /// in it (on a file system mounted with `discard`), and each wait, on a busy host, for a CPU.
+    public func removeReplaced() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: themesDirectory)) ?? []
+        for name in names where name.hasPrefix(Self.previousPrefix) {
+            try? FileManager.default.removeItem(atPath: "\(themesDirectory)/\(name)")
+        }
+    }
+
+    /// The hidden name a replaced release's folder waits under for `removeReplaced`.
+    static let previousPrefix = ".previous-"
 
     /// Writes `release` into the theme's folder, or with `kept`, into the folder of a generation
     /// kept beside it (`ThemeName.pinned`). A file the theme's folder already holds with the same
@@ -77,8 +90,9 @@ public struct Materializer: Sendable {
             let target = "\(themesDirectory)/\(folder)"
             if manager.fileExists(atPath: target) {
                 guard themed_exchange_paths(staging, target) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-                // `staging` now holds the previous release.
-                try? manager.removeItem(atPath: staging)
+                // `staging` now holds the previous release: set aside for `removeReplaced`.
+                let previous = "\(themesDirectory)/\(Self.previousPrefix)\(folder)-\(release.generation)"
+                if (try? manager.moveItem(atPath: staging, toPath: previous)) == nil { try? manager.removeItem(atPath: staging) }
             } else {
                 try manager.moveItem(atPath: staging, toPath: target)
             }

@@ -141,13 +141,16 @@ struct ClusterTests {
 
     @Test("a follower materializes releases, removes retired themes, follows the active theme, and catches up after losing its connection", .needsPostgres)
     func follower() throws {
-        // A materialization cut short by a kill leaves a staging folder: a start removes it.
+        // A materialization cut short by a kill leaves a staging folder, and a replaced release
+        // not yet removed its own: a start removes both.
         let fixture = try FollowerFixture { themes in
             try FileManager.default.createDirectory(atPath: "\(themes)/.staging-light-9", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: "\(themes)/.previous-light-8", withIntermediateDirectories: true)
         }
         let (store, materializer, follower) = (fixture.store, fixture.materializer, fixture.follower)
         #expect(waitUntil { follower.hasSynced })
         #expect(!FileManager.default.fileExists(atPath: "\(fixture.themes)/.staging-light-9"))
+        #expect(!FileManager.default.fileExists(atPath: "\(fixture.themes)/.previous-light-8"))
 
         let generation = try store.publish(theme: "light", files: Self.files("one"))
         #expect(waitUntil { materializer.generation(of: "light") == generation })
@@ -170,6 +173,7 @@ struct ClusterTests {
         let missed = try store.publish(theme: "light", files: Self.files("two"))
         #expect(waitUntil(15) { materializer.generation(of: "light") == missed }, "caught up after reconnecting")
         #expect(try fixture.light("Theme.xcassets/primary.colorset/Contents.json") == "two")
+        #expect(waitUntil { (try? FileManager.default.contentsOfDirectory(atPath: fixture.themes)) == ["light"] }, "the replaced release's folder goes after the sync")
 
         try store.retire(theme: "light")
         #expect(waitUntil { !FileManager.default.fileExists(atPath: "\(fixture.themes)/light") })
@@ -388,6 +392,11 @@ struct ClusterTests {
                 "a file edited on disk (same size, other bytes) comes from the store")
         #expect(try String(contentsOfFile: "\(themes)/light/a.json", encoding: .utf8) == "one")
         #expect(!FileManager.default.fileExists(atPath: "\(themes)/light/c.json") && materializer.generation(of: "light") == 3)
+        // Each replaced release waits, hidden from the index, until the replica has reported the change.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: themes).sorted() == [".previous-light-2", ".previous-light-3", "light"])
+        #expect(try String(contentsOfFile: "\(themes)/.previous-light-3/b/b.json", encoding: .utf8) == "TWO")
+        materializer.removeReplaced()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: themes) == ["light"])
     }
 }
 
