@@ -115,7 +115,7 @@ public final class ReleaseDesk: Sendable {
         defer { checks.signal() }
         let scratch = "\(workDirectory)/release-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let current = try withStore { try $0.currentReleases() }
+        let current = try withStore { try $0.currentReleases(publishing: theme) }
         let files = try checkedFiles(of: upload, kind: kind, theme: theme, in: scratch, parents: current.parents)
         return try withStore { try body(CheckedUpload(files: files, scratch: scratch, held: current.contents), $0) }
     }

@@ -45,7 +45,7 @@ struct Publish: ParsableCommand {
             // checked against them after: on a saturated machine connecting waits for PostgreSQL
             // to start a backend, and the check for a share of a core. One connection serves the
             // whole command.
-            let connecting = StoreConnecting(url: cluster)
+            let connecting = StoreConnecting(url: cluster, theme: theme)
             let files: [ThemeCheck.File]
             do {
                 files = try checkedFiles()
@@ -79,11 +79,11 @@ struct Publish: ParsableCommand {
         private let outcome = Mutex<Result<(ClusterStore, ClusterStore.CurrentReleases), any Error>?>(nil)
         private let done = DispatchSemaphore(value: 0)
 
-        init(url: String) {
+        init(url: String, theme: String) {
             Thread.detachNewThread { [self] in
                 let result = Result { () throws -> (ClusterStore, ClusterStore.CurrentReleases) in
                     let store = try ClusterStore(url: url)
-                    return (store, try store.currentReleases())
+                    return (store, try store.currentReleases(publishing: theme))
                 }
                 outcome.withLock { $0 = result }
                 done.signal()

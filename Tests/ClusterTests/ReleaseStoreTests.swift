@@ -82,14 +82,14 @@ struct ReleaseStoreTests {
         #expect(try questions("two", files(2, "kept")) == 3)
         #expect(try questions("forty", files(40, "kept")) == 3, "contents the store has cost nothing per file")
         #expect(try questions("new", files(40, "new")) == 3, "contents the store lacks are sent without waiting for each")
-        // What the current releases use, read with the parents, is not asked again.
-        let held = try store.currentReleases().contents
+        // What the theme's current release uses, read with the parents, is not asked again.
+        let held = try store.currentReleases(publishing: "new").contents
         let before = store.roundTrips
-        try store.publish(theme: "held", paths: files(40, "new").map(\.path), by: "team", held: held) { files(40, "new")[$0].bytes }
+        try store.publish(theme: "new", paths: files(40, "new").map(\.path), by: "team", held: held) { files(40, "new")[$0].bytes }
         #expect(store.roundTrips.since(before).count == 2, "the release's generation, then COMMIT")
         let release = try #require(try store.latestReleases().first { $0.theme == "new" })
         #expect(release.files.count == 40 && Set(release.files.map(\.hash)).count == 40)
-        #expect(try Self.count("themed_release_blob WHERE theme = 'new'", postgres.url) == 40)
+        #expect(try Self.count("themed_release_blob WHERE theme = 'new' AND generation = \(release.generation)", postgres.url) == 40)
         let seventh = try #require(release.files.first { $0.path == "Theme.xcassets/c7.colorset/Contents.json" })
         #expect(try store.blob(seventh.hash) == Array("new 7".utf8))
     }
@@ -113,7 +113,7 @@ struct ReleaseStoreTests {
         #expect(refused?.isForeignKeyViolation == true, "\(refused?.description ?? "")")
     }
 
-    @Test("the current releases come with each theme's parent and the contents they use, in one question; a retired theme is not current")
+    @Test("the current releases come with each theme's parent and the published theme's contents, in one question; a retired theme is not current")
     func currentReleases() throws {
         let postgres = try PostgresServer()
         defer { withExtendedLifetime(postgres) {} }
@@ -125,11 +125,18 @@ struct ReleaseStoreTests {
         try store.publish(theme: "gone", files: Self.files("gone"))
         try store.retire(theme: "gone")
         let before = store.roundTrips
-        let current = try store.currentReleases()
+        let current = try store.currentReleases(publishing: "brand")
         #expect(store.roundTrips.since(before).count == 1)
         #expect(current.parents == ["base": String?.none, "brand": "base"])
-        let expected = try ["base", "brand"].flatMap { try #require(try store.latestRelease(of: $0)).files.map(\.hash) }
-        #expect(current.contents == Set(expected))
+        #expect(current.contents == Set(try #require(try store.latestRelease(of: "brand")).files.map(\.hash)), "the published theme's own, no other's")
+        #expect(try store.currentReleases(publishing: "new").contents.isEmpty && store.currentReleases().contents.isEmpty)
+        #expect(try store.currentReleases(publishing: "gone").contents.isEmpty, "a retired theme uses none")
+
+        // Other themes' manifests are not read: one damaged does not stop a publish of another.
+        let connection = try PostgresConnection(url: postgres.url)
+        try connection.execute("INSERT INTO themed_release (theme, generation, manifest, retired) VALUES ('damaged', nextval('themed_generation'), 'not a manifest line', false)")
+        #expect(try store.currentReleases(publishing: "brand").parents.keys.sorted() == ["base", "brand", "damaged"])
+        #expect(throws: ClusterError.self) { try store.currentReleases(publishing: "damaged") }
     }
 
     @Test("a file's hash is found in a manifest by its whole path, whatever characters the path has")
