@@ -235,7 +235,7 @@ public final class ClusterFollower: Sendable {
             let served = audiences.servedGeneration(of: release.theme, latest: release.generation)
             guard materializer.generation(of: release.theme) != served else { continue }
             do {
-                guard let release = served == release.generation ? release : try store.release(of: release.theme, generation: served) else {
+                guard let release = served == release.generation ? try release.release() : try store.release(of: release.theme, generation: served) else {
                     throw ClusterError.generationNotKept(release.theme, served)
                 }
                 try write(release, from: store)

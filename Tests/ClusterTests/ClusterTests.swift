@@ -179,6 +179,22 @@ struct ClusterTests {
         #expect(waitUntil { !FileManager.default.fileExists(atPath: "\(fixture.themes)/light") })
     }
 
+    @Test("a newest release whose manifest does not read is refused for its theme alone: the follower writes the others and reports it", .needsPostgres)
+    func damagedManifest() throws {
+        let fixture = try FollowerFixture()
+        let (store, materializer, follower) = (fixture.store, fixture.materializer, fixture.follower)
+        #expect(waitUntil { follower.hasSynced })
+        let inserted = try PostgresConnection(url: fixture.postgres.url).execute("""
+            INSERT INTO themed_release (theme, generation, manifest, retired) VALUES ('damaged', nextval('themed_generation'), 'not a manifest line', false)
+            RETURNING generation
+            """)
+        let damaged = try #require(inserted.values.first?.first?.flatMap { Int64($0) })
+        let generation = try store.publish(theme: "light", files: Self.files("one"))
+        #expect(waitUntil { materializer.generation(of: "light") == generation })
+        #expect(waitUntil { fixture.reports.refused.withLock { $0 } == [damaged] })
+        #expect(materializer.generation(of: "damaged") == nil)
+    }
+
     @Test("a follower of shard 1/2 writes shard 1's themes and their ancestors, never shard 2's; an ancestor no child needs any more goes", .needsPostgres)
     func shardedFollower() throws {
         let shard = try #require(Shard("1/2"))
