@@ -276,11 +276,7 @@ public final class ClusterStore: @unchecked Sendable {
     }
 
     static func release(from row: [String?]) throws -> Release {
-        guard row.count == 4, let theme = row[0], let generationText = row[1], let generation = Int64(generationText),
-              let manifest = row[2], let retired = row[3], Release.isSafe(theme: theme) else {
-            throw ClusterError.badRelease("a row of themed_release")
-        }
-        return Release(theme: theme, generation: generation, files: try Release.files(fromManifest: manifest), retired: retired == "t")
+        try StoreSnapshot.LatestRelease(row: row).release()
     }
 
     /// A blob's bytes, checked against its name.

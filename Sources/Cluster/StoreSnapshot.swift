@@ -31,16 +31,17 @@ public struct StoreSnapshot: Sendable {
         active = ClusterStore.active(from: answers[6])
     }
 
-    /// A theme's newest release as the store lists it, its files not read from the manifest until
-    /// asked: after each (re)connection a sync reads every theme's newest, and most are already
-    /// here (10,000 themes of 100 files: a million manifest lines, seconds of a replica's CPU).
+    /// A theme's newest release as the store lists it (a row of `themed_release`: theme,
+    /// generation, manifest, retired), its files not read from the manifest until asked: after each
+    /// (re)connection a sync reads every theme's newest, and most are already here (10,000 themes of
+    /// 100 files: a million manifest lines, seconds of a replica's CPU).
     public struct LatestRelease: Sendable {
         public let theme: String
         public let generation: Generation
         public let retired: Bool
         private let manifest: String
 
-        fileprivate init(row: [String?]) throws {
+        init(row: [String?]) throws(ClusterError) {
             guard row.count == 4, let theme = row[0], let text = row[1], let generation = Generation(text), let manifest = row[2],
                   let retired = row[3], Release.isSafe(theme: theme) else { throw ClusterError.badRelease("a row of themed_release") }
             (self.theme, self.generation, self.retired, self.manifest) = (theme, generation, retired == "t", manifest)
