@@ -49,18 +49,19 @@ public struct Materializer: Sendable {
     /// Leftovers of a materialization that was cut short (a replica killed mid-way), and previous
     /// releases not removed yet: removed at start, so a restart begins clean.
     public func removeLeftovers() {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: themesDirectory)) ?? []
-        for name in names where name.hasPrefix(".staging-") || name.hasPrefix(".replaced-") || name.hasPrefix(Self.previousPrefix) {
-            try? FileManager.default.removeItem(atPath: "\(themesDirectory)/\(name)")
-        }
+        removeFolders { $0.hasPrefix(".staging-") || $0.hasPrefix(".replaced-") || $0.hasPrefix(Self.previousPrefix) }
     }
 
     /// Removes the folders of the releases that materializations replaced. A replica calls it once
     /// it has reported the change served: removing a folder waits for the disk once per directory
     /// in it (on a file system mounted with `discard`), and each wait, on a busy host, for a CPU.
     public func removeReplaced() {
+        removeFolders { $0.hasPrefix(Self.previousPrefix) }
+    }
+
+    private func removeFolders(named isRemoved: (String) -> Bool) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: themesDirectory)) ?? []
-        for name in names where name.hasPrefix(Self.previousPrefix) {
+        for name in names where isRemoved(name) {
             try? FileManager.default.removeItem(atPath: "\(themesDirectory)/\(name)")
         }
     }
