@@ -47,6 +47,10 @@ public struct Release: Sendable, Equatable {
     /// the same digest).
     public var digest: String { ContentHash.of(Array(manifest.utf8)).hex }
 
+    /// The hash of the release's theme.json, if it has one: kept beside the manifest (the
+    /// `settings` column), so the store finds each theme's parent without reading manifests.
+    var settingsHash: String? { files.first { $0.path == ThemeSettings.fileName }?.hash }
+
     /// The manifest as stored: one `hash size path` line per file, in path order.
     var manifest: String {
         files.sorted { $0.path < $1.path }.map { "\($0.hash) \($0.size) \($0.path)\n" }.joined()
@@ -57,7 +61,7 @@ public struct Release: Sendable, Equatable {
     /// file's blob without the release read out first.
     static func hashPattern(ofFile path: String) -> String {
         let escaped = path.unicodeScalars.map { "\\^$.|?*+()[]{}".unicodeScalars.contains($0) ? "\\\($0)" : "\($0)" }.joined()
-        return "(?:^|\n)([0-9a-f]{64}) [0-9]+ \(escaped)(?:\n|$)"
+        return "(?:^|\\n)([0-9a-f]{64}) [0-9]+ \(escaped)(?:\\n|$)"
     }
 
     static func files(fromManifest text: String) throws(ClusterError) -> [File] {

@@ -132,8 +132,23 @@ struct ReleaseStoreTests {
         #expect(try store.currentReleases(publishing: "new").contents.isEmpty && store.currentReleases().contents.isEmpty)
         #expect(try store.currentReleases(publishing: "gone").contents.isEmpty, "a retired theme uses none")
 
-        // Other themes' manifests are not read: one damaged does not stop a publish of another.
+        // The parent is found by the release's settings column (its theme.json's hash), not in its manifest...
         let connection = try PostgresConnection(url: postgres.url)
+        let settingsHash = try #require(try store.latestRelease(of: "brand")).files.first { $0.path == "theme.json" }?.hash
+        #expect(try connection.execute("SELECT settings FROM themed_release WHERE theme = 'brand'").values == [[settingsHash]])
+        try connection.execute("UPDATE themed_release SET settings = '' WHERE theme = 'brand'")
+        #expect(try store.currentReleases().parents["brand"] == String?.none, "the column says it has no theme.json")
+        // ...but a row an older themed wrote has none (NULL), and its manifest is searched.
+        try connection.execute("UPDATE themed_release SET settings = NULL WHERE theme = 'brand'")
+        #expect(try store.currentReleases().parents["brand"] == "base")
+        // A store brought up to this schema has the column filled from the manifests, '' where there is no theme.json.
+        try connection.execute("UPDATE themed_release SET settings = NULL")
+        try connection.execute("UPDATE themed_schema SET version = 5")
+        _ = try ClusterStore(url: postgres.url)
+        let filled = try connection.execute("SELECT theme, settings FROM themed_release ORDER BY generation").values
+        #expect(filled == [["base", ""], ["brand", settingsHash], ["gone", ""], ["gone", ""]])
+
+        // Other themes' manifests are not read: one damaged does not stop a publish of another.
         try connection.execute("INSERT INTO themed_release (theme, generation, manifest, retired) VALUES ('damaged', nextval('themed_generation'), 'not a manifest line', false)")
         #expect(try store.currentReleases(publishing: "brand").parents.keys.sorted() == ["base", "brand", "damaged"])
         #expect(throws: ClusterError.self) { try store.currentReleases(publishing: "damaged") }
