@@ -168,7 +168,7 @@ public final class ClusterFollower: Sendable {
             } catch {
                 logger.warning("cluster store unreachable; serving what is here", metadata: ["error": "\(error)", "retry_in": "\(delay)"])
                 state.withLock { $0.backendPID = nil }
-                sleep(delay)
+                _ = stopping.wait(timeout: delay)
                 delay = min(delay * 2, .seconds(5))
             }
         }
@@ -203,11 +203,13 @@ public final class ClusterFollower: Sendable {
     /// Materializes every release newer than the folder's, removes retired themes, and follows
     /// the active theme. Between reconnections only the releases after the newest generation
     /// applied are read (generations commit in order, so nothing before it can still arrive);
-    /// `everything`, or a release this replica could not write yet, reads every theme's newest.
+    /// `everything`, or a release this replica could not write yet, reads every theme's newest
+    /// (the manifests only of those it writes and does not serve yet).
     private func sync(_ store: ClusterStore, everything: Bool = false) throws {
         let after = state.withLock { $0.failures.isEmpty && !everything ? $0.releasesRead : nil }
-        var snapshot = try store.snapshot(releasesAfter: after)
-        if snapshot.scheduleDue, try store.applyDueSchedules(keep: retention) > 0 { snapshot = try store.snapshot(releasesAfter: after) }
+        let writes: (StoreSnapshot.LatestRelease) -> Bool = { self.holds($0.theme) && !$0.retired && self.materializer.generation(of: $0.theme) != $0.generation }
+        var snapshot = try store.snapshot(releasesAfter: after, manifestsWanted: writes)
+        if snapshot.scheduleDue, try store.applyDueSchedules(keep: retention) > 0 { snapshot = try store.snapshot(releasesAfter: after, manifestsWanted: writes) }
         var replica = state.withLock { $0.audiences }
         // Aliases and rollouts are decoded again only when they changed (every replica reads at every notification).
         let audiences = try everything || snapshot.audienceGeneration != replica.store.generation ? snapshot.audiences() : replica.store
@@ -395,6 +397,4 @@ public final class ClusterFollower: Sendable {
             }
         }
     }
-
-    private func sleep(_ duration: Duration) { _ = stopping.wait(timeout: duration) }
 }

@@ -271,15 +271,16 @@ public final class ClusterStore: @unchecked Sendable {
     /// With `after`, only the themes with a release newer than that generation (a follower that
     /// has applied everything up to it reads what came since, not every theme again).
     public func latestReleases(after generation: Generation? = nil) throws -> [Release] {
-        try connection.execute(Self.latestReleasesQuery(after: generation)).values.map(Self.release(from:))
+        try connection.execute(Self.latestReleasesQuery(after: generation, manifests: true)).values.map(Self.release(from:))
     }
 
     /// The statement of `latestReleases`, the generation written into it (a number, not text a
     /// client gave): it also goes in `snapshot`'s batch, where statements take no parameters.
-    static func latestReleasesQuery(after generation: Generation?) -> String {
+    /// Without `manifests`, each row's manifest is NULL.
+    static func latestReleasesQuery(after generation: Generation?, manifests: Bool) -> String {
         """
-        SELECT DISTINCT ON (theme) theme, generation, manifest, retired FROM themed_release WHERE generation > \(generation ?? -1)
-        ORDER BY theme, generation DESC
+        SELECT DISTINCT ON (theme) theme, generation, \(manifests ? "manifest" : "NULL"), retired FROM themed_release
+        WHERE generation > \(generation ?? -1) ORDER BY theme, generation DESC
         """
     }
 

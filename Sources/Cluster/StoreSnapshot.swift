@@ -34,33 +34,48 @@ public struct StoreSnapshot: Sendable {
     /// A theme's newest release as the store lists it (a row of `themed_release`: theme,
     /// generation, manifest, retired), its files not read from the manifest until asked: after each
     /// (re)connection a sync reads every theme's newest, and most are already here (10,000 themes of
-    /// 100 files: a million manifest lines, seconds of a replica's CPU).
+    /// 100 files: a million manifest lines, seconds of a replica's CPU). Every theme's newest come
+    /// without their manifests (110 MB at that size), and only those asked for are sent after.
     public struct LatestRelease: Sendable {
         public let theme: String
         public let generation: Generation
         public let retired: Bool
-        private let manifest: String
+        /// nil: not sent (a snapshot of every theme's newest).
+        fileprivate let manifest: String?
 
         init(row: [String?]) throws(ClusterError) {
-            guard row.count == 4, let theme = row[0], let text = row[1], let generation = Generation(text), let manifest = row[2],
+            guard row.count == 4, let theme = row[0], let text = row[1], let generation = Generation(text),
                   let retired = row[3], Release.isSafe(theme: theme) else { throw ClusterError.badRelease("a row of themed_release") }
-            (self.theme, self.generation, self.retired, self.manifest) = (theme, generation, retired == "t", manifest)
+            (self.theme, self.generation, self.retired, self.manifest) = (theme, generation, retired == "t", row[2])
         }
 
         /// The release with its files; a manifest that does not read is refused here, for its theme alone.
         public func release() throws(ClusterError) -> Release {
-            Release(theme: theme, generation: generation, files: try Release.files(fromManifest: manifest), retired: retired)
+            guard let manifest else { throw .badRelease("the manifest of \(theme)'s generation \(generation) was not read") }
+            return Release(theme: theme, generation: generation, files: try Release.files(fromManifest: manifest), retired: retired)
         }
     }
 }
 
 extension ClusterStore {
-    /// The store as a follower reads it, with the releases after `generation` (nil: every theme's newest).
-    public func snapshot(releasesAfter generation: Generation?) throws -> StoreSnapshot {
+    /// The store as a follower reads it, with the releases after `generation`. With nil, every
+    /// theme's newest, the manifests of those `wanted` only, asked for in a second question (a
+    /// release gone meanwhile, dropped by retention after a newer one, is left out: the newer
+    /// one's notification follows).
+    public func snapshot(releasesAfter generation: Generation?, manifestsWanted wanted: (StoreSnapshot.LatestRelease) -> Bool = { _ in true }) throws -> StoreSnapshot {
         let statements = [Self.dueScheduleQuery, Self.scheduleQuery(where: Self.pendingCondition)] + Self.audienceQueries
-            + [Self.latestReleasesQuery(after: generation), Self.activeQuery]
+            + [Self.latestReleasesQuery(after: generation, manifests: generation != nil), Self.activeQuery]
         let answers = try connection.executeAll(statements.joined(separator: ";\n"))
         guard answers.count == statements.count else { throw ClusterError.badRelease("the store answered \(answers.count) of the snapshot's \(statements.count) statements") }
-        return try StoreSnapshot(answers)
+        var snapshot = try StoreSnapshot(answers)
+        let unread = snapshot.releases.filter { $0.manifest == nil && wanted($0) }
+        guard !unread.isEmpty else { return snapshot }
+        let read = try connection.execute("""
+            SELECT r.theme, r.generation, r.manifest, r.retired FROM themed_release r
+                JOIN unnest($1::text[], $2::bigint[]) AS wanted (theme, generation) USING (theme, generation)
+            """, [.textArray(unread.map(\.theme)), .textArray(unread.map { String($0.generation) })]).values.map(StoreSnapshot.LatestRelease.init(row:))
+        let (asked, byTheme) = (Set(unread.map(\.theme)), Dictionary(read.map { ($0.theme, $0) }, uniquingKeysWith: { first, _ in first }))
+        snapshot.releases = snapshot.releases.compactMap { asked.contains($0.theme) ? byTheme[$0.theme] : $0 }
+        return snapshot
     }
 }

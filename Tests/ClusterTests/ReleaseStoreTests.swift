@@ -271,6 +271,40 @@ struct ReleaseStoreTests {
     }
 
     /// An RFC 3339 time `seconds` from now.
+    @Test("a snapshot of every theme's newest sends the manifests only of those wanted, in one more question; one dropped meanwhile is left out")
+    func snapshotManifestsWanted() throws {
+        let postgres = try PostgresServer()
+        defer { withExtendedLifetime(postgres) {} }
+        let store = try ClusterStore(url: postgres.url)
+        for theme in ["held", "new", "dropped"] { try store.publish(theme: theme, files: Self.files(theme)) }
+        try store.publish(theme: "gone", files: Self.files("gone"))
+        try store.retire(theme: "gone")
+        let other = try PostgresConnection(url: postgres.url)
+
+        let before = store.roundTrips
+        let snapshot = try store.snapshot(releasesAfter: nil) { release in
+            // Between the two questions, retention drops one of the releases asked for.
+            if release.theme == "dropped" { _ = try? other.execute("DELETE FROM themed_release WHERE theme = 'dropped'") }
+            return release.theme != "held"
+        }
+        #expect(store.roundTrips.since(before).count == 2)
+        #expect(snapshot.releases.map(\.theme).sorted() == ["gone", "held", "new"])
+        let byTheme = Dictionary(uniqueKeysWithValues: snapshot.releases.map { ($0.theme, $0) })
+        #expect(try byTheme["new"]?.release().files.count == 2)
+        #expect(try byTheme["gone"]?.release().retired == true)
+        #expect(throws: ClusterError.self, "not sent") { try byTheme["held"]?.release() }
+
+        // Between reconnections (a generation given) the manifests come with the rows, in one question.
+        let again = store.roundTrips
+        let since = try store.snapshot(releasesAfter: 0) { _ in false }
+        #expect(store.roundTrips.since(again).count == 1 && since.releases.count == 3)
+        #expect(try since.releases.filter { !$0.retired }.allSatisfy { try !$0.release().files.isEmpty })
+        // Nothing wanted: no second question.
+        let none = store.roundTrips
+        _ = try store.snapshot(releasesAfter: nil) { _ in false }
+        #expect(store.roundTrips.since(none).count == 1)
+    }
+
     static func time(in seconds: Double) -> String {
         time(at: Date().addingTimeInterval(seconds))
     }
