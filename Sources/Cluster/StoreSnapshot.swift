@@ -34,8 +34,8 @@ public struct StoreSnapshot: Sendable {
     /// A theme's newest release as the store lists it (a row of `themed_release`: theme,
     /// generation, manifest, retired), its files not read from the manifest until asked: after each
     /// (re)connection a sync reads every theme's newest, and most are already here (10,000 themes of
-    /// 100 files: a million manifest lines, seconds of a replica's CPU). Every theme's newest come
-    /// without their manifests (110 MB at that size), and only those asked for are sent after.
+    /// 100 files: a million manifest lines, seconds of a replica's CPU). Such a read sends the rows
+    /// without their manifests (77 MB at that size), and only those asked for after.
     public struct LatestRelease: Sendable {
         public let theme: String
         public let generation: Generation
@@ -49,8 +49,10 @@ public struct StoreSnapshot: Sendable {
             (self.theme, self.generation, self.retired, self.manifest) = (theme, generation, retired == "t", row[2])
         }
 
-        /// The release with its files; a manifest that does not read is refused here, for its theme alone.
+        /// The release with its files; a manifest that does not read is refused here, for its theme
+        /// alone. A retirement has no files to read.
         public func release() throws(ClusterError) -> Release {
+            if retired { return Release(theme: theme, generation: generation, files: [], retired: true) }
             guard let manifest else { throw .badRelease("the manifest of \(theme)'s generation \(generation) was not read") }
             return Release(theme: theme, generation: generation, files: try Release.files(fromManifest: manifest), retired: retired)
         }
