@@ -16,10 +16,18 @@ public struct Materializer: Sendable {
         self.themesDirectory = themesDirectory
     }
 
-    /// The generation of the theme's folder, if a release made it.
+    /// The generation of the theme's folder, if a release made it. Read with one open and one
+    /// read: a sync asks it of every theme, and `String(contentsOfFile:)` resolved each link of
+    /// the path first (an eighth of a replica's start with 10,000 themes).
     public func generation(of theme: String) -> Generation? {
-        (try? String(contentsOfFile: "\(themesDirectory)/\(theme)/\(Self.marker)", encoding: .utf8))
-            .flatMap { Generation($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let descriptor = open("\(themesDirectory)/\(theme)/\(Self.marker)", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        // A generation is at most 19 digits and a newline; a longer file is not a marker of ours.
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0, count < bytes.count else { return nil }
+        return Generation(String(decoding: bytes[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// The themes releases made here (not the generations kept beside them).

@@ -64,7 +64,7 @@ extension ClusterStore {
     /// theme's newest, the manifests of those `wanted` only, asked for in a second question (a
     /// release gone meanwhile, dropped by retention after a newer one, is left out: the newer
     /// one's notification follows).
-    public func snapshot(releasesAfter generation: Generation?, manifestsWanted wanted: (StoreSnapshot.LatestRelease) -> Bool = { _ in true }) throws -> StoreSnapshot {
+    public func snapshot(releasesAfter generation: Generation?, manifestsWanted wanted: (StoreSnapshot.LatestRelease) -> Bool) throws -> StoreSnapshot {
         let statements = [Self.dueScheduleQuery, Self.scheduleQuery(where: Self.pendingCondition)] + Self.audienceQueries
             + [Self.latestReleasesQuery(after: generation, manifests: generation != nil), Self.activeQuery]
         let answers = try connection.executeAll(statements.joined(separator: ";\n"))

@@ -44,4 +44,25 @@ struct StagedFilesTests {
         #expect(materializer.generation(of: "light") == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: root) == ["light"])
     }
+
+    @Test("a folder's generation is its marker's number; a missing, empty, foreign or overlong marker names none")
+    func markers() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let materializer = Materializer(themesDirectory: root)
+        func marking(_ theme: String, _ text: String) throws {
+            try FileManager.default.createDirectory(atPath: "\(root)/\(theme)", withIntermediateDirectories: true)
+            try text.write(toFile: "\(root)/\(theme)/\(Materializer.marker)", atomically: false, encoding: .utf8)
+        }
+        try marking("written", "42\n")
+        try marking("largest", "\(Int64.max)\n")
+        try marking("empty", "")
+        try marking("foreign", "forty-two\n")
+        try marking("overlong", "7" + String(repeating: " ", count: 100))
+        try FileManager.default.createDirectory(atPath: "\(root)/unmarked", withIntermediateDirectories: true)
+        #expect(materializer.generation(of: "written") == 42)
+        #expect(materializer.generation(of: "largest") == Int64.max)
+        for theme in ["empty", "foreign", "overlong", "unmarked", "absent"] {
+            #expect(materializer.generation(of: theme) == nil, "\(theme)")
+        }
+    }
 }
