@@ -62,7 +62,7 @@ let package = Package(
         // A thin wrapper of the system libsqlite3.
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         // Bundle layouts and .xcassets source folders.
-        .target(name: "ThemeBundle", dependencies: ["ThemeVocabulary"]),
+        .target(name: "ThemeBundle", dependencies: ["CLinux", "ThemeVocabulary"]),
         // The SQLite index of themes, variants and strings: a writer that syncs it with the themes
         // folder (diff, parse, one transaction) and a reader whose lookups use a connection pool.
         .target(name: "ThemeIndex", dependencies: ["AssetCatalog", "CLinux", "Caching", "Codecs", "DesignTokens", "Hashing", "JSON", "MaterialColor", "Sharding", "BinaryReading", "SQLite", "ThemeBundle", "ThemeVocabulary"]),

@@ -100,6 +100,33 @@ struct ResourceBundleTests {
         #expect(bundle.problems.contains { $0.contains("Leak: link leaves the theme folder") })
     }
 
+    @Test("a path's links resolve as Foundation resolves them: chains, relative links, links to folders above; a dangling link or a missing path as far as it goes; a FIFO is not opened")
+    func resolvedPaths() throws {
+        let f = ThemeFixtures()
+        defer { f.remove() }
+        f.write("{}", to: "real/theme/Contents.json")
+        let links = FileManager.default
+        try links.createSymbolicLink(atPath: f.path("absolute"), withDestinationPath: f.path("real/theme"))
+        try links.createSymbolicLink(atPath: f.path("real/relative"), withDestinationPath: "theme")
+        try links.createSymbolicLink(atPath: f.path("chain"), withDestinationPath: "real/relative")
+        try links.createSymbolicLink(atPath: f.path("real/theme/up"), withDestinationPath: "../..")
+        try links.createSymbolicLink(atPath: f.path("dangling"), withDestinationPath: "nowhere/at/all")
+        #expect(mkfifo(f.path("fifo"), 0o600) == 0)
+        let root = URL(fileURLWithPath: f.root).resolvingSymlinksInPath().path
+        let cases: [(String, String)] = [
+            ("absolute/Contents.json", "real/theme/Contents.json"), ("chain", "real/theme"), ("chain/", "real/theme"),
+            ("real/theme/up/chain/Contents.json", "real/theme/Contents.json"), ("real//theme/./Contents.json", "real/theme/Contents.json"),
+            ("fifo", "fifo"), ("missing/file.json", "missing/file.json"),
+        ]
+        for (path, expected) in cases {
+            #expect(ThemePaths.resolved(f.path(path)) == "\(root)/\(expected)", "\(path)")
+            #expect(ThemePaths.resolved(f.path(path)) == URL(fileURLWithPath: f.path(path)).resolvingSymlinksInPath().path, "as Foundation: \(path)")
+        }
+        #expect(ThemePaths.resolved(f.path("dangling")) == URL(fileURLWithPath: f.path("dangling")).resolvingSymlinksInPath().path)
+        #expect(ThemePaths.stays(f.path("real/theme/up/chain"), inside: "\(root)/real"))
+        #expect(!ThemePaths.stays(f.path("real/theme/up/absolute/up/fifo"), inside: "\(root)/real"), "the FIFO is outside, whatever the path says")
+    }
+
     @Test("a link back to an enclosing folder is walked once, not until the depth cap")
     func linkLoops() throws {
         let f = ThemeFixtures()
