@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A command runs on the process's main thread, as a plain program: on a host its load
+/// saturates, each hand-off to another thread is one more turn to wait for.
+@Suite("commands on the main thread")
+struct MainThreadTests {
+    /// A TCP port that takes connections (the kernel completes them into the backlog) and never
+    /// answers: a store that hangs.
+    final class SilentPort {
+        let descriptor: Int32
+        let port: Int
+
+        init() throws {
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            self.descriptor = descriptor
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+            }
+            guard descriptor >= 0, bound, listen(descriptor, 4) == 0 else { throw POSIXError(.EADDRNOTAVAIL) }
+            port = Int(UInt16(bigEndian: address.sin_port))
+        }
+
+        /// Whether a connection waits in the backlog.
+        var hasCaller: Bool {
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            return poll(&waiting, 1, 0) == 1
+        }
+
+        deinit { close(descriptor) }
+    }
+
+    @Test("themed publish --cluster, waiting for a store that never answers, has two threads: its own and the store connection's (the async root had three more)")
+    func publishWaitsOnTheMainThread() throws {
+        let store = try SilentPort()
+        let folder = try DaemonTests.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let publish = try Running(["publish", "--no-wait", "--cluster", "postgresql://themed@127.0.0.1:\(store.port)/themed?connect_timeout=60",
+                                   "dark", DaemonTests.themes + "/dark"], in: folder)
+        defer {
+            // Killed: the test runner's blocked signals reach the child, and a SIGTERM would wait for the connect timeout.
+            kill(publish.process.processIdentifier, SIGKILL)
+            publish.process.waitUntilExit()
+        }
+        // The command connects to the store (on a thread of its own, while it checks the theme) and waits for its first answer.
+        #expect(waitUntil { store.hasCaller }, "the command never reached the store")
+        let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(publish.process.processIdentifier)/task")
+        #expect(threads.count == 2, "threads: \(threads.sorted())")
+    }
+}
