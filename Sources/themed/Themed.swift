@@ -12,19 +12,21 @@ struct Themed: ParsableCommand {
         version: version,
         subcommands: [Serve.self, Index.self, Compile.self, Inspect.self, Extract.self, Export.self, Publish.self, Retire.self, Rollback.self, ListReleases.self, ListReplicas.self, TokenCommand.self, PolicyCommand.self, Config.self, Watch.self, Sign.self, Check.self, Import.self, Diff.self])
 
-    /// Every command but `watch` runs on the main thread, as a plain program. ArgumentParser's
-    /// async `main` ran them all on a thread of Swift's concurrency pool, to which dispatch hands
-    /// the work once the main thread gives it up: a command started four threads and handed its
-    /// work over twice, each hand-off a turn the scheduler must grant, and on a host its load
-    /// saturates an operator's `themed publish` waited for each. `watch` awaits its server, and
-    /// runs in a task that ends the process.
+    /// A synchronous command (every one but `watch`) runs on the main thread, as a plain program.
+    /// ArgumentParser's async `main` ran them all on a thread of Swift's concurrency pool, to
+    /// which dispatch hands the work once the main thread gives it up: `themed --version` started
+    /// three threads, and each hand-off is a turn the scheduler must grant; on a host its load
+    /// saturates, an operator's `themed publish` waited for each. An asynchronous command
+    /// (`watch`, which awaits its server) runs in a task that ends the process.
     static func main() {
         do {
             var command = try parseAsRoot()
-            guard let watch = command as? Watch else { return try command.run() }
+            guard let asynchronous = command as? any AsyncParsableCommand else { return try command.run() }
+            // The task alone uses the command from here: the main thread only waits, in dispatchMain.
+            nonisolated(unsafe) var running = asynchronous
             Task {
                 do {
-                    try await watch.run()
+                    try await running.run()
                     exit()
                 } catch {
                     exit(withError: error)
