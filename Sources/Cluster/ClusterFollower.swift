@@ -57,8 +57,7 @@ public final class ClusterFollower: Sendable {
     private let wakeup = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
 
     /// A follower of the store at `url`, writing into `materializer`'s folder. Its reports wait for
-    /// `attach`.
-    /// Once attached, it tells the store under `replicaName` which generation it serves
+    /// `attach`; then it tells the store under `replicaName` which generation it serves
     /// (`ClusterStore.reportServing`), so that changes can wait for every replica.
     public init(url: String, materializer: Materializer, logger: Logger, retention: Int = Release.defaultRetention, shard: Shard? = nil,
                 replicaName: (@Sendable () -> String)? = nil) {
@@ -93,8 +92,7 @@ public final class ClusterFollower: Sendable {
     }
 
     /// Forgets the reports held so far: what they tell is read another way (a replica's first
-    /// index reads the folder as the syncs left it, and the active theme and assignments from
-    /// here).
+    /// index reads the folder as the syncs left it, the active theme and assignments from here).
     public func dropHeldReports() {
         reports.dropHeld()
     }
@@ -123,6 +121,8 @@ public final class ClusterFollower: Sendable {
         materializer.removeLeftovers()
         let thread = Thread { [self] in
             themed_name_this_thread("themed-cluster")
+            // A change is applied in bursts between the store's answers: on a saturated host the shortest slice waits least.
+            _ = themed_request_short_slices()
             run()
             done.signal()
         }

@@ -12,7 +12,7 @@ import ThemeVocabulary
 
 /// `themed publish`: checks a theme and stores it as a release in the cluster store, which every
 /// replica following the store then serves.
-struct Publish: ParsableCommand {
+struct Publish: ClusterChangeCommand {
     static let configuration = CommandConfiguration(
         commandName: "publish",
         abstract: "Check a theme (a folder or one .car) and publish it as a new release.",
@@ -183,7 +183,7 @@ struct Publish: ParsableCommand {
 }
 
 /// `themed retire`: removes a theme from every replica as a new generation.
-struct Retire: ParsableCommand {
+struct Retire: ClusterChangeCommand {
     static let configuration = CommandConfiguration(commandName: "retire", abstract: "Retire a theme from the cluster store (every replica stops serving it).")
 
     @Option(help: "PostgreSQL URL of the cluster store.") var cluster: String

@@ -34,7 +34,7 @@ struct ServerOptions: ParsableArguments {
 }
 
 /// `themed rollback`: a new release with the content of a kept generation.
-struct Rollback: ParsableCommand {
+struct Rollback: ClusterChangeCommand {
     static let configuration = CommandConfiguration(
         commandName: "rollback",
         abstract: "Roll a theme back to a kept release (a new release with its content).",

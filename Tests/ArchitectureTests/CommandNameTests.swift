@@ -8,9 +8,9 @@ import Testing
 /// On a machine short of CPU that is time `themed publish` waits in the scheduler's queue.
 @Suite("command names")
 struct CommandNameTests {
-    static var command: Regex<(Substring, Substring, Substring?)> { /struct (\w+): (?:Async)?ParsableCommand \{[^}]*?static let configuration = CommandConfiguration\(\s*(commandName:)?/ }
+    static var command: Regex<(Substring, Substring, Substring?)> { /struct (\w+): (?:(?:Async)?ParsableCommand|ClusterChangeCommand) \{[^}]*?static let configuration = CommandConfiguration\(\s*(commandName:)?/ }
 
-    @Test("every ParsableCommand in Sources/themed gives its commandName")
+    @Test("every ParsableCommand in Sources/themed (a ClusterChangeCommand among them) gives its commandName")
     func commandsNameThemselves() throws {
         let folder = LayeringTests.root.appendingPathComponent("Sources/themed")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }

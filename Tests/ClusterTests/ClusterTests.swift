@@ -179,6 +179,15 @@ struct ClusterTests {
         #expect(waitUntil { !FileManager.default.fileExists(atPath: "\(fixture.themes)/light") })
     }
 
+    @Test("a follower's thread asks for the shortest scheduling slice: a change is bursts between the store's answers", .needsPostgres, .needsSchedulingSlices)
+    func followerTakesShortSlices() throws {
+        let fixture = try FollowerFixture()
+        #expect(waitUntil { fixture.follower.hasSynced })
+        let followers = SchedulingSlices.slices(of: getpid(), named: "themed-cluster")
+        #expect(!followers.isEmpty && followers.values.allSatisfy { $0 == SchedulingSlices.shortest }, "slices by thread: \(followers)")
+        #expect(SchedulingSlices.ofCallingThread != SchedulingSlices.shortest, "the test's own thread keeps the default")
+    }
+
     @Test("a newest release whose manifest does not read is refused for its theme alone: the follower writes the others and reports it", .needsPostgres)
     func damagedManifest() throws {
         let fixture = try FollowerFixture()

@@ -52,4 +52,25 @@ struct MainThreadTests {
         let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(publish.process.processIdentifier)/task")
         #expect(threads.count == 2, "threads: \(threads.sorted())")
     }
+
+    @Test("a change command (publish) asks for the shortest scheduling slice on every thread; serve keeps the kernel's default", .needsSchedulingSlices)
+    func changeCommandsTakeShortSlices() throws {
+        let store = try SilentPort()
+        let folder = try DaemonTests.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let publish = try Running(["publish", "--no-wait", "--cluster", "postgresql://themed@127.0.0.1:\(store.port)/themed?connect_timeout=60",
+                                   "dark", DaemonTests.themes + "/dark"], in: folder)
+        defer {
+            kill(publish.process.processIdentifier, SIGKILL)
+            publish.process.waitUntilExit()
+        }
+        #expect(waitUntil { store.hasCaller }, "the command never reached the store")
+        let slices = SchedulingSlices.slices(of: publish.process.processIdentifier)
+        #expect(slices.count == 2 && slices.values.allSatisfy { $0 == SchedulingSlices.shortest }, "slices by thread: \(slices)")
+
+        let server = try ServeProcess(executable: DaemonTests.executable, arguments: ["--themes", DaemonTests.themes, "--db", "index.sqlite", "--blobs", "blobs"],
+                                      in: folder)
+        let served = SchedulingSlices.slices(of: server.process.processIdentifier)
+        #expect(!served.isEmpty && !served.values.contains(SchedulingSlices.shortest), "slices by thread: \(served)")
+    }
 }

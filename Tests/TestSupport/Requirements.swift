@@ -19,6 +19,9 @@ extension Trait where Self == ConditionTrait {
     /// Python modules the test's oracle imports.
     public static func needsPython(_ modules: [String]) -> Self { requirement(ReferenceTools.pythonUnavailableReason(modules: modules)) }
 
+    /// A kernel whose fair scheduler takes a slice per thread (Linux 6.12 on) and shows it in /proc.
+    public static var needsSchedulingSlices: Self { requirement(SchedulingSlices.unavailableReason) }
+
     /// A program in /usr/bin or /bin.
     public static func needsProgram(_ name: String, package: String) -> Self {
         requirement(["/usr/bin/\(name)", "/bin/\(name)"].contains(where: FileManager.default.isExecutableFile(atPath:))
