@@ -210,7 +210,8 @@ struct HTTPAnswer {
             let http = response as? HTTPURLResponse
             var headers: [String: String] = [:]
             for (name, value) in http?.allHeaderFields ?? [:] { headers["\(name)".lowercased()] = "\(value)" }
-            answer = HTTPAnswer(status: http?.statusCode, body: data ?? Data(), error: error.map { "\($0)" }, headers: headers)
+            // The sentence (curl's, through Foundation), not the NSError's dump of its user info.
+            answer = HTTPAnswer(status: http?.statusCode, body: data ?? Data(), error: error.map(\.localizedDescription), headers: headers)
             done.signal()
         }
         if let body {

@@ -126,6 +126,7 @@ struct ParentChainReleaseTests {
         let noDoor = try ReplicaTests.run(["publish", "--server", "http://127.0.0.1:\(closed)", "--token", token, "brand",
                                            "\(ReplicaTests.sampleThemes)/light"])
         #expect(noDoor.status == 2 && noDoor.errors.contains("did not answer"), "\(noDoor.errors)")
+        #expect(noDoor.errors.contains("Couldn't connect to server") && !noDoor.errors.contains("Error Domain"), "one sentence, not an NSError: \(noDoor.errors)")
     }
 }
 
