@@ -35,39 +35,40 @@ struct MainThreadTests {
         deinit { close(descriptor) }
     }
 
-    @Test("themed publish --cluster, waiting for a store that never answers, has two threads: its own and the store connection's (the async root had three more)")
-    func publishWaitsOnTheMainThread() throws {
+    /// `themed publish --cluster` against a store that never answers, in `folder`: `body` is given
+    /// its process once it connected and waits for the first answer; it is killed after (the test
+    /// runner's blocked signals reach the child, and a SIGTERM would wait for the connect timeout).
+    static func publishWaitingOnSilentStore(in folder: String, _ body: (Process) throws -> Void) throws {
         let store = try SilentPort()
-        let folder = try DaemonTests.scratch()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
         let publish = try Running(["publish", "--no-wait", "--cluster", "postgresql://themed@127.0.0.1:\(store.port)/themed?connect_timeout=60",
                                    "dark", DaemonTests.themes + "/dark"], in: folder)
         defer {
-            // Killed: the test runner's blocked signals reach the child, and a SIGTERM would wait for the connect timeout.
             kill(publish.process.processIdentifier, SIGKILL)
             publish.process.waitUntilExit()
         }
         // The command connects to the store (on a thread of its own, while it checks the theme) and waits for its first answer.
         #expect(waitUntil { store.hasCaller }, "the command never reached the store")
-        let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(publish.process.processIdentifier)/task")
-        #expect(threads.count == 2, "threads: \(threads.sorted())")
+        try body(publish.process)
+    }
+
+    @Test("themed publish --cluster, waiting for a store that never answers, has two threads: its own and the store connection's (the async root had three more)")
+    func publishWaitsOnTheMainThread() throws {
+        let folder = try DaemonTests.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Self.publishWaitingOnSilentStore(in: folder) { publish in
+            let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(publish.processIdentifier)/task")
+            #expect(threads.count == 2, "threads: \(threads.sorted())")
+        }
     }
 
     @Test("a change command (publish) asks for the shortest scheduling slice on every thread; serve keeps the kernel's default", .needsSchedulingSlices)
     func changeCommandsTakeShortSlices() throws {
-        let store = try SilentPort()
         let folder = try DaemonTests.scratch()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let publish = try Running(["publish", "--no-wait", "--cluster", "postgresql://themed@127.0.0.1:\(store.port)/themed?connect_timeout=60",
-                                   "dark", DaemonTests.themes + "/dark"], in: folder)
-        defer {
-            kill(publish.process.processIdentifier, SIGKILL)
-            publish.process.waitUntilExit()
+        try Self.publishWaitingOnSilentStore(in: folder) { publish in
+            let slices = SchedulingSlices.slices(of: publish.processIdentifier)
+            #expect(slices.count == 2 && slices.values.allSatisfy { $0 == SchedulingSlices.shortest }, "slices by thread: \(slices)")
         }
-        #expect(waitUntil { store.hasCaller }, "the command never reached the store")
-        let slices = SchedulingSlices.slices(of: publish.process.processIdentifier)
-        #expect(slices.count == 2 && slices.values.allSatisfy { $0 == SchedulingSlices.shortest }, "slices by thread: \(slices)")
-
         let server = try ServeProcess(executable: DaemonTests.executable, arguments: ["--themes", DaemonTests.themes, "--db", "index.sqlite", "--blobs", "blobs"],
                                       in: folder)
         let served = SchedulingSlices.slices(of: server.process.processIdentifier)
