@@ -50,6 +50,8 @@ struct ConnectionLife {
     /// An answer said `Connection: close` (or a stream ended): the connection closes once the
     /// outbox is written, and reads no further request.
     private(set) var closesWhenFlushed = false
+    /// An answer was queued on this connection: until then no client can have one unread.
+    private(set) var hasAnswered = false
     private(set) var shuttingDown = false
     /// Asked to close once its answer is out (`closeWhenAnswered`): it reads no further request.
     private(set) var closesAfterAnswer = false
@@ -116,6 +118,7 @@ struct ConnectionLife {
 
     /// An answer whose length is known was queued.
     mutating func answered(keepAlive: Bool) {
+        hasAnswered = true
         if !keepAlive { closesWhenFlushed = true }
     }
 
@@ -194,7 +197,10 @@ struct ConnectionLife {
             closesAfterAnswer = true
             return .afterAnswer
         }
-        guard reading == .betweenRequests, !closesWhenFlushed else { return .nothingToAwait }
+        // A connection that never answered has nothing unread, and its client may be sending its
+        // first request as it was accepted: shutting the writes would leave that request with no
+        // answer (a `PUT /active` sent just as another switch's purges went out read only the end).
+        guard reading == .betweenRequests, !closesWhenFlushed, hasAnswered else { return .nothingToAwait }
         (closesAfterAnswer, lingeringSince) = (true, now)
         return .lingerNow
     }

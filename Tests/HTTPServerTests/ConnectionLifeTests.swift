@@ -253,7 +253,7 @@ struct ConnectionLifeTests {
         #expect(deferredWritten == .linger && deferred.lingeringSince == Self.at(3))
     }
 
-    @Test("closing when answered: nothing to wait for on a stream, an answer to a PUT being worked out, a client sending its next request, a connection closing or closed")
+    @Test("closing when answered: nothing to wait for on a stream, an answer to a PUT being worked out, a connection that never answered, a client sending its next request, a connection closing or closed")
     func closeWhenAnsweredNothingToAwait() {
         var streaming = opened()
         streaming.streamStarted()
@@ -269,6 +269,12 @@ struct ConnectionLifeTests {
         changing.answered(keepAlive: true)
         let written = changing.flushed(at: Self.at(3), inboxEmpty: true)
         #expect(stillWanted && written == .wait, "kept alive as ever")
+
+        // Nothing was answered on a connection just accepted: its client may be sending its
+        // first request, which is read and answered.
+        var fresh = opened()
+        let justAccepted = fresh.closeWhenAnswered(unsent: 0, at: Self.at(1))
+        #expect(justAccepted == .nothingToAwait && fresh.answersNext && fresh.lingeringSince == nil)
 
         var sending = answered(at: 1)
         sending.received(at: Self.at(2))

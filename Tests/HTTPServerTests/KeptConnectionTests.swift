@@ -87,6 +87,16 @@ struct KeptConnectionTests {
         #expect(try sending.readResponse().text == "hello", "the request after the call is answered as ever")
     }
 
+    @Test("a connection just accepted, its first request not yet sent, is not waited for and has that request answered")
+    func justAccepted() throws {
+        let server = try PlainServer()
+        let client = try server.client()
+        #expect(waitUntil { server.server.connectionCount == 1 }, "the server holds the connection")
+        #expect(Closing(server.server, timeout: .seconds(10)).wait() == true)
+        #expect(try client.request("/hello").text == "hello", "answered, not ended with nothing")
+        #expect(try client.request("/hello").status == 200, "and kept alive")
+    }
+
     @Test("a client that never closes is waited for until the timeout: the call says so")
     func timeout() throws {
         let server = try PlainServer()
