@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 #endif
 import Synchronization
+import ThemeVocabulary
 
 /// Watches the themes folder with inotify and says which theme's files changed, for the server to
 /// reload it (`changed`, called on the watcher's thread).
@@ -50,7 +51,7 @@ public final class ThemeWatcher: @unchecked Sendable {
         guard wd >= 0 else { return }
         watches[wd] = path
         let children = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        for child in children {
+        for child in children where !child.hasPrefix(".") {
             let childPath = "\(path)/\(child)"
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: childPath, isDirectory: &isDirectory), isDirectory.boolValue,
@@ -60,12 +61,15 @@ public final class ThemeWatcher: @unchecked Sendable {
         }
     }
 
-    /// The theme a changed path belongs to: the first component under the themes folder, without `.car`.
+    /// The theme a changed path belongs to: the first component under the themes folder, without
+    /// `.car`, when the index reads a theme there (`ThemeFolder.discover`). A hidden folder, such
+    /// as a release a replica is writing or has set aside, is no theme: reloading for it would
+    /// read the whole folder for nothing, at every file written in it.
     private func theme(for path: String) -> String? {
         guard path.hasPrefix(directory + "/") else { return nil }
         let first = path.dropFirst(directory.count + 1).split(separator: "/").first.map(String.init) ?? ""
         let name = first.hasSuffix(".car") ? String(first.dropLast(4)) : first
-        return name.isEmpty ? nil : name
+        return ThemeName.isValid(name) || ThemeName.pin(in: name) != nil ? name : nil
     }
 
     private func run() {
@@ -100,8 +104,8 @@ public final class ThemeWatcher: @unchecked Sendable {
             if mask & UInt32(IN_IGNORED) != 0 { watches.removeValue(forKey: wd); continue }
             guard let folder = watches[wd] else { continue }
             let path = name.isEmpty ? folder : "\(folder)/\(name)"
-            if mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { addWatches(under: path) }
             guard let theme = theme(for: path), !name.hasPrefix(".") else { continue }
+            if mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { addWatches(under: path) }
             // A rename into place is complete now; in-place writes wait until the file settles.
             let delay: Duration
             if mask & UInt32(IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF) != 0 {
