@@ -40,7 +40,8 @@ public final class IndexWriter: Sendable {
     @discardableResult
     public func sync(themesDirectory directory: String, only: String? = nil, keepingCatalogs: Bool = false, shard: Shard? = nil,
                      lineOf descendant: String? = nil, parents scope: ParentScope = .folder) throws -> SyncReport {
-        let discovered = ThemeFolder.discover(in: directory, shard: shard, lineOf: descendant)
+        let neighbourhood = try only.map { theme in ThemeFolder.Neighbourhood(theme: theme, parents: try connection.withLock { try ThemeRecord.parents(in: $0) }) }
+        let discovered = ThemeFolder.discover(in: directory, shard: shard, lineOf: descendant, around: neighbourhood)
         return try connection.withLock { database in
             let plan = try Plan(of: discovered, only: only, parents: scope, in: database)
             var report = SyncReport()

@@ -99,6 +99,35 @@ struct IndexingTests {
         #expect(after.generation == before.generation)
         #expect(after.error.contains("Assets.car"))
     }
+
+    @Test("a sync of one theme reads its ancestors from disk and the themes below it by the index's parents, no other folder")
+    func oneThemeReadsItsNeighbourhood() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        for (theme, parent) in [("base", nil), ("brand", "base"), ("sub", "brand"), ("other", nil), ("new-base", nil)] as [(String, String?)] {
+            if let parent { fixtures.write("{\"parent\": \"\(parent)\"}", to: "\(theme)/theme.json") }
+            fixtures.colorSet(theme, "c", [(nil, ["red": "0", "green": "0", "blue": "0"], [:])])
+        }
+        let indexed: [String: String?] = ["base": nil, "brand": "base", "sub": "brand", "other": nil]
+        let read = { (theme: String) in
+            ThemeFolder.discover(in: fixtures.root, around: .init(theme: theme, parents: indexed)).map(\.name)
+        }
+        #expect(read("brand") == ["base", "brand", "sub"])
+        #expect(read("base") == ["base", "brand", "sub"])
+        #expect(read("other") == ["other"])
+        #expect(read("gone").isEmpty, "a theme whose folder went reads nothing")
+
+        // The theme's own parent is what its folder says now; below it, what the index holds.
+        fixtures.write("{\"parent\": \"new-base\"}", to: "brand/theme.json")
+        #expect(read("brand") == ["brand", "new-base", "sub"])
+        let index = try ThemeIndex(databasePath: fixtures.path("index.sqlite"))
+        try index.writer.sync(themesDirectory: fixtures.root)
+        #expect(try index.reader.themes().first { $0.name == "brand" }?.parent == "new-base")
+        fixtures.write("{\"parent\": \"base\"}", to: "brand/theme.json")
+        let report = try index.writer.sync(themesDirectory: fixtures.root, only: "brand")
+        #expect(report.changedThemes == ["brand"] && report.errors.isEmpty, "\(report)")
+        #expect(try index.reader.themes().first { $0.name == "brand" }?.parent == "base")
+    }
 }
 
 /// A multisize member's size in points comes from the set of its own idiom, by its index.
