@@ -257,6 +257,7 @@ public final class IndexWriter: Sendable {
         if changed { report.problems += folder.warnings.map { (folder.name, $0) } }
         let parentChanged = changes.theme.map { $0.parent != folder.parent } ?? false
         if changed || parentChanged { report.changedThemes.append(folder.name) }
+        if let theme = changes.theme, theme.error != errors.joined(separator: "\n") || theme.warning != warnings.joined(separator: "\n") { report.restatedThemes.append(folder.name) }
         try database.prepare("UPDATE theme SET path = ?1, parent = ?2, error = ?3, warning = ?4, generation = generation + ?5 WHERE id = ?6")
             .run([.text(folder.path), .optionalText(folder.parent), .text(errors.joined(separator: "\n")), .text(warnings.joined(separator: "\n")),
                   .bool(changed || parentChanged), .integer(theme.id)])

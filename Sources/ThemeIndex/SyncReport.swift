@@ -9,6 +9,8 @@ public struct SyncReport: Sendable {
     /// Themes seen for the first time (also in `changedThemes`).
     public var addedThemes: [String] = []
     public var removedThemes: [String] = []
+    /// Themes whose errors or warnings as stored changed (the theme's record, not what it serves).
+    public var restatedThemes: [String] = []
     /// Sources that could not be read this time, with their theme; each keeps what it had.
     public var themeErrors: [(theme: String, message: String)] = []
     /// Problems inside sources that were indexed anyway (a malformed Info.plist, .strings or
@@ -19,4 +21,11 @@ public struct SyncReport: Sendable {
     public var parsedCatalogs: [(catalog: AssetCatalog, contentHash: String)] = []
 
     public var errors: [String] { themeErrors.map(\.message) }
+
+    /// Nothing was read anew, and no theme came, changed, went or was described otherwise (a
+    /// folder watcher seeing a replica's swap that the replica already indexed).
+    public var changedNothing: Bool {
+        reindexedSources.isEmpty && changedThemes.isEmpty && addedThemes.isEmpty && removedThemes.isEmpty && restatedThemes.isEmpty
+            && themeErrors.isEmpty && problems.isEmpty
+    }
 }

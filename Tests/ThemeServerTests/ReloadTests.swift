@@ -36,6 +36,23 @@ struct ReloadTests {
         ((try client.request("/themes/app/colors").json["colors"] as? [[String: Any]]) ?? []).compactMap { $0["name"] as? String }
     }
 
+    @Test("a reload that finds nothing changed leaves what is served as it is; one that only mends a theme.json serves the theme without its error")
+    func reloadOfNothing() throws {
+        let server = try ServerFixture()
+        let library = server.service.library
+        let epoch = library.epoch
+        #expect(try server.service.reload(only: "light").changedNothing)
+        #expect(library.epoch == epoch, "the same snapshot serves")
+
+        server.fixtures.write("{\"parent\": ", to: "themes/light/theme.json")
+        #expect(try server.service.reload(only: "light").errors.count == 1)
+        #expect(library.current.theme(named: "light")?.error.isEmpty == false && library.epoch > epoch)
+        server.fixtures.write("{}", to: "themes/light/theme.json")
+        let mended = try server.service.reload(only: "light")
+        #expect(mended.restatedThemes == ["light"] && mended.changedThemes.isEmpty, "the same parent, the same sources")
+        #expect(library.current.theme(named: "light")?.error == "", "served without the error")
+    }
+
     @Test("a new catalog renamed into place while clients hammer lookups: no failed request, the new content appears", .needsCorpus)
     func reloadUnderLoad() throws {
         let server = try ServerFixture(watch: true, themes: Self.catalogTheme)
