@@ -100,22 +100,29 @@ public struct ThemeFolder: Sendable, Equatable {
     public static func discover(in directory: String, shard: Shard? = nil, lineOf descendant: String? = nil,
                                 around neighbourhood: Neighbourhood? = nil) -> [ThemeFolder] {
         let entries = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
-        // Names first (the first entry of a name wins); folders are read only when held.
-        var found: [String: (path: String, isCatalog: Bool)] = [:]
+        // Names first, each with its entries in order (the first that is what it says wins),
+        // checked on disk when asked for: a sync of one theme among thousands stats only its
+        // neighbourhood's. Folders are read only when held.
+        var entriesNamed: [String: [(path: String, isCatalog: Bool)]] = [:]
         for entry in entries {
-            let path = "\(directory)/\(entry)"
             if entry.hasSuffix(".car") {
                 let name = String(entry.dropLast(4))
-                guard ThemeName.isValid(name), found[name] == nil, FileSystem.isRegularFile(path) else { continue }
-                found[name] = (path, true)
-            } else if ThemeName.isValid(entry) || ThemeName.pin(in: entry) != nil, found[entry] == nil, FileSystem.isDirectory(path) {
-                found[entry] = (path, false)
+                if ThemeName.isValid(name) { entriesNamed[name, default: []].append(("\(directory)/\(entry)", true)) }
+            } else if ThemeName.isValid(entry) || ThemeName.pin(in: entry) != nil {
+                entriesNamed[entry, default: []].append(("\(directory)/\(entry)", false))
             }
+        }
+        var located: [String: (path: String, isCatalog: Bool)?] = [:]
+        func location(of name: String) -> (path: String, isCatalog: Bool)? {
+            if let known = located[name] { return known }
+            let found = entriesNamed[name]?.first { $0.isCatalog ? FileSystem.isRegularFile($0.path) : FileSystem.isDirectory($0.path) }
+            located[name] = .some(found)
+            return found
         }
         var read: [String: ThemeFolder] = [:]
         func theme(_ name: String) -> ThemeFolder? {
             if let theme = read[name] { return theme }
-            guard let (path, isCatalog) = found[name] else { return nil }
+            guard let (path, isCatalog) = location(of: name) else { return nil }
             let theme = isCatalog ? ThemeFolder(name: name, path: path, parent: nil, sources: [Source(path: path, kind: .car)])
                 : folderTheme(name: name, path: path)
             read[name] = theme
@@ -126,7 +133,7 @@ public struct ThemeFolder: Sendable, Equatable {
             guard let neighbourhood, name != neighbourhood.theme, let indexed = neighbourhood.parents[name] else { return theme(name)?.parent }
             return indexed
         }
-        var held = shard.map { $0.themesToHold(among: found.keys, parent: parent) } ?? Set(found.keys)
+        var held = shard.map { $0.themesToHold(among: entriesNamed.keys, parent: parent) } ?? Set(entriesNamed.keys)
         if let neighbourhood { held.formIntersection(neighbourhood.themes(ancestors: { theme($0)?.parent })) }
         if let descendant {
             var line = Set<String>()

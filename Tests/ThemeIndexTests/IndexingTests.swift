@@ -128,6 +128,19 @@ struct IndexingTests {
         #expect(report.changedThemes == ["brand"] && report.errors.isEmpty, "\(report)")
         #expect(try index.reader.themes().first { $0.name == "brand" }?.parent == "base")
     }
+
+    @Test("a name's first entry that is what it says is the theme: a folder before its .car, a .car after a file of the same name")
+    func entriesOfOneName() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        fixtures.colorSet("both", "c", [(nil, ["red": "0", "green": "0", "blue": "0"], [:])])
+        for entry in ["both.car", "plain", "plain.car", "folder.car/Contents.json"] { fixtures.write("x", to: entry) }
+        let everything = ThemeFolder.discover(in: fixtures.root)
+        #expect(everything.map(\.name) == ["both", "plain"])
+        #expect(everything.map(\.path) == [fixtures.path("both"), fixtures.path("plain.car")])
+        let alone = ThemeFolder.discover(in: fixtures.root, around: .init(theme: "plain", parents: [:]))
+        #expect(alone.map(\.path) == [fixtures.path("plain.car")])
+    }
 }
 
 /// A multisize member's size in points comes from the set of its own idiom, by its index.
