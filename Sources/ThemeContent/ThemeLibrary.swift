@@ -86,7 +86,7 @@ public final class ThemeLibrary: Sendable {
             }
             replaceSnapshot { Snapshot(epoch: $0.epoch + 1, themes: themes, active: $0.active) }
             // Changed content is encoded now, in the background, not by the first request for it.
-            let stored = try themes.map { try index.reader.storedContent(of: $0) }
+            let stored = try index.reader.storedContent(of: themes)
             for (info, resolutions) in zip(themes, stored) where firstReload || report.changedThemes.contains(info.name) {
                 content.warm(info.name, resolutions)
             }

@@ -77,6 +77,29 @@ struct DatabaseTests {
         #expect(DatabasePool(path: path, capacity: 1).readAhead() == 2, "the file and its write-ahead log")
     }
 
+    @Test("a read transaction's statements read one snapshot, whatever is committed meanwhile; inside an open transaction it reads in that one")
+    func readTransaction() throws {
+        let path = temporaryPath()
+        let writer = try Database(path: path)
+        try writer.execute("CREATE TABLE t (n INTEGER); INSERT INTO t VALUES (1);")
+        let reader = try Database(path: path, readOnly: true)
+        let count = { try reader.prepare("SELECT count(*) AS c FROM t").rows().first?.int("c") }
+        let seen = try reader.readTransaction {
+            let before = try count()
+            try writer.execute("INSERT INTO t VALUES (2)")
+            return (before, try count())
+        }
+        #expect(seen.0 == 1 && seen.1 == 1, "one snapshot: \(seen)")
+        #expect(try count() == 2, "the transaction ended")
+
+        try reader.execute("BEGIN")
+        #expect(try count() == 2)
+        try writer.execute("INSERT INTO t VALUES (3)")
+        #expect(try reader.readTransaction { try count() } == 2, "in the transaction already open")
+        try reader.execute("COMMIT")
+        #expect(try count() == 3)
+    }
+
     @Test("a file that cannot be a database is an error naming the path and the system's reason")
     func unopenableFile() throws {
         let folder = temporaryPath()
