@@ -34,12 +34,13 @@ public final class IndexReader: Sendable {
     public func themes() throws -> [ThemeInfo] {
         try pool.read { database in try database.readTransaction {
             let records = try database.prepare("SELECT * FROM theme ORDER BY name").rows().map(ThemeRecord.init(row:))
-            return try records.map { theme in
-                let sources = try database.cachedStatement("SELECT * FROM source WHERE theme_id = ?1 ORDER BY rank").rows([.integer(theme.id)])
-                    .map { try SourceRecord(row: $0).info }
-                return ThemeInfo(id: theme.id, name: theme.name, path: theme.path, parent: theme.parent, generation: theme.generation,
-                                 error: theme.error, warning: theme.warning, sources: sources,
-                                 colorCount: theme.served.colors, imageCount: theme.served.images, fileCount: theme.served.files)
+            // Every source in one statement: one a theme cost a platform of 10,000 a statement each.
+            let sources = Dictionary(grouping: try database.prepare("SELECT * FROM source ORDER BY theme_id, rank").rows().map(SourceRecord.init(row:)),
+                                     by: \.themeID)
+            return records.map { theme in
+                ThemeInfo(id: theme.id, name: theme.name, path: theme.path, parent: theme.parent, generation: theme.generation,
+                          error: theme.error, warning: theme.warning, sources: (sources[theme.id] ?? []).map(\.info),
+                          colorCount: theme.served.colors, imageCount: theme.served.images, fileCount: theme.served.files)
             }
         } }
     }
