@@ -18,7 +18,10 @@ public final class TestClient {
     private var buffer: [UInt8] = []
 
     public init(port: Int, timeout: Double = 5, receiveBuffer: Int32? = nil) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // The socket becomes `fd` only once connected. Why: a class whose properties are all set
+        // when its initializer throws is deinitialized, and `deinit` closed the number a second
+        // time, by then another test's (an event loop's epoll, which then spun and never stopped).
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         if var size = receiveBuffer { setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -28,11 +31,13 @@ public final class TestClient {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
             close(fd)
-            throw ClientError(description: "connect: \(String(cString: strerror(errno)))")
+            throw ClientError(description: "connect: \(reason)")
         }
         var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        self.fd = fd
     }
 
     deinit { close(fd) }
