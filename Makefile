@@ -8,7 +8,7 @@ PY_PACKAGES = lzfse numpy pillow coloraide materialyoucolor==3.0.4 standardwebho
 OPENAPI_PY_PACKAGES = openapi-core requests pyyaml
 EXPORT_PY_PACKAGES = tinycss2 requests
 
-.PHONY: deps py-deps check-deps bench-deps build release test openapi-check exports-check tokens-check browser-deps browser-check clients-check deb deb-test deb-test-tested lintian kotlin-deps kotlin-client kotlin-artifact-check kotlin-check kotlin-cluster-check bench-kotlin-client bench-clients bench bench-http bench-hotpath bench-tokens bench-reload bench-cold bench-blobs bench-transforms bench-yield bench-coders bench-tenants bench-streams bench-releases cluster-deps cluster cluster-test cluster-lag cluster-ci fuzz fuzz-build fuzz-ci run served-build themes index clean
+.PHONY: deps py-deps check-deps bench-deps build release test openapi-check exports-check tokens-check browser-deps browser-check clients-check deb deb-test deb-test-tested lintian kotlin-deps kotlin-client kotlin-artifact-check kotlin-check kotlin-cluster-check bench-kotlin-client bench-clients bench bench-http bench-hotpath bench-tokens bench-reload bench-cold bench-blobs bench-transforms bench-yield bench-coders bench-tenants bench-streams bench-releases bench-replica cluster-deps cluster cluster-test cluster-lag cluster-ci fuzz fuzz-build fuzz-ci run served-build themes index clean
 
 ## Install what is missing (Debian packages; skipped when already present).
 # Installs those of the Debian packages named that are missing, in one apt-get. Installed means
@@ -298,6 +298,12 @@ bench-tenants: release
 RELEASES ?= 1000
 bench-releases: release
 	python3 scripts/bench-releases.py --themed .build/release/themed --publishes $(RELEASES)
+
+## One replica holding THEMES themes (its folder as it writes it, the watcher on), ROUNDS
+## publishes of one of them through `themed publish --cluster`: the publish's time, the
+## replica's CPU a publish and its `change served` times. THEMED=PATH measures another build.
+bench-replica: release
+	python3 scripts/bench-replica.py --themed $(or $(THEMED),.build/release/themed) --themes $(or $(THEMES),10000) --rounds $(or $(ROUNDS),8)
 
 ## Palette latency while every image of the shared corpus is decoded for the first time.
 bench-cold: release
