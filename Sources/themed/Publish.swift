@@ -153,8 +153,8 @@ struct Publish: ClusterChangeCommand {
         }
     }
 
-    /// "; served by 3 replicas in 140 ms", or that no replica follows the store.
-    private static func servedLine(_ served: ReplicaReport) -> String {
+    /// "; served by 3 replicas after 140 ms", or that no replica follows the store.
+    static func servedLine(_ served: ReplicaReport) -> String {
         if served.serving.isEmpty && served.lagging.isEmpty { return "; no replica follows the store yet" }
         let count = served.serving.count
         return "; served by \(count) replica\(count == 1 ? "" : "s") after \(served.waitedMilliseconds) ms"
@@ -184,14 +184,27 @@ struct Publish: ClusterChangeCommand {
 
 /// `themed retire`: removes a theme from every replica as a new generation.
 struct Retire: ClusterChangeCommand {
-    static let configuration = CommandConfiguration(commandName: "retire", abstract: "Retire a theme from the cluster store (every replica stops serving it).")
+    static let configuration = CommandConfiguration(
+        commandName: "retire",
+        abstract: "Retire a theme from the cluster store (every replica stops serving it).",
+        discussion: """
+            Refused while another theme inherits from it. As publish, it returns once every ready replica stopped serving the theme \
+            and purged the caches in front (--wait, 10 s by default; --no-wait returns at once); a replica that lags past the wait \
+            is named, with exit status 3: the retirement is stored.
+            """)
 
     @Option(help: "PostgreSQL URL of the cluster store.") var cluster: String
     @Argument(help: "The theme's name.") var theme: String
+    @OptionGroup var waiting: ServedWaitOptions
 
     func run() throws {
-        let generation = try Publish.onStore(cluster, command: "retire") { try $0.retire(theme: theme) }
-        print("retired \(theme) at generation \(generation)")
+        let wait = try waiting.served(command: "retire")
+        let (generation, served) = try Publish.onStore(cluster, command: "retire") { store in
+            let generation = try store.retire(theme: theme)
+            return (generation, try wait.map { try store.awaitServed(generation, timeout: $0.timeout, unlistening: false) })
+        }
+        print("retired \(theme) at generation \(generation)" + (served.map(Publish.servedLine) ?? ""))
+        if let served, !served.isComplete { throw ServedWaitOptions.lagging(served.laggingDescription, generation: generation, command: "retire") }
     }
 }
 

@@ -87,6 +87,31 @@ struct ServedWaitTests {
         #expect(afterKill.status == 0 && afterKill.output.contains("served by 2 replicas"), "\(afterKill.output) \(afterKill.errors)")
     }
 
+    @Test("themed retire returns once no replica serves the theme and each purged it; a hung replica is named (exit 3)")
+    func retireWaits() throws {
+        let cluster = try Cluster()
+        #expect(try cluster.publish("dark", from: "dark").status == 0)
+        #expect(try cluster.publish("plain", from: "light").status == 0)
+        let purgesBefore = cluster.cache.requests.withLock { $0.count }
+
+        let retired = try ReplicaTests.run(["retire", "--cluster", cluster.postgres.url, "dark"])
+        #expect(retired.status == 0 && retired.output.contains("served by 3 replicas"), "\(retired.output) \(retired.errors)")
+        #expect(cluster.answers("/themes/dark/colors/primary").allSatisfy { $0.contains("not_found") },
+                "no replica serves it as the command returns: \(cluster.answers("/themes/dark/colors/primary"))")
+        let purges = cluster.cache.requests.withLock { Array($0.dropFirst(purgesBefore)) }
+        #expect(purges.filter { $0.contains("xkey-purge: theme:dark") }.count >= 3, "each replica's purge went out before it said so: \(purges)")
+
+        let hung = cluster.replicas[2]
+        kill(hung.process.processIdentifier, SIGSTOP)
+        let lagging = try ReplicaTests.run(["retire", "--cluster", cluster.postgres.url, "--wait", "1", "plain"])
+        kill(hung.process.processIdentifier, SIGCONT)
+        #expect(lagging.status == 3 && lagging.errors.contains(":\(hung.port) (serves generation") && lagging.errors.contains("is stored"),
+                "\(lagging.output) \(lagging.errors)")
+        #expect(waitUntil { hung.themeNames() == ["light"] }, "the retirement is stored: the hung replica applies it once it runs again")
+        let quick = try ReplicaTests.run(["retire", "--cluster", cluster.postgres.url, "--no-wait", "light"])
+        #expect(quick.status == 0 && !quick.output.contains("served by"), "\(quick.output)")
+    }
+
     @Test("a replica counts from the moment it is ready: an alias made on another at once is known to it when the answer comes")
     func readyMeansCounted() throws {
         let cluster = try Cluster()
