@@ -277,11 +277,18 @@ public final class ContentStore: Sendable {
     }
 
     /// Once the warming queued now is done: forgets the progress of themes that are gone, and
-    /// drops the blobs that none of `resolutions` (every theme's stored content), their mirrored
-    /// forms and their compressed encodings use, once they are older than the grace period.
-    public func collect(keeping resolutions: [Resolution], themes: Set<String>, completion: (@Sendable (BlobStore.Collection?) -> Void)? = nil) {
+    /// drops the blobs that none of `resolutions` (every theme's stored content, read then, on the
+    /// warming thread: a change of one theme among thousands does not wait for it), their
+    /// mirrored forms and their compressed encodings use, once they are older than the grace
+    /// period. Nothing is dropped when they cannot be read.
+    public func collect(keeping resolutions: @escaping @Sendable () throws -> [Resolution], themes: Set<String>,
+                        completion: (@Sendable (BlobStore.Collection?) -> Void)? = nil) {
         warmer.keepOnly(themes)
         warmer.then { [self] in
+            guard let resolutions = try? resolutions() else {
+                completion?(nil)
+                return
+            }
             var keys = Set<String>()
             for resolution in resolutions {
                 for key in [resolution.variant.contentKey, resolution.variant.contentKey + "#mirrored"] {

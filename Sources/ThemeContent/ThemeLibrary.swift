@@ -47,6 +47,13 @@ public final class ThemeLibrary: Sendable {
         public func theme(named name: String) -> ThemeInfo? {
             positions[name].map { all[$0] }
         }
+
+        /// Every theme, kept generations too, those `touched` as read again (`fresh`; one not in
+        /// it is gone), in the index's order (by name, as bytes).
+        func themes(replacing touched: Set<String>, with fresh: [ThemeInfo]) -> [ThemeInfo] {
+            // Two runs already in order: the sort (a merge sort) only merges them.
+            (all.filter { !touched.contains($0.name) } + fresh).sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        }
     }
 
     public init(index: ThemeIndex, themesDirectory: String, content: ContentStore, shard: Shard? = nil) throws {
@@ -76,7 +83,9 @@ public final class ThemeLibrary: Sendable {
             // collect the blobs would cost a platform of 10,000 themes a tenth of a second for
             // nothing. A whole reload (an operator's) still starts a new snapshot.
             if !firstReload, theme != nil, report.changedNothing { return report }
-            let themes = try index.reader.themes()
+            // A theme's reload reads again only the themes it may have changed, not a platform's 10,000.
+            let themes = try report.touchedThemes.flatMap { firstReload ? nil : $0 }
+                .map { touched in themesBefore.themes(replacing: touched, with: try index.reader.themes(named: touched)) } ?? index.reader.themes()
             if let before { noteMissingColors(Set(report.changedThemes), themes: themes, before: before, themesBefore: themesBefore) }
             for (catalog, hash) in report.parsedCatalogs { content.catalogs.keep(catalog, contentHash: hash) }
             // Catalogs of changed themes that this sync did not parse itself are opened now (not
@@ -86,11 +95,11 @@ public final class ThemeLibrary: Sendable {
             }
             replaceSnapshot { Snapshot(epoch: $0.epoch + 1, themes: themes, active: $0.active) }
             // Changed content is encoded now, in the background, not by the first request for it.
-            let stored = try index.reader.storedContent(of: themes)
-            for (info, resolutions) in zip(themes, stored) where firstReload || report.changedThemes.contains(info.name) {
+            let changed = firstReload ? themes : themes.filter { report.changedThemes.contains($0.name) }
+            for (info, resolutions) in zip(changed, try index.reader.storedContent(of: changed)) {
                 content.warm(info.name, resolutions)
             }
-            content.collect(keeping: stored.flatMap { $0 }, themes: Set(themes.map(\.name)))
+            content.collect(keeping: { [index] in try index.reader.storedContent(of: themes).flatMap { $0 } }, themes: Set(themes.map(\.name)))
             return report
         }
     }

@@ -37,10 +37,19 @@ public final class IndexReader: Sendable {
             // Every source in one statement: one a theme cost a platform of 10,000 a statement each.
             let sources = Dictionary(grouping: try database.prepare("SELECT * FROM source ORDER BY theme_id, rank").rows().map(SourceRecord.init(row:)),
                                      by: \.themeID)
-            return records.map { theme in
-                ThemeInfo(id: theme.id, name: theme.name, path: theme.path, parent: theme.parent, generation: theme.generation,
-                          error: theme.error, warning: theme.warning, sources: (sources[theme.id] ?? []).map(\.info),
-                          colorCount: theme.served.colors, imageCount: theme.served.images, fileCount: theme.served.files)
+            return records.map { theme in ThemeInfo(theme, sources: sources[theme.id] ?? []) }
+        } }
+    }
+
+    /// The themes named that the index holds, by name: what a sync of one theme may have changed
+    /// (`SyncReport.touchedThemes`), read without the platform's thousands of others.
+    public func themes(named names: Set<String>) throws -> [ThemeInfo] {
+        try pool.read { database in try database.readTransaction {
+            let theme = try database.cachedStatement("SELECT * FROM theme WHERE name = ?1")
+            let sources = try database.cachedStatement("SELECT * FROM source WHERE theme_id = ?1 ORDER BY rank")
+            return try names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.compactMap { name in
+                guard let record = try theme.rows([.text(name)]).first.map(ThemeRecord.init(row:)) else { return nil }
+                return ThemeInfo(record, sources: try sources.rows([.integer(record.id)]).map(SourceRecord.init(row:)))
             }
         } }
     }

@@ -40,87 +40,65 @@ public final class IndexWriter: Sendable {
     @discardableResult
     public func sync(themesDirectory directory: String, only: String? = nil, keepingCatalogs: Bool = false, shard: Shard? = nil,
                      lineOf descendant: String? = nil, parents scope: ParentScope = .folder) throws -> SyncReport {
-        let neighbourhood = try only.map { theme in ThemeFolder.Neighbourhood(theme: theme, parents: try connection.withLock { try ThemeRecord.parents(in: $0) }) }
-        let discovered = ThemeFolder.discover(in: directory, shard: shard, lineOf: descendant, around: neighbourhood)
+        guard let only else {
+            // A whole folder (thousands of themes on a platform) is read before the writer is taken.
+            let discovered = ThemeFolder.discover(in: directory, shard: shard, lineOf: descendant)
+            return try connection.withLock { database in
+                try write(Plan(of: discovered, parents: scope, in: database), in: database, keepingCatalogs: keepingCatalogs)
+            }
+        }
+        // One theme's neighbourhood is a few folders, read under the writer with the parents its
+        // chains are settled against: one reading of them, which no other sync changes meanwhile.
         return try connection.withLock { database in
-            let plan = try Plan(of: discovered, only: only, parents: scope, in: database)
-            var report = SyncReport()
-            // By position: an array of diffs made first held a copy of every folder at once.
-            let parses = Lookahead(Array(plan.folders.indices), depth: Self.themesReadAhead, name: "themed-reader") { position in
-                Self.parse(plan.changes(at: position))
-            }
-            defer { parses.cancel() }
-            var isRead = false
-            while !isRead {
-                try database.transaction {
-                    for _ in 0..<Self.themesPerTransaction {
-                        guard let changes = parses.next() else { isRead = true; break }
-                        try writeGuardingContrast(changes, in: database, report: &report, keepingCatalogs: keepingCatalogs)
-                        parses.recycle(changes)
-                    }
-                }
-            }
-            let known = Set(plan.discovered.map(\.name))
-            let removed = plan.stored.filter { !known.contains($0.name) && (only == nil || only == $0.name) }
-            // A theme whose folder went while others still inherit from it stays, as it was
-            // indexed, until none does: removing it would break every one of them.
-            let inherited = Dictionary(grouping: plan.settled.compactMap { name, theme in theme.parent.map { ($0, name) } }, by: \.0)
-            try database.transaction {
-                for theme in removed {
-                    if let children = inherited[theme.name]?.map(\.1).sorted() {
-                        let problem = "its folder is gone, but \(children.joined(separator: ", ")) \(children.count == 1 ? "inherits" : "inherit") from it: "
-                            + "it is kept as it was indexed until no theme does"
-                        try noteProblem(problem, of: theme, in: database, report: &report)
-                        continue
-                    }
-                    try database.prepare("DELETE FROM theme WHERE id = ?1").run([.integer(theme.id)])
-                    report.removedThemes.append(theme.name)
-                }
-                try storeServedCounts(changed: report.changedThemes + report.addedThemes, in: database)
-            }
-            // The page cache a platform's sync filled (up to cacheKibibytes) is not needed until
-            // the next one: a serving process gives it back.
-            try database.execute("PRAGMA shrink_memory")
-            return report
+            let storedParents = try ThemeRecord.parents(in: database)
+            let discovered = ThemeFolder.discover(in: directory, shard: shard, lineOf: descendant,
+                                                  around: ThemeFolder.Neighbourhood(theme: only, parents: storedParents))
+            return try write(Plan(of: discovered, only: only, parents: scope, storedParents: storedParents, in: database),
+                             in: database, keepingCatalogs: keepingCatalogs)
         }
     }
 
-    /// What a sync works through: the theme folders it reads, each with its parent settled
-    /// (`ParentChains`), and what the index holds of them.
-    struct Plan {
-        var discovered: [ThemeFolder]
-        var stored: [ThemeRecord]
-        var storedByName: [String: ThemeRecord]
-        var settled: [String: ParentChains.Settled]
-        var folders: [ThemeFolder]
-        /// The reading thread has no connection: what it compares with is read for it first.
-        var storedSources: [Int64: [SourceRecord]] = [:]
-
-        init(of discovered: [ThemeFolder], only: String?, parents scope: ParentScope, in database: Database) throws {
-            self.discovered = discovered
-            stored = try database.prepare("SELECT * FROM theme").rows().map(ThemeRecord.init(row:))
-            storedByName = Dictionary(stored.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-            settled = ParentChains.settle(discovered, stored: storedByName, scope: scope)
-            // With `only`, also the themes whose tokens are read with its (a base's edit is each brand's).
-            folders = discovered.filter { folder in
-                only == nil || folder.name == only
-                    || folder.sources.contains { $0.tokens?.ancestors.contains { $0.theme == only } ?? false }
-            }.map { [settled] folder in
-                var folder = folder
-                (folder.parent, folder.error) = (settled[folder.name]?.parent, settled[folder.name]?.problem)
-                return folder
-            }
-            for theme in folders.compactMap({ storedByName[$0.name] }) {
-                storedSources[theme.id] = try database.cachedStatement("SELECT * FROM source WHERE theme_id = ?1").rows([.integer(theme.id)])
-                    .map(SourceRecord.init(row:))
+    /// Writes what `plan` found changed, theme by theme, and removes the themes whose folders went.
+    private func write(_ plan: Plan, in database: Database, keepingCatalogs: Bool) throws -> SyncReport {
+        var report = SyncReport()
+        report.touchedThemes = plan.touchedThemes
+        // By position: an array of diffs made first held a copy of every folder at once.
+        let parses = Lookahead(Array(plan.folders.indices), depth: Self.themesReadAhead, name: "themed-reader") { position in
+            Self.parse(plan.changes(at: position))
+        }
+        defer { parses.cancel() }
+        var isRead = false
+        while !isRead {
+            try database.transaction {
+                for _ in 0..<Self.themesPerTransaction {
+                    guard let changes = parses.next() else { isRead = true; break }
+                    try writeGuardingContrast(changes, in: database, report: &report, keepingCatalogs: keepingCatalogs)
+                    parses.recycle(changes)
+                }
             }
         }
-
-        /// The folder at `position` against what the index holds of it.
-        func changes(at position: Int) -> ThemeChanges {
-            let theme = storedByName[folders[position].name]
-            return IndexWriter.diff(folders[position], theme: theme, sources: theme.flatMap { storedSources[$0.id] } ?? [])
+        let known = Set(plan.discovered.map(\.name))
+        let removed = plan.stored.filter { !known.contains($0.name) && (plan.only == nil || plan.only == $0.name) }
+        // A theme whose folder went while others still inherit from it stays, as it was
+        // indexed, until none does: removing it would break every one of them.
+        let inherited = Dictionary(grouping: plan.settled.compactMap { name, theme in theme.parent.map { ($0, name) } }, by: \.0)
+        try database.transaction {
+            for theme in removed {
+                if let children = inherited[theme.name]?.map(\.1).sorted() {
+                    let problem = "its folder is gone, but \(children.joined(separator: ", ")) \(children.count == 1 ? "inherits" : "inherit") from it: "
+                        + "it is kept as it was indexed until no theme does"
+                    try noteProblem(problem, of: theme, in: database, report: &report)
+                    continue
+                }
+                try database.prepare("DELETE FROM theme WHERE id = ?1").run([.integer(theme.id)])
+                report.removedThemes.append(theme.name)
+            }
+            try storeServedCounts(changed: report.changedThemes + report.addedThemes, in: database)
         }
+        // The page cache a platform's sync filled (up to cacheKibibytes) is not needed until
+        // the next one: a serving process gives it back.
+        try database.execute("PRAGMA shrink_memory")
+        return report
     }
 
     /// Persists a setting (the active theme and the aliases survive restarts here, and a rebuild

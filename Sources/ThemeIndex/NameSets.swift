@@ -91,7 +91,7 @@ extension IndexWriter {
     }
 
     /// `themes` and every theme that inherits from one of them, however far below.
-    private static func themesBelow(_ themes: [String], parents: [String: String?]) -> Set<String> {
+    static func themesBelow(_ themes: [String], parents: [String: String?]) -> Set<String> {
         let children = Dictionary(grouping: parents.compactMap { name, parent in parent.map { ($0, name) } }, by: \.0)
         var found = Set<String>()
         var next = themes.filter { parents[$0] != nil }

@@ -39,17 +39,18 @@ struct ParentChains {
     /// The longest chain a lookup follows (the theme itself and seven ancestors).
     static let maximumDepth = ThemeSettings.maximumParentDepth
 
-    /// Each folder's settled parent. `stored` is what the index holds now.
-    static func settle(_ folders: [ThemeFolder], stored: [String: ThemeRecord], scope: ParentScope) -> [String: Settled] {
+    /// Each folder's settled parent. `stored` is each indexed theme's parent now.
+    static func settle(_ folders: [ThemeFolder], stored: [String: String?], scope: ParentScope) -> [String: Settled] {
         var settled: [String: Settled] = [:]
         for folder in folders {
             // A theme.json that cannot be read keeps the parent the index had.
+            let kept = stored[folder.name] ?? nil
             settled[folder.name] = folder.error == nil ? Settled(parent: folder.parent)
-                : Settled(parent: stored[folder.name]?.parent, problem: folder.error.map { "\($0)\(keptNote(stored[folder.name]?.parent))" })
+                : Settled(parent: kept, problem: folder.error.map { "\($0)\(keptNote(kept))" })
         }
         func parent(of name: String) -> String?? {
             if let theme = settled[name] { return .some(theme.parent) }
-            if let theme = stored[name] { return .some(theme.parent) }
+            if let parent = stored[name] { return .some(parent) }
             switch scope {
             case .folder: return .none
             case .alsoAmong(let themes): return themes[name]
@@ -65,8 +66,8 @@ struct ParentChains {
             changed = false
             for folder in folders {
                 guard let theme = settled[folder.name], let problem = problem(of: folder.name, parent: parent(of:), among: names) else { continue }
-                if let previous = stored[folder.name], previous.parent != theme.parent {
-                    settled[folder.name] = Settled(parent: previous.parent, problem: "\(problem)\(keptNote(previous.parent))")
+                if let previous = stored[folder.name], previous != theme.parent {
+                    settled[folder.name] = Settled(parent: previous, problem: "\(problem)\(keptNote(previous))")
                     changed = true
                 } else if theme.problem == nil {
                     settled[folder.name]?.problem = problem

@@ -11,6 +11,9 @@ public struct SyncReport: Sendable {
     public var removedThemes: [String] = []
     /// Themes whose errors or warnings as stored changed (the theme's record, not what it serves).
     public var restatedThemes: [String] = []
+    /// The themes whose records this sync may have changed (a sync of one theme: it, the themes
+    /// whose tokens read its, and every theme below them); nil when it read every theme.
+    public var touchedThemes: Set<String>?
     /// Sources that could not be read this time, with their theme; each keeps what it had.
     public var themeErrors: [(theme: String, message: String)] = []
     /// Problems inside sources that were indexed anyway (a malformed Info.plist, .strings or

@@ -99,23 +99,16 @@ public struct ThemeFolder: Sendable, Equatable {
     /// second of a core, at each change of one.
     public static func discover(in directory: String, shard: Shard? = nil, lineOf descendant: String? = nil,
                                 around neighbourhood: Neighbourhood? = nil) -> [ThemeFolder] {
-        let entries = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
         // Names first, each with its entries in order (the first that is what it says wins),
         // checked on disk when asked for: a sync of one theme among thousands stats only its
-        // neighbourhood's. Folders are read only when held.
-        var entriesNamed: [String: [(path: String, isCatalog: Bool)]] = [:]
-        for entry in entries {
-            if entry.hasSuffix(".car") {
-                let name = String(entry.dropLast(4))
-                if ThemeName.isValid(name) { entriesNamed[name, default: []].append(("\(directory)/\(entry)", true)) }
-            } else if ThemeName.isValid(entry) || ThemeName.pin(in: entry) != nil {
-                entriesNamed[entry, default: []].append(("\(directory)/\(entry)", false))
-            }
-        }
+        // neighbourhood's, and without a shard (which picks among every name) lists nothing.
+        // Folders are read only when held.
+        let entriesNamed = neighbourhood != nil && shard == nil ? nil : entries(in: directory)
         var located: [String: (path: String, isCatalog: Bool)?] = [:]
         func location(of name: String) -> (path: String, isCatalog: Bool)? {
             if let known = located[name] { return known }
-            let found = entriesNamed[name]?.first { $0.isCatalog ? FileSystem.isRegularFile($0.path) : FileSystem.isDirectory($0.path) }
+            let candidates = entriesNamed.map { $0[name] ?? [] } ?? possibleEntries(named: name, in: directory)
+            let found = candidates.first { $0.isCatalog ? FileSystem.isRegularFile($0.path) : FileSystem.isDirectory($0.path) }
             located[name] = .some(found)
             return found
         }
@@ -133,8 +126,14 @@ public struct ThemeFolder: Sendable, Equatable {
             guard let neighbourhood, name != neighbourhood.theme, let indexed = neighbourhood.parents[name] else { return theme(name)?.parent }
             return indexed
         }
-        var held = shard.map { $0.themesToHold(among: entriesNamed.keys, parent: parent) } ?? Set(entriesNamed.keys)
-        if let neighbourhood { held.formIntersection(neighbourhood.themes(ancestors: { theme($0)?.parent })) }
+        let around = neighbourhood?.themes(ancestors: { theme($0)?.parent })
+        var held: Set<String>
+        if let entriesNamed {
+            held = shard.map { $0.themesToHold(among: entriesNamed.keys, parent: parent) } ?? Set(entriesNamed.keys)
+            if let around { held.formIntersection(around) }
+        } else {
+            held = around ?? []
+        }
         if let descendant {
             var line = Set<String>()
             var next: String? = descendant
@@ -142,6 +141,26 @@ public struct ThemeFolder: Sendable, Equatable {
             held = line
         }
         return held.sorted().compactMap(theme).map { withAncestorTokens($0, theme: theme) }
+    }
+
+    /// The entries of `directory` that may be themes, by name, each name's in the order listed.
+    private static func entries(in directory: String) -> [String: [(path: String, isCatalog: Bool)]] {
+        var entriesNamed: [String: [(path: String, isCatalog: Bool)]] = [:]
+        for entry in ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted() {
+            if entry.hasSuffix(".car") {
+                let name = String(entry.dropLast(4))
+                if ThemeName.isValid(name) { entriesNamed[name, default: []].append(("\(directory)/\(entry)", true)) }
+            } else if ThemeName.isValid(entry) || ThemeName.pin(in: entry) != nil {
+                entriesNamed[entry, default: []].append(("\(directory)/\(entry)", false))
+            }
+        }
+        return entriesNamed
+    }
+
+    /// The entries the listing would give `name`, in its order, whether or not they exist.
+    private static func possibleEntries(named name: String, in directory: String) -> [(path: String, isCatalog: Bool)] {
+        guard ThemeName.isValid(name) else { return ThemeName.pin(in: name) == nil ? [] : [("\(directory)/\(name)", false)] }
+        return [("\(directory)/\(name)", false), ("\(directory)/\(name).car", true)]
     }
 
     /// A theme and what a sync of it alone reads besides: its ancestors (they settle its chain,

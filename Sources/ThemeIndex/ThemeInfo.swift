@@ -242,3 +242,12 @@ public struct Resolution: Sendable {
         variant.isFlippable && variant.traits.direction != .neutral && variant.traits.direction != requestedDirection
     }
 }
+
+extension ThemeInfo {
+    /// A theme as the index stores it.
+    init(_ theme: ThemeRecord, sources: [SourceRecord]) {
+        self.init(id: theme.id, name: theme.name, path: theme.path, parent: theme.parent, generation: theme.generation,
+                  error: theme.error, warning: theme.warning, sources: sources.map(\.info),
+                  colorCount: theme.served.colors, imageCount: theme.served.images, fileCount: theme.served.files)
+    }
+}

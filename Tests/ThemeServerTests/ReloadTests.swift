@@ -53,6 +53,53 @@ struct ReloadTests {
         #expect(library.current.theme(named: "light")?.error == "", "served without the error")
     }
 
+    @Test("a reload of one theme reads again only what it may change: its snapshot is what a whole read of the index gives, step by step")
+    func reloadOfOneTheme() throws {
+        let server = try ServerFixture(themes: { f in
+            ServerFixture.standardThemes(f)
+            f.write(##"{"brand": {"$type": "color", "$value": "#112233"}}"##, to: "themes/base/colors.tokens.json")
+            for (theme, parent) in [("brand", "base"), ("sub", "brand"), ("other", nil)] {
+                f.write(parent.map { ##"{"parent": "\##($0)"}"## } ?? "{}", to: "themes/\(theme)/theme.json")
+                f.write(##"{"\##(theme)": {"$type": "color", "$value": "#445566"}}"##, to: "themes/\(theme)/colors.tokens.json")
+            }
+        })
+        let library = server.service.library
+        /// Each theme as the snapshot holds it, and as a whole read of the index does.
+        func described(_ themes: [ThemeInfo]) -> [String] {
+            themes.map { "\($0.name) g\($0.generation) parent \($0.parent ?? "-") \($0.colorCount)/\($0.imageCount)/\($0.fileCount) "
+                + "[\($0.error)] [\($0.warning)] \($0.sources.map(\.path))" }
+        }
+        func reload(_ theme: String, _ step: String) throws {
+            let epoch = library.epoch
+            _ = try server.service.reload(only: theme)
+            #expect(library.epoch > epoch, "\(step): a new snapshot")
+            #expect(described(library.current.themes) == described(try library.index.reader.themes()), "\(step)")
+        }
+        let subColors = library.current.theme(named: "sub")?.colorCount ?? 0
+
+        server.fixtures.write(##"{"brand": {"$type": "color", "$value": "#112233"}, "accent": {"$type": "color", "$value": "#778899"}}"##,
+                              to: "themes/base/colors.tokens.json")
+        try reload("base", "a colour added to base: every theme below it counts one more")
+        #expect(library.current.theme(named: "sub")?.colorCount == subColors + 1)
+        try FileManager.default.removeItem(atPath: server.fixtures.path("themes/brand"))
+        try reload("brand", "brand's folder goes while sub inherits from it: kept, with why")
+        server.fixtures.write(##"{"brand": {"$type": "color", "$value": "#112233"}, "accent": {"$type": "color", "$value": "#778899"}, "extra": {"$type": "color", "$value": "#000000"}}"##,
+                              to: "themes/base/colors.tokens.json")
+        try reload("base", "another colour in base: brand, kept without a folder, counts it too")
+
+        server.fixtures.write(##"{"fresh": {"$type": "color", "$value": "#000000"}}"##, to: "themes/fresh/colors.tokens.json")
+        try reload("fresh", "a new theme")
+        server.fixtures.write(##"{"parent": "other"}"##, to: "themes/sub/theme.json")
+        try reload("sub", "sub moves under other")
+        #expect(library.current.theme(named: "sub")?.parent == "other")
+        try FileManager.default.removeItem(atPath: server.fixtures.path("themes/other"))
+        try reload("other", "other's folder goes while sub inherits from it: kept, with why")
+        #expect(library.current.theme(named: "other")?.error.contains("sub inherits from it") == true)
+        try FileManager.default.removeItem(atPath: server.fixtures.path("themes/fresh"))
+        try reload("fresh", "a theme removed")
+        #expect(library.current.theme(named: "fresh") == nil)
+    }
+
     @Test("a new catalog renamed into place while clients hammer lookups: no failed request, the new content appears", .needsCorpus)
     func reloadUnderLoad() throws {
         let server = try ServerFixture(watch: true, themes: Self.catalogTheme)
