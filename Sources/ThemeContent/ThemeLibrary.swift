@@ -31,7 +31,8 @@ public final class ThemeLibrary: Sendable {
         /// The themes listed (`/themes`, the gallery, `current`'s default): a replica's kept
         /// generations (`ThemeName.pinned`) are served at their pinned URLs only.
         public let themes: [ThemeInfo]
-        private let all: [ThemeInfo]
+        /// Every theme, kept generations too.
+        let all: [ThemeInfo]
         /// The theme set with `PUT /active`, if any.
         public var active: String?
         /// Where each theme is in `themes`: a request finds its theme without a walk through
@@ -83,19 +84,17 @@ public final class ThemeLibrary: Sendable {
             // collect the blobs would cost a platform of 10,000 themes a tenth of a second for
             // nothing. A whole reload (an operator's) still starts a new snapshot.
             if !firstReload, theme != nil, report.changedNothing { return report }
-            // A theme's reload reads again only the themes it may have changed, not a platform's 10,000.
-            let themes = try report.touchedThemes.flatMap { firstReload ? nil : $0 }
-                .map { touched in themesBefore.themes(replacing: touched, with: try index.reader.themes(named: touched)) } ?? index.reader.themes()
-            if let before { noteMissingColors(Set(report.changedThemes), themes: themes, before: before, themesBefore: themesBefore) }
+            let themes = firstReload ? try index.reader.themes() : try self.themes(after: report, before: themesBefore)
+            let changed = firstReload ? themes : themes.filter { report.changedThemes.contains($0.name) }
+            if let before { noteMissingColors(changed, before: before, themesBefore: themesBefore) }
             for (catalog, hash) in report.parsedCatalogs { content.catalogs.keep(catalog, contentHash: hash) }
             // Catalogs of changed themes that this sync did not parse itself are opened now (not
             // at start-up: re-opening every catalog the budget evicted would undo the budget).
-            for info in themes where !firstReload && report.changedThemes.contains(info.name) {
+            for info in changed where !firstReload {
                 for source in info.sources where source.kind == .car { content.catalogs.retain(source) }
             }
             replaceSnapshot { Snapshot(epoch: $0.epoch + 1, themes: themes, active: $0.active) }
             // Changed content is encoded now, in the background, not by the first request for it.
-            let changed = firstReload ? themes : themes.filter { report.changedThemes.contains($0.name) }
             for (info, resolutions) in zip(changed, try index.reader.storedContent(of: changed)) {
                 content.warm(info.name, resolutions)
             }
@@ -104,10 +103,18 @@ public final class ThemeLibrary: Sendable {
         }
     }
 
+    /// Every theme after a sync: of one theme, those it touched read again and the rest as they
+    /// were (a platform's 10,000 are not read at each change of one); of all of them, or of a
+    /// base most of the rest inherit from, every theme in one read.
+    private func themes(after report: SyncReport, before: Snapshot) throws -> [ThemeInfo] {
+        guard let touched = report.touchedThemes, touched.count * 4 < before.all.count else { return try index.reader.themes() }
+        return before.themes(replacing: touched, with: try index.reader.themes(named: touched))
+    }
+
     /// For each changed theme: a whole one lacks nothing; a degraded one lacks what it had before
     /// (its own colours, by name) and has not now, and what it lacked before and still lacks.
-    private func noteMissingColors(_ changed: Set<String>, themes: [ThemeInfo], before: IndexReader, themesBefore: Snapshot) {
-        for info in themes where changed.contains(info.name) {
+    private func noteMissingColors(_ changed: [ThemeInfo], before: IndexReader, themesBefore: Snapshot) {
+        for info in changed {
             guard !info.error.isEmpty else {
                 missingColors.withLock { _ = $0.removeValue(forKey: info.name) }
                 continue

@@ -62,6 +62,8 @@ struct ReloadTests {
                 f.write(parent.map { ##"{"parent": "\##($0)"}"## } ?? "{}", to: "themes/\(theme)/theme.json")
                 f.write(##"{"\##(theme)": {"$type": "color", "$value": "#445566"}}"##, to: "themes/\(theme)/colors.tokens.json")
             }
+            // Enough themes besides that a change of one is read again alone, as on a platform.
+            for number in 1...24 { f.write(##"{"bystander": {"$type": "color", "$value": "#000000"}}"##, to: "themes/bystander\(number)/colors.tokens.json") }
         })
         let library = server.service.library
         /// Each theme as the snapshot holds it, and as a whole read of the index does.
@@ -71,8 +73,9 @@ struct ReloadTests {
         }
         func reload(_ theme: String, _ step: String) throws {
             let epoch = library.epoch
-            _ = try server.service.reload(only: theme)
+            let touched = try server.service.reload(only: theme).touchedThemes ?? []
             #expect(library.epoch > epoch, "\(step): a new snapshot")
+            #expect(!touched.isEmpty && touched.count * 4 < library.current.themes.count, "\(step): read again alone: \(touched.sorted())")
             #expect(described(library.current.themes) == described(try library.index.reader.themes()), "\(step)")
         }
         let subColors = library.current.theme(named: "sub")?.colorCount ?? 0
