@@ -1,7 +1,8 @@
 import CLinux
 import Foundation
-import ThemeVocabulary
 import Hashing
+import Synchronization
+import ThemeVocabulary
 
 /// Writes releases into the local themes folder, the way a dropped .car arrives: the new folder is
 /// built beside the old one (hidden, so the index never sees it half-written), every file checked
@@ -11,6 +12,13 @@ public struct Materializer: Sendable {
     public let themesDirectory: String
     /// Inside each materialized theme: the generation it holds.
     static let marker = ".themed-release"
+    /// The folders of replaced releases set aside since `removeReplaced` last ran: it removes
+    /// them by name, without listing a folder of a platform's 10,000 themes after each change.
+    private let setAside = SetAsideFolders()
+
+    private final class SetAsideFolders: Sendable {
+        let paths = Mutex<[String]>([])
+    }
 
     public init(themesDirectory: String) {
         self.themesDirectory = themesDirectory
@@ -57,21 +65,22 @@ public struct Materializer: Sendable {
     /// Leftovers of a materialization that was cut short (a replica killed mid-way), and previous
     /// releases not removed yet: removed at start, so a restart begins clean.
     public func removeLeftovers() {
-        removeFolders { $0.hasPrefix(".staging-") || $0.hasPrefix(".replaced-") || $0.hasPrefix(Self.previousPrefix) }
+        let leftovers = [".staging-", ".replaced-", Self.previousPrefix]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: themesDirectory)) ?? [] where leftovers.contains(where: name.hasPrefix) {
+            try? FileManager.default.removeItem(atPath: "\(themesDirectory)/\(name)")
+        }
     }
 
     /// Removes the folders of the releases that materializations replaced. A replica calls it once
     /// it has reported the change served: removing a folder waits for the disk once per directory
     /// in it (on a file system mounted with `discard`), and each wait, on a busy host, for a CPU.
     public func removeReplaced() {
-        removeFolders { $0.hasPrefix(Self.previousPrefix) }
-    }
-
-    private func removeFolders(named isRemoved: (String) -> Bool) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: themesDirectory)) ?? []
-        for name in names where isRemoved(name) {
-            try? FileManager.default.removeItem(atPath: "\(themesDirectory)/\(name)")
+        let replaced = setAside.paths.withLock { paths in
+            let taken = paths
+            paths = []
+            return taken
         }
+        for path in replaced { try? FileManager.default.removeItem(atPath: path) }
     }
 
     /// The hidden name a replaced release's folder waits under for `removeReplaced`.
@@ -101,7 +110,11 @@ public struct Materializer: Sendable {
                 guard themed_exchange_paths(staging, target) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
                 // `staging` now holds the previous release: set aside for `removeReplaced`.
                 let previous = "\(themesDirectory)/\(Self.previousPrefix)\(folder)-\(release.generation)"
-                if (try? manager.moveItem(atPath: staging, toPath: previous)) == nil { try? manager.removeItem(atPath: staging) }
+                if (try? manager.moveItem(atPath: staging, toPath: previous)) == nil {
+                    try? manager.removeItem(atPath: staging)
+                } else {
+                    setAside.paths.withLock { $0.append(previous) }
+                }
             } else {
                 try manager.moveItem(atPath: staging, toPath: target)
             }
