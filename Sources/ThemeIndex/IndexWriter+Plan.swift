@@ -17,13 +17,8 @@ extension IndexWriter {
         /// The reading thread has no connection: what it compares with is read for it first.
         var storedSources: [Int64: [SourceRecord]] = [:]
 
-        /// With `only`, `storedParents` as the neighbourhood was found with; without, every record is read.
-        init(of discovered: [ThemeFolder], only: String? = nil, parents scope: ParentScope, storedParents known: [String: String?]? = nil,
-             in database: Database) throws {
-            (self.discovered, self.only) = (discovered, only)
-            let everything = only == nil ? try database.prepare("SELECT * FROM theme").rows().map(ThemeRecord.init(row:)) : nil
-            storedParents = try known ?? everything.map { records in Dictionary(records.map { ($0.name, $0.parent) }, uniquingKeysWith: { first, _ in first }) }
-                ?? ThemeRecord.parents(in: database)
+        init(of discovered: [ThemeFolder], only: String? = nil, parents scope: ParentScope, storedParents: [String: String?], in database: Database) throws {
+            (self.discovered, self.only, self.storedParents) = (discovered, only, storedParents)
             settled = ParentChains.settle(discovered, stored: storedParents, scope: scope)
             // With `only`, also the themes whose tokens are read with its (a base's edit is each brand's).
             folders = discovered.filter { folder in
@@ -35,9 +30,11 @@ extension IndexWriter {
                 return folder
             }
             // One theme among a platform's thousands reads the records it compares with, not all.
-            let named = try database.cachedStatement("SELECT * FROM theme WHERE name = ?1")
-            stored = try everything ?? Set(folders.map(\.name) + [only].compactMap { $0 }).sorted().compactMap { name in
-                try named.rows([.text(name)]).first.map(ThemeRecord.init(row:))
+            if let only {
+                let named = try database.cachedStatement("SELECT * FROM theme WHERE name = ?1")
+                stored = try Set(folders.map(\.name) + [only]).sorted().compactMap { name in try named.rows([.text(name)]).first.map(ThemeRecord.init(row:)) }
+            } else {
+                stored = try database.prepare("SELECT * FROM theme").rows().map(ThemeRecord.init(row:))
             }
             storedByName = Dictionary(stored.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
             for theme in folders.compactMap({ storedByName[$0.name] }) {

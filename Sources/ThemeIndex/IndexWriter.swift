@@ -44,7 +44,8 @@ public final class IndexWriter: Sendable {
             // A whole folder (thousands of themes on a platform) is read before the writer is taken.
             let discovered = ThemeFolder.discover(in: directory, shard: shard, lineOf: descendant)
             return try connection.withLock { database in
-                try write(Plan(of: discovered, parents: scope, in: database), in: database, keepingCatalogs: keepingCatalogs)
+                try write(Plan(of: discovered, parents: scope, storedParents: try ThemeRecord.parents(in: database), in: database),
+                          in: database, keepingCatalogs: keepingCatalogs)
             }
         }
         // One theme's neighbourhood is a few folders, read under the writer with the parents its
