@@ -69,7 +69,7 @@ public final class ThemeWatcher: @unchecked Sendable {
         guard path.hasPrefix(directory + "/") else { return nil }
         let first = path.dropFirst(directory.count + 1).split(separator: "/").first.map(String.init) ?? ""
         let name = first.hasSuffix(".car") ? String(first.dropLast(4)) : first
-        return ThemeName.isValid(name) || ThemeName.pin(in: name) != nil ? name : nil
+        return ThemeName.isThemeFolder(name) ? name : nil
     }
 
     private func run() {

@@ -150,7 +150,7 @@ public struct ThemeFolder: Sendable, Equatable {
             if entry.hasSuffix(".car") {
                 let name = String(entry.dropLast(4))
                 if ThemeName.isValid(name) { entriesNamed[name, default: []].append(("\(directory)/\(entry)", true)) }
-            } else if ThemeName.isValid(entry) || ThemeName.pin(in: entry) != nil {
+            } else if ThemeName.isThemeFolder(entry) {
                 entriesNamed[entry, default: []].append(("\(directory)/\(entry)", false))
             }
         }
@@ -159,8 +159,9 @@ public struct ThemeFolder: Sendable, Equatable {
 
     /// The entries the listing would give `name`, in its order, whether or not they exist.
     private static func possibleEntries(named name: String, in directory: String) -> [(path: String, isCatalog: Bool)] {
-        guard ThemeName.isValid(name) else { return ThemeName.pin(in: name) == nil ? [] : [("\(directory)/\(name)", false)] }
-        return [("\(directory)/\(name)", false), ("\(directory)/\(name).car", true)]
+        guard ThemeName.isThemeFolder(name) else { return [] }
+        // A kept generation is a folder only.
+        return [("\(directory)/\(name)", false)] + (ThemeName.isValid(name) ? [("\(directory)/\(name).car", true)] : [])
     }
 
     /// A theme and what a sync of it alone reads besides: its ancestors (they settle its chain,

@@ -28,6 +28,12 @@ public enum ThemeName {
         return (theme, generation)
     }
 
+    /// Whether a folder named `name` in a themes folder is read as a theme: a theme's name, or a
+    /// kept generation's (`pinned`). A `.car` there is read under a theme's name only.
+    public static func isThemeFolder(_ name: String) -> Bool {
+        isValid(name) || pin(in: name) != nil
+    }
+
     /// Sorts names as a person reads them: runs of digits by their value, so `brand-4` comes
     /// before `brand-11`; otherwise by bytes, case first ignored.
     public static func naturalOrder(_ left: String, _ right: String) -> Bool {
