@@ -301,9 +301,10 @@ bench-releases: release
 
 ## One replica holding THEMES themes (its folder as it writes it, the watcher on), ROUNDS
 ## publishes of one of them through `themed publish --cluster`: the publish's time, the
-## replica's CPU a publish and its `change served` times. THEMED=PATH measures another build.
+## replica's CPU a publish and its `change served` times; then RESTARTS restarts of it, folder and
+## index kept: exec to ready, and its CPU by then. THEMED=PATH measures another build.
 bench-replica: release
-	python3 scripts/bench-replica.py --themed $(or $(THEMED),.build/release/themed) --themes $(or $(THEMES),10000) --rounds $(or $(ROUNDS),8)
+	python3 scripts/bench-replica.py --themed $(or $(THEMED),.build/release/themed) --themes $(or $(THEMES),10000) --rounds $(or $(ROUNDS),8) --restarts $(or $(RESTARTS),3)
 
 ## Palette latency while every image of the shared corpus is decoded for the first time.
 bench-cold: release

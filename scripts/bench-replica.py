@@ -9,7 +9,9 @@ folder watcher on) and a themes folder that already holds every release as a rep
 ROUNDS times with a new colour through `themed publish --cluster`, which returns once the
 replica serves the release. Prints each publish's wall time, the replica's CPU for it (read in
 /proc), and the `change served` times the replica logs (all of it, and its own part without the
-store's answers), with their medians.
+store's answers), with their medians. Then the replica is stopped (SIGTERM) and started again
+RESTARTS times with its folder and index kept, as an operator's restart: the time from exec to
+the first 200 of /readyz, and its CPU by then (a sync of every theme against the folder).
 
 Run it with two builds (`--themed`) to compare them: the setup is the same each time.
 """
@@ -100,6 +102,7 @@ def main():
     parser.add_argument("--themed", default=os.path.join(ROOT, ".build/release/themed"))
     parser.add_argument("--themes", type=int, default=10000)
     parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--restarts", type=int, default=3)
     args = parser.parse_args()
     themed = os.path.abspath(args.themed)
     work = tempfile.mkdtemp(prefix="themed-bench-replica-")
@@ -116,12 +119,19 @@ def main():
         print(f"bench-replica: {len(generations)} themes stored and in the replica's folder", flush=True)
 
         log = open(os.path.join(work, "replica.log"), "w")
-        started = time.monotonic()
-        replica = subprocess.Popen([themed, "serve", "--cluster", url, "--themes", "themes", "--db", "index.sqlite", "--blobs", "blobs",
-                                    "--host", "127.0.0.1", "--port", str(PORT)], cwd=work, stdout=log, stderr=log)
-        if not cluster.wait_until(lambda: cluster.get(PORT, "/readyz")[0] == 200, 300, step=0.1):
-            sys.exit(f"bench-replica: the replica was not ready in 300 s (its log: {work}/replica.log)")
-        print(f"bench-replica: ready after {time.monotonic() - started:.1f} s (a first index of the folder)", flush=True)
+
+        def start():
+            """The replica started; the seconds from exec to ready, and its CPU then."""
+            nonlocal replica
+            started = time.monotonic()
+            replica = subprocess.Popen([themed, "serve", "--cluster", url, "--themes", "themes", "--db", "index.sqlite", "--blobs", "blobs",
+                                        "--host", "127.0.0.1", "--port", str(PORT)], cwd=work, stdout=log, stderr=log)
+            if not cluster.wait_until(lambda: cluster.get(PORT, "/readyz")[0] == 200, 300, step=0.01):
+                sys.exit(f"bench-replica: the replica was not ready in 300 s (its log: {work}/replica.log)")
+            return time.monotonic() - started, cpu_seconds(replica.pid)
+
+        ready, _ = start()
+        print(f"bench-replica: ready after {ready:.1f} s (a first index of the folder)", flush=True)
         wait_quiet(replica.pid)
 
         source = os.path.join(work, "source", "t5")
@@ -157,6 +167,18 @@ def main():
         if served:
             row("change served (replica)", [s[0] for s in served], "ms")
             row("  of which its own", [s[1] for s in served], "ms")
+
+        readies, start_cpus = [], []
+        for _ in range(args.restarts):
+            replica.terminate()
+            replica.wait(timeout=30)
+            ready, cpu = start()
+            readies.append(ready * 1000)
+            start_cpus.append(cpu)
+            wait_quiet(replica.pid)
+        if readies:
+            row("restart, exec to ready", readies, "ms")
+            row("  CPU by then", start_cpus, "s", 2)
     finally:
         if replica is not None:
             replica.kill()

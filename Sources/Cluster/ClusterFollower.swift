@@ -207,16 +207,18 @@ public final class ClusterFollower: Sendable {
     /// (the manifests only of those it writes and does not serve yet).
     private func sync(_ store: ClusterStore, everything: Bool = false) throws {
         let after = state.withLock { $0.failures.isEmpty && !everything ? $0.releasesRead : nil }
-        let writes: (StoreSnapshot.LatestRelease) -> Bool = { self.holds($0.theme) && !$0.retired && self.materializer.generation(of: $0.theme) != $0.generation }
+        // Every theme's newest release is compared with the folder read once (a platform's
+        // 10,000 markers); a few releases, with their markers.
+        let inventory = after == nil ? materializer.inventory() : nil
+        let generationHere = { (theme: String) in inventory.map { $0.themes[theme] } ?? self.materializer.generation(of: theme) }
+        let writes: (StoreSnapshot.LatestRelease) -> Bool = { self.holds($0.theme) && !$0.retired && generationHere($0.theme) != $0.generation }
         var snapshot = try store.snapshot(releasesAfter: after, manifestsWanted: writes)
         if snapshot.scheduleDue, try store.applyDueSchedules(keep: retention) > 0 { snapshot = try store.snapshot(releasesAfter: after, manifestsWanted: writes) }
         var replica = state.withLock { $0.audiences }
         // Aliases and rollouts are decoded again only when they changed (every replica reads at every notification).
         let audiences = try everything || snapshot.audienceGeneration != replica.store.generation ? snapshot.audiences() : replica.store
-        if everything || !replica.isComplete {
-            replica.served = Dictionary(uniqueKeysWithValues: materializer.themes().compactMap { theme in materializer.generation(of: theme).map { (theme, $0) } })
-            replica.kept = materializer.keptGenerations()
-            replica.isComplete = true
+        if let inventory, everything || !replica.isComplete {
+            (replica.served, replica.kept, replica.isComplete) = (inventory.themes, inventory.kept, true)
         }
         var changed: [(theme: String, generation: Generation)] = []
         var newest: Generation = after ?? 0
@@ -228,14 +230,14 @@ public final class ClusterFollower: Sendable {
                 continue
             }
             if release.retired {
-                guard materializer.generation(of: release.theme) != nil else { continue }
+                guard generationHere(release.theme) != nil else { continue }
                 try materializer.remove(release.theme)
                 changed.append((release.theme, release.generation))
                 continue
             }
             // A theme in a rollout serves the release before it to plain requests.
             let served = audiences.servedGeneration(of: release.theme, latest: release.generation)
-            guard materializer.generation(of: release.theme) != served else { continue }
+            guard generationHere(release.theme) != served else { continue }
             do {
                 guard let release = served == release.generation ? try release.release() : try store.release(of: release.theme, generation: served) else {
                     throw ClusterError.generationNotKept(release.theme, served)
@@ -342,10 +344,8 @@ public final class ClusterFollower: Sendable {
     private func exchangeListings(_ store: ClusterStore) throws {
         guard let shard else { return }
         var listed = try store.listings()
-        let stale = materializer.themes().compactMap { theme -> (theme: String, generation: Generation)? in
-            guard shard.owns(theme), let generation = materializer.generation(of: theme), listed[theme]?.generation != generation else { return nil }
-            return (theme, generation)
-        }
+        let stale = materializer.inventory().themes.filter { theme, generation in shard.owns(theme) && listed[theme]?.generation != generation }
+            .map { (theme: $0.key, generation: $0.value) }
         let described = stale.isEmpty ? [] : reports.listings(stale)
         for listing in described {
             try store.record(listing)
@@ -371,7 +371,7 @@ public final class ClusterFollower: Sendable {
         var changed: [(theme: String, generation: Generation)] = []
         var unavailable = Set<String>()
         while true {
-            let held = Set(materializer.themes())
+            let held = Set(materializer.inventory().themes.keys)
             let needed = shard.themesToHold(among: held, parent: materializer.parent(of:))
             let missing = needed.subtracting(held).subtracting(unavailable)
             guard !missing.isEmpty else {

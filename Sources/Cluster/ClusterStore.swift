@@ -189,7 +189,7 @@ public final class ClusterStore: @unchecked Sendable {
     /// an upgrade has none (NULL), and its manifest is searched.
     public func currentReleases(publishing theme: String? = nil) throws -> CurrentReleases {
         let rows = try connection.execute("""
-            WITH latest AS (SELECT DISTINCT ON (theme) theme, retired, settings, manifest FROM themed_release ORDER BY theme, generation DESC)
+            WITH latest AS (\(Self.newestReleases(of: "theme, retired, settings, manifest")))
             SELECT l.theme, l.retired, b.bytes, CASE WHEN l.theme = $2 THEN l.manifest END FROM latest l
                 LEFT JOIN themed_blob b ON NOT l.retired AND b.hash = COALESCE(l.settings, substring(l.manifest from $1))
             """, [.text(Self.settingsPattern), theme.map { .text($0) } ?? .null])
@@ -278,8 +278,14 @@ public final class ClusterStore: @unchecked Sendable {
     /// client gave): it also goes in `snapshot`'s batch, where statements take no parameters.
     /// Without `manifests`, each row's manifest is NULL.
     static func latestReleasesQuery(after generation: Generation?, manifests: Bool) -> String {
+        newestReleases(of: "theme, generation, \(manifests ? "manifest" : "NULL"), retired", after: generation)
+    }
+
+    /// The statement that picks each theme's newest release (with `after`, of the themes with one
+    /// newer than it), the columns named.
+    static func newestReleases(of columns: String, after generation: Generation? = nil) -> String {
         """
-        SELECT DISTINCT ON (theme) theme, generation, \(manifests ? "manifest" : "NULL"), retired FROM themed_release
+        SELECT DISTINCT ON (theme) \(columns) FROM themed_release
         WHERE generation > \(generation ?? -1) ORDER BY theme, generation DESC
         """
     }

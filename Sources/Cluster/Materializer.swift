@@ -38,22 +38,28 @@ public struct Materializer: Sendable {
         return Generation(String(decoding: bytes[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
-    /// The themes releases made here (not the generations kept beside them).
-    public func themes() -> [String] {
-        folders().filter { ThemeName.pin(in: $0) == nil }
+    /// What releases made in the themes folder.
+    public struct Inventory: Sendable, Equatable {
+        /// Each theme's generation (not the generations kept beside them).
+        public var themes: [String: Generation] = [:]
+        /// The older or newer generations kept here in folders of their own (`brand@43`): a
+        /// rollout's, or one an alias pins.
+        public var kept: Set<PinnedGeneration> = []
     }
 
-    /// The older or newer generations kept here in folders of their own (`brand@43`): a
-    /// rollout's, or one an alias pins.
-    public func keptGenerations() -> Set<PinnedGeneration> {
-        Set(folders().compactMap { name in
-            ThemeName.pin(in: name).map { PinnedGeneration(theme: $0.theme, generation: $0.generation) }
-        })
-    }
-
-    private func folders() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: themesDirectory)) ?? []
-        return names.filter { !$0.hasPrefix(".") && generation(of: $0) != nil }
+    /// The folder listed once and each marker read once: a sync of every theme asks after
+    /// each of a platform's 10,000.
+    public func inventory() -> Inventory {
+        var inventory = Inventory()
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: themesDirectory)) ?? [] where !name.hasPrefix(".") {
+            guard let generation = generation(of: name) else { continue }
+            if let pin = ThemeName.pin(in: name) {
+                inventory.kept.insert(PinnedGeneration(theme: pin.theme, generation: pin.generation))
+            } else {
+                inventory.themes[name] = generation
+            }
+        }
+        return inventory
     }
 
     /// The parent a materialized theme's `theme.json` names, if any.

@@ -231,7 +231,7 @@ struct ClusterTests {
         // The parent's own releases follow while it is held.
         let next = try store.publish(theme: other, files: Self.files("other, again"))
         #expect(waitUntil { materializer.generation(of: other) == next })
-        #expect(Set(materializer.themes()) == Set(mine + [other]))
+        #expect(Set(materializer.inventory().themes.keys) == Set(mine + [other]))
     }
 
     @Test("a release whose blob was damaged in the store is refused and reported once; the one before keeps serving", .needsPostgres)

@@ -64,5 +64,12 @@ struct StagedFilesTests {
         for theme in ["empty", "foreign", "overlong", "unmarked", "absent"] {
             #expect(materializer.generation(of: theme) == nil, "\(theme)")
         }
+
+        // The inventory: the folders with a marker, a kept generation by its folder's name, and
+        // nothing hidden (a release being written or set aside).
+        try marking("written@41", "41\n")
+        try marking(".staging-written-43", "43\n")
+        #expect(materializer.inventory() == Materializer.Inventory(themes: ["written": 42, "largest": .max],
+                                                                    kept: [PinnedGeneration(theme: "written", generation: 41)]))
     }
 }
