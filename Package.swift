@@ -178,7 +178,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "CatalogWriterTests", dependencies: ["CatalogWriter", "ThemeIndex", "AssetCatalog", "BOM", "BinaryReading", "JSON", "Codecs", "TestSupport", "FuzzTargets"]),
         .testTarget(name: "ThemeBundleTests", dependencies: ["ThemeBundle", "TestSupport", "ThemeVocabulary"]),
-        .testTarget(name: "ThemeIndexTests", dependencies: ["ThemeIndex", "ThemeBundle", "SQLite", "TestSupport", "ThemeVocabulary", "DesignTokens", "JSON"]),
+        .testTarget(name: "ThemeIndexTests", dependencies: ["ThemeIndex", "ThemeBundle", "SQLite", "TestSupport", "ThemeVocabulary", "DesignTokens", "JSON", "Hashing"]),
         .testTarget(name: "FuzzRegressionTests", dependencies: ["FuzzTargets"], resources: [.copy("Inputs")]),
         .testTarget(name: "ThemeContentTests", dependencies: ["ThemeContent", "ThemeIndex", "BlobStore", "Codecs", "ImageCoders", "TestSupport"]),
         // The HTTP server alone: connections' lives and outboxes in-process, sockets on loopback.

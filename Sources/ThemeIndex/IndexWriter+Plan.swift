@@ -16,6 +16,8 @@ extension IndexWriter {
         var folders: [ThemeFolder]
         /// The reading thread has no connection: what it compares with is read for it first.
         var storedSources: [Int64: [SourceRecord]] = [:]
+        /// The ancestors' files as this sync found them, for every theme over them.
+        let stamps = FileStamps()
 
         init(of discovered: [ThemeFolder], only: String? = nil, parents scope: ParentScope, storedParents: [String: String?], in database: Database) throws {
             (self.discovered, self.only, self.storedParents) = (discovered, only, storedParents)
@@ -46,7 +48,7 @@ extension IndexWriter {
         /// The folder at `position` against what the index holds of it.
         func changes(at position: Int) -> ThemeChanges {
             let theme = storedByName[folders[position].name]
-            return IndexWriter.diff(folders[position], theme: theme, sources: theme.flatMap { storedSources[$0.id] } ?? [])
+            return IndexWriter.diff(folders[position], theme: theme, sources: theme.flatMap { storedSources[$0.id] } ?? [], stamps: stamps)
         }
 
         /// The themes whose records a sync of `only` may change: those it compares with their

@@ -137,12 +137,12 @@ public final class IndexWriter: Sendable {
         var removed: [SourceRecord] = []
     }
 
-    static func diff(_ folder: ThemeFolder, theme: ThemeRecord?, sources: [SourceRecord]) -> ThemeChanges {
+    static func diff(_ folder: ThemeFolder, theme: ThemeRecord?, sources: [SourceRecord], stamps: FileStamps) -> ThemeChanges {
         var changes = ThemeChanges(folder: folder, theme: theme)
         var storedByPath = Dictionary(sources.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
         for (rank, source) in folder.sources.enumerated() {
             let previous = storedByPath.removeValue(forKey: source.path)
-            let fingerprint = ParsedSource.fingerprint(source)
+            let fingerprint = ParsedSource.fingerprint(source, stamps: stamps)
             if let previous, previous.fingerprint == fingerprint {
                 changes.unchanged.append((previous, rank))
             } else {

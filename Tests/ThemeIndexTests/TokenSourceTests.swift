@@ -1,4 +1,5 @@
 import Foundation
+import Hashing
 import Testing
 import TestSupport
 import ThemeVocabulary
@@ -357,6 +358,32 @@ struct CatalogBaseTests {
         let report = try index.writer.sync(themesDirectory: fixtures.root, only: "base")
         #expect(Set(report.changedThemes) == ["base", "brand"], "\(report.changedThemes)")
         #expect(try Self.hex(index, "semantic.accent") == "#ff0000")
+    }
+
+    @Test("a sync stamps the base's files once for every brand over it; a brand's fingerprint is still its files' and the base's size and time, by path, as indexes hold it")
+    func fingerprintOverTheBase() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        Self.platform(fixtures)
+        let brand = try #require(ThemeFolder.discover(in: fixtures.root).first { $0.name == "brand" })
+        let source = try #require(brand.sources.first { $0.kind == .tokens })
+        let thisSync = FileStamps()
+        let fingerprint = ParsedSource.fingerprint(source, stamps: thisSync)
+
+        let catalog = fixtures.path("base/Theme.xcassets")
+        let catalogFiles = [catalog] + (FileManager.default.enumerator(atPath: catalog)?.allObjects as? [String] ?? []).map { "\(catalog)/\($0)" }
+        let brandFiles = ["theme.json", "semantic.tokens.json", "brand.resolver.json"].map { fixtures.path("brand/\($0)") }
+        var expected = ContentHash()
+        for path in (catalogFiles + brandFiles).sorted() {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            let modified = try #require(attributes[.modificationDate] as? Date).timeIntervalSince1970
+            expected.add("\(path)\0\(try #require(attributes[.size] as? NSNumber).int64Value)\0\(modified)\n")
+        }
+        #expect(fingerprint == expected.hex)
+
+        fixtures.dateLater("base")
+        #expect(ParsedSource.fingerprint(source, stamps: thisSync) == fingerprint, "the base as this sync first found it")
+        #expect(ParsedSource.fingerprint(source, stamps: FileStamps()) != fingerprint, "the next sync sees the base's edit")
     }
 
     @Test("an alias to a colour the base does not have is the brand's problem, naming it")
