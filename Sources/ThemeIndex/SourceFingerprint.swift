@@ -44,16 +44,32 @@ extension ParsedSource {
         return (catalogs + roots + own).sorted { $0.path < $1.path }
     }
 
-    /// The JSON files under a theme's folder, outside its catalogs and hidden folders (at most 10,000).
+    /// The JSON files under a theme's folder, outside its catalogs and hidden folders (at most
+    /// 10,000), links not followed. Listed with readdir: Foundation's enumerator built and
+    /// searched a string per entry, a seventh of a restart of 10,000 brands.
     private static func tokenPaths(in root: String) -> [String] {
         var found: [String] = []
-        let enumerator = FileManager.default.enumerator(atPath: root)
-        while let relative = enumerator?.nextObject() as? String, found.count < 10_000 {
-            let name = (relative as NSString).lastPathComponent
-            if name.hasPrefix(".") || name.hasSuffix(".xcassets") || name.hasSuffix(".car") { enumerator?.skipDescendants(); continue }
-            if name.hasSuffix(".json") || name.hasSuffix(".tokens") { found.append("\(root)/\(relative)") }
+        var folders = [root]
+        while let folder = folders.popLast(), found.count < 10_000 {
+            guard let listing = opendir(folder) else { continue }
+            defer { closedir(listing) }
+            while let entry = readdir(listing), found.count < 10_000 {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                guard !name.hasPrefix("."), !name.hasSuffix(".xcassets"), !name.hasSuffix(".car") else { continue }
+                let path = "\(folder)/\(name)"
+                if name.hasSuffix(".json") || name.hasSuffix(".tokens") { found.append(path) }
+                if isFolder(entry.pointee.d_type, path) { folders.append(path) }
+            }
         }
         return found
+    }
+
+    /// Whether a listed entry is a folder (not a link to one); the type asked of the file
+    /// system only where the listing does not tell it.
+    private static func isFolder(_ type: UInt8, _ path: String) -> Bool {
+        guard type == UInt8(DT_UNKNOWN) else { return type == UInt8(DT_DIR) }
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 }
 

@@ -360,11 +360,15 @@ struct CatalogBaseTests {
         #expect(try Self.hex(index, "semantic.accent") == "#ff0000")
     }
 
-    @Test("a sync stamps the base's files once for every brand over it; a brand's fingerprint is still its files' and the base's size and time, by path, as indexes hold it")
+    @Test("a sync stamps the base's files once for every brand over it; a brand's fingerprint is still its JSON files' and the base's size and time, by path, as indexes hold it")
     func fingerprintOverTheBase() throws {
         let fixtures = ThemeFixtures()
         defer { fixtures.remove() }
         Self.platform(fixtures)
+        // Read: JSON files in folders below. Not read: hidden folders, and a link to a folder.
+        fixtures.write(##"{"note": {"$type": "color", "$value": "#123456"}}"##, to: "brand/tokens/extra/more.tokens.json")
+        fixtures.write("{}", to: "brand/.drafts/draft.tokens.json")
+        try FileManager.default.createSymbolicLink(atPath: fixtures.path("brand/linked"), withDestinationPath: fixtures.path("base/Theme.xcassets/Brand"))
         let brand = try #require(ThemeFolder.discover(in: fixtures.root).first { $0.name == "brand" })
         let source = try #require(brand.sources.first { $0.kind == .tokens })
         let thisSync = FileStamps()
@@ -372,7 +376,7 @@ struct CatalogBaseTests {
 
         let catalog = fixtures.path("base/Theme.xcassets")
         let catalogFiles = [catalog] + (FileManager.default.enumerator(atPath: catalog)?.allObjects as? [String] ?? []).map { "\(catalog)/\($0)" }
-        let brandFiles = ["theme.json", "semantic.tokens.json", "brand.resolver.json"].map { fixtures.path("brand/\($0)") }
+        let brandFiles = ["theme.json", "semantic.tokens.json", "brand.resolver.json", "tokens/extra/more.tokens.json"].map { fixtures.path("brand/\($0)") }
         var expected = ContentHash()
         for path in (catalogFiles + brandFiles).sorted() {
             let attributes = try FileManager.default.attributesOfItem(atPath: path)
