@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "ThemeIndex", dependencies: ["AssetCatalog", "CLinux", "Caching", "Codecs", "DesignTokens", "Hashing", "JSON", "MaterialColor", "Sharding", "BinaryReading", "SQLite", "ThemeBundle", "ThemeVocabulary"]),
         // What is served: the bytes behind variants (decoded once, cached within a budget), the
         // catalogs sync parsed, and the library that reloads the index and swaps snapshots.
-        .target(name: "ThemeContent", dependencies: ["ThemeIndex", "Sharding", "ImageCoders", "BlobStore", "Hashing", "AssetCatalog", "Codecs", "BinaryReading", "ThemeVocabulary", "Caching", "CLinux"]),
+        .target(name: "ThemeContent", dependencies: ["ThemeIndex", "ThemeBundle", "Sharding", "ImageCoders", "BlobStore", "Hashing", "AssetCatalog", "Codecs", "BinaryReading", "ThemeVocabulary", "Caching", "CLinux"]),
         // A theme's colours in other formats: CSS custom properties, W3C design tokens, Android
         // colour resources, a Swift file of dynamic colours; deterministic, from the index.
         .target(name: "ThemeExport", dependencies: ["ThemeIndex", "ThemeVocabulary", "DesignTokens", "JSON"]),

@@ -60,28 +60,3 @@ public struct BundleLayout: Sendable, Equatable {
                             note: "\(bundlePath): no Resources link; using Versions/\(version)/Resources")
     }
 }
-
-/// File-system questions the theme readers ask, in one place.
-public enum FileSystem {
-    /// Names of the sub-directories (or links to directories) of `path`, in byte order.
-    public static func directories(in path: String) -> [String] {
-        entries(of: path).filter { isDirectory("\(path)/\($0)") }
-    }
-
-    /// Names of the entries of `path` in byte order, without dot-files.
-    public static func entries(of path: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [])
-            .filter { !$0.hasPrefix(".") }
-            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    }
-
-    public static func isDirectory(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
-    }
-
-    public static func isRegularFile(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
-    }
-}

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 #endif
 import Synchronization
+import ThemeBundle
 import ThemeVocabulary
 
 /// Watches the themes folder with inotify and says which theme's files changed, for the server to
@@ -50,14 +51,9 @@ public final class ThemeWatcher: @unchecked Sendable {
         let wd = inotify_add_watch(fd, path, Self.mask)
         guard wd >= 0 else { return }
         watches[wd] = path
-        let children = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        for child in children where !child.hasPrefix(".") {
-            let childPath = "\(path)/\(child)"
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: childPath, isDirectory: &isDirectory), isDirectory.boolValue,
-               (try? FileManager.default.destinationOfSymbolicLink(atPath: childPath)) == nil {
-                addWatches(under: childPath)
-            }
+        // Folders, not links to them: a link out of the themes folder is not watched through.
+        for child in FileSystem.listing(of: path) where child.isFolder && !child.name.hasPrefix(".") {
+            addWatches(under: "\(path)/\(child.name)")
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Hashing
 import Synchronization
+import ThemeBundle
 
 extension ParsedSource {
     /// Size and modification time of a file; for folders, of every file inside; for bundles, of
@@ -45,31 +46,19 @@ extension ParsedSource {
     }
 
     /// The JSON files under a theme's folder, outside its catalogs and hidden folders (at most
-    /// 10,000), links not followed. Listed with readdir: Foundation's enumerator built and
-    /// searched a string per entry, a seventh of a restart of 10,000 brands.
+    /// 10,000), links not followed.
     private static func tokenPaths(in root: String) -> [String] {
         var found: [String] = []
         var folders = [root]
         while let folder = folders.popLast(), found.count < 10_000 {
-            guard let listing = opendir(folder) else { continue }
-            defer { closedir(listing) }
-            while let entry = readdir(listing), found.count < 10_000 {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            for entry in FileSystem.listing(of: folder) where found.count < 10_000 {
+                let name = entry.name
                 guard !name.hasPrefix("."), !name.hasSuffix(".xcassets"), !name.hasSuffix(".car") else { continue }
-                let path = "\(folder)/\(name)"
-                if name.hasSuffix(".json") || name.hasSuffix(".tokens") { found.append(path) }
-                if isFolder(entry.pointee.d_type, path) { folders.append(path) }
+                if name.hasSuffix(".json") || name.hasSuffix(".tokens") { found.append("\(folder)/\(name)") }
+                if entry.isFolder { folders.append("\(folder)/\(name)") }
             }
         }
         return found
-    }
-
-    /// Whether a listed entry is a folder (not a link to one); the type asked of the file
-    /// system only where the listing does not tell it.
-    private static func isFolder(_ type: UInt8, _ path: String) -> Bool {
-        guard type == UInt8(DT_UNKNOWN) else { return type == UInt8(DT_DIR) }
-        var status = stat()
-        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 }
 
