@@ -35,7 +35,7 @@ public final class ClusterFollower: Sendable {
     }
 
     let url: String
-    let materializer: Materializer
+    public let materializer: Materializer
     /// Held until `attach` gives them somewhere to go.
     let reports = FollowerReports()
     let logger: Logger

@@ -12,12 +12,15 @@ public struct Materializer: Sendable {
     public let themesDirectory: String
     /// Inside each materialized theme: the generation it holds.
     static let marker = ".themed-release"
-    /// The folders of replaced releases set aside since `removeReplaced` last ran: it removes
-    /// them by name, without listing a folder of a platform's 10,000 themes after each change.
-    private let setAside = SetAsideFolders()
+    /// What this materializer did to the folder that it asks again later.
+    private let record = Record()
 
-    private final class SetAsideFolders: Sendable {
-        let paths = Mutex<[String]>([])
+    private final class Record: Sendable {
+        /// The folders of replaced releases set aside since `removeReplaced` last ran: it removes
+        /// them by name, without listing a folder of a platform's 10,000 themes after each change.
+        let setAside = Mutex<[String]>([])
+        /// The generation last swapped into each folder.
+        let swappedIn = Mutex<[String: Generation]>([:])
     }
 
     public init(themesDirectory: String) {
@@ -62,6 +65,14 @@ public struct Materializer: Sendable {
         return inventory
     }
 
+    /// Whether `folder` holds the release this materializer last swapped in there (by its
+    /// marker): a folder watcher that sees the swap has nothing to read that the follower, which
+    /// reloads what it writes, does not.
+    public func holdsLastSwap(_ folder: String) -> Bool {
+        guard let swapped = record.swappedIn.withLock({ $0[folder] }) else { return false }
+        return generation(of: folder) == swapped
+    }
+
     /// The parent a materialized theme's `theme.json` names, if any.
     public func parent(of theme: String) -> String? {
         guard Release.isSafe(theme: theme) else { return nil }
@@ -81,7 +92,7 @@ public struct Materializer: Sendable {
     /// it has reported the change served: removing a folder waits for the disk once per directory
     /// in it (on a file system mounted with `discard`), and each wait, on a busy host, for a CPU.
     public func removeReplaced() {
-        let replaced = setAside.paths.withLock { paths in
+        let replaced = record.setAside.withLock { paths in
             let taken = paths
             paths = []
             return taken
@@ -119,11 +130,12 @@ public struct Materializer: Sendable {
                 if (try? manager.moveItem(atPath: staging, toPath: previous)) == nil {
                     try? manager.removeItem(atPath: staging)
                 } else {
-                    setAside.paths.withLock { $0.append(previous) }
+                    record.setAside.withLock { $0.append(previous) }
                 }
             } else {
                 try manager.moveItem(atPath: staging, toPath: target)
             }
+            record.swappedIn.withLock { $0[folder] = release.generation }
         } catch {
             try? manager.removeItem(atPath: staging)
             throw error

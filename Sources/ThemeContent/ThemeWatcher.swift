@@ -15,16 +15,35 @@ import ThemeVocabulary
 /// catalog being copied is not parsed half-written. Whatever happens, a reload that fails keeps
 /// the previous generation serving (see `IndexWriter`).
 public final class ThemeWatcher: @unchecked Sendable {
+    /// A theme whose files changed.
+    public struct Change: Sendable, Equatable {
+        public var theme: String
+        /// The theme's folder was renamed into place whole, and nothing changed in it since: how
+        /// a replica swaps a release in (whoever swapped it knows what it holds).
+        public var isSwappedIn: Bool
+
+        public init(theme: String, isSwappedIn: Bool) { (self.theme, self.isSwappedIn) = (theme, isSwappedIn) }
+    }
+
     public let directory: String
     public let settleTime: Duration
-    private let changed: @Sendable (String) -> Void
+    private let changed: @Sendable (Change) -> Void
     private let fd: Int32
     private var watches: [Int32: String] = [:]        // watcher thread only
-    private var due: [String: ContinuousClock.Instant] = [:] // theme -> when to reload
+    /// The watches in each theme's folder, by theme: a platform has 10,000.
+    private var watchesOfTheme: [String: Set<Int32>] = [:]
+    private var due: [String: Due] = [:]
+
+    /// A theme's reload to come, and what was seen of it.
+    private struct Due {
+        var when: ContinuousClock.Instant
+        var sawSwapIn = false
+        var sawOther = false
+    }
     private let running = Mutex(true)
     private let finished = DispatchSemaphore(value: 0)
 
-    public init(directory: String, settleTime: Duration = .milliseconds(300), changed: @escaping @Sendable (String) -> Void) throws {
+    public init(directory: String, settleTime: Duration = .milliseconds(300), changed: @escaping @Sendable (Change) -> Void) throws {
         self.directory = directory
         self.settleTime = settleTime
         self.changed = changed
@@ -47,10 +66,18 @@ public final class ThemeWatcher: @unchecked Sendable {
 
     static let mask: UInt32 = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_CLOSE_WRITE | IN_MODIFY | IN_ATTRIB | IN_DELETE_SELF)
 
+    private func removeWatches(of theme: String) {
+        for wd in watchesOfTheme.removeValue(forKey: theme) ?? [] {
+            inotify_rm_watch(fd, wd)
+            watches.removeValue(forKey: wd)
+        }
+    }
+
     private func addWatches(under path: String) {
         let wd = inotify_add_watch(fd, path, Self.mask)
         guard wd >= 0 else { return }
         watches[wd] = path
+        if let theme = theme(for: path) { watchesOfTheme[theme, default: []].insert(wd) }
         // Folders, not links to them: a link out of the themes folder is not watched through.
         for child in FileSystem.listing(of: path) where child.isFolder && !child.name.hasPrefix(".") {
             addWatches(under: "\(path)/\(child.name)")
@@ -78,9 +105,9 @@ public final class ThemeWatcher: @unchecked Sendable {
                 if count > 0 { handle(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) }
             }
             let now = ContinuousClock.now
-            for (theme, when) in due where when <= now {
+            for (theme, next) in due where next.when <= now {
                 due.removeValue(forKey: theme)
-                changed(theme)
+                changed(Change(theme: theme, isSwappedIn: next.sawSwapIn && !next.sawOther))
             }
         }
         finished.signal()
@@ -97,11 +124,20 @@ public final class ThemeWatcher: @unchecked Sendable {
             let nameBytes = events[(offset + headerSize) ..< (offset + headerSize + length)]
             let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
             offset += headerSize + length
-            if mask & UInt32(IN_IGNORED) != 0 { watches.removeValue(forKey: wd); continue }
+            if mask & UInt32(IN_IGNORED) != 0 {
+                if let path = watches.removeValue(forKey: wd), let theme = theme(for: path) { watchesOfTheme[theme]?.remove(wd) }
+                continue
+            }
             guard let folder = watches[wd] else { continue }
             let path = name.isEmpty ? folder : "\(folder)/\(name)"
             guard let theme = theme(for: path), !name.hasPrefix(".") else { continue }
-            if mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 { addWatches(under: path) }
+            let isFolderMovedHere = folder == directory && mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_MOVED_TO | IN_MOVED_FROM) != 0
+            if mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+                // A folder renamed over a theme's (a release swapped in): the watches of the one it
+                // replaced follow that one out, and would name this theme at each of its deletions.
+                if isFolderMovedHere { removeWatches(of: theme) }
+                addWatches(under: path)
+            }
             // A rename into place is complete now; in-place writes wait until the file settles.
             let delay: Duration
             if mask & UInt32(IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF) != 0 {
@@ -112,11 +148,11 @@ public final class ThemeWatcher: @unchecked Sendable {
                 delay = settleTime // a file being created or written in place
             }
             let when = ContinuousClock.now + delay
-            if let current = due[theme], mask & UInt32(IN_MODIFY) != 0 {
-                due[theme] = max(current, when)
-            } else {
-                due[theme] = min(due[theme] ?? when, when)
-            }
+            var next = due[theme] ?? Due(when: when)
+            next.when = mask & UInt32(IN_MODIFY) != 0 ? max(next.when, when) : min(next.when, when)
+            if isFolderMovedHere && mask & UInt32(IN_MOVED_TO) != 0 { next.sawSwapIn = true }
+            if !isFolderMovedHere { next.sawOther = true }
+            due[theme] = next
         }
     }
 }

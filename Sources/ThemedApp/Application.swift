@@ -61,8 +61,13 @@ public final class Application: Sendable {
         services.append(Listening(server: parts.server, served: served, address: "\(parts.settings.host):\(parts.settings.port)", listens: parts.listens))
         if let follower = parts.follower { services.append(follower) }
         if parts.settings.watch {
-            services.append(FolderWatching(directory: parts.settings.themesPath, settleTime: parts.watchSettleTime) { theme in
-                do { try served.current?.reload(only: theme) } catch { logger.error("reload failed", metadata: ["theme": "\(theme)", "error": "\(error)"]) }
+            let follower = parts.follower
+            services.append(FolderWatching(directory: parts.settings.themesPath, settleTime: parts.watchSettleTime) { change in
+                // A release the follower swapped in is reloaded by the follower, with its generation.
+                if change.isSwappedIn, follower?.materializer.holdsLastSwap(change.theme) == true { return }
+                do { try served.current?.reload(only: change.theme) } catch {
+                    logger.error("reload failed", metadata: ["theme": "\(change.theme)", "error": "\(error)"])
+                }
             })
         }
         services.append(RepeatingTimers(Self.timerTasks(parts, notifier: notifier)))

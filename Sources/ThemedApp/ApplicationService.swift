@@ -78,10 +78,10 @@ final class Listening: ApplicationService {
 final class FolderWatching: ApplicationService {
     let directory: String
     let settleTime: Duration
-    let changed: @Sendable (String) -> Void
+    let changed: @Sendable (ThemeWatcher.Change) -> Void
     private let watcher = Mutex<ThemeWatcher?>(nil)
 
-    init(directory: String, settleTime: Duration, changed: @escaping @Sendable (String) -> Void) {
+    init(directory: String, settleTime: Duration, changed: @escaping @Sendable (ThemeWatcher.Change) -> Void) {
         (self.directory, self.settleTime, self.changed) = (directory, settleTime, changed)
     }
 

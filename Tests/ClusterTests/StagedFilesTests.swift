@@ -45,6 +45,22 @@ struct StagedFilesTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: root) == ["light"])
     }
 
+    @Test("a folder holds the materializer's last swap while its marker is that release's; not once replaced, nor one it never wrote")
+    func lastSwap() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let materializer = Materializer(themesDirectory: root)
+        let bytes = Array("{}".utf8)
+        let file = Release.File(path: "a.json", hash: ContentHash.of(bytes).hex, size: bytes.count)
+        for generation in [Int64(1), 2] {
+            try materializer.materialize(Release(theme: "light", generation: generation, files: [file], retired: false)) { _ in bytes }
+            #expect(materializer.holdsLastSwap("light"))
+        }
+        try FileManager.default.createDirectory(atPath: "\(root)/dark", withIntermediateDirectories: true)
+        #expect(!materializer.holdsLastSwap("dark"), "a folder it never wrote")
+        try "1\n".write(toFile: "\(root)/light/\(Materializer.marker)", atomically: true, encoding: .utf8)
+        #expect(!materializer.holdsLastSwap("light"), "a folder put there by another hand")
+    }
+
     @Test("a folder's generation is its marker's number; a missing, empty, foreign or overlong marker names none")
     func markers() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }

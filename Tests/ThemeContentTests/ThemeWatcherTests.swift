@@ -8,7 +8,7 @@ import ThemeContent
 /// hidden folder beside them is nobody's reload.
 @Suite("the themes folder watcher")
 struct ThemeWatcherTests {
-    @Test("a release written and swapped in as a replica does (hidden staging, set aside, deleted) names the theme alone, never the hidden folders")
+    @Test("a release written and swapped in as a replica does (hidden staging, set aside, deleted) names the theme alone, once, as swapped in; never the hidden folders")
     func hiddenFoldersAreNoThemes() throws {
         let fixtures = ThemeFixtures()
         defer { fixtures.remove() }
@@ -16,24 +16,30 @@ struct ThemeWatcherTests {
         let manager = FileManager.default
         for folder in ["brand", "other"] { try manager.createDirectory(atPath: "\(themes)/\(folder)", withIntermediateDirectories: true) }
         try Data("1".utf8).write(to: URL(fileURLWithPath: "\(themes)/brand/colors.json"))
-        let named = Mutex<[String]>([])
-        let watcher = try ThemeWatcher(directory: themes, settleTime: .milliseconds(50)) { theme in named.withLock { $0.append(theme) } }
+        let named = Mutex<[ThemeWatcher.Change]>([])
+        let watcher = try ThemeWatcher(directory: themes, settleTime: .milliseconds(50)) { change in named.withLock { $0.append(change) } }
         defer { watcher.stop() }
 
         // As `Materializer` writes a release: files in a hidden folder, swapped in, the old one
-        // set aside and deleted.
+        // set aside, and deleted once the swap was told.
         let staging = "\(themes)/.staging-brand-2"
         try manager.createDirectory(atPath: "\(staging)/Assets.xcassets", withIntermediateDirectories: true)
         try Data("2".utf8).write(to: URL(fileURLWithPath: "\(staging)/colors.json"))
         try Data("{}".utf8).write(to: URL(fileURLWithPath: "\(staging)/Assets.xcassets/Contents.json"))
         try manager.moveItem(atPath: "\(themes)/brand", toPath: "\(themes)/.previous-brand-2")
         try manager.moveItem(atPath: staging, toPath: "\(themes)/brand")
+        #expect(waitUntil { !named.withLock { $0 }.isEmpty })
         try manager.removeItem(atPath: "\(themes)/.previous-brand-2")
         // Written in place last, so due last (in-place writes wait for their quiet time).
         try Data("x".utf8).write(to: URL(fileURLWithPath: "\(themes)/other/colors.json"))
 
-        #expect(waitUntil { named.withLock { $0.contains("other") } })
-        let reported = Set(named.withLock { $0 })
-        #expect(reported == ["brand", "other"], "\(reported)")
+        #expect(waitUntil { named.withLock { $0.contains { $0.theme == "other" } } })
+        // The folder set aside is watched no more under the theme's name: its deletion names nothing.
+        #expect(named.withLock { $0 } == [ThemeWatcher.Change(theme: "brand", isSwappedIn: true), ThemeWatcher.Change(theme: "other", isSwappedIn: false)])
+
+        // A file written in the folder swapped in is a change in it, watched under its name.
+        try Data("3".utf8).write(to: URL(fileURLWithPath: "\(themes)/brand/colors.json"))
+        #expect(waitUntil { named.withLock { $0.count == 3 } })
+        #expect(named.withLock { $0.last } == ThemeWatcher.Change(theme: "brand", isSwappedIn: false))
     }
 }
