@@ -39,8 +39,8 @@ public final class ContentStore: Sendable {
     }
 
     let warmer: Warmer
-    /// How long a blob nothing references is kept (a client may still hold its URL).
-    let collectionGrace: Duration
+    /// When the blobs nothing references are dropped (`collect(keeping:themes:)`).
+    let collections: CollectionPacing
 
     /// Whether reloads warm changed content in the background (tests of cold loads turn it off).
     let warmsAfterReload: Bool
@@ -67,6 +67,7 @@ public final class ContentStore: Sendable {
         public var workers: WorkerPool?
         /// nil: the registry's coders (libvips).
         public var coders: ImageCoderRegistry?
+        /// How long a blob nothing references is kept (a client may still hold its URL).
         public var collectionGrace: Duration
         public var warmsAfterReload: Bool
         public var derived: DerivedImages?
@@ -88,7 +89,8 @@ public final class ContentStore: Sendable {
         coders = configuration.coders ?? ImageCoderRegistry()
         (derived, transforms) = (configuration.derived, configuration.transforms)
         decoding = MemoryBudget(capacityBytes: configuration.decodeBytes)
-        (collectionGrace, warmsAfterReload) = (configuration.collectionGrace, configuration.warmsAfterReload)
+        collections = CollectionPacing(grace: configuration.collectionGrace)
+        warmsAfterReload = configuration.warmsAfterReload
         catalogs = CatalogCache(capacityBytes: configuration.catalogBytes)
         workers = configuration.workers ?? WorkerPool()
     }
@@ -260,7 +262,7 @@ public final class ContentStore: Sendable {
         blobs.target(ofKey: Self.key(resolution)).map(blobs.contains) ?? false
     }
 
-    // MARK: Warming and collection
+    // MARK: Warming
 
     /// Encodes the stored content of `theme` in the background (see `Warmer`).
     public func warm(_ theme: String, _ resolutions: [Resolution]) {
@@ -274,33 +276,6 @@ public final class ContentStore: Sendable {
     /// How far warming `theme` has got, if it was warmed since the start.
     public func warming(_ theme: String) -> (done: Int, total: Int)? {
         warmer.progress(of: theme).map { ($0.done, $0.total) }
-    }
-
-    /// Once the warming queued now is done: forgets the progress of themes that are gone, and
-    /// drops the blobs that none of `resolutions` (every theme's stored content, read then, on the
-    /// warming thread: a change of one theme among thousands does not wait for it), their
-    /// mirrored forms and their compressed encodings use, once they are older than the grace
-    /// period. Nothing is dropped when they cannot be read.
-    public func collect(keeping resolutions: @escaping @Sendable () throws -> [Resolution], themes: Set<String>,
-                        completion: (@Sendable (BlobStore.Collection?) -> Void)? = nil) {
-        warmer.keepOnly(themes)
-        warmer.then { [self] in
-            guard let resolutions = try? resolutions() else {
-                completion?(nil)
-                return
-            }
-            var keys = Set<String>()
-            for resolution in resolutions {
-                for key in [resolution.variant.contentKey, resolution.variant.contentKey + "#mirrored"] {
-                    guard let digest = blobs.target(ofKey: key) else { continue }
-                    keys.insert(key)
-                    for coding in ContentCoding.allCases { keys.insert(Self.key(of: digest, coding)) }
-                }
-            }
-            // Evaluated first: `completion?(...)` would skip its argument when there is no completion.
-            let collection = try? blobs.collect(keeping: keys, grace: collectionGrace)
-            completion?(collection)
-        }
     }
 
     /// Four bytes per pixel, or nothing for a size no decoder accepts.
