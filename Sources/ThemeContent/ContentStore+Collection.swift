@@ -3,14 +3,12 @@ import Synchronization
 import ThemeIndex
 
 extension ContentStore {
-    /// Once the warming queued now is done: forgets the progress of themes that are gone, and
-    /// drops the blobs that none of `resolutions` (every theme's stored content, read then, on the
+    /// Once the warming queued now is done: drops the blobs that none of `resolutions` (every theme's stored content, read then, on the
     /// warming thread: a change of one theme among thousands does not wait for it), their
     /// mirrored forms and their compressed encodings use, once they are older than the grace
     /// period. Nothing is dropped when they cannot be read. Asked for again within the pacing's
     /// interval, the collection waits for it (`CollectionPacing`), keeping what the newest asks.
-    public func collect(keeping resolutions: @escaping @Sendable () throws -> [Resolution], themes: Set<String>) {
-        warmer.keepOnly(themes)
+    public func collect(keeping resolutions: @escaping @Sendable () throws -> [Resolution]) {
         let collection: CollectionPacing.Collection = { [weak self] in self?.collectNow(keeping: resolutions) }
         switch collections.ask(collection) {
         case .now:
@@ -23,6 +21,11 @@ extension ContentStore {
         case .joinsTheWaiting:
             break
         }
+    }
+
+    /// Forgets the warming of themes that are gone: their progress, and what is queued of them.
+    public func forgetWarming(except themes: Set<String>) {
+        warmer.keepOnly(themes)
     }
 
     private func collectNow(keeping resolutions: () throws -> [Resolution]) {

@@ -39,7 +39,7 @@ public final class ContentStore: Sendable {
     }
 
     let warmer: Warmer
-    /// When the blobs nothing references are dropped (`collect(keeping:themes:)`).
+    /// When the blobs nothing references are dropped (`collect(keeping:)`).
     let collections: CollectionPacing
 
     /// Whether reloads warm changed content in the background (tests of cold loads turn it off).

@@ -30,23 +30,43 @@ public final class ThemeLibrary: Sendable {
         public var epoch = 0
         /// The themes listed (`/themes`, the gallery, `current`'s default): a replica's kept
         /// generations (`ThemeName.pinned`) are served at their pinned URLs only.
-        public let themes: [ThemeInfo]
+        public private(set) var themes: [ThemeInfo]
         /// Every theme, kept generations too.
-        let all: [ThemeInfo]
+        private(set) var all: [ThemeInfo]
         /// The theme set with `PUT /active`, if any.
         public var active: String?
-        /// Where each theme is in `themes`: a request finds its theme without a walk through
-        /// every theme (a platform has thousands).
-        private let positions: [String: Int]
+        /// Where each theme is in `all`, and in `themes` when listed: a request finds its theme
+        /// without a walk through every theme (a platform has thousands).
+        private let positions: [String: (all: Int, listed: Int?)]
 
-        init(epoch: Int, themes: [ThemeInfo], active: String?) {
+        init(epoch: Int = 0, themes: [ThemeInfo], active: String? = nil) {
             (self.epoch, self.all, self.active) = (epoch, themes, active)
-            self.themes = themes.filter { ThemeName.pin(in: $0.name) == nil }
-            positions = Dictionary(themes.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+            var listed: [ThemeInfo] = []
+            var positions: [String: (all: Int, listed: Int?)] = [:]
+            positions.reserveCapacity(themes.count)
+            for (position, info) in themes.enumerated() where positions[info.name] == nil {
+                let isListed = ThemeName.pin(in: info.name) == nil
+                positions[info.name] = (position, isListed ? listed.count : nil)
+                if isListed { listed.append(info) }
+            }
+            (self.themes, self.positions) = (listed, positions)
         }
 
         public func theme(named name: String) -> ThemeInfo? {
-            positions[name].map { all[$0] }
+            positions[name].map { all[$0.all] }
+        }
+
+        /// This snapshot with `fresh` in place of the themes of the same names, if each is here
+        /// already: the change of a few themes among thousands copies the lists once and
+        /// places no name again. Nil when one of them is new.
+        func replacing(_ fresh: [ThemeInfo]) -> Snapshot? {
+            var next = self
+            for info in fresh {
+                guard let position = positions[info.name] else { return nil }
+                next.all[position.all] = info
+                if let listed = position.listed { next.themes[listed] = info }
+            }
+            return next
         }
 
         /// Every theme, kept generations too, those `touched` as read again (`fresh`; one not in
@@ -55,6 +75,9 @@ public final class ThemeLibrary: Sendable {
             // Two runs already in order: the sort (a merge sort) only merges them.
             (all.filter { !touched.contains($0.name) } + fresh).sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         }
+
+        /// The names of every theme, kept generations too.
+        var names: Set<String> { Set(positions.keys) }
     }
 
     public init(index: ThemeIndex, themesDirectory: String, content: ContentStore, shard: Shard? = nil) throws {
@@ -62,7 +85,7 @@ public final class ThemeLibrary: Sendable {
         self.shard = shard
         self.content = content
         self.themesDirectory = themesDirectory
-        snapshot = Mutex(Snapshot(epoch: 0, themes: try index.reader.themes(), active: try index.reader.setting("active")))
+        snapshot = Mutex(Snapshot(themes: try index.reader.themes(), active: try index.reader.setting("active")))
     }
 
     /// Re-reads the themes folder into the index (only changed sources are parsed; with `only`,
@@ -84,8 +107,8 @@ public final class ThemeLibrary: Sendable {
             // collect the blobs would cost a platform of 10,000 themes a tenth of a second for
             // nothing. A whole reload (an operator's) still starts a new snapshot.
             if !firstReload, theme != nil, report.changedNothing { return report }
-            let themes = firstReload ? try index.reader.themes() : try self.themes(after: report, before: themesBefore)
-            let changed = firstReload ? themes : themes.filter { report.changedThemes.contains($0.name) }
+            let (next, sameThemes) = firstReload ? (Snapshot(themes: try index.reader.themes()), false) : try snapshot(after: report, before: themesBefore)
+            let changed = firstReload ? next.all : report.changedThemes.compactMap(next.theme(named:))
             if let before { noteMissingColors(changed, before: before, themesBefore: themesBefore) }
             for (catalog, hash) in report.parsedCatalogs { content.catalogs.keep(catalog, contentHash: hash) }
             // Catalogs of changed themes that this sync did not parse itself are opened now (not
@@ -93,22 +116,33 @@ public final class ThemeLibrary: Sendable {
             for info in changed where !firstReload {
                 for source in info.sources where source.kind == .car { content.catalogs.retain(source) }
             }
-            replaceSnapshot { Snapshot(epoch: $0.epoch + 1, themes: themes, active: $0.active) }
+            replaceSnapshot { current in
+                var swapped = next
+                (swapped.epoch, swapped.active) = (current.epoch + 1, current.active)
+                return swapped
+            }
+            if !sameThemes { content.forgetWarming(except: next.names) }
             // Changed content is encoded now, in the background, not by the first request for it.
             for (info, resolutions) in zip(changed, try index.reader.storedContent(of: changed)) {
                 content.warm(info.name, resolutions)
             }
-            content.collect(keeping: { [index] in try index.reader.storedContent(of: themes).flatMap { $0 } }, themes: Set(themes.map(\.name)))
+            let themes = next.all
+            content.collect(keeping: { [index] in try index.reader.storedContent(of: themes).flatMap { $0 } })
             return report
         }
     }
 
-    /// Every theme after a sync: of one theme, those it touched read again and the rest as they
-    /// were (a platform's 10,000 are not read at each change of one); of all of them, or of a
-    /// base most of the rest inherit from, every theme in one read.
-    private func themes(after report: SyncReport, before: Snapshot) throws -> [ThemeInfo] {
-        guard let touched = report.touchedThemes, touched.count * 4 < before.all.count else { return try index.reader.themes() }
-        return before.themes(replacing: touched, with: try index.reader.themes(named: touched))
+    /// The snapshot after a sync, and whether it holds the same themes as before: of one theme,
+    /// those it touched read again and put in place (a platform's 10,000 are not read, copied
+    /// twice and placed again at each change of one); of all of them, or of a base most of the
+    /// rest inherit from, every theme in one read.
+    private func snapshot(after report: SyncReport, before: Snapshot) throws -> (Snapshot, sameThemes: Bool) {
+        guard let touched = report.touchedThemes, touched.count * 4 < before.all.count else {
+            return (Snapshot(themes: try index.reader.themes()), false)
+        }
+        let fresh = try index.reader.themes(named: touched)
+        if fresh.count == touched.count, let replaced = before.replacing(fresh) { return (replaced, true) }
+        return (Snapshot(themes: before.themes(replacing: touched, with: fresh)), false)
     }
 
     /// For each changed theme: a whole one lacks nothing; a degraded one lacks what it had before

@@ -45,9 +45,9 @@ struct CollectionPacingTests {
         let ran = Mutex<[String]>([])
         func keeping(_ name: String) -> @Sendable () throws -> [Resolution] { { ran.withLock { $0.append(name) }; return [] } }
 
-        store.collect(keeping: keeping("first"), themes: [])
-        store.collect(keeping: keeping("second"), themes: [])
-        store.collect(keeping: keeping("third"), themes: [])
+        store.collect(keeping: keeping("first"))
+        store.collect(keeping: keeping("second"))
+        store.collect(keeping: keeping("third"))
         // The three are asked for well within the interval (a second, a tenth of the grace).
         #expect(waitUntil(10) { ran.withLock { $0.last } == "third" }, "the waiting collection ran")
         #expect(ran.withLock { $0 } == ["first", "third"], "the second never ran: the third, asked while it waited, took its turn")

@@ -77,6 +77,8 @@ struct ReloadTests {
             #expect(library.epoch > epoch, "\(step): a new snapshot")
             #expect(!touched.isEmpty && touched.count * 4 < library.current.themes.count, "\(step): read again alone: \(touched.sorted())")
             #expect(described(library.current.themes) == described(try library.index.reader.themes()), "\(step)")
+            let found = library.current.themes.compactMap { library.current.theme(named: $0.name) }
+            #expect(described(found) == described(try library.index.reader.themes()), "\(step): each found by its name")
         }
         let subColors = library.current.theme(named: "sub")?.colorCount ?? 0
 
