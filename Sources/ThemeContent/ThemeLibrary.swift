@@ -38,6 +38,8 @@ public final class ThemeLibrary: Sendable {
         /// Where each theme is in `all`, and in `themes` when listed: a request finds its theme
         /// without a walk through every theme (a platform has thousands).
         private let positions: [String: (all: Int, listed: Int?)]
+        /// Whether every theme is listed (no kept generation): then the two lists share their storage.
+        private let listsEveryTheme: Bool
 
         init(epoch: Int = 0, themes: [ThemeInfo], active: String? = nil) {
             (self.epoch, self.all, self.active) = (epoch, themes, active)
@@ -49,7 +51,8 @@ public final class ThemeLibrary: Sendable {
                 positions[info.name] = (position, isListed ? listed.count : nil)
                 if isListed { listed.append(info) }
             }
-            (self.themes, self.positions) = (listed, positions)
+            listsEveryTheme = listed.count == themes.count
+            (self.themes, self.positions) = (listsEveryTheme ? themes : listed, positions)
         }
 
         public func theme(named name: String) -> ThemeInfo? {
@@ -57,15 +60,16 @@ public final class ThemeLibrary: Sendable {
         }
 
         /// This snapshot with `fresh` in place of the themes of the same names, if each is here
-        /// already: the change of a few themes among thousands copies the lists once and
-        /// places no name again. Nil when one of them is new.
+        /// already: the change of a few themes among thousands copies each list once (one, when
+        /// they are the same) and places no name again. Nil when one of them is new.
         func replacing(_ fresh: [ThemeInfo]) -> Snapshot? {
             var next = self
             for info in fresh {
                 guard let position = positions[info.name] else { return nil }
                 next.all[position.all] = info
-                if let listed = position.listed { next.themes[listed] = info }
+                if let listed = position.listed, !listsEveryTheme { next.themes[listed] = info }
             }
+            if listsEveryTheme { next.themes = next.all }
             return next
         }
 

@@ -7,8 +7,8 @@ extension IndexWriter {
         var discovered: [ThemeFolder]
         /// The theme the sync is of; nil for every theme.
         var only: String?
-        /// Every indexed theme's parent, by name: what chains are settled against.
-        var storedParents: [String: String?]
+        /// The index's themes before the sync: what chains are settled against.
+        var tree: ThemeTree
         /// The index's records of the themes the sync reads (of every theme, without `only`).
         var stored: [ThemeRecord]
         var storedByName: [String: ThemeRecord]
@@ -19,9 +19,9 @@ extension IndexWriter {
         /// The ancestors' files as this sync found them, for every theme over them.
         let stamps = FileStamps()
 
-        init(of discovered: [ThemeFolder], only: String? = nil, parents scope: ParentScope, storedParents: [String: String?], in database: Database) throws {
-            (self.discovered, self.only, self.storedParents) = (discovered, only, storedParents)
-            settled = ParentChains.settle(discovered, stored: storedParents, scope: scope)
+        init(of discovered: [ThemeFolder], only: String? = nil, parents scope: ParentScope, tree: ThemeTree, in database: Database) throws {
+            (self.discovered, self.only, self.tree) = (discovered, only, tree)
+            settled = ParentChains.settle(discovered, stored: tree.parents, scope: scope)
             // With `only`, also the themes whose tokens are read with its (a base's edit is each brand's).
             folders = discovered.filter { folder in
                 only == nil || folder.name == only
@@ -57,7 +57,7 @@ extension IndexWriter {
         var touchedThemes: Set<String>? {
             guard only != nil else { return nil }
             let written = folders.map(\.name) + stored.map(\.name)
-            return Set(written).union(IndexWriter.themesBelow(written, parents: storedParents))
+            return Set(written).union(tree.below(written))
         }
     }
 }

@@ -21,7 +21,7 @@ extension IndexWriter {
     /// yet written.
     private func readForReview(_ directory: String) throws -> ReviewDifferences.Reading {
         let discovered = ThemeFolder.discover(in: directory)
-        let plan = try connection.withLock { try Plan(of: discovered, parents: .folder, storedParents: try ThemeRecord.parents(in: $0), in: $0) }
+        let plan = try connection.withLock { try Plan(of: discovered, parents: .folder, tree: try ThemeTree(in: $0), in: $0) }
         return ReviewDifferences.Reading(themesDirectory: directory,
                                          themes: plan.folders.indices.map { Self.parse(plan.changes(at: $0), for: .review) })
     }

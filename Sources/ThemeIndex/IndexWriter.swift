@@ -44,17 +44,17 @@ public final class IndexWriter: Sendable {
             // A whole folder (thousands of themes on a platform) is read before the writer is taken.
             let discovered = ThemeFolder.discover(in: directory, shard: shard, lineOf: descendant)
             return try connection.withLock { database in
-                try write(Plan(of: discovered, parents: scope, storedParents: try ThemeRecord.parents(in: database), in: database),
+                try write(Plan(of: discovered, parents: scope, tree: try ThemeTree(in: database), in: database),
                           in: database, keepingCatalogs: keepingCatalogs)
             }
         }
         // One theme's neighbourhood is a few folders, read under the writer with the parents its
         // chains are settled against: one reading of them, which no other sync changes meanwhile.
         return try connection.withLock { database in
-            let storedParents = try ThemeRecord.parents(in: database)
+            let tree = try ThemeTree(in: database)
             let discovered = ThemeFolder.discover(in: directory, shard: shard, lineOf: descendant,
-                                                  around: ThemeFolder.Neighbourhood(theme: only, parents: storedParents))
-            return try write(Plan(of: discovered, only: only, parents: scope, storedParents: storedParents, in: database),
+                                                  around: ThemeFolder.Neighbourhood(theme: only, tree: tree))
+            return try write(Plan(of: discovered, only: only, parents: scope, tree: tree, in: database),
                              in: database, keepingCatalogs: keepingCatalogs)
         }
     }
@@ -94,7 +94,10 @@ public final class IndexWriter: Sendable {
                 try database.prepare("DELETE FROM theme WHERE id = ?1").run([.integer(theme.id)])
                 report.removedThemes.append(theme.name)
             }
-            try storeServedCounts(changed: report.changedThemes + report.addedThemes, in: database)
+            // The tree as this sync leaves it: of every theme read again, or of one patched with the rows it wrote.
+            var tree = plan.tree
+            if plan.only == nil { tree = try ThemeTree(in: database) } else { try tree.reread(Set(plan.folders.map(\.name) + report.removedThemes), in: database) }
+            try storeServedCounts(changed: report.changedThemes + report.addedThemes, tree: tree, in: database)
         }
         // The page cache a platform's sync filled (up to cacheKibibytes) is not needed until
         // the next one: a serving process gives it back.

@@ -55,57 +55,39 @@ extension IndexWriter {
     /// detail shows), for the themes a sync changed and every theme below them. Worked out when
     /// the index changes, a start reads them: counting every theme's names at each start grew
     /// with the platform (docs/PERFORMANCE.md, issue 78.5).
-    func storeServedCounts(changed: [String], in database: Database) throws {
+    func storeServedCounts(changed: [String], tree: ThemeTree, in database: Database) throws {
         guard !changed.isEmpty else { return }
-        let themes = try database.prepare("SELECT id, name, parent FROM theme").rows().map { row in
-            (id: try row.int64("id"), name: try row.string("name"), parent: try row.optionalString("parent"))
-        }
-        let parents = Dictionary(themes.map { ($0.name, $0.parent) }, uniquingKeysWith: { first, _ in first })
-        let ids = Dictionary(themes.map { ($0.name, $0.id) }, uniquingKeysWith: { first, _ in first })
-        let affected = Self.themesBelow(changed, parents: parents)
+        let affected = tree.below(changed)
         // The chains above the affected themes are held as sets of names: each theme on one that
         // is a parent (a platform's base, once).
         var chainMembers = Set<String>()
         for theme in affected {
             var next: String? = theme
-            while let current = next, parents[current] != nil, chainMembers.insert(current).inserted { next = parents[current] ?? nil }
+            while let current = next, tree.parents[current] != nil, chainMembers.insert(current).inserted { next = tree.parents[current] ?? nil }
         }
-        let isParent = Set(parents.values.compactMap { $0 })
         var parentsOwn: [String: NameSets] = [:]
-        for parent in chainMembers where isParent.contains(parent) {
-            guard let id = ids[parent] else { continue }
+        for parent in chainMembers where tree.hasChildren(parent) {
             var own = NameSets()
-            try forEachOwnName(of: id, in: database) { kind, name in own.insert(name, kind) }
+            try forEachOwnName(of: parent, in: database) { kind, name in own.insert(name, kind) }
             parentsOwn[parent] = own
         }
-        var counts = ServedCounts(parents: parents, parentsOwn: parentsOwn)
+        var counts = ServedCounts(parents: tree.parents, parentsOwn: parentsOwn)
         for theme in affected.sorted() {
-            guard let id = ids[theme] else { continue }
-            if !isParent.contains(theme) {
-                try forEachOwnName(of: id, in: database) { kind, name in counts.addLeafName(name, kind, of: theme) }
+            if !tree.hasChildren(theme) {
+                try forEachOwnName(of: theme, in: database) { kind, name in counts.addLeafName(name, kind, of: theme) }
             }
             let served = counts.counts(of: theme)
-            try database.cachedStatement("UPDATE theme SET served_colors = ?1, served_images = ?2, served_files = ?3 WHERE id = ?4")
-                .run([.int(served.colors), .int(served.images), .int(served.files), .integer(id)])
+            try database.cachedStatement("UPDATE theme SET served_colors = ?1, served_images = ?2, served_files = ?3 WHERE name = ?4")
+                .run([.int(served.colors), .int(served.images), .int(served.files), .text(theme)])
         }
     }
 
-    /// `themes` and every theme that inherits from one of them, however far below.
-    static func themesBelow(_ themes: [String], parents: [String: String?]) -> Set<String> {
-        let children = Dictionary(grouping: parents.compactMap { name, parent in parent.map { ($0, name) } }, by: \.0)
-        var found = Set<String>()
-        var next = themes.filter { parents[$0] != nil }
-        while let theme = next.popLast() {
-            guard found.insert(theme).inserted else { continue }
-            next += children[theme]?.map(\.1) ?? []
-        }
-        return found
-    }
-
-    /// Each colour, image and file name the theme `id` defines itself, once.
-    private func forEachOwnName(of id: Int64, in database: Database, _ body: (AssetKind, String) throws -> Void) throws {
-        try database.cachedStatement("SELECT DISTINCT kind, name FROM variant WHERE theme_id = ?1 AND kind IN ('color', 'image', 'file')")
-            .forEachRow([.integer(id)]) { row in
+    /// Each colour, image and file name the theme `theme` defines itself, once.
+    private func forEachOwnName(of theme: String, in database: Database, _ body: (AssetKind, String) throws -> Void) throws {
+        try database.cachedStatement("""
+            SELECT DISTINCT kind, name FROM variant WHERE theme_id = (SELECT id FROM theme WHERE name = ?1) AND kind IN ('color', 'image', 'file')
+            """)
+            .forEachRow([.text(theme)]) { row in
                 guard let kind = AssetKind(rawValue: try row.string("kind")) else { return }
                 try body(kind, try row.string("name"))
             }

@@ -123,7 +123,7 @@ public struct ThemeFolder: Sendable, Equatable {
         }
         // Parents as the index holds them where it does, but for the neighbourhood's own theme.
         let parent = { (name: String) -> String? in
-            guard let neighbourhood, name != neighbourhood.theme, let indexed = neighbourhood.parents[name] else { return theme(name)?.parent }
+            guard let neighbourhood, name != neighbourhood.theme, let indexed = neighbourhood.tree.parents[name] else { return theme(name)?.parent }
             return indexed
         }
         let around = neighbourhood?.themes(ancestors: { theme($0)?.parent })
@@ -169,24 +169,20 @@ public struct ThemeFolder: Sendable, Equatable {
     /// holds (each reads its tokens, and its removal is refused while one inherits from it).
     public struct Neighbourhood: Sendable {
         public var theme: String
-        /// Each indexed theme's parent.
-        public var parents: [String: String?]
+        /// The index's themes.
+        var tree: ThemeTree
+
+        init(theme: String, tree: ThemeTree) {
+            (self.theme, self.tree) = (theme, tree)
+        }
 
         public init(theme: String, parents: [String: String?]) {
-            (self.theme, self.parents) = (theme, parents)
+            self.init(theme: theme, tree: ThemeTree(parents: parents))
         }
 
         /// `ancestors`: a folder's parent as read from disk (the theme's own may have changed).
         func themes(ancestors parent: (String) -> String?) -> Set<String> {
-            var themes: Set = [theme]
-            var next = parent(theme)
-            while let name = next, themes.insert(name).inserted { next = parent(name) }
-            let children = Dictionary(grouping: parents.compactMap { name, parent in parent.map { ($0, name) } }, by: \.0)
-            var below = [theme]
-            while let name = below.popLast() {
-                for (_, child) in children[name] ?? [] where themes.insert(child).inserted { below.append(child) }
-            }
-            return themes
+            tree.around(theme, ancestors: parent)
         }
     }
 

@@ -41,12 +41,6 @@ struct ThemeRecord: TableRecord {
         (self.name, self.path, self.parent, self.generation) = (name, path, parent, generation)
     }
 
-    /// Each indexed theme's parent, by name.
-    static func parents(in database: Database) throws -> [String: String?] {
-        let rows = try database.prepare("SELECT name, parent FROM theme").rows()
-        return Dictionary(try rows.map { (try $0.string(Columns.name), try $0.optionalString(Columns.parent)) }, uniquingKeysWith: { first, _ in first })
-    }
-
     init(row: Row) throws {
         id = try row.int64(Columns.id)
         name = try row.string(Columns.name)
