@@ -42,6 +42,10 @@ public final class ThemeWatcher: @unchecked Sendable {
     }
     private let running = Mutex(true)
     private let finished = DispatchSemaphore(value: 0)
+    /// Written by `stop`: the thread sleeps until an event, a reload falling due, or this.
+    private let wakeup: Int32
+    /// How many times the thread woke: an idle watcher sleeps.
+    let wakeups = Atomic<Int>(0)
 
     public init(directory: String, settleTime: Duration = .milliseconds(300), changed: @escaping @Sendable (Change) -> Void) throws {
         self.directory = directory
@@ -49,6 +53,11 @@ public final class ThemeWatcher: @unchecked Sendable {
         self.changed = changed
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else { throw ThemeWatcherError(description: "inotify_init1: \(String(cString: strerror(errno)))") }
+        wakeup = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        guard wakeup >= 0 else {
+            close(fd)
+            throw ThemeWatcherError(description: "eventfd: \(String(cString: strerror(errno)))")
+        }
         addWatches(under: directory)
         let thread = Thread { [self] in
             themed_name_this_thread("themed-watcher")
@@ -57,10 +66,15 @@ public final class ThemeWatcher: @unchecked Sendable {
         thread.start()
     }
 
-    deinit { close(fd) }
+    deinit {
+        close(fd)
+        close(wakeup)
+    }
 
     public func stop() {
         running.withLock { $0 = false }
+        var one: UInt64 = 1
+        _ = write(wakeup, &one, MemoryLayout<UInt64>.size)
         finished.wait()
     }
 
@@ -98,9 +112,12 @@ public final class ThemeWatcher: @unchecked Sendable {
     private func run() {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
         defer { buffer.deallocate() }
-        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        var pollers = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeup, events: Int16(POLLIN), revents: 0)]
+        // Asleep while nothing is due: an idle replica's watcher does not wake 50 times a second.
         while running.withLock({ $0 }) {
-            if poll(&poller, 1, 20) > 0 {
+            let ready = poll(&pollers, 2, millisecondsUntilDue())
+            wakeups.add(1, ordering: .relaxed)
+            if ready > 0, pollers[0].revents & Int16(POLLIN) != 0 {
                 let count = read(fd, buffer.baseAddress, buffer.count)
                 if count > 0 { handle(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) }
             }
@@ -111,6 +128,14 @@ public final class ThemeWatcher: @unchecked Sendable {
             }
         }
         finished.signal()
+    }
+
+    /// How long `poll` may sleep: until the next reload falls due (rounded up), or for as long as
+    /// no event comes (-1) when none is.
+    private func millisecondsUntilDue() -> Int32 {
+        guard let next = due.values.lazy.map(\.when).min() else { return -1 }
+        let left = next - ContinuousClock.now
+        return left <= .zero ? 0 : Int32(clamping: Int((left / .milliseconds(1)).rounded(.up)))
     }
 
     private func handle(_ events: UnsafeRawBufferPointer) {

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TestSupport
-import ThemeContent
+@testable import ThemeContent
 
 /// The folder watcher names the themes whose files changed, and only themes: what happens in a
 /// hidden folder beside them is nobody's reload.
@@ -41,5 +41,25 @@ struct ThemeWatcherTests {
         try Data("3".utf8).write(to: URL(fileURLWithPath: "\(themes)/brand/colors.json"))
         #expect(waitUntil { named.withLock { $0.count == 3 } })
         #expect(named.withLock { $0.last } == ThemeWatcher.Change(theme: "brand", isSwappedIn: false))
+    }
+
+    @Test("an idle watcher sleeps until a file changes; stopped, it ends at once")
+    func idleWatcherSleeps() throws {
+        let fixtures = ThemeFixtures()
+        defer { fixtures.remove() }
+        let themes = fixtures.path("themes")
+        try FileManager.default.createDirectory(atPath: "\(themes)/brand", withIntermediateDirectories: true)
+        let named = Mutex<[String]>([])
+        let watcher = try ThemeWatcher(directory: themes, settleTime: .milliseconds(50)) { change in named.withLock { $0.append(change.theme) } }
+        let started = ContinuousClock.now
+        // Watched for a while with nothing changing: the old loop woke every 20 ms, 15 times here.
+        #expect(waitUntil { ContinuousClock.now - started > .milliseconds(300) })
+        #expect(watcher.wakeups.load(ordering: .relaxed) <= 1, "woke \(watcher.wakeups.load(ordering: .relaxed)) times with nothing to do")
+
+        try Data("1".utf8).write(to: URL(fileURLWithPath: "\(themes)/brand/colors.json"))
+        #expect(waitUntil { named.withLock { $0 } == ["brand"] }, "an event wakes it, and the change falls due")
+        let stopping = ContinuousClock.now
+        watcher.stop()
+        #expect(ContinuousClock.now - stopping < .seconds(1), "stop wakes the thread: no timeout to wait out")
     }
 }
