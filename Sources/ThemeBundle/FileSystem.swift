@@ -7,8 +7,10 @@ public enum FileSystem {
         public var name: String
         /// A folder, not a link to one.
         public var isFolder: Bool
+        /// A symbolic link, whatever it points at.
+        public var isLink: Bool
 
-        public init(name: String, isFolder: Bool) { (self.name, self.isFolder) = (name, isFolder) }
+        public init(name: String, isFolder: Bool, isLink: Bool = false) { (self.name, self.isFolder, self.isLink) = (name, isFolder, isLink) }
     }
 
     /// The entries of `path` in the order the file system lists them, dot-files too (not `.` and
@@ -22,15 +24,27 @@ public enum FileSystem {
         while let entry = readdir(folder) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             guard name != ".", name != ".." else { continue }
-            entries.append(Entry(name: name, isFolder: isFolder(entry.pointee.d_type, "\(path)/\(name)")))
+            let type = fileType(entry.pointee.d_type, "\(path)/\(name)")
+            entries.append(Entry(name: name, isFolder: type == S_IFDIR, isLink: type == S_IFLNK))
         }
         return entries
     }
 
-    private static func isFolder(_ type: UInt8, _ path: String) -> Bool {
-        guard type == UInt8(DT_UNKNOWN) else { return type == UInt8(DT_DIR) }
-        var status = stat()
-        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    /// `S_IFDIR`, `S_IFLNK`, ... from the listing's type, or from `lstat` where it gives none.
+    private static func fileType(_ type: UInt8, _ path: String) -> mode_t {
+        switch Int32(type) {
+        case Int32(DT_DIR): return S_IFDIR
+        case Int32(DT_LNK): return S_IFLNK
+        case Int32(DT_UNKNOWN):
+            var status = stat()
+            return lstat(path, &status) == 0 ? status.st_mode & S_IFMT : 0
+        default: return S_IFREG
+        }
+    }
+
+    /// The entries of `path` in byte order, without dot-files.
+    public static func sortedListing(of path: String) -> [Entry] {
+        listing(of: path).filter { !$0.name.hasPrefix(".") }.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
 
     /// Names of the sub-directories (or links to directories) of `path`, in byte order.
@@ -40,9 +54,7 @@ public enum FileSystem {
 
     /// Names of the entries of `path` in byte order, without dot-files.
     public static func entries(of path: String) -> [String] {
-        listing(of: path).map(\.name)
-            .filter { !$0.hasPrefix(".") }
-            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        sortedListing(of: path).map(\.name)
     }
 
     public static func isDirectory(_ path: String) -> Bool {

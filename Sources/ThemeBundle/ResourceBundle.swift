@@ -85,17 +85,22 @@ public struct ResourceBundle: Sendable, Equatable {
         var walked: Set<String> = []
 
         mutating func walkResources(_ folder: String, into bundle: inout ResourceBundle, relative: String = "", locale: String = "", depth: Int = 0) {
-            guard walked.insert(ThemePaths.resolved(folder)).inserted else { return }
-            for entry in FileSystem.entries(of: folder) {
+            let resolvedFolder = ThemePaths.resolved(folder)
+            guard walked.insert(resolvedFolder).inserted else { return }
+            // An entry that is no link lies where its folder does: only links are resolved to see
+            // where they lead (a resolution per file cost a platform's start a path walk each).
+            let folderStays = resolvedFolder == root || resolvedFolder.hasPrefix(root + "/")
+            for listed in FileSystem.sortedListing(of: folder) {
                 entries += 1
                 guard entries < ResourceBundle.maximumEntries else { return }
+                let entry = listed.name
                 let path = "\(folder)/\(entry)"
-                guard ThemePaths.stays(path, inside: root) else {
+                guard folderStays && !listed.isLink || ThemePaths.stays(path, inside: root) else {
                     bundle.problems.append("\(path): link leaves the theme folder; ignored")
                     continue
                 }
                 let pathExtension = (entry as NSString).pathExtension
-                if FileSystem.isDirectory(path) {
+                if listed.isLink ? FileSystem.isDirectory(path) : listed.isFolder {
                     if BundleLayout.bundleExtensions.contains(pathExtension) {
                         bundle.nestedBundles.append(path)
                     } else if pathExtension == "xcassets" {

@@ -16,7 +16,7 @@ struct FileSystemTests {
 
         let entries = FileSystem.listing(of: fixtures.path("theme")).sorted { $0.name < $1.name }
         #expect(entries == [.init(name: ".hidden", isFolder: true), .init(name: "colors.tokens.json", isFolder: false),
-                            .init(name: "linked", isFolder: false), .init(name: "nested", isFolder: true)])
+                            .init(name: "linked", isFolder: false, isLink: true), .init(name: "nested", isFolder: true)])
         #expect(FileSystem.entries(of: fixtures.path("theme")) == ["colors.tokens.json", "linked", "nested"], "by name, without dot-files")
         #expect(FileSystem.listing(of: fixtures.path("theme/colors.tokens.json")).isEmpty, "a file lists nothing")
         #expect(FileSystem.listing(of: fixtures.path("absent")).isEmpty)

@@ -100,6 +100,25 @@ struct ResourceBundleTests {
         #expect(bundle.problems.contains { $0.contains("Leak: link leaves the theme folder") })
     }
 
+    @Test("an entry that is no link is taken where its folder is; a link is resolved: kept inside the theme, refused outside")
+    func linksResolvedAlone() throws {
+        let f = ThemeFixtures()
+        defer { f.remove() }
+        f.write(Self.png, to: "b/icon.png")
+        f.write(Self.png, to: "b/Sub/mark.png")
+        f.write(Self.png, to: "outside/secret.png")
+        let links = FileManager.default
+        try links.createSymbolicLink(atPath: f.path("b/alias.png"), withDestinationPath: f.path("b/icon.png"))
+        try links.createSymbolicLink(atPath: f.path("b/leak.png"), withDestinationPath: f.path("outside/secret.png"))
+        try links.createSymbolicLink(atPath: f.path("b/Out"), withDestinationPath: f.path("outside"))
+        try links.createSymbolicLink(atPath: f.path("b/Sub/Up"), withDestinationPath: "..")
+
+        let bundle = ResourceBundle(path: f.path("b"), themeRoot: f.path("b"))
+        #expect(bundle.files.map(\.name).sorted() == ["Sub/mark", "alias", "icon"], "a link back up is walked once")
+        #expect(bundle.problems.sorted() == ["\(f.path("b/Out")): link leaves the theme folder; ignored",
+                                             "\(f.path("b/leak.png")): link leaves the theme folder; ignored"])
+    }
+
     @Test("a path's links resolve as Foundation resolves them: chains, relative links, links to folders above; a dangling link or a missing path as far as it goes; a FIFO is not opened")
     func resolvedPaths() throws {
         let f = ThemeFixtures()
