@@ -3,7 +3,7 @@ import SQLite
 /// Each indexed theme's parent, and the themes that inherit from each: read once a sync (a
 /// platform has 10,000) and brought up to date with the themes the sync wrote, instead of read
 /// and grouped again by each step that walks the tree.
-public struct ThemeTree: Sendable {
+struct ThemeTree: Sendable {
     /// Each indexed theme's parent, by name.
     private(set) var parents: [String: String?] = [:]
     /// The indexed themes naming each name as their parent.
@@ -16,7 +16,7 @@ public struct ThemeTree: Sendable {
     }
 
     /// The tree of these themes' parents.
-    public init(parents: [String: String?]) {
+    init(parents: [String: String?]) {
         for (name, parent) in parents { place(name, parent: parent) }
     }
 
