@@ -89,7 +89,7 @@ public struct ResourceBundle: Sendable, Equatable {
             guard walked.insert(resolvedFolder).inserted else { return }
             // An entry that is no link lies where its folder does: only links are resolved to see
             // where they lead (a resolution per file cost a platform's start a path walk each).
-            let folderStays = resolvedFolder == root || resolvedFolder.hasPrefix(root + "/")
+            let folderStays = ThemePaths.isInside(resolvedFolder, root: root)
             for listed in FileSystem.sortedListing(of: folder) {
                 entries += 1
                 guard entries < ResourceBundle.maximumEntries else { return }
@@ -180,7 +180,11 @@ public enum ThemePaths {
 
     /// Whether `path`, once its links are resolved, lies inside `root` (already resolved).
     public static func stays(_ path: String, inside root: String) -> Bool {
-        let target = resolved(path)
-        return target == root || target.hasPrefix(root + "/")
+        isInside(resolved(path), root: root)
+    }
+
+    /// Whether the resolved path `target` is `root` or lies under it (both resolved).
+    static func isInside(_ target: String, root: String) -> Bool {
+        target == root || target.hasPrefix(root + "/")
     }
 }

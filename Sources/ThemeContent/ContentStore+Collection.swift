@@ -3,10 +3,10 @@ import Synchronization
 import ThemeIndex
 
 extension ContentStore {
-    /// Once the warming queued now is done: drops the blobs that none of `resolutions` (every theme's stored content, read then, on the
-    /// warming thread: a change of one theme among thousands does not wait for it), their
-    /// mirrored forms and their compressed encodings use, once they are older than the grace
-    /// period. Nothing is dropped when they cannot be read. Asked for again within the pacing's
+    /// Once the warming queued now is done: drops the blobs that none of `resolutions` (every
+    /// theme's stored content, read then, on the warming thread: a change of one theme among
+    /// thousands does not wait for it), their mirrored forms and their compressed encodings use,
+    /// once they are older than the grace period. Nothing is dropped when they cannot be read. Asked for again within the pacing's
     /// interval, the collection waits for it (`CollectionPacing`), keeping what the newest asks.
     public func collect(keeping resolutions: @escaping @Sendable () throws -> [Resolution]) {
         let collection: CollectionPacing.Collection = { [weak self] in self?.collectNow(keeping: resolutions) }
@@ -14,7 +14,7 @@ extension ContentStore {
         case .now:
             warmer.then(collection)
         case .after(let wait):
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int((wait / .milliseconds(1)).rounded(.up)))) { [weak self] in
+            DispatchQueue.global().asyncAfter(deadline: .now() + wait / .seconds(1)) { [weak self] in
                 guard let self, let waiting = collections.takeWaiting() else { return }
                 warmer.then(waiting)
             }
